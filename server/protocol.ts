@@ -1,0 +1,236 @@
+/**
+ * The one protocol module shared by the extension host (src/) and the backend (server/).
+ *
+ * Each custom request or notification is a namespace with its `method`, its `type` and one
+ * sentence saying which side sends it (the vscode-eslint convention). docs/protocol.md mirrors
+ * this file for readers who do not read TypeScript.
+ *
+ * This module imports only `vscode-languageserver-protocol` (a dependency of both the client and
+ * the server libraries), so either side can bundle it.
+ */
+import { ProgressType, RequestType, NotificationType } from 'vscode-languageserver-protocol';
+
+/** Layout classes, Docling's layout vocabulary (DocTags tag names). */
+export type RegionClass =
+  | 'title'
+  | 'section_header'
+  | 'text'
+  | 'list_item'
+  | 'caption'
+  | 'footnote'
+  | 'formula'
+  | 'code'
+  | 'picture'
+  | 'chart'
+  | 'table'
+  | 'page_header'
+  | 'page_footer'
+  | 'document_index'
+  | 'form'
+  | 'key_value_region'
+  | 'checkbox_selected'
+  | 'checkbox_unselected';
+
+export const REGION_CLASSES: readonly RegionClass[] = [
+  'title',
+  'section_header',
+  'text',
+  'list_item',
+  'caption',
+  'footnote',
+  'formula',
+  'code',
+  'picture',
+  'chart',
+  'table',
+  'page_header',
+  'page_footer',
+  'document_index',
+  'form',
+  'key_value_region',
+  'checkbox_selected',
+  'checkbox_unselected',
+];
+
+/** A box in PDF points, top-left origin (y grows downwards), in the page's displayed orientation. */
+export interface BBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** A box on DocTags' 0–500 grid (x0, y0, x1, y1; top-left origin; each value 0–499). */
+export type GridBox = [number, number, number, number];
+
+/** A half-open range of UTF-16 offsets into a Markdown string. */
+export interface TextRange {
+  start: number;
+  end: number;
+}
+
+export type EngineName = 'pipeline' | 'vlm';
+
+export interface Region {
+  /** Stable within a conversion: `p<page>-r<index>` for regions found by the engine. */
+  id: string;
+  cls: RegionClass;
+  /** Section header level (1 = top) or list nesting depth (0 = top level). */
+  level?: number;
+  bbox: BBox;
+  grid: GridBox;
+  /** Position in the page's reading order, 0-based. */
+  order: number;
+  /**
+   * The Markdown this region produced, as offsets into `PageResult.markdown`; absent when the
+   * region writes no Markdown (page furniture left out, an empty region).
+   */
+  mdRange?: TextRange;
+}
+
+export interface PageResult {
+  /** 1-based page number. */
+  page: number;
+  /** Page size in PDF points, as displayed (rotation applied). */
+  width: number;
+  height: number;
+  /** The page's DocTags, without the `<doctag>` wrapper and without `<page_break>`. */
+  doctags: string;
+  markdown: string;
+  regions: Region[];
+  /** Absolute path of the rendered page image (PNG) in the cache folder, when rendered. */
+  image?: string;
+  /** Pixel size of `image`. */
+  imageWidth?: number;
+  imageHeight?: number;
+  engine: EngineName;
+  /** The onnxruntime execution provider that ran models for this page, when any ran. */
+  provider?: string;
+  /** True when the page had no usable text layer and was read with OCR. */
+  ocr: boolean;
+  /** Degrees the page content was rotated to read it upright (OCR rotation detection). */
+  rotation?: number;
+  /** Things the user should know about this page (a fallback, a part that could not be parsed). */
+  warnings: string[];
+  /** Set when the page could not be converted at all; the page then has empty content. */
+  error?: string;
+}
+
+export interface ConvertOptions {
+  engine?: EngineName;
+  /** Render page images (needed by the preview; the CLI skips it unless asked). */
+  renderImages?: boolean;
+  /** Render scale, 1 = 72 dpi. Default 2. */
+  scale?: number;
+  /** OCR policy for pages without a usable text layer. */
+  ocr?: 'auto' | 'always' | 'never';
+  /** Keep page headers and footers in Markdown. */
+  keepFurniture?: boolean;
+  /** Folder where page images are cached. Default: a folder under the OS temp dir. */
+  cacheDir?: string;
+  /** Folder where picture assets are written; Markdown links are relative to `markdownDir`. */
+  assetsDir?: string;
+  markdownDir?: string;
+  /** VLM options (see server/vlm). */
+  modelsDir?: string;
+  providers?: string[];
+}
+
+export interface ConvertParams {
+  /** A `file:` URI or an absolute path of the PDF. */
+  uri: string;
+  /** Page selection, e.g. "1-3,7" (1-based). Default: all pages. */
+  pages?: string;
+  password?: string;
+  options?: ConvertOptions;
+  /** Work-done token the client created (LSP work-done progress). */
+  workDoneToken?: string | number;
+  /** Partial-result token: each finished page is sent as a `PageResult` through it, in page order. */
+  partialResultToken?: string | number;
+}
+
+export interface ConvertSummary {
+  uri: string;
+  pageCount: number;
+  /** Pages converted, in page order (all pages sent through the partial-result token). */
+  pagesDone: number[];
+  cancelled: boolean;
+  /** Whole-document DocTags (`<doctag>…<page_break>…</doctag>`) of the pages done. */
+  doctags: string;
+  /** Whole-document Markdown of the pages done. */
+  markdown: string;
+  /** Pages that failed; the others converted. */
+  pageErrors: { page: number; message: string }[];
+  warnings: string[];
+  engine: EngineName;
+  provider?: string;
+  elapsedMs: number;
+  /** When no partial-result token was given, the page results are returned here. */
+  pages?: PageResult[];
+}
+
+/** Error codes in `ResponseError.code` for documents that cannot be converted. */
+export const FolioErrorCodes = {
+  PasswordRequired: -32001,
+  PasswordIncorrect: -32002,
+  InvalidPdf: -32003,
+  FileNotFound: -32004,
+  EmptyDocument: -32005,
+  TooLarge: -32006,
+  ModelError: -32007,
+} as const;
+
+export namespace ConvertRequest {
+  /** Sent by the client: convert a PDF; the server streams pages and answers with a summary. */
+  export const method = 'folio/convert' as const;
+  export const type = new RequestType<ConvertParams, ConvertSummary, void>(method);
+  export const partialResult = new ProgressType<PageResult>();
+}
+
+export interface ReparseRegionParams {
+  uri: string;
+  /** Version of the Markdown document the region map belongs to (echoed back). */
+  version: number;
+  page: number;
+  regionId: string;
+  /** The region's box in PDF points (top-left origin). */
+  bbox: BBox;
+  cls: RegionClass;
+  password?: string;
+  options?: ConvertOptions;
+}
+
+export interface ReparseRegionResult {
+  uri: string;
+  version: number;
+  page: number;
+  regionId: string;
+  /** The region's DocTags element, e.g. `<text><loc_…>…</text>`. */
+  doctags: string;
+  /** The region's Markdown block (no trailing blank line). */
+  markdown: string;
+  engine: EngineName;
+  warnings: string[];
+}
+
+export namespace ReparseRegionRequest {
+  /** Sent by the client: re-parse one region of a page with a given box and class. */
+  export const method = 'folio/reparseRegion' as const;
+  export const type = new RequestType<ReparseRegionParams, ReparseRegionResult, void>(method);
+}
+
+export interface LogParams {
+  level: 'info' | 'warning' | 'error';
+  message: string;
+}
+
+export namespace LogNotification {
+  /** Sent by the server: a line for the "Folio" output channel. */
+  export const method = 'folio/log' as const;
+  export const type = new NotificationType<LogParams>(method);
+}
+
+/** Work-done progress message for a conversion: "page 3/12". */
+export function pageProgressMessage(done: number, total: number): string {
+  return `page ${done}/${total}`;
+}

@@ -1,0 +1,23 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { pdfjs, pdfjsAssetOptions } from '../../server/pdf/pdfjs';
+import { corpusPath } from '../helpers/corpus';
+
+test('pdf.js loads on this Node, reads text and renders a page', async () => {
+  const lib = await pdfjs();
+  const data = new Uint8Array(readFileSync(corpusPath('selfmade-example/sample.libreoffice.pdf')));
+  const task = lib.getDocument({ data, ...pdfjsAssetOptions(), isEvalSupported: false });
+  const doc = await task.promise;
+  try {
+    assert.ok(doc.numPages >= 1);
+    const page = await doc.getPage(1);
+    const text = await page.getTextContent();
+    assert.ok(text.items.length > 10, 'text items');
+    const viewport = page.getViewport({ scale: 1 });
+    const { canvas } = doc.canvasFactory.create(viewport.width, viewport.height) as { canvas: unknown };
+    await page.render({ canvas: canvas as HTMLCanvasElement, viewport }).promise;
+  } finally {
+    await task.destroy();
+  }
+});
