@@ -11,6 +11,11 @@ import { join } from 'node:path';
 
 const watch = process.argv.includes('--watch');
 const quiet = process.argv.includes('--quiet');
+// --only <text>: build only the bundles whose entry path contains <text> (lets one room build
+// while another room's files are mid-edit).
+const onlyIdx = process.argv.indexOf('--only');
+const only = onlyIdx >= 0 ? process.argv[onlyIdx + 1] : undefined;
+const wanted = (p) => !only || p.includes(only);
 
 const external = [
   'vscode',
@@ -33,7 +38,7 @@ const nodeEntries = [
   ['server/worker/pageWorker.ts', 'dist/pageWorker.js'],
   ['server/vlm/vlmWorker.ts', 'dist/vlmWorker.js'],
   ['server/cli/main.ts', 'dist/cli.js'],
-].filter(([entry]) => existsSync(entry));
+].filter(([entry]) => existsSync(entry) && wanted(entry));
 
 /** Scripts (eval, bench, fixture generators) are bundled the same way into out/scripts. */
 function findFiles(dir, suffix) {
@@ -49,8 +54,8 @@ function findFiles(dir, suffix) {
   return found;
 }
 
-const testEntries = findFiles('test', '.test.ts');
-const scriptEntries = ['eval', 'bench', 'scripts'].flatMap((d) => findFiles(d, '.main.ts'));
+const testEntries = findFiles('test', '.test.ts').filter(wanted);
+const scriptEntries = ['eval', 'bench', 'scripts'].flatMap((d) => findFiles(d, '.main.ts')).filter(wanted);
 
 const common = {
   bundle: true,
@@ -78,7 +83,7 @@ const builds = [
     outdir: 'out/scripts',
     outbase: '.',
   },
-  existsSync('media/preview/main.ts') && {
+  existsSync('media/preview/main.ts') && wanted('media/preview/main.ts') && {
     entryPoints: ['media/preview/main.ts'],
     outfile: 'dist/media/preview.js',
     bundle: true,
@@ -90,7 +95,7 @@ const builds = [
   },
 ].filter(Boolean);
 
-if (!watch) rmSync('out/test', { recursive: true, force: true });
+if (!watch && !only) rmSync('out/test', { recursive: true, force: true });
 
 if (watch) {
   for (const b of builds) (await esbuild.context(b)).watch();
