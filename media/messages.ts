@@ -1,0 +1,288 @@
+/**
+ * Every message between the extension host (src/preview) and the preview webview
+ * (media/preview). Both sides import this one module, so a message's shape is defined once.
+ *
+ * Each message carries the URI and version of the Markdown document it is about. The version is
+ * the `.md` TextDocument version the region map belonged to when the message was made; a side
+ * that has already seen a newer version drops older messages (`isStale`). Incoming messages are
+ * untrusted (the webview renders PDF-derived text) and are checked field by field before use
+ * (`parseViewMessage`, `parseHostMessage`).
+ *
+ * No imports from `vscode` or the DOM: this file is bundled into both sides and unit-tested in Node.
+ */
+import type { BBox, GridBox, RegionClass } from '../server/protocol';
+import { REGION_CLASSES } from '../server/protocol';
+
+/** One region as the webview shows it. */
+export interface RegionView {
+  id: string;
+  cls: RegionClass;
+  level?: number;
+  bbox: BBox;
+  grid: GridBox;
+  order: number;
+  /** False when the region has no Markdown in the `.md` (furniture, deleted text, not parsed yet). */
+  linked: boolean;
+}
+
+/** A piece of the page's Markdown: the block of one region, or text no region owns. */
+export interface MarkdownBlock {
+  regionId?: string;
+  markdown: string;
+}
+
+export interface PageView {
+  page: number;
+  /** Page size in points. */
+  width: number;
+  height: number;
+  /** Webview URI of the rendered page image, when there is one. */
+  imageSrc?: string;
+  imageWidth?: number;
+  imageHeight?: number;
+  regions: RegionView[];
+  blocks: MarkdownBlock[];
+  ocr: boolean;
+  warnings: string[];
+  error?: string;
+}
+
+interface Addressed {
+  /** URI of the `.md` document (string form of vscode.Uri). */
+  uri: string;
+  version: number;
+}
+
+// ---------------------------------------------------------------- host → webview
+
+/** The whole state: sent when the panel opens, is restored, or the document is re-anchored. */
+export interface InitMessage extends Addressed {
+  type: 'init';
+  title: string;
+  pdfUri: string;
+  pages: PageView[];
+  converting: boolean;
+}
+/** One page arrived or changed (a reparse, a region edit, the `.md` was edited). */
+export interface PageMessage extends Addressed {
+  type: 'page';
+  page: PageView;
+}
+/** The editor cursor is inside this region's Markdown (or in none: `regionId` absent). */
+export interface HighlightMessage extends Addressed {
+  type: 'highlight';
+  regionId?: string;
+  /** Scroll the box into view. */
+  reveal: boolean;
+}
+export interface StatusMessage extends Addressed {
+  type: 'status';
+  level: 'info' | 'warning' | 'error';
+  text: string;
+  /** Region a reparse was running for; lets the webview clear its busy state. */
+  regionId?: string;
+  busy?: boolean;
+}
+export interface FinishedMessage extends Addressed {
+  type: 'finished';
+  cancelled: boolean;
+  pagesDone: number;
+}
+
+export type HostMessage = InitMessage | PageMessage | HighlightMessage | StatusMessage | FinishedMessage;
+
+// ---------------------------------------------------------------- webview → host
+
+/** The webview script has loaded and wants the state. */
+export interface ReadyMessage extends Addressed {
+  type: 'ready';
+}
+/** A box was clicked / Enter pressed: select and reveal its Markdown in the editor. */
+export interface RevealMessage extends Addressed {
+  type: 'reveal';
+  regionId: string;
+  /** True for a click or Enter (focus the editor), false for a hover (select only). */
+  focus: boolean;
+}
+/** A region was moved, resized or given another class (no reparse yet). */
+export interface EditRegionMessage extends Addressed {
+  type: 'editRegion';
+  page: number;
+  regionId: string;
+  bbox: BBox;
+  cls: RegionClass;
+}
+export interface ReparseMessage extends Addressed {
+  type: 'reparse';
+  page: number;
+  regionId: string;
+  bbox: BBox;
+  cls: RegionClass;
+}
+/** A new region was drawn; the host adds it and reparses it. */
+export interface AddRegionMessage extends Addressed {
+  type: 'addRegion';
+  page: number;
+  bbox: BBox;
+  cls: RegionClass;
+}
+export interface DeleteRegionMessage extends Addressed {
+  type: 'deleteRegion';
+  page: number;
+  regionId: string;
+}
+
+export type ViewMessage =
+  | ReadyMessage
+  | RevealMessage
+  | EditRegionMessage
+  | ReparseMessage
+  | AddRegionMessage
+  | DeleteRegionMessage;
+
+/** Classes offered in the "change class" menu (the issue's list, in that order). */
+export const EDITABLE_CLASSES: readonly RegionClass[] = [
+  'text',
+  'section_header',
+  'list_item',
+  'table',
+  'formula',
+  'code',
+  'picture',
+  'caption',
+  'footnote',
+  'page_header',
+  'page_footer',
+];
+
+/** True when a message made at `version` is older than the newest version this side has seen. */
+export function isStale(version: number, newestSeen: number): boolean {
+  return version < newestSeen;
+}
+
+// ---------------------------------------------------------------- validation
+
+type Rec = Record<string, unknown>;
+
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isInt = (v: unknown): v is number => Number.isInteger(v);
+const isStr = (v: unknown, max = 100_000): v is string => typeof v === 'string' && v.length <= max;
+/** Region ids are `p<page>-r<n>` from the engine or `p<page>-n<n>` for drawn ones. */
+const REGION_ID = /^p\d{1,6}-[a-z]\d{1,6}$/;
+const isRegionId = (v: unknown): v is string => typeof v === 'string' && REGION_ID.test(v);
+export const isRegionClass = (v: unknown): v is RegionClass =>
+  typeof v === 'string' && (REGION_CLASSES as readonly string[]).includes(v);
+
+/** A box in points: finite, ordered, non-empty and of a sane size (pages are < 15 000 pt). */
+export function isBBox(v: unknown): v is BBox {
+  if (!isRec(v)) return false;
+  const { x0, y0, x1, y1 } = v;
+  if (!isNum(x0) || !isNum(y0) || !isNum(x1) || !isNum(y1)) return false;
+  const lim = (n: number) => n >= -1 && n <= 15_000;
+  return lim(x0) && lim(y0) && lim(x1) && lim(y1) && x1 > x0 && y1 > y0;
+}
+
+function addressed(v: Rec): boolean {
+  return isStr(v.uri, 4096) && v.uri.length > 0 && isInt(v.version) && (v.version as number) >= 0;
+}
+
+const isPage = (v: unknown): v is number => isInt(v) && (v as number) >= 1 && (v as number) <= 1_000_000;
+
+/**
+ * Checks a message from the webview. Returns it typed, or a string saying what is wrong (the
+ * host logs it and ignores the message). Unknown extra fields are dropped, not passed on.
+ */
+export function parseViewMessage(raw: unknown): ViewMessage | string {
+  if (!isRec(raw)) return 'message is not an object';
+  if (!addressed(raw)) return 'message lacks a document uri/version';
+  const { uri, version } = raw as { uri: string; version: number };
+  switch (raw.type) {
+    case 'ready':
+      return { type: 'ready', uri, version };
+    case 'reveal':
+      if (!isRegionId(raw.regionId)) return 'reveal: bad regionId';
+      return { type: 'reveal', uri, version, regionId: raw.regionId, focus: raw.focus === true };
+    case 'editRegion':
+    case 'reparse':
+      if (!isPage(raw.page)) return `${raw.type}: bad page`;
+      if (!isRegionId(raw.regionId)) return `${raw.type}: bad regionId`;
+      if (!isBBox(raw.bbox)) return `${raw.type}: bad bbox`;
+      if (!isRegionClass(raw.cls)) return `${raw.type}: bad class`;
+      return { type: raw.type, uri, version, page: raw.page, regionId: raw.regionId, bbox: pickBox(raw.bbox), cls: raw.cls };
+    case 'addRegion':
+      if (!isPage(raw.page)) return 'addRegion: bad page';
+      if (!isBBox(raw.bbox)) return 'addRegion: bad bbox';
+      if (!isRegionClass(raw.cls)) return 'addRegion: bad class';
+      return { type: 'addRegion', uri, version, page: raw.page, bbox: pickBox(raw.bbox), cls: raw.cls };
+    case 'deleteRegion':
+      if (!isPage(raw.page)) return 'deleteRegion: bad page';
+      if (!isRegionId(raw.regionId)) return 'deleteRegion: bad regionId';
+      return { type: 'deleteRegion', uri, version, page: raw.page, regionId: raw.regionId };
+    default:
+      return `unknown message type ${JSON.stringify(String(raw.type)).slice(0, 40)}`;
+  }
+}
+
+function pickBox(b: BBox): BBox {
+  return { x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1 };
+}
+
+function isRegionView(v: unknown): v is RegionView {
+  if (!isRec(v)) return false;
+  return (
+    isRegionId(v.id) &&
+    isRegionClass(v.cls) &&
+    (v.level === undefined || isInt(v.level)) &&
+    isBBox(v.bbox) &&
+    Array.isArray(v.grid) &&
+    v.grid.length === 4 &&
+    v.grid.every(isNum) &&
+    isInt(v.order) &&
+    typeof v.linked === 'boolean'
+  );
+}
+
+export function isPageView(v: unknown): v is PageView {
+  if (!isRec(v)) return false;
+  return (
+    isPage(v.page) &&
+    isNum(v.width) &&
+    isNum(v.height) &&
+    (v.imageSrc === undefined || isStr(v.imageSrc, 4096)) &&
+    Array.isArray(v.regions) &&
+    v.regions.every(isRegionView) &&
+    Array.isArray(v.blocks) &&
+    v.blocks.every((b) => isRec(b) && isStr(b.markdown, 10_000_000) && (b.regionId === undefined || isRegionId(b.regionId))) &&
+    typeof v.ocr === 'boolean' &&
+    Array.isArray(v.warnings) &&
+    v.warnings.every((w) => isStr(w))
+  );
+}
+
+/** Checks a message from the host (the webview validates too: defence in depth). */
+export function parseHostMessage(raw: unknown): HostMessage | string {
+  if (!isRec(raw)) return 'message is not an object';
+  if (!addressed(raw)) return 'message lacks a document uri/version';
+  switch (raw.type) {
+    case 'init':
+      if (!isStr(raw.title, 4096) || !isStr(raw.pdfUri, 4096)) return 'init: bad title/pdfUri';
+      if (!Array.isArray(raw.pages) || !raw.pages.every(isPageView)) return 'init: bad pages';
+      if (typeof raw.converting !== 'boolean') return 'init: bad converting';
+      return raw as unknown as InitMessage;
+    case 'page':
+      if (!isPageView(raw.page)) return 'page: bad page';
+      return raw as unknown as PageMessage;
+    case 'highlight':
+      if (raw.regionId !== undefined && !isRegionId(raw.regionId)) return 'highlight: bad regionId';
+      return raw as unknown as HighlightMessage;
+    case 'status':
+      if (!isStr(raw.text) || !['info', 'warning', 'error'].includes(raw.level as string)) return 'status: bad text/level';
+      return raw as unknown as StatusMessage;
+    case 'finished':
+      if (typeof raw.cancelled !== 'boolean' || !isInt(raw.pagesDone)) return 'finished: bad fields';
+      return raw as unknown as FinishedMessage;
+    default:
+      return `unknown message type ${JSON.stringify(String(raw.type)).slice(0, 40)}`;
+  }
+}

