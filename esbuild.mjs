@@ -47,7 +47,8 @@ function findFiles(dir, suffix) {
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) {
-      if (name === 'fixtures' || name === 'node_modules' || name.startsWith('.')) continue;
+      // Test data folders named `fixtures` are skipped, but scripts/fixtures holds generators.
+      if ((name === 'fixtures' && p !== join('scripts', 'fixtures')) || name === 'node_modules' || name.startsWith('.')) continue;
       found.push(...findFiles(p, suffix));
     } else if (p.endsWith(suffix)) found.push(p);
   }
