@@ -1,0 +1,116 @@
+/** Command-line parsing for `folio convert`: small and strict, so a typo is an error, not a silent default. */
+
+export type OutputFormat = 'md' | 'doctags' | 'json';
+
+export interface ConvertArgs {
+  inputs: string[];
+  output?: string;
+  pages?: string;
+  format: OutputFormat;
+  password?: string;
+  jobs: number;
+  images: boolean;
+  engine: 'pipeline' | 'vlm';
+  models?: string;
+  providers?: string[];
+  keepFurniture: boolean;
+  ocr: 'auto' | 'always' | 'never';
+  scale: number;
+  quiet: boolean;
+}
+
+export class UsageError extends Error {}
+
+export const CONVERT_USAGE = `usage: folio convert <file.pdf|dir>... [options]
+
+  -o, --output <path>     output file (one input) or folder (several inputs)
+      --pages <list>      pages to convert, e.g. 1-3,7 (default: all)
+      --format <f>        md (default), doctags or json
+      --password <p>      password of an encrypted PDF
+      --jobs <n>          files converted at once and worker threads (default 2)
+      --images            also render page images into the cache folder
+      --engine <e>        pipeline (default) or vlm
+      --models <dir>      model folder for --engine vlm
+      --providers <list>  onnxruntime providers in order, e.g. cuda,webgpu,cpu
+      --keep-furniture    keep page headers and footers in the Markdown
+      --ocr <mode>        auto (default), always or never
+      --scale <n>         render scale, 1 = 72 dpi (default 2)
+  -q, --quiet             no progress output`;
+
+export function parseConvertArgs(argv: string[]): ConvertArgs {
+  const a: ConvertArgs = { inputs: [], format: 'md', jobs: 2, images: false, engine: 'pipeline', keepFurniture: false, ocr: 'auto', scale: 2, quiet: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = (): string => {
+      const eq = arg.indexOf('=');
+      if (arg.startsWith('--') && eq > 0) return arg.slice(eq + 1);
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${arg} needs a value`);
+      return v;
+    };
+    const name = arg.startsWith('--') && arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    switch (name) {
+      case '-o':
+      case '--output':
+        a.output = value();
+        break;
+      case '--pages':
+        a.pages = value();
+        break;
+      case '--format': {
+        const f = value();
+        if (f !== 'md' && f !== 'doctags' && f !== 'json') throw new UsageError(`--format must be md, doctags or json, not "${f}"`);
+        a.format = f;
+        break;
+      }
+      case '--password':
+        a.password = value();
+        break;
+      case '--jobs': {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError('--jobs takes a whole number from 1 to 64');
+        a.jobs = n;
+        break;
+      }
+      case '--images':
+        a.images = true;
+        break;
+      case '--engine': {
+        const e = value();
+        if (e !== 'pipeline' && e !== 'vlm') throw new UsageError(`--engine must be pipeline or vlm, not "${e}"`);
+        a.engine = e;
+        break;
+      }
+      case '--models':
+        a.models = value();
+        break;
+      case '--providers':
+        a.providers = value().split(',').map((s) => s.trim()).filter(Boolean);
+        break;
+      case '--keep-furniture':
+        a.keepFurniture = true;
+        break;
+      case '--ocr': {
+        const m = value();
+        if (m !== 'auto' && m !== 'always' && m !== 'never') throw new UsageError(`--ocr must be auto, always or never, not "${m}"`);
+        a.ocr = m;
+        break;
+      }
+      case '--scale': {
+        const s = Number(value());
+        if (!(s >= 0.25 && s <= 8)) throw new UsageError('--scale takes a number from 0.25 to 8');
+        a.scale = s;
+        break;
+      }
+      case '-q':
+      case '--quiet':
+        a.quiet = true;
+        break;
+      default:
+        if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`);
+        a.inputs.push(arg);
+    }
+  }
+  if (a.inputs.length === 0) throw new UsageError('no input: name one or more PDF files or folders');
+  return a;
+}

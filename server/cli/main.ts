@@ -1,0 +1,182 @@
+#!/usr/bin/env node
+/**
+ * The `folio` command line. It runs the same engine as the extension's backend (the worker
+ * pool and the conversion orchestrator), in this process.
+ *
+ *   folio convert <file.pdf|dir>... [options]     see `folio convert --help`
+ *   folio models pull|list|remove ...             model manager (VLM engine)
+ */
+import { mkdirSync, readdirSync, statSync, writeFileSync, renameSync } from 'node:fs';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import type { ConvertSummary } from '../protocol';
+import { PageWorkerPool } from '../worker/pool';
+import { convertDocument } from '../convert/convertDocument';
+import { CONVERT_USAGE, parseConvertArgs, UsageError, type ConvertArgs } from './args';
+import { ProgressLine } from './progress';
+
+const VERSION = '0.1.0';
+
+/** Expands folders into the PDFs they contain (recursively), keeping the order given. */
+export function expandInputs(inputs: string[]): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      const st = statSync(p, { throwIfNoEntry: false });
+      if (!st) continue;
+      if (st.isDirectory()) walk(p);
+      else if (/\.pdf$/i.test(name)) out.push(p);
+    }
+  };
+  for (const input of inputs) {
+    const p = resolve(input);
+    const st = statSync(p, { throwIfNoEntry: false });
+    if (st?.isDirectory()) walk(p);
+    else out.push(p); // missing files are reported by the conversion, with the others still converting
+  }
+  return out;
+}
+
+const EXT = { md: '.md', doctags: '.doctags.txt', json: '.json' } as const;
+
+function outputPath(args: ConvertArgs, pdf: string, many: boolean): string {
+  const name = basename(pdf).replace(/\.pdf$/i, '') + EXT[args.format];
+  if (!args.output) return join(dirname(pdf), name);
+  if (!many && !args.output.endsWith('/')) return resolve(args.output);
+  return join(resolve(args.output), name);
+}
+
+/** Writes through a temporary file so a cancelled run never leaves a half-written output. */
+function writeAtomic(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+function render(args: ConvertArgs, summary: ConvertSummary): string {
+  if (args.format === 'doctags') return summary.doctags + '\n';
+  if (args.format === 'json') return JSON.stringify(summary, null, 2) + '\n';
+  return summary.markdown;
+}
+
+async function convertCommand(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(CONVERT_USAGE + '\n');
+    return 0;
+  }
+  const args = parseConvertArgs(argv);
+  const files = expandInputs(args.inputs);
+  if (files.length === 0) throw new UsageError('no PDF found in the folders given');
+  const many = files.length > 1 || (args.output?.endsWith('/') ?? false);
+  const pool = new PageWorkerPool({ size: args.jobs });
+  const abort = new AbortController();
+  let interrupted = false;
+  process.on('SIGINT', () => {
+    // First Ctrl-C: stop and keep what is done; second: leave at once.
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    abort.abort();
+  });
+  const progress = new ProgressLine(process.stderr, !args.quiet && process.stderr.isTTY === true);
+  let failures = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length && !abort.signal.aborted) {
+      const pdf = files[next++];
+      const out = outputPath(args, pdf, many);
+      const label = relative(process.cwd(), pdf) || pdf;
+      const started = Date.now();
+      try {
+        const summary = await convertDocument(
+          pool,
+          {
+            uri: pdf,
+            pages: args.pages,
+            password: args.password,
+            options: {
+              engine: args.engine,
+              renderImages: args.images,
+              scale: args.scale,
+              ocr: args.ocr,
+              keepFurniture: args.keepFurniture,
+              modelsDir: args.models,
+              providers: args.providers,
+              markdownDir: dirname(out),
+              assetsDir: join(dirname(out), basename(out, extname(out)) + '.assets'),
+            },
+          },
+          {
+            page: () => undefined,
+            progress: (done, total) => progress.update(label, done, total),
+            log: (level, message) => {
+              if (level !== 'info') progress.note(`folio: ${message}`);
+            },
+          },
+          abort.signal,
+        );
+        if (summary.pagesDone.length === 0 && summary.pageErrors.length > 0) {
+          throw new Error(`no page could be converted (${summary.pageErrors[0].message})`);
+        }
+        writeAtomic(out, render(args, summary));
+        const secs = ((Date.now() - started) / 1000).toFixed(1);
+        const extra = [
+          summary.cancelled ? `cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages` : '',
+          summary.pageErrors.length > 0 ? `${summary.pageErrors.length} page(s) failed` : '',
+          summary.provider ? `provider ${summary.provider}` : '',
+        ].filter(Boolean);
+        progress.note(`${label} → ${out} (${summary.pagesDone.length} pages, ${secs} s${extra.length ? '; ' + extra.join('; ') : ''})`, process.stdout);
+        if (summary.pageErrors.length > 0 || summary.cancelled) failures++;
+      } catch (e) {
+        failures++;
+        const reason = (e instanceof Error ? e.message : String(e)).split('\n')[0];
+        progress.note(`folio: ${label}: ${reason}`);
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(args.jobs, files.length) }, worker));
+  } finally {
+    progress.done();
+    await pool.dispose();
+  }
+  if (interrupted) return 130;
+  return failures > 0 ? 1 : 0;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'convert':
+        return await convertCommand(rest);
+      case 'models': {
+        const { runModelsCommand } = await import('./models');
+        return await runModelsCommand(rest);
+      }
+      case '--version':
+      case '-v':
+        process.stdout.write(`folio ${VERSION}\n`);
+        return 0;
+      case undefined:
+      case '--help':
+      case '-h':
+      case 'help':
+        process.stdout.write(`folio ${VERSION}: PDF to Markdown on your own machine\n\n${CONVERT_USAGE}\n\nusage: folio models pull|list|remove ...\n`);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${command}" (try folio --help)`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`folio: ${e.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`folio: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+}
+
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

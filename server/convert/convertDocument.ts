@@ -1,0 +1,235 @@
+/**
+ * The conversion orchestrator, shared by the backend process (server/main.ts) and the CLI.
+ *
+ * Pages are analysed in the page-worker pool, several at once, and handed to the sink strictly
+ * in page order as soon as each page and its small look-ahead window are done: page headers and
+ * footers are recognised by repetition across neighbouring pages, so page i waits for up to
+ * FURNITURE_WINDOW pages after it, never for the whole document. At most a bounded number of
+ * pages are in flight or waiting, so a 1,000-page PDF streams in constant memory.
+ *
+ * Cancellation (AbortSignal) stops scheduling, abandons running pages (their workers are
+ * terminated after a short grace) and returns the summary of the pages already delivered.
+ */
+import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { basename, isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ConvertOptions, ConvertSummary, EngineName, PageResult } from '../protocol';
+import { FolioErrorCodes } from '../protocol';
+import { FolioError } from '../errors';
+import type { AnalyzeOptions, PageAnalysis } from '../pipeline/types';
+import { markFurniture } from '../pipeline/index';
+import { CancelledError, type PageWorkerPool } from '../worker/pool';
+import { parsePageSelection } from './pageSelection';
+import { buildPageResult, failedPageResult, joinDocTags, joinPages } from './pageResult';
+import { vlmPageEngine, type VlmPageEngine } from './vlmEngine';
+
+/** Pages after page i that are analysed before page i is emitted (page header/footer repetition). */
+export const FURNITURE_WINDOW = 3;
+
+export interface ConvertInput {
+  /** Absolute path or file: URI. */
+  uri: string;
+  pages?: string;
+  password?: string;
+  options?: ConvertOptions;
+}
+
+export interface ConvertSink {
+  /** A finished page, in page order. */
+  page(result: PageResult): void;
+  /** Called once the page count is known and after each page. */
+  progress?(done: number, total: number): void;
+  log?(level: 'info' | 'warning' | 'error', message: string): void;
+}
+
+export function toPath(uri: string): string {
+  const p = uri.startsWith('file:') ? fileURLToPath(uri) : uri;
+  return isAbsolute(p) ? p : resolve(p);
+}
+
+export function defaultCacheDir(): string {
+  return join(tmpdir(), 'folio-cache');
+}
+
+export function analyzeOptions(options: ConvertOptions = {}): AnalyzeOptions {
+  const a: AnalyzeOptions = {
+    ocr: options.ocr ?? 'auto',
+    renderImages: options.renderImages ?? false,
+    scale: options.scale ?? 2,
+    cacheDir: options.cacheDir ?? defaultCacheDir(),
+  };
+  if (options.assetsDir) a.assetsDir = options.assetsDir;
+  if (options.markdownDir) a.markdownDir = options.markdownDir;
+  if (options.providers) a.providers = options.providers;
+  return a;
+}
+
+/** Checks what can be checked without parsing, so the common mistakes get a precise message. */
+function checkFile(path: string): void {
+  let size: number;
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) throw new FolioError(FolioErrorCodes.FileNotFound, `${path} is not a file.`);
+    size = st.size;
+  } catch (e) {
+    if (e instanceof FolioError) throw e;
+    throw new FolioError(FolioErrorCodes.FileNotFound, `${path} was not found: check the path.`);
+  }
+  if (size === 0) {
+    throw new FolioError(FolioErrorCodes.InvalidPdf, `${basename(path)} is empty (0 bytes): it is not a PDF; re-download or re-export it.`);
+  }
+}
+
+export async function convertDocument(
+  pool: PageWorkerPool,
+  input: ConvertInput,
+  sink: ConvertSink,
+  signal?: AbortSignal,
+): Promise<ConvertSummary> {
+  const started = Date.now();
+  const path = toPath(input.uri);
+  const options = input.options ?? {};
+  const engine: EngineName = options.engine ?? 'pipeline';
+  checkFile(path);
+  const docId = randomUUID();
+  const doc = { docId, path, password: input.password };
+  const results: PageResult[] = [];
+  const pageErrors: { page: number; message: string }[] = [];
+  const warnings: string[] = [];
+  let provider: string | undefined;
+  let pageCount = 0;
+  let cancelled = false;
+  const inner = new AbortController();
+  const onAbort = () => inner.abort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+
+  let vlm: VlmPageEngine | undefined;
+  try {
+    pageCount = await pool.open(doc, inner.signal);
+    const selected = parsePageSelection(input.pages, pageCount);
+    sink.progress?.(0, selected.length);
+    const aopts = analyzeOptions(options);
+    if (engine === 'vlm') {
+      // The VLM needs the page image; the pipeline still runs (priors, drafts, fallback).
+      aopts.renderImages = true;
+      vlm = await vlmPageEngine(options, (m) => sink.log?.('info', m));
+    }
+
+    const analyses = new Map<number, Promise<PageAnalysis | Error>>();
+    const done = new Map<number, PageAnalysis | Error>();
+    const schedule = (i: number) => {
+      if (i >= selected.length || analyses.has(i)) return;
+      const page = selected[i];
+      const p = pool.analyze(docId, page, aopts, inner.signal).then(
+        (a) => a,
+        (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+      );
+      p.then((r) => done.set(i, r));
+      analyses.set(i, p);
+    };
+    // In flight or waiting at most: the workers, plus the look-ahead window, plus one.
+    const ahead = pool.size + FURNITURE_WINDOW + 1;
+
+    for (let i = 0; i < selected.length; i++) {
+      for (let j = i; j < Math.min(selected.length, i + ahead); j++) schedule(j);
+      const lastNeeded = Math.min(selected.length - 1, i + FURNITURE_WINDOW);
+      for (let j = i; j <= lastNeeded; j++) await analyses.get(j);
+      if (inner.signal.aborted) break;
+      const current = done.get(i)!;
+      const page = selected[i];
+      let result: PageResult;
+      if (current instanceof Error) {
+        if (current instanceof CancelledError) break;
+        // A document-level problem (password, damage) surfaces on the first page: report it as
+        // the document's error rather than as N identical page errors.
+        if (current.name === 'FolioError' && results.length === 0 && i === 0) throw current;
+        const message = `page ${page}: ${current.message}`;
+        pageErrors.push({ page, message });
+        sink.log?.('warning', `${basename(path)}: ${message}`);
+        result = failedPageResult(page, engine, current.message);
+      } else {
+        const window: PageAnalysis[] = [];
+        let self = 0;
+        for (let j = Math.max(0, i - FURNITURE_WINDOW); j <= lastNeeded; j++) {
+          const a = done.get(j);
+          if (a && !(a instanceof Error)) {
+            if (j === i) self = window.length;
+            window.push(a);
+          }
+        }
+        markFurniture(window, self);
+        result = await pageResultFor(current, options, engine, vlm, inner.signal, sink);
+        if (result.provider) provider = result.provider;
+      }
+      results.push(result);
+      sink.page(result);
+      sink.progress?.(results.length, selected.length);
+      // Forget what the look-back window no longer needs.
+      const old = i - FURNITURE_WINDOW;
+      if (old >= 0) {
+        analyses.delete(old);
+        done.delete(old);
+      }
+    }
+    cancelled = inner.signal.aborted;
+  } catch (e) {
+    if (!(e instanceof CancelledError) || !inner.signal.aborted) throw e;
+    cancelled = true;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    inner.abort();
+    void pool.close(docId);
+  }
+
+  for (const r of results) for (const w of r.warnings) warnings.push(`page ${r.page}: ${w}`);
+  const summary: ConvertSummary = {
+    uri: input.uri,
+    pageCount,
+    pagesDone: results.filter((r) => !r.error).map((r) => r.page),
+    cancelled,
+    doctags: joinDocTags(results),
+    markdown: joinPages(results),
+    pageErrors,
+    warnings,
+    engine,
+    elapsedMs: Date.now() - started,
+  };
+  if (provider) summary.provider = provider;
+  return summary;
+}
+
+async function pageResultFor(
+  a: PageAnalysis,
+  options: ConvertOptions,
+  engine: EngineName,
+  vlm: VlmPageEngine | undefined,
+  signal: AbortSignal,
+  sink: ConvertSink,
+): Promise<PageResult> {
+  const base = {
+    page: a.page,
+    width: a.width,
+    height: a.height,
+    keepFurniture: options.keepFurniture ?? false,
+    ocr: a.ocr,
+    rotation: a.rotation,
+    provider: a.provider,
+    image: a.image,
+    warnings: [...a.warnings],
+  };
+  if (engine === 'vlm' && vlm) {
+    try {
+      const out = await vlm.convertPage(a, signal);
+      return buildPageResult({ ...base, engine: 'vlm', doctags: out.doctags, provider: out.provider, warnings: [...base.warnings, ...out.warnings] });
+    } catch (e) {
+      if (signal.aborted) throw new CancelledError();
+      const reason = e instanceof Error ? e.message : String(e);
+      sink.log?.('warning', `page ${a.page}: the VLM failed (${reason}); using the pipeline's result for this page`);
+      base.warnings.push(`VLM failed (${reason}); this page comes from the pipeline engine`);
+    }
+  }
+  return buildPageResult({ ...base, engine: 'pipeline', items: a.items });
+}

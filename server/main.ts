@@ -1,0 +1,129 @@
+/**
+ * Folio's backend: a language-server-style process speaking JSON-RPC over stdio
+ * (vscode-languageserver). The extension host starts it with vscode-languageclient; tests and
+ * tools can start it with `node dist/server.js --stdio`.
+ *
+ * This thread only routes messages and assembles results: every page is parsed, rendered and
+ * OCR'd in the worker pool (server/worker), so `$/cancelRequest` is handled at once.
+ */
+import { createConnection, ProposedFeatures, ResponseError, type CancellationToken } from 'vscode-languageserver/node';
+import { WorkDoneProgress } from 'vscode-languageserver-protocol';
+import { randomUUID } from 'node:crypto';
+import {
+  ConvertRequest,
+  LogNotification,
+  ReparseRegionRequest,
+  pageProgressMessage,
+  type ConvertParams,
+  type ReparseRegionParams,
+  type ReparseRegionResult,
+} from './protocol';
+import { PageWorkerPool, CancelledError } from './worker/pool';
+import { analyzeOptions, convertDocument, toPath } from './convert/convertDocument';
+import { isFolioError } from './errors';
+import { renderRegion } from './convert/region';
+
+const connection = createConnection(ProposedFeatures.all);
+const pool = new PageWorkerPool({ size: Number(process.env.FOLIO_WORKERS) || 2 });
+
+function log(level: 'info' | 'warning' | 'error', message: string): void {
+  void connection.sendNotification(LogNotification.type, { level, message });
+}
+
+/** Turns a cancellation token into an AbortSignal for the orchestrator. */
+function abortSignal(token: CancellationToken): AbortSignal {
+  const ac = new AbortController();
+  if (token.isCancellationRequested) ac.abort();
+  else token.onCancellationRequested(() => ac.abort());
+  return ac.signal;
+}
+
+function toResponseError(e: unknown): ResponseError<void> {
+  if (isFolioError(e)) return new ResponseError(e.code, e.message);
+  const message = e instanceof Error ? e.message : String(e);
+  return new ResponseError(-32603, message);
+}
+
+connection.onInitialize(() => ({
+  capabilities: {},
+  serverInfo: { name: 'folio-backend', version: '0.1.0' },
+}));
+
+connection.onRequest(ConvertRequest.type, async (params: ConvertParams, token: CancellationToken) => {
+  const signal = abortSignal(token);
+  const workDone = params.workDoneToken;
+  const partial = params.partialResultToken;
+  const name = toPath(params.uri).split(/[\\/]/).pop();
+  if (workDone !== undefined) {
+    void connection.sendProgress(WorkDoneProgress.type, workDone, { kind: 'begin', title: `Converting ${name}`, cancellable: true });
+  }
+  const collected: import('./protocol').PageResult[] = [];
+  try {
+    const summary = await convertDocument(
+      pool,
+      params,
+      {
+        page: (p) => {
+          if (partial !== undefined) void connection.sendProgress(ConvertRequest.partialResult, partial, p);
+          else collected.push(p);
+        },
+        progress: (done, total) => {
+          if (workDone !== undefined) {
+            void connection.sendProgress(WorkDoneProgress.type, workDone, {
+              kind: 'report',
+              message: pageProgressMessage(done, total),
+              percentage: total > 0 ? Math.round((done / total) * 100) : 0,
+            });
+          }
+        },
+        log,
+      },
+      signal,
+    );
+    if (partial === undefined) summary.pages = collected;
+    log('info', `${name}: ${summary.pagesDone.length}/${summary.pageCount} pages in ${summary.elapsedMs} ms${summary.cancelled ? ' (cancelled)' : ''}`);
+    return summary;
+  } catch (e) {
+    if (e instanceof CancelledError) throw new ResponseError(-32800, 'conversion cancelled');
+    log('error', `${name}: ${e instanceof Error ? e.message : String(e)}`);
+    throw toResponseError(e);
+  } finally {
+    if (workDone !== undefined) void connection.sendProgress(WorkDoneProgress.type, workDone, { kind: 'end' });
+  }
+});
+
+/** Documents opened for region reparse, by path and password, kept open for later reparses. */
+const reparseDocs = new Map<string, string>();
+
+connection.onRequest(ReparseRegionRequest.type, async (params: ReparseRegionParams, token: CancellationToken): Promise<ReparseRegionResult> => {
+  const signal = abortSignal(token);
+  const path = toPath(params.uri);
+  const key = `${path}\u0000${params.password ?? ''}`;
+  try {
+    let docId = reparseDocs.get(key);
+    if (!docId) {
+      docId = randomUUID();
+      await pool.open({ docId, path, password: params.password }, signal);
+      reparseDocs.set(key, docId);
+    }
+    const item = await pool.reparse(docId, params.page, params.bbox, params.cls, analyzeOptions(params.options), signal);
+    const { doctags, markdown } = renderRegion(item);
+    return { uri: params.uri, version: params.version, page: params.page, regionId: params.regionId, doctags, markdown, engine: 'pipeline', warnings: [] };
+  } catch (e) {
+    if (e instanceof CancelledError) throw new ResponseError(-32800, 'reparse cancelled');
+    throw toResponseError(e);
+  }
+});
+
+connection.onShutdown(async () => {
+  await pool.dispose();
+});
+
+connection.onExit(() => {
+  void pool.dispose();
+});
+
+process.on('uncaughtException', (e) => log('error', `backend: ${e.stack ?? e.message}`));
+process.on('unhandledRejection', (e) => log('error', `backend: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+
+connection.listen();

@@ -1,0 +1,22 @@
+/**
+ * Messages between the backend's main thread (the JSON-RPC thread) and a page worker. All
+ * blocking work — pdf.js parsing and rendering, OCR's onnxruntime runs, image encoding — happens
+ * in the worker, so the main thread keeps answering requests and `$/cancelRequest` at once.
+ */
+import type { BBox, RegionClass } from '../protocol';
+import type { DocItem } from '../doctags/types';
+import type { AnalyzeOptions, PageAnalysis } from '../pipeline/types';
+import type { SerializedError } from '../errors';
+
+export type WorkerRequest =
+  | { kind: 'open'; id: number; docId: string; path: string; password?: string }
+  | { kind: 'analyze'; id: number; docId: string; page: number; options: AnalyzeOptions }
+  | { kind: 'reparse'; id: number; docId: string; page: number; bbox: BBox; cls: RegionClass; options: AnalyzeOptions }
+  | { kind: 'close'; id: number; docId: string };
+
+export type WorkerResponse =
+  | { kind: 'opened'; id: number; numPages: number }
+  | { kind: 'analyzed'; id: number; analysis: PageAnalysis }
+  | { kind: 'reparsed'; id: number; item: DocItem }
+  | { kind: 'closed'; id: number }
+  | { kind: 'error'; id: number; error: SerializedError };

@@ -1,0 +1,59 @@
+/**
+ * Page worker: a worker thread that owns pdf.js documents and runs the pipeline engine on them.
+ * Bundled as dist/pageWorker.js and started by `PageWorkerPool`. Each request names a document
+ * id; a document is opened once per worker and kept until `close`.
+ */
+import { parentPort } from 'node:worker_threads';
+import { analyzePage, openPdf, reparseRegion } from '../pipeline/index';
+import { serializeError } from '../errors';
+import type { WorkerRequest, WorkerResponse } from './messages';
+
+type PdfHandle = Awaited<ReturnType<typeof openPdf>>;
+
+const port = parentPort;
+if (!port) throw new Error('pageWorker must run in a worker thread');
+
+const docs = new Map<string, Promise<PdfHandle>>();
+
+function doc(docId: string): Promise<PdfHandle> {
+  const d = docs.get(docId);
+  if (!d) throw new Error(`document ${docId} is not open in this worker`);
+  return d;
+}
+
+async function handle(req: WorkerRequest): Promise<WorkerResponse> {
+  switch (req.kind) {
+    case 'open': {
+      let opened = docs.get(req.docId);
+      if (!opened) {
+        const fresh = openPdf(req.path, { password: req.password });
+        // A failed open is forgotten, so a retry (e.g. with a password) opens again.
+        fresh.catch(() => docs.delete(req.docId));
+        docs.set(req.docId, fresh);
+        opened = fresh;
+      }
+      return { kind: 'opened', id: req.id, numPages: (await opened).numPages };
+    }
+    case 'analyze':
+      return { kind: 'analyzed', id: req.id, analysis: await analyzePage(await doc(req.docId), req.page, req.options) };
+    case 'reparse':
+      return {
+        kind: 'reparsed',
+        id: req.id,
+        item: await reparseRegion(await doc(req.docId), req.page, req.bbox, req.cls, req.options),
+      };
+    case 'close': {
+      const d = docs.get(req.docId);
+      docs.delete(req.docId);
+      if (d) await (await d.catch(() => undefined))?.close();
+      return { kind: 'closed', id: req.id };
+    }
+  }
+}
+
+port.on('message', (req: WorkerRequest) => {
+  handle(req).then(
+    (res) => port.postMessage(res),
+    (err) => port.postMessage({ kind: 'error', id: req.id, error: serializeError(err) } satisfies WorkerResponse),
+  );
+});

@@ -1,0 +1,70 @@
+/**
+ * The extension's context object: it owns the backend client, the output channel, the
+ * configuration and every disposable, so commands are small factories that take it.
+ */
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { createClient } from './client';
+import { ConversionListeners } from './conversion';
+
+export interface FolioConfig {
+  outputDirectory: string;
+  renderScale: number;
+  keepPageHeaders: boolean;
+  ocr: 'auto' | 'always' | 'never';
+}
+
+export class FolioContext implements vscode.Disposable {
+  readonly output: vscode.LogOutputChannel;
+  readonly conversions: ConversionListeners;
+  /** Page-image cache (the preview's localResourceRoots include it). */
+  readonly cacheDir: vscode.Uri;
+  private clientPromise: Promise<LanguageClient> | undefined;
+  private client_: LanguageClient | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(readonly extension: vscode.ExtensionContext) {
+    this.output = vscode.window.createOutputChannel('Folio', { log: true });
+    this.conversions = new ConversionListeners(this.output);
+    this.cacheDir = vscode.Uri.joinPath(extension.globalStorageUri, 'pages');
+    this.disposables.push(this.output);
+  }
+
+  get config(): FolioConfig {
+    const c = vscode.workspace.getConfiguration('folio');
+    return {
+      outputDirectory: c.get<string>('outputDirectory', ''),
+      renderScale: c.get<number>('renderScale', 2),
+      keepPageHeaders: c.get<boolean>('keepPageHeaders', false),
+      ocr: c.get<'auto' | 'always' | 'never'>('ocr', 'auto'),
+    };
+  }
+
+  /** The started backend client (started on first use, so activation stays cheap). */
+  client(): Promise<LanguageClient> {
+    if (!this.clientPromise) {
+      const client = createClient(this.extension, this.output);
+      this.client_ = client;
+      this.clientPromise = client.start().then(
+        () => client,
+        (e: unknown) => {
+          this.clientPromise = undefined;
+          throw e;
+        },
+      );
+    }
+    return this.clientPromise;
+  }
+
+  push(...d: vscode.Disposable[]): void {
+    this.disposables.push(...d);
+  }
+
+  async stop(): Promise<void> {
+    await this.client_?.stop().catch(() => undefined);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Events of a conversion run by the "Convert PDF to Markdown" command, for whoever shows it
+ * (the preview, src/preview). The command owns the conversion; listeners only observe.
+ */
+import * as vscode from 'vscode';
+import type { ConvertOptions, ConvertSummary, PageResult } from '../server/protocol';
+
+export interface ConversionEvents {
+  /** The .md was created (empty) and conversion is starting. */
+  started(e: { pdfUri: vscode.Uri; mdUri: vscode.Uri; options: ConvertOptions }): void;
+  /**
+   * One page finished; `mdOffset` is where this page's markdown starts in the .md text as
+   * written (pages are joined with "\n\n"; the region `mdRange`s in `page` are relative to the page).
+   */
+  page(e: { pdfUri: vscode.Uri; mdUri: vscode.Uri; page: PageResult; mdOffset: number }): void;
+  finished(e: { pdfUri: vscode.Uri; mdUri: vscode.Uri; summary: ConvertSummary }): void;
+}
+
+/** The set of listeners; each call reaches every listener, and one failing does not stop the others. */
+export class ConversionListeners {
+  private readonly listeners = new Set<ConversionEvents>();
+
+  constructor(private readonly output: vscode.OutputChannel) {}
+
+  add(listener: ConversionEvents): vscode.Disposable {
+    this.listeners.add(listener);
+    return new vscode.Disposable(() => this.listeners.delete(listener));
+  }
+
+  emit<K extends keyof ConversionEvents>(event: K, arg: Parameters<ConversionEvents[K]>[0]): void {
+    for (const l of this.listeners) {
+      try {
+        (l[event] as (a: typeof arg) => void)(arg);
+      } catch (e) {
+        this.output.appendLine(`[error] conversion listener (${event}): ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
+}

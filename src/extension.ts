@@ -1,0 +1,17 @@
+/** Folio's extension entry point: builds the context and registers the commands. */
+import * as vscode from 'vscode';
+import { FolioContext } from './context';
+import { convertPdfCommand } from './commands/convertPdf';
+
+let ctx: FolioContext | undefined;
+
+export function activate(extension: vscode.ExtensionContext): FolioContext {
+  ctx = new FolioContext(extension);
+  extension.subscriptions.push(ctx);
+  ctx.push(vscode.commands.registerCommand('folio.convertPdf', convertPdfCommand(ctx)));
+  return ctx;
+}
+
+export async function deactivate(): Promise<void> {
+  await ctx?.stop();
+}
