@@ -1,0 +1,177 @@
+/**
+ * The one DocTags → Markdown converter (document model → Markdown), used for the pipeline's
+ * pages, the VLM's parsed output and single regions. It follows docling's Markdown where docling
+ * has a convention (headings `#` title / `##` level 1, `-` and `1.` lists indented 4 spaces per
+ * level, captions before tables and pictures but after code, `<!-- image -->`,
+ * `<!-- formula-not-decoded -->`) and returns, for each item, the range of Markdown it wrote
+ * so the preview can link boxes and text.
+ */
+import type { TextRange } from '../protocol';
+import type { DocItem } from './types';
+import { escapeBlock, escapeHeading, escapeInline, escapeOneLine } from './mdEscape';
+import { tableToMarkdown } from './mdTable';
+
+export interface MarkdownOptions {
+  /** Keep page headers and footers (left out by default, as docling does). */
+  keepFurniture?: boolean;
+}
+
+/** List numbering carried from block to block (and from page to page). */
+interface ListState {
+  /** The previous block written was a list item at this visual depth; -1 when it was not a list item. */
+  depth: number;
+  /** Per depth: ordered-ness of the open list and the last number used. */
+  ordered: boolean[];
+  counters: number[];
+}
+
+function freshState(): ListState {
+  return { depth: -1, ordered: [], counters: [] };
+}
+
+function fence(code: string): string {
+  const longest = (code.match(/`+/g) ?? []).reduce((m, s) => Math.max(m, s.length), 0);
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+function codeBlock(item: DocItem): string {
+  const code = item.text.replace(/^\n+|\s+$/g, '');
+  const f = fence(code);
+  const lang = (item.language ?? '').replace(/[^\w+#.-]/g, '');
+  return `${f}${lang}\n${code}\n${f}`;
+}
+
+function formulaBlock(item: DocItem): string {
+  const tex = item.text.trim();
+  return tex ? `$$${tex}$$` : '<!-- formula-not-decoded -->';
+}
+
+function linkTarget(path: string): string {
+  const p = path.replace(/\\/g, '/');
+  return /[\s()<>]/.test(p) ? `<${p.replace(/[<>]/g, encodeURIComponent)}>` : p;
+}
+
+function pictureBlock(item: DocItem): string {
+  const alt = escapeInline((item.caption?.text ?? '').replace(/\s+/g, ' ').trim()).replace(/[[\]]/g, '\\$&');
+  let out = item.imagePath ? `![${alt}](${linkTarget(item.imagePath)})` : '<!-- image -->';
+  // A chart whose data was read: give the data as a table too.
+  if (item.table && item.table.length > 0) {
+    const t = tableToMarkdown(item.table);
+    if (t) out += '\n\n' + t;
+  }
+  return out;
+}
+
+function captionText(item: DocItem): string {
+  const t = item.caption?.text.trim();
+  return t ? escapeBlock(t) : '';
+}
+
+function joinParts(...parts: string[]): string {
+  return parts.filter((p) => p.length > 0).join('\n\n');
+}
+
+function listItemLine(item: DocItem, state: ListState): string {
+  // Visual depth: never deeper than one below the previous item, else Markdown reads an
+  // indented code block instead of a nested list.
+  const wanted = Math.max(0, Math.round(item.level ?? 0));
+  const depth = Math.min(wanted, state.depth + 1);
+  const ordered = item.ordered === true;
+  if (state.depth < depth || state.ordered[depth] !== ordered) {
+    state.counters[depth] = 0;
+    state.ordered[depth] = ordered;
+  }
+  state.ordered.length = depth + 1;
+  state.counters.length = depth + 1;
+  state.counters[depth] = (state.counters[depth] ?? 0) + 1;
+  state.depth = depth;
+  const marker = ordered ? `${state.counters[depth]}.` : '-';
+  return '    '.repeat(depth) + marker + ' ' + escapeOneLine(item.text);
+}
+
+/** The Markdown of one block (no list context: a list item is written at its own level). */
+function blockOf(item: DocItem, opts: MarkdownOptions): string {
+  switch (item.cls) {
+    case 'title':
+      return item.text.trim() ? '# ' + escapeHeading(item.text) : '';
+    case 'section_header': {
+      const level = Math.min(6, Math.max(2, Math.round(item.level ?? 1) + 1));
+      return item.text.trim() ? '#'.repeat(level) + ' ' + escapeHeading(item.text) : '';
+    }
+    case 'page_header':
+    case 'page_footer':
+      return opts.keepFurniture ? escapeBlock(item.text) : '';
+    case 'checkbox_selected':
+    case 'checkbox_unselected':
+      return `- [${item.cls === 'checkbox_selected' ? 'x' : ' '}] ` + escapeOneLine(item.text);
+    case 'code':
+      return joinParts(codeBlock(item), captionText(item));
+    case 'formula':
+      return joinParts(formulaBlock(item), captionText(item));
+    case 'picture':
+    case 'chart':
+      return joinParts(captionText(item), pictureBlock(item));
+    case 'table': {
+      const t = tableToMarkdown(item.table ?? []);
+      return joinParts(captionText(item), t || (item.caption?.text.trim() ? '' : '<!-- table -->'));
+    }
+    case 'list_item': {
+      const st = freshState();
+      st.depth = Math.max(0, Math.round(item.level ?? 0)) - 1;
+      return listItemLine(item, st);
+    }
+    default:
+      return escapeBlock(item.text);
+  }
+}
+
+function render(
+  items: DocItem[],
+  opts: MarkdownOptions,
+  state: ListState,
+): { markdown: string; ranges: (TextRange | undefined)[] } {
+  let md = '';
+  const ranges: (TextRange | undefined)[] = [];
+  for (const item of items) {
+    const isList = item.cls === 'list_item';
+    const continuing = isList && state.depth >= 0;
+    const block = isList ? (item.text.trim() ? listItemLine(item, state) : '') : blockOf(item, opts);
+    if (!block) {
+      // Nothing written (furniture left out, an empty item): a list around it goes on.
+      ranges.push(undefined);
+      continue;
+    }
+    if (!isList) state.depth = -1;
+    // Items of one list are separated by a line break, everything else by a blank line.
+    if (md) md += continuing ? '\n' : '\n\n';
+    ranges.push({ start: md.length, end: md.length + block.length });
+    md += block;
+  }
+  return { markdown: md, ranges };
+}
+
+export function pageToMarkdown(
+  items: DocItem[],
+  opts: MarkdownOptions = {},
+): { markdown: string; ranges: (TextRange | undefined)[] } {
+  return render(items, opts, freshState());
+}
+
+/**
+ * Pages joined by a blank line. A list that runs over a page break keeps its numbering (the
+ * blank line makes it a loose list in CommonMark, but the same list).
+ */
+export function documentToMarkdown(pages: DocItem[][], opts: MarkdownOptions = {}): string {
+  const state = freshState();
+  const parts: string[] = [];
+  for (const items of pages) {
+    const { markdown } = render(items, opts, state);
+    if (markdown) parts.push(markdown);
+  }
+  return parts.join('\n\n');
+}
+
+/** The Markdown of one item alone (region reparse). */
+export function renderRegionMarkdown(item: DocItem, opts: MarkdownOptions = {}): string {
+  return blockOf(item, { keepFurniture: true, ...opts });
+}

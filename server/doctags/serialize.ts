@@ -1,0 +1,106 @@
+/**
+ * Document model → DocTags, in docling-core's "human friendly" layout: one element per line,
+ * list items wrapped in `<ordered_list>` / `<unordered_list>`, tables as OTSL, captions inside
+ * their floating element, `<page_break>` between pages. Text is written raw, as docling does
+ * (DocTags has no escaping); the parser reads a vocabulary tag only where it is markup.
+ */
+import type { GridBox } from '../protocol';
+import type { DocItem, OtslCell } from './types';
+import { tagOfItem } from './vocab';
+
+function wrap(tag: string, body: string): string {
+  return `<${tag}>${body}</${tag}>`;
+}
+
+export function locTokens(grid: GridBox | undefined): string {
+  if (!grid) return '';
+  return grid.map((v) => `<loc_${Math.min(499, Math.max(0, Math.round(v)))}>`).join('');
+}
+
+/** docling writes the code language as `<_Name_>` and `<_unknown_>` when it does not know it. */
+function languageToken(language: string | undefined): string {
+  const name = (language ?? '').replace(/[<>\s]/g, '');
+  return `<_${name || 'unknown'}_>`;
+}
+
+function otslBody(rows: OtslCell[][]): string {
+  let out = '';
+  for (const row of rows) {
+    for (const cell of row) {
+      const carriesText = cell.tag !== 'ecel' && cell.tag !== 'lcel' && cell.tag !== 'ucel' && cell.tag !== 'xcel';
+      out += `<${cell.tag}>` + (carriesText ? cell.text.trim() : '');
+    }
+    out += '<nl>';
+  }
+  return out;
+}
+
+function captionOf(item: DocItem): string {
+  const c = item.caption;
+  if (!c || (!c.text.trim() && !c.grid)) return '';
+  return wrap('caption', locTokens(c.grid) + c.text.trim());
+}
+
+/** One element (a list item is written without its enclosing list). */
+export function serializeItem(item: DocItem): string {
+  const tag = tagOfItem(item.cls, item.level);
+  const loc = locTokens(item.grid);
+  switch (item.cls) {
+    case 'table':
+      return wrap(tag, loc + otslBody(item.table ?? []) + captionOf(item));
+    case 'picture':
+    case 'chart':
+      // A chart may carry its data as OTSL, as docling writes tabular chart data.
+      return wrap(tag, loc + (item.table && item.table.length > 0 ? otslBody(item.table) : '') + captionOf(item));
+    case 'code':
+      // Code keeps its own whitespace (line breaks, indentation); everything else is trimmed.
+      return wrap(tag, loc + languageToken(item.language) + item.text + captionOf(item));
+    case 'formula':
+      return wrap(tag, loc + item.text.trim() + captionOf(item));
+    default:
+      return wrap(tag, loc + item.text.trim());
+  }
+}
+
+/**
+ * Items in reading order → the page's DocTags. Runs of list items become (nested) list groups:
+ * a deeper item opens a list inside the current one, as docling nests list groups.
+ */
+export function serializePage(items: DocItem[]): string {
+  const lines: string[] = [];
+  /** Open lists, innermost last: the kind of each. */
+  const open: boolean[] = [];
+  const closeTo = (depth: number) => {
+    while (open.length > depth) lines.push(open.pop() ? '</ordered_list>' : '</unordered_list>');
+  };
+  for (const item of items) {
+    if (item.cls !== 'list_item') {
+      closeTo(0);
+      lines.push(serializeItem(item));
+      continue;
+    }
+    const level = Math.max(0, Math.min(8, Math.round(item.level ?? 0)));
+    const ordered = item.ordered === true;
+    closeTo(level + 1);
+    // Same depth but another kind of list: close it and open the right one.
+    if (open.length === level + 1 && open[level] !== ordered) closeTo(level);
+    while (open.length < level + 1) {
+      // Intermediate levels skipped by the input take the item's kind.
+      open.push(ordered);
+      lines.push(ordered ? '<ordered_list>' : '<unordered_list>');
+    }
+    // docling puts the list opening tag on the same line as the first item.
+    const item_ = serializeItem(item);
+    const last = lines.length - 1;
+    if (last >= 0 && /^<(un)?ordered_list>$/.test(lines[last]!) && !lines[last]!.includes('<list_item>')) {
+      lines[last] += item_;
+    } else lines.push(item_);
+  }
+  closeTo(0);
+  return lines.join('\n');
+}
+
+/** Whole document: `<doctag>` … `<page_break>` between pages … `</doctag>`. */
+export function serializeDocument(pages: DocItem[][]): string {
+  return '<doctag>' + pages.map((p) => serializePage(p)).join('\n<page_break>\n') + '\n</doctag>';
+}
