@@ -1,0 +1,136 @@
+/**
+ * Block → class (Docling's layout vocabulary) and text. Headings from font size and weight
+ * against the document's body size, levels from the document's heading-size ranks or the
+ * section numbering; lists from markers with nesting from indentation; code from monospace
+ * fonts; formulas from math fonts and symbols; captions and footnotes from wording, size and place.
+ */
+import type { RegionClass } from '../protocol';
+import type { DocStats } from '../pdf/open';
+import type { Block } from './blocks';
+import { headingNumberDepth } from './markers';
+import { joinLines } from './normalize';
+
+export interface Classified {
+  block: Block;
+  cls: RegionClass;
+  text: string;
+  level?: number;
+  ordered?: boolean;
+}
+
+export interface PageInfo {
+  page: number;
+  width: number;
+  height: number;
+  stats: DocStats;
+}
+
+const CAPTION_RE = /^(figure|fig\.?|table|tab\.|listing|chart|scheme|plate|algorithm|exhibit)\s*[0-9IVX]+[A-Za-z]?(\s*[.:\-–—|]|\s|$)/i;
+
+export function blockFontSize(b: Block): number {
+  const sizes = new Map<number, number>();
+  for (const l of b.lines) sizes.set(l.fontSize, (sizes.get(l.fontSize) ?? 0) + l.text.length);
+  let best = 0;
+  let n = -1;
+  for (const [s, c] of sizes) if (c > n) [best, n] = [s, c];
+  return best;
+}
+
+export function codeText(b: Block): string {
+  const charW = Math.max(1, blockFontSize(b) * 0.6);
+  const left = Math.min(...b.lines.map((l) => l.bbox.x0));
+  const out: string[] = [];
+  let prevY: number | undefined;
+  for (const l of b.lines) {
+    const y = (l.bbox.y0 + l.bbox.y1) / 2;
+    // Blank lines inside a code block show as a double pitch.
+    if (prevY !== undefined && y - prevY > l.fontSize * 2.1) out.push('');
+    prevY = y;
+    const indent = Math.max(0, Math.round((l.bbox.x0 - left) / charW));
+    out.push(' '.repeat(indent) + l.text);
+  }
+  return out.join('\n');
+}
+
+export function levelForSize(size: number, stats: DocStats): number {
+  const sizes = stats.headingSizes.filter((s) => !(stats.titleSize && s >= stats.titleSize - 0.25));
+  let level = 1;
+  for (const s of sizes) if (s > size + 0.6) level++;
+  return Math.min(level, 6);
+}
+
+export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string>): Classified[] {
+  const body = info.stats.bodySize;
+  const out: Classified[] = [];
+  for (const b of blocks) {
+    const size = blockFontSize(b);
+    const lines = b.lines;
+    const mono = lines.filter((l) => l.monospace).length * 2 > lines.length;
+    const allBold = lines.every((l) => l.bold);
+    const rawText = joinLines(lines.map((l) => l.text), vocabulary);
+    const mathRatio = lines.reduce((a, l) => a + l.mathRatio * l.text.length, 0) / Math.max(1, rawText.length);
+    if (mono) {
+      out.push({ block: b, cls: 'code', text: codeText(b) });
+      continue;
+    }
+    const text = rawText;
+    const letters = (text.match(/\p{L}/gu) ?? []).length;
+    if (CAPTION_RE.test(text) && lines.length <= 6) {
+      out.push({ block: b, cls: 'caption', text });
+      continue;
+    }
+    const headingLike =
+      letters >= 2 &&
+      lines.length <= 3 &&
+      text.length <= 180 &&
+      !/[,;]$/.test(text) &&
+      (size >= body * 1.15 + 0.3 || (allBold && size >= body * 0.92 && text.length <= 120 && !/[.]$/.test(text)));
+    if (headingLike) {
+      const isTitle = info.page === 1 && info.stats.titleSize !== undefined && Math.abs(size - info.stats.titleSize) < 0.3 && !out.some((c) => c.cls === 'title');
+      if (isTitle) {
+        out.push({ block: b, cls: 'title', text });
+        continue;
+      }
+      const depth = headingNumberDepth(text);
+      const level = depth !== undefined && depth <= 6 ? depth : size >= body * 1.15 + 0.3 ? levelForSize(size, info.stats) : levelForSize(body, info.stats);
+      // A bold numbered line that is long reads as an ordered list item, not a heading.
+      if (!(b.marker && b.marker.ordered && !allBold && size < body * 1.15)) {
+        out.push({ block: b, cls: 'section_header', text, level });
+        continue;
+      }
+    }
+    if (b.marker) {
+      const rest = joinLines([b.marker.rest, ...lines.slice(1).map((l) => l.text)], vocabulary);
+      out.push({ block: b, cls: 'list_item', text: rest, ordered: b.marker.ordered });
+      continue;
+    }
+    if (mathRatio >= 0.45 && lines.length <= 4 && letters < 80) {
+      out.push({ block: b, cls: 'formula', text });
+      continue;
+    }
+    if (size <= body * 0.9 && b.bbox.y0 > info.height * 0.72 && /^([0-9]{1,2}|[*†‡§¶])/.test(text)) {
+      out.push({ block: b, cls: 'footnote', text });
+      continue;
+    }
+    out.push({ block: b, cls: 'text', text });
+  }
+  assignListLevels(out);
+  return out;
+}
+
+/** Nesting depth from indentation: a stack of marker x positions within each run of list items. */
+function assignListLevels(items: Classified[]): void {
+  let stack: number[] = [];
+  for (const c of items) {
+    if (c.cls !== 'list_item') {
+      // Text indented like a list item's body continues the list; anything else ends it.
+      if (!(c.cls === 'text' && stack.length && c.block.bbox.x0 > stack[0] + 2)) stack = [];
+      continue;
+    }
+    const x = c.block.markerX ?? c.block.bbox.x0;
+    const tol = Math.max(2, blockFontSize(c.block) * 0.4);
+    while (stack.length && x < stack[stack.length - 1] - tol) stack.pop();
+    if (!stack.length || x > stack[stack.length - 1] + tol) stack.push(x);
+    c.level = stack.length - 1;
+  }
+}

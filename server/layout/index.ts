@@ -1,0 +1,185 @@
+/**
+ * Page layout: spans, rules, images and tables → DocItems in reading order.
+ *   spans → lines (lines.ts) → XY-cut reading order with pictures and tables as atomic units
+ *   (xycut.ts) → blocks (blocks.ts) → classes (classify.ts) → captions attached, furniture
+ *   candidates listed.
+ * Pure computation on plain data: no pdf.js, no I/O, so it runs the same on OCR output.
+ */
+import type { BBox } from '../protocol';
+import { toGrid, type DocItem } from '../doctags/types';
+import type { PageContent, TextSpan } from '../pipeline/types';
+import type { DocStats } from '../pdf/open';
+import { buildLines, makeLine, type Line } from './lines';
+import { xyCut, type Unit } from './xycut';
+import { buildBlocks, type Block, type BlockLine } from './blocks';
+import { classify, type Classified } from './classify';
+import { vocabularyOf } from './normalize';
+import type { TableFound } from './tableDetector';
+
+/** Share of the page height at the top and bottom where page headers and footers live. */
+export const FURNITURE_BAND = 0.08;
+
+export interface LayoutInput {
+  content: PageContent;
+  stats: DocStats;
+  /** Tiny vector shapes: bullets drawn as shapes. */
+  marks: BBox[];
+  tables: TableFound[];
+  /** Angle of each span in degrees (0 = upright); spans not upright are laid out one per line. */
+  angles?: number[];
+}
+
+export interface LayoutResult {
+  items: DocItem[];
+  furnitureCandidates: number[];
+}
+
+type UnitRef = Unit & ({ kind: 'line'; line: Line; rotated: boolean } | { kind: 'picture'; index: number } | { kind: 'table'; index: number });
+
+export function layoutPage(input: LayoutInput): LayoutResult {
+  const { content, stats } = input;
+  const W = content.width;
+  const H = content.height;
+  const pictures = content.graphics.filter((g) => area(g.bbox) < W * H * 0.85 && area(g.bbox) > 0);
+  const consumed = new Set<number>();
+  for (const t of input.tables) for (const i of t.spanIndices) consumed.add(i);
+  const upright: TextSpan[] = [];
+  const rotated: TextSpan[] = [];
+  content.spans.forEach((s, i) => {
+    if (consumed.has(i)) return;
+    const c = { x: (s.bbox.x0 + s.bbox.x1) / 2, y: (s.bbox.y0 + s.bbox.y1) / 2 };
+    // Text drawn inside a figure (axis labels, diagram words) belongs to the figure.
+    if (pictures.some((p) => inside(c, p.bbox))) return;
+    if (!s.text.trim()) return;
+    const a = input.angles?.[i] ?? 0;
+    if (Math.abs(a) <= 3) upright.push(s);
+    else rotated.push(s);
+  });
+  const lines = buildLines(upright);
+  const units: UnitRef[] = [];
+  for (const l of lines) units.push({ kind: 'line', line: l, rotated: false, bbox: l.bbox, cutBox: band(l.bbox) });
+  for (const s of rotated) {
+    const l = makeLine([s], false);
+    units.push({ kind: 'line', line: l, rotated: true, bbox: l.bbox, cutBox: l.bbox });
+  }
+  pictures.forEach((p, index) => units.push({ kind: 'picture', index, bbox: p.bbox, cutBox: p.bbox }));
+  input.tables.forEach((t, index) => units.push({ kind: 'table', index, bbox: t.bbox, cutBox: t.bbox }));
+
+  const top = units.filter((u) => u.bbox.y1 <= H * FURNITURE_BAND).sort((a, b) => a.bbox.x0 - b.bbox.x0);
+  const bottom = units.filter((u) => u.bbox.y0 >= H * (1 - FURNITURE_BAND) && !top.includes(u)).sort((a, b) => a.bbox.x0 - b.bbox.x0);
+  const middle = units.filter((u) => !top.includes(u) && !bottom.includes(u));
+  const rtl = lines.filter((l) => l.rtl).length * 2 > lines.length;
+  const minGutter = Math.max(stats.bodySize * 0.9, 7);
+  const ordered = [
+    ...top.map((unit) => ({ unit, column: 'T' })),
+    ...xyCut(middle, { minGutter, rtl }),
+    ...bottom.map((unit) => ({ unit, column: 'B' })),
+  ];
+
+  // Runs of lines become blocks; pictures and tables stand alone between them.
+  type Elem = { kind: 'blocks'; blocks: Block[] } | { kind: 'picture'; index: number } | { kind: 'table'; index: number };
+  const elems: Elem[] = [];
+  let run: BlockLine[] = [];
+  let rotatedN = 0;
+  const flush = () => {
+    if (run.length) elems.push({ kind: 'blocks', blocks: buildBlocks(run) });
+    run = [];
+  };
+  for (const { unit, column } of ordered) {
+    if (unit.kind === 'line') {
+      const col = unit.rotated ? `${column}r${rotatedN++}` : column;
+      run.push({ line: unit.line, column: col, shapeBullet: findBullet(unit.line, input.marks) });
+    } else {
+      flush();
+      elems.push(unit.kind === 'picture' ? { kind: 'picture', index: unit.index } : { kind: 'table', index: unit.index });
+    }
+  }
+  flush();
+
+  const allBlocks = elems.flatMap((e) => (e.kind === 'blocks' ? e.blocks : []));
+  const vocab = vocabularyOf(lines.map((l) => l.text));
+  const classified = classify(allBlocks, { page: content.page, width: W, height: H, stats }, vocab);
+  const byBlock = new Map<Block, Classified>(classified.map((c) => [c.block, c]));
+
+  const grid = { width: W, height: H };
+  const items: DocItem[] = [];
+  for (const e of elems) {
+    if (e.kind === 'picture') {
+      const b = pictures[e.index].bbox;
+      items.push({ cls: 'picture', text: '', bbox: b, grid: toGrid(b, grid) });
+    } else if (e.kind === 'table') {
+      const t = input.tables[e.index];
+      items.push({ cls: 'table', text: '', bbox: t.bbox, grid: toGrid(t.bbox, grid), table: t.rows });
+    } else {
+      for (const b of e.blocks) {
+        const c = byBlock.get(b)!;
+        const item: DocItem = { cls: c.cls, text: c.text, bbox: b.bbox, grid: toGrid(b.bbox, grid) };
+        if (c.level !== undefined) item.level = c.level;
+        if (c.ordered !== undefined) item.ordered = c.ordered;
+        items.push(item);
+      }
+    }
+  }
+  const withCaptions = attachCaptions(items);
+  const furnitureCandidates: number[] = [];
+  withCaptions.forEach((it, i) => {
+    if (!it.bbox || it.cls === 'picture' || it.cls === 'table') return;
+    if (it.bbox.y1 <= H * FURNITURE_BAND || it.bbox.y0 >= H * (1 - FURNITURE_BAND)) furnitureCandidates.push(i);
+  });
+  return { items: withCaptions, furnitureCandidates };
+}
+
+/** Moves each caption into the nearest picture or table above or below it (Docling nests them). */
+function attachCaptions(items: DocItem[]): DocItem[] {
+  const taken = new Set<number>();
+  items.forEach((c, ci) => {
+    if (c.cls !== 'caption' || !c.bbox) return;
+    const wantTable = /^(table|tab\.)/i.test(c.text);
+    let best = -1;
+    let bestD = Infinity;
+    items.forEach((t, ti) => {
+      if ((t.cls !== 'picture' && t.cls !== 'table') || t.caption || !t.bbox) return;
+      const overlapX = Math.min(c.bbox!.x1, t.bbox.x1) - Math.max(c.bbox!.x0, t.bbox.x0);
+      if (overlapX <= 0) return;
+      const d = c.bbox!.y0 >= t.bbox.y1 ? c.bbox!.y0 - t.bbox.y1 : t.bbox.y0 - c.bbox!.y1;
+      const penalty = (t.cls === 'table') === wantTable ? 0 : 30;
+      if (d > -5 && d < 60 && d + penalty < bestD) {
+        bestD = d + penalty;
+        best = ti;
+      }
+    });
+    if (best >= 0) {
+      items[best].caption = c;
+      taken.add(ci);
+    }
+  });
+  return items.filter((_, i) => !taken.has(i));
+}
+
+function findBullet(line: Line, marks: BBox[]): BBox | undefined {
+  const size = line.fontSize;
+  const cy = (line.bbox.y0 + line.bbox.y1) / 2;
+  for (const m of marks) {
+    const w = m.x1 - m.x0;
+    const h = m.y1 - m.y0;
+    if (w > size * 0.8 + 1 || h > size * 0.8 + 1) continue;
+    const my = (m.y0 + m.y1) / 2;
+    if (Math.abs(my - cy) > (line.bbox.y1 - line.bbox.y0) * 0.45) continue;
+    if (m.x1 <= line.bbox.x0 + 0.5 && m.x1 >= line.bbox.x0 - size * 2.5) return m;
+  }
+  return undefined;
+}
+
+function band(b: BBox): BBox {
+  const cy = (b.y0 + b.y1) / 2;
+  const h = (b.y1 - b.y0) * 0.3;
+  return { x0: b.x0, y0: cy - h, x1: b.x1, y1: cy + h };
+}
+
+function area(b: BBox): number {
+  return Math.max(0, b.x1 - b.x0) * Math.max(0, b.y1 - b.y0);
+}
+
+function inside(p: { x: number; y: number }, b: BBox): boolean {
+  return p.x >= b.x0 && p.x <= b.x1 && p.y >= b.y0 && p.y <= b.y1;
+}

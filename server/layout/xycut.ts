@@ -1,0 +1,116 @@
+/**
+ * Reading order by recursive XY-cut. At each node a vertical cut (a whitespace gutter between
+ * two side-by-side groups) is preferred; otherwise the node is cut at its widest horizontal gap,
+ * so full-width headings and figures that interrupt columns split the page into bands first.
+ * Each unit gets the path of cuts that led to it: lines with different paths are in different
+ * columns and never merge into one block.
+ */
+import type { BBox } from '../protocol';
+
+export interface Unit {
+  bbox: BBox;
+  /** Box used for cutting: lines use a band around their middle, since ascenders overlap. */
+  cutBox: BBox;
+}
+
+export interface Ordered<U extends Unit> {
+  unit: U;
+  /** Cut path; equal paths share a column. */
+  column: string;
+}
+
+export interface CutOptions {
+  /** Minimum gutter width for a vertical cut, points. */
+  minGutter: number;
+  /** Right-to-left pages read columns from the right. */
+  rtl: boolean;
+}
+
+export function xyCut<U extends Unit>(units: U[], opts: CutOptions): Ordered<U>[] {
+  const out: Ordered<U>[] = [];
+  cut(units, '', opts, out, 0);
+  return out;
+}
+
+function cut<U extends Unit>(units: U[], path: string, opts: CutOptions, out: Ordered<U>[], depth: number): void {
+  if (units.length === 0) return;
+  if (units.length === 1 || depth > 400) {
+    leaf(units, path, opts, out);
+    return;
+  }
+  const v = verticalCut(units, opts.minGutter);
+  if (v) {
+    const parts = opts.rtl ? [v[1], v[0]] : v;
+    cut(parts[0], path + 'a', opts, out, depth + 1);
+    cut(parts[1], path + 'b', opts, out, depth + 1);
+    return;
+  }
+  const h = horizontalCut(units);
+  if (h) {
+    // Horizontal cuts keep the column path: stacked lines of one column may still form one block.
+    cut(h[0], path, opts, out, depth + 1);
+    cut(h[1], path, opts, out, depth + 1);
+    return;
+  }
+  leaf(units, path, opts, out);
+}
+
+function leaf<U extends Unit>(units: U[], path: string, opts: CutOptions, out: Ordered<U>[]): void {
+  const sorted = [...units].sort((a, b) => {
+    const ca = (a.cutBox.y0 + a.cutBox.y1) / 2;
+    const cb = (b.cutBox.y0 + b.cutBox.y1) / 2;
+    const overlap = Math.min(a.cutBox.y1, b.cutBox.y1) - Math.max(a.cutBox.y0, b.cutBox.y0);
+    if (overlap > 0) return opts.rtl ? b.bbox.x1 - a.bbox.x1 : a.bbox.x0 - b.bbox.x0;
+    return ca - cb;
+  });
+  for (const u of sorted) out.push({ unit: u, column: path });
+}
+
+/** The widest gutter that separates two groups standing side by side (their y-ranges overlap). */
+function verticalCut<U extends Unit>(units: U[], minGutter: number): [U[], U[]] | undefined {
+  const sorted = [...units].sort((a, b) => a.cutBox.x0 - b.cutBox.x0);
+  let maxX1 = -Infinity;
+  let best: { i: number; gap: number } | undefined;
+  // Prefix y-ranges of the left groups, suffix of the right ones.
+  const n = sorted.length;
+  const sufY0 = new Array<number>(n + 1).fill(Infinity);
+  const sufY1 = new Array<number>(n + 1).fill(-Infinity);
+  for (let i = n - 1; i >= 0; i--) {
+    sufY0[i] = Math.min(sufY0[i + 1], sorted[i].cutBox.y0);
+    sufY1[i] = Math.max(sufY1[i + 1], sorted[i].cutBox.y1);
+  }
+  let preY0 = Infinity;
+  let preY1 = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const u = sorted[i];
+    if (i > 0) {
+      const gap = u.cutBox.x0 - maxX1;
+      if (gap >= minGutter) {
+        const overlap = Math.min(preY1, sufY1[i]) - Math.max(preY0, sufY0[i]);
+        if (overlap > 0 && (!best || gap > best.gap)) best = { i, gap };
+      }
+    }
+    maxX1 = Math.max(maxX1, u.cutBox.x1);
+    preY0 = Math.min(preY0, u.cutBox.y0);
+    preY1 = Math.max(preY1, u.cutBox.y1);
+  }
+  if (!best) return undefined;
+  return [sorted.slice(0, best.i), sorted.slice(best.i)];
+}
+
+/** Cut at the widest horizontal whitespace band. */
+function horizontalCut<U extends Unit>(units: U[]): [U[], U[]] | undefined {
+  const sorted = [...units].sort((a, b) => a.cutBox.y0 - b.cutBox.y0);
+  let maxY1 = -Infinity;
+  let best: { i: number; gap: number } | undefined;
+  for (let i = 0; i < sorted.length; i++) {
+    const u = sorted[i];
+    if (i > 0) {
+      const gap = u.cutBox.y0 - maxY1;
+      if (gap > 0 && (!best || gap > best.gap)) best = { i, gap };
+    }
+    maxY1 = Math.max(maxY1, u.cutBox.y1);
+  }
+  if (!best) return undefined;
+  return [sorted.slice(0, best.i), sorted.slice(best.i)];
+}

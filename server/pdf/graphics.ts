@@ -1,0 +1,179 @@
+/**
+ * Reads the operator list for what layout needs besides text: ruling lines (strokes and thin
+ * filled rectangles, used by table detection and to separate blocks), placed images, clusters
+ * of vector drawing (figures), and tiny vector marks (bullets drawn as shapes, as Chromium does).
+ * Coordinates are displayed-page points, top-left origin.
+ */
+import type { BBox } from '../protocol';
+import type { Rule } from '../pipeline/types';
+import { mul } from './text';
+
+/** The OPS codes used here, read from pdf.js at run time (they are not stable across versions). */
+export interface OpsCodes {
+  [name: string]: number;
+}
+
+export interface PageGraphics {
+  rules: Rule[];
+  images: BBox[];
+  /** Vector shapes that are neither rules nor page backgrounds, before clustering. */
+  shapes: { bbox: BBox; curved: boolean }[];
+}
+
+const PAINT = new Set(['fill', 'eoFill', 'stroke', 'closeStroke', 'fillStroke', 'eoFillStroke', 'closeFillStroke', 'closeEOFillStroke']);
+
+export function readGraphics(
+  fnArray: number[],
+  argsArray: unknown[],
+  OPS: OpsCodes,
+  viewportTransform: number[],
+  pageW: number,
+  pageH: number,
+): PageGraphics {
+  const name: Record<number, string> = {};
+  for (const [k, v] of Object.entries(OPS)) name[v] = k;
+  let ctm = [1, 0, 0, 1, 0, 0];
+  let lineWidth = 1;
+  const stack: { ctm: number[]; lineWidth: number }[] = [];
+  const out: PageGraphics = { rules: [], images: [], shapes: [] };
+  const toPage = (x: number, y: number): [number, number] => {
+    const m = mul(viewportTransform, ctm);
+    return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+  };
+  const boxOf = (x0: number, y0: number, x1: number, y1: number): BBox => {
+    const pts = [toPage(x0, y0), toPage(x1, y0), toPage(x0, y1), toPage(x1, y1)];
+    const xs = pts.map((p) => p[0]);
+    const ys = pts.map((p) => p[1]);
+    return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+  };
+  const pageArea = pageW * pageH;
+  for (let i = 0; i < fnArray.length; i++) {
+    const op = name[fnArray[i]];
+    const args = argsArray[i] as unknown[] | null;
+    switch (op) {
+      case 'save':
+        stack.push({ ctm, lineWidth });
+        break;
+      case 'restore': {
+        const s = stack.pop();
+        if (s) ({ ctm, lineWidth } = s);
+        break;
+      }
+      case 'transform':
+        ctm = mul(ctm, args as number[]);
+        break;
+      case 'paintFormXObjectBegin': {
+        stack.push({ ctm, lineWidth });
+        const m = (args?.[0] as number[] | null) ?? null;
+        if (m && m.length === 6) ctm = mul(ctm, Array.from(m));
+        break;
+      }
+      case 'paintFormXObjectEnd': {
+        const s = stack.pop();
+        if (s) ({ ctm, lineWidth } = s);
+        break;
+      }
+      case 'setLineWidth':
+        lineWidth = Number((args as number[])[0]) || 0;
+        break;
+      case 'paintImageXObject':
+      case 'paintInlineImageXObject':
+      case 'paintImageXObjectRepeat':
+      case 'paintImageMaskXObject': {
+        const b = boxOf(0, 0, 1, 1);
+        if (b.x1 - b.x0 >= 4 && b.y1 - b.y0 >= 4) out.images.push(clip(b, pageW, pageH));
+        break;
+      }
+      case 'constructPath': {
+        const paintOp = name[(args as number[])[0]];
+        if (!PAINT.has(paintOp)) break; // clip paths and endPath paint nothing
+        const mm = (args as unknown[])[2] as ArrayLike<number> | null;
+        if (!mm || mm.length < 4 || !Number.isFinite(mm[0])) break;
+        const stroked = paintOp.toLowerCase().includes('stroke');
+        const scale = Math.hypot(ctm[0], ctm[1]);
+        const halfW = stroked ? Math.max(0.25, (lineWidth * scale) / 2) : 0;
+        const raw = boxOf(mm[0], mm[1], mm[2], mm[3]);
+        const b = { x0: raw.x0 - halfW, y0: raw.y0 - halfW, x1: raw.x1 + halfW, y1: raw.y1 + halfW };
+        const w = b.x1 - b.x0;
+        const h = b.y1 - b.y0;
+        if (w <= 0 || h <= 0) break;
+        if (b.x1 < 0 || b.y1 < 0 || b.x0 > pageW || b.y0 > pageH) break;
+        const curved = hasCurves((args as unknown[])[1]);
+        if (!curved && ((h <= 3 && w >= 6) || (w <= 3 && h >= 6))) {
+          out.rules.push(clipRule(b, pageW, pageH));
+          break;
+        }
+        // Page or column backgrounds are not figures.
+        if (w * h > pageArea * 0.5) break;
+        out.shapes.push({ bbox: clip(b, pageW, pageH), curved });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+function hasCurves(data: unknown): boolean {
+  // pdf.js 6: path data is an array holding one Float32Array of [cmd, coords…]; 2 and 3 are curves.
+  const arr = Array.isArray(data) ? data[0] : data;
+  if (!arr || typeof (arr as ArrayLike<number>).length !== 'number') return false;
+  const a = arr as ArrayLike<number>;
+  let i = 0;
+  let segs = 0;
+  while (i < a.length) {
+    const c = a[i];
+    if (c === 0 || c === 1) i += 3;
+    else if (c === 2) return true;
+    else if (c === 3) return true;
+    else i += 1;
+    segs++;
+    if (segs > 100000) break;
+  }
+  return false;
+}
+
+function clip(b: BBox, w: number, h: number): BBox {
+  return { x0: Math.max(0, b.x0), y0: Math.max(0, b.y0), x1: Math.min(w, b.x1), y1: Math.min(h, b.y1) };
+}
+
+function clipRule(b: BBox, w: number, h: number): Rule {
+  const c = clip(b, w, h);
+  return { x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1 };
+}
+
+/** Groups shapes that touch (within `gap` pt) into clusters; returns cluster boxes with their shape counts. */
+export function clusterShapes(shapes: { bbox: BBox; curved: boolean }[], gap = 4): { bbox: BBox; count: number; curved: number }[] {
+  const clusters: { bbox: BBox; count: number; curved: number }[] = [];
+  const sorted = [...shapes].sort((a, b) => a.bbox.y0 - b.bbox.y0);
+  for (const s of sorted) {
+    let merged: { bbox: BBox; count: number; curved: number } | undefined;
+    for (let k = clusters.length - 1; k >= 0; k--) {
+      const c = clusters[k];
+      if (near(c.bbox, s.bbox, gap)) {
+        if (!merged) {
+          c.bbox = union(c.bbox, s.bbox);
+          c.count++;
+          if (s.curved) c.curved++;
+          merged = c;
+        } else {
+          merged.bbox = union(merged.bbox, c.bbox);
+          merged.count += c.count;
+          merged.curved += c.curved;
+          clusters.splice(k, 1);
+        }
+      }
+    }
+    if (!merged) clusters.push({ bbox: { ...s.bbox }, count: 1, curved: s.curved ? 1 : 0 });
+  }
+  return clusters;
+}
+
+export function near(a: BBox, b: BBox, gap: number): boolean {
+  return a.x0 - gap <= b.x1 && b.x0 - gap <= a.x1 && a.y0 - gap <= b.y1 && b.y0 - gap <= a.y1;
+}
+
+export function union(a: BBox, b: BBox): BBox {
+  return { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
+}

@@ -1,0 +1,139 @@
+/**
+ * Opening a PDF with pdf.js and turning every way that can fail into a FolioError that names the
+ * file and says what to do. Lives in the page worker; the handle is not structured-cloneable.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { createHash } from 'node:crypto';
+import { FolioError } from '../errors';
+import { FolioErrorCodes } from '../protocol';
+import { pdfjs, pdfjsAssetOptions } from './pdfjs';
+import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api';
+
+export interface PdfHandle {
+  path: string;
+  numPages: number;
+  /** Hash of path + size + mtime: names cached page images so re-runs reuse them. */
+  fileKey: string;
+  doc: PDFDocumentProxy;
+  /** Font-size statistics of the first pages (body size, heading sizes), for heading levels. */
+  stats: DocStats;
+  close(): Promise<void>;
+}
+
+/** Font-size statistics over a sample of the document's pages (text only, cheap). */
+export interface DocStats {
+  /** Most common font size, weighted by characters. */
+  bodySize: number;
+  /** Distinct sizes clearly larger than the body, largest first (rounded to 0.5 pt). */
+  headingSizes: number[];
+  /** Size of the document title: the largest text near the top of page 1, used nowhere else. */
+  titleSize?: number;
+}
+
+export const DEFAULT_STATS: DocStats = { bodySize: 10, headingSizes: [] };
+
+export async function openPdf(path: string, opts: { password?: string } = {}): Promise<PdfHandle> {
+  const name = basename(path);
+  let data: Uint8Array;
+  let key: string;
+  try {
+    const st = await stat(path);
+    if (!st.isFile()) throw new FolioError(FolioErrorCodes.FileNotFound, `${name} is not a file (${path}): pass a PDF file`);
+    if (st.size === 0) throw new FolioError(FolioErrorCodes.InvalidPdf, `${name} is not a PDF or is damaged (zero bytes): the file is empty`);
+    data = new Uint8Array(await readFile(path));
+    key = createHash('sha1').update(`${path}\0${st.size}\0${st.mtimeMs}`).digest('hex').slice(0, 16);
+  } catch (e) {
+    if (e instanceof FolioError) throw e;
+    const code = (e as { code?: string }).code;
+    if (code === 'ENOENT') throw new FolioError(FolioErrorCodes.FileNotFound, `${name} was not found (${path}): check the path`);
+    throw new FolioError(FolioErrorCodes.FileNotFound, `${name} could not be read (${path}): ${(e as Error).message}`);
+  }
+  const head = Buffer.from(data.subarray(0, Math.min(data.length, 1024))).toString('latin1');
+  if (!head.includes('%PDF-')) {
+    throw new FolioError(FolioErrorCodes.InvalidPdf, `${name} is not a PDF or is damaged (no %PDF header): open it in a PDF viewer to check it`);
+  }
+  const lib = await pdfjs();
+  const task: PDFDocumentLoadingTask = lib.getDocument({
+    data,
+    password: opts.password,
+    ...pdfjsAssetOptions(),
+    // Keeps font names (…-Bold, …Mono) and the monospace flag on the fonts pdf.js loads.
+    fontExtraProperties: true,
+    isEvalSupported: false,
+    verbosity: 0,
+  });
+  let doc: PDFDocumentProxy;
+  try {
+    doc = await task.promise;
+  } catch (e) {
+    await task.destroy().catch(() => undefined);
+    throw mapOpenError(e, name, opts.password !== undefined);
+  }
+  if (doc.numPages === 0) {
+    await task.destroy().catch(() => undefined);
+    throw new FolioError(FolioErrorCodes.EmptyDocument, `${name} has no pages: there is nothing to convert`);
+  }
+  const stats = await sampleStats(doc).catch(() => DEFAULT_STATS);
+  return {
+    path,
+    numPages: doc.numPages,
+    fileKey: key,
+    doc,
+    stats,
+    close: () => task.destroy(),
+  };
+}
+
+function mapOpenError(e: unknown, name: string, hadPassword: boolean): FolioError {
+  const err = e as { name?: string; code?: number; message?: string };
+  const msg = err?.message ?? String(e);
+  if (err?.name === 'PasswordException') {
+    // pdf.js: code 1 = a password is needed, 2 = the one given is wrong.
+    if (err.code === 2 || hadPassword) {
+      return new FolioError(FolioErrorCodes.PasswordIncorrect, `${name}: the password is incorrect: pass the right one with --password or enter it again`);
+    }
+    return new FolioError(FolioErrorCodes.PasswordRequired, `${name} is password-protected: pass --password or enter it when asked`);
+  }
+  return new FolioError(FolioErrorCodes.InvalidPdf, `${name} is not a PDF or is damaged (${err?.name ?? 'Error'}): ${msg}`);
+}
+
+/** Samples up to 8 pages' text for the body font size and the heading sizes above it. */
+async function sampleStats(doc: PDFDocumentProxy): Promise<DocStats> {
+  const chars = new Map<number, number>();
+  const items = new Map<number, number>();
+  let titleCandidate = 0;
+  const n = Math.min(doc.numPages, 8);
+  for (let p = 1; p <= n; p++) {
+    const page = await doc.getPage(p);
+    try {
+      const tc = await page.getTextContent();
+      for (const it of tc.items) {
+        if (!('str' in it)) continue;
+        const len = it.str.trim().length;
+        if (len === 0) continue;
+        const size = Math.round(Math.hypot(it.transform[2], it.transform[3]) * 2) / 2;
+        if (size <= 0) continue;
+        chars.set(size, (chars.get(size) ?? 0) + len);
+        items.set(size, (items.get(size) ?? 0) + 1);
+        if (p === 1 && it.transform[5] > page.view[3] - (page.view[3] - page.view[1]) * 0.45) titleCandidate = Math.max(titleCandidate, size);
+      }
+    } finally {
+      page.cleanup();
+    }
+  }
+  const stats = statsFromHistogram(chars);
+  // A title is large, near the top of page 1, and written in very few text runs.
+  if (titleCandidate >= stats.bodySize * 1.4 && (items.get(titleCandidate) ?? 0) <= 4 && titleCandidate === stats.headingSizes[0]) {
+    stats.titleSize = titleCandidate;
+  }
+  return stats;
+}
+
+export function statsFromHistogram(chars: Map<number, number>): DocStats {
+  let bodySize = DEFAULT_STATS.bodySize;
+  let best = -1;
+  for (const [size, count] of chars) if (count > best) [bodySize, best] = [size, count];
+  const headingSizes = [...chars.keys()].filter((s) => s >= bodySize * 1.12 && s - bodySize >= 1).sort((a, b) => b - a);
+  return { bodySize, headingSizes };
+}

@@ -1,0 +1,69 @@
+/**
+ * One page's raw material from pdf.js: text spans, rules, images, vector clusters and tiny marks.
+ * Operator list first: it makes pdf.js load the fonts whose names tell bold and monospace.
+ */
+import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
+import type { BBox } from '../protocol';
+import type { PageContent } from './types';
+import { pdfjs } from '../pdf/pdfjs';
+import { readSpans, type PdfSpan } from '../pdf/text';
+import { clusterShapes, readGraphics } from '../pdf/graphics';
+
+export interface RawPage {
+  content: PageContent;
+  /** Angle of each span (degrees; 0 = upright). */
+  angles: number[];
+  /** Tiny vector shapes (bullets drawn as shapes). */
+  marks: BBox[];
+  /** True when one image covers most of the page (a scan). */
+  pageImage: boolean;
+}
+
+export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawPage> {
+  const lib = await pdfjs();
+  const viewport = page.getViewport({ scale: 1 });
+  const W = viewport.width;
+  const H = viewport.height;
+  const ops = await page.getOperatorList();
+  const g = readGraphics(ops.fnArray, ops.argsArray, lib.OPS as unknown as Record<string, number>, viewport.transform, W, H);
+  const spans: PdfSpan[] = await readSpans(page, viewport.transform);
+  const marks: BBox[] = [];
+  const graphics: PageContent['graphics'] = [];
+  const pageArea = W * H;
+  let pageImage = false;
+  for (const b of g.images) {
+    const a = (b.x1 - b.x0) * (b.y1 - b.y0);
+    if (a >= pageArea * 0.6) pageImage = true;
+    if (b.x1 - b.x0 >= 16 && b.y1 - b.y0 >= 16) graphics.push({ bbox: b, kind: 'image' });
+  }
+  for (const c of clusterShapes(g.shapes)) {
+    const w = c.bbox.x1 - c.bbox.x0;
+    const h = c.bbox.y1 - c.bbox.y0;
+    if (w <= 9 && h <= 9 && w >= 1 && h >= 1) {
+      marks.push(c.bbox);
+      continue;
+    }
+    if (w < 40 || h < 30 || !(c.curved >= 2 || c.count >= 12)) continue;
+    // Boxes full of text are text boxes or shaded tables, not figures.
+    let textArea = 0;
+    for (const s of spans) {
+      const cx = (s.bbox.x0 + s.bbox.x1) / 2;
+      const cy = (s.bbox.y0 + s.bbox.y1) / 2;
+      if (cx >= c.bbox.x0 && cx <= c.bbox.x1 && cy >= c.bbox.y0 && cy <= c.bbox.y1) textArea += (s.bbox.x1 - s.bbox.x0) * (s.bbox.y1 - s.bbox.y0);
+    }
+    if (textArea > w * h * 0.2) continue;
+    graphics.push({ bbox: c.bbox, kind: 'vector' });
+  }
+  // Images inside vector figures (or the reverse) are one figure: keep the outer box only.
+  const kept = graphics.filter((gr, i) => !graphics.some((o, j) => j !== i && contains(o.bbox, gr.bbox) && (!contains(gr.bbox, o.bbox) || j < i)));
+  return {
+    content: { page: pageNo, width: W, height: H, spans, rules: g.rules, graphics: kept },
+    angles: spans.map((s) => s.angle),
+    marks,
+    pageImage,
+  };
+}
+
+function contains(outer: BBox, inner: BBox): boolean {
+  return inner.x0 >= outer.x0 - 1 && inner.y0 >= outer.y0 - 1 && inner.x1 <= outer.x1 + 1 && inner.y1 <= outer.y1 + 1;
+}

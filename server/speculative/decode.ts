@@ -1,0 +1,154 @@
+/**
+ * The speculative decoding loop for one sequence, written as a small state machine
+ * (`SpecDecoder`: propose chains → accept the scored result) so Stage 1 can run many sequences in
+ * lock-step as one batch, and `decodeOne` can drive a single sequence.
+ *
+ * Each pass: look up candidates for the tokens written so far, merge them into a prefix tree,
+ * score its chains (each prefixed with the pending token, the last one written and not yet in the
+ * KV cache), accept along the tree, keep the KV of the accepted path, append the model's own next
+ * token. With no candidates the pass is a plain autoregressive step (a single one-token chain).
+ */
+import { greedyWalk, sampleToken, sampleWalk, argmax } from './accept';
+import { DEFAULT_MATCH, DraftIndex, type DraftPos } from './draftIndex';
+import { buildPrefixTree, deepestOnly, type PrefixTree } from './prefixTree';
+import type { DecodeOptions, DecodeResult, DecodeStats, LogProbs, TargetSession, TokenInfo } from './types';
+import { mulberry32 } from './random';
+
+export const DEFAULT_MAX_NEW_TOKENS = 8192;
+
+export class SpecDecoder {
+  readonly tokens: number[] = [];
+  readonly stats: DecodeStats = { passes: 0, accepted: 0, generated: 0, scored: 0 };
+  done = false;
+  private tree: PrefixTree | undefined;
+  private cursor: DraftPos | undefined;
+  private starts: DraftPos[] = [];
+  /** Adaptive budget: after a pass that accepted nothing, propose shorter and fewer chains. */
+  private budget: number;
+  private width: number;
+  private readonly K: number;
+  private readonly maxChains: number;
+  private readonly random: () => number;
+
+  constructor(
+    private readonly info: TokenInfo,
+    private readonly index: DraftIndex | undefined,
+    private readonly opts: DecodeOptions,
+  ) {
+    this.K = opts.K ?? DEFAULT_MATCH.K;
+    this.maxChains = opts.maxChains ?? DEFAULT_MATCH.maxChains;
+    this.budget = this.K;
+    this.width = this.maxChains;
+    this.random = opts.random ?? mulberry32(0x5eed);
+  }
+
+  /** Take the first token from the prefill distribution. */
+  start(first: LogProbs): void {
+    this.push([this.pick(first)]);
+  }
+
+  private pick(lp: LogProbs): number {
+    const t = this.opts.temperature ?? 0;
+    return t > 0 ? sampleToken(lp, t, this.random) : argmax(lp);
+  }
+
+  /** Chains to score in the next pass (each starts with the pending token). */
+  propose(): number[][] {
+    const pending = this.tokens[this.tokens.length - 1];
+    this.tree = undefined;
+    this.starts = [];
+    if (this.index) {
+      const cands = this.index.candidates(this.tokens, { K: this.budget, maxChains: this.width }, this.cursor);
+      if (cands.length > 0) {
+        let tree = buildPrefixTree(cands.map((c) => c.tokens));
+        if (this.opts.verify === 'deepest') tree = deepestOnly(tree);
+        this.tree = tree;
+        // Where each chain starts in the drafts, to continue the cursor after acceptance.
+        this.starts = tree.chains.map((ch) => cands.find((c) => startsWith(c.tokens, ch) || startsWith(ch, c.tokens))!.at);
+      }
+    }
+    if (!this.tree) return [[pending]];
+    return this.tree.chains.map((c) => [pending, ...c]);
+  }
+
+  /** Apply the scores of the chains from `propose`; returns the KV entries to keep. */
+  accept(lp: LogProbs[][], chains: number[][]): { chain: number; keep: number } {
+    this.stats.passes++;
+    for (const c of chains) this.stats.scored += c.length;
+    const t = this.opts.temperature ?? 0;
+    let accepted: number[] = [];
+    let bonus: number;
+    let chain = 0;
+    let keep = 1;
+    if (this.tree) {
+      const a = t > 0 ? sampleWalk(this.tree, lp, t, this.random) : greedyWalk(this.tree, lp, this.opts.tau ?? 1);
+      accepted = a.tokens;
+      bonus = a.bonus;
+      chain = a.chain;
+      keep = a.keep;
+      const at = this.starts[chain];
+      this.cursor = at && accepted.length > 0 ? { draft: at.draft, pos: at.pos + accepted.length + 1 } : undefined;
+      if (accepted.length === 0) {
+        this.budget = Math.max(2, this.budget >> 1);
+        this.width = Math.max(1, this.width >> 1);
+      } else {
+        this.budget = this.K;
+        this.width = this.maxChains;
+      }
+    } else {
+      bonus = this.pick(lp[0][0]);
+    }
+    this.stats.accepted += accepted.length;
+    this.push([...accepted, bonus]);
+    return { chain, keep };
+  }
+
+  private push(toks: number[]): void {
+    const max = this.opts.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS;
+    for (const tok of toks) {
+      if (this.tokens.length >= max) {
+        this.done = true;
+        break;
+      }
+      this.tokens.push(tok);
+      this.stats.generated++;
+      if (this.info.isStop(tok)) {
+        this.done = true;
+        break;
+      }
+    }
+    if (this.tokens.length >= max) this.done = true;
+  }
+}
+
+function startsWith(a: readonly number[], prefix: readonly number[]): boolean {
+  if (prefix.length > a.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (a[i] !== prefix[i]) return false;
+  return true;
+}
+
+/**
+ * Decode one sequence. `drafts` may be a promise: the prompt's prefill starts at once and the
+ * drafts are awaited only when the first speculative pass needs them, so the pipeline's drafting
+ * (and OCR) overlaps the target's vision encoding and prefill instead of adding to it.
+ */
+export async function decodeOne(
+  session: TargetSession,
+  prompt: readonly number[],
+  drafts: readonly (readonly number[])[] | Promise<readonly (readonly number[])[]> | undefined,
+  info: TokenInfo,
+  opts: DecodeOptions = {},
+): Promise<DecodeResult> {
+  const prefill = session.prefill(prompt);
+  const [first, ds] = await Promise.all([prefill, drafts]);
+  const index = ds && ds.length > 0 ? new DraftIndex(ds, info, opts.n ?? DEFAULT_MATCH.n) : undefined;
+  const dec = new SpecDecoder(info, index, opts);
+  dec.start(first);
+  while (!dec.done) {
+    const chains = dec.propose();
+    const lp = await session.step(chains);
+    const { chain, keep } = dec.accept(lp, chains);
+    session.keep(chain, keep);
+  }
+  return { tokens: dec.tokens, stats: dec.stats };
+}

@@ -1,0 +1,151 @@
+/**
+ * The draft matcher: given the tokens accepted so far, find every place in the drafts where the
+ * last n non-location tokens occur and propose the tokens that follow (at most K of them).
+ *
+ * Lookups go through hash maps built once per draft set (one map per key length 1…n), so a step
+ * costs O(n + occurrences), not a rescan of the drafts. Location tokens (`<loc_N>`) are left out
+ * of the keys: the VLM's boxes rarely equal the pipeline's, and a key that contained them would
+ * miss on every block. They are still part of the proposed suffixes, and when the output already
+ * holds m location tokens after the key, the first m location tokens after the match are skipped
+ * so the proposal lines up with what the model has to write next.
+ */
+import type { MatchOptions, TokenInfo } from './types';
+
+/** A draft position: `draft` indexes the draft list, `pos` a token in it. */
+export interface DraftPos {
+  draft: number;
+  pos: number;
+}
+
+export interface Candidate {
+  /** Proposed continuation (length ≤ K), location tokens included. */
+  tokens: number[];
+  /** Where the proposal starts in the drafts. */
+  at: DraftPos;
+  /** Key length that matched (n, or a fallback). */
+  keyLength: number;
+  /** Sum of |output location − draft location| over the location tokens skipped to align (0 if none). */
+  locDistance: number;
+}
+
+/** Stands for "start of the sequence" in keys, so the beginning of a draft matches an empty output. */
+const BOS = -1;
+
+export const DEFAULT_MATCH: MatchOptions = { n: 3, K: 32, maxChains: 8 };
+
+export class DraftIndex {
+  /** maps[k-1]: key of k non-location tokens → positions just after the key's last token. */
+  private readonly maps: Map<string, DraftPos[]>[] = [];
+
+  constructor(
+    readonly drafts: readonly (readonly number[])[],
+    private readonly info: TokenInfo & { location?(id: number): number | undefined },
+    readonly n: number = DEFAULT_MATCH.n,
+  ) {
+    if (!Number.isInteger(n) || n < 1) throw new Error(`draft matcher: key length n must be a positive integer, got ${n}`);
+    for (let k = 1; k <= n; k++) this.maps.push(new Map());
+    drafts.forEach((d, di) => this.indexDraft(d, di));
+  }
+
+  get size(): number {
+    return this.drafts.reduce((s, d) => s + d.length, 0);
+  }
+
+  private indexDraft(d: readonly number[], di: number): void {
+    // The stream of non-location tokens, with a BOS in front; `after[t]` is the draft position
+    // just after stream token t.
+    const stream: number[] = [BOS];
+    const after: number[] = [0];
+    for (let i = 0; i < d.length; i++) {
+      if (this.info.isLocation(d[i])) continue;
+      stream.push(d[i]);
+      after.push(i + 1);
+    }
+    for (let t = 0; t < stream.length; t++) {
+      for (let k = 1; k <= this.n && k <= t + 1; k++) {
+        const key = keyOf(stream, t - k + 1, t + 1);
+        const map = this.maps[k - 1];
+        const list = map.get(key);
+        const entry = { draft: di, pos: after[t] };
+        if (list) list.push(entry);
+        else map.set(key, [entry]);
+      }
+    }
+  }
+
+  /**
+   * Candidates for continuing `output` (every token accepted so far in this sequence).
+   * Tries the full key length first and falls back to shorter keys only when nothing matches.
+   * `cursor`, when given, is where the previous accepted proposal ended: a candidate starting
+   * there is ranked first (the text usually continues where it left off).
+   */
+  candidates(output: readonly number[], opts: Pick<MatchOptions, 'K' | 'maxChains'>, cursor?: DraftPos): Candidate[] {
+    // Walk back over trailing location tokens, then collect up to n non-location key tokens.
+    const trailingLocs: number[] = [];
+    let i = output.length - 1;
+    while (i >= 0 && this.info.isLocation(output[i])) trailingLocs.unshift(output[i--]);
+    const keyTokens: number[] = [];
+    for (; i >= 0 && keyTokens.length < this.n; i--) {
+      if (!this.info.isLocation(output[i])) keyTokens.unshift(output[i]);
+    }
+    if (keyTokens.length < this.n) keyTokens.unshift(BOS);
+
+    for (let k = Math.min(this.n, keyTokens.length); k >= 1; k--) {
+      const hits = this.maps[k - 1].get(keyOf(keyTokens, keyTokens.length - k, keyTokens.length));
+      if (!hits) continue;
+      const found = this.collect(hits, trailingLocs, k, opts.K);
+      if (found.length > 0) return rank(found, opts.maxChains, cursor);
+    }
+    return [];
+  }
+
+  private collect(hits: readonly DraftPos[], trailingLocs: readonly number[], k: number, K: number): Candidate[] {
+    const out: Candidate[] = [];
+    const seen = new Set<string>();
+    for (const h of hits) {
+      const d = this.drafts[h.draft];
+      let p = h.pos;
+      let locDistance = 0;
+      // Skip as many draft locations as the output already wrote after the key.
+      for (const loc of trailingLocs) {
+        if (p >= d.length || !this.info.isLocation(d[p])) break;
+        const a = this.info.location?.(loc);
+        const b = this.info.location?.(d[p]);
+        if (a !== undefined && b !== undefined) locDistance += Math.abs(a - b);
+        p++;
+      }
+      if (p >= d.length) continue;
+      const tokens = d.slice(p, p + K);
+      // Identical proposals from repeated text add nothing to the tree.
+      const sig = tokens.join(',');
+      if (seen.has(sig)) continue;
+      seen.add(sig);
+      out.push({ tokens, at: { draft: h.draft, pos: p }, keyLength: k, locDistance });
+    }
+    return out;
+  }
+}
+
+function keyOf(tokens: readonly number[], from: number, to: number): string {
+  let s = '';
+  for (let i = from; i < to; i++) s += (i > from ? ',' : '') + tokens[i];
+  return s;
+}
+
+/**
+ * Keep the `maxChains` most promising candidates: the one continuing at the cursor first, then
+ * the closest locations (the model's box picks the block when the order differs), then the
+ * longest, then draft order (stable, so runs are reproducible).
+ */
+function rank(found: Candidate[], maxChains: number, cursor?: DraftPos): Candidate[] {
+  const atCursor = (c: Candidate) => (cursor && c.at.draft === cursor.draft && c.at.pos === cursor.pos ? 0 : 1);
+  const order = found.map((c, i) => ({ c, i }));
+  order.sort(
+    (a, b) =>
+      atCursor(a.c) - atCursor(b.c) ||
+      a.c.locDistance - b.c.locDistance ||
+      b.c.tokens.length - a.c.tokens.length ||
+      a.i - b.i,
+  );
+  return order.slice(0, Math.max(1, maxChains)).map((x) => x.c);
+}

@@ -1,0 +1,91 @@
+/**
+ * The seam between speculative decoding and whatever runs the target model.
+ *
+ * A `TargetSession` is one decoding sequence whose KV cache the implementation owns. The
+ * speculative loop only ever asks it three things: prefill the prompt, score a batch of token
+ * chains that all continue the committed prefix, and keep the KV entries of one chain's accepted
+ * part. The VLM engine's ONNX decoder (server/vlm) and the deterministic toy model used by the
+ * algorithm tests (toyTarget.ts) both implement it, so the algorithms are tested and benchmarked
+ * against the same interface that runs in production.
+ */
+
+/** Log-probabilities over the vocabulary for one position (length = vocabulary size). */
+export type LogProbs = Float32Array;
+
+export interface TargetSession {
+  readonly vocabSize: number;
+  /**
+   * Run the prompt through the model and commit it to the KV cache. Returns the log-probs of the
+   * first generated token. Counts as one decoder pass.
+   */
+  prefill(prompt: readonly number[]): Promise<LogProbs>;
+  /**
+   * Score `chains` in one decoder pass. Every chain starts with the same token (the last
+   * generated token, not yet in the KV cache) and continues the committed prefix. Returns, per
+   * chain, one `LogProbs` per chain position: `out[c][i]` is the distribution of the token that
+   * follows `chains[c][0..i]`. Implementations may return only the positions requested by
+   * `keepLast` semantics in the future; today every position is returned.
+   */
+  step(chains: readonly (readonly number[])[]): Promise<LogProbs[][]>;
+  /** Keep the KV entries of `chains[chain][0..length)` from the last `step`; drop every other chain. */
+  keep(chain: number, length: number): void;
+  /** Release the KV cache (idempotent). */
+  dispose?(): void;
+}
+
+/**
+ * Opens sessions; `stepMany` scores several sessions' chains in one batched pass (Stage 1 decodes
+ * all regions of a page as one batch). Implementations without real batching may loop.
+ */
+export interface TargetModel {
+  open(): TargetSession;
+  stepMany?(requests: { session: TargetSession; chains: readonly (readonly number[])[] }[]): Promise<LogProbs[][][]>;
+}
+
+/** Which tokens are special for matching and stop conditions. */
+export interface TokenInfo {
+  /** `<loc_N>` tokens: drafted, but left out of the match key and skipped when aligning. */
+  isLocation(id: number): boolean;
+  /** Tokens that end decoding (`</doctag>`, `<|end_of_text|>`). */
+  isStop(id: number): boolean;
+}
+
+export type SpecMode = 'ar' | 'page' | 'hsd';
+
+export interface MatchOptions {
+  /** Key length: last n accepted non-location tokens (default 3), falling back to n−1 … 1. */
+  n: number;
+  /** Longest candidate suffix, in tokens (default 32). */
+  K: number;
+  /** Most candidate chains verified in one pass (default 8). */
+  maxChains: number;
+}
+
+export interface DecodeOptions extends Partial<MatchOptions> {
+  /** Acceptance threshold τ for greedy decoding: accept while log p(child) − log p(argmax) ≥ log τ. 1 = exact. */
+  tau?: number;
+  /** 0 = greedy (default). > 0: lossless speculative sampling at that temperature. */
+  temperature?: number;
+  /** Seeded RNG for sampling (default: a fixed-seed generator, so runs are reproducible). */
+  random?: () => number;
+  /** Stop after this many generated tokens (default 8192, docling's limit). */
+  maxNewTokens?: number;
+  /** `chains`: every root-to-leaf path of the prefix tree; `deepest`: only the longest one. */
+  verify?: 'chains' | 'deepest';
+}
+
+export interface DecodeStats {
+  /** Decoder passes after prefill (one per `step`). */
+  passes: number;
+  /** Draft tokens accepted over all passes (the model's own bonus token not counted). */
+  accepted: number;
+  /** Tokens generated (accepted drafts + one bonus token per pass, minus a stop cut). */
+  generated: number;
+  /** Tokens sent through the decoder in all chains (the batch cost of verification). */
+  scored: number;
+}
+
+export interface DecodeResult {
+  tokens: number[];
+  stats: DecodeStats;
+}

@@ -1,0 +1,95 @@
+/**
+ * A JSON-RPC client for Folio's real backend process (`node dist/server.js --stdio`), used by the
+ * integration tests, the fuzzer and the benchmarks. It speaks the same protocol as the
+ * extension's vscode-languageclient, without VS Code.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import {
+  CancellationTokenSource,
+  createMessageConnection,
+  InitializeRequest,
+  ExitNotification,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  WorkDoneProgress,
+  type MessageConnection,
+} from 'vscode-languageserver-protocol/node';
+import { ConvertRequest, LogNotification, ReparseRegionRequest, type ConvertParams, type ConvertSummary, type PageResult, type ReparseRegionParams, type ReparseRegionResult } from '../../server/protocol';
+import { repoRoot } from './corpus';
+
+export interface ConvertRun {
+  /** Resolves with the summary (or rejects with the backend's ResponseError). */
+  result: Promise<ConvertSummary>;
+  /** Pages received through the partial-result token, in arrival order, with arrival times. */
+  pages: { page: PageResult; at: number }[];
+  progress: string[];
+  /** Sends $/cancelRequest. */
+  cancel(): void;
+}
+
+export class BackendProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly connection: MessageConnection;
+  readonly logs: string[] = [];
+  stderr = '';
+  exitCode: number | null = null;
+
+  private constructor(env: NodeJS.ProcessEnv) {
+    this.child = spawn(process.execPath, [join(repoRoot(), 'dist', 'server.js'), '--stdio'], {
+      env: { ...process.env, ...env },
+      stdio: 'pipe',
+    });
+    this.child.stderr.on('data', (d: Buffer) => (this.stderr += d.toString()));
+    this.child.on('exit', (code) => (this.exitCode = code));
+    this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
+    this.connection.onNotification(LogNotification.type, (p) => this.logs.push(`[${p.level}] ${p.message}`));
+    this.connection.listen();
+  }
+
+  static async start(env: NodeJS.ProcessEnv = {}): Promise<BackendProcess> {
+    const b = new BackendProcess(env);
+    await b.connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {} });
+    return b;
+  }
+
+  convert(params: Omit<ConvertParams, 'workDoneToken' | 'partialResultToken'>): ConvertRun {
+    const workDoneToken = randomUUID();
+    const partialResultToken = randomUUID();
+    const cts = new CancellationTokenSource();
+    const pages: ConvertRun['pages'] = [];
+    const progress: string[] = [];
+    const subs = [
+      this.connection.onProgress(ConvertRequest.partialResult, partialResultToken, (p) => pages.push({ page: p, at: Date.now() })),
+      this.connection.onProgress(WorkDoneProgress.type, workDoneToken, (v) => {
+        if (v.kind === 'report' && v.message) progress.push(v.message);
+      }),
+    ];
+    const result = this.connection
+      .sendRequest(ConvertRequest.type, { ...params, workDoneToken, partialResultToken }, cts.token)
+      .finally(() => subs.forEach((s) => s.dispose()));
+    return { result, pages, progress, cancel: () => cts.cancel() };
+  }
+
+  reparse(params: ReparseRegionParams): Promise<ReparseRegionResult> {
+    return this.connection.sendRequest(ReparseRegionRequest.type, params);
+  }
+
+  /** Polite shutdown; kills the process if it does not exit within 5 s. */
+  async stop(): Promise<void> {
+    if (this.exitCode !== null) return;
+    const exited = new Promise<void>((res) => this.child.once('exit', () => res()));
+    try {
+      await Promise.race([this.connection.sendRequest(ShutdownRequest.type), new Promise((r) => setTimeout(r, 3000))]);
+      await this.connection.sendNotification(ExitNotification.type);
+    } catch {
+      /* the process may already be gone */
+    }
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+    this.connection.dispose();
+  }
+}
