@@ -1,0 +1,124 @@
+/**
+ * `npm run eval`: quality of Folio against peer tools on every corpus PDF with Markdown ground
+ * truth, all converters run here in the same run (issue 4).
+ *
+ *   node out/scripts/eval/eval.main.js [--sets a,b] [--peers Folio,pdftotext,…] [--jobs 2]
+ *                                      [--timeout-s 120] [--out eval/out] [--limit N]
+ *
+ * Prints a table per set and overall, writes <out>/results.json, <out>/report.md and
+ * <out>/chart.svg. Exits non-zero only on harness errors (a converter that fails on a file
+ * scores zero there; quality targets are reported, not enforced).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { corpusRoot, inSets, QUALITY_SETS, readManifest } from './corpus';
+import { aggregate, folioBehind, runPeer, type Aggregate, type PeerRun } from './evaluate';
+import { METRICS } from './metrics/score';
+import { folioPeer } from './peers/folio';
+import { pdf2mdPeer } from './peers/pdf2md';
+import { pdftotextPeer } from './peers/pdftotext';
+import { pymupdfPeer } from './peers/pymupdf';
+import type { Peer } from './peers/types';
+import { barChartSvg } from './report/svgChart';
+import { fmt, markdownTable, textTable } from './report/textTable';
+import { repoRoot } from './repo';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+function rowsFor(aggs: Aggregate[], set: string): string[][] {
+  return aggs
+    .filter((a) => a.set === set)
+    .map((a) => [
+      a.peer,
+      String(a.files - a.failed) + '/' + a.files,
+      fmt(a.nedMedian),
+      ...METRICS.map((m) => fmt(a.metrics[m.key]?.mean) + (m.key !== 'ned' && a.metrics[m.key] ? ` (${a.metrics[m.key]!.n})` : '')),
+    ]);
+}
+
+const HEAD = ['converter', 'ok', 'NED median', ...METRICS.map((m) => (m.key === 'ned' ? 'NED mean' : m.label))];
+
+async function main(): Promise<number> {
+  const repo = repoRoot();
+  const root = corpusRoot(repo);
+  const sets = (arg('sets')?.split(',') ?? [...QUALITY_SETS]).map((s) => s.trim());
+  const jobs = Number(arg('jobs') ?? 2);
+  const timeoutMs = Number(arg('timeout-s') ?? 120) * 1000;
+  const outDir = resolve(arg('out') ?? join(repo, 'eval', 'out'));
+  let entries = inSets(readManifest(root), sets).filter((e) => e.gt);
+  const limit = arg('limit');
+  if (limit) entries = entries.slice(0, Number(limit));
+  if (entries.length === 0) throw new Error(`no PDF with ground truth in sets ${sets.join(', ')} under ${root}`);
+
+  const all: Peer[] = [folioPeer(repo), pdftotextPeer(false), pdftotextPeer(true), pdf2mdPeer(repo), pymupdfPeer()];
+  const wanted = arg('peers')?.split(',').map((s) => s.trim());
+  const peers = all.filter((p) => !wanted || wanted.includes(p.name));
+  const skipped: string[] = [];
+  const runs: PeerRun[] = [];
+  const work = mkdtempSync(join(tmpdir(), 'folio-eval-'));
+  try {
+    for (const p of peers) {
+      const why = p.unavailable();
+      if (why) {
+        // Folio missing is a harness error (nothing to evaluate); a peer missing is reported.
+        if (p.name === 'Folio') throw new Error(why);
+        skipped.push(`${p.name}: ${why}`);
+        console.error(`eval: skipping ${p.name}: ${why}`);
+        continue;
+      }
+      console.error(`eval: ${p.name} on ${entries.length} files…`);
+      const r = await runPeer(p, entries, work, { jobs, timeoutMs });
+      console.error(`eval: ${p.name} done in ${(r.wallMs / 1000).toFixed(1)} s, ${r.files.filter((f) => f.error).length} failed`);
+      runs.push(r);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+
+  const usedSets = sets.filter((s) => entries.some((e) => e.set === s || e.rel.startsWith(s + '/')));
+  // Entries carry their manifest set (docling/pdf …); the requested sets map onto them.
+  const setNames = [...new Set(entries.map((e) => e.set))];
+  const aggs = aggregate(runs, setNames);
+  const md: string[] = ['# Folio quality evaluation', '', `Corpus: \`${root}\`; ${entries.length} PDFs with ground truth; sets: ${usedSets.join(', ')}.`, ''];
+  md.push('Metrics: NED = normalized edit distance of the normalized text (lower is better); all others 0–1, higher is better, mean over files where the ground truth has the element (count in parentheses).', '');
+  for (const set of [...setNames, 'overall']) {
+    const rows = rowsFor(aggs, set);
+    console.log(`\n== ${set} ==\n${textTable(HEAD, rows)}`);
+    md.push(`## ${set}`, '', markdownTable(HEAD, rows), '');
+  }
+  const behind = folioBehind(aggs.filter((a) => a.set === 'docling-src-rendered' || a.set === 'selfmade-example'));
+  const hasFolio = runs.some((r) => r.peer === 'Folio');
+  const target = !hasFolio ? 'not evaluated (Folio was not run).' : behind.length === 0 ? 'met: Folio is ahead of every peer on every metric on docling-src-rendered and selfmade-example.' : `not met; Folio is behind on:\n${behind.map((b) => `- ${b}`).join('\n')}`;
+  console.log(`\nTarget (issue 4): ${target}`);
+  md.push('## Target', '', `Folio ahead of every peer on every metric on docling-src-rendered and selfmade-example: ${target}`, '');
+  if (skipped.length) md.push('## Skipped converters', '', ...skipped.map((s) => `- ${s}`), '');
+
+  const overall = aggs.filter((a) => a.set === 'overall');
+  const chartMetrics = METRICS.filter((m) => overall.some((a) => a.metrics[m.key]));
+  const svg = barChartSvg(
+    'Overall quality (higher is better; NED shown as 1 − NED)',
+    chartMetrics.map((m) => (m.lowerIsBetter ? `1−${m.label}` : m.label)),
+    overall.map((a) => ({ name: a.peer, values: chartMetrics.map((m) => (a.metrics[m.key] ? (m.lowerIsBetter ? 1 - a.metrics[m.key]!.mean : a.metrics[m.key]!.mean) : undefined)) })),
+  );
+  md.splice(4, 0, '![overall quality](chart.svg)', '');
+  md.push('## Per file', '', markdownTable(['file', 'converter', 'NED', 'heading F1', 'list F1', 'TEDS', 'order', 'error'], runs.flatMap((r) => r.files.map((f) => [f.rel, f.peer, fmt(f.scores.ned), fmt(f.scores.headingF1), fmt(f.scores.listF1), fmt(f.scores.teds), fmt(f.scores.readingOrder), f.error ?? '']))), '');
+
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'results.json'), JSON.stringify({ corpus: root, date: new Date().toISOString(), skipped, aggregates: aggs, runs }, null, 1) + '\n');
+  writeFileSync(join(outDir, 'report.md'), md.join('\n'));
+  writeFileSync(join(outDir, 'chart.svg'), svg);
+  console.log(`\neval: wrote ${join(outDir, 'results.json')}, report.md, chart.svg`);
+  return 0;
+}
+
+main().then(
+  (code) => (process.exitCode = code),
+  (e) => {
+    console.error(`eval: ${e instanceof Error ? e.message : String(e)}`);
+    process.exitCode = 2;
+  },
+);
