@@ -1,0 +1,213 @@
+/**
+ * `DecoderSession`: one batch of decoding rows over the merged decoder ONNX model, owning its
+ * KV cache. This is the seam the speculative decoder (server/speculative) plugs into:
+ *
+ *  - `prefill(rows)`    prompt embeddings per row (left-padded into one batch) → logits of each
+ *                       row's last prompt position;
+ *  - `step(tokens)`     new token ids per row (rows may differ in length: shorter ones are padded
+ *                       on the right and masked) → logits for every new position of every row;
+ *  - `keepPath(row, n)` keep one row and only the first `n` positions of the last step
+ *                       (the accepted part of a draft chain); other rows are dropped;
+ *  - `truncate(len)`    cut every row's cache back to `len` positions;
+ *  - `selectRows(rows)` keep / reorder / duplicate rows (`selectRows([0,0,0])` forks one row
+ *                       into three draft chains).
+ *
+ * Positions are per row: a row's next position is the number of unmasked cache entries, the same
+ * rule as transformers' `cumsum(attention_mask) - 1`, so left padding and masked holes (ragged
+ * steps) never shift the rotary positions. The caches are kept as the decoder returned them
+ * (`present.*` fed back as `past_key_values.*`) and copied only when rows are cut or selected.
+ */
+import { Tensor, type Session } from '../onnx/runtime';
+
+export interface DecoderShape {
+  layers: number;
+  kvHeads: number;
+  headDim: number;
+  hidden: number;
+}
+
+export interface DecoderModel {
+  decoder: Session;
+  embed: Session;
+  shape: DecoderShape;
+  /** Token used to fill padded positions (never attended to). */
+  padId: number;
+}
+
+/** Time spent in the decoder's runs, for the benchmark's breakdown. */
+export interface DecoderTimings {
+  embedMs: number;
+  decoderMs: number;
+  runs: number;
+}
+
+function int64(values: number[], dims: number[]): Tensor {
+  return new Tensor('int64', BigInt64Array.from(values, (v) => BigInt(v)), dims);
+}
+
+export class DecoderSession {
+  /** past_key_values tensors, [layer][0 = key, 1 = value], each [batch, kvHeads, T, headDim]. */
+  private kv: Tensor[][] = [];
+  /** Per row: 1 for cache entries that are attended to, 0 for padding. */
+  private mask: number[][] = [];
+  private lastStep: { k: number; lens: number[] } | undefined;
+  readonly timings: DecoderTimings = { embedMs: 0, decoderMs: 0, runs: 0 };
+
+  constructor(private readonly model: DecoderModel) {}
+
+  get batch(): number {
+    return this.mask.length;
+  }
+
+  /** Cache length (padded), the same for every row. */
+  get length(): number {
+    return this.mask[0]?.length ?? 0;
+  }
+
+  /** Next rotary position of each row. */
+  positions(): number[] {
+    return this.mask.map((m) => m.reduce((a, b) => a + b, 0));
+  }
+
+  get vocabSize(): number {
+    return this.vocab;
+  }
+  private vocab = 0;
+
+  /** Embeddings of token ids, [rows][len × hidden]; used for prompts and steps. */
+  async embed(ids: number[][]): Promise<Float32Array> {
+    const len = ids[0]?.length ?? 0;
+    const t0 = performance.now();
+    const out = await this.model.embed.run({ input_ids: int64(ids.flat(), [ids.length, len]) });
+    this.timings.embedMs += performance.now() - t0;
+    return out.inputs_embeds.data as Float32Array;
+  }
+
+  /**
+   * Runs the prompts (one `Float32Array` of len × hidden per row) with an empty cache and returns
+   * the logits of each row's last position (`all: true`: every position, left padding excluded).
+   */
+  async prefill(rows: Float32Array[], opts: { all?: boolean } = {}): Promise<Float32Array[][]> {
+    const H = this.model.shape.hidden;
+    const lens = rows.map((r) => r.length / H);
+    const S = Math.max(...lens);
+    const b = rows.length;
+    const embeds = new Float32Array(b * S * H);
+    const mask: number[][] = [];
+    const pos: number[] = [];
+    rows.forEach((r, i) => {
+      const pad = S - lens[i];
+      embeds.set(r, (i * S + pad) * H);
+      mask.push([...new Array(pad).fill(0), ...new Array(lens[i]).fill(1)]);
+      for (let j = 0; j < S; j++) pos.push(j < pad ? 1 : j - pad);
+    });
+    const { kvHeads, headDim, layers } = this.model.shape;
+    const empty = Array.from({ length: layers }, () => [0, 1].map(() => new Tensor('float32', new Float32Array(0), [b, kvHeads, 0, headDim])));
+    this.kv = empty;
+    this.mask = mask;
+    const logits = await this.run(new Tensor('float32', embeds, [b, S, H]), pos, S);
+    this.lastStep = undefined;
+    return logits.map((rowLogits, i) => (opts.all ? rowLogits.slice(S - lens[i]) : [rowLogits[S - 1]]));
+  }
+
+  /**
+   * Feeds new tokens (one list per row; lists may differ in length) and returns, per row, the
+   * logits after each of its tokens.
+   */
+  async step(tokens: number[][]): Promise<Float32Array[][]> {
+    if (tokens.length !== this.batch) throw new Error(`step: ${tokens.length} rows given, batch is ${this.batch}`);
+    const k = Math.max(...tokens.map((t) => t.length));
+    if (k === 0) return tokens.map(() => []);
+    const padded = tokens.map((t) => [...t, ...new Array(k - t.length).fill(this.model.padId)]);
+    const next = this.positions();
+    const pos: number[] = [];
+    tokens.forEach((t, r) => {
+      for (let i = 0; i < k; i++) pos.push(next[r] + Math.min(i, Math.max(0, t.length - 1)));
+      this.mask[r].push(...new Array(t.length).fill(1), ...new Array(k - t.length).fill(0));
+    });
+    const embeds = await this.embed(padded);
+    const logits = await this.run(new Tensor('float32', embeds, [tokens.length, k, this.model.shape.hidden]), pos, k);
+    this.lastStep = { k, lens: tokens.map((t) => t.length) };
+    return logits.map((l, r) => l.slice(0, tokens[r].length));
+  }
+
+  /** Keeps row `row` alone, with only the first `keep` positions of the last `step`. */
+  keepPath(row: number, keep: number): void {
+    if (!this.lastStep) throw new Error('keepPath: no step to keep a path of');
+    if (keep < 0 || keep > this.lastStep.lens[row]) throw new Error(`keepPath: cannot keep ${keep} of ${this.lastStep.lens[row]} positions`);
+    const len = this.length - this.lastStep.k + keep;
+    this.reshapeCache([row], len);
+  }
+
+  /** Cuts every row's cache back to its first `len` positions. */
+  truncate(len: number): void {
+    if (len > this.length) throw new Error(`truncate: cache has ${this.length} positions, not ${len}`);
+    this.reshapeCache(this.mask.map((_, i) => i), len);
+  }
+
+  /** Keeps the given rows in the given order (a row may appear several times). */
+  selectRows(rows: number[]): void {
+    this.reshapeCache(rows, this.length);
+  }
+
+  /** Drops the cache. */
+  dispose(): void {
+    this.kv = [];
+    this.mask = [];
+    this.lastStep = undefined;
+  }
+
+  private reshapeCache(rows: number[], len: number): void {
+    const { kvHeads, headDim } = this.model.shape;
+    const T = this.length;
+    const same = len === T && rows.length === this.batch && rows.every((r, i) => r === i);
+    if (!same) {
+      this.kv = this.kv.map((pair) =>
+        pair.map((t) => {
+          const src = t.data as Float32Array;
+          const dst = new Float32Array(rows.length * kvHeads * len * headDim);
+          rows.forEach((r, i) => {
+            for (let h = 0; h < kvHeads; h++) {
+              const from = ((r * kvHeads + h) * T) * headDim;
+              dst.set(src.subarray(from, from + len * headDim), ((i * kvHeads + h) * len) * headDim);
+            }
+          });
+          return new Tensor('float32', dst, [rows.length, kvHeads, len, headDim]);
+        }),
+      );
+      this.mask = rows.map((r) => this.mask[r].slice(0, len));
+    }
+    this.lastStep = undefined;
+  }
+
+  /** One decoder run; returns logits per row and position of the new tokens. */
+  private async run(embeds: Tensor, pos: number[], k: number): Promise<Float32Array[][]> {
+    const b = this.batch;
+    const T = this.length;
+    const feeds: Record<string, Tensor> = {
+      inputs_embeds: embeds,
+      attention_mask: int64(this.mask.flat(), [b, T]),
+      position_ids: int64(pos, [b, k]),
+    };
+    this.kv.forEach((pair, l) => {
+      feeds[`past_key_values.${l}.key`] = pair[0];
+      feeds[`past_key_values.${l}.value`] = pair[1];
+    });
+    const t0 = performance.now();
+    const out = await this.model.decoder.run(feeds);
+    this.timings.decoderMs += performance.now() - t0;
+    this.timings.runs++;
+    this.kv = this.kv.map((_, l) => [out[`present.${l}.key`], out[`present.${l}.value`]]);
+    const logits = out.logits;
+    const V = logits.dims[2];
+    this.vocab = V;
+    const data = logits.data as Float32Array;
+    const res: Float32Array[][] = [];
+    for (let r = 0; r < b; r++) {
+      const row: Float32Array[] = [];
+      for (let i = 0; i < k; i++) row.push(data.subarray((r * k + i) * V, (r * k + i + 1) * V));
+      res.push(row);
+    }
+    return res;
+  }
+}

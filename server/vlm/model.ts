@@ -1,0 +1,198 @@
+/**
+ * The loaded VLM: three onnxruntime sessions (vision encoder, token embeddings, merged decoder),
+ * the tokenizer and the configs; turns a batch of (image, instruction) requests into DocTags.
+ * Runs where `session.run` may block (the VLM worker thread, or a test/benchmark process).
+ *
+ * Flow per request: preprocess (tiles) → vision encoder → prompt ids with the image expanded →
+ * token embeddings with the `<image>` positions replaced by the image features, row by row →
+ * one left-padded prefill for the batch → greedy decoding with the KV cache → text.
+ */
+import { createSession, type LoadedSession } from '../onnx/runtime';
+import { Tensor } from '../onnx/runtime';
+import { loadVlmConfig, modelError, type VlmConfig } from './config';
+import { DecoderSession } from './decoder';
+import { greedyGenerate, type StopReason } from './generate';
+import type { LoopGuardOptions } from './loopGuard';
+import { imagePromptString, preprocessImage, type ImageInput, type PreprocessedImage } from './preprocess';
+import { chatPrompt } from './prompt';
+import { Tokenizer } from './tokenizer';
+
+export interface VlmLoadOptions {
+  modelsDir: string;
+  providers?: string[];
+  dtype?: string;
+  threads?: number;
+  log?: (msg: string) => void;
+}
+
+export interface GenerateRequest {
+  image: ImageInput;
+  /** Pixel crop of the image (regions). */
+  crop?: { left: number; top: number; width: number; height: number };
+  instruction: string;
+  /** `<layout>…</layout>` block or ''. */
+  prior?: string;
+}
+
+export interface GenerateOutput {
+  text: string;
+  tokens: number[];
+  reason: StopReason;
+  /** Text generated before the loop began, when the loop guard fired. */
+  beforeLoop?: string;
+}
+
+export interface Timings {
+  preprocessMs: number;
+  visionMs: number;
+  prefillMs: number;
+  decodeMs: number;
+  promptTokens: number;
+  newTokens: number;
+}
+
+export class VlmModel {
+  private constructor(
+    readonly config: VlmConfig,
+    readonly tokenizer: Tokenizer,
+    private readonly vision: LoadedSession,
+    private readonly embedS: LoadedSession,
+    private readonly decoderS: LoadedSession,
+    readonly stopIds: Set<number>,
+    readonly padId: number,
+  ) {}
+
+  /** Provider that runs the decoder (the one reported). */
+  get provider(): string {
+    return this.decoderS.provider;
+  }
+
+  get fallbacks(): { provider: string; reason: string }[] {
+    return [...this.vision.failures, ...this.embedS.failures, ...this.decoderS.failures];
+  }
+
+  static async load(opts: VlmLoadOptions): Promise<VlmModel> {
+    const config = loadVlmConfig(opts.modelsDir, opts.dtype ?? 'fp32');
+    const tokenizer = Tokenizer.fromFile(config.files.tokenizer);
+    const providers = opts.providers && opts.providers.length ? opts.providers : ['cuda', 'webgpu', 'cpu'];
+    const onFallback = (p: string, reason: string) => opts.log?.(`VLM: provider ${p} unavailable (${reason.split('\n')[0]}); trying the next one`);
+    const open = async (path: string) => {
+      try {
+        return await createSession(path, { providers, threads: opts.threads, onFallback });
+      } catch (e) {
+        throw modelError(`Cannot load ${path}: ${(e as Error).message.split('\n')[0]}. The file may be damaged; run "Folio: Download models" or \`folio models pull\` again.`);
+      }
+    };
+    const vision = await open(config.files.vision);
+    const embed = await open(config.files.embed);
+    const decoder = await open(config.files.decoder);
+    for (const [s, names] of [
+      [vision, ['pixel_values', 'pixel_attention_mask']],
+      [embed, ['input_ids']],
+      [decoder, ['inputs_embeds', 'attention_mask', 'position_ids', 'past_key_values.0.key']],
+    ] as const) {
+      for (const n of names) {
+        if (!s.session.inputNames.includes(n)) throw modelError(`The VLM model in ${config.dir} has no input "${n}"; it is not a granite-docling ONNX export.`);
+      }
+    }
+    const stop = new Set<number>(config.eosIds);
+    for (const t of ['</doctag>', '<|end_of_text|>']) {
+      const id = tokenizer.tryId(t);
+      if (id !== undefined) stop.add(id);
+    }
+    const pad = tokenizer.tryId('<|end_of_text|>') ?? config.eosIds[0] ?? 0;
+    opts.log?.(`VLM: loaded ${config.dir} (${config.dtype}) on ${decoder.provider}`);
+    return new VlmModel(config, tokenizer, vision, embed, decoder, stop, pad);
+  }
+
+  newSession(): DecoderSession {
+    const t = this.config.text;
+    return new DecoderSession({
+      decoder: this.decoderS.session,
+      embed: this.embedS.session,
+      shape: { layers: t.layers, kvHeads: t.kvHeads, headDim: t.headDim, hidden: t.hidden },
+      padId: this.padId,
+    });
+  }
+
+  /** Vision encoder on one preprocessed image → features [images × seqLen × hidden]. */
+  async encodeImage(pre: PreprocessedImage): Promise<Float32Array> {
+    const n = pre.grid.images;
+    const T = pre.tileSize;
+    const out = await this.vision.session.run({
+      pixel_values: new Tensor('float32', pre.pixelValues, [1, n, 3, T, T]),
+      pixel_attention_mask: new Tensor('bool', new Uint8Array(n * T * T).fill(1), [1, n, T, T]),
+    });
+    return out.image_features.data as Float32Array;
+  }
+
+  /** Prompt token ids for an image grid and an instruction. */
+  promptIds(pre: PreprocessedImage, instruction: string, prior = ''): number[] {
+    const image = imagePromptString(pre.grid.rows, pre.grid.cols, this.config.imageSeqLen);
+    return this.tokenizer.encode(chatPrompt(image, instruction, prior));
+  }
+
+  /** Embeddings of the prompt with the image features written over the `<image>` positions. */
+  async promptEmbeds(session: DecoderSession, ids: number[], features: Float32Array): Promise<Float32Array> {
+    const H = this.config.text.hidden;
+    const embeds = (await session.embed([ids])).slice();
+    const imageId = this.config.imageTokenId ?? this.tokenizer.id('<image>');
+    let f = 0;
+    for (let i = 0; i < ids.length; i++) {
+      if (ids[i] !== imageId) continue;
+      if ((f + 1) * H > features.length) throw modelError(`The prompt has more <image> tokens than the vision encoder gave features (${features.length / H}).`);
+      embeds.set(features.subarray(f * H, (f + 1) * H), i * H);
+      f++;
+    }
+    if (f * H !== features.length) throw modelError(`The vision encoder gave ${features.length / H} feature rows for ${f} <image> tokens.`);
+    return embeds;
+  }
+
+  /** Runs a batch of requests together (left-padded) and decodes each greedily. */
+  async generate(
+    reqs: GenerateRequest[],
+    opts: { maxNewTokens?: number; loopGuard?: LoopGuardOptions | false; signal?: AbortSignal; onToken?: (row: number, id: number) => void } = {},
+  ): Promise<{ outputs: GenerateOutput[]; timings: Timings }> {
+    const timings: Timings = { preprocessMs: 0, visionMs: 0, prefillMs: 0, decodeMs: 0, promptTokens: 0, newTokens: 0 };
+    const session = this.newSession();
+    try {
+      const rows: Float32Array[] = [];
+      for (const r of reqs) {
+        let t = performance.now();
+        const pre = await preprocessImage(r.image, this.config.preprocess, r.crop);
+        timings.preprocessMs += performance.now() - t;
+        t = performance.now();
+        const features = await this.encodeImage(pre);
+        timings.visionMs += performance.now() - t;
+        t = performance.now();
+        const ids = this.promptIds(pre, r.instruction, r.prior);
+        timings.promptTokens += ids.length;
+        rows.push(await this.promptEmbeds(session, ids, features));
+        timings.prefillMs += performance.now() - t;
+      }
+      let t = performance.now();
+      const first = await session.prefill(rows);
+      timings.prefillMs += performance.now() - t;
+      t = performance.now();
+      const res = await greedyGenerate(
+        session,
+        first.map((l) => l[0]),
+        { maxNewTokens: opts.maxNewTokens ?? this.config.maxNewTokens, stopIds: this.stopIds, loopGuard: opts.loopGuard, signal: opts.signal, onToken: opts.onToken },
+      );
+      timings.decodeMs += performance.now() - t;
+      const outputs = res.tokens.map((tokens, i): GenerateOutput => {
+        timings.newTokens += tokens.length;
+        const out: GenerateOutput = { text: this.tokenizer.decode(tokens), tokens, reason: res.reasons[i] };
+        if (res.reasons[i] === 'loop') out.beforeLoop = this.tokenizer.decode(tokens.slice(0, res.loopStart[i]));
+        return out;
+      });
+      return { outputs, timings };
+    } finally {
+      session.dispose();
+    }
+  }
+
+  async release(): Promise<void> {
+    await Promise.all([this.vision, this.embedS, this.decoderS].map((s) => s.session.release()));
+  }
+}
