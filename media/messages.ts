@@ -140,6 +140,11 @@ export type ViewMessage =
   | AddRegionMessage
   | DeleteRegionMessage;
 
+/** A message without its address (the sender adds uri and version). */
+export type Unaddressed<T> = T extends unknown ? Omit<T, 'uri' | 'version'> : never;
+export type ViewMessageBody = Unaddressed<ViewMessage>;
+export type HostMessageBody = Unaddressed<HostMessage>;
+
 /** Classes offered in the "change class" menu (the list, in that order). */
 export const EDITABLE_CLASSES: readonly RegionClass[] = [
   'text',

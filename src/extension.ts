@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { FolioContext } from './context';
 import { convertPdfCommand } from './commands/convertPdf';
+import { registerPreview } from './preview';
 
 let ctx: FolioContext | undefined;
 
@@ -9,6 +10,7 @@ export function activate(extension: vscode.ExtensionContext): FolioContext {
   ctx = new FolioContext(extension);
   extension.subscriptions.push(ctx);
   ctx.push(vscode.commands.registerCommand('folio.convertPdf', convertPdfCommand(ctx)));
+  registerPreview(ctx);
   return ctx;
 }
 

@@ -1,0 +1,335 @@
+/**
+ * The Folio preview webview: page images with region boxes, the page's rendered Markdown beside
+ * them, linked both ways with the `.md` editor, and region editing (select, move, resize, change
+ * class, draw, delete, reparse). It talks to src/preview/panel.ts only through media/messages.ts.
+ *
+ * Every PDF-derived string reaches the DOM through textContent (see markdown.ts); styles are set
+ * through CSSOM, which the CSP (no 'unsafe-inline') allows.
+ */
+import type { RegionClass } from '../../server/protocol';
+import {
+  EDITABLE_CLASSES,
+  isStale,
+  parseHostMessage,
+  type HostMessage,
+  type PageView,
+  type RegionView,
+  type ViewMessageBody,
+} from '../messages';
+import { renderMarkdown } from './markdown';
+import { classLabel, el, place } from './dom';
+import { Editing } from './editing';
+
+declare function acquireVsCodeApi(): { postMessage(m: unknown): void; setState(s: unknown): void; getState(): unknown };
+const vscode = acquireVsCodeApi();
+
+interface State {
+  uri: string;
+  version: number;
+  pdfUri: string;
+  pages: Map<number, PageView>;
+  converting: boolean;
+}
+
+const root = document.getElementById('folio-root')!;
+const pagesEl = document.getElementById('pages')!;
+const legendEl = document.getElementById('legend')!;
+const statusEl = document.getElementById('status')!;
+const titleEl = document.getElementById('title')!;
+
+const saved = vscode.getState() as { uri?: string } | undefined;
+const state: State = {
+  uri: root.dataset.uri || saved?.uri || '',
+  version: 0,
+  pdfUri: '',
+  pages: new Map(),
+  converting: false,
+};
+const hiddenClasses = new Set<RegionClass>();
+let selectedId: string | undefined;
+const busy = new Set<string>();
+
+export function post(m: ViewMessageBody): void {
+  vscode.postMessage({ ...m, uri: state.uri, version: state.version });
+}
+
+export function pageOf(id: string): PageView | undefined {
+  const m = /^p(\d+)-/.exec(id);
+  return m ? state.pages.get(Number(m[1])) : undefined;
+}
+
+export function regionOf(id: string): RegionView | undefined {
+  return pageOf(id)?.regions.find((r) => r.id === id);
+}
+
+export function setStatus(text: string, level: 'info' | 'warning' | 'error' = 'info'): void {
+  statusEl.textContent = text;
+  statusEl.dataset.level = level;
+}
+
+const editing = new Editing({
+  post,
+  regionOf,
+  pageOf,
+  select: (id) => select(id, true),
+  setStatus,
+  redrawPage: (n) => renderPage(state.pages.get(n)!),
+});
+
+// ---------------------------------------------------------------- rendering
+
+function renderPage(p: PageView): void {
+  let section = document.getElementById(`page-${p.page}`);
+  const fresh = !section;
+  if (!section) {
+    section = el('section', { class: 'page', id: `page-${p.page}`, 'aria-label': `Page ${p.page}` });
+    // Keep pages in page order even when one arrives late (a re-rendered page).
+    const next = [...pagesEl.children].find((c) => Number((c as HTMLElement).dataset.page) > p.page);
+    pagesEl.insertBefore(section, next ?? null);
+  }
+  section.dataset.page = String(p.page);
+  section.replaceChildren();
+  const head = el('h2', { class: 'page-title' }, `Page ${p.page}${p.ocr ? ' (OCR)' : ''}`);
+  section.append(head);
+  for (const w of [...p.warnings, ...(p.error ? [p.error] : [])]) section.append(el('p', { class: 'page-warning', role: 'note' }, w));
+
+  const body = el('div', { class: 'page-body' });
+  const sheet = el('div', { class: 'sheet', 'data-page': String(p.page) });
+  sheet.style.aspectRatio = `${p.width} / ${p.height}`;
+  if (p.imageSrc) {
+    const img = el('img', { class: 'page-image', alt: `Rendered page ${p.page}`, loading: 'lazy', decoding: 'async', draggable: 'false' });
+    img.src = p.imageSrc;
+    sheet.append(img);
+  } else sheet.append(el('div', { class: 'no-image' }, 'No page image'));
+  const overlay = el('div', { class: 'overlay', role: 'list', 'aria-label': `Regions of page ${p.page}` });
+  for (const r of [...p.regions].sort((a, b) => a.order - b.order)) overlay.append(regionBox(p, r));
+  sheet.append(overlay);
+  editing.attachSheet(sheet, p);
+
+  const md = el('div', { class: 'page-md', 'aria-label': `Markdown of page ${p.page}` });
+  for (const b of p.blocks) {
+    const block = el('div', { class: 'md-block' });
+    if (b.regionId) {
+      block.dataset.region = b.regionId;
+      block.addEventListener('click', () => reveal(b.regionId!, true));
+    }
+    block.append(
+      renderMarkdown(b.markdown, {
+        picture: (alt) => pictureCrop(p, b.regionId, alt),
+      }),
+    );
+    md.append(block);
+  }
+  body.append(sheet, md);
+  section.append(body);
+  if (selectedId && pageOf(selectedId) === p) select(selectedId, false);
+  if (fresh) updateLegend();
+}
+
+function regionBox(p: PageView, r: RegionView): HTMLElement {
+  const furniture = r.cls === 'page_header' || r.cls === 'page_footer';
+  const box = el('div', {
+    class: `region cls-${r.cls}${furniture ? ' furniture' : ''}${r.linked ? '' : ' unlinked'}${busy.has(r.id) ? ' busy' : ''}`,
+    role: 'listitem',
+    tabindex: '0',
+    'data-id': r.id,
+    'aria-label': `${r.order + 1}. ${classLabel(r.cls)}${r.linked ? '' : ' (no Markdown)'}`,
+    title: `${r.order + 1}. ${classLabel(r.cls)} — Enter: reveal, R: reparse, Del: delete, menu: more`,
+  });
+  place(box, r.bbox, p.width, p.height);
+  box.append(el('span', { class: 'order', 'aria-hidden': 'true' }, String(r.order + 1)));
+  box.addEventListener('mouseenter', () => hover(r.id, true));
+  box.addEventListener('mouseleave', () => hover(r.id, false));
+  box.addEventListener('click', (ev) => {
+    if (editing.consumeClick()) return;
+    ev.stopPropagation();
+    reveal(r.id, true);
+  });
+  box.addEventListener('keydown', (ev) => editing.onRegionKey(ev, r.id) || onRegionKey(ev, r.id));
+  box.addEventListener('contextmenu', (ev) => {
+    ev.preventDefault();
+    select(r.id, false);
+    editing.openMenu(r.id, ev.clientX, ev.clientY);
+  });
+  return box;
+}
+
+/** A picture block shows its region cropped out of the page image (no extra resource roots needed). */
+function pictureCrop(p: PageView, regionId: string | undefined, alt: string): HTMLElement {
+  const r = regionId ? p.regions.find((x) => x.id === regionId) : undefined;
+  const wrap = el('div', { class: 'md-picture', role: 'img', 'aria-label': alt || 'picture' });
+  if (!r || !p.imageSrc) {
+    wrap.textContent = `[${alt || 'picture'}]`;
+    return wrap;
+  }
+  const bw = r.bbox.x1 - r.bbox.x0;
+  const bh = r.bbox.y1 - r.bbox.y0;
+  const inner = el('div', { class: 'md-picture-inner' });
+  inner.style.aspectRatio = `${bw} / ${bh}`;
+  inner.style.backgroundImage = `url("${p.imageSrc.replace(/["\\\n]/g, '')}")`;
+  inner.style.backgroundSize = `${(p.width / bw) * 100}% ${(p.height / bh) * 100}%`;
+  inner.style.backgroundPosition = `${(r.bbox.x0 / Math.max(1e-6, p.width - bw)) * 100}% ${(r.bbox.y0 / Math.max(1e-6, p.height - bh)) * 100}%`;
+  wrap.append(inner);
+  return wrap;
+}
+
+function updateLegend(): void {
+  const present = new Set<RegionClass>();
+  for (const p of state.pages.values()) for (const r of p.regions) present.add(r.cls);
+  legendEl.replaceChildren();
+  for (const cls of [...present].sort()) {
+    const id = `toggle-${cls}`;
+    const label = el('label', { class: `legend-item cls-${cls}`, for: id });
+    const cb = el('input', { type: 'checkbox', id, 'data-cls': cls });
+    cb.checked = !hiddenClasses.has(cls);
+    cb.addEventListener('change', () => {
+      if (cb.checked) hiddenClasses.delete(cls);
+      else hiddenClasses.add(cls);
+      root.classList.toggle(`hide-${cls}`, !cb.checked);
+    });
+    label.append(cb, el('span', { class: 'swatch', 'aria-hidden': 'true' }), document.createTextNode(classLabel(cls)));
+    legendEl.append(label);
+  }
+}
+
+// ---------------------------------------------------------------- linking
+
+function markOnly(selector: string, cls: string, id: string | undefined): void {
+  for (const e of document.querySelectorAll(`.${cls}`)) e.classList.remove(cls);
+  if (!id) return;
+  for (const e of document.querySelectorAll(`${selector}[data-${selector === '.region' ? 'id' : 'region'}="${CSS.escape(id)}"]`)) e.classList.add(cls);
+}
+
+export function select(id: string | undefined, scroll: boolean): void {
+  selectedId = id;
+  markOnly('.region', 'selected', id);
+  markOnly('.md-block', 'selected', id);
+  editing.setSelected(id);
+  if (id && scroll) {
+    document.querySelector(`.region[data-id="${CSS.escape(id)}"]`)?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    document.querySelector(`.md-block[data-region="${CSS.escape(id)}"]`)?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }
+  const r = id ? regionOf(id) : undefined;
+  const classSelect = document.getElementById('class-select') as HTMLSelectElement;
+  classSelect.disabled = !r;
+  if (r) classSelect.value = r.cls;
+  for (const b of ['reparse-btn', 'delete-btn']) (document.getElementById(b) as HTMLButtonElement).disabled = !r;
+}
+
+let hoverTimer: ReturnType<typeof setTimeout> | undefined;
+function hover(id: string, on: boolean): void {
+  markOnly('.md-block', 'hovered', on ? id : undefined);
+  clearTimeout(hoverTimer);
+  // A short delay so sweeping the mouse across boxes does not jump the editor at every box.
+  if (on && regionOf(id)?.linked) hoverTimer = setTimeout(() => post({ type: 'reveal', regionId: id, focus: false }), 250);
+}
+
+function reveal(id: string, focus: boolean): void {
+  select(id, false);
+  clearTimeout(hoverTimer);
+  post({ type: 'reveal', regionId: id, focus });
+}
+
+function onRegionKey(ev: KeyboardEvent, id: string): boolean {
+  if (ev.key === 'Enter') {
+    reveal(id, true);
+  } else if (ev.key === ' ') {
+    select(id, false);
+  } else return false;
+  ev.preventDefault();
+  return true;
+}
+
+// ---------------------------------------------------------------- toolbar
+
+function setupToolbar(): void {
+  const classSelect = document.getElementById('class-select') as HTMLSelectElement;
+  for (const c of EDITABLE_CLASSES) classSelect.append(el('option', { value: c }, classLabel(c)));
+  classSelect.addEventListener('change', () => {
+    if (selectedId) editing.changeClass(selectedId, classSelect.value as RegionClass);
+  });
+  document.getElementById('reparse-btn')!.addEventListener('click', () => selectedId && editing.reparse(selectedId));
+  document.getElementById('delete-btn')!.addEventListener('click', () => selectedId && editing.remove(selectedId));
+  const drawBtn = document.getElementById('draw-btn') as HTMLButtonElement;
+  drawBtn.addEventListener('click', () => editing.toggleDraw());
+  const toggle = (id: string, cls: string) => {
+    const cb = document.getElementById(id) as HTMLInputElement;
+    cb.addEventListener('change', () => root.classList.toggle(cls, !cb.checked));
+  };
+  toggle('show-md', 'hide-md');
+  toggle('show-order', 'hide-order');
+  const help = document.getElementById('help')!;
+  document.getElementById('help-btn')!.addEventListener('click', () => help.toggleAttribute('hidden'));
+  document.addEventListener('keydown', (ev) => {
+    if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
+    if (ev.key === '?') help.toggleAttribute('hidden');
+    else if (ev.key === 'n' || ev.key === 'N') editing.toggleDraw();
+    else if (ev.key === 'Escape') {
+      editing.cancel();
+      help.setAttribute('hidden', '');
+    }
+  });
+  select(undefined, false);
+}
+
+// ---------------------------------------------------------------- messages from the host
+
+let newestVersion = -1;
+
+function onHostMessage(raw: unknown): void {
+  const m = parseHostMessage(raw);
+  if (typeof m === 'string') {
+    console.warn(`Folio preview: ignored a message: ${m}`);
+    return;
+  }
+  if (m.type !== 'init' && m.uri !== state.uri) return;
+  if (isStale(m.version, newestVersion)) return;
+  newestVersion = m.version;
+  state.version = m.version;
+  handle(m);
+}
+
+function handle(m: HostMessage): void {
+  switch (m.type) {
+    case 'init':
+      state.uri = m.uri;
+      state.pdfUri = m.pdfUri;
+      state.converting = m.converting;
+      vscode.setState({ uri: m.uri });
+      titleEl.textContent = m.title;
+      state.pages = new Map(m.pages.map((p) => [p.page, p]));
+      pagesEl.replaceChildren();
+      for (const p of m.pages) renderPage(p);
+      updateLegend();
+      root.dataset.converting = String(m.converting);
+      if (m.converting) setStatus('Converting…');
+      else setStatus(`${m.pages.length} page${m.pages.length === 1 ? '' : 's'}`);
+      break;
+    case 'page':
+      state.pages.set(m.page.page, m.page);
+      renderPage(m.page);
+      updateLegend();
+      if (state.converting) setStatus(`Converting… ${state.pages.size} page${state.pages.size === 1 ? '' : 's'} done`);
+      break;
+    case 'highlight':
+      select(m.regionId, m.reveal);
+      break;
+    case 'status':
+      if (m.regionId) {
+        if (m.busy) busy.add(m.regionId);
+        else busy.delete(m.regionId);
+        document.querySelector(`.region[data-id="${CSS.escape(m.regionId)}"]`)?.classList.toggle('busy', !!m.busy);
+      }
+      setStatus(m.text, m.level);
+      break;
+    case 'finished':
+      state.converting = false;
+      root.dataset.converting = 'false';
+      setStatus(m.cancelled ? `Conversion cancelled after ${m.pagesDone} page(s)` : `Converted ${m.pagesDone} page(s)`);
+      break;
+  }
+}
+
+window.addEventListener('message', (ev: MessageEvent) => onHostMessage(ev.data));
+setupToolbar();
+if (state.uri) post({ type: 'ready' });

@@ -1,0 +1,190 @@
+/**
+ * A small Markdown renderer for the preview that builds DOM nodes, never HTML strings: every
+ * character of PDF-derived text goes through `textContent` / text nodes, so `<script>` or
+ * `<img onerror>` in a PDF is shown, never run. It covers what Folio writes: headings, paragraphs,
+ * lists, fenced code, `$$` formulas (typeset by KaTeX into DOM nodes, whose inline styles are set
+ * through CSSOM and so pass the webview's CSP), pipe tables, images, and inline emphasis/code/links.
+ */
+import katex from 'katex';
+
+export interface RenderContext {
+  /** Draws a picture block (the preview crops it from the page image). */
+  picture(alt: string): HTMLElement;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/** Renders one block of Markdown (one region's text) into a container. */
+export function renderMarkdown(md: string, ctx: RenderContext): DocumentFragment {
+  const out = document.createDocumentFragment();
+  const lines = md.replace(/\r\n?/g, '\n').split('\n');
+  let i = 0;
+  let list: HTMLElement | undefined;
+  const endList = () => (list = undefined);
+  while (i < lines.length) {
+    const line = lines[i]!;
+    const fence = /^(```+|~~~+)\s*([\w+-]*)\s*$/.exec(line);
+    if (fence) {
+      const body: string[] = [];
+      i++;
+      while (i < lines.length && !lines[i]!.startsWith(fence[1]!)) body.push(lines[i++]!);
+      i++;
+      const pre = el('pre', 'md-code');
+      const code = el('code', undefined, body.join('\n'));
+      if (fence[2]) code.dataset.lang = fence[2];
+      pre.append(code);
+      out.append(pre);
+      endList();
+      continue;
+    }
+    if (line.trim().startsWith('$$')) {
+      const body: string[] = [line.trim().slice(2)];
+      let closed = body[0]!.endsWith('$$') && body[0]!.length >= 2;
+      if (closed) body[0] = body[0]!.slice(0, -2);
+      i++;
+      while (!closed && i < lines.length) {
+        const l = lines[i++]!;
+        if (l.trim().endsWith('$$')) {
+          body.push(l.trim().slice(0, -2));
+          closed = true;
+        } else body.push(l);
+      }
+      out.append(formula(body.join('\n').trim(), true));
+      endList();
+      continue;
+    }
+    if (/^\s*<!--.*-->\s*$/.test(line)) {
+      // Docling's `<!-- image -->` / `<!-- formula-not-decoded -->` placeholders.
+      if (/image/.test(line)) out.append(ctx.picture('image'));
+      else out.append(el('p', 'md-placeholder', line.trim()));
+      i++;
+      continue;
+    }
+    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
+    if (heading) {
+      const h = el(`h${heading[1]!.length}` as 'h1');
+      inline(h, heading[2]!);
+      out.append(h);
+      endList();
+      i++;
+      continue;
+    }
+    const item = /^(\s*)([-*+]|\d+[.)])\s+(.*)$/.exec(line);
+    if (item) {
+      const ordered = /\d/.test(item[2]!);
+      if (!list || (list.tagName === 'OL') !== ordered) {
+        list = el(ordered ? 'ol' : 'ul');
+        out.append(list);
+      }
+      const li = el('li');
+      li.style.marginLeft = `${Math.min(8, Math.floor(item[1]!.length / 2)) * 1.2}em`;
+      inline(li, item[3]!);
+      list.append(li);
+      i++;
+      continue;
+    }
+    if (/^\s*\|.*\|\s*$/.test(line)) {
+      const rows: string[] = [];
+      while (i < lines.length && /^\s*\|.*\|\s*$/.test(lines[i]!)) rows.push(lines[i++]!);
+      out.append(table(rows));
+      endList();
+      continue;
+    }
+    const image = /^\s*!\[([^\]]*)\]\(([^)]*)\)\s*$/.exec(line);
+    if (image) {
+      out.append(ctx.picture(image[1] ?? ''));
+      i++;
+      continue;
+    }
+    if (line.trim() === '') {
+      endList();
+      i++;
+      continue;
+    }
+    // Paragraph: consecutive plain lines.
+    const para: string[] = [];
+    while (i < lines.length && lines[i]!.trim() !== '' && !/^(#{1,6}\s|```|~~~|\s*\$\$|\s*[-*+]\s|\s*\d+[.)]\s|\s*\|)/.test(lines[i]!)) {
+      para.push(lines[i++]!);
+    }
+    if (para.length === 0) para.push(lines[i++]!);
+    const p = el('p');
+    inline(p, para.join(' '));
+    out.append(p);
+    endList();
+  }
+  return out;
+}
+
+function table(rows: string[]): HTMLElement {
+  const cells = (r: string) =>
+    r
+      .trim()
+      .replace(/^\||\|$/g, '')
+      .split(/(?<!\\)\|/)
+      .map((c) => c.trim().replace(/\\\|/g, '|'));
+  const t = el('table', 'md-table');
+  const isRule = (r: string) => /^\s*\|?(\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*\|?\s*$/.test(r);
+  const body = el('tbody');
+  rows.forEach((r, idx) => {
+    if (isRule(r)) return;
+    const tr = el('tr');
+    const header = idx === 0 && rows.length > 1 && isRule(rows[1]!);
+    for (const c of cells(r)) {
+      const td = el(header ? 'th' : 'td');
+      inline(td, c);
+      tr.append(td);
+    }
+    body.append(tr);
+  });
+  t.append(body);
+  return t;
+}
+
+function formula(tex: string, display: boolean): HTMLElement {
+  const holder = el(display ? 'div' : 'span', display ? 'md-formula' : 'md-formula-inline');
+  try {
+    // `trust: false` keeps \href / \url / \htmlData from producing links or attributes.
+    katex.render(tex, holder, { displayMode: display, throwOnError: false, trust: false, strict: 'ignore', output: 'htmlAndMathml' });
+  } catch {
+    holder.textContent = tex;
+  }
+  return holder;
+}
+
+/** Inline Markdown: `code`, $math$, **bold**, *italic* / _italic_, [text](link) (shown as text). */
+export function inline(parent: HTMLElement, text: string): void {
+  const re = /(`+)([^`]+?)\1|\$([^$\n]+?)\$|\*\*([^*]+?)\*\*|__([^_]+?)__|\*([^*\s][^*]*?)\*|(?<![\w\\])_([^_\s][^_]*?)_(?!\w)|\[([^\]]+)\]\(([^)\s]+)\)/g;
+  let last = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m.index > last) parent.append(document.createTextNode(unescapeMd(text.slice(last, m.index))));
+    if (m[2] !== undefined) parent.append(el('code', undefined, m[2]));
+    else if (m[3] !== undefined) parent.append(formula(m[3], false));
+    else if (m[4] !== undefined || m[5] !== undefined) {
+      const b = el('strong');
+      inline(b, (m[4] ?? m[5])!);
+      parent.append(b);
+    } else if (m[6] !== undefined || m[7] !== undefined) {
+      const it = el('em');
+      inline(it, (m[6] ?? m[7])!);
+      parent.append(it);
+    } else if (m[8] !== undefined) {
+      // Links are shown, not followed: the target is in the title for the curious.
+      const a = el('span', 'md-link');
+      a.title = m[9] ?? '';
+      inline(a, m[8]);
+      parent.append(a);
+    }
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) parent.append(document.createTextNode(unescapeMd(text.slice(last))));
+}
+
+/** Markdown backslash escapes (`\*`, `\_`, `\#`, `\<`) shown as the character they protect. */
+function unescapeMd(s: string): string {
+  return s.replace(/\\([\\`*_{}[\]()#+\-.!|<>&$~])/g, '$1');
+}
