@@ -1,0 +1,131 @@
+/**
+ * Tables without ruling lines, found from text alignment: at least 3 consecutive lines whose text
+ * pieces leave at least 2 vertical white gaps that run through all of them. Conservative on
+ * purpose: a false table scrambles a paragraph, a missed table only loses its grid.
+ *
+ * What keeps prose out: each line must itself be split into ≥ 2 pieces by wide gaps (a wrapped
+ * paragraph line is one piece), pieces must be short (cells, not layout columns), and two-column
+ * page layouts give only one gap.
+ */
+import type { TextSpan } from '../pipeline/types';
+import type { Grid } from './tableGrid';
+
+interface Piece {
+  x0: number;
+  x1: number;
+  spans: number[];
+  chars: number;
+}
+
+interface Line {
+  y0: number;
+  y1: number;
+  size: number;
+  pieces: Piece[];
+}
+
+/** Gap (in font sizes) between two spans of one line that separates table cells. */
+const CELL_GAP_EM = 1.0;
+const MIN_LINES = 3;
+const MIN_GAPS = 2;
+
+function lines(spans: TextSpan[], taken: Set<number>): Line[] {
+  const idx = spans
+    .map((s, i) => i)
+    .filter((i) => !taken.has(i) && (spans[i]!.dir ?? 'ltr') !== 'ttb' && spans[i]!.text.trim() !== '')
+    .sort((a, b) => spans[a]!.bbox.y0 + spans[a]!.bbox.y1 - (spans[b]!.bbox.y0 + spans[b]!.bbox.y1));
+  const out: { y0: number; y1: number; size: number; members: number[] }[] = [];
+  for (const i of idx) {
+    const b = spans[i]!.bbox;
+    const cy = (b.y0 + b.y1) / 2;
+    // Join the line whose vertical extent holds this span's centre (tables often mix sizes a little).
+    const line = out.find((l) => cy > l.y0 && cy < l.y1 && Math.abs((l.y0 + l.y1) / 2 - cy) < (l.y1 - l.y0) * 0.5);
+    if (line) {
+      line.members.push(i);
+      line.y0 = Math.min(line.y0, b.y0);
+      line.y1 = Math.max(line.y1, b.y1);
+    } else out.push({ y0: b.y0, y1: b.y1, size: spans[i]!.fontSize, members: [i] });
+  }
+  out.sort((a, b) => a.y0 - b.y0);
+  return out.map((l) => {
+    const ms = l.members.slice().sort((a, b) => spans[a]!.bbox.x0 - spans[b]!.bbox.x0);
+    const pieces: Piece[] = [];
+    for (const i of ms) {
+      const s = spans[i]!;
+      const last = pieces[pieces.length - 1];
+      if (last && s.bbox.x0 - last.x1 < CELL_GAP_EM * Math.max(s.fontSize, 4)) {
+        last.x1 = Math.max(last.x1, s.bbox.x1);
+        last.spans.push(i);
+        last.chars += s.text.length;
+      } else pieces.push({ x0: s.bbox.x0, x1: s.bbox.x1, spans: [i], chars: s.text.length });
+    }
+    return { y0: l.y0, y1: l.y1, size: l.size, pieces };
+  });
+}
+
+/** White vertical gaps (wider than `minGap`) through all the given lines, between their extremes. */
+function gaps(ls: Line[], minGap: number): [number, number][] {
+  const iv = ls.flatMap((l) => l.pieces.map((p) => [p.x0, p.x1] as [number, number])).sort((a, b) => a[0] - b[0]);
+  const out: [number, number][] = [];
+  let end = iv[0]![1];
+  for (const [s, e] of iv.slice(1)) {
+    if (s - end >= minGap) out.push([end, s]);
+    end = Math.max(end, e);
+  }
+  return out;
+}
+
+function isTableLike(ls: Line[]): boolean {
+  const size = ls.reduce((a, l) => a + l.size, 0) / ls.length;
+  const g = gaps(ls, CELL_GAP_EM * size);
+  if (g.length < MIN_GAPS) return false;
+  const pieces = ls.flatMap((l) => l.pieces);
+  // Cells are short: long pieces are prose columns.
+  const longPieces = pieces.filter((p) => p.chars > 40).length;
+  if (longPieces > pieces.length * 0.2) return false;
+  // Most lines fill at least half the columns.
+  const cols = g.length + 1;
+  const full = ls.filter((l) => l.pieces.length >= Math.max(2, Math.ceil(cols / 2))).length;
+  return full >= Math.max(MIN_LINES, ls.length * 0.7);
+}
+
+/** Grids of alignment tables among the spans not yet `taken`. */
+export function alignedGrids(spans: TextSpan[], taken: Set<number>): Grid[] {
+  const ls = lines(spans, taken);
+  const grids: Grid[] = [];
+  let i = 0;
+  while (i < ls.length) {
+    if (ls[i]!.pieces.length < 2) {
+      i++;
+      continue;
+    }
+    // Grow a block of consecutive multi-piece lines that stay close together.
+    let j = i + 1;
+    while (j < ls.length) {
+      const prev = ls[j - 1]!;
+      const cur = ls[j]!;
+      const lineH = Math.max(prev.y1 - prev.y0, cur.y1 - cur.y0);
+      if (cur.pieces.length < 2 || cur.y0 - prev.y1 > 1.5 * lineH) break;
+      if (!isTableLike(ls.slice(i, j + 1)) && j + 1 - i >= MIN_LINES) break;
+      j++;
+    }
+    // Shrink from the end until the block is table-like (a trailing line may close the gaps).
+    let k = j;
+    while (k - i >= MIN_LINES && !isTableLike(ls.slice(i, k))) k--;
+    if (k - i >= MIN_LINES && isTableLike(ls.slice(i, k))) {
+      const block = ls.slice(i, k);
+      const size = block.reduce((a, l) => a + l.size, 0) / block.length;
+      const g = gaps(block, CELL_GAP_EM * size);
+      const x0 = Math.min(...block.flatMap((l) => l.pieces.map((p) => p.x0)));
+      const x1 = Math.max(...block.flatMap((l) => l.pieces.map((p) => p.x1)));
+      const xs = [x0 - 1, ...g.map(([a, b]) => (a + b) / 2), x1 + 1];
+      // Row boundaries halfway between lines.
+      const ys = [block[0]!.y0 - 1];
+      for (let r = 1; r < block.length; r++) ys.push((block[r - 1]!.y1 + block[r]!.y0) / 2);
+      ys.push(block[block.length - 1]!.y1 + 1);
+      grids.push({ xs, ys, mergeRight: () => false, mergeDown: () => false });
+      i = k;
+    } else i++;
+  }
+  return grids;
+}

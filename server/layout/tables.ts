@@ -1,0 +1,67 @@
+/**
+ * Table detection for the pipeline engine. Two sources, in this order:
+ * 1. ruling lines forming a grid (tableRules.ts), merged cells where a rule is missing;
+ * 2. for the text left over, column alignment over ≥ 3 lines with ≥ 2 gaps (tableAlign.ts).
+ * Both produce a grid that tableGrid.ts fills with the page's spans and turns into OTSL.
+ */
+import type { BBox } from '../protocol';
+import type { OtslCell } from '../doctags/types';
+import type { PageContent } from '../pipeline/types';
+import { fillGrid, markHeader, pruneEmpty, type Grid, type GridTable } from './tableGrid';
+import { ruledGrids } from './tableRules';
+import { alignedGrids } from './tableAlign';
+
+export interface DetectedTable {
+  /** Box in points, top-left origin. */
+  bbox: BBox;
+  /** OTSL rows (every row the same length). */
+  rows: OtslCell[][];
+  /** Indices into `content.spans` of the text spans the table consumed. */
+  spanIndices: number[];
+}
+
+function isNumeric(text: string): boolean {
+  return /^[\s\d.,:%+\-–−()$€£]*\d[\s\d.,:%+\-–−()$€£]*$/.test(text);
+}
+
+/** A ruled grid is a table only with text in at least two cells of two rows. */
+function credible(t: GridTable): boolean {
+  if (t.nonEmptyCells < 3) return false;
+  const rowsWithText = t.rows.filter((r) => r.some((c) => c.tag === 'fcel')).length;
+  return rowsWithText >= 2;
+}
+
+function toTable(t: GridTable, ruled: boolean): DetectedTable | undefined {
+  const rows = pruneEmpty(t.rows);
+  if (rows.length < 2 || rows[0]!.length < 2) return undefined;
+  // docling marks the first row as column headers; follow it unless that row is plain data
+  // (all numbers) in a table without rules or bold to say otherwise. A header cell that spans
+  // rows makes those rows header rows too.
+  const first = rows[0]!.filter((c) => c.tag === 'fcel');
+  const dataLike = first.length > 0 && first.every((c) => isNumeric(c.text));
+  if (ruled || t.firstRowBold || !dataLike) markHeader(rows, t.headerRows);
+  return { bbox: t.bbox, rows, spanIndices: t.spanIndices };
+}
+
+export function detectTables(content: PageContent): DetectedTable[] {
+  const out: DetectedTable[] = [];
+  const taken = new Set<number>();
+  const take = (grids: Grid[], ruled: boolean) => {
+    for (const g of grids) {
+      const filled = fillGrid(g, content.spans, taken);
+      if (!credible(filled)) continue;
+      const table = toTable(filled, ruled);
+      if (!table) continue;
+      for (const i of table.spanIndices) taken.add(i);
+      out.push(table);
+    }
+  };
+  try {
+    take(ruledGrids(content.rules), true);
+    take(alignedGrids(content.spans, taken), false);
+  } catch {
+    // Table detection is an enhancement: on any surprise the page keeps its text as lines.
+    return out;
+  }
+  return out.sort((a, b) => a.bbox.y0 - b.bbox.y0 || a.bbox.x0 - b.bbox.x0);
+}
