@@ -84,7 +84,7 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
       lines.length <= 3 &&
       text.length <= 180 &&
       !/[,;]$/.test(text) &&
-      (size >= body * 1.15 + 0.3 || (allBold && size >= body * 0.92 && text.length <= 120 && !/[.]$/.test(text)));
+      (size >= body * 1.15 + 0.3 || (allBold && size >= body * 0.92 && text.length <= 120 && !/[.]$/.test(text) && !lines.some((l) => l.inRow)));
     if (headingLike) {
       const isTitle = info.page === 1 && info.stats.titleSize !== undefined && Math.abs(size - info.stats.titleSize) < 0.3 && !out.some((c) => c.cls === 'title');
       if (isTitle) {

@@ -9,7 +9,7 @@ import type { BBox } from '../protocol';
 import { toGrid, type DocItem } from '../doctags/types';
 import type { PageContent, TextSpan } from '../pipeline/types';
 import type { DocStats } from '../pdf/open';
-import { buildLines, makeLine, type Line } from './lines';
+import { buildLines, makeLine, markRowMates, type Line } from './lines';
 import { xyCut, type Unit } from './xycut';
 import { buildBlocks, type Block, type BlockLine } from './blocks';
 import { classify, type Classified } from './classify';
@@ -56,6 +56,7 @@ export function layoutPage(input: LayoutInput): LayoutResult {
     else rotated.push(s);
   });
   const lines = buildLines(upright);
+  markRowMates(lines, W);
   const units: UnitRef[] = [];
   for (const l of lines) units.push({ kind: 'line', line: l, rotated: false, bbox: l.bbox, cutBox: band(l.bbox) });
   for (const s of rotated) {

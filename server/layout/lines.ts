@@ -21,6 +21,26 @@ export interface Line {
   rtl: boolean;
   /** x where the text after a list marker starts (for continuation-line alignment). */
   x0: number;
+  /** Another short line sits on the same row: a table cell or a form label, not a heading. */
+  inRow?: boolean;
+}
+
+/** Marks lines that share their row with another short line (cells, label/value pairs). */
+export function markRowMates(lines: Line[], pageWidth: number): void {
+  const short = (l: Line) => l.bbox.x1 - l.bbox.x0 < pageWidth * 0.3;
+  const byY = [...lines].sort((a, b) => a.bbox.y0 - b.bbox.y0);
+  for (let i = 0; i < byY.length; i++) {
+    const a = byY[i];
+    for (let j = i + 1; j < byY.length && byY[j].bbox.y0 < a.bbox.y1; j++) {
+      const b = byY[j];
+      const ov = Math.min(a.bbox.y1, b.bbox.y1) - Math.max(a.bbox.y0, b.bbox.y0);
+      if (ov < 0.5 * Math.min(a.bbox.y1 - a.bbox.y0, b.bbox.y1 - b.bbox.y0)) continue;
+      if (short(a) && short(b)) {
+        a.inRow = true;
+        b.inRow = true;
+      }
+    }
+  }
 }
 
 const MATH_FONT_RE = /^(cmmi|cmsy|cmex|msam|msbm|eufm|rsfs|stix|cambriamath|cambria math|mathematicalpi|symbol|euclid|mt ?extra|lmmath|xits|asana|latinmodern-math)/i;

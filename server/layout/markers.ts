@@ -25,8 +25,8 @@ export function parseMarker(line: string): Marker | undefined {
   const n = NUMBER_RE.exec(line);
   if (n) {
     const m = n[1];
-    // "1." followed by more digits is a section number ("1. 2"), or a decimal: not a list.
-    if (/^\d/.test(n[3] ?? '') && m.endsWith('.')) return undefined;
+    // A marker followed by more digits is a section number ("1. 2"), a decimal or a phone number.
+    if (/^\d/.test(n[3] ?? '')) return undefined;
     // Single capital letters with a dot are usually initials ("J. Smith").
     if (/^[A-Z]\.$/.test(m)) return undefined;
     return { marker: m, ordered: true, rest: n[3] ?? '' };

@@ -81,13 +81,17 @@ function verticalCut<U extends Unit>(units: U[], minGutter: number): [U[], U[]] 
   }
   let preY0 = Infinity;
   let preY1 = -Infinity;
+  const nodeH = Math.max(1, sufY1[0] - sufY0[0]);
   for (let i = 0; i < n; i++) {
     const u = sorted[i];
     if (i > 0) {
       const gap = u.cutBox.x0 - maxX1;
       if (gap >= minGutter) {
         const overlap = Math.min(preY1, sufY1[i]) - Math.max(preY0, sufY0[i]);
-        if (overlap > 0 && (!best || gap > best.gap)) best = { i, gap };
+        // A gutter must be tall: a short group beside a long one (a two-cell table row next to
+        // a paragraph column) is better split by a horizontal cut first.
+        const shorter = Math.min(preY1 - preY0, sufY1[i] - sufY0[i]);
+        if (overlap > 0 && shorter >= nodeH * 0.3 && (!best || gap > best.gap) && !rowAligned(sorted.slice(0, i), sorted.slice(i))) best = { i, gap };
       }
     }
     maxX1 = Math.max(maxX1, u.cutBox.x1);
@@ -96,6 +100,26 @@ function verticalCut<U extends Unit>(units: U[], minGutter: number): [U[], U[]] 
   }
   if (!best) return undefined;
   return [sorted.slice(0, best.i), sorted.slice(best.i)];
+}
+
+/**
+ * Two groups whose short units pair up row by row are table columns (or label/value pairs), read
+ * row by row, not column by column. Text columns have wide lines, so they never qualify.
+ */
+function rowAligned<U extends Unit>(left: U[], right: U[]): boolean {
+  if (left.length < 2 || right.length < 2) return false;
+  const width = (us: U[]) => Math.max(...us.map((u) => u.cutBox.x1)) - Math.min(...us.map((u) => u.cutBox.x0));
+  const total = Math.max(...[...left, ...right].map((u) => u.cutBox.x1)) - Math.min(...[...left, ...right].map((u) => u.cutBox.x0));
+  const narrowest = Math.min(width(left), width(right));
+  if (narrowest > total * 0.42) return false;
+  const [few, many] = left.length <= right.length ? [left, right] : [right, left];
+  let paired = 0;
+  for (const u of few) {
+    const cy = (u.cutBox.y0 + u.cutBox.y1) / 2;
+    const h = u.cutBox.y1 - u.cutBox.y0;
+    if (many.some((v) => Math.abs((v.cutBox.y0 + v.cutBox.y1) / 2 - cy) < Math.max(2, h))) paired++;
+  }
+  return paired >= few.length * 0.7 && few.length >= many.length * 0.5;
 }
 
 /** Cut at the widest horizontal whitespace band. */

@@ -60,7 +60,6 @@ export async function openPdf(path: string, opts: { password?: string } = {}): P
     ...pdfjsAssetOptions(),
     // Keeps font names (…-Bold, …Mono) and the monospace flag on the fonts pdf.js loads.
     fontExtraProperties: true,
-    isEvalSupported: false,
     verbosity: 0,
   });
   let doc: PDFDocumentProxy;

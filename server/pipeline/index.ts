@@ -1,0 +1,149 @@
+/**
+ * The pipeline engine's entry points, called by the page worker (server/worker/pageWorker.ts):
+ * open a PDF, analyze a page (text layer or OCR → layout → DocItems), decide page furniture
+ * across neighbouring pages, and re-parse one region with a given class.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
+import type { BBox, RegionClass } from '../protocol';
+import { toGrid, type DocItem } from '../doctags/types';
+import type { AnalyzeOptions, PageAnalysis, PageContent } from './types';
+import { openPdf, type PdfHandle } from '../pdf/open';
+import { renderPage, writeAtomic, type RenderedPage } from '../pdf/render';
+import { textLayerUsable } from '../pdf/text';
+import { layoutPage } from '../layout/index';
+import { findTables } from '../layout/tableDetector';
+import { readPage, type RawPage } from './pageContent';
+import { recognize } from './ocrBridge';
+import { ocrToSpans } from './ocrPage';
+import { savePictures } from './pictures';
+import { shapeRegion } from './reparse';
+
+export { openPdf, type PdfHandle };
+export { markFurniture } from './furniture';
+
+/** OCR renders at 200 dpi: PaddleOCR's detector is tuned for text about 20–40 px high. */
+export const OCR_SCALE = 200 / 72;
+
+async function getPage(doc: PdfHandle, pageNo: number): Promise<PDFPageProxy> {
+  if (!Number.isInteger(pageNo) || pageNo < 1 || pageNo > doc.numPages) {
+    throw new Error(`page ${pageNo} does not exist: the document has ${doc.numPages} page(s)`);
+  }
+  return doc.doc.getPage(pageNo);
+}
+
+export async function analyzePage(doc: PdfHandle, pageNo: number, opts: AnalyzeOptions): Promise<PageAnalysis> {
+  const page = await getPage(doc, pageNo);
+  try {
+    const raw = await readPage(page, pageNo);
+    const { width: W, height: H } = raw.content;
+    const warnings: string[] = [];
+    const usable = textLayerUsable(raw.content.spans);
+    const blank = raw.content.spans.length === 0 && raw.content.graphics.length === 0 && !raw.pageImage;
+    const wantOcr = opts.ocr === 'always' || (opts.ocr === 'auto' && !usable && !blank);
+    if (!usable && !blank && opts.ocr === 'never') warnings.push('this page has no usable text layer and OCR is turned off: its text is missing');
+
+    let image: RenderedPage | undefined;
+    let result: PageAnalysis;
+    if (wantOcr) {
+      const scan = await renderPage(doc.doc, page, OCR_SCALE, false);
+      const ocr = await recognize({ data: scan.data, width: scan.width, height: scan.height }, opts.providers);
+      const os = ocrToSpans(ocr, scan.width, scan.height, scan.scale);
+      const content: PageContent = { page: pageNo, width: os.width, height: os.height, spans: os.spans, rules: [], graphics: [] };
+      const laid = layoutPage({ content, stats: ocrStats(os.spans.map((s) => s.fontSize)), marks: [], tables: safeTables(content, warnings) });
+      for (const it of laid.items) {
+        if (!it.bbox) continue;
+        it.bbox = os.toDisplayed(it.bbox);
+        it.grid = toGrid(it.bbox, { width: W, height: H });
+      }
+      result = { page: pageNo, width: W, height: H, items: laid.items, furnitureCandidates: laid.furnitureCandidates, ocr: true, rotation: ocr.rotation, provider: ocr.provider, warnings };
+    } else {
+      const laid = layoutPage({ content: raw.content, stats: doc.stats, marks: raw.marks, tables: safeTables(raw.content, warnings), angles: raw.angles });
+      result = { page: pageNo, width: W, height: H, items: laid.items, furnitureCandidates: laid.furnitureCandidates, ocr: false, rotation: 0, warnings };
+    }
+
+    if (opts.renderImages) {
+      const file = join(opts.cacheDir, `${doc.fileKey}-p${pageNo}-s${opts.scale}.png`);
+      const needPixels = opts.assetsDir !== undefined && result.items.some((i) => i.cls === 'picture');
+      if (existsSync(file) && !needPixels) {
+        const s = pageScale(W, H, opts.scale);
+        result.image = { path: file, width: Math.ceil(W * s), height: Math.ceil(H * s) };
+      } else {
+        image = await renderPage(doc.doc, page, opts.scale, true);
+        await writeAtomic(file, image.png!);
+        result.image = { path: file, width: image.width, height: image.height };
+      }
+    }
+    if (opts.assetsDir && result.items.some((i) => i.cls === 'picture')) {
+      image ??= await renderPage(doc.doc, page, opts.scale || 2, false);
+      warnings.push(...(await savePictures(result.items, image, doc.path, pageNo, opts.assetsDir, opts.markdownDir)));
+    }
+    return result;
+  } finally {
+    page.cleanup();
+  }
+}
+
+function pageScale(w: number, h: number, scale: number): number {
+  // Same cap as renderPage, so a cached image reports the size it was written with.
+  return Math.min(scale, Math.sqrt(25_000_000 / (w * h)), 16_384 / w, 16_384 / h);
+}
+
+/** Table detection must never cost the page: on failure the table's text flows as lines. */
+function safeTables(content: PageContent, warnings: string[]) {
+  try {
+    return findTables(content);
+  } catch (e) {
+    warnings.push(`table detection failed: ${(e as Error).message}`);
+    return [];
+  }
+}
+
+function ocrStats(sizes: number[]) {
+  const hist = new Map<number, number>();
+  for (const s of sizes) hist.set(Math.round(s), (hist.get(Math.round(s)) ?? 0) + 1);
+  let body = 10;
+  let n = -1;
+  for (const [s, c] of hist) if (c > n) [body, n] = [s, c];
+  // OCR sizes are noisy: only clearly larger lines count as headings.
+  const headingSizes = [...hist.keys()].filter((s) => s >= body * 1.3).sort((a, b) => b - a);
+  return { bodySize: body, headingSizes };
+}
+
+export async function reparseRegion(doc: PdfHandle, pageNo: number, bbox: BBox, cls: RegionClass, opts: AnalyzeOptions): Promise<DocItem> {
+  const page = await getPage(doc, pageNo);
+  try {
+    const raw: RawPage = await readPage(page, pageNo);
+    const { width: W, height: H } = raw.content;
+    let content = raw.content;
+    const usable = textLayerUsable(raw.content.spans);
+    if (opts.ocr === 'always' || (opts.ocr === 'auto' && !usable)) {
+      const scan = await renderPage(doc.doc, page, OCR_SCALE, false);
+      const crop = cropRgba(scan, bbox);
+      const ocr = await recognize(crop.image, opts.providers);
+      const os = ocrToSpans(ocr, crop.image.width, crop.image.height, scan.scale);
+      // OCR of a crop: map its boxes back by the crop's origin (rotation undone inside the crop).
+      const spans = os.spans.map((s) => {
+        const b = os.toDisplayed(s.bbox);
+        return { ...s, bbox: { x0: b.x0 + crop.x0, y0: b.y0 + crop.y0, x1: b.x1 + crop.x0, y1: b.y1 + crop.y0 } };
+      });
+      content = { ...content, spans, rules: [], graphics: [] };
+    }
+    return shapeRegion(content, bbox, cls, { width: W, height: H });
+  } finally {
+    page.cleanup();
+  }
+}
+
+function cropRgba(img: RenderedPage, b: BBox): { image: { data: Uint8ClampedArray; width: number; height: number }; x0: number; y0: number } {
+  const x0 = Math.max(0, Math.floor(b.x0 * img.scale));
+  const y0 = Math.max(0, Math.floor(b.y0 * img.scale));
+  const x1 = Math.min(img.width, Math.ceil(b.x1 * img.scale));
+  const y1 = Math.min(img.height, Math.ceil(b.y1 * img.scale));
+  const w = Math.max(1, x1 - x0);
+  const h = Math.max(1, y1 - y0);
+  const data = new Uint8ClampedArray(w * h * 4);
+  for (let y = 0; y < h; y++) data.set(img.data.subarray(((y0 + y) * img.width + x0) * 4, ((y0 + y) * img.width + x0 + w) * 4), y * w * 4);
+  return { image: { data, width: w, height: h }, x0: x0 / img.scale, y0: y0 / img.scale };
+}

@@ -1,0 +1,40 @@
+/** Saving picture crops from a rendered page as PNG files in the assets folder. */
+import { mkdirSync } from 'node:fs';
+import { basename, join, relative, sep } from 'node:path';
+import sharp from 'sharp';
+import type { DocItem } from '../doctags/types';
+import type { RenderedPage } from '../pdf/render';
+
+export async function savePictures(
+  items: DocItem[],
+  img: RenderedPage,
+  pdfPath: string,
+  pageNo: number,
+  assetsDir: string,
+  markdownDir: string | undefined,
+): Promise<string[]> {
+  const warnings: string[] = [];
+  const stem = basename(pdfPath).replace(/\.pdf$/i, '').replace(/[^\p{L}\p{N}._-]+/gu, '_');
+  let k = 0;
+  for (const it of items) {
+    if (it.cls !== 'picture' || !it.bbox) continue;
+    k++;
+    const left = Math.max(0, Math.floor(it.bbox.x0 * img.scale));
+    const top = Math.max(0, Math.floor(it.bbox.y0 * img.scale));
+    const width = Math.min(img.width - left, Math.ceil((it.bbox.x1 - it.bbox.x0) * img.scale));
+    const height = Math.min(img.height - top, Math.ceil((it.bbox.y1 - it.bbox.y0) * img.scale));
+    if (width < 2 || height < 2) continue;
+    const file = join(assetsDir, `${stem}-p${pageNo}-${k}.png`);
+    try {
+      mkdirSync(assetsDir, { recursive: true });
+      await sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength), { raw: { width: img.width, height: img.height, channels: 4 } })
+        .extract({ left, top, width, height })
+        .png()
+        .toFile(file);
+      it.imagePath = relative(markdownDir ?? join(assetsDir, '..'), file).split(sep).join('/');
+    } catch (e) {
+      warnings.push(`picture ${k} could not be saved: ${(e as Error).message}`);
+    }
+  }
+  return warnings;
+}
