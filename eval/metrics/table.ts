@@ -105,3 +105,28 @@ function decodeEntities(s: string): string {
     .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Math.min(parseInt(d, 10), 0x10ffff)))
     .replace(/&amp;/g, '&');
 }
+
+/**
+ * The table as a full grid with spans expanded: a cell spanning k grid positions appears k
+ * times with its text. Docling-derived ground truth writes spanned cells this way (GFM cannot
+ * span), so both sides are expanded before comparing: a converter writing `colspan="2"` and
+ * ground truth repeating the text then meet on the same grid.
+ */
+export function expandSpans(t: Table): Table {
+  const grid: (TableCell | undefined)[][] = [];
+  t.rows.forEach((row, r) => {
+    grid[r] ??= [];
+    let c = 0;
+    for (const cell of row) {
+      while (grid[r][c]) c++;
+      for (let dr = 0; dr < cell.rowspan; dr++) {
+        // Spans beyond the table's last row are cut, as browsers do.
+        if (r + dr >= t.rows.length) break;
+        grid[r + dr] ??= [];
+        for (let dc = 0; dc < cell.colspan; dc++) grid[r + dr][c + dc] = { text: cell.text, rowspan: 1, colspan: 1, header: cell.header };
+      }
+      c += cell.colspan;
+    }
+  });
+  return { rows: grid.map((row) => Array.from(row, (x) => x ?? { text: '', rowspan: 1, colspan: 1, header: false })) };
+}

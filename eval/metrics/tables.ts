@@ -3,11 +3,13 @@
  * similarity, Zhong et al. 2020) per ground-truth table against its best-matching predicted
  * table. TEDS = 1 − TED(gt, pred) / max(|gt|, |pred|), trees table → row → cell, a cell's
  * relabel cost is 1 when spans differ, else the normalized edit distance of the texts.
+ * `meanTeds` and `cellF1` compare tables with spans expanded (see `expandSpans`), because the
+ * ground truth here repeats spanned text; `teds` itself compares the tables as given.
  */
 import { normalizedEditDistance } from './levenshtein';
 import { prf, type Prf } from './match';
 import { matchKey } from './normalize';
-import type { Table } from './table';
+import { expandSpans, type Table } from './table';
 import { treeEditDistance, type TreeNode } from './treeEdit';
 
 interface CellNode extends TreeNode {
@@ -50,6 +52,8 @@ export function teds(gt: Table, pred: Table): number {
  */
 export function meanTeds(gt: Table[], pred: Table[]): number | undefined {
   if (gt.length === 0) return undefined;
+  gt = gt.map(expandSpans);
+  pred = pred.map(expandSpans);
   const pairs: [number, number, number][] = [];
   for (let i = 0; i < gt.length; i++) for (let j = 0; j < pred.length; j++) pairs.push([teds(gt[i], pred[j]), i, j]);
   pairs.sort((a, b) => b[0] - a[0]);
@@ -80,8 +84,8 @@ export function cellF1(gt: Table[], pred: Table[]): Prf {
         }
     return { m, n };
   };
-  const g = bag(gt);
-  const p = bag(pred);
+  const g = bag(gt.map(expandSpans));
+  const p = bag(pred.map(expandSpans));
   let matched = 0;
   for (const [k, c] of g.m) matched += Math.min(c, p.m.get(k) ?? 0);
   return prf(matched, g.n, p.n);

@@ -40,7 +40,8 @@ test('corpus quality: Folio beats pdftotext on NED and finds headings (docling-s
   }
 
   const rows = f.map((x, i) => [x.rel, fmt(x.scores.ned), fmt(p[i].scores.ned), fmt(x.scores.headingF1), x.error ?? '']);
-  t.diagnostic('\n' + textTable(['file', 'NED Folio', 'NED pdftotext', 'heading F1 Folio', 'Folio error'], rows));
+  // One diagnostic per line: the reporter escapes newlines inside a diagnostic.
+  for (const l of textTable(['file', 'NED Folio', 'NED pdftotext', 'heading F1 Folio', 'Folio error'], rows).split('\n')) t.diagnostic(l);
 
   const summary = (set: string) => {
     const fs = f.filter((x) => x.set === set);

@@ -30,7 +30,7 @@ test(`sweep sample: ${SAMPLE} real-world PDFs convert or fail clearly, no crash,
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  t.diagnostic('\n' + sweepSummary(results, `sweep sample (${SAMPLE} files, seed ${SEED})`));
+  for (const l of sweepSummary(results, `sweep sample (${SAMPLE} files, seed ${SEED})`).split('\n')) t.diagnostic(l);
   const bad = results.filter((r) => r.outcome === 'crash' || r.outcome === 'timeout').map((r) => `${r.outcome} ${r.rel}: ${r.reason}`);
   assert.deepEqual(bad, [], `${bad.length} crash(es)/timeout(s)`);
   // Most real-world files are readable: a sweep where nearly nothing converts means the CLI is broken.

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { fuzzyF1 } from '../../eval/metrics/match';
 import { treeEditDistance, type TreeNode } from '../../eval/metrics/treeEdit';
 import { cellF1, meanTeds, teds } from '../../eval/metrics/tables';
-import type { Table } from '../../eval/metrics/table';
+import { expandSpans, type Table } from '../../eval/metrics/table';
 import { formulasFound, readingOrder } from '../../eval/metrics/order';
 import { parseMarkdown } from '../../eval/metrics/markdown';
 import { scoreDocument } from '../../eval/metrics/score';
@@ -84,4 +84,14 @@ test('scoreDocument: perfect output scores perfectly; plain text gets no structu
   assert.equal(plain.ned, 0);
   assert.equal(plain.headingF1, 0);
   assert.equal(plain.teds, 0);
+});
+
+test('expandSpans: an HTML colspan/rowspan table meets GFM ground truth that repeats the text', () => {
+  const html = parseMarkdown('<table><tr><td rowspan="2">A</td><td colspan="2">B</td></tr><tr><td>c</td><td>d</td></tr></table>').find((b) => b.kind === 'table')!.table!;
+  assert.deepEqual(expandSpans(html).rows.map((r) => r.map((c) => c.text)), [['A', 'B', 'B'], ['A', 'c', 'd']]);
+  const gfm = parseMarkdown('| A | B | B |\n|---|---|---|\n| A | c | d |').find((b) => b.kind === 'table')!.table!;
+  close(meanTeds([gfm], [html])!, 1);
+  close(cellF1([gfm], [html]).f1, 1);
+  // Without expansion the two differ in structure.
+  assert.ok(teds(gfm, html) < 1);
 });
