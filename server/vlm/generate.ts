@@ -14,7 +14,8 @@ export interface GenerateOptions {
   stopIds: ReadonlySet<number>;
   /** Loop-guard settings; `false` turns it off. */
   loopGuard?: LoopGuardOptions | false;
-  signal?: AbortSignal;
+  /** Anything with `aborted` (an AbortSignal, or the worker's shared-memory flag). */
+  signal?: { readonly aborted: boolean };
   /** Streamer: called with each generated token of each row (stop tokens included). */
   onToken?: (row: number, id: number) => void;
 }

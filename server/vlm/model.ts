@@ -151,7 +151,7 @@ export class VlmModel {
   /** Runs a batch of requests together (left-padded) and decodes each greedily. */
   async generate(
     reqs: GenerateRequest[],
-    opts: { maxNewTokens?: number; loopGuard?: LoopGuardOptions | false; signal?: AbortSignal; onToken?: (row: number, id: number) => void } = {},
+    opts: { maxNewTokens?: number; loopGuard?: LoopGuardOptions | false; signal?: { readonly aborted: boolean }; onToken?: (row: number, id: number) => void } = {},
   ): Promise<{ outputs: GenerateOutput[]; timings: Timings }> {
     const timings: Timings = { preprocessMs: 0, visionMs: 0, prefillMs: 0, decodeMs: 0, promptTokens: 0, newTokens: 0 };
     const session = this.newSession();

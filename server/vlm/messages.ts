@@ -1,0 +1,69 @@
+/**
+ * Messages between `VlmEngine` (backend main thread) and the VLM worker thread. Plain data only
+ * (structured clone). Cancellation goes through a shared Int32Array instead of a message,
+ * because `session.run` blocks the worker's event loop: a message would only be read after
+ * the whole page was generated, while the shared flag is read between decoder steps.
+ */
+import type { SerializedError } from '../errors';
+import type { BBox, RegionClass } from '../protocol';
+import type { DocItem } from '../doctags/types';
+import type { LoopGuardOptions } from './loopGuard';
+import type { ImageInput } from './preprocess';
+import type { LayoutPriorSetting } from './prompt';
+import type { Timings } from './model';
+
+export interface WorkerInit {
+  modelsDir: string;
+  providers?: string[];
+  dtype?: string;
+  threads?: number;
+  layoutPrior: LayoutPriorSetting;
+  maxNewTokens?: number;
+  loopGuard?: LoopGuardOptions | false;
+  /** Use the heron detector for layout priors when it is installed (default true). */
+  detector?: boolean;
+  /** cancel[0] holds the id of a request to stop. */
+  cancel: SharedArrayBuffer;
+}
+
+export interface PageJob {
+  image: ImageInput;
+  page: number;
+  /** Page size in points. */
+  width: number;
+  height: number;
+  priors?: DocItem[];
+  /** `page`: one pass over the page image; `regions`: each prior region parsed on its crop. */
+  mode?: 'page' | 'regions';
+}
+
+export interface RegionJob {
+  image: ImageInput;
+  page: number;
+  width: number;
+  height: number;
+  bbox: BBox;
+  cls: RegionClass;
+}
+
+export type ToWorker =
+  | { type: 'init'; init: WorkerInit }
+  | { type: 'page'; id: number; job: PageJob }
+  | { type: 'region'; id: number; job: RegionJob }
+  | { type: 'dispose' };
+
+export interface VlmPageOutput {
+  doctags: string;
+  provider: string;
+  tokens: number;
+  warnings: string[];
+  fellBackRegions?: number;
+  timings?: Timings;
+}
+
+export type FromWorker =
+  | { type: 'ready'; provider: string; fallbacks: { provider: string; reason: string }[]; detector?: string }
+  | { type: 'initError'; error: SerializedError }
+  | { type: 'log'; message: string }
+  | { type: 'done'; id: number; result: VlmPageOutput }
+  | { type: 'failed'; id: number; error: SerializedError };

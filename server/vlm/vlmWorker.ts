@@ -1,0 +1,94 @@
+/**
+ * The VLM worker thread (bundled as dist/vlmWorker.js). Owns the onnxruntime sessions, because
+ * `session.run` blocks its thread for the length of each decoder pass. Jobs run one at a time
+ * in arrival order; a job is cancelled through the shared flag (see messages.ts).
+ */
+import { parentPort } from 'node:worker_threads';
+import { dirname } from 'node:path';
+import { serializeError } from '../errors';
+import { convertPageOn, parseRegionOn, type ConvertSettings } from './convert';
+import { findDetector, HeronDetector } from './detector';
+import type { FromWorker, PageJob, ToWorker, WorkerInit } from './messages';
+import { VlmModel } from './model';
+import { resolveVlmDir } from './config';
+
+if (!parentPort) throw new Error('vlmWorker.js must run as a worker thread');
+const port = parentPort;
+const send = (m: FromWorker) => port.postMessage(m);
+
+let model: VlmModel | undefined;
+let detector: HeronDetector | undefined;
+let init: WorkerInit | undefined;
+let cancel: Int32Array | undefined;
+let queue: Promise<void> = Promise.resolve();
+
+async function start(i: WorkerInit): Promise<void> {
+  init = i;
+  cancel = new Int32Array(i.cancel);
+  try {
+    const log = (message: string) => send({ type: 'log', message });
+    model = await VlmModel.load({ modelsDir: i.modelsDir, providers: i.providers, dtype: i.dtype, threads: i.threads, log });
+    if (i.detector !== false && i.layoutPrior !== 'off') {
+      // The detector may sit in the models root beside the VLM folder.
+      const path = findDetector(i.modelsDir) ?? findDetector(dirname(resolveVlmDir(i.modelsDir)));
+      if (path) {
+        try {
+          detector = await HeronDetector.load(path, i.providers ?? ['cpu'], i.threads);
+          log(`VLM: layout priors from ${path} (${detector.provider})`);
+        } catch (e) {
+          log(`VLM: the layout detector ${path} could not be loaded (${(e as Error).message}); using the pipeline's layout as prior`);
+        }
+      }
+    }
+    send({ type: 'ready', provider: model.provider, fallbacks: model.fallbacks, detector: detector ? 'heron' : undefined });
+  } catch (e) {
+    send({ type: 'initError', error: serializeError(e) });
+  }
+}
+
+function settingsFor(id: number): ConvertSettings {
+  const flag = cancel!;
+  return {
+    layoutPrior: init!.layoutPrior,
+    maxNewTokens: init!.maxNewTokens,
+    loopGuard: init!.loopGuard,
+    signal: {
+      get aborted() {
+        return Atomics.load(flag, 0) === id;
+      },
+    },
+  };
+}
+
+async function runPage(id: number, job: PageJob): Promise<void> {
+  const s = settingsFor(id);
+  const detected = detector && s.layoutPrior !== 'off' && job.mode !== 'regions' ? await detector.detect(job.image, job) : undefined;
+  send({ type: 'done', id, result: await convertPageOn(model!, job, s, detected) });
+}
+
+port.on('message', (m: ToWorker) => {
+  switch (m.type) {
+    case 'init':
+      void start(m.init);
+      break;
+    case 'page':
+    case 'region':
+      queue = queue.then(async () => {
+        try {
+          if (!model) throw new Error('the VLM worker has no model loaded');
+          if (m.type === 'page') await runPage(m.id, m.job);
+          else send({ type: 'done', id: m.id, result: await parseRegionOn(model, m.job, settingsFor(m.id)) });
+        } catch (e) {
+          send({ type: 'failed', id: m.id, error: serializeError(e) });
+        }
+      });
+      break;
+    case 'dispose':
+      queue = queue.then(async () => {
+        await model?.release();
+        await detector?.release();
+        port.close();
+      });
+      break;
+  }
+});

@@ -1,0 +1,107 @@
+/**
+ * The whole VLM path through the worker thread on the tiny fixtures and a real PDF page:
+ * preprocess → vision encoder → decoder with KV cache → DocTags → the shared parser and
+ * Markdown converter; provider fallback; the loop guard and its pipeline fallback; region
+ * prompts; cancellation; clear errors for bad model folders.
+ */
+import { before, after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, rmSync, truncateSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadVlm } from '../../server/vlm/index';
+import { parseDocTags } from '../../server/doctags/parse';
+import { pageToMarkdown } from '../../server/doctags/markdown';
+import type { DocItem } from '../../server/doctags/types';
+import { tinyModels } from './tinyModels';
+import { renderPage } from './pageImage';
+
+let fx: ReturnType<typeof tinyModels>;
+let page: Awaited<ReturnType<typeof renderPage>>;
+
+before(async () => {
+  fx = tinyModels();
+  page = await renderPage('selfmade-example/sample.libreoffice.pdf', 1, 1.5);
+});
+after(() => fx?.cleanup());
+
+const image = () => ({ data: page.data, width: page.width, height: page.height });
+const priors: DocItem[] = [
+  { cls: 'title', text: 'From the pipeline', grid: [50, 40, 450, 70] },
+  { cls: 'text', text: 'Second block from the pipeline', grid: [50, 100, 450, 200] },
+];
+
+test('convert a real page on the tiny VLM: DocTags parse and convert to Markdown; CUDA asked, CPU used', async () => {
+  const logs: string[] = [];
+  const vlm = await loadVlm({ modelsDir: fx.root, providers: ['cuda', 'cpu'], log: (m) => logs.push(m), threads: 1 });
+  try {
+    assert.equal(vlm.provider, 'cpu');
+    assert.ok(logs.some((l) => /cuda/i.test(l) && /not used|unavailable/.test(l)), logs.join('\n'));
+    const out = await vlm.convertPage({ image: image(), page: 1, width: page.pageWidth, height: page.pageHeight });
+    assert.equal(out.provider, 'cpu');
+    assert.equal(out.tokens, 18, 'the fixture writes 18 tokens and stops on </doctag>');
+    assert.equal(out.doctags, '<section_header_level_1><loc_40><loc_30><loc_460><loc_60>Tiny fixture</section_header_level_1><text><loc_41><loc_80><loc_459><loc_120> page text</text>');
+    const items = parseDocTags(out.doctags)[0]!.items;
+    assert.deepEqual(items.map((i) => i.cls), ['section_header', 'text']);
+    assert.deepEqual(items[0]!.grid, [40, 30, 460, 60]);
+    const md = pageToMarkdown(items).markdown;
+    assert.match(md, /^#+ Tiny fixture\n\npage text$/);
+    assert.deepEqual(out.warnings, []);
+    // Region reparse with the class prompt: the element takes the region's own box.
+    const region = await vlm.parseRegion({ image: image(), page: 1, width: page.pageWidth, height: page.pageHeight, bbox: { x0: 100, y0: 100, x1: 300, y1: 160 }, cls: 'text' });
+    assert.match(region.doctags, /^<text>(<loc_\d+>){4}Tiny fixture page text<\/text>$/);
+  } finally {
+    await vlm.dispose();
+  }
+});
+
+test('loop guard: a looping page is stopped early; its parts fall back to the pipeline and the result says so', async () => {
+  const vlm = await loadVlm({ modelsDir: fx.dirs.loop, providers: ['cpu'], threads: 1, layoutPrior: 'off' });
+  try {
+    await assert.rejects(vlm.convertPage({ image: image(), page: 3, width: page.pageWidth, height: page.pageHeight }), /page 3 started repeating/);
+    const out = await vlm.convertPage({ image: image(), page: 3, width: page.pageWidth, height: page.pageHeight, priors });
+    assert.ok(out.tokens < 200, `stopped after ${out.tokens} tokens, long before the 8192 bound`);
+    assert.equal(out.fellBackRegions, 2);
+    assert.match(out.warnings.join('\n'), /repeating/);
+    const items = parseDocTags(out.doctags)[0]!.items;
+    assert.deepEqual(items.map((i) => i.text), ['From the pipeline', 'Second block from the pipeline']);
+    // Region mode: each looping region keeps its pipeline item.
+    const reg = await vlm.convertPage({ image: image(), page: 3, width: page.pageWidth, height: page.pageHeight, mode: 'regions', priors: priors.map((p) => ({ ...p, bbox: { x0: 50, y0: 50, x1: 300, y1: 120 } })) });
+    assert.equal(reg.fellBackRegions, 2);
+    await assert.rejects(vlm.parseRegion({ image: image(), page: 3, width: page.pageWidth, height: page.pageHeight, bbox: { x0: 10, y0: 10, x1: 200, y1: 100 }, cls: 'table' }), /repeating/);
+  } finally {
+    await vlm.dispose();
+  }
+});
+
+test('cancellation reaches the worker between decoder steps', async () => {
+  const vlm = await loadVlm({ modelsDir: fx.dirs.loop, providers: ['cpu'], threads: 1, loopGuard: false, maxNewTokens: 1_000_000 });
+  try {
+    const ac = new AbortController();
+    const p = vlm.convertPage({ image: image(), page: 1, width: page.pageWidth, height: page.pageHeight, signal: ac.signal });
+    setTimeout(() => ac.abort(), 1500);
+    const t0 = Date.now();
+    await assert.rejects(p, /cancelled/);
+    assert.ok(Date.now() - t0 < 20000);
+  } finally {
+    await vlm.dispose();
+  }
+});
+
+test('bad model folders give one clear error naming the file and what to do', async () => {
+  const empty = mkdtempSync(join(tmpdir(), 'folio-nomodel-'));
+  const broken = mkdtempSync(join(tmpdir(), 'folio-broken-'));
+  try {
+    await assert.rejects(loadVlm({ modelsDir: empty }), /No VLM model in .*folio models pull/);
+    cpSync(fx.dirs.page, broken, { recursive: true });
+    await assert.rejects(loadVlm({ modelsDir: broken, dtype: 'q4' }), /lacks onnx\/vision_encoder_q4\.onnx/);
+    unlinkSync(join(broken, 'tokenizer.json'));
+    await assert.rejects(loadVlm({ modelsDir: broken }), /lacks tokenizer\.json/);
+    cpSync(join(fx.dirs.page, 'tokenizer.json'), join(broken, 'tokenizer.json'));
+    truncateSync(join(broken, 'onnx', 'decoder_model_merged.onnx'), 1000);
+    await assert.rejects(loadVlm({ modelsDir: broken, providers: ['cpu'] }), /decoder_model_merged\.onnx.*damaged/);
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+    rmSync(broken, { recursive: true, force: true });
+  }
+});
