@@ -145,7 +145,7 @@ export function fillGrid(g: Grid, spans: TextSpan[], taken: Set<number>): GridTa
     }
   });
   let headerRows = 1;
-  for (let c = 0; c < C; c++) headerRows = Math.max(headerRows, at[0]![c]!.r1 + 1);
+  for (let c = 0; c < C; c++) if (at[0]![c]!.words.length > 0) headerRows = Math.max(headerRows, at[0]![c]!.r1 + 1);
   let nonEmpty = 0;
   const rows: OtslCell[][] = [];
   for (let r = 0; r < R; r++) {

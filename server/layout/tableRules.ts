@@ -86,6 +86,19 @@ function cluster(values: number[], tol: number): number[] {
   return out.map((g) => g.reduce((a, b) => a + b, 0) / g.length);
 }
 
+/** Narrowest grid cell: closer grid lines are a double border or a frame's gutter, not a cell. */
+const MIN_CELL = 7;
+
+/** Drops grid lines closer than MIN_CELL to the previous one; the outermost line always stays. */
+function spaced(sorted: number[]): number[] {
+  const out: number[] = [];
+  for (const v of sorted) {
+    if (out.length === 0 || v - out[out.length - 1]! > MIN_CELL) out.push(v);
+    else if (v === sorted[sorted.length - 1] && out.length > 1) out[out.length - 1] = v;
+  }
+  return out;
+}
+
 /** Length of [a0, a1] covered by the union of the given intervals. */
 function covered(a0: number, a1: number, intervals: [number, number][]): number {
   const iv = intervals
@@ -113,8 +126,8 @@ export function ruledGrids(rules: Rule[]): Grid[] {
     const y0 = Math.min(...f.v.map((s) => s.y0), ...f.h.map((s) => s.y));
     const y1 = Math.max(...f.v.map((s) => s.y1), ...f.h.map((s) => s.y));
     // The frame's outer edges bound the grid even where no rule is drawn (open-sided tables).
-    const xs = cluster([x0, x1, ...f.v.map((s) => s.x)], TOL + 1).filter((x, i, a) => i === 0 || x - a[i - 1]! > 4);
-    const ys = cluster([y0, y1, ...f.h.map((s) => s.y)], TOL + 1).filter((y, i, a) => i === 0 || y - a[i - 1]! > 4);
+    const xs = spaced(cluster([x0, x1, ...f.v.map((s) => s.x)], TOL + 1));
+    const ys = spaced(cluster([y0, y1, ...f.h.map((s) => s.y)], TOL + 1));
     if (xs.length < 3 || ys.length < 3) continue; // fewer than 2 × 2 cells: a box or a divider, not a table
     const vAt = (x: number) => f.v.filter((s) => Math.abs(s.x - x) <= TOL + 1).map((s) => [s.y0, s.y1] as [number, number]);
     const hAt = (y: number) => f.h.filter((s) => Math.abs(s.y - y) <= TOL + 1).map((s) => [s.x0, s.x1] as [number, number]);

@@ -48,6 +48,9 @@ export function detectTables(content: PageContent): DetectedTable[] {
   const taken = new Set<number>();
   const take = (grids: Grid[], ruled: boolean) => {
     for (const g of grids) {
+      // A table inside another table's cell (nested tables) is that cell's text.
+      const inside = out.some((t) => g.xs[0]! >= t.bbox.x0 - 1 && g.xs[g.xs.length - 1]! <= t.bbox.x1 + 1 && g.ys[0]! >= t.bbox.y0 - 1 && g.ys[g.ys.length - 1]! <= t.bbox.y1 + 1);
+      if (inside) continue;
       const filled = fillGrid(g, content.spans, taken);
       if (!credible(filled)) continue;
       const table = toTable(filled, ruled);
@@ -57,7 +60,9 @@ export function detectTables(content: PageContent): DetectedTable[] {
     }
   };
   try {
-    take(ruledGrids(content.rules), true);
+    // Largest frames first, so an outer table claims its nested tables' text.
+    const area = (g: Grid) => (g.xs[g.xs.length - 1]! - g.xs[0]!) * (g.ys[g.ys.length - 1]! - g.ys[0]!);
+    take(ruledGrids(content.rules).sort((a, b) => area(b) - area(a)), true);
     take(alignedGrids(content.spans, taken), false);
   } catch {
     // Table detection is an enhancement: on any surprise the page keeps its text as lines.

@@ -1,8 +1,10 @@
 /**
  * Table cell F1 against Markdown ground truth. Ground-truth tables are the pipe tables of the
  * `.md` (docling and the source readers repeat a merged cell's text in every cell it covers);
- * detected OTSL is expanded the same way. A cell matches when its (row, column, normalized text)
- * is in the other side; empty cells are not counted.
+ * detected OTSL is expanded the same way. A cell matches when its (column, normalized text) is
+ * on the other side, counted as multisets over the document: row positions are left out because
+ * a table broken over pages is one table in the ground truth and one per page in a PDF. Empty
+ * cells are not counted.
  */
 import type { OtslCell } from '../../server/doctags/types';
 
@@ -10,6 +12,7 @@ export type TextGrid = string[][];
 
 const norm = (s: string) =>
   s
+    .replace(/\*\*|__/g, '')
     .replace(/\\([\\`*_{}[\]()#+\-.!|$~<>])/g, '$1')
     .replace(/&lt;/g, '<')
     .replace(/&amp;/g, '&')
@@ -54,12 +57,11 @@ export function expandOtsl(rows: OtslCell[][]): TextGrid {
 
 function keys(tables: TextGrid[]): Map<string, number> {
   const m = new Map<string, number>();
-  tables.forEach((t, ti) =>
-    t.forEach((r, ri) =>
+  tables.forEach((t) =>
+    t.forEach((r) =>
       r.forEach((c, ci) => {
         if (!c) return;
-        // Tables are matched in order; cells by position and text.
-        const k = `${ti}|${ri}|${ci}|${c}`;
+        const k = `${ci}|${c}`;
         m.set(k, (m.get(k) ?? 0) + 1);
       }),
     ),
