@@ -8,7 +8,7 @@
  */
 import { mkdirSync, readdirSync, statSync, writeFileSync, renameSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
-import type { ConvertSummary } from '../protocol';
+import type { ConvertSummary, PageResult } from '../protocol';
 import { PageWorkerPool } from '../worker/pool';
 import { convertDocument } from '../convert/convertDocument';
 import { CONVERT_USAGE, parseConvertArgs, UsageError, type ConvertArgs } from './args';
@@ -87,6 +87,7 @@ async function convertCommand(argv: string[]): Promise<number> {
       const out = outputPath(args, pdf, many);
       const label = relative(process.cwd(), pdf) || pdf;
       const started = Date.now();
+      const pages: PageResult[] = [];
       try {
         const summary = await convertDocument(
           pool,
@@ -107,7 +108,9 @@ async function convertCommand(argv: string[]): Promise<number> {
             },
           },
           {
-            page: () => undefined,
+            page: (p) => {
+              if (args.format === 'json') pages.push(p);
+            },
             progress: (done, total) => progress.update(label, done, total),
             log: (level, message) => {
               if (level !== 'info') progress.note(`folio: ${message}`);
@@ -118,6 +121,7 @@ async function convertCommand(argv: string[]): Promise<number> {
         if (summary.pagesDone.length === 0 && summary.pageErrors.length > 0) {
           throw new Error(`no page could be converted (${summary.pageErrors[0].message})`);
         }
+        if (args.format === 'json') summary.pages = pages;
         writeAtomic(out, render(args, summary));
         const secs = ((Date.now() - started) / 1000).toFixed(1);
         const extra = [

@@ -45,7 +45,9 @@ export class BackendProcess {
     this.child.stderr.on('data', (d: Buffer) => (this.stderr += d.toString()));
     this.child.on('exit', (code) => (this.exitCode = code));
     this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
-    this.connection.onNotification(LogNotification.type, (p) => this.logs.push(`[${p.level}] ${p.message}`));
+    this.connection.onNotification(LogNotification.type, (p) => {
+      this.logs.push(`[${p.level}] ${p.message}`);
+    });
     this.connection.listen();
   }
 
@@ -62,7 +64,9 @@ export class BackendProcess {
     const pages: ConvertRun['pages'] = [];
     const progress: string[] = [];
     const subs = [
-      this.connection.onProgress(ConvertRequest.partialResult, partialResultToken, (p) => pages.push({ page: p, at: Date.now() })),
+      this.connection.onProgress(ConvertRequest.partialResult, partialResultToken, (p) => {
+        pages.push({ page: p, at: Date.now() });
+      }),
       this.connection.onProgress(WorkDoneProgress.type, workDoneToken, (v) => {
         if (v.kind === 'report' && v.message) progress.push(v.message);
       }),
