@@ -22,6 +22,7 @@ import { PageWorkerPool, CancelledError } from './worker/pool';
 import { analyzeOptions, convertDocument, toPath } from './convert/convertDocument';
 import { isFolioError } from './errors';
 import { renderRegion } from './convert/region';
+import { disposeVlmEngines } from './convert/vlmEngine';
 
 const connection = createConnection(ProposedFeatures.all);
 const pool = new PageWorkerPool({ size: Number(process.env.FOLIO_WORKERS) || 2 });
@@ -116,7 +117,7 @@ connection.onRequest(ReparseRegionRequest.type, async (params: ReparseRegionPara
 });
 
 connection.onShutdown(async () => {
-  await pool.dispose();
+  await Promise.all([pool.dispose(), disposeVlmEngines()]);
 });
 
 connection.onExit(() => {

@@ -12,6 +12,10 @@ export interface FolioConfig {
   renderScale: number;
   keepPageHeaders: boolean;
   ocr: 'auto' | 'always' | 'never';
+  engine: 'pipeline' | 'vlm';
+  /** Model folder: the setting, else the extension's global storage. */
+  modelsDir: string;
+  providers: string[];
 }
 
 export class FolioContext implements vscode.Disposable {
@@ -37,6 +41,9 @@ export class FolioContext implements vscode.Disposable {
       renderScale: c.get<number>('renderScale', 2),
       keepPageHeaders: c.get<boolean>('keepPageHeaders', false),
       ocr: c.get<'auto' | 'always' | 'never'>('ocr', 'auto'),
+      engine: c.get<'pipeline' | 'vlm'>('engine', 'pipeline'),
+      modelsDir: c.get<string>('models.path', '').trim() || vscode.Uri.joinPath(this.extension.globalStorageUri, 'models').fsPath,
+      providers: c.get<string[]>('vlm.providers', ['cuda', 'webgpu', 'cpu']),
     };
   }
 

@@ -11,6 +11,7 @@ import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import type { ConvertSummary, PageResult } from '../protocol';
 import { PageWorkerPool } from '../worker/pool';
 import { convertDocument } from '../convert/convertDocument';
+import { disposeVlmEngines } from '../convert/vlmEngine';
 import { CONVERT_USAGE, parseConvertArgs, UsageError, type ConvertArgs } from './args';
 import { ProgressLine } from './progress';
 
@@ -142,7 +143,7 @@ async function convertCommand(argv: string[]): Promise<number> {
     await Promise.all(Array.from({ length: Math.min(args.jobs, files.length) }, worker));
   } finally {
     progress.done();
-    await pool.dispose();
+    await Promise.all([pool.dispose(), disposeVlmEngines()]);
   }
   if (interrupted) return 130;
   return failures > 0 ? 1 : 0;

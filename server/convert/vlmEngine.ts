@@ -1,20 +1,49 @@
 /**
- * The seam between the orchestrator and the VLM engine (server/vlm). Kept in its own file so
- * the orchestrator does not depend on the VLM's internals.
+ * The seam between the orchestrator and the VLM engine (server/vlm). The engine (a worker
+ * thread holding the ONNX sessions) is loaded once per model folder and provider list and kept
+ * for later conversions in the same process: loading the real model takes seconds.
  */
 import type { ConvertOptions } from '../protocol';
 import { FolioErrorCodes } from '../protocol';
 import { FolioError } from '../errors';
 import type { PageAnalysis } from '../pipeline/types';
+import { loadVlm, type VlmEngine } from '../vlm/index';
 
 export interface VlmPageEngine {
+  readonly provider: string;
   convertPage(a: PageAnalysis, signal: AbortSignal): Promise<{ doctags: string; provider: string; warnings: string[] }>;
 }
 
+const engines = new Map<string, Promise<VlmEngine>>();
+
 export async function vlmPageEngine(options: ConvertOptions, log: (m: string) => void): Promise<VlmPageEngine> {
-  void log;
-  if (!options.modelsDir) {
-    throw new FolioError(FolioErrorCodes.ModelError, 'The VLM engine needs a model folder: pass --models <dir> or run `folio models pull`.');
+  const modelsDir = options.modelsDir;
+  if (!modelsDir) {
+    throw new FolioError(
+      FolioErrorCodes.ModelError,
+      'The VLM engine needs a model folder: pass --models <dir> (or set folio.models.path), or run `folio models pull` / "Folio: Download models".',
+    );
   }
-  throw new FolioError(FolioErrorCodes.ModelError, 'The VLM engine is not available in this build.');
+  const key = JSON.stringify([modelsDir, options.providers ?? null]);
+  let loading = engines.get(key);
+  if (!loading) {
+    loading = loadVlm({ modelsDir, providers: options.providers, log });
+    engines.set(key, loading);
+    loading.catch(() => engines.delete(key));
+  }
+  const engine = await loading;
+  return {
+    provider: engine.provider,
+    convertPage: async (a, signal) => {
+      if (!a.image) throw new Error('the page image was not rendered');
+      return engine.convertPage({ image: { path: a.image.path }, page: a.page, width: a.width, height: a.height, priors: a.items, signal });
+    },
+  };
+}
+
+/** Stops every loaded VLM worker (backend shutdown, CLI exit). */
+export async function disposeVlmEngines(): Promise<void> {
+  const all = [...engines.values()];
+  engines.clear();
+  await Promise.all(all.map((p) => p.then((e) => e.dispose()).catch(() => undefined)));
 }

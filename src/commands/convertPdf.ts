@@ -74,6 +74,9 @@ async function convertOnce(ctx: FolioContext, pdfUri: vscode.Uri, password: stri
     ocr: config.ocr,
     keepFurniture: config.keepPageHeaders,
     cacheDir: ctx.cacheDir.fsPath,
+    engine: config.engine,
+    modelsDir: config.modelsDir,
+    providers: config.providers,
     markdownDir: mdDir.fsPath,
     assetsDir: vscode.Uri.joinPath(mdDir, mdUri.path.split('/').pop()!.replace(/\.md$/i, '') + '.assets').fsPath,
   };
