@@ -1,0 +1,63 @@
+/**
+ * The models Folio knows how to download, where they go, and which of a repository's files a
+ * dtype variant needs. Folder names match what `loadVlm` and the detector lookup search for.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { DTYPE_SUFFIX } from '../vlm/config';
+
+export interface CatalogEntry {
+  /** Short name used on the command line (`folio models pull granite-docling`). */
+  name: string;
+  repo: string;
+  /** Folder under the models root. */
+  folder: string;
+  description: string;
+  /** Whether the repository has dtype variants (`onnx/<part><suffix>.onnx`). */
+  variants: boolean;
+}
+
+export const CATALOG: readonly CatalogEntry[] = [
+  {
+    name: 'granite-docling',
+    repo: 'onnx-community/granite-docling-258M-ONNX',
+    folder: 'granite-docling-258M-ONNX',
+    description: 'granite-docling-258M document VLM (page image → DocTags)',
+    variants: true,
+  },
+  {
+    name: 'heron',
+    repo: 'docling-project/docling-layout-heron-onnx',
+    folder: 'docling-layout-heron-onnx',
+    description: 'docling-layout-heron layout detector (layout priors for the VLM)',
+    variants: false,
+  },
+];
+
+export function findEntry(nameOrRepoOrFolder: string): CatalogEntry | undefined {
+  return CATALOG.find((e) => e.name === nameOrRepoOrFolder || e.repo === nameOrRepoOrFolder || e.folder === nameOrRepoOrFolder);
+}
+
+/** `~/.cache/folio/models` (XDG_CACHE_HOME honoured), or FOLIO_MODELS when set. */
+export function defaultModelsDir(): string {
+  if (process.env.FOLIO_MODELS) return process.env.FOLIO_MODELS;
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'folio', 'models');
+}
+
+const ONNX_PARTS = ['vision_encoder', 'embed_tokens', 'decoder_model_merged'];
+
+/**
+ * Whether a repository path belongs to a download of `dtype`: every non-ONNX file (configs,
+ * tokenizer, chat template), and for variant repos only the ONNX files of that variant with their
+ * external data (`x.onnx_data`, `x.onnx_data_1`, …).
+ */
+export function wantedFile(entry: CatalogEntry, path: string, dtype: string): boolean {
+  if (/(^|\/)\.|README|\.md$|\.gitattributes$/i.test(path)) return false;
+  if (!entry.variants) return true;
+  if (!path.startsWith('onnx/')) return !/\.(onnx|onnx_data.*)$/.test(path);
+  const suffix = DTYPE_SUFFIX[dtype];
+  return ONNX_PARTS.some((part) => {
+    const base = `onnx/${part}${suffix}.onnx`;
+    return path === base || path.startsWith(`${base}_data`);
+  });
+}

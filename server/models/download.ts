@@ -1,0 +1,104 @@
+/**
+ * One file from the hub to disk: streamed into `<dest>.part`, resumed with an HTTP Range request
+ * when a partial file is already there (a 200 answer instead of 206 restarts from zero), then
+ * checked against the hub's size and checksum (SHA-256 for LFS files, git blob SHA-1 for small
+ * ones). A mismatch deletes the partial file and throws; the caller installs nothing.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { FolioError } from '../errors';
+import { FolioErrorCodes } from '../protocol';
+import { offlineError, type HubFile } from './hub';
+
+export interface FileProgress {
+  path: string;
+  received: number;
+  total: number;
+}
+
+async function fileDigest(path: string, algo: 'sha256' | 'sha1', prefix?: string): Promise<string> {
+  const h = createHash(algo);
+  if (prefix) h.update(prefix);
+  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
+/** Checks a complete file against the hub's metadata; returns a problem or undefined. */
+export async function verifyFile(path: string, meta: HubFile): Promise<string | undefined> {
+  const size = statSync(path).size;
+  if (size !== meta.size) return `size ${size} bytes, expected ${meta.size}`;
+  if (meta.sha256) {
+    const got = await fileDigest(path, 'sha256');
+    if (got !== meta.sha256.toLowerCase()) return `SHA-256 ${got}, expected ${meta.sha256}`;
+  } else if (meta.gitSha1) {
+    const got = await fileDigest(path, 'sha1', `blob ${size}\0`);
+    if (got !== meta.gitSha1.toLowerCase()) return `git SHA-1 ${got}, expected ${meta.gitSha1}`;
+  }
+  return undefined;
+}
+
+/** Downloads `url` to `dest` (via `dest.part`), resuming and verifying; `dest` appears only when valid. */
+export async function downloadFile(
+  url: string,
+  dest: string,
+  meta: HubFile,
+  opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal; endpoint: string },
+): Promise<void> {
+  mkdirSync(dirname(dest), { recursive: true });
+  const part = `${dest}.part`;
+  let have = existsSync(part) ? statSync(part).size : 0;
+  if (have > meta.size) {
+    unlinkSync(part);
+    have = 0;
+  }
+  if (have < meta.size || meta.size === 0) {
+    let res: Response;
+    try {
+      res = await fetch(url, { signal: opts.signal, headers: have > 0 ? { range: `bytes=${have}-` } : {} });
+    } catch (e) {
+      if (opts.signal?.aborted) throw e;
+      throw offlineError(opts.endpoint, e);
+    }
+    if (res.status === 416 && have === meta.size) {
+      // Already complete.
+    } else if (!res.ok || !res.body) {
+      throw new FolioError(FolioErrorCodes.ModelError, `Downloading ${meta.path} failed: HTTP ${res.status} from ${url}.`);
+    } else {
+      const append = res.status === 206 && have > 0;
+      if (!append) have = 0;
+      const out = createWriteStream(part, { flags: append ? 'a' : 'w' });
+      const done = new Promise<void>((resolve, reject) => {
+        out.on('finish', resolve);
+        out.on('error', reject);
+      });
+      try {
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          if (!out.write(chunk)) await new Promise((r) => out.once('drain', r));
+          have += chunk.length;
+          opts.onProgress?.({ path: meta.path, received: have, total: meta.size });
+        }
+      } catch (e) {
+        out.end();
+        await done.catch(() => undefined);
+        if (opts.signal?.aborted) throw e;
+        // The partial file stays: the next pull resumes from it.
+        throw new FolioError(
+          FolioErrorCodes.ModelError,
+          `The download of ${meta.path} was interrupted at ${have} of ${meta.size} bytes (${(e as Error).message}); run the download again to resume.`,
+        );
+      }
+      out.end();
+      await done;
+    }
+  }
+  const problem = await verifyFile(part, meta);
+  if (problem) {
+    unlinkSync(part);
+    throw new FolioError(
+      FolioErrorCodes.ModelError,
+      `The downloaded ${meta.path} is corrupt (${problem}); it was deleted and nothing was installed. Run the download again.`,
+    );
+  }
+  renameSync(part, dest);
+}

@@ -1,0 +1,183 @@
+/**
+ * The model manager behind `folio models pull|list|remove` and the "Folio: Download models"
+ * command (plain async functions, usable from the extension host; downloads need no worker).
+ *
+ * Install is all-or-nothing: files are downloaded into `<root>/.staging/<folder>/` (kept across
+ * runs, so an interrupted pull resumes), each verified, and only when every file of the request
+ * is good are they moved into `<root>/<folder>/` (one directory rename for a fresh install, else
+ * one rename per file), after which `folio-model.json` records what is installed.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FolioError } from '../errors';
+import { FolioErrorCodes } from '../protocol';
+import { CATALOG, findEntry, wantedFile, type CatalogEntry } from './catalog';
+import { downloadFile, verifyFile } from './download';
+import { hubEndpoint, listRepoFiles, resolveUrl, type HubFile } from './hub';
+
+export const MANIFEST = 'folio-model.json';
+
+export interface PullProgress {
+  model: string;
+  file: string;
+  /** Bytes of this file received so far, and its size. */
+  received: number;
+  total: number;
+  /** Bytes of the whole pull received so far (files already present count), and its size. */
+  overallReceived: number;
+  overallTotal: number;
+}
+
+export interface PullOptions {
+  /** Catalog name (`granite-docling`, `heron`) or a hub repository id. */
+  repo: string;
+  dtype?: string;
+  /** Models root. */
+  dir: string;
+  /** Hub endpoint (default HF_ENDPOINT or https://huggingface.co). */
+  baseUrl?: string;
+  revision?: string;
+  onProgress?: (p: PullProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface InstalledModel {
+  name: string;
+  repo: string;
+  folder: string;
+  path: string;
+  dtypes: string[];
+  bytes: number;
+  /** False when the folder lacks its manifest (a manual copy or an unfinished install). */
+  managed: boolean;
+}
+
+interface Manifest {
+  repo: string;
+  revision: string;
+  dtypes: string[];
+  files: HubFile[];
+  installedAt: string;
+}
+
+function entryFor(repo: string): CatalogEntry {
+  const known = findEntry(repo);
+  if (known) return known;
+  if (!/^[\w.-]+\/[\w.-]+$/.test(repo)) {
+    throw new FolioError(FolioErrorCodes.ModelError, `Unknown model "${repo}"; use ${CATALOG.map((c) => c.name).join(' or ')}, or a hub id like owner/name.`);
+  }
+  return { name: repo, repo, folder: repo.split('/')[1], description: repo, variants: true };
+}
+
+function readManifest(folder: string): Manifest | undefined {
+  try {
+    return JSON.parse(readFileSync(join(folder, MANIFEST), 'utf8')) as Manifest;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Downloads (or completes) a model; returns the installed folder. */
+export async function pullModel(opts: PullOptions): Promise<string> {
+  const entry = entryFor(opts.repo);
+  const dtype = opts.dtype ?? 'fp32';
+  const revision = opts.revision ?? 'main';
+  const endpoint = hubEndpoint(opts.baseUrl);
+  const all = await listRepoFiles(endpoint, entry.repo, revision, opts.signal);
+  const files = all.filter((f) => wantedFile(entry, f.path, dtype));
+  if (entry.variants && !files.some((f) => f.path.endsWith('.onnx'))) {
+    const have = [...new Set(all.filter((f) => f.path.endsWith('.onnx')).map((f) => f.path))].join(', ');
+    throw new FolioError(FolioErrorCodes.ModelError, `${entry.repo} has no ONNX files for dtype "${dtype}" (it has: ${have || 'none'}).`);
+  }
+  mkdirSync(opts.dir, { recursive: true });
+  const target = join(opts.dir, entry.folder);
+  const staging = join(opts.dir, '.staging', entry.folder);
+  const manifest = readManifest(target);
+  const current = new Map((manifest?.files ?? []).map((f) => [f.path, f]));
+  /** Files already installed with the same checksum are not fetched again. */
+  const isInstalled = (f: HubFile) => {
+    const m = current.get(f.path);
+    return !!m && existsSync(join(target, f.path)) && m.size === f.size && m.sha256 === f.sha256 && m.gitSha1 === f.gitSha1;
+  };
+  const todo = files.filter((f) => !isInstalled(f));
+  const overallTotal = files.reduce((a, f) => a + f.size, 0);
+  let overallDone = overallTotal - todo.reduce((a, f) => a + f.size, 0);
+  for (const f of todo) {
+    const dest = join(staging, f.path);
+    if (existsSync(dest) && !(await verifyFile(dest, f))) {
+      overallDone += f.size;
+      continue;
+    }
+    const before = overallDone;
+    await downloadFile(resolveUrl(endpoint, entry.repo, f.path, revision), dest, f, {
+      endpoint,
+      signal: opts.signal,
+      onProgress: (p) =>
+        opts.onProgress?.({ model: entry.name, file: f.path, received: p.received, total: p.total, overallReceived: before + p.received, overallTotal }),
+    });
+    overallDone += f.size;
+    opts.onProgress?.({ model: entry.name, file: f.path, received: f.size, total: f.size, overallReceived: overallDone, overallTotal });
+  }
+  // Every file is verified: install.
+  if (!existsSync(target)) {
+    mkdirSync(staging, { recursive: true });
+    renameSync(staging, target);
+  } else {
+    for (const f of todo) {
+      mkdirSync(join(target, f.path, '..'), { recursive: true });
+      renameSync(join(staging, f.path), join(target, f.path));
+    }
+    rmSync(staging, { recursive: true, force: true });
+  }
+  const dtypes = [...new Set([...(manifest?.dtypes ?? []), ...(entry.variants ? [dtype] : [])])];
+  const kept = (manifest?.files ?? []).filter((m) => !files.some((f) => f.path === m.path));
+  const next: Manifest = { repo: entry.repo, revision, dtypes, files: [...kept, ...files], installedAt: new Date().toISOString() };
+  writeFileSync(join(target, `${MANIFEST}.tmp`), JSON.stringify(next, null, 2));
+  renameSync(join(target, `${MANIFEST}.tmp`), join(target, MANIFEST));
+  return target;
+}
+
+function folderBytes(dir: string): number {
+  let n = 0;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const st = statSync(p);
+    n += st.isDirectory() ? folderBytes(p) : st.size;
+  }
+  return n;
+}
+
+/** Models under a root: managed installs (with a manifest) and known folders copied by hand. */
+export function listModels(dir: string): InstalledModel[] {
+  if (!existsSync(dir)) return [];
+  const out: InstalledModel[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    if (name.startsWith('.')) continue;
+    const path = join(dir, name);
+    if (!statSync(path).isDirectory()) continue;
+    const manifest = readManifest(path);
+    const entry = manifest ? findEntry(manifest.repo) : findEntry(name);
+    if (!manifest && !entry) continue;
+    out.push({
+      name: entry?.name ?? manifest!.repo,
+      repo: manifest?.repo ?? entry!.repo,
+      folder: name,
+      path,
+      dtypes: manifest?.dtypes ?? [],
+      bytes: folderBytes(path),
+      managed: !!manifest,
+    });
+  }
+  return out;
+}
+
+/** Deletes an installed model (by catalog name, repo id or folder name) and its staging files. */
+export function removeModel(dir: string, name: string): string {
+  const found = listModels(dir).find((m) => m.name === name || m.repo === name || m.folder === name);
+  if (!found) {
+    throw new FolioError(FolioErrorCodes.ModelError, `No installed model "${name}" in ${dir}; \`folio models list\` shows what is installed.`);
+  }
+  rmSync(found.path, { recursive: true, force: true });
+  rmSync(join(dir, '.staging', found.folder), { recursive: true, force: true });
+  return found.path;
+}

@@ -1,0 +1,107 @@
+/**
+ * A loopback HTTP server (127.0.0.1, random port) that serves model folders in the Hugging Face
+ * hub's URL layout: `/api/models/{repo}/tree/main[/{folder}]` (JSON with sizes, git blob SHA-1
+ * for small files and `lfs.oid` SHA-256 for ONNX files) and `/{repo}/resolve/main/{path}`, which
+ * redirects ONNX files to a `/cdn/…` URL as the hub does and honours Range requests. Test knobs:
+ * cut a file's transfer after N bytes (once), or serve damaged bytes for a file.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+export interface HubServer {
+  url: string;
+  /** Requests seen, e.g. "GET /x/resolve/main/a range=bytes=10-". */
+  log: string[];
+  /** Cut the next transfer of `path` after `bytes` bytes. */
+  interruptOnce(path: string, bytes: number): void;
+  /** Serve `path` with one byte flipped (its listed checksum stays the true one). */
+  corrupt(path: string): void;
+  close(): Promise<void>;
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
+}
+
+export async function startHub(repos: Record<string, string>): Promise<HubServer> {
+  const log: string[] = [];
+  const interrupts = new Map<string, number>();
+  const corrupted = new Set<string>();
+  const isLfs = (p: string) => /\.onnx(_data)?$/.test(p);
+  const server: Server = createServer((req, res) => {
+    const url = decodeURIComponent(req.url ?? '');
+    log.push(`${req.method} ${url}${req.headers.range ? ' range=' + req.headers.range : ''}`);
+    const tree = /^\/api\/models\/([^/]+\/[^/]+)\/tree\/main\/?(.*)$/.exec(url);
+    if (tree) {
+      const root = repos[tree[1]];
+      if (!root) return void res.writeHead(404).end('{"error":"Repository not found"}');
+      const folder = tree[2];
+      const names = readdirSync(join(root, folder));
+      const body = names.map((n) => {
+        const rel = folder ? `${folder}/${n}` : n;
+        const abs = join(root, rel);
+        if (statSync(abs).isDirectory()) return { type: 'directory', oid: '0'.repeat(40), size: 0, path: rel };
+        const data = readFileSync(abs);
+        const blob = createHash('sha1').update(`blob ${data.length}\0`).update(data).digest('hex');
+        const entry: Record<string, unknown> = { type: 'file', oid: blob, size: data.length, path: rel };
+        if (isLfs(rel)) entry.lfs = { oid: createHash('sha256').update(data).digest('hex'), size: data.length, pointerSize: 134 };
+        return entry;
+      });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify(body));
+    }
+    const resolve = /^\/([^/]+\/[^/]+)\/resolve\/main\/(.+)$/.exec(url);
+    if (resolve && isLfs(resolve[2])) {
+      res.writeHead(302, { location: `/cdn/${resolve[1]}/${resolve[2]}` });
+      return void res.end();
+    }
+    const cdn = /^\/cdn\/([^/]+\/[^/]+)\/(.+)$/.exec(url);
+    const m = resolve ?? cdn;
+    if (!m || !repos[m[1]]) return void res.writeHead(404).end('not found');
+    let data: Buffer;
+    try {
+      data = readFileSync(join(repos[m[1]], m[2]));
+    } catch {
+      return void res.writeHead(404).end('Entry not found');
+    }
+    if (corrupted.has(m[2])) {
+      data = Buffer.from(data);
+      data[Math.floor(data.length / 2)] ^= 0xff;
+    }
+    const range = /bytes=(\d+)-/.exec(req.headers.range ?? '');
+    const start = range ? Number(range[1]) : 0;
+    if (start >= data.length && data.length > 0) return void res.writeHead(416).end();
+    const body = data.subarray(start);
+    res.writeHead(range ? 206 : 200, {
+      'content-length': String(body.length),
+      'accept-ranges': 'bytes',
+      ...(range ? { 'content-range': `bytes ${start}-${data.length - 1}/${data.length}` } : {}),
+    });
+    const cut = interrupts.get(m[2]);
+    if (cut !== undefined) {
+      interrupts.delete(m[2]);
+      res.write(body.subarray(0, cut), () => res.destroy());
+      return;
+    }
+    res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const addr = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${addr.port}`,
+    log,
+    interruptOnce: (p, bytes) => interrupts.set(p, bytes),
+    corrupt: (p) => corrupted.add(p),
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
+/** Files of a folder relative to it (for comparing installs). */
+export function filesOf(dir: string): string[] {
+  return walk(dir).map((p) => relative(dir, p)).sort();
+}
