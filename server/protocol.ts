@@ -134,6 +134,8 @@ export interface ConvertOptions {
   /** VLM options (see server/vlm). */
   modelsDir?: string;
   providers?: string[];
+  /** Layout prior for the VLM prompt (folio.vlm.layoutPrior). */
+  layoutPrior?: 'auto' | 'on' | 'off';
 }
 
 export interface ConvertParams {

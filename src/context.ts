@@ -16,6 +16,7 @@ export interface FolioConfig {
   /** Model folder: the setting, else the extension's global storage. */
   modelsDir: string;
   providers: string[];
+  layoutPrior: 'auto' | 'on' | 'off';
 }
 
 export class FolioContext implements vscode.Disposable {
@@ -44,6 +45,7 @@ export class FolioContext implements vscode.Disposable {
       engine: c.get<'pipeline' | 'vlm'>('engine', 'pipeline'),
       modelsDir: c.get<string>('models.path', '').trim() || vscode.Uri.joinPath(this.extension.globalStorageUri, 'models').fsPath,
       providers: c.get<string[]>('vlm.providers', ['cuda', 'webgpu', 'cpu']),
+      layoutPrior: c.get<'auto' | 'on' | 'off'>('vlm.layoutPrior', 'auto'),
     };
   }
 

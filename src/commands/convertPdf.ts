@@ -77,6 +77,7 @@ async function convertOnce(ctx: FolioContext, pdfUri: vscode.Uri, password: stri
     engine: config.engine,
     modelsDir: config.modelsDir,
     providers: config.providers,
+    layoutPrior: config.layoutPrior,
     markdownDir: mdDir.fsPath,
     assetsDir: vscode.Uri.joinPath(mdDir, mdUri.path.split('/').pop()!.replace(/\.md$/i, '') + '.assets').fsPath,
   };
