@@ -15,6 +15,7 @@ export interface ConvertArgs {
   providers?: string[];
   keepFurniture: boolean;
   ocr: 'auto' | 'always' | 'never';
+  layoutPrior: 'auto' | 'on' | 'off';
   scale: number;
   quiet: boolean;
 }
@@ -32,13 +33,14 @@ export const CONVERT_USAGE = `usage: folio convert <file.pdf|dir>... [options]
       --engine <e>        pipeline (default) or vlm
       --models <dir>      model folder for --engine vlm
       --providers <list>  onnxruntime providers in order, e.g. cuda,webgpu,cpu
+      --layout-prior <m>  VLM layout prior: auto (default), on or off
       --keep-furniture    keep page headers and footers in the Markdown
       --ocr <mode>        auto (default), always or never
       --scale <n>         render scale, 1 = 72 dpi (default 2)
   -q, --quiet             no progress output`;
 
 export function parseConvertArgs(argv: string[]): ConvertArgs {
-  const a: ConvertArgs = { inputs: [], format: 'md', jobs: 2, images: false, engine: 'pipeline', keepFurniture: false, ocr: 'auto', scale: 2, quiet: false };
+  const a: ConvertArgs = { inputs: [], format: 'md', jobs: 2, images: false, engine: 'pipeline', keepFurniture: false, ocr: 'auto', layoutPrior: 'auto', scale: 2, quiet: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -94,6 +96,12 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
         const m = value();
         if (m !== 'auto' && m !== 'always' && m !== 'never') throw new UsageError(`--ocr must be auto, always or never, not "${m}"`);
         a.ocr = m;
+        break;
+      }
+      case '--layout-prior': {
+        const m = value();
+        if (m !== 'auto' && m !== 'on' && m !== 'off') throw new UsageError(`--layout-prior must be auto, on or off, not "${m}"`);
+        a.layoutPrior = m;
         break;
       }
       case '--scale': {

@@ -104,6 +104,7 @@ async function convertCommand(argv: string[]): Promise<number> {
               keepFurniture: args.keepFurniture,
               modelsDir: args.models,
               providers: args.providers,
+              layoutPrior: args.layoutPrior,
               markdownDir: dirname(out),
               assetsDir: join(dirname(out), basename(out, extname(out)) + '.assets'),
             },
