@@ -74,7 +74,7 @@ export async function downloadFile(
       });
       try {
         for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-          if (!out.write(chunk)) await new Promise((r) => out.once('drain', r));
+          if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
           have += chunk.length;
           opts.onProgress?.({ path: meta.path, received: have, total: meta.size });
         }

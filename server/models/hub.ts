@@ -30,7 +30,8 @@ export function resolveUrl(endpoint: string, repo: string, path: string, revisio
 }
 
 export function offlineError(endpoint: string, e: unknown): FolioError {
-  const why = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message;
+  const cause = (e as { cause?: { code?: string; errors?: { code?: string }[] } }).cause;
+  const why = cause?.code ?? cause?.errors?.[0]?.code ?? (e as Error).message;
   return new FolioError(
     FolioErrorCodes.ModelError,
     `Cannot reach ${endpoint} (${why}). Check the network connection or proxy, or set HF_ENDPOINT to a mirror; the pipeline engine keeps working without models.`,

@@ -9,6 +9,8 @@
  *
  * `session.run` blocks the calling thread: call it from worker threads only.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as ort from 'onnxruntime-node';
 
 export type Tensor = ort.Tensor;
@@ -61,6 +63,14 @@ export async function createSession(
       executionProviders: [provider as ort.InferenceSession.ExecutionProviderConfig],
       graphOptimizationLevel: 'all',
     };
+    const missing = missingProviderLibrary(provider);
+    if (missing) {
+      // Checked before asking onnxruntime, which would print native error lines on stderr.
+      failures.push({ provider, reason: missing });
+      options.onFallback?.(provider, missing);
+      lastError = new Error(missing);
+      continue;
+    }
     if (options.threads !== undefined) so.intraOpNumThreads = options.threads;
     if (options.freeDimensionOverrides) so.freeDimensionOverrides = options.freeDimensionOverrides;
     try {
@@ -78,6 +88,24 @@ export async function createSession(
     }
   }
   throw lastError instanceof Error ? lastError : new Error(String(lastError));
+}
+
+/**
+ * CUDA and TensorRT need provider libraries that onnxruntime-node's install script downloads
+ * only when asked (`--onnxruntime-node-install=cuda12`); without them the provider cannot load.
+ */
+function missingProviderLibrary(provider: string): string | undefined {
+  if (provider !== 'cuda' && provider !== 'tensorrt') return undefined;
+  if (process.platform !== 'linux' && process.platform !== 'win32') return `${provider} is not available on ${process.platform}`;
+  try {
+    const root = path.dirname(path.dirname(require.resolve('onnxruntime-node')));
+    const dir = path.join(root, 'bin', 'napi-v6', process.platform, process.arch);
+    const lib = process.platform === 'win32' ? `onnxruntime_providers_${provider}.dll` : `libonnxruntime_providers_${provider}.so`;
+    if (!fs.existsSync(dir) || fs.existsSync(path.join(dir, lib))) return undefined;
+    return `the ${provider} provider library (${lib}) is not installed; reinstall onnxruntime-node with --onnxruntime-node-install=cuda12 (needs CUDA 12 and cuDNN)`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Errors that no other provider would fix: the file is missing, truncated or not ONNX. */
