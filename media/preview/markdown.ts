@@ -186,5 +186,21 @@ export function inline(parent: HTMLElement, text: string): void {
 
 /** Markdown backslash escapes (`\*`, `\_`, `\#`, `\<`) shown as the character they protect. */
 function unescapeMd(s: string): string {
-  return s.replace(/\\([\\`*_{}[\]()#+\-.!|<>&$~])/g, '$1');
+  return decodeEntities(s.replace(/\\([\\`*_{}[\]()#+\-.!|<>&$~])/g, '$1'));
+}
+
+const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+/**
+ * Character references as Markdown renders them (`&lt;` shows `<`). The result only ever becomes
+ * a text node, so decoding cannot create markup.
+ */
+export function decodeEntities(s: string): string {
+  return s.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,6});/gi, (m, e: string) => {
+    if (e[0] === '#') {
+      const cp = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
+    }
+    return NAMED[e.toLowerCase()] ?? m;
+  });
 }

