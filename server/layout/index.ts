@@ -9,7 +9,7 @@ import type { BBox } from '../protocol';
 import { toGrid, type DocItem } from '../doctags/types';
 import type { PageContent, TextSpan } from '../pipeline/types';
 import type { DocStats } from '../pdf/open';
-import { buildLines, makeLine, markRowMates, type Line } from './lines';
+import { buildLines, findGutters, makeLine, markRowMates, type Line } from './lines';
 import { xyCut, type Unit } from './xycut';
 import { buildBlocks, type Block, type BlockLine } from './blocks';
 import { classify, type Classified } from './classify';
@@ -55,7 +55,8 @@ export function layoutPage(input: LayoutInput): LayoutResult {
     if (Math.abs(a) <= 3) upright.push(s);
     else rotated.push(s);
   });
-  const lines = buildLines(upright);
+  const gutters = findGutters(upright, W);
+  const lines = buildLines(upright, gutters);
   markRowMates(lines, W);
   const units: UnitRef[] = [];
   for (const l of lines) units.push({ kind: 'line', line: l, rotated: false, bbox: l.bbox, cutBox: band(l.bbox) });
@@ -65,15 +66,41 @@ export function layoutPage(input: LayoutInput): LayoutResult {
   }
   pictures.forEach((p, index) => units.push({ kind: 'picture', index, bbox: p.bbox, cutBox: p.bbox }));
   input.tables.forEach((t, index) => units.push({ kind: 'table', index, bbox: t.bbox, cutBox: t.bbox }));
+  // A figure that pokes a little into the gutter (white margins of an image) must not hide the
+  // columns: for cutting, clip it to the side where most of it lies.
+  for (const u of units) {
+    for (const g of gutters) {
+      const b = u.cutBox;
+      if (b.x0 >= g.x0 || b.x1 <= g.x1) continue;
+      const left = g.x0 - b.x0;
+      const right = b.x1 - g.x1;
+      if (Math.min(left, right) > 0.25 * (b.x1 - b.x0)) continue;
+      u.cutBox = left >= right ? { ...b, x1: g.x0 - 0.1 } : { ...b, x0: g.x1 + 0.1 };
+    }
+  }
 
-  const top = units.filter((u) => u.bbox.y1 <= H * FURNITURE_BAND).sort((a, b) => a.bbox.x0 - b.bbox.x0);
-  const bottom = units.filter((u) => u.bbox.y0 >= H * (1 - FURNITURE_BAND) && !top.includes(u)).sort((a, b) => a.bbox.x0 - b.bbox.x0);
+  // Page headers and footers stand apart: in the band, and separated from the body by more than
+  // a line's spacing (the first line of a column that starts high on the page is not furniture).
+  const apart = (u: UnitRef, below: boolean) => {
+    const h = u.bbox.y1 - u.bbox.y0;
+    let gap = Infinity;
+    for (const v of units) {
+      if (v === u || Math.min(u.bbox.x1, v.bbox.x1) - Math.max(u.bbox.x0, v.bbox.x0) <= 0) continue;
+      if (below && v.bbox.y0 >= u.bbox.y1 - 1) gap = Math.min(gap, v.bbox.y0 - u.bbox.y1);
+      if (!below && v.bbox.y1 <= u.bbox.y0 + 1) gap = Math.min(gap, u.bbox.y0 - v.bbox.y1);
+    }
+    return gap >= Math.max(3, h * 0.6);
+  };
+  const top = units.filter((u) => u.bbox.y1 <= H * FURNITURE_BAND && apart(u, true)).sort((a, b) => a.bbox.x0 - b.bbox.x0);
+  const bottom = units
+    .filter((u) => u.bbox.y0 >= H * (1 - FURNITURE_BAND) && !top.includes(u) && apart(u, false))
+    .sort((a, b) => a.bbox.x0 - b.bbox.x0);
   const middle = units.filter((u) => !top.includes(u) && !bottom.includes(u));
   const rtl = lines.filter((l) => l.rtl).length * 2 > lines.length;
-  const minGutter = Math.max(stats.bodySize * 0.9, 7);
+  const minGutter = Math.max(stats.bodySize * 0.45, 4);
   const ordered = [
     ...top.map((unit) => ({ unit, column: 'T' })),
-    ...xyCut(middle, { minGutter, rtl }),
+    ...xyCut(middle, { minGutter, rtl, minColumnWidth: W * 0.18 }),
     ...bottom.map((unit) => ({ unit, column: 'B' })),
   ];
 
@@ -123,9 +150,11 @@ export function layoutPage(input: LayoutInput): LayoutResult {
   }
   const withCaptions = attachCaptions(items);
   const furnitureCandidates: number[] = [];
+  const bandBoxes = [...top, ...bottom].map((u) => u.bbox);
   withCaptions.forEach((it, i) => {
     if (!it.bbox || it.cls === 'picture' || it.cls === 'table') return;
-    if (it.bbox.y1 <= H * FURNITURE_BAND || it.bbox.y0 >= H * (1 - FURNITURE_BAND)) furnitureCandidates.push(i);
+    const b = it.bbox;
+    if (bandBoxes.some((u) => u.x0 >= b.x0 - 0.5 && u.x1 <= b.x1 + 0.5 && u.y0 >= b.y0 - 0.5 && u.y1 <= b.y1 + 0.5)) furnitureCandidates.push(i);
   });
   return { items: withCaptions, furnitureCandidates };
 }

@@ -45,7 +45,45 @@ export function markRowMates(lines: Line[], pageWidth: number): void {
 
 const MATH_FONT_RE = /^(cmmi|cmsy|cmex|msam|msbm|eufm|rsfs|stix|cambriamath|cambria math|mathematicalpi|symbol|euclid|mt ?extra|lmmath|xits|asana|latinmodern-math)/i;
 
-export function buildLines(spans: TextSpan[]): Line[] {
+/**
+ * Column gutters: narrow x-ranges in the middle of the page that (almost) no span crosses, with
+ * many spans ending left of them and many spans starting right at their edge. Gutters can be
+ * narrower than a wide word space (xelatex: 8 pt), so lines must not be merged across them.
+ */
+export function findGutters(spans: TextSpan[], pageWidth: number): { x0: number; x1: number }[] {
+  const W = Math.ceil(pageWidth);
+  if (spans.length < 10 || W < 50) return [];
+  const cover = new Int32Array(W + 1);
+  let n = 0;
+  for (const s of spans) {
+    if (s.bbox.x1 - s.bbox.x0 >= pageWidth * 0.6) continue;
+    n++;
+    const a = Math.max(0, Math.floor(s.bbox.x0 + 0.5));
+    const b = Math.min(W, Math.ceil(s.bbox.x1 - 0.5));
+    for (let x = a; x < b; x++) cover[x]++;
+  }
+  const limit = Math.max(1, Math.floor(n * 0.03));
+  const out: { x0: number; x1: number }[] = [];
+  let x = Math.floor(pageWidth * 0.15);
+  const end = Math.ceil(pageWidth * 0.85);
+  while (x < end) {
+    if (cover[x] > limit) {
+      x++;
+      continue;
+    }
+    let y = x;
+    while (y < end && cover[y] <= limit) y++;
+    if (y - x >= 3) {
+      const startsRight = spans.filter((s) => s.bbox.x0 >= y - 1 && s.bbox.x0 <= y + 3).length;
+      const endsLeft = spans.filter((s) => s.bbox.x1 <= x + 1 && s.bbox.x1 >= x - 40).length;
+      if (startsRight >= 5 && endsLeft >= 5) out.push({ x0: x, x1: y });
+    }
+    x = y + 1;
+  }
+  return out;
+}
+
+export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number }[] = []): Line[] {
   const rows: { cy: number; h: number; spans: TextSpan[] }[] = [];
   const sorted = [...spans].sort((a, b) => cy(a) - cy(b) || a.bbox.x0 - b.bbox.x0);
   for (const s of sorted) {
@@ -81,7 +119,9 @@ export function buildLines(spans: TextSpan[]): Line[] {
         const size = Math.max(4, Math.min(prev.fontSize, s.fontSize));
         // Duplicate drawing (fake bold by overprinting): same text at nearly the same place.
         if (s.text === prev.text && Math.abs(s.bbox.x0 - prev.bbox.x0) < size * 0.3) continue;
-        if (gap > Math.max(size * 1.6, 8) || (prev.monospace !== s.monospace && gap > size)) flush();
+        // Wider than a stretched word space: a column gutter or a table cell boundary.
+        const crossesGutter = gutters.some((g) => maxX1(cur) <= g.x0 + 1 && s.bbox.x0 >= g.x1 - 1);
+        if (crossesGutter || gap > Math.max(size * 1.0, 5) || (prev.monospace !== s.monospace && gap > size * 0.7)) flush();
       }
       cur.push(s);
     }

@@ -24,6 +24,8 @@ export interface CutOptions {
   minGutter: number;
   /** Right-to-left pages read columns from the right. */
   rtl: boolean;
+  /** Narrowest side a column cut may leave, points (indented list levels are not columns). */
+  minColumnWidth: number;
 }
 
 export function xyCut<U extends Unit>(units: U[], opts: CutOptions): Ordered<U>[] {
@@ -38,7 +40,7 @@ function cut<U extends Unit>(units: U[], path: string, opts: CutOptions, out: Or
     leaf(units, path, opts, out);
     return;
   }
-  const v = verticalCut(units, opts.minGutter);
+  const v = verticalCut(units, opts.minGutter, opts.minColumnWidth);
   if (v) {
     const parts = opts.rtl ? [v[1], v[0]] : v;
     cut(parts[0], path + 'a', opts, out, depth + 1);
@@ -67,7 +69,7 @@ function leaf<U extends Unit>(units: U[], path: string, opts: CutOptions, out: O
 }
 
 /** The widest gutter that separates two groups standing side by side (their y-ranges overlap). */
-function verticalCut<U extends Unit>(units: U[], minGutter: number): [U[], U[]] | undefined {
+function verticalCut<U extends Unit>(units: U[], minGutter: number, minWidth: number): [U[], U[]] | undefined {
   const sorted = [...units].sort((a, b) => a.cutBox.x0 - b.cutBox.x0);
   let maxX1 = -Infinity;
   let best: { i: number; gap: number } | undefined;
@@ -79,6 +81,9 @@ function verticalCut<U extends Unit>(units: U[], minGutter: number): [U[], U[]] 
     sufY0[i] = Math.min(sufY0[i + 1], sorted[i].cutBox.y0);
     sufY1[i] = Math.max(sufY1[i + 1], sorted[i].cutBox.y1);
   }
+  const sufX0 = new Array<number>(n + 1).fill(Infinity);
+  for (let i = n - 1; i >= 0; i--) sufX0[i] = Math.min(sufX0[i + 1], sorted[i].cutBox.x0);
+  const maxRight = Math.max(...sorted.map((u) => u.cutBox.x1));
   let preY0 = Infinity;
   let preY1 = -Infinity;
   const nodeH = Math.max(1, sufY1[0] - sufY0[0]);
@@ -91,7 +96,8 @@ function verticalCut<U extends Unit>(units: U[], minGutter: number): [U[], U[]] 
         // A gutter must be tall: a short group beside a long one (a two-cell table row next to
         // a paragraph column) is better split by a horizontal cut first.
         const shorter = Math.min(preY1 - preY0, sufY1[i] - sufY0[i]);
-        if (overlap > 0 && shorter >= nodeH * 0.3 && (!best || gap > best.gap) && !rowAligned(sorted.slice(0, i), sorted.slice(i))) best = { i, gap };
+        const wide = maxX1 - sorted[0].cutBox.x0 >= minWidth && maxRight - sufX0[i] >= minWidth;
+        if (overlap > 0 && wide && shorter >= nodeH * 0.3 && (!best || gap > best.gap) && !rowAligned(sorted.slice(0, i), sorted.slice(i))) best = { i, gap };
       }
     }
     maxX1 = Math.max(maxX1, u.cutBox.x1);

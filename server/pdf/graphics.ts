@@ -144,7 +144,7 @@ function clipRule(b: BBox, w: number, h: number): Rule {
 }
 
 /** Groups shapes that touch (within `gap` pt) into clusters; returns cluster boxes with their shape counts. */
-export function clusterShapes(shapes: { bbox: BBox; curved: boolean }[], gap = 4): { bbox: BBox; count: number; curved: number }[] {
+export function clusterShapes(shapes: { bbox: BBox; curved: boolean }[], gap = 1): { bbox: BBox; count: number; curved: number }[] {
   const clusters: { bbox: BBox; count: number; curved: number }[] = [];
   const sorted = [...shapes].sort((a, b) => a.bbox.y0 - b.bbox.y0);
   for (const s of sorted) {

@@ -8,6 +8,7 @@ import type { PageContent } from './types';
 import { pdfjs } from '../pdf/pdfjs';
 import { readSpans, type PdfSpan } from '../pdf/text';
 import { clusterShapes, readGraphics } from '../pdf/graphics';
+import { findGutters } from '../layout/lines';
 
 export interface RawPage {
   content: PageContent;
@@ -36,7 +37,16 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
     if (a >= pageArea * 0.6) pageImage = true;
     if (b.x1 - b.x0 >= 16 && b.y1 - b.y0 >= 16) graphics.push({ bbox: b, kind: 'image' });
   }
-  for (const c of clusterShapes(g.shapes)) {
+  // Figures side by side in two columns are separate figures: cluster each column's shapes apart.
+  const gutters = findGutters(spans, W);
+  const side = (x: number) => gutters.filter((gu) => x > (gu.x0 + gu.x1) / 2).length;
+  const bySide = new Map<number, typeof g.shapes>();
+  for (const sh of g.shapes) {
+    const k = side((sh.bbox.x0 + sh.bbox.x1) / 2);
+    bySide.set(k, [...(bySide.get(k) ?? []), sh]);
+  }
+  const clusters = [...bySide.values()].flatMap((list) => clusterShapes(list));
+  for (const c of clusters) {
     const w = c.bbox.x1 - c.bbox.x0;
     const h = c.bbox.y1 - c.bbox.y0;
     if (w <= 9 && h <= 9 && w >= 1 && h >= 1) {
