@@ -8,7 +8,7 @@
  * KV cache), accept along the tree, keep the KV of the accepted path, append the model's own next
  * token. With no candidates the pass is a plain autoregressive step (a single one-token chain).
  */
-import { greedyWalk, sampleToken, sampleWalk, argmax } from './accept';
+import { greedyWalk, sampleToken, sampleWalk, argmax, type Acceptance } from './accept';
 import { DEFAULT_MATCH, DraftIndex, type DraftPos } from './draftIndex';
 import { buildPrefixTree, deepestOnly, type PrefixTree } from './prefixTree';
 import type { DecodeOptions, DecodeResult, DecodeStats, LogProbs, TargetSession, TokenInfo } from './types';
@@ -20,7 +20,7 @@ export class SpecDecoder {
   readonly tokens: number[] = [];
   readonly stats: DecodeStats = { passes: 0, accepted: 0, generated: 0, scored: 0 };
   done = false;
-  private tree: PrefixTree | undefined;
+  private proposal: PrefixTree | undefined;
   private cursor: DraftPos | undefined;
   private starts: DraftPos[] = [];
   /** Adaptive budget: after a pass that accepted nothing, propose shorter and fewer chains. */
@@ -47,6 +47,11 @@ export class SpecDecoder {
     this.push([this.pick(first)]);
   }
 
+  /** Start from a known first token (the oracle replay, where the target sequence is given). */
+  startWith(token: number): void {
+    this.push([token]);
+  }
+
   private pick(lp: LogProbs): number {
     const t = this.opts.temperature ?? 0;
     return t > 0 ? sampleToken(lp, t, this.random) : argmax(lp);
@@ -55,52 +60,60 @@ export class SpecDecoder {
   /** Chains to score in the next pass (each starts with the pending token). */
   propose(): number[][] {
     const pending = this.tokens[this.tokens.length - 1];
-    this.tree = undefined;
+    this.proposal = undefined;
     this.starts = [];
     if (this.index) {
       const cands = this.index.candidates(this.tokens, { K: this.budget, maxChains: this.width }, this.cursor);
       if (cands.length > 0) {
         let tree = buildPrefixTree(cands.map((c) => c.tokens));
         if (this.opts.verify === 'deepest') tree = deepestOnly(tree);
-        this.tree = tree;
+        this.proposal = tree;
         // Where each chain starts in the drafts, to continue the cursor after acceptance.
         this.starts = tree.chains.map((ch) => cands.find((c) => startsWith(c.tokens, ch) || startsWith(ch, c.tokens))!.at);
       }
     }
-    if (!this.tree) return [[pending]];
-    return this.tree.chains.map((c) => [pending, ...c]);
+    if (!this.proposal) return [[pending]];
+    return this.proposal.chains.map((c) => [pending, ...c]);
+  }
+
+  /** The prefix tree of the last `propose` (undefined when it proposed a plain step). */
+  get tree(): PrefixTree | undefined {
+    return this.proposal;
   }
 
   /** Apply the scores of the chains from `propose`; returns the KV entries to keep. */
   accept(lp: LogProbs[][], chains: number[][]): { chain: number; keep: number } {
+    const t = this.opts.temperature ?? 0;
+    let a: Acceptance;
+    if (this.proposal) {
+      a = t > 0 ? sampleWalk(this.proposal, lp, t, this.random) : greedyWalk(this.proposal, lp, this.opts.tau ?? 1);
+    } else {
+      a = { tokens: [], bonus: this.pick(lp[0][0]), chain: 0, keep: 1 };
+    }
+    return this.commit(a, chains);
+  }
+
+  /**
+   * Record an acceptance decided elsewhere (the oracle replay decides it from the known target
+   * sequence instead of scores). `chains` are the ones `propose` returned.
+   */
+  commit(a: Acceptance, chains: readonly (readonly number[])[]): { chain: number; keep: number } {
     this.stats.passes++;
     for (const c of chains) this.stats.scored += c.length;
-    const t = this.opts.temperature ?? 0;
-    let accepted: number[] = [];
-    let bonus: number;
-    let chain = 0;
-    let keep = 1;
-    if (this.tree) {
-      const a = t > 0 ? sampleWalk(this.tree, lp, t, this.random) : greedyWalk(this.tree, lp, this.opts.tau ?? 1);
-      accepted = a.tokens;
-      bonus = a.bonus;
-      chain = a.chain;
-      keep = a.keep;
-      const at = this.starts[chain];
-      this.cursor = at && accepted.length > 0 ? { draft: at.draft, pos: at.pos + accepted.length + 1 } : undefined;
-      if (accepted.length === 0) {
+    if (this.proposal) {
+      const at = this.starts[a.chain];
+      this.cursor = at && a.tokens.length > 0 ? { draft: at.draft, pos: at.pos + a.tokens.length + 1 } : undefined;
+      if (a.tokens.length === 0) {
         this.budget = Math.max(2, this.budget >> 1);
         this.width = Math.max(1, this.width >> 1);
       } else {
         this.budget = this.K;
         this.width = this.maxChains;
       }
-    } else {
-      bonus = this.pick(lp[0][0]);
     }
-    this.stats.accepted += accepted.length;
-    this.push([...accepted, bonus]);
-    return { chain, keep };
+    this.stats.accepted += a.tokens.length;
+    this.push([...a.tokens, a.bonus]);
+    return { chain: a.chain, keep: a.keep };
   }
 
   private push(toks: number[]): void {

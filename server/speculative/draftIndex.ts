@@ -39,12 +39,16 @@ export class DraftIndex {
 
   constructor(
     readonly drafts: readonly (readonly number[])[],
-    private readonly info: TokenInfo & { location?(id: number): number | undefined },
+    private readonly info: TokenInfo,
     readonly n: number = DEFAULT_MATCH.n,
   ) {
     if (!Number.isInteger(n) || n < 1) throw new Error(`draft matcher: key length n must be a positive integer, got ${n}`);
     for (let k = 1; k <= n; k++) this.maps.push(new Map());
     drafts.forEach((d, di) => this.indexDraft(d, di));
+  }
+
+  private sym(id: number): number {
+    return this.info.keySymbol ? this.info.keySymbol(id) : id;
   }
 
   get size(): number {
@@ -58,7 +62,7 @@ export class DraftIndex {
     const after: number[] = [0];
     for (let i = 0; i < d.length; i++) {
       if (this.info.isLocation(d[i])) continue;
-      stream.push(d[i]);
+      stream.push(this.sym(d[i]));
       after.push(i + 1);
     }
     for (let t = 0; t < stream.length; t++) {
@@ -86,7 +90,7 @@ export class DraftIndex {
     while (i >= 0 && this.info.isLocation(output[i])) trailingLocs.unshift(output[i--]);
     const keyTokens: number[] = [];
     for (; i >= 0 && keyTokens.length < this.n; i--) {
-      if (!this.info.isLocation(output[i])) keyTokens.unshift(output[i]);
+      if (!this.info.isLocation(output[i])) keyTokens.unshift(this.sym(output[i]));
     }
     if (keyTokens.length < this.n) keyTokens.unshift(BOS);
 

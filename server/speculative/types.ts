@@ -48,6 +48,14 @@ export interface TokenInfo {
   isLocation(id: number): boolean;
   /** Tokens that end decoding (`</doctag>`, `<|end_of_text|>`). */
   isStop(id: number): boolean;
+  /**
+   * Optional: the symbol a token contributes to match keys (default: itself). Mapping every
+   * opening element tag to one symbol and every closing tag to another lets a block whose class
+   * the pipeline got wrong (text vs section header vs caption) still line up after its tag.
+   */
+  keySymbol?(id: number): number;
+  /** Optional: the grid value of a location token (ranks candidates by box distance). */
+  location?(id: number): number | undefined;
 }
 
 export type SpecMode = 'ar' | 'page' | 'hsd';
