@@ -1,0 +1,148 @@
+/**
+ * `npm run bench:vlm`: where the VLM's time goes, on the tiny fixture model and this CPU.
+ *
+ *  1. Pages: real PDF pages rendered at scale 2 go through the whole path; per page the time of
+ *     preprocessing (resize + tiles), the vision encoder, the prefill (prompt embeddings + one
+ *     decoder run over ~1100 prompt tokens) and decoding, with each part's share.
+ *  2. Decoding speed: 256 tokens with the KV cache (tokens/s), against the same tokens decoded
+ *     without a cache (the whole sequence recomputed each step), measured in the same run.
+ *  3. Batching: 4 regions decoded as one left-padded batch against the same regions one by one.
+ *
+ * The tiny model's absolute figures say nothing about granite-docling's speed; the shares and
+ * ratios show where the code (not the model) spends time.
+ *   usage: node out/scripts/bench/vlm.main.js [--pages N] [--threads N]
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { makeTinyModels } from '../scripts/fixtures/makeTinyModels';
+import { pdfjs, pdfjsAssetOptions } from '../server/pdf/pdfjs';
+import { VlmModel } from '../server/vlm/model';
+import { preprocessImage } from '../server/vlm/preprocess';
+import { argmax, greedyGenerate } from '../server/vlm/generate';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+async function renderPages(pdf: string, count: number, scale: number) {
+  const lib = await pdfjs();
+  const task = lib.getDocument({ data: new Uint8Array(readFileSync(pdf)), ...pdfjsAssetOptions() });
+  const doc = await task.promise;
+  const pages = [];
+  try {
+    for (let n = 1; n <= Math.min(count, doc.numPages); n++) {
+      const page = await doc.getPage(n);
+      const vp = page.getViewport({ scale });
+      const w = Math.round(vp.width);
+      const h = Math.round(vp.height);
+      const factory = doc.canvasFactory as { create(w: number, h: number): { canvas: { getContext(k: '2d'): CanvasRenderingContext2D } } };
+      const { canvas } = factory.create(w, h);
+      await page.render({ canvas: canvas as unknown as HTMLCanvasElement, viewport: vp }).promise;
+      const img = canvas.getContext('2d').getImageData(0, 0, w, h);
+      pages.push({ data: img.data, width: w, height: h });
+    }
+  } finally {
+    await task.destroy();
+  }
+  return pages;
+}
+
+const pct = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)}%`;
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+
+async function main(): Promise<void> {
+  const pageCount = arg('--pages', 3);
+  const threads = arg('--threads', 1);
+  const root = mkdtempSync(join(tmpdir(), 'folio-bench-vlm-'));
+  try {
+    const dirs = makeTinyModels(root);
+    const corpus = process.env.FOLIO_CORPUS ?? resolve(__dirname, '..', '..', '..', '..', 'shared', 'corpus');
+    const pdf = join(corpus, 'selfmade-example', 'sample.libreoffice.pdf');
+    const pages = await renderPages(pdf, pageCount, 2);
+    const model = await VlmModel.load({ modelsDir: dirs.page, providers: ['cpu'], threads });
+    console.log(`VLM benchmark: tiny fixture on ${model.provider}, ${threads} thread(s), ${pages.length} page(s) of ${pdf} at scale 2`);
+
+    // 1. Whole path per page.
+    const sum = { preprocessMs: 0, visionMs: 0, prefillMs: 0, decodeMs: 0, promptTokens: 0, newTokens: 0 };
+    await model.generate([{ image: pages[0], instruction: 'Convert this page to docling.' }]); // warm-up
+    const t0 = performance.now();
+    for (const p of pages) {
+      const { timings } = await model.generate([{ image: p, instruction: 'Convert this page to docling.' }]);
+      for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += timings[k];
+    }
+    const wall = performance.now() - t0;
+    const parts = sum.preprocessMs + sum.visionMs + sum.prefillMs + sum.decodeMs;
+    console.log(`\n1. page path (${pages[0].width}×${pages[0].height} px → ${sum.promptTokens / pages.length} prompt tokens, ${sum.newTokens / pages.length} new tokens per page)`);
+    console.log(`   time per page   ${ms(wall / pages.length)}`);
+    console.log(`   preprocess      ${ms(sum.preprocessMs / pages.length)}  ${pct(sum.preprocessMs, parts)}`);
+    console.log(`   vision encoder  ${ms(sum.visionMs / pages.length)}  ${pct(sum.visionMs, parts)}`);
+    console.log(`   prefill         ${ms(sum.prefillMs / pages.length)}  ${pct(sum.prefillMs, parts)}`);
+    console.log(`   decode          ${ms(sum.decodeMs / pages.length)}  ${pct(sum.decodeMs, parts)}`);
+
+    // 2. Decoding with and without the KV cache, on the looping fixture (never stops by itself).
+    const loop = await VlmModel.load({ modelsDir: dirs.loop, providers: ['cpu'], threads });
+    const pre = await preprocessImage(pages[0], loop.config.preprocess);
+    const feats = await loop.encodeImage(pre);
+    const s = loop.newSession();
+    const ids = loop.promptIds(pre, 'Convert this page to docling.');
+    const row = await loop.promptEmbeds(s, ids, feats);
+    const first = await s.prefill([row]);
+    const N = 256;
+    let t = performance.now();
+    const res = await greedyGenerate(s, [first[0][0]], { maxNewTokens: N, stopIds: new Set(), loopGuard: false });
+    const cachedMs = performance.now() - t;
+    const cachedRate = (res.tokens[0].length / cachedMs) * 1000;
+    // Without cache: every step re-runs prompt + tokens so far. Measured on the first 32 steps.
+    const M = 32;
+    const H = loop.config.text.hidden;
+    const gen: number[] = [];
+    let last = first[0][0];
+    t = performance.now();
+    for (let i = 0; i < M; i++) {
+      gen.push(argmax(last));
+      const s2 = loop.newSession();
+      const extra = await s2.embed([gen]);
+      const full = new Float32Array(row.length + gen.length * H);
+      full.set(row);
+      full.set(extra, row.length);
+      last = (await s2.prefill([full]))[0][0];
+    }
+    const uncachedRate = (M / (performance.now() - t)) * 1000;
+    console.log(`\n2. decoding (prompt ${ids.length} tokens)`);
+    console.log(`   with KV cache     ${cachedRate.toFixed(1)} tokens/s (${res.tokens[0].length} tokens)`);
+    console.log(`   without KV cache  ${uncachedRate.toFixed(1)} tokens/s (first ${M} tokens)`);
+    console.log(`   ratio             ${(cachedRate / uncachedRate).toFixed(1)}×`);
+
+    // 3. Four regions as one batch vs one by one (64 tokens each, loop guard off).
+    const crops = [
+      { left: 100, top: 100, width: 600, height: 150 },
+      { left: 100, top: 300, width: 900, height: 400 },
+      { left: 50, top: 800, width: 300, height: 300 },
+      { left: 400, top: 1200, width: 700, height: 200 },
+    ];
+    const reqs = crops.map((crop) => ({ image: pages[0], crop, instruction: 'Convert this page to docling.' }));
+    const opts = { maxNewTokens: 64, loopGuard: false as const };
+    t = performance.now();
+    const batched = await loop.generate(reqs, opts);
+    const batchMs = performance.now() - t;
+    t = performance.now();
+    let singleDecode = 0;
+    for (const r of reqs) singleDecode += (await loop.generate([r], opts)).timings.decodeMs;
+    const singleMs = performance.now() - t;
+    console.log(`\n3. four regions, 64 new tokens each`);
+    console.log(`   one batch    ${ms(batchMs)} (decode ${ms(batched.timings.decodeMs)})`);
+    console.log(`   one by one   ${ms(singleMs)} (decode ${ms(singleDecode)})`);
+    console.log(`   decode speed-up of batching ${(singleDecode / batched.timings.decodeMs).toFixed(2)}×`);
+    await model.release();
+    await loop.release();
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
