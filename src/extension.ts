@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { FolioContext } from './context';
 import { convertPdfCommand } from './commands/convertPdf';
+import { downloadModelsCommand } from './commands/downloadModels';
 import { registerPreview } from './preview';
 
 let ctx: FolioContext | undefined;
@@ -9,7 +10,10 @@ let ctx: FolioContext | undefined;
 export function activate(extension: vscode.ExtensionContext): FolioContext {
   ctx = new FolioContext(extension);
   extension.subscriptions.push(ctx);
-  ctx.push(vscode.commands.registerCommand('folio.convertPdf', convertPdfCommand(ctx)));
+  ctx.push(
+    vscode.commands.registerCommand('folio.convertPdf', convertPdfCommand(ctx)),
+    vscode.commands.registerCommand('folio.downloadModels', downloadModelsCommand(ctx)),
+  );
   registerPreview(ctx);
   return ctx;
 }

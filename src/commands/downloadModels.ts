@@ -1,0 +1,86 @@
+/**
+ * "Folio: Download models": downloads granite-docling (and optionally the heron layout
+ * detector) into the models folder, with a cancellable progress notification. Downloads are
+ * plain streamed I/O, so they run in the extension host through the model manager directly
+ * (server/models), without the backend. A failed or offline download changes nothing installed:
+ * the pipeline engine keeps working.
+ */
+import * as vscode from 'vscode';
+import { pullModel } from '../../server/models/manager';
+import type { FolioContext } from '../context';
+
+interface ModelPick extends vscode.QuickPickItem {
+  repos: string[];
+}
+
+interface DtypePick extends vscode.QuickPickItem {
+  dtype: string;
+}
+
+export function downloadModelsCommand(ctx: FolioContext) {
+  return async (): Promise<string[] | undefined> => {
+    const which = await vscode.window.showQuickPick<ModelPick>(
+      [
+        { label: 'granite-docling-258M + heron layout detector', description: 'VLM and layout priors', repos: ['granite-docling', 'heron'] },
+        { label: 'granite-docling-258M', description: 'document VLM (page image → DocTags)', repos: ['granite-docling'] },
+        { label: 'docling-layout-heron', description: 'layout detector only', repos: ['heron'] },
+      ],
+      { title: 'Folio: Download models', placeHolder: 'Which models?' },
+    );
+    if (!which) return undefined;
+    let dtype = 'fp32';
+    if (which.repos.includes('granite-docling')) {
+      const pick = await vscode.window.showQuickPick<DtypePick>(
+        [
+          { label: 'fp32', description: 'full precision, ~1 GB (best on CPU)', dtype: 'fp32' },
+          { label: 'fp16', description: 'half precision, ~0.5 GB (GPU)', dtype: 'fp16' },
+          { label: 'q8', description: '8-bit quantized, smaller and faster on CPU', dtype: 'q8' },
+          { label: 'q4', description: '4-bit weights, smallest', dtype: 'q4' },
+        ],
+        { title: 'Folio: model precision', placeHolder: 'Which variant of granite-docling?' },
+      );
+      if (!pick) return undefined;
+      dtype = pick.dtype;
+    }
+    const dir = ctx.config.modelsDir;
+    const installed: string[] = [];
+    try {
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Folio: downloading models', cancellable: true },
+        async (progress, token) => {
+          const abort = new AbortController();
+          token.onCancellationRequested(() => abort.abort());
+          for (const repo of which.repos) {
+            let lastPct = 0;
+            const folder = await pullModel({
+              repo,
+              dtype,
+              dir,
+              signal: abort.signal,
+              onProgress: (p) => {
+                const pct = p.overallTotal > 0 ? Math.floor((p.overallReceived / p.overallTotal) * 100) : 0;
+                if (pct === lastPct) return;
+                progress.report({ message: `${repo}: ${p.file} (${pct}%)`, increment: (pct - lastPct) / which.repos.length });
+                lastPct = pct;
+              },
+            });
+            installed.push(folder);
+            ctx.output.appendLine(`[info] model ${repo} (${dtype}) installed in ${folder}`);
+          }
+        },
+      );
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      ctx.output.appendLine(`[error] model download: ${message}`);
+      void vscode.window.showErrorMessage(`Folio: the model download failed: ${message} The pipeline engine keeps working.`);
+      return undefined;
+    }
+    const choice = await vscode.window.showInformationMessage(
+      `Folio: models installed in ${dir}. Use the VLM engine for conversions?`,
+      'Use VLM',
+      'Not now',
+    );
+    if (choice === 'Use VLM') await vscode.workspace.getConfiguration('folio').update('engine', 'vlm', vscode.ConfigurationTarget.Global);
+    return installed;
+  };
+}
