@@ -20,7 +20,7 @@ import type { ConvertOptions, ConvertSummary, EngineName, PageResult } from '../
 import { FolioErrorCodes } from '../protocol';
 import { FolioError } from '../errors';
 import type { AnalyzeOptions, PageAnalysis } from '../pipeline/types';
-import { markFurniture } from '../pipeline/index';
+import { markFurniture } from '../pipeline/furniture';
 import { CancelledError, type PageWorkerPool } from '../worker/pool';
 import { parsePageSelection } from './pageSelection';
 import { buildPageResult, failedPageResult, joinDocTags, joinPages } from './pageResult';
