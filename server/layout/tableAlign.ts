@@ -15,6 +15,8 @@ interface Piece {
   x1: number;
   spans: number[];
   chars: number;
+  /** Letters and digits in the run. */
+  alnum: number;
 }
 
 interface Line {
@@ -22,14 +24,26 @@ interface Line {
   y1: number;
   size: number;
   pieces: Piece[];
+  /** Prose runs of the line (x extents). */
+  prose: [number, number][];
 }
 
-/** Gap (in font sizes) between two spans of one line that separates table cells. */
-const CELL_GAP_EM = 1.0;
+/**
+ * Gap (in font sizes) between two text runs of one line that may separate table cells. Small:
+ * HTML tables rendered by browsers pad cells by ~4 pt. What keeps prose out is the consistency
+ * tests below, not this number.
+ */
+const CELL_GAP_EM = 0.35;
+/** Gap that certainly separates two runs of words (wider than any justified word space). */
+const PROSE_GAP_EM = 1.2;
 const MIN_LINES = 3;
 const MIN_GAPS = 2;
 
-function lines(spans: TextSpan[], taken: Set<number>): Line[] {
+function alnum(text: string): number {
+  return (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
+}
+
+function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number): Line[] {
   const idx = spans
     .map((s, i) => i)
     .filter((i) => !taken.has(i) && (spans[i]!.dir ?? 'ltr') !== 'ttb' && spans[i]!.text.trim() !== '')
@@ -49,18 +63,45 @@ function lines(spans: TextSpan[], taken: Set<number>): Line[] {
   out.sort((a, b) => a.y0 - b.y0);
   return out.map((l) => {
     const ms = l.members.slice().sort((a, b) => spans[a]!.bbox.x0 - spans[b]!.bbox.x0);
-    const pieces: Piece[] = [];
-    for (const i of ms) {
-      const s = spans[i]!;
-      const last = pieces[pieces.length - 1];
-      if (last && s.bbox.x0 - last.x1 < CELL_GAP_EM * Math.max(s.fontSize, 4)) {
-        last.x1 = Math.max(last.x1, s.bbox.x1);
-        last.spans.push(i);
-        last.chars += s.text.length;
-      } else pieces.push({ x0: s.bbox.x0, x1: s.bbox.x1, spans: [i], chars: s.text.length });
+    // Prose runs (a line of a text column beside a table, a wrapped paragraph) are never cells:
+    // found with a word-space-tolerant gap (justified text spreads words by up to ~1 em) and
+    // left out, so they cannot stretch a table over the text next to it.
+    const prose = new Set<number>();
+    const proseRuns: [number, number][] = [];
+    for (const run of group(spans, ms, PROSE_GAP_EM)) {
+      if (run.chars > 45 || run.x1 - run.x0 > 0.33 * pageWidth) {
+        for (const i of run.spans) prose.add(i);
+        proseRuns.push([run.x0, run.x1]);
+      }
     }
-    return { y0: l.y0, y1: l.y1, size: l.size, pieces };
+    const cells = group(spans, ms.filter((i) => !prose.has(i)), CELL_GAP_EM);
+    return { y0: l.y0, y1: l.y1, size: l.size, pieces: cells, prose: proseRuns };
+  }).map((l, k, all) => {
+    // A short run right under or over a prose run it overlaps is that paragraph's first or
+    // last line ("cache." ending a paragraph beside a table), not a cell.
+    const near = all.filter((o, j) => Math.abs(j - k) === 1 && Math.abs((o.y0 + o.y1) / 2 - (l.y0 + l.y1) / 2) < 1.6 * (l.y1 - l.y0));
+    const pieces = l.pieces.filter((p) => !near.some((o) => o.prose.some(([a, b]) => p.x0 < b && p.x1 > a)));
+    return { ...l, pieces };
   });
+}
+
+/** Runs of a line's spans (sorted by x) separated by gaps of at least `em` font sizes. */
+function group(spans: TextSpan[], sorted: number[], em: number): Piece[] {
+  const pieces: Piece[] = [];
+  for (const i of sorted) {
+    const s = spans[i]!;
+    const last = pieces[pieces.length - 1];
+    const lastSize = last ? spans[last.spans[last.spans.length - 1]!]!.fontSize : 0;
+    // Text of another size is another run (a table's small type beside body text).
+    const sameSize = last !== undefined && Math.abs(lastSize - s.fontSize) <= 0.15 * Math.max(lastSize, s.fontSize);
+    if (last && sameSize && s.bbox.x0 - last.x1 < em * Math.max(Math.min(s.fontSize, lastSize), 4)) {
+      last.x1 = Math.max(last.x1, s.bbox.x1);
+      last.spans.push(i);
+      last.chars += s.text.length + 1;
+      last.alnum += alnum(s.text);
+    } else pieces.push({ x0: s.bbox.x0, x1: s.bbox.x1, spans: [i], chars: s.text.length, alnum: alnum(s.text) });
+  }
+  return pieces;
 }
 
 /** White vertical gaps (wider than `minGap`) through all the given lines, between their extremes. */
@@ -83,15 +124,31 @@ function isTableLike(ls: Line[]): boolean {
   // Cells are short: long pieces are prose columns.
   const longPieces = pieces.filter((p) => p.chars > 40).length;
   if (longPieces > pieces.length * 0.2) return false;
-  // Most lines fill at least half the columns.
+  // One run per cell: prose split into words has many runs between two gaps.
   const cols = g.length + 1;
+  const bounds = [-Infinity, ...g.map(([a, b]) => (a + b) / 2), Infinity];
+  let cells = 0;
+  for (const l of ls) {
+    const per = new Map<number, number>();
+    for (const p of l.pieces) {
+      const c = bounds.findIndex((b, k) => k > 0 && (p.x0 + p.x1) / 2 < b) - 1;
+      per.set(c, (per.get(c) ?? 0) + 1);
+    }
+    cells += per.size;
+  }
+  if (pieces.length > cells * 1.25) return false;
+  // Cells hold words or numbers; scattered symbols are a formula's pieces.
+  const wordy = pieces.filter((p) => p.alnum >= 2).length;
+  if (wordy < pieces.length * 0.6) return false;
+  // Most lines fill at least half the columns.
   const full = ls.filter((l) => l.pieces.length >= Math.max(2, Math.ceil(cols / 2))).length;
   return full >= Math.max(MIN_LINES, ls.length * 0.7);
 }
 
 /** Grids of alignment tables among the spans not yet `taken`. */
-export function alignedGrids(spans: TextSpan[], taken: Set<number>): Grid[] {
-  const ls = lines(spans, taken);
+export function alignedGrids(spans: TextSpan[], taken: Set<number>, pageWidth: number): Grid[] {
+  // Lines that are all prose are left out: a text column beside a table interleaves with its rows.
+  const ls = lines(spans, taken, pageWidth).filter((l) => l.pieces.length > 0);
   const grids: Grid[] = [];
   let i = 0;
   while (i < ls.length) {
@@ -123,7 +180,8 @@ export function alignedGrids(spans: TextSpan[], taken: Set<number>): Grid[] {
       const ys = [block[0]!.y0 - 1];
       for (let r = 1; r < block.length; r++) ys.push((block[r - 1]!.y1 + block[r]!.y0) / 2);
       ys.push(block[block.length - 1]!.y1 + 1);
-      grids.push({ xs, ys, mergeRight: () => false, mergeDown: () => false });
+      const only = new Set(block.flatMap((l) => l.pieces.flatMap((p) => p.spans)));
+      grids.push({ xs, ys, mergeRight: () => false, mergeDown: () => false, only });
       i = k;
     } else i++;
   }

@@ -16,6 +16,8 @@ export interface Grid {
   mergeRight(r: number, c: number): boolean;
   /** True when grid cells (r, c) and (r + 1, c) form one cell. */
   mergeDown(r: number, c: number): boolean;
+  /** The spans this grid may take (alignment tables: the runs that made it); default: any inside. */
+  only?: Set<number>;
 }
 
 interface Region {
@@ -129,7 +131,7 @@ export function fillGrid(g: Grid, spans: TextSpan[], taken: Set<number>): GridTa
   let firstRowSpans = 0;
   let firstRowBold = 0;
   spans.forEach((s, i) => {
-    if (taken.has(i)) return;
+    if (taken.has(i) || (g.only && !g.only.has(i))) return;
     const cx = (s.bbox.x0 + s.bbox.x1) / 2;
     const cy = (s.bbox.y0 + s.bbox.y1) / 2;
     if (cx < bbox.x0 || cx > bbox.x1 || cy < bbox.y0 || cy > bbox.y1) return;

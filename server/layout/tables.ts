@@ -63,7 +63,7 @@ export function detectTables(content: PageContent): DetectedTable[] {
     // Largest frames first, so an outer table claims its nested tables' text.
     const area = (g: Grid) => (g.xs[g.xs.length - 1]! - g.xs[0]!) * (g.ys[g.ys.length - 1]! - g.ys[0]!);
     take(ruledGrids(content.rules).sort((a, b) => area(b) - area(a)), true);
-    take(alignedGrids(content.spans, taken), false);
+    take(alignedGrids(content.spans, taken, content.width), false);
   } catch {
     // Table detection is an enhancement: on any surprise the page keeps its text as lines.
     return out;
