@@ -1,0 +1,100 @@
+/**
+ * Table detection on real PDFs, with the pipeline's own pdf.js extraction:
+ * - a ruled table with row and column spans matches docling's OTSL for the same page exactly;
+ * - merged cells in DOCX tables (horizontal, vertical) come out as lcel / ucel;
+ * - alignment tables (no rules) beside a text column do not swallow the text column;
+ * - cell F1 over the docling-src-rendered files whose ground truth has tables;
+ * - no table at all on the corpus files whose ground truth has none (false tables are costly).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { corpusPath } from '../helpers/corpus';
+import { detectTables, type DetectedTable } from '../../server/layout/tables';
+import { parseDocTags } from '../../server/doctags/parse';
+import { pageContents } from './pageContent';
+import { cellScore, expandOtsl, f1, markdownTables } from './cellF1';
+
+async function tablesOf(pdf: string): Promise<DetectedTable[]> {
+  const pages = await pageContents(pdf, 10);
+  return pages.flatMap((p) => detectTables(p));
+}
+
+test('ruled table with spans (2305.03393v1 page 9) equals docling\'s OTSL', async () => {
+  const pdf = corpusPath('docling/pdf/2305.03393v1-pg9.pdf');
+  const [page] = await pageContents(pdf);
+  const found = detectTables(page!);
+  assert.equal(found.length, 1);
+  const want = parseDocTags(readFileSync(pdf.replace(/\.pdf$/, '.doctags.txt'), 'utf8'))[0]!.items.find((i) => i.cls === 'table')!;
+  assert.deepEqual(found[0]!.rows, want.table);
+  // The table's box on docling's grid is within a step or two of docling's.
+  const b = found[0]!.bbox;
+  const grid = [(b.x0 / page!.width) * 500, (b.y0 / page!.height) * 500, (b.x1 / page!.width) * 500, (b.y1 / page!.height) * 500];
+  grid.forEach((v, k) => assert.ok(Math.abs(v - want.grid![k]!) <= 2, `grid ${grid} vs ${want.grid}`));
+  // It consumed exactly the spans inside it: the caption and body text stay text.
+  const texts = found[0]!.spanIndices.map((i) => page!.spans[i]!.text);
+  assert.ok(texts.includes('0.965') && texts.includes('Inference'));
+  assert.ok(!texts.some((t) => t.includes('HPO performed') || t.includes('Quantitative')));
+});
+
+test('DOCX tables: horizontal and vertical merges become lcel and ucel', async () => {
+  const found = await tablesOf(corpusPath('docling-src-rendered/docx/word_tables.docx.pdf'));
+  assert.ok(found.length >= 5, `found ${found.length}`);
+  const cells = (t: DetectedTable) => t.rows.map((r) => r.map((c) => (c.text ? `${c.tag}:${c.text}` : c.tag)));
+  assert.deepEqual(cells(found[0]!), [
+    ['ched:Header 0.0', 'ched:Header 0.1', 'ched:Header 0.2'],
+    ['fcel:Cell 1.0', 'fcel:Cell 1.1', 'fcel:Cell 1.2'],
+    ['fcel:Cell 2.0', 'fcel:Cell 2.1', 'fcel:Cell 2.2'],
+  ]);
+  assert.deepEqual(cells(found[1]!)[1], ['fcel:Cell 1.0', 'fcel:Merged Cell 1.1 1.2', 'lcel']);
+  assert.deepEqual(
+    cells(found[3]!).map((r) => r[1]),
+    ['ched:Header 0.1', 'fcel:Merged Cell 1.1 2.1', 'ucel', 'fcel:Merged Cell 3.1 4.1', 'ucel'],
+  );
+});
+
+test('alignment table beside a text column (xelatex two-column) keeps to its own column', async () => {
+  const found = await tablesOf(corpusPath('selfmade-example/sample.xelatex-2col.pdf'));
+  assert.equal(found.length, 1);
+  assert.deepEqual(expandOtsl(found[0]!.rows), markdownTables(readFileSync(corpusPath('selfmade-example/sample.md'), 'utf8'))[0]);
+});
+
+function renderedFiles(): { pdf: string; md: string }[] {
+  const out: { pdf: string; md: string }[] = [];
+  for (const sub of ['docx', 'html']) {
+    const dir = corpusPath(join('docling-src-rendered', sub));
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.pdf'))) out.push({ pdf: join(dir, f), md: join(dir, f.replace(/\.pdf$/, '.md')) });
+  }
+  return out;
+}
+
+test('cell F1 on docling-src-rendered files with tables; no false tables on the others', async (t) => {
+  const files = renderedFiles();
+  assert.ok(files.length >= 60, `corpus files: ${files.length}`);
+  let total = { tp: 0, pred: 0, gt: 0 };
+  const falseTables: string[] = [];
+  const perFile: string[] = [];
+  for (const { pdf, md } of files) {
+    const gt = markdownTables(readFileSync(md, 'utf8'));
+    const found = await tablesOf(pdf);
+    const name = pdf.split('/').pop()!;
+    if (gt.length === 0) {
+      if (found.length > 0) falseTables.push(`${name}: ${found.length}`);
+      continue;
+    }
+    const s = cellScore(found.map((x) => expandOtsl(x.rows)), gt);
+    total = { tp: total.tp + s.tp, pred: total.pred + s.pred, gt: total.gt + s.gt };
+    perFile.push(`${name} ${f1(s).f1.toFixed(2)}`);
+  }
+  const r = f1(total);
+  t.diagnostic(`table cell F1 ${r.f1.toFixed(3)} (P ${r.precision.toFixed(3)}, R ${r.recall.toFixed(3)}) over ${perFile.length} files: ${perFile.join(', ')}`);
+  assert.deepEqual(falseTables, [], 'tables found in files whose ground truth has none');
+  assert.ok(r.precision >= 0.75, `precision ${r.precision}`);
+  assert.ok(r.f1 >= 0.65, `F1 ${r.f1}`);
+});
+
+test('pages without tables: text-only corpus PDFs give no table', async () => {
+  const plain = ['docling/pdf/multi_page.pdf', 'docling/pdf/code_and_formula.pdf', 'docling/pdf/picture_classification.pdf', 'docling/pdf/amt_handbook_sample.pdf'];
+  for (const f of plain) assert.deepEqual(await tablesOf(corpusPath(f)), [], f);
+});
