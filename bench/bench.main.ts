@@ -1,7 +1,8 @@
 /**
  * `npm run bench` (issues 2 and 4): speed and memory, Folio next to its peers in the same run.
  *
- *   node out/scripts/bench/bench.main.js [--jobs 2] [--big-pages 1000] [--skip-big] [--out eval/out]
+ *   node out/scripts/bench/bench.main.js [--jobs 2] [--big-pages 1000] [--skip-big]
+ *                                        [--parts born,scanned,stream] [--out eval/out]
  *
  * 1. Born-digital pages/s end to end (CLI, no page images) on the corpus sets with ground
  *    truth, for Folio and each peer; the ratio Folio / peer.
@@ -47,6 +48,7 @@ async function main(): Promise<number> {
   const repo = repoRoot();
   const root = corpusRoot(repo);
   const jobs = Number(arg('jobs') ?? 2);
+  const parts = new Set((arg('parts') ?? 'born,scanned,stream').split(','));
   const outDir = resolve(arg('out') ?? join(repo, 'eval', 'out'));
   const manifest = readManifest(root);
   // Password-protected and broken files (no page count) are not throughput material.
@@ -73,13 +75,16 @@ async function main(): Promise<number> {
       console.log('\n' + table(`${label}: ${entries.length} files, ${entries.reduce((s, e) => s + (e.pages ?? 0), 0)} pages, ${jobs} at once`, rows, rows.find((r) => r.peer === 'Folio'), scanned));
       return rows;
     };
-    results.bornDigital = await run('born-digital', born, false);
-    const f = (results.bornDigital as Throughput[]).find((r) => r.peer === 'Folio');
-    if (f) console.log(`Folio born-digital: ${fmt(f.pagesPerSec, 1)} pages/s end to end (target ≥ 10)`);
-    results.scanned = await run('scanned', scans, true);
-    const s = (results.scanned as Throughput[]).find((r) => r.peer === 'Folio');
-    if (s) console.log(`Folio scanned: ${fmt(s.secPerPage, 2)} s/page (target ≤ 3)${s.failed ? `; ${s.failed} file(s) failed` : ''}`);
-
+    if (parts.has('born')) {
+      results.bornDigital = await run('born-digital', born, false);
+      const f = (results.bornDigital as Throughput[]).find((r) => r.peer === 'Folio');
+      if (f) console.log(`Folio born-digital: ${fmt(f.pagesPerSec, 1)} pages/s end to end (target ≥ 10)`);
+    }
+    if (parts.has('scanned')) {
+      results.scanned = await run('scanned', scans, true);
+      const s = (results.scanned as Throughput[]).find((r) => r.peer === 'Folio');
+      if (s) console.log(`Folio scanned: ${fmt(s.secPerPage, 2)} s/page (target ≤ 3)${s.failed ? `; ${s.failed} file(s) failed` : ''}`);
+    }
     // Streaming and memory through the backend process, on generated text PDFs.
     const stream = async (pages: number, timeoutMs: number): Promise<StreamFigures> => {
       const file = join(work, `generated-${pages}.pdf`);
@@ -87,12 +92,14 @@ async function main(): Promise<number> {
       console.error(`bench: backend: ${pages}-page PDF…`);
       return convertThroughBackend(file, timeoutMs);
     };
-    const s50 = await stream(50, 300_000);
-    results.fifty = { ...s50, arrivals: undefined };
-    console.log(
-      `\n== backend, generated 50-page PDF ==\ntime to first page ${fmt(s50.firstPageMs / 1000, 2)} s; all ${s50.pages} pages in ${fmt(s50.totalMs / 1000, 1)} s (${fmt(s50.pages / (s50.totalMs / 1000), 1)} pages/s); peak RSS ${fmt(s50.peakRss / MiB, 0)} MiB; pages in order: ${s50.inOrder}`,
-    );
-    if (!process.argv.includes('--skip-big')) {
+    const s50 = parts.has('stream') ? await stream(50, 300_000) : undefined;
+    if (s50) {
+      results.fifty = { ...s50, arrivals: undefined };
+      console.log(
+        `\n== backend, generated 50-page PDF ==\ntime to first page ${fmt(s50.firstPageMs / 1000, 2)} s; all ${s50.pages} pages in ${fmt(s50.totalMs / 1000, 1)} s (${fmt(s50.pages / (s50.totalMs / 1000), 1)} pages/s); peak RSS ${fmt(s50.peakRss / MiB, 0)} MiB; pages in order: ${s50.inOrder}`,
+      );
+    }
+    if (s50 && !process.argv.includes('--skip-big')) {
       const n = Number(arg('big-pages') ?? 1000);
       const big = await stream(n, 1_800_000);
       results.big = { ...big, arrivals: undefined };
