@@ -24,6 +24,8 @@ export interface DecoderShape {
   kvHeads: number;
   headDim: number;
   hidden: number;
+  /** Vocabulary size (logits width), when known before the first run. */
+  vocab?: number;
 }
 
 export interface DecoderModel {
@@ -69,8 +71,9 @@ export class DecoderSession {
     return this.mask.map((m) => m.reduce((a, b) => a + b, 0));
   }
 
+  /** Logits width: from the config until the first run, then from the decoder's output. */
   get vocabSize(): number {
-    return this.vocab;
+    return this.vocab || this.model.shape.vocab || 0;
   }
   private vocab = 0;
 

@@ -6,8 +6,8 @@
  * (x0, y0, x1, y1 in original pixels) and `scores`, one per query, no NMS. Boxes under Docling's
  * default threshold (0.3) are dropped.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { RegionClass } from '../protocol';
 import { toGrid, type DocItem } from '../doctags/types';
@@ -30,14 +30,32 @@ export function findDetector(root: string): string | undefined {
 }
 
 export class HeronDetector {
-  private constructor(private readonly s: LoadedSession, readonly size = 640, readonly threshold = 0.3) {}
+  /** Input side (RT-DETR: 640), rescale factor and optional mean/std (RT-DETR: none). */
+  size = 640;
+  rescale = 1 / 255;
+  norm: { mean: number[]; std: number[] } | undefined;
+
+  private constructor(private readonly s: LoadedSession, readonly threshold = 0.3) {}
 
   get provider(): string {
     return this.s.provider;
   }
 
   static async load(path: string, providers: string[], threads?: number): Promise<HeronDetector> {
-    return new HeronDetector(await createSession(path, { providers, threads }));
+    const det = new HeronDetector(await createSession(path, { providers, threads }));
+    // The export's preprocessor_config.json, when shipped, overrides the RT-DETR defaults.
+    const cfgPath = join(dirname(path), 'preprocessor_config.json');
+    if (existsSync(cfgPath)) {
+      try {
+        const c = JSON.parse(readFileSync(cfgPath, 'utf8')) as { size?: { height?: number; width?: number }; do_normalize?: boolean; image_mean?: number[]; image_std?: number[]; rescale_factor?: number };
+        if (c.size?.height && c.size.height === c.size.width) det.size = c.size.height;
+        if (typeof c.rescale_factor === 'number') det.rescale = c.rescale_factor;
+        if (c.do_normalize && c.image_mean?.length === 3 && c.image_std?.length === 3) det.norm = { mean: c.image_mean, std: c.image_std };
+      } catch {
+        // A damaged config: keep the defaults (the model still loads and runs).
+      }
+    }
+    return det;
   }
 
   /** Boxes on a page image, as DocItems with `bbox` (points) and `grid`, sorted top to bottom. */
@@ -52,7 +70,9 @@ export class HeronDetector {
     const Hh = meta.height ?? 1;
     const rgb = await src.flatten({ background: '#ffffff' }).removeAlpha().resize(S, S, { fit: 'fill' }).raw().toBuffer();
     const px = new Float32Array(3 * S * S);
-    for (let i = 0; i < S * S; i++) for (let c = 0; c < 3; c++) px[c * S * S + i] = rgb[i * 3 + c] / 255;
+    const mean = this.norm?.mean ?? [0, 0, 0];
+    const std = this.norm?.std ?? [1, 1, 1];
+    for (let i = 0; i < S * S; i++) for (let c = 0; c < 3; c++) px[c * S * S + i] = (rgb[i * 3 + c] * this.rescale - mean[c]) / std[c];
     const out = await this.s.session.run({
       images: new Tensor('float32', px, [1, 3, S, S]),
       orig_target_sizes: new Tensor('int64', BigInt64Array.from([BigInt(W), BigInt(Hh)]), [1, 2]),

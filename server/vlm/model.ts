@@ -110,7 +110,7 @@ export class VlmModel {
     return new DecoderSession({
       decoder: this.decoderS.session,
       embed: this.embedS.session,
-      shape: { layers: t.layers, kvHeads: t.kvHeads, headDim: t.headDim, hidden: t.hidden },
+      shape: { layers: t.layers, kvHeads: t.kvHeads, headDim: t.headDim, hidden: t.hidden, vocab: t.vocab },
       padId: this.padId,
     });
   }
