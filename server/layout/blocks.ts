@@ -51,6 +51,8 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
       else if (sizeRatio > 1.12 || sizeRatio < 0.89) startNew = true;
       else if (line.bold !== prev.bold && !(cur.lines.length >= 2 && !prev.bold)) startNew = true;
       else if (line.monospace !== prev.monospace) startNew = true;
+      // A one-line italic (or upright) run above a paragraph in the other style: a run-in heading.
+      else if (line.italic !== prev.italic && cur.lines.length === 1 && prev.text.length <= 80) startNew = true;
       else if (overlapX <= 0) startNew = true;
       else if (!code && cur.marker && line.bbox.x0 < (cur.markerX ?? cur.bbox.x0) - size * 0.5) startNew = true;
       else if (!code && !cur.marker && line.bbox.x0 > cur.bbox.x0 + size * 3 && cur.lines.length >= 2) startNew = true;

@@ -85,7 +85,19 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
       text.length <= 180 &&
       !/[,;]$/.test(text) &&
       (size >= body * 1.15 + 0.3 || (allBold && size >= body * 0.92 && text.length <= 120 && !/[.]$/.test(text) && !lines.some((l) => l.inRow)));
-    if (headingLike) {
+    // Italic run of a few capitalized words on its own line, body-sized: a minor heading.
+    const italicHeading =
+      !headingLike &&
+      lines.length === 1 &&
+      lines[0].italic &&
+      !lines[0].inRow &&
+      text.length <= 60 &&
+      text.split(/\s+/).length <= 8 &&
+      /^\p{Lu}/u.test(text) &&
+      !/[.,;:!?)]$/.test(text) &&
+      size >= body * 0.95 &&
+      size <= body * 1.15 + 0.3;
+    if (headingLike || italicHeading) {
       const isTitle = info.page === 1 && info.stats.titleSize !== undefined && Math.abs(size - info.stats.titleSize) < 0.3 && !out.some((c) => c.cls === 'title');
       if (isTitle) {
         out.push({ block: b, cls: 'title', text });

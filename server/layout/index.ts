@@ -40,7 +40,14 @@ export function layoutPage(input: LayoutInput): LayoutResult {
   const { content, stats } = input;
   const W = content.width;
   const H = content.height;
-  const pictures = content.graphics.filter((g) => area(g.bbox) < W * H * 0.85 && area(g.bbox) > 0);
+  // A picture under a good deal of text is a background (a shaded heading box, a banner): the
+  // text is what matters. Sparse text on a figure (axis labels) belongs to the figure.
+  const textArea = (b: BBox) => {
+    let a = 0;
+    for (const s of content.spans) if (inside({ x: (s.bbox.x0 + s.bbox.x1) / 2, y: (s.bbox.y0 + s.bbox.y1) / 2 }, b)) a += area(s.bbox);
+    return a;
+  };
+  const pictures = content.graphics.filter((g) => area(g.bbox) < W * H * 0.85 && area(g.bbox) > 0 && textArea(g.bbox) < area(g.bbox) * 0.1);
   const consumed = new Set<number>();
   for (const t of input.tables) for (const i of t.spanIndices) consumed.add(i);
   const upright: TextSpan[] = [];

@@ -121,7 +121,7 @@ export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number 
         if (s.text === prev.text && Math.abs(s.bbox.x0 - prev.bbox.x0) < size * 0.3) continue;
         // Wider than a stretched word space: a column gutter or a table cell boundary.
         const crossesGutter = gutters.some((g) => maxX1(cur) <= g.x0 + 1 && s.bbox.x0 >= g.x1 - 1);
-        if (crossesGutter || gap > Math.max(size * 1.0, 5) || (prev.monospace !== s.monospace && gap > size * 0.7)) flush();
+        if (crossesGutter || gap > Math.max(size * 1.25, 5) || (prev.monospace !== s.monospace && gap > size * 0.7)) flush();
       }
       cur.push(s);
     }

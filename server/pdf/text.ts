@@ -20,8 +20,9 @@ interface FontInfo {
 }
 
 const MONO_RE = /mono|courier|consol|cmtt|menlo|inconsolata|typewriter|lucida ?console|sfmono|source ?code/i;
-const BOLD_RE = /bold|black|heavy|semibold|demi|cmbx|cmb10|extrabold|[-,]bd\b/i;
-const ITALIC_RE = /italic|oblique|cmti|cmmi|[-,]it\b/i;
+// TeX fonts encode weight in the name: cmbx/sfbx (bold extended), lmromandemi, …
+const BOLD_RE = /bold|black|heavy|semibold|demi|cmbx|sfbx|cmb10|extrabold|[-,]bd\b|^[a-z]*bx\d/i;
+const ITALIC_RE = /italic|oblique|cmti|sfti|cmmi|[-,]it\b/i;
 
 function fontInfo(page: PDFPageProxy, fontName: string, family: string | undefined): FontInfo {
   let name = '';

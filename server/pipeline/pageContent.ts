@@ -53,7 +53,8 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
       marks.push(c.bbox);
       continue;
     }
-    if (w < 40 || h < 30 || !(c.curved >= 2 || c.count >= 12)) continue;
+    // A figure is many shapes; one or two (a rounded box behind a heading) are decoration.
+    if (w < 40 || h < 30 || c.count < 6 || !(c.curved >= 2 || c.count >= 12)) continue;
     // Boxes full of text are text boxes or shaded tables, not figures.
     let textArea = 0;
     for (const s of spans) {
