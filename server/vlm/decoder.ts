@@ -187,11 +187,16 @@ export class DecoderSession {
   private async run(embeds: Tensor, pos: number[], k: number): Promise<Float32Array[][]> {
     const b = this.batch;
     const T = this.length;
+    const names = this.model.decoder.inputNames;
     const feeds: Record<string, Tensor> = {
       inputs_embeds: embeds,
       attention_mask: int64(this.mask.flat(), [b, T]),
-      position_ids: int64(pos, [b, k]),
     };
+    // Inputs that differ between exports: onnxruntime wants every declared input fed and
+    // rejects undeclared ones, so each is sent only when the graph declares it.
+    if (names.includes('position_ids')) feeds.position_ids = int64(pos, [b, k]);
+    if (names.includes('num_logits_to_keep')) feeds.num_logits_to_keep = new Tensor('int64', BigInt64Array.from([BigInt(k)]), []);
+    if (names.includes('use_cache_branch')) feeds.use_cache_branch = new Tensor('bool', Uint8Array.from([T - k > 0 ? 1 : 0]), [1]);
     this.kv.forEach((pair, l) => {
       feeds[`past_key_values.${l}.key`] = pair[0];
       feeds[`past_key_values.${l}.value`] = pair[1];

@@ -123,7 +123,7 @@ export class VlmModel {
       pixel_values: new Tensor('float32', pre.pixelValues, [1, n, 3, T, T]),
       pixel_attention_mask: new Tensor('bool', new Uint8Array(n * T * T).fill(1), [1, n, T, T]),
     });
-    return out.image_features.data as Float32Array;
+    return (out.image_features ?? out[this.vision.session.outputNames[0]]).data as Float32Array;
   }
 
   /** Prompt token ids for an image grid and an instruction. */
