@@ -108,9 +108,11 @@ export class DecoderSession {
     const empty = Array.from({ length: layers }, () => [0, 1].map(() => new Tensor('float32', new Float32Array(0), [b, kvHeads, 0, headDim])));
     this.kv = empty;
     this.mask = mask;
-    const logits = await this.run(new Tensor('float32', embeds, [b, S, H]), pos, S);
+    // Only the last position's logits are needed unless `all`: with num_logits_to_keep the real
+    // export then skips a [b, ~1100, 100352] float output (~450 MB per page).
+    const logits = await this.run(new Tensor('float32', embeds, [b, S, H]), pos, S, opts.all ? S : 1);
     this.lastStep = undefined;
-    return logits.map((rowLogits, i) => (opts.all ? rowLogits.slice(S - lens[i]) : [rowLogits[S - 1]]));
+    return logits.map((rowLogits, i) => (opts.all ? rowLogits.slice(S - lens[i]) : [rowLogits[rowLogits.length - 1]]));
   }
 
   /**
@@ -183,8 +185,11 @@ export class DecoderSession {
     this.lastStep = undefined;
   }
 
-  /** One decoder run; returns logits per row and position of the new tokens. */
-  private async run(embeds: Tensor, pos: number[], k: number): Promise<Float32Array[][]> {
+  /**
+   * One decoder run over k new positions; returns logits per row for the last `keep` positions
+   * (all k when the graph has no num_logits_to_keep input and returns every position).
+   */
+  private async run(embeds: Tensor, pos: number[], k: number, keep = k): Promise<Float32Array[][]> {
     const b = this.batch;
     const T = this.length;
     const names = this.model.decoder.inputNames;
@@ -195,7 +200,7 @@ export class DecoderSession {
     // Inputs that differ between exports: onnxruntime wants every declared input fed and
     // rejects undeclared ones, so each is sent only when the graph declares it.
     if (names.includes('position_ids')) feeds.position_ids = int64(pos, [b, k]);
-    if (names.includes('num_logits_to_keep')) feeds.num_logits_to_keep = new Tensor('int64', BigInt64Array.from([BigInt(k)]), []);
+    if (names.includes('num_logits_to_keep')) feeds.num_logits_to_keep = new Tensor('int64', BigInt64Array.from([BigInt(keep)]), []);
     if (names.includes('use_cache_branch')) feeds.use_cache_branch = new Tensor('bool', Uint8Array.from([T - k > 0 ? 1 : 0]), [1]);
     this.kv.forEach((pair, l) => {
       feeds[`past_key_values.${l}.key`] = pair[0];
@@ -208,12 +213,13 @@ export class DecoderSession {
     this.kv = this.kv.map((_, l) => [out[`present.${l}.key`], out[`present.${l}.value`]]);
     const logits = out.logits;
     const V = logits.dims[2];
+    const L = logits.dims[1];
     this.vocab = V;
     const data = logits.data as Float32Array;
     const res: Float32Array[][] = [];
     for (let r = 0; r < b; r++) {
       const row: Float32Array[] = [];
-      for (let i = 0; i < k; i++) row.push(data.subarray((r * k + i) * V, (r * k + i + 1) * V));
+      for (let i = Math.max(0, L - keep); i < L; i++) row.push(data.subarray((r * L + i) * V, (r * L + i + 1) * V));
       res.push(row);
     }
     return res;
