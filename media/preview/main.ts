@@ -195,7 +195,7 @@ function updateLegend(): void {
 // ---------------------------------------------------------------- linking
 
 function markOnly(selector: string, cls: string, id: string | undefined): void {
-  for (const e of document.querySelectorAll(`.${cls}`)) e.classList.remove(cls);
+  for (const e of document.querySelectorAll(`${selector}.${cls}`)) e.classList.remove(cls);
   if (!id) return;
   for (const e of document.querySelectorAll(`${selector}[data-${selector === '.region' ? 'id' : 'region'}="${CSS.escape(id)}"]`)) e.classList.add(cls);
 }

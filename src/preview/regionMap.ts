@@ -171,6 +171,16 @@ export class RegionMap {
     return linked;
   }
 
+  /**
+   * Records each linked region's current text as its anchor text, so a later `anchor` (a
+   * reopened sidecar, a lost sync) looks for what the user has now, not what was first written.
+   */
+  captureTexts(doc: string): void {
+    for (const p of this.pages.values()) {
+      for (const r of p.regions) if (r.range) r.text = doc.slice(r.range.start, r.range.end);
+    }
+  }
+
   /** A fresh id for a drawn region on `page`. */
   newRegionId(page: number): string {
     return `p${page}-n${this.drawn++}`;

@@ -120,6 +120,7 @@ export class PreviewSession implements vscode.Disposable {
   trySync(): void {
     const doc = this.document();
     if (!doc) return;
+    if (this.synced) this.map.captureTexts(doc.getText());
     const wanted = this.map.allRegions().filter((r) => r.text).length;
     const linked = this.map.anchor(doc.getText());
     this.synced = linked === wanted || (!this.converting && Date.now() > this.settleUntil);
@@ -343,6 +344,8 @@ export class PreviewSession implements vscode.Disposable {
   persistNow(): void {
     clearTimeout(this.persistTimer);
     if (!this.pdfUri) return;
+    const doc = this.document();
+    if (doc && this.synced) this.map.captureTexts(doc.getText());
     writeSidecar(this.mdUri, { folio: SIDECAR_VERSION, pdf: this.pdfUri.toString(), options: this.options, pages: this.map.allPages() }).catch((e: unknown) =>
       this.ctx.output.appendLine(`[warning] preview: could not write the sidecar of ${this.name}: ${e instanceof Error ? e.message : String(e)}`),
     );

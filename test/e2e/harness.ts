@@ -195,13 +195,18 @@ export class VsCode {
   /** Opens a workspace file with Quick Open. */
   async open(name: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
-    await this.page.keyboard.press('Escape');
-    await this.page.keyboard.press('Control+P');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(name);
-    await this.page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor();
-    await this.page.keyboard.press('Enter');
-    await this.page.locator('.tab', { hasText: name }).first().waitFor();
+    // Retried: right after a (re)load the first keystrokes can land before the workbench takes them.
+    await until(`${name} to open`, 60_000, async () => {
+      await this.page.keyboard.press('Escape');
+      await this.page.locator('.monaco-workbench .part.editor').first().click({ position: { x: 5, y: 5 } }).catch(() => undefined);
+      await this.page.keyboard.press('Control+P');
+      await input.waitFor({ state: 'visible', timeout: 5_000 });
+      await input.fill(name);
+      await this.page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 5_000 });
+      await this.page.keyboard.press('Enter');
+      await this.page.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 5_000 });
+      return true;
+    }, 500);
   }
 
   /** The Folio preview's content frame (the active webview). */

@@ -148,3 +148,14 @@ test('a drawn region gets its reading-order place and an insertion point before 
   assert.equal(s.map.region(r.id), undefined);
   assert.deepEqual(s.map.page(1)!.regions.map((x) => x.order), [0, 1, 2, 3]);
 });
+
+test('captured texts let a later anchor find regions the user edited', () => {
+  const s = twoPages();
+  const at = s.doc.indexOf('Second one.') + 'Second'.length;
+  edit(s, at, at, ' edited');
+  s.map.captureTexts(s.doc);
+  const moved = 'New first block\n\n' + s.doc;
+  assert.equal(s.map.anchor(moved), 5, "all five blocks are found again");
+  s.doc = moved;
+  assert.equal(textOf(s, 'p1-r3'), 'Second edited one.');
+});
