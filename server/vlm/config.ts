@@ -40,6 +40,8 @@ export interface VlmConfig {
     rescale: number;
     mean: [number, number, number];
     std: [number, number, number];
+    /** Resampling filter for sharp, from PIL's `resample` code in the config. */
+    kernel: 'nearest' | 'linear' | 'cubic' | 'lanczos3';
   };
   imageSeqLen: number;
   eosIds: number[];
@@ -93,6 +95,20 @@ function triple(v: unknown, fallback: number): [number, number, number] {
   return [fallback, fallback, fallback];
 }
 
+/** PIL resample codes: 0 nearest, 1 Lanczos, 2 bilinear, 3 bicubic (others: Lanczos). */
+function pilKernel(code: unknown): VlmConfig['preprocess']['kernel'] {
+  switch (code) {
+    case 0:
+      return 'nearest';
+    case 2:
+      return 'linear';
+    case 3:
+      return 'cubic';
+    default:
+      return 'lanczos3';
+  }
+}
+
 /** Reads and checks a VLM folder; throws a FolioError naming the first problem. */
 export function loadVlmConfig(dirOrRoot: string, dtype = 'fp32'): VlmConfig {
   const dir = resolveVlmDir(dirOrRoot);
@@ -139,6 +155,7 @@ export function loadVlmConfig(dirOrRoot: string, dtype = 'fp32'): VlmConfig {
       rescale: num(pre.rescale_factor, 1 / 255),
       mean: triple(pre.image_mean, 0.5),
       std: triple(pre.image_std, 0.5),
+      kernel: pilKernel(pre.resample),
     },
     imageSeqLen: num(proc.image_seq_len, 64),
     eosIds: (Array.isArray(eos) ? eos : eos !== undefined ? [eos] : []).filter((x): x is number => typeof x === 'number'),

@@ -163,15 +163,15 @@ export async function preprocessImage(
   };
   try {
     if (grid.rows === 0) {
-      const rgb = await src.pipeline.resize(T, T, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer();
+      const rgb = await src.pipeline.resize(T, T, { fit: 'fill', kernel: pre.kernel }).raw().toBuffer();
       norm(rgb, T, 0, 0, 0);
     } else {
       const { width, height } = grid.padded;
       // Both resizes run at once on libuv's pool; the global image comes straight from the
       // source (one resampling instead of two, as above).
       const [big, global] = await Promise.all([
-        src.pipeline.clone().resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer(),
-        src.pipeline.clone().resize(T, T, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer(),
+        src.pipeline.clone().resize(width, height, { fit: 'fill', kernel: pre.kernel }).raw().toBuffer(),
+        src.pipeline.clone().resize(T, T, { fit: 'fill', kernel: pre.kernel }).raw().toBuffer(),
       ]);
       let i = 0;
       for (let r = 0; r < grid.rows; r++) for (let c = 0; c < grid.cols; c++) norm(big, width, c * T, r * T, i++);

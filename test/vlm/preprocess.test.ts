@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { imagePromptString, preprocessImage, tileGrid } from '../../server/vlm/preprocess';
 
 /** granite-docling's preprocessor_config.json values (size.longest_edge 2048, max_image_size 512). */
-const REAL = { longestEdge: 2048, tileSize: 512, splitting: true, rescale: 1 / 255, mean: [0.5, 0.5, 0.5] as [number, number, number], std: [0.5, 0.5, 0.5] as [number, number, number] };
+const REAL = { longestEdge: 2048, tileSize: 512, splitting: true, rescale: 1 / 255, mean: [0.5, 0.5, 0.5] as [number, number, number], std: [0.5, 0.5, 0.5] as [number, number, number], kernel: 'lanczos3' as const };
 
 test('a 1700×2200 page image gives a 4×4 grid + global image = 17 images, 1088 <image> tokens', () => {
   const g = tileGrid(1700, 2200, REAL);
