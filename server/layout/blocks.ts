@@ -30,6 +30,10 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
   for (const { line, column, shapeBullet } of seq) {
     let marker = parseMarker(line.text);
     let markerX = line.bbox.x0;
+    // Word writes level-2 bullets as a Courier "o" in a span of its own.
+    if (!marker && line.spans.length > 1 && /^[o▪■§]$/u.test(line.spans[0].text.trim())) {
+      marker = { marker: line.spans[0].text.trim(), ordered: false, rest: line.text.slice(line.text.indexOf(line.spans[0].text.trim()) + 1).trim() };
+    }
     if (!marker && shapeBullet) {
       marker = { marker: '•', ordered: false, rest: line.text };
       markerX = shapeBullet.x0;

@@ -25,7 +25,7 @@ export interface PageInfo {
   stats: DocStats;
 }
 
-const CAPTION_RE = /^(figure|fig\.?|table|tab\.|listing|chart|scheme|plate|algorithm|exhibit)\s*[0-9IVX]+[A-Za-z]?(\s*[.:\-–—|]|\s|$)/i;
+export const CAPTION_RE = /^(figure|fig\.?|table|tab\.|listing|chart|scheme|plate|algorithm|exhibit)\s*[0-9IVX]+[A-Za-z]?(\s*[.:\-–—|]|\s|$)/i;
 
 export function blockFontSize(b: Block): number {
   const sizes = new Map<number, number>();
@@ -50,6 +50,11 @@ export function codeText(b: Block): string {
     out.push(' '.repeat(indent) + l.text);
   }
   return out.join('\n');
+}
+
+/** Clearly larger than body text: at least 10% and a full point. */
+export function largerThanBody(size: number, body: number): boolean {
+  return size >= body * 1.1 && size - body >= 1;
 }
 
 export function levelForSize(size: number, stats: DocStats): number {
@@ -84,7 +89,7 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
       lines.length <= 3 &&
       text.length <= 180 &&
       !/[,;]$/.test(text) &&
-      (size >= body * 1.15 + 0.3 || (allBold && size >= body * 0.92 && text.length <= 120 && !/[.]$/.test(text) && !lines.some((l) => l.inRow)));
+      (largerThanBody(size, body) || (allBold && size >= body * 0.92 && text.length <= 120 && !/[.]$/.test(text) && !lines.some((l) => l.inRow)));
     // Italic run of a few capitalized words on its own line, body-sized: a minor heading.
     const italicHeading =
       !headingLike &&
@@ -96,7 +101,7 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
       /^\p{Lu}/u.test(text) &&
       !/[.,;:!?)]$/.test(text) &&
       size >= body * 0.95 &&
-      size <= body * 1.15 + 0.3;
+      !largerThanBody(size, body);
     if (headingLike || italicHeading) {
       const isTitle = info.page === 1 && info.stats.titleSize !== undefined && Math.abs(size - info.stats.titleSize) < 0.3 && !out.some((c) => c.cls === 'title');
       if (isTitle) {
@@ -104,9 +109,9 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
         continue;
       }
       const depth = headingNumberDepth(text);
-      const level = depth !== undefined && depth <= 6 ? depth : size >= body * 1.15 + 0.3 ? levelForSize(size, info.stats) : levelForSize(body, info.stats);
+      const level = depth !== undefined && depth <= 6 ? depth : largerThanBody(size, body) ? levelForSize(size, info.stats) : levelForSize(body, info.stats);
       // A bold numbered line that is long reads as an ordered list item, not a heading.
-      if (!(b.marker && b.marker.ordered && !allBold && size < body * 1.15)) {
+      if (!(b.marker && b.marker.ordered && !allBold && !largerThanBody(size, body))) {
         out.push({ block: b, cls: 'section_header', text, level });
         continue;
       }

@@ -12,7 +12,7 @@ import type { DocStats } from '../pdf/open';
 import { buildLines, findGutters, makeLine, markRowMates, type Line } from './lines';
 import { xyCut, type Unit } from './xycut';
 import { buildBlocks, type Block, type BlockLine } from './blocks';
-import { classify, type Classified } from './classify';
+import { CAPTION_RE, classify, type Classified } from './classify';
 import { vocabularyOf } from './normalize';
 import type { TableFound } from './tableDetector';
 
@@ -52,16 +52,22 @@ export function layoutPage(input: LayoutInput): LayoutResult {
   for (const t of input.tables) for (const i of t.spanIndices) consumed.add(i);
   const upright: TextSpan[] = [];
   const rotated: TextSpan[] = [];
+  const inFigure: TextSpan[] = [];
   content.spans.forEach((s, i) => {
     if (consumed.has(i)) return;
     const c = { x: (s.bbox.x0 + s.bbox.x1) / 2, y: (s.bbox.y0 + s.bbox.y1) / 2 };
-    // Text drawn inside a figure (axis labels, diagram words) belongs to the figure.
-    if (pictures.some((p) => inside(c, p.bbox))) return;
     if (!s.text.trim()) return;
+    // Text drawn inside a figure (axis labels, diagram words) belongs to the figure…
+    if ((input.angles?.[i] ?? 0) === 0 && pictures.some((p) => inside(c, p.bbox))) {
+      inFigure.push(s);
+      return;
+    }
     const a = input.angles?.[i] ?? 0;
     if (Math.abs(a) <= 3) upright.push(s);
     else rotated.push(s);
   });
+  // …except a caption that the figure's box happened to take in.
+  for (const l of buildLines(inFigure)) if (CAPTION_RE.test(l.text)) upright.push(...l.spans);
   const gutters = findGutters(upright, W);
   const lines = buildLines(upright, gutters);
   markRowMates(lines, W);

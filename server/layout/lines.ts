@@ -121,7 +121,9 @@ export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number 
         if (s.text === prev.text && Math.abs(s.bbox.x0 - prev.bbox.x0) < size * 0.3) continue;
         // Wider than a stretched word space: a column gutter or a table cell boundary.
         const crossesGutter = gutters.some((g) => maxX1(cur) <= g.x0 + 1 && s.bbox.x0 >= g.x1 - 1);
-        if (crossesGutter || gap > Math.max(size * 1.25, 5) || (prev.monospace !== s.monospace && gap > size * 0.7)) flush();
+        // A lone bullet glyph (Word's Courier "o") keeps its line whatever its font.
+        const loneBullet = cur.length === 1 && /^[o•◦▪■§\uf0a7\uf0b7]$/u.test(prev.text.trim());
+        if (crossesGutter || gap > Math.max(size * (loneBullet ? 2.5 : 1.25), 5) || (!loneBullet && prev.monospace !== s.monospace && gap > size * 0.7)) flush();
       }
       cur.push(s);
     }

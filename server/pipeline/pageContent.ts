@@ -65,8 +65,8 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
     if (textArea > w * h * 0.2) continue;
     graphics.push({ bbox: c.bbox, kind: 'vector' });
   }
-  // Images inside vector figures (or the reverse) are one figure: keep the outer box only.
-  const kept = graphics.filter((gr, i) => !graphics.some((o, j) => j !== i && contains(o.bbox, gr.bbox) && (!contains(gr.bbox, o.bbox) || j < i)));
+  // Images inside vector figures (or overlapping them mostly) are one figure: merge them.
+  const kept = mergeOverlapping(graphics);
   return {
     content: { page: pageNo, width: W, height: H, spans, rules: g.rules, graphics: kept },
     angles: spans.map((s) => s.angle),
@@ -75,6 +75,33 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
   };
 }
 
-function contains(outer: BBox, inner: BBox): boolean {
-  return inner.x0 >= outer.x0 - 1 && inner.y0 >= outer.y0 - 1 && inner.x1 <= outer.x1 + 1 && inner.y1 <= outer.y1 + 1;
+function area(b: BBox): number {
+  return Math.max(0, b.x1 - b.x0) * Math.max(0, b.y1 - b.y0);
+}
+
+/** Share of the smaller box covered by the other. */
+function coverage(a: BBox, b: BBox): number {
+  const ix = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+  const iy = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+  if (ix <= 0 || iy <= 0) return 0;
+  return (ix * iy) / Math.max(1e-6, Math.min(area(a), area(b)));
+}
+
+function mergeOverlapping(list: PageContent['graphics']): PageContent['graphics'] {
+  const out = list.map((g) => ({ ...g, bbox: { ...g.bbox } }));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let i = 0; i < out.length && !changed; i++) {
+      for (let j = i + 1; j < out.length; j++) {
+        if (coverage(out[i].bbox, out[j].bbox) < 0.6) continue;
+        const a = out[i].bbox;
+        const b = out[j].bbox;
+        out[i] = { kind: area(a) >= area(b) ? out[i].kind : out[j].kind, bbox: { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) } };
+        out.splice(j, 1);
+        changed = true;
+        break;
+      }
+    }
+  }
+  return out;
 }
