@@ -108,7 +108,7 @@ function table(head: string[], rows: (string | number)[][]): void {
 }
 
 /** The drafts the mode/K table uses (the last improvement that does not multiply the chains). */
-const BEST_VARIANT = '+ nearby boxes (±1)';
+const BEST_VARIANT = '+ bullets merged into list items';
 
 interface Agg {
   tokens: number;

@@ -9,7 +9,7 @@
  * token. With no candidates the pass is a plain autoregressive step (a single one-token chain).
  */
 import { greedyWalk, sampleToken, sampleWalk, argmax, type Acceptance } from './accept';
-import { DEFAULT_MATCH, DraftIndex, type DraftPos } from './draftIndex';
+import { DEFAULT_MATCH, DraftIndex, locationVariants, type DraftPos } from './draftIndex';
 import { buildPrefixTree, deepestOnly, type PrefixTree } from './prefixTree';
 import type { DecodeOptions, DecodeResult, DecodeStats, LogProbs, TargetSession, TokenInfo } from './types';
 import { mulberry32 } from './random';
@@ -64,6 +64,8 @@ export class SpecDecoder {
     this.starts = [];
     if (this.index) {
       const cands = this.index.candidates(this.tokens, { K: this.budget, maxChains: this.width }, this.cursor);
+      // Nearby boxes only while drafts are being accepted (the width drops to 1 after misses).
+      if (cands.length > 0 && this.width > 1) cands.push(...locationVariants(cands[0], this.info, this.opts.locSpread ?? 0));
       if (cands.length > 0) {
         let tree = buildPrefixTree(cands.map((c) => c.tokens));
         if (this.opts.verify === 'deepest') tree = deepestOnly(tree);
@@ -154,7 +156,7 @@ export async function decodeOne(
 ): Promise<DecodeResult> {
   const prefill = session.prefill(prompt);
   const [first, ds] = await Promise.all([prefill, drafts]);
-  const index = ds && ds.length > 0 ? new DraftIndex(ds, info, opts.n ?? DEFAULT_MATCH.n) : undefined;
+  const index = ds && ds.length > 0 ? new DraftIndex(ds, info, opts.n ?? DEFAULT_MATCH.n, opts.calibrateBoxes) : undefined;
   const dec = new SpecDecoder(info, index, opts);
   dec.start(first);
   while (!dec.done) {

@@ -36,15 +36,69 @@ export const DEFAULT_MATCH: MatchOptions = { n: 3, K: 32, maxChains: 8 };
 export class DraftIndex {
   /** maps[k-1]: key of k non-location tokens → positions just after the key's last token. */
   private readonly maps: Map<string, DraftPos[]>[] = [];
+  /** Per draft token: its index (0–3) within a box of location tokens, −1 for other tokens. */
+  private readonly coord: Int8Array[] = [];
+  /** Recent (model − draft) differences per box coordinate, for box calibration. */
+  private readonly deltas: number[][] = [[], [], [], []];
+  private lastObserved = -1;
 
   constructor(
     readonly drafts: readonly (readonly number[])[],
     private readonly info: TokenInfo,
     readonly n: number = DEFAULT_MATCH.n,
+    /**
+     * Box calibration: the pipeline's boxes and the model's differ by a steady offset per
+     * coordinate (padding and rounding rules differ), so once the model has written boxes for
+     * drafted blocks, later drafted boxes are moved by the median recent offset.
+     */
+    private readonly calibrateBoxes = false,
   ) {
     if (!Number.isInteger(n) || n < 1) throw new Error(`draft matcher: key length n must be a positive integer, got ${n}`);
     for (let k = 1; k <= n; k++) this.maps.push(new Map());
     drafts.forEach((d, di) => this.indexDraft(d, di));
+  }
+
+  /** The current offset for box coordinate c (0 until the model has written such boxes). */
+  shift(c: number): number {
+    const ds = this.deltas[c];
+    if (!this.calibrateBoxes || ds.length === 0) return 0;
+    const s = [...ds].sort((a, b) => a - b);
+    return s[Math.floor(s.length / 2)];
+  }
+
+  private observe(output: readonly number[], trailing: readonly number[], best: Candidate): void {
+    if (!this.calibrateBoxes || !this.info.location || output.length === this.lastObserved) return;
+    this.lastObserved = output.length;
+    const d = this.drafts[best.at.draft];
+    const coord = this.coord[best.at.draft];
+    for (let j = 0; j < trailing.length; j++) {
+      const p = best.at.pos - trailing.length + j;
+      if (p < 0 || coord[p] < 0) continue;
+      const a = this.info.location(trailing[j]);
+      const b = this.info.location(d[p]);
+      if (a === undefined || b === undefined || Math.abs(a - b) > 12) continue;
+      const list = this.deltas[coord[p]];
+      list.push(a - b);
+      if (list.length > 5) list.shift();
+    }
+  }
+
+  /** Draft tokens [from, to) with drafted boxes moved by the calibrated offsets. */
+  private proposal(di: number, from: number, to: number): number[] {
+    const d = this.drafts[di];
+    const out = d.slice(from, to);
+    if (!this.calibrateBoxes || !this.info.location || !this.info.locationToken) return out;
+    const coord = this.coord[di];
+    for (let i = 0; i < out.length; i++) {
+      const c = coord[from + i];
+      if (c < 0) continue;
+      const sh = this.shift(c);
+      if (sh === 0) continue;
+      const v = this.info.location(out[i]);
+      const id = v === undefined ? undefined : this.info.locationToken(Math.min(499, Math.max(0, v + sh)));
+      if (id !== undefined) out[i] = id;
+    }
+    return out;
   }
 
   private sym(id: number): number {
@@ -60,11 +114,18 @@ export class DraftIndex {
     // just after stream token t.
     const stream: number[] = [BOS];
     const after: number[] = [0];
+    const coord = new Int8Array(d.length).fill(-1);
+    let run = 0;
     for (let i = 0; i < d.length; i++) {
-      if (this.info.isLocation(d[i])) continue;
+      if (this.info.isLocation(d[i])) {
+        coord[i] = run++ % 4;
+        continue;
+      }
+      run = 0;
       stream.push(this.sym(d[i]));
       after.push(i + 1);
     }
+    this.coord[di] = coord;
     for (let t = 0; t < stream.length; t++) {
       for (let k = 1; k <= this.n && k <= t + 1; k++) {
         const key = keyOf(stream, t - k + 1, t + 1);
@@ -98,7 +159,10 @@ export class DraftIndex {
       const hits = this.maps[k - 1].get(keyOf(keyTokens, keyTokens.length - k, keyTokens.length));
       if (!hits) continue;
       const found = this.collect(hits, trailingLocs, k, opts.K);
-      if (found.length > 0) return rank(found, opts.maxChains, cursor);
+      if (found.length === 0) continue;
+      const ranked = rank(found, opts.maxChains, cursor);
+      if (trailingLocs.length > 0) this.observe(output, trailingLocs, ranked[0]);
+      return ranked;
     }
     return [];
   }
@@ -111,15 +175,16 @@ export class DraftIndex {
       let p = h.pos;
       let locDistance = 0;
       // Skip as many draft locations as the output already wrote after the key.
+      const coord = this.coord[h.draft];
       for (const loc of trailingLocs) {
         if (p >= d.length || !this.info.isLocation(d[p])) break;
         const a = this.info.location?.(loc);
         const b = this.info.location?.(d[p]);
-        if (a !== undefined && b !== undefined) locDistance += Math.abs(a - b);
+        if (a !== undefined && b !== undefined) locDistance += Math.abs(a - b - this.shift(Math.max(0, coord[p])));
         p++;
       }
       if (p >= d.length) continue;
-      const tokens = d.slice(p, p + K);
+      const tokens = this.proposal(h.draft, p, p + K);
       // Identical proposals from repeated text add nothing to the tree.
       const sig = tokens.join(',');
       if (seen.has(sig)) continue;
@@ -152,4 +217,29 @@ function rank(found: Candidate[], maxChains: number, cursor?: DraftPos): Candida
       a.i - b.i,
   );
   return order.slice(0, Math.max(1, maxChains)).map((x) => x.c);
+}
+
+/**
+ * Extra short candidates for a proposal that starts with a box (location tokens): the same box
+ * with one of its values moved by ±1 … ±spread grid steps, then the rest of the proposal up to
+ * VARIANT_TAIL tokens past the box. The prefix tree shares everything before the moved value
+ * with the main proposal, so a variant adds at most a dozen scored tokens; a hit keeps the pass
+ * going instead of ending it at that value.
+ */
+const VARIANT_TAIL = 8;
+
+export function locationVariants(best: Candidate, info: TokenInfo, spread: number): Candidate[] {
+  if (spread <= 0 || !info.location || !info.locationToken) return [];
+  const out: Candidate[] = [];
+  for (let j = 0; j < best.tokens.length && j < 4; j++) {
+    const v = info.location(best.tokens[j]);
+    if (v === undefined) break;
+    for (let d = 1; d <= spread; d++) {
+      for (const w of [v - d, v + d]) {
+        const id = w >= 0 ? info.locationToken(w) : undefined;
+        if (id !== undefined) out.push({ ...best, tokens: [...best.tokens.slice(0, j), id, ...best.tokens.slice(j + 1, 4 + VARIANT_TAIL)] });
+      }
+    }
+  }
+  return out;
 }

@@ -9,6 +9,7 @@
  * the CLI's output).
  */
 import type { DocItem } from '../doctags/types';
+import type { GridBox } from '../protocol';
 import { serializeItem, serializePage } from '../doctags/serialize';
 
 /** Characters the model never writes: soft hyphen, zero-width space/joiners, BOM, private use. */
@@ -43,14 +44,55 @@ export function normalizeItem(item: DocItem): DocItem {
   return out;
 }
 
+/** A bullet glyph standing alone (the pipeline sometimes makes the marker its own block). */
+const LONE_BULLET = /^[•◦▪▫●○■□‣⁃∙·–—*-]$/u;
+
+function union(a: GridBox, b: GridBox): GridBox {
+  return [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];
+}
+
+/**
+ * A block holding only a bullet glyph followed by a block of text is one list item, as the model
+ * writes it: its box spans both (the model's list-item box starts at the marker).
+ */
+export function mergeBulletItems(items: readonly DocItem[]): DocItem[] {
+  const out: DocItem[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i];
+    const next = items[i + 1];
+    if (next && LONE_BULLET.test(normalizeDraftText(it.text)) && next.cls !== 'table' && next.cls !== 'picture') {
+      out.push({ ...next, cls: 'list_item', ordered: false, level: next.level ?? 0, grid: it.grid && next.grid ? union(it.grid, next.grid) : next.grid });
+      i++;
+    } else out.push(it);
+  }
+  return out;
+}
+
 /** The page draft: all regions in reading order, as the model writes a page. */
 export function pageDraftFromItems(items: readonly DocItem[]): string {
-  return '<doctag>' + serializePage(items.map(normalizeItem)) + '\n</doctag>';
+  return '<doctag>' + serializePage(mergeBulletItems(items).map(normalizeItem)) + '\n</doctag>';
 }
 
 /** One draft per region (Stage 1 / the unordered draft set of Stage 2). */
 export function regionDraftsFromItems(items: readonly DocItem[]): string[] {
-  return items.map((it) => serializeItem(normalizeItem(it)));
+  return mergeBulletItems(items).map((it) => serializeItem(normalizeItem(it)));
+}
+
+/** The same merge on DocTags blocks (the oracle reads the CLI's DocTags, not items). */
+export function mergeBulletBlocks(blocks: readonly DraftBlock[]): (DraftBlock & { list?: 'unordered_list' })[] {
+  const out: (DraftBlock & { list?: 'unordered_list' })[] = [];
+  const grid = (locs: string) => (locs.match(/\d+/g) ?? []).map(Number) as GridBox;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i];
+    const next = blocks[i + 1];
+    const text = normalizeDraftText(b.content.replace(/<[^<>]+>/g, ''));
+    if (next && LONE_BULLET.test(text) && next.tag !== 'otsl' && next.tag !== 'picture') {
+      const locs = b.locs && next.locs ? union(grid(b.locs), grid(next.locs)).map((v) => `<loc_${v}>`).join('') : next.locs;
+      out.push({ tag: 'list_item', locs, content: normalizeBlockContent('list_item', next.content), list: 'unordered_list' });
+      i++;
+    } else out.push(b);
+  }
+  return out;
 }
 
 export interface DraftBlock {

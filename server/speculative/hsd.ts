@@ -57,7 +57,7 @@ export async function decodeBatch(
   const sessions: TargetSession[] = jobs.map(() => model.open());
   const firsts = await Promise.all(jobs.map((j, i) => sessions[i].prefill(j.prompt)));
   const decs = jobs.map((j, i) => {
-    const index = j.drafts.length > 0 ? new DraftIndex(j.drafts, info, opts.n ?? DEFAULT_MATCH.n) : undefined;
+    const index = j.drafts.length > 0 ? new DraftIndex(j.drafts, info, opts.n ?? DEFAULT_MATCH.n, opts.calibrateBoxes) : undefined;
     const d = new SpecDecoder(info, index, opts);
     d.start(firsts[i]);
     return d;
@@ -105,7 +105,7 @@ export async function decodePage(
     const pageDrafts = await job.drafts;
     const first = await prefill;
     const all = [...stage2Drafts, ...pageDrafts].filter((d) => d.length > 0);
-    const dec = new SpecDecoder(info, all.length > 0 ? new DraftIndex(all, info, opts.n ?? DEFAULT_MATCH.n) : undefined, opts);
+    const dec = new SpecDecoder(info, all.length > 0 ? new DraftIndex(all, info, opts.n ?? DEFAULT_MATCH.n, opts.calibrateBoxes) : undefined, opts);
     dec.start(first);
     while (!dec.done) {
       const chains = dec.propose();

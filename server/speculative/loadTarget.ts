@@ -13,7 +13,7 @@ import type { TokenInfo } from './types';
 export interface LoadedTarget {
   target: DecoderTarget;
   tokenizer: Tokenizer;
-  info: TokenInfo & { location(id: number): number | undefined };
+  info: TokenInfo;
   stopIds: number[];
 }
 
@@ -40,7 +40,7 @@ export async function loadDecoderTarget(dir: string, opts: { dtype?: string; thr
 }
 
 /** Location tokens are `<loc_N>` vocabulary entries; stop tokens the model's EOS ids. */
-export function tokenInfoFor(tokenizer: Tokenizer, stopIds: readonly number[]): TokenInfo & { location(id: number): number | undefined } {
+export function tokenInfoFor(tokenizer: Tokenizer, stopIds: readonly number[]): TokenInfo {
   const locCache = new Map<number, number | undefined>();
   const location = (id: number) => {
     if (!locCache.has(id)) {
@@ -50,5 +50,10 @@ export function tokenInfoFor(tokenizer: Tokenizer, stopIds: readonly number[]): 
     return locCache.get(id);
   };
   const stops = new Set(stopIds);
-  return { isLocation: (id) => location(id) !== undefined, isStop: (id) => stops.has(id), location };
+  return {
+    isLocation: (id) => location(id) !== undefined,
+    isStop: (id) => stops.has(id),
+    location,
+    locationToken: (v) => tokenizer.tryId(`<loc_${v}>`),
+  };
 }

@@ -23,11 +23,12 @@ export interface ToyVocab {
 
 export const TOY_VOCAB: ToyVocab = { size: 64, stop: 1, locStart: 48, locCount: 16 };
 
-export function toyTokenInfo(v: ToyVocab = TOY_VOCAB): TokenInfo & { location(id: number): number | undefined } {
+export function toyTokenInfo(v: ToyVocab = TOY_VOCAB): TokenInfo {
   return {
     isLocation: (id) => id >= v.locStart && id < v.locStart + v.locCount,
     isStop: (id) => id === v.stop,
     location: (id) => (id >= v.locStart && id < v.locStart + v.locCount ? id - v.locStart : undefined),
+    locationToken: (n) => (n >= 0 && n < v.locCount ? v.locStart + n : undefined),
   };
 }
 

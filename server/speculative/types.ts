@@ -56,6 +56,8 @@ export interface TokenInfo {
   keySymbol?(id: number): number;
   /** Optional: the grid value of a location token (ranks candidates by box distance). */
   location?(id: number): number | undefined;
+  /** Optional: the token of grid value `value` (lets the matcher propose nearby boxes). */
+  locationToken?(value: number): number | undefined;
 }
 
 export type SpecMode = 'ar' | 'page' | 'hsd';
@@ -67,6 +69,14 @@ export interface MatchOptions {
   K: number;
   /** Most candidate chains verified in one pass (default 8). */
   maxChains: number;
+  /**
+   * When the best proposal starts with a location token of value v, also propose v ± 1 … v ±
+   * locSpread there (short extra chains: the rest of that box), since the model's boxes are
+   * usually a grid step or two off the pipeline's (default 0 = off).
+   */
+  locSpread?: number;
+  /** Move drafted boxes by the model's observed offset per coordinate (DraftIndex, default false). */
+  calibrateBoxes?: boolean;
 }
 
 export interface DecodeOptions extends Partial<MatchOptions> {

@@ -23,7 +23,7 @@ test('page and hsd are token-identical to ar for every draft kind, over many ran
     for (const kind of DRAFT_KINDS) {
       const d = makeDrafts(p, kind, rand);
       const job = { prompt: pagePrompt(p), drafts: d.page, regions: regionJobs(p, d.regions) };
-      for (const opts of [{}, { n: 1 }, { K: 4, maxChains: 2 }, { verify: 'deepest' }] as DecodeOptions[]) {
+      for (const opts of [{}, { n: 1 }, { K: 4, maxChains: 2 }, { verify: 'deepest' }, { locSpread: 2 }] as DecodeOptions[]) {
         const page = await decodePage(model, job, info, 'page', opts);
         const hsd = await decodePage(model, job, info, 'hsd', opts);
         assert.deepEqual(page.tokens, ar.tokens, `page ≠ ar, page ${p.id}, drafts ${kind}, ${JSON.stringify(opts)}`);
@@ -32,7 +32,7 @@ test('page and hsd are token-identical to ar for every draft kind, over many ran
       }
     }
   }
-  assert.equal(cases, 24 * DRAFT_KINDS.length * 4);
+  assert.equal(cases, 24 * DRAFT_KINDS.length * 5);
 });
 
 test('drafts equal to the output need strictly fewer passes; truth drafts still help', async () => {

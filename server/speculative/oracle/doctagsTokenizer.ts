@@ -151,6 +151,7 @@ export class DocTagsTokenizer {
       isLocation: (id) => id >= LOC_BASE,
       isStop: (id) => id === end || id === eot,
       location: (id) => (id >= LOC_BASE ? id - LOC_BASE : undefined),
+      locationToken: (v) => (v >= 0 && v < 500 ? LOC_BASE + v : undefined),
       keySymbol: opts.tagWildcards
         ? (id) => {
             const name = this.tagName(id);

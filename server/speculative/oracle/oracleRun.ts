@@ -3,7 +3,7 @@
  * writing the drafts (the "variant": how far the pipeline's output is brought to the model's
  * form). Returns pass counts and the causes of lost passes.
  */
-import { blockToDocTags, normalizeBlockContent, type DraftBlock } from '../draftText';
+import { blockToDocTags, mergeBulletBlocks, normalizeBlockContent, type DraftBlock } from '../draftText';
 import type { DecodeOptions } from '../types';
 import { assemblePage, type OraclePage } from './corpusPages';
 import type { DocTagsTokenizer } from './doctagsTokenizer';
@@ -17,6 +17,12 @@ export interface DraftVariant {
   normalize?: boolean;
   /** Opening/closing element tags match any tag in keys (pipeline class errors cost one pass). */
   tagWildcards?: boolean;
+  /** Also propose boxes ± this many grid steps (MatchOptions.locSpread). */
+  locSpread?: number;
+  /** Move drafted boxes by the model's observed offsets (MatchOptions.calibrateBoxes). */
+  calibrateBoxes?: boolean;
+  /** A lone bullet block + the next block → one list item (draftText.mergeBulletBlocks). */
+  mergeBullets?: boolean;
 }
 
 export const VARIANTS: DraftVariant[] = [
@@ -24,6 +30,10 @@ export const VARIANTS: DraftVariant[] = [
   { name: 'DocTags as the pipeline writes them' },
   { name: '+ normalized text', normalize: true },
   { name: '+ tag wildcards in keys', normalize: true, tagWildcards: true },
+  { name: '+ nearby boxes (±1)', normalize: true, tagWildcards: true, locSpread: 1 },
+  { name: '+ box calibration', normalize: true, tagWildcards: true, locSpread: 1, calibrateBoxes: true },
+  { name: '+ bullets merged into list items', normalize: true, tagWildcards: true, locSpread: 1, calibrateBoxes: true, mergeBullets: true },
+  { name: '+ nearby boxes (±3)', normalize: true, tagWildcards: true, locSpread: 3, calibrateBoxes: true, mergeBullets: true },
 ];
 
 export interface PageReplay {
@@ -35,13 +45,14 @@ export interface PageReplay {
   stage1Passes: number;
 }
 
-function blocksFor(page: OraclePage, v: DraftVariant): DraftBlock[] {
-  return v.normalize ? page.pipeline.map((b) => ({ ...b, content: normalizeBlockContent(b.tag, b.content) })) : page.pipeline;
+function blocksFor(page: OraclePage, v: DraftVariant): (DraftBlock & { list?: string })[] {
+  const blocks = v.mergeBullets ? mergeBulletBlocks(page.pipeline) : page.pipeline;
+  return v.normalize ? blocks.map((b) => ({ ...b, content: normalizeBlockContent(b.tag, b.content) })) : blocks;
 }
 
 export function replayPage(tok: DocTagsTokenizer, page: OraclePage, mode: 'page' | 'hsd', K: number, v: DraftVariant, opts: DecodeOptions = {}): PageReplay {
   const info = tok.tokenInfo({ tagWildcards: v.tagWildcards === true });
-  const o: DecodeOptions = { ...opts, K };
+  const o: DecodeOptions = { ...opts, K, locSpread: v.locSpread ?? 0, calibrateBoxes: v.calibrateBoxes === true };
   const target = tok.encode(page.target);
   const blocks = blocksFor(page, v);
   const pageDraft = v.plainText ? blocks.map((b) => b.content.replace(/<[^<>]+>/g, ' ')).join('\n') : assemblePage(blocks);

@@ -22,11 +22,13 @@ export interface ReplayStats {
   passes: number;
   generated: number;
   accepted: number;
+  /** Tokens scored by the decoder over all chains (the compute the verification costs). */
+  scored: number;
   causes: Record<Cause, number>;
 }
 
 export function emptyStats(): ReplayStats {
-  return { passes: 0, generated: 0, accepted: 0, causes: Object.fromEntries(CAUSES.map((c) => [c, 0])) as Record<Cause, number> };
+  return { passes: 0, generated: 0, accepted: 0, scored: 0, causes: Object.fromEntries(CAUSES.map((c) => [c, 0])) as Record<Cause, number> };
 }
 
 export function addStats(a: ReplayStats, b: ReplayStats): ReplayStats {
@@ -34,6 +36,7 @@ export function addStats(a: ReplayStats, b: ReplayStats): ReplayStats {
   out.passes = a.passes + b.passes;
   out.generated = a.generated + b.generated;
   out.accepted = a.accepted + b.accepted;
+  out.scored = a.scored + b.scored;
   for (const c of CAUSES) out.causes[c] = a.causes[c] + b.causes[c];
   return out;
 }
@@ -55,7 +58,7 @@ export function replaySequence(target: TokenizedDocTags, drafts: readonly (reado
   const T = target.ids;
   if (T.length === 0 || !info.isStop(T[T.length - 1])) throw new Error('oracle replay: the target must end with a stop token');
   const nonEmpty = drafts.filter((d) => d.length > 0);
-  const index = nonEmpty.length > 0 ? new DraftIndex(nonEmpty, info, opts.n ?? DEFAULT_MATCH.n) : undefined;
+  const index = nonEmpty.length > 0 ? new DraftIndex(nonEmpty, info, opts.n ?? DEFAULT_MATCH.n, opts.calibrateBoxes) : undefined;
   const grams = draftGrams(nonEmpty, info);
   const dec = new SpecDecoder(info, index, { ...opts, maxNewTokens: T.length + 1 });
   const stats = emptyStats();
@@ -93,6 +96,7 @@ export function replaySequence(target: TokenizedDocTags, drafts: readonly (reado
   stats.passes = dec.stats.passes;
   stats.accepted = dec.stats.accepted;
   stats.generated = dec.stats.generated;
+  stats.scored = dec.stats.scored;
   if (dec.tokens.length !== T.length || dec.tokens.some((t, i) => t !== T[i])) throw new Error('oracle replay: output differs from the target');
   return stats;
 }
