@@ -55,6 +55,24 @@ test('convert a real page on the tiny VLM: DocTags parse and convert to Markdown
   }
 });
 
+test('layout priors: heron boxes (installed beside the VLM) or the pipeline items lengthen the prompt; off sends none', async () => {
+  const tokensWith = async (layoutPrior: 'auto' | 'off', detector: boolean, withPriors: boolean) => {
+    const vlm = await loadVlm({ modelsDir: fx.root, providers: ['cpu'], threads: 1, layoutPrior, detector });
+    try {
+      const out = await vlm.convertPage({ image: image(), page: 1, width: page.pageWidth, height: page.pageHeight, priors: withPriors ? priors : undefined });
+      return out.timings!.promptTokens;
+    } finally {
+      await vlm.dispose();
+    }
+  };
+  const none = await tokensWith('off', true, true);
+  const pipeline = await tokensWith('auto', false, true);
+  const heron = await tokensWith('auto', true, false);
+  // Two pipeline boxes: <layout>, 2 × (open tag + 4 locations + close tag), </layout> = 14 tokens.
+  assert.equal(pipeline - none, 14);
+  assert.ok(heron > none + 6, 'the detector found boxes on the page and they were sent');
+});
+
 test('loop guard: a looping page is stopped early; its parts fall back to the pipeline and the result says so', async () => {
   const vlm = await loadVlm({ modelsDir: fx.dirs.loop, providers: ['cpu'], threads: 1, layoutPrior: 'off' });
   try {
