@@ -74,7 +74,10 @@ export class PreviewSession implements vscode.Disposable {
     this.map.addPage(page, mdOffset);
     this.synced = false;
     this.trySync();
-    this.refresh();
+    // Send the new page now; the other pages (whose links a re-anchor may have changed) in one
+    // debounced pass, so a long document does not cost a full refresh per page.
+    this.refresh([page.page]);
+    this.scheduleRefresh(300);
   }
 
   finish(cancelled: boolean, pagesDone: number): void {
@@ -172,23 +175,26 @@ export class PreviewSession implements vscode.Disposable {
 
   sendInit(): void {
     if (!this.panel) return;
-    const pages = this.map.allPages().map((p) => this.pageView(p));
+    const text = this.document()?.getText();
+    const pages = this.map.allPages().map((p) => this.pageView(p, text));
     this.lastSent.clear();
     for (const p of pages) this.lastSent.set(p.page, JSON.stringify(p));
     this.post({ type: 'init', title: this.name, pdfUri: this.pdfUri?.toString() ?? '', pages, converting: this.converting });
   }
 
-  private scheduleRefresh(): void {
+  private scheduleRefresh(ms = 60): void {
     clearTimeout(this.refreshTimer);
-    this.refreshTimer = setTimeout(() => this.refresh(), 60);
+    this.refreshTimer = setTimeout(() => this.refresh(), ms);
   }
 
-  /** Sends the pages whose view changed since last sent. */
-  refresh(): void {
-    clearTimeout(this.refreshTimer);
+  /** Sends the pages (all, or `only`) whose view changed since last sent. */
+  refresh(only?: number[]): void {
+    if (!only) clearTimeout(this.refreshTimer);
     if (!this.panel) return;
-    for (const p of this.map.allPages()) {
-      const view = this.pageView(p);
+    const text = this.document()?.getText();
+    const pages = only ? only.map((n) => this.map.page(n)).filter((p): p is MappedPage => !!p) : this.map.allPages();
+    for (const p of pages) {
+      const view = this.pageView(p, text);
       const json = JSON.stringify(view);
       if (this.lastSent.get(p.page) === json) continue;
       this.lastSent.set(p.page, json);
@@ -196,9 +202,7 @@ export class PreviewSession implements vscode.Disposable {
     }
   }
 
-  pageView(p: MappedPage): PageView {
-    const doc = this.document();
-    const text = doc?.getText();
+  pageView(p: MappedPage, text = this.document()?.getText()): PageView {
     const regions = [...p.regions].sort((a, b) => a.order - b.order);
     const blocks: MarkdownBlock[] = [];
     const linked = regions.filter((r) => r.range).sort((a, b) => a.range!.start - b.range!.start);
