@@ -17,6 +17,10 @@ interface Piece {
   chars: number;
   /** Letters and digits in the run. */
   alnum: number;
+  /** The run is a number (a one-digit cell is still a cell). */
+  numeric: boolean;
+  /** The run starts with a list marker (•, –, 1., a)). */
+  marker: boolean;
 }
 
 interface Line {
@@ -26,6 +30,8 @@ interface Line {
   pieces: Piece[];
   /** Prose runs of the line (x extents). */
   prose: [number, number][];
+  /** All word runs of the line, prose or not (x extents). */
+  runs: [number, number][];
 }
 
 /**
@@ -33,11 +39,14 @@ interface Line {
  * HTML tables rendered by browsers pad cells by ~4 pt. What keeps prose out is the consistency
  * tests below, not this number.
  */
-const CELL_GAP_EM = 0.35;
+const CELL_GAP_EM = 0.3;
 /** Gap that certainly separates two runs of words (wider than any justified word space). */
 const PROSE_GAP_EM = 1.2;
 const MIN_LINES = 3;
 const MIN_GAPS = 2;
+
+const MARKER_RE = /^\s*([•◦▪‣○●■□►➢✓–—-]|\(?\d{1,3}[.)]|\(?[a-z][.)])(\s|$)/;
+const NUMBER_RE = /^\s*[-+−(]?\d[\d.,]*%?\)?\s*$/;
 
 function alnum(text: string): number {
   return (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
@@ -68,14 +77,15 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number): Line[]
     // left out, so they cannot stretch a table over the text next to it.
     const prose = new Set<number>();
     const proseRuns: [number, number][] = [];
-    for (const run of group(spans, ms, PROSE_GAP_EM)) {
+    const coarse = group(spans, ms, PROSE_GAP_EM);
+    for (const run of coarse) {
       if (run.chars > 45 || run.x1 - run.x0 > 0.33 * pageWidth) {
         for (const i of run.spans) prose.add(i);
         proseRuns.push([run.x0, run.x1]);
       }
     }
     const cells = group(spans, ms.filter((i) => !prose.has(i)), CELL_GAP_EM);
-    return { y0: l.y0, y1: l.y1, size: l.size, pieces: cells, prose: proseRuns };
+    return { y0: l.y0, y1: l.y1, size: l.size, pieces: cells, prose: proseRuns, runs: coarse.map((r) => [r.x0, r.x1] as [number, number]) };
   }).map((l, k, all) => {
     // A short run right under or over a prose run it overlaps is that paragraph's first or
     // last line ("cache." ending a paragraph beside a table), not a cell.
@@ -99,7 +109,17 @@ function group(spans: TextSpan[], sorted: number[], em: number): Piece[] {
       last.spans.push(i);
       last.chars += s.text.length + 1;
       last.alnum += alnum(s.text);
-    } else pieces.push({ x0: s.bbox.x0, x1: s.bbox.x1, spans: [i], chars: s.text.length, alnum: alnum(s.text) });
+      last.numeric = last.numeric && NUMBER_RE.test(s.text);
+    } else
+      pieces.push({
+        x0: s.bbox.x0,
+        x1: s.bbox.x1,
+        spans: [i],
+        chars: s.text.length,
+        alnum: alnum(s.text),
+        numeric: NUMBER_RE.test(s.text),
+        marker: MARKER_RE.test(s.text),
+      });
   }
   return pieces;
 }
@@ -137,18 +157,90 @@ function isTableLike(ls: Line[]): boolean {
     cells += per.size;
   }
   if (pieces.length > cells * 1.25) return false;
+  // Lists side by side (slides, multi-column lists): columns whose cells start with bullets or
+  // enumerators are list items, not cells.
+  const perCol = new Map<number, { n: number; marked: number }>();
+  for (const l of ls)
+    for (const p of l.pieces) {
+      const c = bounds.findIndex((b, k) => k > 0 && (p.x0 + p.x1) / 2 < b) - 1;
+      const e = perCol.get(c) ?? { n: 0, marked: 0 };
+      e.n++;
+      if (p.marker) e.marked++;
+      perCol.set(c, e);
+    }
+  for (const e of perCol.values()) if (e.n >= 2 && e.marked >= e.n * 0.5) return false;
   // Cells hold words or numbers; scattered symbols are a formula's pieces.
-  const wordy = pieces.filter((p) => p.alnum >= 2).length;
+  const wordy = pieces.filter((p) => p.alnum >= 2 || p.numeric).length;
   if (wordy < pieces.length * 0.6) return false;
   // Most lines fill at least half the columns.
   const full = ls.filter((l) => l.pieces.length >= Math.max(2, Math.ceil(cols / 2))).length;
   return full >= Math.max(MIN_LINES, ls.length * 0.7);
 }
 
+/**
+ * Layout gutters: x positions no prose run crosses, with at least 3 prose runs entirely on each
+ * side (a two-column page). A table never spans one, so each side is searched on its own.
+ */
+function gutters(ls: Line[]): number[] {
+  const runs = ls.flatMap((l) => l.prose);
+  if (runs.length < 6) return [];
+  const xs = [...new Set(runs.flatMap(([a, b]) => [a, b]))].sort((a, b) => a - b);
+  const out: number[] = [];
+  for (let k = 0; k + 1 < xs.length; k++) {
+    const x = (xs[k]! + xs[k + 1]!) / 2;
+    if (xs[k + 1]! - xs[k]! < 4 || runs.some(([a, b]) => a < x && b > x)) continue;
+    const left = runs.filter(([, b]) => b <= x).length;
+    const right = runs.filter(([a]) => a >= x).length;
+    if (left >= 3 && right >= 3 && !out.some((g) => Math.abs(g - x) < 20)) out.push(x);
+  }
+  return out;
+}
+
 /** Grids of alignment tables among the spans not yet `taken`. */
 export function alignedGrids(spans: TextSpan[], taken: Set<number>, pageWidth: number): Grid[] {
-  // Lines that are all prose are left out: a text column beside a table interleaves with its rows.
-  const ls = lines(spans, taken, pageWidth).filter((l) => l.pieces.length > 0);
+  const all = lines(spans, taken, pageWidth);
+  const cuts = [-Infinity, ...gutters(all), Infinity];
+  const grids: Grid[] = [];
+  for (let b = 0; b + 1 < cuts.length; b++) {
+    // This band's share of each line. Lines that are all prose are left out: a text column
+    // beside a table interleaves with its rows.
+    const band = all
+      .map((l) => ({ ...l, pieces: l.pieces.filter((p) => p.x0 >= cuts[b]! && p.x1 <= cuts[b + 1]!) }))
+      .filter((l) => l.pieces.length > 0);
+    grids.push(...blocks(band, all));
+  }
+  return grids;
+}
+
+/**
+ * A gap of the block that is a layout gutter: no word run of the lines around the block crosses
+ * it, and text lies on both sides of it (a text column beside the table).
+ */
+function gutterIn(block: Line[], g: [number, number][], all: Line[]): number | undefined {
+  const y0 = block[0]!.y0;
+  const y1 = block[block.length - 1]!.y1;
+  const margin = 5 * (block[0]!.y1 - block[0]!.y0);
+  // Lines are compared by position: the block holds per-band copies of the lines.
+  const own = new Set(block.map((l) => `${l.y0},${l.y1}`));
+  const around = all.filter((l) => !own.has(`${l.y0},${l.y1}`) && l.y1 > y0 - margin && l.y0 < y1 + margin).flatMap((l) => l.runs);
+  const pieces = block.flatMap((l) => l.pieces);
+  for (const [a, b] of g) {
+    const x = (a + b) / 2;
+    if (around.some(([s, e]) => s < x && e > x)) continue;
+    // Text above or below on each side, in line with the block's own pieces on that side: a
+    // text column continuing past the block, not a stray list in the margin.
+    const left = pieces.filter((p) => p.x1 <= x);
+    const right = pieces.filter((p) => p.x0 >= x);
+    const lx0 = Math.min(...left.map((p) => p.x0));
+    const rx1 = Math.max(...right.map((p) => p.x1));
+    const nLeft = around.filter(([s, e]) => e <= x && e > lx0).length;
+    const nRight = around.filter(([s, e]) => s >= x && s < rx1).length;
+    if (nLeft >= 3 && nRight >= 3) return x;
+  }
+  return undefined;
+}
+
+function blocks(ls: Line[], all: Line[]): Grid[] {
   const grids: Grid[] = [];
   let i = 0;
   while (i < ls.length) {
@@ -156,23 +248,38 @@ export function alignedGrids(spans: TextSpan[], taken: Set<number>, pageWidth: n
       i++;
       continue;
     }
-    // Grow a block of consecutive multi-piece lines that stay close together.
+    // Grow a block of consecutive lines that stay close together.
     let j = i + 1;
     while (j < ls.length) {
       const prev = ls[j - 1]!;
       const cur = ls[j]!;
       const lineH = Math.max(prev.y1 - prev.y0, cur.y1 - cur.y0);
-      if (cur.pieces.length < 2 || cur.y0 - prev.y1 > 1.5 * lineH) break;
+      // Rows can be tall (cell padding) and a row can hold one cell (a row span beside it):
+      // the block grows over both, and isTableLike judges the whole.
+      if (cur.y0 - prev.y1 > 3.2 * lineH) break;
       if (!isTableLike(ls.slice(i, j + 1)) && j + 1 - i >= MIN_LINES) break;
       j++;
     }
     // Shrink from the end until the block is table-like (a trailing line may close the gaps).
     let k = j;
     while (k - i >= MIN_LINES && !isTableLike(ls.slice(i, k))) k--;
-    if (k - i >= MIN_LINES && isTableLike(ls.slice(i, k))) {
-      const block = ls.slice(i, k);
+    // A one-run line at either end is a caption or a heading next to the table, not a row.
+    let i0 = i;
+    while (k - i0 > MIN_LINES && ls[i0]!.pieces.length < 2) i0++;
+    while (k - i0 > MIN_LINES && ls[k - 1]!.pieces.length < 2) k--;
+    if (k - i0 >= MIN_LINES && isTableLike(ls.slice(i0, k))) {
+      const block = ls.slice(i0, k);
       const size = block.reduce((a, l) => a + l.size, 0) / block.length;
       const g = gaps(block, CELL_GAP_EM * size);
+      const gutter = gutterIn(block, g, all);
+      if (gutter !== undefined) {
+        // Search each side of the gutter on its own.
+        for (const keep of [(p: Piece) => p.x1 <= gutter, (p: Piece) => p.x0 >= gutter]) {
+          const side = ls.map((l) => ({ ...l, pieces: l.pieces.filter(keep) })).filter((l) => l.pieces.length > 0);
+          grids.push(...blocks(side, all));
+        }
+        return grids;
+      }
       const x0 = Math.min(...block.flatMap((l) => l.pieces.map((p) => p.x0)));
       const x1 = Math.max(...block.flatMap((l) => l.pieces.map((p) => p.x1)));
       const xs = [x0 - 1, ...g.map(([a, b]) => (a + b) / 2), x1 + 1];
