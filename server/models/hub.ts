@@ -46,8 +46,19 @@ interface TreeEntry {
   lfs?: { oid?: string; sha256?: string; size?: number };
 }
 
+/** One folder's listing, following `Link: <…>; rel="next"` pages as the hub paginates long lists. */
 async function getTree(endpoint: string, repo: string, revision: string, folder: string, signal?: AbortSignal): Promise<TreeEntry[]> {
-  const url = `${endpoint}/api/models/${repo}/tree/${encodeURIComponent(revision)}${folder ? '/' + folder : ''}`;
+  const all: TreeEntry[] = [];
+  let url: string | undefined = `${endpoint}/api/models/${repo}/tree/${encodeURIComponent(revision)}${folder ? '/' + folder : ''}`;
+  for (let pages = 0; url && pages < 100; pages++) {
+    const { entries, next } = await getTreePage(endpoint, url, repo, signal);
+    all.push(...entries);
+    url = next ? new URL(next, url).href : undefined;
+  }
+  return all;
+}
+
+async function getTreePage(endpoint: string, url: string, repo: string, signal?: AbortSignal): Promise<{ entries: TreeEntry[]; next?: string }> {
   let res: Response;
   try {
     res = await fetch(url, { signal, headers: { accept: 'application/json' } });
@@ -59,7 +70,8 @@ async function getTree(endpoint: string, repo: string, revision: string, folder:
   if (!res.ok) throw new FolioError(FolioErrorCodes.ModelError, `${url} answered HTTP ${res.status}; try again later.`);
   const body = (await res.json()) as unknown;
   if (!Array.isArray(body)) throw new FolioError(FolioErrorCodes.ModelError, `${url} did not return a file list.`);
-  return body as TreeEntry[];
+  const next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
+  return { entries: body as TreeEntry[], next };
 }
 
 /** Every file of a repository at a revision, with sizes and checksums (folders listed recursively). */

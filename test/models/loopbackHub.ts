@@ -2,7 +2,8 @@
  * A loopback HTTP server (127.0.0.1, random port) that serves model folders in the Hugging Face
  * hub's URL layout: `/api/models/{repo}/tree/main[/{folder}]` (JSON with sizes, git blob SHA-1
  * for small files and `lfs.oid` SHA-256 for ONNX files) and `/{repo}/resolve/main/{path}`, which
- * redirects ONNX files to a `/cdn/…` URL as the hub does and honours Range requests. Test knobs:
+ * redirects ONNX files to a `/cdn/…` URL as the hub does and honours Range requests. Listings come
+ * in pages of 4 linked by `Link: rel="next"` headers. Test knobs:
  * cut a file's transfer after N bytes (once), or serve damaged bytes for a file.
  */
 import { createHash } from 'node:crypto';
@@ -36,7 +37,8 @@ export async function startHub(repos: Record<string, string>): Promise<HubServer
   const server: Server = createServer((req, res) => {
     const url = decodeURIComponent(req.url ?? '');
     log.push(`${req.method} ${url}${req.headers.range ? ' range=' + req.headers.range : ''}`);
-    const tree = /^\/api\/models\/([^/]+\/[^/]+)\/tree\/main\/?(.*)$/.exec(url);
+    const [path, query = ''] = url.split('?');
+    const tree = /^\/api\/models\/([^/]+\/[^/]+)\/tree\/main\/?(.*)$/.exec(path);
     if (tree) {
       const root = repos[tree[1]];
       if (!root) return void res.writeHead(404).end('{"error":"Repository not found"}');
@@ -52,8 +54,12 @@ export async function startHub(repos: Record<string, string>): Promise<HubServer
         if (isLfs(rel)) entry.lfs = { oid: createHash('sha256').update(data).digest('hex'), size: data.length, pointerSize: 134 };
         return entry;
       });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      return void res.end(JSON.stringify(body));
+      // Pages of 4 entries with a `Link: <…>; rel="next"` header, as the hub paginates.
+      const cursor = Number(/cursor=(\d+)/.exec(query)?.[1] ?? 0);
+      const page = body.slice(cursor, cursor + 4);
+      const more = cursor + 4 < body.length;
+      res.writeHead(200, { 'content-type': 'application/json', ...(more ? { link: `<${path}?cursor=${cursor + 4}>; rel="next"` } : {}) });
+      return void res.end(JSON.stringify(page));
     }
     const resolve = /^\/([^/]+\/[^/]+)\/resolve\/main\/(.+)$/.exec(url);
     if (resolve && isLfs(resolve[2])) {

@@ -39,6 +39,7 @@ test('pull installs the files of the hub layout, verified, and the VLM loads fro
   assert.deepEqual(filesOf(path).filter((f) => f !== 'folio-model.json'), want);
   for (const f of want) assert.deepEqual(readFileSync(join(path, f)), readFileSync(join(fx.dirs.page, f)), f);
   assert.ok(hub.log.some((l) => l.startsWith('GET /cdn/')), 'ONNX files were fetched through the redirect');
+  assert.ok(hub.log.some((l) => l.includes('/tree/main?cursor=4')), 'paginated listings were followed');
   assert.equal(progress.at(-1), 1);
   await pullModel({ repo: 'heron', dir, baseUrl: hub.url });
   const listed = listModels(dir);
