@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import { FolioErrorCodes, ReparseRegionRequest, type BBox, type RegionClass, type ReparseRegionParams, type ReparseRegionResult } from '../../server/protocol';
 import { gridOf } from './regionMap';
+import { planReparse } from './reparsePlan';
 import type { PreviewSession } from './session';
 
 function errorCode(e: unknown): number | undefined {
@@ -70,48 +71,32 @@ export async function reparseRegion(s: PreviewSession, id: string, change: { bbo
 }
 
 async function applyResult(s: PreviewSession, id: string, version: number, wasLinked: boolean, result: ReparseRegionResult): Promise<void> {
-  const region = s.map.region(id);
-  if (!region) {
-    notify(s, `Region ${id} was deleted while it was being reparsed; result dropped.`);
-    return;
-  }
   const doc = await vscode.workspace.openTextDocument(s.mdUri);
-  const moved = doc.version !== version;
-  if (moved && wasLinked && !region.range) {
-    notify(s, `The Markdown of region ${region.order + 1} (page ${region.page}) was edited away while it was being reparsed; result dropped.`);
+  const plan = planReparse(s.map, id, { requestVersion: version, currentVersion: doc.version, wasLinked, markdown: result.markdown, docLength: doc.getText().length });
+  if (plan.kind === 'drop') {
+    notify(s, plan.reason);
     return;
   }
-  const md = result.markdown.replace(/\s+$/, '');
+  const region = s.map.region(id)!;
   const edit = new vscode.WorkspaceEdit();
-  let start: number;
-  if (region.range) {
-    start = region.range.start;
-    edit.replace(doc.uri, new vscode.Range(doc.positionAt(region.range.start), doc.positionAt(region.range.end)), md);
-  } else {
-    if (!md) {
-      notify(s, `The reparse of region ${region.order + 1} found no text.`);
-      region.doctags = result.doctags;
-      return;
-    }
-    const ip = s.map.insertionPoint(id, doc.getText().length);
-    const text = ip.before ? `${md}\n\n` : `${ip.offset > 0 ? '\n\n' : ''}${md}`;
-    start = ip.before || ip.offset === 0 ? ip.offset : ip.offset + 2;
-    edit.insert(doc.uri, doc.positionAt(ip.offset), text);
-  }
+  if (plan.kind === 'replace') edit.replace(doc.uri, new vscode.Range(doc.positionAt(plan.start), doc.positionAt(plan.end)), plan.text);
+  else edit.insert(doc.uri, doc.positionAt(plan.offset), plan.text);
   if (!(await vscode.workspace.applyEdit(edit))) {
     notify(s, `VS Code refused the edit of ${s.name} (read-only?); reparse result dropped.`);
     return;
   }
-  // The change listener already moved the ranges; set this region's range exactly.
+  // The change listener already moved the other ranges; set this region's range exactly.
+  const md = plan.kind === 'replace' ? plan.text : plan.block;
+  const start = plan.start;
   region.range = md ? { start, end: start + md.length } : undefined;
   region.text = md;
   region.doctags = result.doctags;
-  const check = doc.getText().slice(start, start + md.length);
-  if (md && check !== md) s.trySync();
+  if (md && doc.getText().slice(start, start + md.length) !== md) s.trySync();
   s.refresh();
   s.persist();
   const warn = result.warnings.length ? ` (${result.warnings.join('; ')})` : '';
-  s.post({ type: 'status', level: result.warnings.length ? 'warning' : 'info', text: `Region ${region.order + 1} reparsed${moved ? ' (re-anchored after your edits)' : ''}${warn}` });
+  const reanchored = plan.kind === 'replace' && plan.reanchored ? ' (re-anchored after your edits)' : '';
+  s.post({ type: 'status', level: result.warnings.length ? 'warning' : 'info', text: `Region ${region.order + 1} reparsed${reanchored}${warn}` });
 }
 
 /** Deletes a region and its Markdown (with the blank line that separated it) as one edit. */
