@@ -186,6 +186,16 @@ function oracle(): void {
       }
     }
     table(['mode', 'tokens/pass', 'AAL', '× vs ar', 'stage-1 passes', 'scored/pass', ...CAUSES], rows);
+    const sets = [...new Set(ps.map((p) => p.set))];
+    table(
+      ['set (drafts as above)', 'pages', 'page K=32 tokens/pass', 'hsd K=32 tokens/pass', 'ar passes'],
+      sets.map((set) => {
+        const sub = ps.filter((p) => p.set === set);
+        const pg = aggregate(sub, tok, 'page', 32, best);
+        const hs = aggregate(sub, tok, 'hsd', 32, best);
+        return [set, sub.length, fmt(pg.tokens / pg.passes), fmt(hs.tokens / hs.passes), pg.ar];
+      }),
+    );
     // Worst pages point at what to fix next.
     const per = ps
       .map((p) => {
@@ -245,7 +255,7 @@ async function runWallClock(dir: string, print: Table, short: boolean): Promise<
     }
     pages.push({ prompt: p, ar, regions });
   }
-  const junk = (n: number) => Array.from({ length: n }, () => Math.floor(rand() * 1000));
+  const junk = (n: number) => Array.from({ length: n }, () => Math.floor(rand() * 256));
   const job = (pg: WallPage, kind: 'matching' | 'useless'): PageJob => {
     const regions: RegionJob[] = pg.regions.map((r) => ({
       prompt: r.prompt,

@@ -5,9 +5,10 @@
  *
  * Targets: docling/pdf ships real DocTags (`.doctags.txt`, Docling's own boxes). The other sets
  * have Markdown ground truth: its blocks (mdTarget.ts) are matched to pipeline regions by word
- * containment and take the matched region's box, moved by a seeded −1/0/+1 grid step per value
- * (the VLM's boxes will not equal the pipeline's); blocks the pipeline missed get seeded random
- * boxes (undraftable, as they would be).
+ * containment and take the matched region's box, moved the way a model's boxes differ from a
+ * pipeline's: a steady per-document offset per coordinate (seeded, −2…+2 grid steps: padding and
+ * rounding conventions) plus a ±1 step on a seeded 20% of values. Blocks the pipeline missed get
+ * seeded random boxes (undraftable, as they would be).
  */
 import { parseDraftBlocks, type DraftBlock } from '../draftText';
 import { mulberry32 } from '../random';
@@ -100,8 +101,12 @@ function assign(gt: { plain: string }[], regions: { page: number; block: DraftBl
   });
 }
 
-function jitter(locs: string, rand: () => number): string {
-  return locs.replace(/<loc_(\d+)>/g, (_, n) => `<loc_${Math.min(499, Math.max(0, Number(n) + Math.floor(rand() * 3) - 1))}>`);
+function jitter(locs: string, offset: readonly number[], rand: () => number): string {
+  let c = 0;
+  return locs.replace(/<loc_(\d+)>/g, (_, n) => {
+    const noise = rand() < 0.2 ? (rand() < 0.5 ? -1 : 1) : 0;
+    return `<loc_${Math.min(499, Math.max(0, Number(n) + offset[c++ % 4] + noise))}>`;
+  });
 }
 
 function randomLocs(rand: () => number): string {
@@ -168,6 +173,7 @@ export function pagesFromDocTags(set: string, file: string, targetDocTags: strin
 /** Oracle pages for a PDF whose ground truth is Markdown. */
 export function pagesFromMarkdown(set: string, file: string, md: string, pipelineDocTags: string, scanned: boolean, seed: number): OraclePage[] {
   const rand = mulberry32(seed);
+  const offset = [0, 1, 2, 3].map(() => Math.floor(rand() * 5) - 2);
   const pipes = splitPages(pipelineDocTags).map(parseDraftBlocks);
   const flat = pipes.flatMap((blocks, page) => blocks.map((block) => ({ page, block })));
   const gt: TargetBlock[] = markdownToBlocks(md);
@@ -178,7 +184,7 @@ export function pagesFromMarkdown(set: string, file: string, md: string, pipelin
   gt.forEach((g, i) => {
     const a = at[i];
     if (a) page = a.page;
-    const locs = a ? jitter(flat[a.index].block.locs || randomLocs(rand), rand) : randomLocs(rand);
+    const locs = a ? jitter(flat[a.index].block.locs || randomLocs(rand), offset, rand) : randomLocs(rand);
     perPage[page].push({ tag: g.tag, locs, content: g.content, list: g.list });
     if (a) regionGt[page].push({ content: g.content, at: a.index - flat.findIndex((f) => f.page === page) });
   });

@@ -43,7 +43,7 @@ function inlineMath(tex: string): string {
 /** Inline Markdown → the text the page shows. */
 export function inlineText(md: string): string {
   return md
-    .replace(/\$([^$\n]+)\$/g, (_, t) => inlineMath(t))
+    .replace(/\$(?=\S)([^$\n]+?)(?<=\S)\$(?!\d)/g, (_, t) => inlineMath(t))
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/<\/?[a-zA-Z][^>]*>/g, '')
@@ -60,6 +60,8 @@ export function inlineText(md: string): string {
     .normalize('NFKC');
 }
 
+/** The rule under a pipe table's header: `| --- | :-: |`, single dashes allowed. */
+const TABLE_RULE = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
 const LIST_RE = /^(\s*)([-*+]|\d{1,3}[.)])\s+(.*)$/;
 
 function splitRow(line: string): string[] {
@@ -111,7 +113,7 @@ export function markdownToBlocks(md: string): TargetBlock[] {
       out.push({ tag, content: text, plain: text });
       continue;
     }
-    if (t.startsWith('|') && i + 1 < lines.length && /^\s*\|?\s*:?-{2,}/.test(lines[i + 1])) {
+    if (t.startsWith('|') && i + 1 < lines.length && TABLE_RULE.test(lines[i + 1])) {
       flush();
       const header = splitRow(t);
       const rows: string[][] = [];
