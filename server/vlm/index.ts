@@ -12,7 +12,7 @@ import { FolioErrorCodes, type BBox, type RegionClass } from '../protocol';
 import type { DocItem } from '../doctags/types';
 import { loadVlmConfig } from './config';
 import type { LoopGuardOptions } from './loopGuard';
-import type { FromWorker, ToWorker, VlmPageOutput, WorkerInit } from './messages';
+import { CANCEL_SLOTS, type FromWorker, type ToWorker, type VlmPageOutput, type WorkerInit } from './messages';
 import type { ImageInput } from './preprocess';
 import type { LayoutPriorSetting } from './prompt';
 
@@ -85,7 +85,7 @@ export async function loadVlm(opts: LoadVlmOptions): Promise<VlmEngine> {
   // Throws a FolioError naming the missing or damaged file before any thread starts.
   loadVlmConfig(opts.modelsDir, opts.dtype ?? 'fp32');
   const worker = new Worker(findWorker(opts.workerPath));
-  const cancel = new SharedArrayBuffer(4);
+  const cancel = new SharedArrayBuffer(4 * CANCEL_SLOTS);
   const flag = new Int32Array(cancel);
   const pending = new Map<number, { resolve: (r: VlmPageOutput) => void; reject: (e: Error) => void; cleanup: () => void }>();
   let nextId = 1;
@@ -154,7 +154,7 @@ export async function loadVlm(opts: LoadVlmOptions): Promise<VlmEngine> {
       if (dead) return reject(dead);
       if (signal?.aborted) return reject(new FolioError(FolioErrorCodes.ModelError, 'cancelled'));
       const id = nextId++;
-      const onAbort = () => Atomics.store(flag, 0, id);
+      const onAbort = () => Atomics.store(flag, id % CANCEL_SLOTS, id);
       signal?.addEventListener('abort', onAbort, { once: true });
       pending.set(id, { resolve, reject, cleanup: () => signal?.removeEventListener('abort', onAbort) });
       // Image pixels are copied (structured clone): the caller keeps its buffer.

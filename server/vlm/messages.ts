@@ -12,6 +12,9 @@ import type { ImageInput } from './preprocess';
 import type { LayoutPriorSetting } from './prompt';
 import type { Timings } from './model';
 
+/** Slots of the shared cancel array: requests in flight at once stay far below this. */
+export const CANCEL_SLOTS = 1024;
+
 export interface WorkerInit {
   modelsDir: string;
   providers?: string[];
@@ -22,7 +25,7 @@ export interface WorkerInit {
   loopGuard?: LoopGuardOptions | false;
   /** Use the heron detector for layout priors when it is installed (default true). */
   detector?: boolean;
-  /** cancel[0] holds the id of a request to stop. */
+  /** Request `id` is cancelled when cancel[id % CANCEL_SLOTS] === id (a slot per recent request). */
   cancel: SharedArrayBuffer;
 }
 

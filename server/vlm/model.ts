@@ -11,7 +11,7 @@ import { createSession, type LoadedSession } from '../onnx/runtime';
 import { Tensor } from '../onnx/runtime';
 import { loadVlmConfig, modelError, type VlmConfig } from './config';
 import { DecoderSession } from './decoder';
-import { greedyGenerate, type StopReason } from './generate';
+import { AbortError, greedyGenerate, type StopReason } from './generate';
 import type { LoopGuardOptions } from './loopGuard';
 import { imagePromptString, preprocessImage, type ImageInput, type PreprocessedImage } from './preprocess';
 import { chatPrompt } from './prompt';
@@ -157,10 +157,16 @@ export class VlmModel {
     const session = this.newSession();
     try {
       const rows: Float32Array[] = [];
+      // A cancelled request stops before each costly phase, not only between decoder steps.
+      const check = () => {
+        if (opts.signal?.aborted) throw new AbortError();
+      };
       for (const r of reqs) {
+        check();
         let t = performance.now();
         const pre = await preprocessImage(r.image, this.config.preprocess, r.crop);
         timings.preprocessMs += performance.now() - t;
+        check();
         t = performance.now();
         const features = await this.encodeImage(pre);
         timings.visionMs += performance.now() - t;
@@ -170,6 +176,7 @@ export class VlmModel {
         rows.push(await this.promptEmbeds(session, ids, features));
         timings.prefillMs += performance.now() - t;
       }
+      check();
       let t = performance.now();
       const first = await session.prefill(rows);
       timings.prefillMs += performance.now() - t;

@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import { serializeError } from '../errors';
 import { convertPageOn, parseRegionOn, type ConvertSettings } from './convert';
 import { findDetector, HeronDetector } from './detector';
-import type { FromWorker, PageJob, ToWorker, WorkerInit } from './messages';
+import { CANCEL_SLOTS, type FromWorker, type PageJob, type ToWorker, type WorkerInit } from './messages';
 import { VlmModel } from './model';
 import { resolveVlmDir } from './config';
 
@@ -54,7 +54,7 @@ function settingsFor(id: number): ConvertSettings {
     loopGuard: init!.loopGuard,
     signal: {
       get aborted() {
-        return Atomics.load(flag, 0) === id;
+        return Atomics.load(flag, id % CANCEL_SLOTS) === id;
       },
     },
   };

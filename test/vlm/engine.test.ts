@@ -95,12 +95,18 @@ test('loop guard: a looping page is stopped early; its parts fall back to the pi
 test('cancellation reaches the worker between decoder steps', async () => {
   const vlm = await loadVlm({ modelsDir: fx.dirs.loop, providers: ['cpu'], threads: 1, loopGuard: false, maxNewTokens: 1_000_000 });
   try {
-    const ac = new AbortController();
-    const p = vlm.convertPage({ image: image(), page: 1, width: page.pageWidth, height: page.pageHeight, signal: ac.signal });
-    setTimeout(() => ac.abort(), 1500);
+    // Page 1 would decode a million tokens; page 2 waits in the worker's queue. Cancel the queued
+    // one first, then the running one: both must stop (each request has its own cancel slot).
+    const a = new AbortController();
+    const b = new AbortController();
+    const p1 = vlm.convertPage({ image: image(), page: 1, width: page.pageWidth, height: page.pageHeight, signal: a.signal });
+    const p2 = vlm.convertPage({ image: image(), page: 2, width: page.pageWidth, height: page.pageHeight, signal: b.signal });
+    setTimeout(() => b.abort(), 500);
+    setTimeout(() => a.abort(), 1500);
     const t0 = Date.now();
-    await assert.rejects(p, /cancelled/);
-    assert.ok(Date.now() - t0 < 20000);
+    await assert.rejects(p1, /cancelled/);
+    await assert.rejects(p2, /cancelled/);
+    assert.ok(Date.now() - t0 < 30000);
   } finally {
     await vlm.dispose();
   }
