@@ -1,0 +1,159 @@
+/**
+ * The OCR engine: detection → page rotation → rotated crops → recognition → words and reading
+ * order. Runs ONNX sessions synchronously inside `session.run`, so call it from a worker thread.
+ */
+import type { Session } from '../onnx/runtime';
+import { detect, DEFAULT_DETECT, type Detection, type DetectOptions } from './detect';
+import { boundsOf, originalToUprightPoint, readingDirection, uprightSize, type RotatedRect } from './geometry';
+import { checkImage, toPlanes, type RgbPlanes } from './image';
+import { recognizeQuads, upsideDown, DEFAULT_BATCHING, type RecBatching } from './recognizer';
+import { splitWords, type DecodedLine } from './ctc';
+import { readingOrder } from './order';
+import type { Box, OcrLine, OcrResult, OcrWord, Point, RecognizeOptions, RgbaImage, Rotation } from './types';
+
+export interface EngineModels {
+  det: Session;
+  rec: Session;
+  cls: Session;
+  alphabet: string[];
+  provider: string;
+}
+
+export interface EngineTuning {
+  detect: DetectOptions;
+  batching: RecBatching;
+  /** Lines below this mean character confidence are dropped (PaddleOCR's drop_score). */
+  dropScore: number;
+}
+
+export const DEFAULT_TUNING: EngineTuning = { detect: DEFAULT_DETECT, batching: DEFAULT_BATCHING, dropScore: 0.5 };
+
+/** Stage timings of the last run, for the benchmark. */
+export interface OcrTimings {
+  detectMs: number;
+  rotationMs: number;
+  recognizeMs: number;
+  lines: number;
+}
+
+export class PaddleOcr {
+  lastTimings: OcrTimings | undefined;
+
+  constructor(
+    private readonly models: EngineModels,
+    public tuning: EngineTuning = DEFAULT_TUNING,
+  ) {}
+
+  get provider(): string {
+    return this.models.provider;
+  }
+
+  async recognize(img: RgbaImage, opts: RecognizeOptions = {}): Promise<OcrResult> {
+    checkImage(img);
+    const { signal } = opts;
+    signal?.throwIfAborted();
+    const t0 = performance.now();
+    const planes = toPlanes(img);
+    const dets = await detect(this.models.det, planes, this.tuning.detect);
+    signal?.throwIfAborted();
+    const t1 = performance.now();
+    const rotation = await this.pageRotation(planes, dets, signal);
+    const t2 = performance.now();
+    const dir = readingDirection(rotation);
+    const quads = dets.map((d) => quadFor(d.rect, dir));
+    const decoded = await recognizeQuads(this.models.rec, planes, quads, this.models.alphabet, this.tuning.batching, signal);
+    const t3 = performance.now();
+
+    const lines: OcrLine[] = [];
+    decoded.forEach((dl, i) => {
+      const text = dl.chars.map((c) => c.ch).join('');
+      if (dl.score < this.tuning.dropScore || text.trim() === '') return;
+      lines.push(this.buildLine(quads[i], dl, rotation, img.width, img.height));
+    });
+    const order = readingOrder(lines.map((l) => l.upright));
+    this.lastTimings = { detectMs: t1 - t0, rotationMs: t2 - t1, recognizeMs: t3 - t2, lines: lines.length };
+    return { rotation, provider: this.provider, width: img.width, height: img.height, lines: order.map((i) => lines[i]) };
+  }
+
+  private buildLine(quad: Point[], dl: DecodedLine, rotation: Rotation, W: number, H: number): OcrLine {
+    const up = (b: Point[]): Box => boundsOf(b.map((p) => originalToUprightPoint(p, rotation, W, H)));
+    const us = uprightSize(rotation, W, H);
+    const words: OcrWord[] = splitWords(dl).map((w) => {
+      const q = subQuad(quad, w.f0, w.f1);
+      return { text: w.text, bbox: clampBox(boundsOf(q), W, H), upright: clampBox(up(q), us.width, us.height) };
+    });
+    return {
+      text: words.map((w) => w.text).join(' '),
+      score: dl.score,
+      bbox: clampBox(boundsOf(quad), W, H),
+      quad,
+      upright: clampBox(up(quad), us.width, us.height),
+      words,
+    };
+  }
+
+  /**
+   * Page rotation in quarter turns. Whether lines run horizontally or vertically in the image
+   * comes from the detected rectangles (long lines vote by length); which way they read comes
+   * from the 180° classifier's votes over the longest lines.
+   */
+  private async pageRotation(planes: RgbPlanes, dets: Detection[], signal?: AbortSignal): Promise<Rotation> {
+    let horiz = 0;
+    let vert = 0;
+    for (const d of dets) {
+      const { rect } = d;
+      if (rect.halfLong < rect.halfShort * 2.5) continue; // too short to show a direction
+      if (Math.abs(rect.ux) >= Math.abs(rect.uy)) horiz += rect.halfLong;
+      else vert += rect.halfLong;
+    }
+    const base: Rotation = vert > horiz ? 90 : 0;
+    const longest = dets
+      .filter((d) => d.rect.halfLong >= d.rect.halfShort * 2.5)
+      .sort((a, b) => b.rect.halfLong - a.rect.halfLong)
+      .slice(0, 16);
+    if (longest.length === 0) return base;
+    const dir = readingDirection(base);
+    const p = await upsideDown(this.models.cls, planes, longest.map((d) => quadFor(d.rect, dir)), signal);
+    // Confidence-weighted vote: each line adds how sure it is, in favour of its side.
+    let vote = 0;
+    for (const v of p) vote += v - 0.5;
+    return vote > 0 ? (((base + 180) % 360) as Rotation) : base;
+  }
+}
+
+/**
+ * The reading-order corners of a detected rectangle. Its side closest to the page's reading
+ * direction is the text's baseline, unless the box is clearly elongated across it (a vertical
+ * label in the margin), which is then read along its length, bottom to top as Latin side text is.
+ */
+export function quadFor(r: RotatedRect, dir: Point): Point[] {
+  const along = Math.abs(r.ux * dir[0] + r.uy * dir[1]);
+  let ux = r.ux, uy = r.uy, a = r.halfLong, b = r.halfShort;
+  if (along < Math.SQRT1_2 && r.halfLong < r.halfShort * 1.5) {
+    // Short box whose long side is across the reading direction: use the other side.
+    [ux, uy] = [-r.uy, r.ux];
+    [a, b] = [b, a];
+  }
+  let d: Point = dir;
+  if (Math.abs(ux * dir[0] + uy * dir[1]) < Math.SQRT1_2) d = [dir[1], -dir[0]]; // side text reads "up" the page
+  if (ux * d[0] + uy * d[1] < 0) [ux, uy] = [-ux, -uy];
+  const nx = uy, ny = -ux; // text "up", y pointing down
+  return [
+    [r.cx - a * ux + b * nx, r.cy - a * uy + b * ny],
+    [r.cx + a * ux + b * nx, r.cy + a * uy + b * ny],
+    [r.cx + a * ux - b * nx, r.cy + a * uy - b * ny],
+    [r.cx - a * ux - b * nx, r.cy - a * uy - b * ny],
+  ];
+}
+
+/** The part of a quad between fractions f0 and f1 of its length. */
+function subQuad(q: Point[], f0: number, f1: number): Point[] {
+  const [tl, tr, br, bl] = q;
+  const lerp = (p: Point, s: Point, f: number): Point => [p[0] + (s[0] - p[0]) * f, p[1] + (s[1] - p[1]) * f];
+  return [lerp(tl, tr, f0), lerp(tl, tr, f1), lerp(bl, br, f1), lerp(bl, br, f0)];
+}
+
+function clampBox(b: Box, W: number, H: number): Box {
+  const c = (v: number, m: number) => Math.min(m, Math.max(0, v));
+  return { x0: c(b.x0, W), y0: c(b.y0, H), x1: c(b.x1, W), y1: c(b.y1, H) };
+}

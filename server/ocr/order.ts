@@ -1,0 +1,88 @@
+/**
+ * Reading order of OCR lines in the upright frame: a recursive XY-cut. Vertical gutters that
+ * run through a whole group split it into columns (read left to right); otherwise the group is
+ * split at its widest horizontal gap. Lines that cannot be separated are read top to bottom,
+ * then left to right.
+ */
+import type { Box } from './types';
+
+export function readingOrder(boxes: Box[]): number[] {
+  const idx = boxes.map((_, i) => i);
+  if (boxes.length < 2) return idx;
+  const heights = boxes.map((b) => b.y1 - b.y0).sort((a, b) => a - b);
+  const lineH = Math.max(1, heights[heights.length >> 1]);
+  const out: number[] = [];
+  cut(boxes, idx, lineH, out, 0);
+  return out;
+}
+
+/** Boxes trimmed vertically so skewed neighbours that touch do not hide a row gap. */
+function core(b: Box): { y0: number; y1: number } {
+  const t = (b.y1 - b.y0) * 0.2;
+  return { y0: b.y0 + t, y1: b.y1 - t };
+}
+
+function gaps(intervals: [number, number][], minGap: number): { at: number; size: number }[] {
+  const s = intervals.slice().sort((a, b) => a[0] - b[0]);
+  const found: { at: number; size: number }[] = [];
+  let end = s[0][1];
+  for (let i = 1; i < s.length; i++) {
+    if (s[i][0] - end >= minGap) found.push({ at: (s[i][0] + end) / 2, size: s[i][0] - end });
+    end = Math.max(end, s[i][1]);
+  }
+  return found;
+}
+
+function cut(boxes: Box[], idx: number[], lineH: number, out: number[], depth: number): void {
+  if (idx.length <= 1 || depth > 60) {
+    out.push(...sortRows(boxes, idx));
+    return;
+  }
+  // A column gutter is wider than a word space: about one line height.
+  const xg = gaps(idx.map((i) => [boxes[i].x0, boxes[i].x1]), lineH * 0.9);
+  if (xg.length > 0) {
+    const cuts = xg.map((g) => g.at);
+    const parts: number[][] = cuts.map(() => []);
+    parts.push([]);
+    for (const i of idx) {
+      const cx = (boxes[i].x0 + boxes[i].x1) / 2;
+      let k = 0;
+      while (k < cuts.length && cx > cuts[k]) k++;
+      parts[k].push(i);
+    }
+    for (const p of parts) cut(boxes, p, lineH, out, depth + 1);
+    return;
+  }
+  const yg = gaps(idx.map((i) => { const c = core(boxes[i]); return [c.y0, c.y1] as [number, number]; }), 0.5);
+  if (yg.length > 0) {
+    // Only the widest gap: splitting at every row gap would interleave columns that share rows.
+    const g = yg.reduce((a, b) => (b.size > a.size ? b : a));
+    const top = idx.filter((i) => (core(boxes[i]).y0 + core(boxes[i]).y1) / 2 < g.at);
+    const bottom = idx.filter((i) => (core(boxes[i]).y0 + core(boxes[i]).y1) / 2 >= g.at);
+    if (top.length > 0 && bottom.length > 0) {
+      cut(boxes, top, lineH, out, depth + 1);
+      cut(boxes, bottom, lineH, out, depth + 1);
+      return;
+    }
+  }
+  out.push(...sortRows(boxes, idx));
+}
+
+/** Top to bottom; boxes whose vertical centres are within half a line are one row, read left to right. */
+function sortRows(boxes: Box[], idx: number[]): number[] {
+  const s = idx.slice().sort((a, b) => boxes[a].y0 + boxes[a].y1 - boxes[b].y0 - boxes[b].y1);
+  const rows: number[][] = [];
+  for (const i of s) {
+    const cy = (boxes[i].y0 + boxes[i].y1) / 2;
+    const row = rows[rows.length - 1];
+    if (row) {
+      const r = boxes[row[0]];
+      if (Math.abs(cy - (r.y0 + r.y1) / 2) < (r.y1 - r.y0) / 2) {
+        row.push(i);
+        continue;
+      }
+    }
+    rows.push([i]);
+  }
+  return rows.flatMap((r) => r.sort((a, b) => boxes[a].x0 - boxes[b].x0));
+}

@@ -1,0 +1,65 @@
+/**
+ * The OCR engine's public data shapes. Coordinates are image pixels, top-left origin.
+ *
+ * Rotation convention: `rotation` is the clockwise angle by which the page's text appears turned
+ * in the input image. The "upright frame" is the input image turned back counter-clockwise by
+ * that angle, so its lines run left to right; for 90/270 its width is the input's height.
+ */
+
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export type Point = [number, number];
+export type Rotation = 0 | 90 | 180 | 270;
+
+/** RGBA pixels, row-major, 4 bytes per pixel (what pdf.js + @napi-rs/canvas render). */
+export interface RgbaImage {
+  data: Uint8ClampedArray;
+  width: number;
+  height: number;
+}
+
+export interface OcrWord {
+  text: string;
+  /** Axis-aligned box in the input image. */
+  bbox: Box;
+  /** The same word in the upright frame. */
+  upright: Box;
+}
+
+export interface OcrLine {
+  text: string;
+  /** Mean confidence of the recognized characters, 0–1. */
+  score: number;
+  /** Axis-aligned box in the input image. */
+  bbox: Box;
+  /** The detected rotated rectangle in the input image: top-left, top-right, bottom-right, bottom-left as read. */
+  quad: Point[];
+  /** The same line in the upright frame. */
+  upright: Box;
+  words: OcrWord[];
+}
+
+export interface OcrResult {
+  rotation: Rotation;
+  /** The onnxruntime execution provider that ran the models. */
+  provider: string;
+  /** Size of the input image. */
+  width: number;
+  height: number;
+  /** Lines in reading order (upright frame: columns left to right, top to bottom within each). */
+  lines: OcrLine[];
+}
+
+export interface OcrOptions {
+  providers?: string[];
+  threads?: number;
+}
+
+export interface RecognizeOptions {
+  signal?: AbortSignal;
+}
