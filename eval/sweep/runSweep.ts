@@ -4,6 +4,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { readManifest } from '../corpus';
 import { cliPath } from '../peers/folio';
 import { mapLimit, runProcess } from '../run';
 import { classify, type Classified } from './classify';
@@ -13,6 +14,8 @@ export interface SweepFile {
   rel: string;
   pdf: string;
   set: string;
+  /** Page count from the corpus manifest, when known (sets the file's time limit). */
+  pages?: number;
 }
 
 export interface SweepResult extends SweepFile, Classified {
@@ -24,15 +27,16 @@ export interface SweepResult extends SweepFile, Classified {
   detail: string;
 }
 
-/** Every `*.pdf` under the given sets of the corpus (recursively), sorted. */
+/** Every `*.pdf` under the given sets of the corpus (recursively), sorted, with manifest page counts. */
 export function listSweepFiles(root: string, sets: readonly string[]): SweepFile[] {
+  const pages = new Map(readManifest(root).map((e) => [e.rel, e.pages]));
   const out: SweepFile[] = [];
   const walk = (dir: string, set: string) => {
     for (const name of readdirSync(dir).sort()) {
       const p = join(dir, name);
       const st = statSync(p, { throwIfNoEntry: false });
       if (st?.isDirectory()) walk(p, set);
-      else if (st?.isFile() && /\.pdf$/i.test(name)) out.push({ rel: relative(root, p), pdf: p, set });
+      else if (st?.isFile() && /\.pdf$/i.test(name)) out.push({ rel: relative(root, p), pdf: p, set, pages: pages.get(relative(root, p)) });
     }
   };
   for (const s of sets) {
@@ -46,7 +50,9 @@ export function listSweepFiles(root: string, sets: readonly string[]): SweepFile
 export interface SweepOptions {
   repo: string;
   parallel: number;
+  /** Time limit of a file: `timeoutMs` plus `perPageMs` per page (a 352-page book is not a hang). */
   timeoutMs: number;
+  perPageMs?: number;
   workDir: string;
   onResult?: (r: SweepResult, done: number, total: number) => void;
 }
@@ -58,7 +64,7 @@ export async function runSweep(files: SweepFile[], o: SweepOptions): Promise<Swe
     const out = join(o.workDir, `${i}.md`);
     // --jobs 1: one worker thread per file, `parallel` files at once.
     const r = await runProcess(process.execPath, [cliPath(o.repo), 'convert', f.pdf, '-o', out, '--jobs', '1', '-q'], {
-      timeoutMs: o.timeoutMs,
+      timeoutMs: o.timeoutMs + (f.pages ?? 0) * (o.perPageMs ?? 0),
       cwd: o.repo,
       maxOutput: 200_000,
     });

@@ -17,6 +17,7 @@ import { repoRoot } from '../helpers/corpus';
 const SAMPLE = 100;
 const SEED = 42;
 const TIMEOUT_MS = 60_000;
+const PER_PAGE_MS = 200;
 
 test(`sweep sample: ${SAMPLE} real-world PDFs convert or fail clearly, no crash, no timeout`, { timeout: 20 * 60_000 }, async (t) => {
   const repo = repoRoot();
@@ -26,7 +27,7 @@ test(`sweep sample: ${SAMPLE} real-world PDFs convert or fail clearly, no crash,
   const work = mkdtempSync(join(tmpdir(), 'folio-sweep-test-'));
   let results;
   try {
-    results = await runSweep(files, { repo, parallel: 2, timeoutMs: TIMEOUT_MS, workDir: work });
+    results = await runSweep(files, { repo, parallel: 2, timeoutMs: TIMEOUT_MS, perPageMs: PER_PAGE_MS, workDir: work });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
