@@ -133,8 +133,13 @@ export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number 
   return lines;
 }
 
+/**
+ * The middle of a span's x-height: from the baseline when known, since math fonts report huge
+ * ascents and descents that would move a box's centre off its line.
+ */
 function cy(s: TextSpan): number {
-  return (s.bbox.y0 + s.bbox.y1) / 2;
+  const b = (s as { baseline?: number }).baseline;
+  return b !== undefined ? b - 0.3 * s.fontSize : (s.bbox.y0 + s.bbox.y1) / 2;
 }
 
 function maxX1(spans: TextSpan[]): number {

@@ -1,18 +1,12 @@
 /**
- * The bridge to table detection (server/layout/tables.ts, owned by the tables engineer).
- * Until that module exists this finds no tables, so tables' text flows as ordinary lines.
+ * The bridge to table detection (server/layout/tables.ts, owned by the tables engineer): one
+ * place to adapt if its interface moves. Tables' spans leave the paragraph flow.
  */
-import type { BBox } from '../protocol';
-import type { OtslCell } from '../doctags/types';
 import type { PageContent } from '../pipeline/types';
+import { detectTables, type DetectedTable } from './tables';
 
-export interface TableFound {
-  bbox: BBox;
-  rows: OtslCell[][];
-  /** Indices into content.spans the table consumed. */
-  spanIndices: number[];
-}
+export type TableFound = DetectedTable;
 
-export function findTables(_content: PageContent): TableFound[] {
-  return [];
+export function findTables(content: PageContent): TableFound[] {
+  return detectTables(content);
 }

@@ -10,6 +10,8 @@ import type { TextSpan } from '../pipeline/types';
 export interface PdfSpan extends TextSpan {
   /** Text direction in degrees on the displayed page (0 = left to right, upright). */
   angle: number;
+  /** y of the baseline on the displayed page (upright text). */
+  baseline: number;
 }
 
 interface FontInfo {
@@ -67,7 +69,7 @@ export async function readSpans(page: PDFPageProxy, viewportTransform: number[])
     if (!fi) fonts.set(it.fontName, (fi = fontInfo(page, it.fontName, styles[it.fontName]?.fontFamily)));
     const m = mul(viewportTransform, it.transform as number[]);
     const size = Math.hypot(m[2], m[3]);
-    if (!(size > 0.5)) continue;
+    if (!(size > 0.5) || !Number.isFinite(size) || !Number.isFinite(m[4]) || !Number.isFinite(m[5])) continue;
     const ux = m[0] / Math.hypot(m[0], m[1]);
     const uy = m[1] / Math.hypot(m[0], m[1]);
     const angleRaw = (Math.atan2(uy, ux) * 180) / Math.PI;
@@ -76,7 +78,7 @@ export async function readSpans(page: PDFPageProxy, viewportTransform: number[])
     const asc = clamp(st?.ascent ?? 0.8, 0.6, 1.0);
     const desc = clamp(Math.abs(st?.descent ?? 0.2), 0.1, 0.3);
     // pdf.js reports width in the item's text space scaled to user space; the viewport scale is 1.
-    const w = it.width * Math.hypot(viewportTransform[0], viewportTransform[1]);
+    const w = (Number.isFinite(it.width) ? it.width : 0) * Math.hypot(viewportTransform[0], viewportTransform[1]);
     // Corners of the glyph run: along the baseline by w, up by asc·size, down by desc·size.
     // "Up" on the displayed page is the baseline direction turned -90° (y grows downwards).
     const vx = uy;
@@ -96,12 +98,15 @@ export async function readSpans(page: PDFPageProxy, viewportTransform: number[])
       dir: it.dir === 'rtl' ? 'rtl' : it.dir === 'ttb' ? 'ttb' : 'ltr',
       eol: it.hasEOL,
       angle,
+      baseline: m[5],
     });
   }
   return out;
 }
 
+/** Clamps, and maps NaN (fonts without metrics report NaN ascents) to the middle of the range. */
 function clamp(v: number, lo: number, hi: number): number {
+  if (!Number.isFinite(v)) return (lo + hi) / 2;
   return Math.min(hi, Math.max(lo, v));
 }
 
