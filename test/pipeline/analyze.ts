@@ -33,7 +33,7 @@ export function allItems(pages: PageAnalysis[]): DocItem[] {
 export function bodyText(pages: PageAnalysis[]): string {
   return allItems(pages)
     .filter((i) => i.cls !== 'page_header' && i.cls !== 'page_footer')
-    .map((i) => i.text)
+    .map((i) => (i.table ? i.table.map((r) => r.map((c) => c.text).join(' | ')).join('\n') : i.text))
     .join('\n');
 }
 
