@@ -83,6 +83,8 @@ function renderPage(p: PageView): void {
   const fresh = !section;
   if (!section) {
     section = el('section', { class: 'page', id: `page-${p.page}`, 'aria-label': `Page ${p.page}` });
+    // When the page arrived (ms since epoch): lets the end-to-end test time a cancel precisely.
+    section.dataset.arrived = String(Date.now());
     // Keep pages in page order even when one arrives late (a re-rendered page).
     const next = [...pagesEl.children].find((c) => Number((c as HTMLElement).dataset.page) > p.page);
     pagesEl.insertBefore(section, next ?? null);
@@ -302,6 +304,7 @@ function handle(m: HostMessage): void {
       for (const p of m.pages) renderPage(p);
       updateLegend();
       root.dataset.converting = String(m.converting);
+      if (m.converting) delete root.dataset.finishedAt;
       if (m.converting) setStatus('Converting…');
       else setStatus(`${m.pages.length} page${m.pages.length === 1 ? '' : 's'}`);
       break;
@@ -324,6 +327,7 @@ function handle(m: HostMessage): void {
       break;
     case 'finished':
       state.converting = false;
+      root.dataset.finishedAt = String(Date.now());
       root.dataset.converting = 'false';
       setStatus(m.cancelled ? `Conversion cancelled after ${m.pagesDone} page(s)` : `Converted ${m.pagesDone} page(s)`);
       break;
