@@ -3,7 +3,7 @@
  * process with a time limit (the process group is killed on timeout), N at once; classified
  * converted / partial / clear error / unclear error / crash / timeout.
  *
- *   node out/scripts/eval/sweep.main.js [--sample N] [--seed 42] [--parallel 2] [--timeout-s 60] [--per-page-s 0.2]
+ *   node out/scripts/eval/sweep.main.js [--sample N] [--seed 42] [--parallel 2] [--timeout-s 60] [--per-page-s 0.5]
  *                                       [--sets a,b] [--out eval/out]
  *
  * Writes <out>/sweep.tsv and <out>/sweep-summary.md. Exit code 0 unless the harness itself
@@ -36,7 +36,7 @@ async function main(): Promise<number> {
   if (sample) files = seededSample(files, Number(sample), Number(arg('seed') ?? 42), (f) => f.rel);
   const parallel = Number(arg('parallel') ?? 2);
   const timeoutMs = Number(arg('timeout-s') ?? 60) * 1000;
-  const perPageMs = Number(arg('per-page-s') ?? 0.2) * 1000;
+  const perPageMs = Number(arg('per-page-s') ?? 0.5) * 1000;
   const outDir = resolve(arg('out') ?? join(repo, 'eval', 'out'));
   const work = mkdtempSync(join(tmpdir(), 'folio-sweep-'));
   console.error(`sweep: ${files.length} files, ${parallel} at once, ${timeoutMs / 1000} s + ${perPageMs / 1000} s/page limit each`);

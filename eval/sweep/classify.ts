@@ -36,10 +36,13 @@ export interface Classified {
   reason: string;
 }
 
-/** The `<reason>` of the first `folio: <file>: <reason>` line naming a PDF. */
+/**
+ * The `<reason>` of the last `folio: <file>: <reason>` line naming a PDF: per-page warnings use
+ * the same prefix while converting, the failure line comes when the file is given up.
+ */
 export function failureReason(stderr: string): string | undefined {
-  const m = /^folio: .+?\.pdf: (.*)$/im.exec(stderr);
-  return m ? m[1].trim() : undefined;
+  const all = [...stderr.matchAll(/^folio: .+?\.pdf: (.*)$/gim)];
+  return all.length ? all[all.length - 1][1].trim() : undefined;
 }
 
 export function classify(r: RunFacts): Classified {

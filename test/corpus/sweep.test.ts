@@ -17,7 +17,7 @@ import { repoRoot } from '../helpers/corpus';
 const SAMPLE = 100;
 const SEED = 42;
 const TIMEOUT_MS = 60_000;
-const PER_PAGE_MS = 200;
+const PER_PAGE_MS = 500;
 
 test(`sweep sample: ${SAMPLE} real-world PDFs convert or fail clearly, no crash, no timeout`, { timeout: 20 * 60_000 }, async (t) => {
   const repo = repoRoot();

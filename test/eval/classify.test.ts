@@ -13,6 +13,8 @@ test('classify: the six outcomes of a CLI run', () => {
   const enc = classify({ ...base, code: 1, outputWritten: false, stderr: 'folio: a/b.pdf: b.pdf is encrypted: give the password with --password\n' });
   assert.deepEqual(enc, { outcome: 'clear-error', reason: 'b.pdf is encrypted: give the password with --password' });
   assert.equal(classify({ ...base, code: 1, outputWritten: false, stderr: 'folio: x.pdf: not a PDF file (no %PDF header)\n' }).outcome, 'clear-error');
+  // A page warning with the same prefix comes first; the failure line is the last one.
+  assert.deepEqual(classify({ ...base, code: 1, outputWritten: false, stderr: 'folio: x.pdf: page 1: odd font\nfolio: x.pdf: x.pdf is damaged: no pages found\n' }), { outcome: 'clear-error', reason: 'x.pdf is damaged: no pages found' });
   // A JavaScript exception's message is not a reason a user can act on.
   assert.equal(classify({ ...base, code: 1, outputWritten: false, stderr: "folio: x.pdf: Cannot read properties of undefined (reading 'x')\n" }).outcome, 'unclear-error');
   assert.equal(classify({ ...base, code: 1, outputWritten: false, stderr: 'folio: x.pdf: something happened\n' }).outcome, 'unclear-error');
