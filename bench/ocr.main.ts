@@ -1,7 +1,7 @@
 /**
  * OCR benchmark: seconds per scanned page on this machine, with stage times and word recall.
  *
- *   node esbuild.mjs --only ocr && node out/scripts/bench/ocr.main.js [--batch N] [--pages N] [--print]
+ *   node esbuild.mjs --only ocr && node out/scripts/bench/ocr.main.js [--batch N] [--pages N] [--only SUBSTRING] [--print]
  *
  * Pages are born-digital corpus pages rendered at 200 dpi and skewed by 1° (a realistic scan),
  * plus the corpus's real scanned-and-rotated OCR test pages.
@@ -32,10 +32,12 @@ async function main(): Promise<void> {
   const loadS = (performance.now() - t0) / 1000;
   const batch = opt('--batch', 1);
   ocr.tuning = { ...ocr.tuning, batching: { maxBatch: batch, maxWaste: opt('--waste', 1.3) } };
-  const n = Math.min(PAGES.length, opt('--pages', PAGES.length));
+  const oi = args.indexOf('--only');
+  const pages = oi >= 0 ? PAGES.filter(([rel]) => rel.includes(args[oi + 1])) : PAGES;
+  const n = Math.min(pages.length, opt('--pages', pages.length));
   console.log(`models loaded in ${loadS.toFixed(2)} s (provider ${ocr.provider}); recognition batch ≤ ${batch}`);
   let total = 0;
-  for (const [rel, page, skew] of PAGES.slice(0, n)) {
+  for (const [rel, page, skew] of pages.slice(0, n)) {
     const scan = await scanPdfPage(corpusPath(rel), page, { dpi: 200, skewDeg: skew, noise: skew ? 6 : 0 });
     const s = performance.now();
     const res = await ocr.recognize(scan.image);

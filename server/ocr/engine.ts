@@ -4,8 +4,8 @@
  */
 import type { Session } from '../onnx/runtime';
 import { detect, DEFAULT_DETECT, type Detection, type DetectOptions } from './detect';
-import { boundsOf, originalToUprightPoint, readingDirection, uprightSize, type RotatedRect } from './geometry';
-import { checkImage, toPlanes, type RgbPlanes } from './image';
+import { boundsOf, originalToUprightPoint, uprightToOriginalPoint, uprightSize, type RotatedRect } from './geometry';
+import { checkImage, toPlanes, turnPlanes, type RgbPlanes } from './image';
 import { recognizeQuads, upsideDown, DEFAULT_BATCHING, type RecBatching } from './recognizer';
 import { splitWords, type DecodedLine } from './ctc';
 import { readingOrder } from './order';
@@ -53,26 +53,38 @@ export class PaddleOcr {
     const { signal } = opts;
     signal?.throwIfAborted();
     const t0 = performance.now();
-    const planes = toPlanes(img);
-    const dets = await detect(this.models.det, planes, this.tuning.detect);
+    const W = img.width;
+    const H = img.height;
+    let planes = toPlanes(img);
+    let dets = await detect(this.models.det, planes, this.tuning.detect);
     signal?.throwIfAborted();
+    // Work in a frame where lines run horizontally: a sideways page is turned a quarter
+    // counter-clockwise and detected again there.
+    const base: Rotation = linesRunVertically(dets) ? 90 : 0;
+    if (base === 90) {
+      planes = turnPlanes(planes, 1);
+      dets = await detect(this.models.det, planes, this.tuning.detect);
+      signal?.throwIfAborted();
+    }
     const t1 = performance.now();
-    const rotation = await this.pageRotation(planes, dets, signal);
+    const flipped = await this.upsideDown(planes, dets, signal);
+    const rotation = ((base + (flipped ? 180 : 0)) % 360) as Rotation;
     const t2 = performance.now();
-    const dir = readingDirection(rotation);
-    const quads = dets.map((d) => quadFor(d.rect, dir));
-    const decoded = await recognizeQuads(this.models.rec, planes, quads, this.models.alphabet, this.tuning.batching, signal);
+    const workQuads = dets.map((d) => quadFor(d.rect, flipped ? [-1, 0] : [1, 0]));
+    const decoded = await recognizeQuads(this.models.rec, planes, workQuads, this.models.alphabet, this.tuning.batching, signal);
     const t3 = performance.now();
 
     const lines: OcrLine[] = [];
     decoded.forEach((dl, i) => {
       const text = dl.chars.map((c) => c.ch).join('');
       if (dl.score < this.tuning.dropScore || text.trim() === '') return;
-      lines.push(this.buildLine(quads[i], dl, rotation, img.width, img.height));
+      // Work frame → input image: undo the quarter turn.
+      const quad = workQuads[i].map((p) => uprightToOriginalPoint(p, base, W, H));
+      lines.push(this.buildLine(quad, dl, rotation, W, H));
     });
-    const order = readingOrder(lines.map((l) => l.upright));
+    const order = readingOrder(lines.map((l) => l.upright), lines.map((l) => l.quad.map((p) => originalToUprightPoint(p, rotation, W, H))));
     this.lastTimings = { detectMs: t1 - t0, rotationMs: t2 - t1, recognizeMs: t3 - t2, lines: lines.length };
-    return { rotation, provider: this.provider, width: img.width, height: img.height, lines: order.map((i) => lines[i]) };
+    return { rotation, provider: this.provider, width: W, height: H, lines: order.map((i) => lines[i]) };
   }
 
   private buildLine(quad: Point[], dl: DecodedLine, rotation: Rotation, W: number, H: number): OcrLine {
@@ -93,32 +105,32 @@ export class PaddleOcr {
   }
 
   /**
-   * Page rotation in quarter turns. Whether lines run horizontally or vertically in the image
-   * comes from the detected rectangles (long lines vote by length); which way they read comes
-   * from the 180° classifier's votes over the longest lines.
+   * Whether the page is upside down in the work frame, by the 180° classifier's votes over the
+   * longest lines (each adds how sure it is, in favour of its side).
    */
-  private async pageRotation(planes: RgbPlanes, dets: Detection[], signal?: AbortSignal): Promise<Rotation> {
-    let horiz = 0;
-    let vert = 0;
-    for (const d of dets) {
-      const { rect } = d;
-      if (rect.halfLong < rect.halfShort * 2.5) continue; // too short to show a direction
-      if (Math.abs(rect.ux) >= Math.abs(rect.uy)) horiz += rect.halfLong;
-      else vert += rect.halfLong;
-    }
-    const base: Rotation = vert > horiz ? 90 : 0;
+  private async upsideDown(planes: RgbPlanes, dets: Detection[], signal?: AbortSignal): Promise<boolean> {
     const longest = dets
       .filter((d) => d.rect.halfLong >= d.rect.halfShort * 2.5)
       .sort((a, b) => b.rect.halfLong - a.rect.halfLong)
       .slice(0, 16);
-    if (longest.length === 0) return base;
-    const dir = readingDirection(base);
-    const p = await upsideDown(this.models.cls, planes, longest.map((d) => quadFor(d.rect, dir)), signal);
-    // Confidence-weighted vote: each line adds how sure it is, in favour of its side.
+    if (longest.length === 0) return false;
+    const p = await upsideDown(this.models.cls, planes, longest.map((d) => quadFor(d.rect, [1, 0])), signal);
     let vote = 0;
     for (const v of p) vote += v - 0.5;
-    return vote > 0 ? (((base + 180) % 360) as Rotation) : base;
+    return vote > 0;
   }
+}
+
+/** Whether most text (by length of clearly elongated boxes) runs vertically in the image. */
+function linesRunVertically(dets: Detection[]): boolean {
+  let horiz = 0;
+  let vert = 0;
+  for (const { rect } of dets) {
+    if (rect.halfLong < rect.halfShort * 2.5) continue; // too short to show a direction
+    if (Math.abs(rect.ux) >= Math.abs(rect.uy)) horiz += rect.halfLong;
+    else vert += rect.halfLong;
+  }
+  return vert > horiz;
 }
 
 /**

@@ -176,3 +176,30 @@ export function warpInto(p: RgbPlanes, quad: Point[], outW: number, outH: number
     }
   }
 }
+
+/**
+ * The planes turned counter-clockwise by `quarters` × 90° (turning a sideways page upright
+ * before detection: the detector scores vertical lines lower and drops some).
+ */
+export function turnPlanes(p: RgbPlanes, quarters: 0 | 1 | 2 | 3): RgbPlanes {
+  if (quarters === 0) return p;
+  const { width: W, height: H } = p;
+  const nw = quarters === 2 ? W : H;
+  const nh = quarters === 2 ? H : W;
+  const turn = (src: Float32Array): Float32Array => {
+    const dst = new Float32Array(W * H);
+    for (let y = 0; y < H; y++) {
+      const row = y * W;
+      for (let x = 0; x < W; x++) {
+        // Destination pixel of source (x, y) under a counter-clockwise turn.
+        let nx: number, ny: number;
+        if (quarters === 1) [nx, ny] = [y, W - 1 - x];
+        else if (quarters === 2) [nx, ny] = [W - 1 - x, H - 1 - y];
+        else [nx, ny] = [H - 1 - y, x];
+        dst[ny * nw + nx] = src[row + x];
+      }
+    }
+    return dst;
+  };
+  return { width: nw, height: nh, r: turn(p.r), g: turn(p.g), b: turn(p.b) };
+}

@@ -4,9 +4,16 @@
  * split at its widest horizontal gap. Lines that cannot be separated are read top to bottom,
  * then left to right.
  */
-import type { Box } from './types';
+import { boundsOf } from './geometry';
+import type { Box, Point } from './types';
 
-export function readingOrder(boxes: Box[]): number[] {
+/**
+ * Indices of `boxes` in reading order. With `quads` (each line's corners in the same frame,
+ * top-left first) the page's skew is measured and undone first: on a page scanned 1° askew the
+ * axis-aligned boxes of neighbouring full-width lines overlap and hide the row gaps.
+ */
+export function readingOrder(boxes: Box[], quads?: Point[][]): number[] {
+  if (quads && quads.length === boxes.length) boxes = deskewed(quads) ?? boxes;
   const idx = boxes.map((_, i) => i);
   if (boxes.length < 2) return idx;
   const heights = boxes.map((b) => b.y1 - b.y0).sort((a, b) => a - b);
@@ -85,4 +92,19 @@ function sortRows(boxes: Box[], idx: number[]): number[] {
     rows.push([i]);
   }
   return rows.flatMap((r) => r.sort((a, b) => boxes[a].x0 - boxes[b].x0));
+}
+
+/** Line quads turned by minus the median baseline angle; undefined when no line is long enough to tell. */
+function deskewed(quads: Point[][]): Box[] | undefined {
+  const angles: number[] = [];
+  for (const [tl, tr, , bl] of quads) {
+    const w = Math.hypot(tr[0] - tl[0], tr[1] - tl[1]);
+    const h = Math.hypot(bl[0] - tl[0], bl[1] - tl[1]);
+    if (w > 3 * h) angles.push(Math.atan2(tr[1] - tl[1], tr[0] - tl[0]));
+  }
+  if (angles.length === 0) return undefined;
+  angles.sort((a, b) => a - b);
+  const a = -angles[angles.length >> 1];
+  const cos = Math.cos(a), sin = Math.sin(a);
+  return quads.map((q) => boundsOf(q.map(([x, y]) => [x * cos - y * sin, x * sin + y * cos] as Point)));
 }
