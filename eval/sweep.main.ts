@@ -19,6 +19,7 @@ import { repoRoot } from './repo';
 import { countOutcomes, sweepSummary, sweepTsv } from './sweep/report';
 import { listSweepFiles, runSweep } from './sweep/runSweep';
 import { seededSample } from './sweep/sample';
+import { snapshotDist } from './sweep/snapshot';
 import { existsSync } from 'node:fs';
 
 function arg(name: string): string | undefined {
@@ -39,12 +40,14 @@ async function main(): Promise<number> {
   const perPageMs = Number(arg('per-page-s') ?? 0.5) * 1000;
   const outDir = resolve(arg('out') ?? join(repo, 'eval', 'out'));
   const work = mkdtempSync(join(tmpdir(), 'folio-sweep-'));
+  const snap = snapshotDist(repo);
   console.error(`sweep: ${files.length} files, ${parallel} at once, ${timeoutMs / 1000} s + ${perPageMs / 1000} s/page limit each`);
   const t0 = Date.now();
   let results;
   try {
     results = await runSweep(files, {
       repo,
+      cli: snap.cli,
       parallel,
       timeoutMs,
       perPageMs,
@@ -55,6 +58,7 @@ async function main(): Promise<number> {
     });
   } finally {
     rmSync(work, { recursive: true, force: true });
+    snap.dispose();
   }
   const name = sample ? `sweep-sample${sample}` : 'sweep';
   mkdirSync(outDir, { recursive: true });

@@ -49,6 +49,8 @@ export function listSweepFiles(root: string, sets: readonly string[]): SweepFile
 
 export interface SweepOptions {
   repo: string;
+  /** The CLI bundle to run (default: dist/cli.js; the sweep script passes a private snapshot). */
+  cli?: string;
   parallel: number;
   /** Time limit of a file: `timeoutMs` plus `perPageMs` per page (a 352-page book is not a hang). */
   timeoutMs: number;
@@ -63,7 +65,7 @@ export async function runSweep(files: SweepFile[], o: SweepOptions): Promise<Swe
   return mapLimit(files, o.parallel, async (f, i) => {
     const out = join(o.workDir, `${i}.md`);
     // --jobs 1: one worker thread per file, `parallel` files at once.
-    const r = await runProcess(process.execPath, [cliPath(o.repo), 'convert', f.pdf, '-o', out, '--jobs', '1', '-q'], {
+    const r = await runProcess(process.execPath, [o.cli ?? cliPath(o.repo), 'convert', f.pdf, '-o', out, '--jobs', '1', '-q'], {
       timeoutMs: o.timeoutMs + (f.pages ?? 0) * (o.perPageMs ?? 0),
       cwd: o.repo,
       maxOutput: 200_000,
