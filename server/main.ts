@@ -9,6 +9,7 @@
 import { createConnection, ProposedFeatures, ResponseError, type CancellationToken } from 'vscode-languageserver/node';
 import { WorkDoneProgress } from 'vscode-languageserver-protocol';
 import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
 import {
   ConvertRequest,
   LogNotification,
@@ -22,7 +23,9 @@ import { PageWorkerPool, CancelledError } from './worker/pool';
 import { analyzeOptions, convertDocument, toPath } from './convert/convertDocument';
 import { isFolioError } from './errors';
 import { renderRegion } from './convert/region';
-import { disposeVlmEngines } from './convert/vlmEngine';
+import { disposeVlmEngines, vlmPageEngine } from './convert/vlmEngine';
+import { parseDocTags } from './doctags/parse';
+import { toGrid } from './doctags/types';
 
 const connection = createConnection(ProposedFeatures.all);
 const pool = new PageWorkerPool({ size: Number(process.env.FOLIO_WORKERS) || 2 });
@@ -93,13 +96,18 @@ connection.onRequest(ConvertRequest.type, async (params: ConvertParams, token: C
   }
 });
 
+function mtimeOf(path: string): number {
+  return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+}
+
 /** Documents opened for region reparse, by path and password, kept open for later reparses. */
 const reparseDocs = new Map<string, string>();
 
 connection.onRequest(ReparseRegionRequest.type, async (params: ReparseRegionParams, token: CancellationToken): Promise<ReparseRegionResult> => {
   const signal = abortSignal(token);
   const path = toPath(params.uri);
-  const key = `${path}\u0000${params.password ?? ''}`;
+  // Keyed by modification time too, so a PDF changed on disk is opened afresh.
+  const key = `${path}\u0000${mtimeOf(path)}\u0000${params.password ?? ''}`;
   try {
     let docId = reparseDocs.get(key);
     if (!docId) {
@@ -107,9 +115,30 @@ connection.onRequest(ReparseRegionRequest.type, async (params: ReparseRegionPara
       await pool.open({ docId, path, password: params.password }, signal);
       reparseDocs.set(key, docId);
     }
-    const item = await pool.reparse(docId, params.page, params.bbox, params.cls, analyzeOptions(params.options), signal);
+    const aopts = analyzeOptions(params.options);
+    const warnings: string[] = [];
+    if (params.options?.engine === 'vlm') {
+      // The VLM reads the region's crop of the rendered page with a class-specific prompt; any
+      // failure falls back to the pipeline's reading of the same box.
+      try {
+        const vlm = await vlmPageEngine(params.options, (m) => log('info', m));
+        const page = await pool.analyze(docId, params.page, { ...aopts, renderImages: true }, signal);
+        const out = await vlm.parseRegion(page, params.bbox, params.cls, signal);
+        const parsed = parseDocTags(out.doctags)[0]?.items[0];
+        if (parsed) {
+          const item = { ...parsed, bbox: params.bbox, grid: toGrid(params.bbox, page) };
+          const { doctags, markdown } = renderRegion(item);
+          return { uri: params.uri, version: params.version, page: params.page, regionId: params.regionId, doctags, markdown, engine: 'vlm', warnings: out.warnings };
+        }
+        warnings.push('the VLM wrote nothing for this region; the pipeline read it instead');
+      } catch (e) {
+        if (signal.aborted) throw new CancelledError();
+        warnings.push(`the VLM failed (${e instanceof Error ? e.message : String(e)}); the pipeline read this region instead`);
+      }
+    }
+    const item = await pool.reparse(docId, params.page, params.bbox, params.cls, aopts, signal);
     const { doctags, markdown } = renderRegion(item);
-    return { uri: params.uri, version: params.version, page: params.page, regionId: params.regionId, doctags, markdown, engine: 'pipeline', warnings: [] };
+    return { uri: params.uri, version: params.version, page: params.page, regionId: params.regionId, doctags, markdown, engine: 'pipeline', warnings };
   } catch (e) {
     if (e instanceof CancelledError) throw new ResponseError(-32800, 'reparse cancelled');
     throw toResponseError(e);

@@ -3,7 +3,7 @@
  * thread holding the ONNX sessions) is loaded once per model folder and provider list and kept
  * for later conversions in the same process: loading the real model takes seconds.
  */
-import type { ConvertOptions } from '../protocol';
+import type { BBox, ConvertOptions, RegionClass } from '../protocol';
 import { FolioErrorCodes } from '../protocol';
 import { FolioError } from '../errors';
 import type { PageAnalysis } from '../pipeline/types';
@@ -12,6 +12,8 @@ import { loadVlm, type VlmEngine } from '../vlm/index';
 export interface VlmPageEngine {
   readonly provider: string;
   convertPage(a: PageAnalysis, signal: AbortSignal): Promise<{ doctags: string; provider: string; warnings: string[] }>;
+  /** One region of a rendered page, with the class-specific prompt on its crop (region reparse). */
+  parseRegion(a: PageAnalysis, bbox: BBox, cls: RegionClass, signal: AbortSignal): Promise<{ doctags: string; provider: string; warnings: string[] }>;
 }
 
 const engines = new Map<string, Promise<VlmEngine>>();
@@ -37,6 +39,10 @@ export async function vlmPageEngine(options: ConvertOptions, log: (m: string) =>
     convertPage: async (a, signal) => {
       if (!a.image) throw new Error('the page image was not rendered');
       return engine.convertPage({ image: { path: a.image.path }, page: a.page, width: a.width, height: a.height, priors: a.items, signal });
+    },
+    parseRegion: async (a, bbox, cls, signal) => {
+      if (!a.image) throw new Error('the page image was not rendered');
+      return engine.parseRegion({ image: { path: a.image.path }, page: a.page, width: a.width, height: a.height, bbox, cls, signal });
     },
   };
 }
