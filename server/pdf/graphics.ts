@@ -143,31 +143,62 @@ function clipRule(b: BBox, w: number, h: number): Rule {
   return { x0: c.x0, y0: c.y0, x1: c.x1, y1: c.y1 };
 }
 
-/** Groups shapes that touch (within `gap` pt) into clusters; returns cluster boxes with their shape counts. */
+/**
+ * Groups shapes that touch (within `gap` pt) into clusters; returns cluster boxes with their
+ * shape counts. Union-find over a coarse grid, so a page of 100,000 path fragments (maps, plots)
+ * stays linear instead of comparing every pair.
+ */
 export function clusterShapes(shapes: { bbox: BBox; curved: boolean }[], gap = 1): { bbox: BBox; count: number; curved: number }[] {
-  const clusters: { bbox: BBox; count: number; curved: number }[] = [];
-  const sorted = [...shapes].sort((a, b) => a.bbox.y0 - b.bbox.y0);
-  for (const s of sorted) {
-    let merged: { bbox: BBox; count: number; curved: number } | undefined;
-    for (let k = clusters.length - 1; k >= 0; k--) {
-      const c = clusters[k];
-      if (near(c.bbox, s.bbox, gap)) {
-        if (!merged) {
-          c.bbox = union(c.bbox, s.bbox);
-          c.count++;
-          if (s.curved) c.curved++;
-          merged = c;
-        } else {
-          merged.bbox = union(merged.bbox, c.bbox);
-          merged.count += c.count;
-          merged.curved += c.curved;
-          clusters.splice(k, 1);
-        }
+  const n = shapes.length;
+  if (n === 0) return [];
+  const parent = new Int32Array(n);
+  for (let i = 0; i < n; i++) parent[i] = i;
+  const find = (i: number): number => {
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+    return i;
+  };
+  const CELL = 24;
+  const grid = new Map<number, number[]>();
+  const key = (cx: number, cy: number) => cx * 100003 + cy;
+  for (let i = 0; i < n; i++) {
+    const b = shapes[i].bbox;
+    const cx0 = Math.floor((b.x0 - gap) / CELL);
+    const cx1 = Math.floor((b.x1 + gap) / CELL);
+    const cy0 = Math.floor((b.y0 - gap) / CELL);
+    const cy1 = Math.floor((b.y1 + gap) / CELL);
+    // Huge shapes would touch thousands of cells; they are rare (frames), compare them directly.
+    const cells = (cx1 - cx0 + 1) * (cy1 - cy0 + 1);
+    if (cells > 400) {
+      for (let j = 0; j < i; j++) if (near(b, shapes[j].bbox, gap)) parent[find(i)] = find(j);
+      continue;
+    }
+    for (let cx = cx0; cx <= cx1; cx++) {
+      for (let cy = cy0; cy <= cy1; cy++) {
+        const k = key(cx, cy);
+        const list = grid.get(k);
+        if (list) {
+          for (const j of list) if (find(i) !== find(j) && near(b, shapes[j].bbox, gap)) parent[find(i)] = find(j);
+          if (list.length < 64) list.push(i);
+        } else grid.set(k, [i]);
       }
     }
-    if (!merged) clusters.push({ bbox: { ...s.bbox }, count: 1, curved: s.curved ? 1 : 0 });
   }
-  return clusters;
+  const byRoot = new Map<number, { bbox: BBox; count: number; curved: number }>();
+  for (let i = 0; i < n; i++) {
+    const r = find(i);
+    const s = shapes[i];
+    const c = byRoot.get(r);
+    if (!c) byRoot.set(r, { bbox: { ...s.bbox }, count: 1, curved: s.curved ? 1 : 0 });
+    else {
+      c.bbox = union(c.bbox, s.bbox);
+      c.count++;
+      if (s.curved) c.curved++;
+    }
+  }
+  return [...byRoot.values()];
 }
 
 export function near(a: BBox, b: BBox, gap: number): boolean {

@@ -43,7 +43,9 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
   const bySide = new Map<number, typeof g.shapes>();
   for (const sh of g.shapes) {
     const k = side((sh.bbox.x0 + sh.bbox.x1) / 2);
-    bySide.set(k, [...(bySide.get(k) ?? []), sh]);
+    const list = bySide.get(k);
+    if (list) list.push(sh);
+    else bySide.set(k, [sh]);
   }
   const clusters = [...bySide.values()].flatMap((list) => clusterShapes(list));
   for (const c of clusters) {
@@ -66,7 +68,14 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
     graphics.push({ bbox: c.bbox, kind: 'vector' });
   }
   // Images inside vector figures (or overlapping them mostly) are one figure: merge them.
-  const kept = mergeOverlapping(graphics);
+  let kept = mergeOverlapping(graphics);
+  // Hundreds of figures on one page is one drawing (a map, a plot): keep it as a single box.
+  if (kept.length > 40) {
+    const b = kept.reduce((u, g) => ({ x0: Math.min(u.x0, g.bbox.x0), y0: Math.min(u.y0, g.bbox.y0), x1: Math.max(u.x1, g.bbox.x1), y1: Math.max(u.y1, g.bbox.y1) }), kept[0].bbox);
+    kept = [{ kind: 'vector', bbox: b }];
+  }
+  // Thousands of tiny marks are hatching or glyph-like drawing, not bullets.
+  if (marks.length > 500) marks.length = 0;
   return {
     content: { page: pageNo, width: W, height: H, spans, rules: g.rules, graphics: kept },
     angles: spans.map((s) => s.angle),
@@ -87,21 +96,19 @@ function coverage(a: BBox, b: BBox): number {
   return (ix * iy) / Math.max(1e-6, Math.min(area(a), area(b)));
 }
 
+/** Largest first; each graphic mostly covered by a kept one is merged into it (one pass). */
 function mergeOverlapping(list: PageContent['graphics']): PageContent['graphics'] {
-  const out = list.map((g) => ({ ...g, bbox: { ...g.bbox } }));
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (let i = 0; i < out.length && !changed; i++) {
-      for (let j = i + 1; j < out.length; j++) {
-        if (coverage(out[i].bbox, out[j].bbox) < 0.6) continue;
-        const a = out[i].bbox;
-        const b = out[j].bbox;
-        out[i] = { kind: area(a) >= area(b) ? out[i].kind : out[j].kind, bbox: { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) } };
-        out.splice(j, 1);
-        changed = true;
-        break;
-      }
+  const sorted = [...list].sort((a, b) => area(b.bbox) - area(a.bbox));
+  const out: PageContent['graphics'] = [];
+  for (const g of sorted) {
+    const host = out.find((o) => coverage(o.bbox, g.bbox) >= 0.6);
+    if (!host) {
+      out.push({ kind: g.kind, bbox: { ...g.bbox } });
+      continue;
     }
+    const a = host.bbox;
+    const b = g.bbox;
+    host.bbox = { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
   }
   return out;
 }
