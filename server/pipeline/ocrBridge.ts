@@ -3,6 +3,7 @@
  * pipeline builds and runs when OCR is unavailable.
  */
 import type { BBox } from '../protocol';
+import { getOcr } from '../ocr/index';
 
 /** The OCR engine's result, as the pipeline reads it (see server/ocr). */
 export interface OcrBox {
@@ -33,9 +34,8 @@ export async function recognize(
   image: { data: Uint8ClampedArray; width: number; height: number },
   providers?: string[],
 ): Promise<OcrResultLike> {
-  void image;
-  void providers;
-  throw new Error('OCR is not available in this build (server/ocr is missing)');
+  const ocr = await getOcr(providers ? { providers } : {});
+  return ocr.recognize(image);
 }
 
 export type { BBox };
