@@ -137,6 +137,8 @@ function gaps(ls: Line[], minGap: number): [number, number][] {
 }
 
 function isTableLike(ls: Line[]): boolean {
+  // Cheapest test first: enough lines with two runs or more.
+  if (ls.filter((l) => l.pieces.length >= 2).length < Math.max(MIN_LINES, ls.length * 0.7)) return false;
   const size = ls.reduce((a, l) => a + l.size, 0) / ls.length;
   const g = gaps(ls, CELL_GAP_EM * size);
   if (g.length < MIN_GAPS) return false;
@@ -257,7 +259,7 @@ function blocks(ls: Line[], all: Line[]): Grid[] {
       // Rows can be tall (cell padding) and a row can hold one cell (a row span beside it):
       // the block grows over both, and isTableLike judges the whole.
       if (cur.y0 - prev.y1 > 3.2 * lineH) break;
-      if (!isTableLike(ls.slice(i, j + 1)) && j + 1 - i >= MIN_LINES) break;
+      if (j + 1 - i >= MIN_LINES && !isTableLike(ls.slice(i, j + 1))) break;
       j++;
     }
     // Shrink from the end until the block is table-like (a trailing line may close the gaps).
