@@ -20,6 +20,8 @@ const PAGES: [string, number, number][] = [
   ['docling-src-rendered/docx/lorem_ipsum.docx.pdf', 1, 1],
   ['docling-src-rendered/docx/textbox.docx.pdf', 1, 1],
   ['docling-src-rendered/docx/equations.docx.pdf', 1, 1],
+  ['docling/pdf/2305.03393v1-pg9.pdf', 1, 1],
+  ['selfmade-example/sample.xelatex-2col.pdf', 1, 1],
   ['docling/ocr/ocr_test.pdf', 1, 0],
   ['docling/ocr/ocr_test_rotated_90.pdf', 1, 0],
   ['docling/ocr/ocr_test_rotated_180.pdf', 1, 0],

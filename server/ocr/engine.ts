@@ -75,14 +75,16 @@ export class PaddleOcr {
     const t3 = performance.now();
 
     const lines: OcrLine[] = [];
+    const cores: Point[][] = [];
     decoded.forEach((dl, i) => {
       const text = dl.chars.map((c) => c.ch).join('');
       if (dl.score < this.tuning.dropScore || text.trim() === '') return;
       // Work frame → input image: undo the quarter turn.
       const quad = workQuads[i].map((p) => uprightToOriginalPoint(p, base, W, H));
       lines.push(this.buildLine(quad, dl, rotation, W, H));
+      cores.push(inkQuad(quad, dl).map((p) => originalToUprightPoint(p, rotation, W, H)));
     });
-    const order = readingOrder(lines.map((l) => l.upright), lines.map((l) => l.quad.map((p) => originalToUprightPoint(p, rotation, W, H))));
+    const order = readingOrder(cores.map(boundsOf), cores);
     this.lastTimings = { detectMs: t1 - t0, rotationMs: t2 - t1, recognizeMs: t3 - t2, lines: lines.length };
     return { rotation, provider: this.provider, width: W, height: H, lines: order.map((i) => lines[i]) };
   }
@@ -156,6 +158,19 @@ export function quadFor(r: RotatedRect, dir: Point): Point[] {
     [r.cx + a * ux - b * nx, r.cy + a * uy - b * ny],
     [r.cx - a * ux - b * nx, r.cy - a * uy - b * ny],
   ];
+}
+
+/**
+ * The part of a line's box the characters occupy: from the first character's firing step to the
+ * last's, without the unclip margin (which is wider than a narrow column gutter), and the middle
+ * half of its height. Used to find gutters and row gaps for reading order.
+ */
+function inkQuad(quad: Point[], dl: DecodedLine): Point[] {
+  const cs = dl.chars;
+  const q = subQuad(quad, cs[0].t0 / dl.steps, Math.min(1, (cs[cs.length - 1].t1 + 1) / dl.steps));
+  const [tl, tr, br, bl] = q;
+  const mix = (a: Point, b: Point, f: number): Point => [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f];
+  return [mix(tl, bl, 0.25), mix(tr, br, 0.25), mix(tr, br, 0.75), mix(tl, bl, 0.75)];
 }
 
 /** The part of a quad between fractions f0 and f1 of its length. */

@@ -23,9 +23,9 @@ export function readingOrder(boxes: Box[], quads?: Point[][]): number[] {
   return out;
 }
 
-/** Boxes trimmed vertically so skewed neighbours that touch do not hide a row gap. */
+/** Boxes trimmed vertically so neighbours that touch do not hide a row gap. */
 function core(b: Box): { y0: number; y1: number } {
-  const t = (b.y1 - b.y0) * 0.2;
+  const t = (b.y1 - b.y0) * 0.1;
   return { y0: b.y0 + t, y1: b.y1 - t };
 }
 
@@ -45,8 +45,11 @@ function cut(boxes: Box[], idx: number[], lineH: number, out: number[], depth: n
     out.push(...sortRows(boxes, idx));
     return;
   }
-  // A column gutter is wider than a word space: about one line height.
-  const xg = gaps(idx.map((i) => [boxes[i].x0, boxes[i].x1]), lineH * 0.9);
+  // Any vertical strip no line's ink crosses separates columns. The ink extents are measured
+  // from character positions and run a little long, so a 10 pt LaTeX gutter shows as only
+  // ~0.5 × `lineH` (the ink core height, about half the font size); word spaces do not count
+  // because DB keeps a line's words in one box.
+  const xg = gaps(idx.map((i) => [boxes[i].x0, boxes[i].x1]), lineH * 0.3);
   if (xg.length > 0) {
     const cuts = xg.map((g) => g.at);
     const parts: number[][] = cuts.map(() => []);
