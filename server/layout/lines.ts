@@ -162,7 +162,8 @@ export function makeLine(spans: TextSpan[], rtl: boolean): Line {
     const t = normalizeSpanText(s.text);
     if (prev) {
       const gap = rtl ? prev.bbox.x0 - s.bbox.x1 : s.bbox.x0 - prev.bbox.x1;
-      const needSpace = gap > Math.min(prev.fontSize, s.fontSize) * 0.17;
+      // OCR gives whole words: a space always separates them.
+      const needSpace = gap > Math.min(prev.fontSize, s.fontSize) * 0.17 || (prev.fontName === 'ocr' && s.fontName === 'ocr');
       if (needSpace && !/\s$/.test(text) && !/^\s/.test(t)) text += ' ';
     }
     text += t;
