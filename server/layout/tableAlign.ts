@@ -52,7 +52,7 @@ function alnum(text: string): number {
   return (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
 }
 
-function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number): Line[] {
+function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepProse = false): Line[] {
   const idx = spans
     .map((s, i) => i)
     .filter((i) => !taken.has(i) && (spans[i]!.dir ?? 'ltr') !== 'ttb' && spans[i]!.text.trim() !== '')
@@ -79,7 +79,7 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number): Line[]
     const proseRuns: [number, number][] = [];
     const coarse = group(spans, ms, PROSE_GAP_EM);
     for (const run of coarse) {
-      if (run.chars > 45 || run.x1 - run.x0 > 0.33 * pageWidth) {
+      if (!keepProse && (run.chars > 45 || run.x1 - run.x0 > 0.33 * pageWidth)) {
         for (const i of run.spans) prose.add(i);
         proseRuns.push([run.x0, run.x1]);
       }
@@ -295,4 +295,22 @@ function blocks(ls: Line[], all: Line[]): Grid[] {
     } else i++;
   }
   return grids;
+}
+
+/**
+ * The user said "this is a table" (region reparse): one grid over all the spans, each line a row
+ * and each white gap through all lines a column boundary, with none of the tests above.
+ */
+export function forcedGrid(spans: TextSpan[], pageWidth: number): Grid | undefined {
+  const ls = lines(spans, new Set(), pageWidth, true).filter((l) => l.pieces.length > 0);
+  if (ls.length === 0) return undefined;
+  const size = ls.reduce((a, l) => a + l.size, 0) / ls.length;
+  // Any clear gap counts here: spans and merged cells can leave only a few points between columns.
+  const g = gaps(ls, Math.max(2, 0.15 * size));
+  const x0 = Math.min(...ls.flatMap((l) => l.pieces.map((p) => p.x0)));
+  const x1 = Math.max(...ls.flatMap((l) => l.pieces.map((p) => p.x1)));
+  const ys = [ls[0]!.y0 - 1];
+  for (let r = 1; r < ls.length; r++) ys.push((ls[r - 1]!.y1 + ls[r]!.y0) / 2);
+  ys.push(ls[ls.length - 1]!.y1 + 1);
+  return { xs: [x0 - 1, ...g.map(([a, b]) => (a + b) / 2), x1 + 1], ys, mergeRight: () => false, mergeDown: () => false };
 }

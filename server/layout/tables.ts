@@ -9,7 +9,7 @@ import type { OtslCell } from '../doctags/types';
 import type { PageContent } from '../pipeline/types';
 import { fillGrid, markHeader, pruneEmpty, type Grid, type GridTable } from './tableGrid';
 import { ruledGrids } from './tableRules';
-import { alignedGrids } from './tableAlign';
+import { alignedGrids, forcedGrid } from './tableAlign';
 
 export interface DetectedTable {
   /** Box in points, top-left origin. */
@@ -43,7 +43,16 @@ function toTable(t: GridTable, ruled: boolean): DetectedTable | undefined {
   return { bbox: t.bbox, rows, spanIndices: t.spanIndices };
 }
 
-export function detectTables(content: PageContent): DetectedTable[] {
+export interface DetectOptions {
+  /**
+   * The content is known to be one table (a region the user marked as a table): when neither
+   * source finds one, the whole content becomes one table, rows from lines and columns from
+   * the white gaps through them.
+   */
+  force?: boolean;
+}
+
+export function detectTables(content: PageContent, opts: DetectOptions = {}): DetectedTable[] {
   const out: DetectedTable[] = [];
   const taken = new Set<number>();
   const take = (grids: Grid[], ruled: boolean) => {
@@ -67,6 +76,21 @@ export function detectTables(content: PageContent): DetectedTable[] {
   } catch {
     // Table detection is an enhancement: on any surprise the page keeps its text as lines.
     return out;
+  }
+  if (opts.force && out.length === 0) {
+    try {
+      const g = forcedGrid(content.spans, content.width);
+      if (g) {
+        const filled = fillGrid(g, content.spans, new Set());
+        const rows = pruneEmpty(filled.rows);
+        if (rows.length > 0) {
+          markHeader(rows, 1);
+          out.push({ bbox: filled.bbox, rows, spanIndices: filled.spanIndices });
+        }
+      }
+    } catch {
+      return out;
+    }
   }
   return out.sort((a, b) => a.bbox.y0 - b.bbox.y0 || a.bbox.x0 - b.bbox.x0);
 }

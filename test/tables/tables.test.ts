@@ -98,3 +98,20 @@ test('pages without tables: text-only corpus PDFs give no table', async () => {
   const plain = ['docling/pdf/multi_page.pdf', 'docling/pdf/code_and_formula.pdf', 'docling/pdf/picture_classification.pdf', 'docling/pdf/amt_handbook_sample.pdf'];
   for (const f of plain) assert.deepEqual(await tablesOf(corpusPath(f)), [], f);
 });
+
+test('a region the user marks as a table becomes one even without rules or clear columns', async () => {
+  // example_04: an HTML table with row and column spans and no rules, which the conservative
+  // detector leaves alone; reparsed as a table region, its spans make a table.
+  const [page] = await pageContents(corpusPath('docling-src-rendered/html/example_04.html.pdf'));
+  const region = { ...page!, spans: page!.spans.filter((s) => s.bbox.y0 > 70 && s.bbox.y1 < 150) };
+  assert.deepEqual(detectTables(region), []);
+  const [t] = detectTables(region, { force: true });
+  assert.ok(t, 'forced table');
+  assert.ok(t.rows.length >= 3 && t.rows[0]!.length >= 2, JSON.stringify(t.rows));
+  const text = (r: number) => t.rows[r]!.map((c) => c.text).join(' | ');
+  assert.match(text(0), /Header 1 \| Header 2 & 3 \(colspan\)/);
+  assert.equal(t.rows[0]![0]!.tag, 'ched');
+  // Columns 2 and 3 share a column here: the colspan cells leave no gap between them.
+  assert.match(text(t.rows.length - 1), /^Row 3, Col 1 \| Row 3, Col 2 Row 3, Col 3$/);
+  assert.equal(t.spanIndices.length, region.spans.length);
+});
