@@ -329,6 +329,9 @@ export class PreviewSession implements vscode.Disposable {
         const r = this.map.addRegion(m.page, m.bbox, m.cls);
         this.selectedRegion = r.id;
         this.refresh();
+        // The region just drawn becomes the selection, ready to adjust or delete.
+        this.lastHighlight = r.id;
+        this.post({ type: 'highlight', regionId: r.id, reveal: false });
         await reparseRegion(this, r.id, {});
         return;
       }

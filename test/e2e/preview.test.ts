@@ -207,7 +207,12 @@ test('3b. a drawn region is parsed into its reading-order place; deleting it rem
     const blocks = await pv.locator('#page-2 .md-block[data-region]').evaluateAll((els) => els.map((e) => ({ id: (e as HTMLElement).dataset.region, text: e.textContent ?? '' })));
     const at = blocks.findIndex((b) => b.id === newId);
     assert.ok(at >= 1 && blocks[at + 1]?.text.includes(line) && blocks[at - 1]?.text.includes('Its last line'), JSON.stringify(blocks));
-    await pv.locator(`.region[data-id="${newId}"]`).click();
+    // The drawn region is selected; click its right end (the older box overlaps its left part) to be sure.
+    const nb = pv.locator(`.region[data-id="${newId}"]`);
+    const size = await nb.boundingBox();
+    assert.ok(size);
+    await nb.click({ position: { x: size.width - 4, y: size.height / 2 } });
+    await pv.locator(`.region.selected[data-id="${newId}"]`).waitFor({ timeout: 10_000 });
     await pv.locator('#delete-btn').click();
     const after = await savedMdWhen(TWO_PAGE.file, 'the drawn region’s Markdown removed', (md) => md.split(line).length - 1 === 1);
     assert.match(after, /```[^\n]*\nReparse this line as code please\.\n```/);
