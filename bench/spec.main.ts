@@ -251,7 +251,7 @@ async function runWallClock(dir: string, print: Table, short: boolean): Promise<
     const regions = [];
     for (let r = 0; r < 3; r++) {
       const rp = prompt(`${ask} ${r}`);
-      regions.push({ prompt: rp, ar: (await decodePage(t.target, { prompt: rp, drafts: [] }, t.info, 'ar', { maxNewTokens: 40 })).tokens });
+      regions.push({ prompt: rp, ar: (await decodePage(t.target, { prompt: rp, drafts: [] }, t.info, 'ar', opts)).tokens });
     }
     pages.push({ prompt: p, ar, regions });
   }

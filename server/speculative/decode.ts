@@ -26,6 +26,13 @@ export class SpecDecoder {
   /** Adaptive budget: after a pass that accepted nothing, propose shorter and fewer chains. */
   private budget: number;
   private width: number;
+  /**
+   * Back-off: after consecutive passes that accepted nothing, skip weak proposals (keys shorter
+   * than n) for 1, 3, 7 … 31 passes. A wasted proposal is not free on the real decoder (longer
+   * chains, a forked and then cut KV cache), so useless drafts must cost almost nothing.
+   */
+  private misses = 0;
+  private cooldown = 0;
   private readonly K: number;
   private readonly maxChains: number;
   private readonly random: () => number;
@@ -63,7 +70,11 @@ export class SpecDecoder {
     this.proposal = undefined;
     this.starts = [];
     if (this.index) {
-      const cands = this.index.candidates(this.tokens, { K: this.budget, maxChains: this.width }, this.cursor);
+      let cands = this.index.candidates(this.tokens, { K: this.budget, maxChains: this.width }, this.cursor);
+      if (this.cooldown > 0) {
+        this.cooldown--;
+        if (cands.length > 0 && cands[0].keyLength < this.index.n) cands = [];
+      }
       // Nearby boxes only while drafts are being accepted (the width drops to 1 after misses).
       if (cands.length > 0 && this.width > 1) cands.push(...locationVariants(cands[0], this.info, this.opts.locSpread ?? 0));
       if (cands.length > 0) {
@@ -108,9 +119,13 @@ export class SpecDecoder {
       if (a.tokens.length === 0) {
         this.budget = Math.max(2, this.budget >> 1);
         this.width = Math.max(1, this.width >> 1);
+        this.misses++;
+        this.cooldown = (1 << Math.min(this.misses, 5)) - 1;
       } else {
         this.budget = this.K;
         this.width = this.maxChains;
+        this.misses = 0;
+        this.cooldown = 0;
       }
     }
     this.stats.accepted += a.tokens.length;

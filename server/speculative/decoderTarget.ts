@@ -9,7 +9,7 @@
  * why the adaptive budget in decode.ts drops to one chain when drafts stop matching.
  */
 import type { DecoderSession } from '../vlm/decoder';
-import type { LogProbs, TargetModel, TargetSession } from './types';
+import type { LogProbs, TargetBatch, TargetModel, TargetSession } from './types';
 
 export interface DecoderTargetOptions {
   /** Builds a fresh decoder session (one KV cache). */
@@ -26,6 +26,59 @@ export class DecoderTarget implements TargetModel {
 
   open(): TargetSession {
     return new DecoderTargetSession(this.opts.open(), this.opts.promptEmbeds);
+  }
+
+  openBatch(): TargetBatch {
+    return new DecoderTargetBatch(this.opts.open(), this.opts.promptEmbeds);
+  }
+}
+
+/**
+ * Stage 1 on the ONNX decoder: every region is a row of one `DecoderSession`. Each round the rows
+ * are forked into their chains (`selectRows`), all chains of all regions are stepped in one run,
+ * and `keepPaths` keeps one accepted chain per region (shorter ones padded with masked holes).
+ */
+export class DecoderTargetBatch implements TargetBatch {
+  /** First row of each live sequence's chains in the last step. */
+  private base: number[] = [];
+  constructor(
+    private readonly session: DecoderSession,
+    private readonly promptEmbeds?: (session: DecoderSession, prompt: readonly number[]) => Promise<Float32Array>,
+  ) {}
+
+  async prefill(prompts: readonly (readonly number[])[]): Promise<LogProbs[]> {
+    const rows: Float32Array[] = [];
+    for (const p of prompts) rows.push(this.promptEmbeds ? await this.promptEmbeds(this.session, p) : await this.session.embed([[...p]]));
+    const out = await this.session.prefill(rows);
+    return out.map((r) => logSoftmax(r[r.length - 1]));
+  }
+
+  async step(chains: readonly (readonly (readonly number[])[])[]): Promise<LogProbs[][][]> {
+    const sel: number[] = [];
+    this.base = [];
+    chains.forEach((cs, s) => {
+      this.base.push(sel.length);
+      for (let c = 0; c < cs.length; c++) sel.push(s);
+    });
+    if (sel.length !== this.session.batch || sel.some((r, i) => r !== i)) this.session.selectRows(sel);
+    const out = await this.session.step(chains.flatMap((cs) => cs.map((c) => [...c])));
+    return chains.map((cs, s) => cs.map((_, c) => out[this.base[s] + c].map(logSoftmax)));
+  }
+
+  keep(choices: readonly { chain: number; keep: number }[]): void {
+    this.session.keepPaths(
+      choices.map((ch, s) => this.base[s] + ch.chain),
+      choices.map((ch) => ch.keep),
+    );
+  }
+
+  retire(live: readonly boolean[]): void {
+    const rows = live.flatMap((l, s) => (l ? [s] : []));
+    if (rows.length > 0 && rows.length !== live.length) this.session.selectRows(rows);
+  }
+
+  dispose(): void {
+    this.session.dispose();
   }
 }
 

@@ -12,7 +12,7 @@
  */
 import { DEFAULT_MATCH, DraftIndex } from './draftIndex';
 import { SpecDecoder, decodeOne } from './decode';
-import type { DecodeOptions, DecodeResult, DecodeStats, TargetModel, TargetSession, TokenInfo, SpecMode } from './types';
+import type { DecodeOptions, DecodeResult, DecodeStats, TargetBatch, TargetModel, TargetSession, TokenInfo, SpecMode } from './types';
 
 type Drafts = readonly (readonly number[])[];
 
@@ -54,6 +54,7 @@ export async function decodeBatch(
   info: TokenInfo,
   opts: DecodeOptions = {},
 ): Promise<{ results: DecodeResult[]; rounds: number }> {
+  if (model.openBatch && jobs.length > 0) return decodeRows(model.openBatch(), jobs, info, opts);
   const sessions: TargetSession[] = jobs.map(() => model.open());
   const firsts = await Promise.all(jobs.map((j, i) => sessions[i].prefill(j.prompt)));
   const decs = jobs.map((j, i) => {
@@ -81,6 +82,42 @@ export async function decodeBatch(
     for (const s of sessions) s.dispose?.();
   }
   return { results: decs.map((d) => ({ tokens: d.tokens, stats: d.stats })), rounds };
+}
+
+/** `decodeBatch` on a real batch: all sequences are rows of one decoder run per round. */
+async function decodeRows(
+  batch: TargetBatch,
+  jobs: readonly { prompt: readonly number[]; drafts: Drafts }[],
+  info: TokenInfo,
+  opts: DecodeOptions,
+): Promise<{ results: DecodeResult[]; rounds: number }> {
+  try {
+    const firsts = await batch.prefill(jobs.map((j) => j.prompt));
+    const decs = jobs.map((j, i) => {
+      const index = j.drafts.length > 0 ? new DraftIndex(j.drafts, info, opts.n ?? DEFAULT_MATCH.n, opts.calibrateBoxes) : undefined;
+      const d = new SpecDecoder(info, index, opts);
+      d.start(firsts[i]);
+      return d;
+    });
+    /** Row order of the batch: indices into `decs` of the live sequences. */
+    let live = decs.map((_, i) => i).filter((i) => !decs[i].done);
+    if (live.length !== decs.length) batch.retire(decs.map((d) => !d.done));
+    let rounds = 0;
+    while (live.length > 0) {
+      const chains = live.map((i) => decs[i].propose());
+      const scored = await batch.step(chains);
+      rounds++;
+      batch.keep(live.map((i, s) => decs[i].accept(scored[s], chains[s])));
+      const still = live.map((i) => !decs[i].done);
+      if (still.some((x) => !x)) {
+        batch.retire(still);
+        live = live.filter((_, s) => still[s]);
+      }
+    }
+    return { results: decs.map((d) => ({ tokens: d.tokens, stats: d.stats })), rounds };
+  } finally {
+    batch.dispose();
+  }
 }
 
 export async function decodePage(

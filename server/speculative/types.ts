@@ -40,6 +40,23 @@ export interface TargetSession {
 export interface TargetModel {
   open(): TargetSession;
   stepMany?(requests: { session: TargetSession; chains: readonly (readonly number[])[] }[]): Promise<LogProbs[][][]>;
+  /** Several sequences as the rows of one batch (one decoder run per round for all of them). */
+  openBatch?(): TargetBatch;
+}
+
+/**
+ * Sequences decoded together: each round scores every live sequence's chains in one decoder run.
+ * Indices are into the list of live sequences, which `retire` shrinks.
+ */
+export interface TargetBatch {
+  prefill(prompts: readonly (readonly number[])[]): Promise<LogProbs[]>;
+  /** `chains[s]`: sequence s's chains (each starting with its pending token). */
+  step(chains: readonly (readonly (readonly number[])[])[]): Promise<LogProbs[][][]>;
+  /** Per live sequence: the chain to keep and how many of its tokens. */
+  keep(choices: readonly { chain: number; keep: number }[]): void;
+  /** Keep only the sequences where `live[s]` is true. */
+  retire(live: readonly boolean[]): void;
+  dispose(): void;
 }
 
 /** Which tokens are special for matching and stop conditions. */

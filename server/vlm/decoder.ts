@@ -144,6 +144,27 @@ export class DecoderSession {
     this.reshapeCache([row], len);
   }
 
+  /**
+   * Keeps several rows (in the given order), each with only the first `keeps[i]` positions of the
+   * last `step`: the accepted chains of several sequences decoded as one batch (speculative
+   * Stage 1). Rows that keep fewer positions than the longest get masked holes, which the
+   * per-row positions already skip. Added by server/speculative (see docs/speculative.md).
+   */
+  keepPaths(rows: number[], keeps: number[]): void {
+    const last = this.lastStep;
+    if (!last) throw new Error('keepPaths: no step to keep paths of');
+    if (rows.length !== keeps.length || rows.length === 0) throw new Error('keepPaths: one keep length per row');
+    rows.forEach((r, i) => {
+      if (keeps[i] < 0 || keeps[i] > last.lens[r]) throw new Error(`keepPaths: cannot keep ${keeps[i]} of ${last.lens[r]} positions`);
+    });
+    const most = Math.max(...keeps);
+    const len = this.length - last.k + most;
+    this.reshapeCache(rows, len);
+    rows.forEach((_, i) => {
+      for (let j = keeps[i]; j < most; j++) this.mask[i][len - most + j] = 0;
+    });
+  }
+
   /** Cuts every row's cache back to its first `len` positions. */
   truncate(len: number): void {
     if (len > this.length) throw new Error(`truncate: cache has ${this.length} positions, not ${len}`);

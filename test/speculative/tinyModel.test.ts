@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeTinyModels } from '../../scripts/fixtures/makeTinyModels';
 import { loadDecoderTarget, type LoadedTarget } from '../../server/speculative/loadTarget';
-import { decodePage, type RegionJob } from '../../server/speculative/hsd';
+import { decodeBatch, decodePage, type RegionJob } from '../../server/speculative/hsd';
 import { mulberry32 } from '../../server/speculative/random';
 
 let scripted: LoadedTarget;
@@ -84,4 +84,22 @@ test('random-weight tiny VLM: token-identical to ar for exact, wrong, cut, repea
     }
   }
   assert.equal(fewer, 6);
+});
+
+test('Stage 1 as one ONNX batch: every region decodes to its own ar output, with ragged chains kept by keepPaths', async () => {
+  const t = free;
+  const asks = ['page', 'the and fixture text', 'la la Tiny page text and the'];
+  const opts = { maxNewTokens: 20 };
+  const solo: number[][] = [];
+  for (const a of asks) solo.push((await decodePage(t.target, { prompt: prompt(t, a), drafts: [] }, t.info, 'ar', opts)).tokens);
+  // Drafts: exact for the first region, cut for the second, useless for the third, so the
+  // regions accept different lengths in the same rounds.
+  const drafts = [[solo[0]], [solo[1].slice(0, 7)], [[5, 6, 7, 8, 9, 10]]];
+  const jobs = asks.map((a, i) => ({ prompt: prompt(t, a), drafts: drafts[i] }));
+  const { results, rounds } = await decodeBatch(t.target, jobs, t.info, opts);
+  results.forEach((r, i) => assert.deepEqual(r.tokens, solo[i], `region ${i} differs from its own ar decode`));
+  const passes = results.map((r) => r.stats.passes);
+  assert.equal(rounds, Math.max(...passes), 'one batched run per round, until the longest region is done');
+  assert.ok(rounds < passes.reduce((a, b) => a + b, 0));
+  assert.ok(results[0].stats.passes < results[2].stats.passes, 'the exactly drafted region finished in fewer passes');
 });
