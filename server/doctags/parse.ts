@@ -113,7 +113,10 @@ function parseTokens(tokens: Token[]): DocPage[] {
     if (!e) return;
     if (e.row && e.row.length > 0) e.rows.push(e.row);
     let body = e.cls === 'code' ? e.text : e.text.trim();
-    if (implicit) body = stripDanglingClose(body);
+    if (implicit) {
+      body = stripDanglingClose(body);
+      if (e.cls !== 'code') body = body.trim();
+    }
     const item: DocItem = { cls: e.cls, text: e.figure ? '' : body };
     const grid = gridOf(e.locs);
     if (grid) item.grid = grid;
