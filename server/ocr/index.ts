@@ -21,10 +21,16 @@ const DEFAULT_THREADS = 2;
 
 export function getOcr(opts: OcrOptions = {}): Promise<PaddleOcr> {
   const threads = opts.threads ?? DEFAULT_THREADS;
-  const key = JSON.stringify([opts.providers ?? [], threads]);
+  let dir: string;
+  try {
+    dir = modelDir();
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  const key = JSON.stringify([dir, opts.providers ?? [], threads]);
   let p = cache.get(key);
   if (!p) {
-    p = load(opts.providers, threads);
+    p = load(dir, opts.providers, threads);
     // A failed load (missing or corrupt file) is not cached: the user may repair and retry.
     p.catch(() => cache.delete(key));
     cache.set(key, p);
@@ -32,8 +38,7 @@ export function getOcr(opts: OcrOptions = {}): Promise<PaddleOcr> {
   return p;
 }
 
-async function load(providers: string[] | undefined, threads: number): Promise<PaddleOcr> {
-  const dir = modelDir();
+async function load(dir: string, providers: string[] | undefined, threads: number): Promise<PaddleOcr> {
   const detPath = modelPath(dir, MODEL_FILES.det);
   const recPath = modelPath(dir, MODEL_FILES.rec);
   const clsPath = modelPath(dir, MODEL_FILES.cls);
