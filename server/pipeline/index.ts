@@ -33,7 +33,8 @@ async function getPage(doc: PdfHandle, pageNo: number): Promise<PDFPageProxy> {
   return doc.doc.getPage(pageNo);
 }
 
-export async function analyzePage(doc: PdfHandle, pageNo: number, opts: AnalyzeOptions): Promise<PageAnalysis> {
+/** `signal` is polled between stages and inside OCR (see server/worker/cancelFlag.ts). */
+export async function analyzePage(doc: PdfHandle, pageNo: number, opts: AnalyzeOptions, signal?: AbortSignal): Promise<PageAnalysis> {
   const page = await getPage(doc, pageNo);
   try {
     const raw = await readPage(page, pageNo);
@@ -48,7 +49,8 @@ export async function analyzePage(doc: PdfHandle, pageNo: number, opts: AnalyzeO
     let result: PageAnalysis;
     if (wantOcr) {
       const scan = await renderPage(doc.doc, page, OCR_SCALE, false);
-      const ocr = await recognize({ data: scan.data, width: scan.width, height: scan.height }, opts.providers);
+      signal?.throwIfAborted();
+      const ocr = await recognize({ data: scan.data, width: scan.width, height: scan.height }, opts.providers, signal);
       const os = ocrToSpans(ocr, scan.width, scan.height, scan.scale);
       const content: PageContent = { page: pageNo, width: os.width, height: os.height, spans: os.spans, rules: [], graphics: [] };
       const laid = layoutPage({ content, stats: ocrStats(os.spans.map((s) => s.fontSize)), marks: [], tables: safeTables(content, warnings) });

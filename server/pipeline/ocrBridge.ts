@@ -6,7 +6,7 @@ import { getOcr, type OcrResult, type RgbaImage } from '../ocr/index';
 
 export type OcrResultLike = OcrResult;
 
-export async function recognize(image: RgbaImage, providers?: string[]): Promise<OcrResult> {
+export async function recognize(image: RgbaImage, providers?: string[], signal?: AbortSignal): Promise<OcrResult> {
   const ocr = await getOcr({ providers });
-  return ocr.recognize(image);
+  return ocr.recognize(image, signal ? { signal } : {});
 }

@@ -8,6 +8,12 @@ import type { DocItem } from '../doctags/types';
 import type { AnalyzeOptions, PageAnalysis } from '../pipeline/types';
 import type { SerializedError } from '../errors';
 
+/** The first message a page worker receives: the shared cancellation flag (see cancelFlag.ts). */
+export interface WorkerInit {
+  kind: 'init';
+  cancel: Int32Array;
+}
+
 export type WorkerRequest =
   | { kind: 'open'; id: number; docId: string; path: string; password?: string }
   | { kind: 'analyze'; id: number; docId: string; page: number; options: AnalyzeOptions }

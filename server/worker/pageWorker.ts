@@ -6,7 +6,8 @@
 import { parentPort } from 'node:worker_threads';
 import { analyzePage, openPdf, reparseRegion } from '../pipeline/index';
 import { serializeError } from '../errors';
-import type { WorkerRequest, WorkerResponse } from './messages';
+import type { WorkerInit, WorkerRequest, WorkerResponse } from './messages';
+import { createCancelBuffer, sharedAbortSignal } from './cancelFlag';
 
 type PdfHandle = Awaited<ReturnType<typeof openPdf>>;
 
@@ -14,6 +15,7 @@ const port = parentPort;
 if (!port) throw new Error('pageWorker must run in a worker thread');
 
 const docs = new Map<string, Promise<PdfHandle>>();
+let cancelFlag = createCancelBuffer();
 
 function doc(docId: string): Promise<PdfHandle> {
   const d = docs.get(docId);
@@ -35,7 +37,11 @@ async function handle(req: WorkerRequest): Promise<WorkerResponse> {
       return { kind: 'opened', id: req.id, numPages: (await opened).numPages };
     }
     case 'analyze':
-      return { kind: 'analyzed', id: req.id, analysis: await analyzePage(await doc(req.docId), req.page, req.options) };
+      return {
+        kind: 'analyzed',
+        id: req.id,
+        analysis: await analyzePage(await doc(req.docId), req.page, req.options, sharedAbortSignal(cancelFlag, req.id)),
+      };
     case 'reparse':
       return {
         kind: 'reparsed',
@@ -51,7 +57,11 @@ async function handle(req: WorkerRequest): Promise<WorkerResponse> {
   }
 }
 
-port.on('message', (req: WorkerRequest) => {
+port.on('message', (req: WorkerRequest | WorkerInit) => {
+  if (req.kind === 'init') {
+    cancelFlag = req.cancel;
+    return;
+  }
   handle(req).then(
     (res) => port.postMessage(res),
     (err) => port.postMessage({ kind: 'error', id: req.id, error: serializeError(err) } satisfies WorkerResponse),

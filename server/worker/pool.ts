@@ -5,14 +5,16 @@
  * ~2 s per thread, so workers are kept and reused across documents. Each worker remembers which
  * documents it has open and re-opens them lazily after a restart.
  *
- * Cancellation: an aborted request waits a short grace period for its answer, then the worker is
- * terminated (a pdf.js parse or an OCR run cannot be interrupted from outside) and replaced on
- * next use. A worker that crashes or runs out of memory fails only the request it was running.
+ * Cancellation: an aborted request is answered at once; its worker is told through a shared flag
+ * (cancelFlag.ts) and stops at the engine's next check, and its slot is reused once it has.
+ * A worker is terminated only when a request exceeds its time limit. A worker that crashes or
+ * runs out of memory fails only the request it was running, and is replaced on next use.
  */
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { deserializeError } from '../errors';
-import type { WorkerRequest, WorkerResponse } from './messages';
+import type { WorkerInit, WorkerRequest, WorkerResponse } from './messages';
+import { createCancelBuffer, requestCancel } from './cancelFlag';
 
 /** Distributes `Omit<T, 'id'>` over a union, so each request kind keeps its own fields. */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
@@ -35,8 +37,6 @@ export interface PoolOptions {
   size?: number;
   /** Path of the bundled worker script (default: pageWorker.js beside this bundle). */
   script?: string;
-  /** How long an aborted request may take to answer before its worker is terminated. */
-  cancelGraceMs?: number;
   /** Per-request time limit; a request over it fails and its worker is replaced. */
   requestTimeoutMs?: number;
   /** Heap limit of each worker (MB): a page that needs more fails alone. */
@@ -54,20 +54,32 @@ class PoolWorker {
   readonly openDocs = new Set<string>();
   dead = false;
   private nextId = 1;
+  private readonly cancel = createCancelBuffer();
+  /** Requests whose caller was answered (cancelled) but whose worker has not finished yet. */
+  private readonly abandoned = new Set<number>();
+  private idleWaiters: (() => void)[] = [];
 
   constructor(script: string, maxHeapMb: number) {
     this.worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } });
+    this.worker.postMessage({ kind: 'init', cancel: this.cancel } satisfies WorkerInit);
     this.worker.on('message', (res: WorkerResponse) => {
+      if (this.abandoned.delete(res.id)) {
+        this.checkIdle();
+        return;
+      }
       const p = this.pending.get(res.id);
       if (!p) return;
       this.pending.delete(res.id);
       if (res.kind === 'error') p.reject(deserializeError(res.error));
       else p.resolve(res);
+      this.checkIdle();
     });
     const fail = (err: Error) => {
       this.dead = true;
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
+      this.abandoned.clear();
+      this.checkIdle();
     };
     this.worker.on('error', (err) => fail(new Error(`page worker failed: ${err.message}`)));
     this.worker.on('exit', (code) => fail(new Error(`page worker stopped (exit code ${code})`)));
@@ -75,47 +87,60 @@ class PoolWorker {
     this.worker.unref();
   }
 
-  request(req: WithoutId<WorkerRequest>, signal: AbortSignal | undefined, graceMs: number, timeoutMs: number): Promise<WorkerResponse> {
+  /** Resolves when the worker has no request running, answered or abandoned. */
+  idle(): Promise<void> {
+    if (this.pending.size === 0 && this.abandoned.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private checkIdle(): void {
+    if (this.pending.size > 0 || this.abandoned.size > 0) return;
+    if (!this.dead) this.worker.unref();
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /**
+   * Sends a request. When `signal` aborts, the caller is answered at once with CancelledError and
+   * the worker is asked (through the shared flag) to stop early; the worker stays busy until it
+   * answers, so it is never torn down while native code runs in it. Only a request over its time
+   * limit terminates the worker (a pure-JS hang in pdf.js).
+   */
+  request(req: WithoutId<WorkerRequest>, signal: AbortSignal | undefined, timeoutMs: number): Promise<WorkerResponse> {
     if (this.dead) return Promise.reject(new Error('page worker is not running'));
     if (signal?.aborted) return Promise.reject(new CancelledError());
     const id = this.nextId++;
     return new Promise<WorkerResponse>((resolve, reject) => {
-      let killTimer: NodeJS.Timeout | undefined;
       const timeout = setTimeout(() => {
         settle();
         reject(new Error(`timed out after ${Math.round(timeoutMs / 1000)} s`));
         void this.terminate();
       }, timeoutMs);
       const onAbort = () => {
-        // Give the worker a moment to finish on its own; then stop it.
-        killTimer = setTimeout(() => {
-          settle();
-          reject(new CancelledError());
-          void this.terminate();
-        }, graceMs);
+        settle();
+        this.abandoned.add(id);
+        requestCancel(this.cancel, id);
+        reject(new CancelledError());
       };
       const settle = () => {
         clearTimeout(timeout);
-        if (killTimer) clearTimeout(killTimer);
         signal?.removeEventListener('abort', onAbort);
         this.pending.delete(id);
       };
       this.pending.set(id, {
         resolve: (r) => {
           settle();
-          if (signal?.aborted) reject(new CancelledError());
-          else resolve(r);
+          resolve(r);
         },
         reject: (e) => {
           settle();
-          reject(signal?.aborted ? new CancelledError() : e);
+          reject(e);
         },
       });
       signal?.addEventListener('abort', onAbort, { once: true });
       this.worker.ref();
       this.worker.postMessage({ ...req, id } as WorkerRequest);
-    }).finally(() => {
-      if (this.pending.size === 0 && !this.dead) this.worker.unref();
     });
   }
 
@@ -128,7 +153,6 @@ class PoolWorker {
 export class PageWorkerPool {
   readonly size: number;
   private readonly script: string;
-  private readonly graceMs: number;
   private readonly timeoutMs: number;
   private readonly maxHeapMb: number;
   private readonly slots: (PoolWorker | undefined)[];
@@ -140,7 +164,6 @@ export class PageWorkerPool {
   constructor(opts: PoolOptions = {}) {
     this.size = Math.max(1, opts.size ?? 2);
     this.script = opts.script ?? join(__dirname, 'pageWorker.js');
-    this.graceMs = opts.cancelGraceMs ?? 250;
     this.timeoutMs = opts.requestTimeoutMs ?? 120_000;
     this.maxHeapMb = opts.maxHeapMb ?? 3072;
     this.slots = new Array(this.size).fill(undefined);
@@ -158,7 +181,7 @@ export class PageWorkerPool {
     const doc = this.doc(docId);
     return this.withWorker(signal, async (w) => {
       await this.ensureOpen(w, doc, signal);
-      const res = await w.request({ kind: 'analyze', docId, page, options }, signal, this.graceMs, this.timeoutMs);
+      const res = await w.request({ kind: 'analyze', docId, page, options }, signal, this.timeoutMs);
       if (res.kind !== 'analyzed') throw new Error(`unexpected worker answer ${res.kind}`);
       return res.analysis;
     });
@@ -175,7 +198,7 @@ export class PageWorkerPool {
     const doc = this.doc(docId);
     return this.withWorker(signal, async (w) => {
       await this.ensureOpen(w, doc, signal);
-      const res = await w.request({ kind: 'reparse', docId, page, bbox, cls, options }, signal, this.graceMs, this.timeoutMs);
+      const res = await w.request({ kind: 'reparse', docId, page, bbox, cls, options }, signal, this.timeoutMs);
       if (res.kind !== 'reparsed') throw new Error(`unexpected worker answer ${res.kind}`);
       return res.item;
     });
@@ -188,14 +211,24 @@ export class PageWorkerPool {
       this.slots.map(async (w) => {
         if (!w || w.dead || !w.openDocs.has(docId)) return;
         w.openDocs.delete(docId);
-        await w.request({ kind: 'close', docId }, undefined, this.graceMs, 10_000).catch(() => undefined);
+        await w.request({ kind: 'close', docId }, undefined, 10_000).catch(() => undefined);
       }),
     );
   }
 
-  async dispose(): Promise<void> {
+  /**
+   * Stops the workers. Running work gets `drainMs` to finish (a worker is not torn down while
+   * onnxruntime runs in it unless it takes longer than that).
+   */
+  async dispose(drainMs = 10_000): Promise<void> {
     this.disposed = true;
-    await Promise.all(this.slots.map((w) => w?.terminate()));
+    await Promise.all(
+      this.slots.map(async (w) => {
+        if (!w) return;
+        await Promise.race([w.idle(), new Promise((r) => setTimeout(r, drainMs).unref())]);
+        await w.terminate();
+      }),
+    );
   }
 
   private doc(docId: string): DocumentRef {
@@ -208,7 +241,6 @@ export class PageWorkerPool {
     const res = await w.request(
       { kind: 'open', docId: doc.docId, path: doc.path, password: doc.password },
       signal,
-      this.graceMs,
       this.timeoutMs,
     );
     if (res.kind !== 'opened') throw new Error(`unexpected worker answer ${res.kind}`);
@@ -218,15 +250,16 @@ export class PageWorkerPool {
 
   private async withWorker<T>(signal: AbortSignal | undefined, fn: (w: PoolWorker) => Promise<T>): Promise<T> {
     const index = await this.acquire(signal);
+    let w = this.slots[index];
+    if (!w || w.dead) {
+      w = new PoolWorker(this.script, this.maxHeapMb);
+      this.slots[index] = w;
+    }
     try {
-      let w = this.slots[index];
-      if (!w || w.dead) {
-        w = new PoolWorker(this.script, this.maxHeapMb);
-        this.slots[index] = w;
-      }
       return await fn(w);
     } finally {
-      this.release(index);
+      // A cancelled request answered its caller at once; the slot frees when the worker is done.
+      void w.idle().then(() => this.release(index));
     }
   }
 
