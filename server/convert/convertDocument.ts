@@ -3,8 +3,9 @@
  *
  * Pages are analysed in the page-worker pool, several at once, and handed to the sink strictly
  * in page order as soon as each page and its small look-ahead window are done: page headers and
- * footers are recognised by repetition across neighbouring pages, so page i waits for up to
- * FURNITURE_WINDOW pages after it, never for the whole document. At most a bounded number of
+ * footers are recognised by repetition across neighbouring pages (two ahead covers headers that
+ * alternate between left and right pages), so page i waits for up to FURNITURE_WINDOW pages
+ * after it, never for the whole document. At most a bounded number of
  * pages are in flight or waiting, so a 1,000-page PDF streams in constant memory.
  *
  * Cancellation (AbortSignal) stops scheduling, abandons running pages (their workers are
@@ -27,7 +28,7 @@ import { buildPageResult, failedPageResult, joinDocTags, joinPages } from './pag
 import { vlmPageEngine, type VlmPageEngine } from './vlmEngine';
 
 /** Pages after page i that are analysed before page i is emitted (page header/footer repetition). */
-export const FURNITURE_WINDOW = 3;
+export const FURNITURE_WINDOW = 2;
 
 export interface ConvertInput {
   /** Absolute path or file: URI. */
