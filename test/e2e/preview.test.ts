@@ -264,6 +264,7 @@ test('5. cancelling a long conversion stops it within 2 s and keeps the pages do
     const arrivals = (await pv.locator('section.page').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.arrived)))).sort((a, b) => a - b);
     const shown = arrivals.length;
     const stoppedMs = Math.max(0, arrivals[arrivals.length - 1]! - t0);
+    console.log(`cancel clicked at ${new Date(t0).toISOString()}`);
     console.log(`cancel → last page after ${stoppedMs} ms, "cancelled" reported after ${finishedAt - t0} ms (${shown} pages kept)`);
     assert.match((await pv.locator('#status').textContent()) ?? '', /cancelled/);
     assert.ok(stoppedMs <= 2000, `pages still arrived ${stoppedMs} ms after Cancel`);
