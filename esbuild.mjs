@@ -15,6 +15,9 @@ const quiet = process.argv.includes('--quiet');
 // while another room's files are mid-edit).
 const onlyIdx = process.argv.indexOf('--only');
 const only = onlyIdx >= 0 ? process.argv[onlyIdx + 1] : undefined;
+// --dist-only: build only what ships in dist/ (used by `npm run package`; leaves out/ alone, so an
+// end-to-end test that packages the VSIX does not delete the test bundles running around it).
+const distOnly = process.argv.includes('--dist-only');
 const wanted = (p) => !only || p.includes(only);
 
 const external = [
@@ -55,8 +58,8 @@ function findFiles(dir, suffix) {
   return found;
 }
 
-const testEntries = findFiles('test', '.test.ts').filter(wanted);
-const scriptEntries = ['eval', 'bench', 'scripts'].flatMap((d) => findFiles(d, '.main.ts')).filter(wanted);
+const testEntries = distOnly ? [] : findFiles('test', '.test.ts').filter(wanted);
+const scriptEntries = distOnly ? [] : ['eval', 'bench', 'scripts'].flatMap((d) => findFiles(d, '.main.ts')).filter(wanted);
 
 const common = {
   bundle: true,
@@ -96,7 +99,7 @@ const builds = [
   },
 ].filter(Boolean);
 
-if (!watch && !only) rmSync('out/test', { recursive: true, force: true });
+if (!watch && !only && !distOnly) rmSync('out/test', { recursive: true, force: true });
 
 if (watch) {
   for (const b of builds) (await esbuild.context(b)).watch();
