@@ -1,7 +1,7 @@
 /**
  * `npm run fuzz`: the mutation fuzzer against the real backend process (issue 4).
  *
- *   node out/scripts/eval/fuzz.main.js [--cases 200] [--seed 1000] [--timeout-s 30] [--out eval/out]
+ *   node out/scripts/eval/fuzz.main.js [--cases 200] [--seed 1000] [--timeout-s 90] [--out eval/out]
  *
  * Writes <out>/fuzz.tsv and <out>/fuzz-summary.md. Exit 0 unless the harness failed, or 1 with
  * --strict when any case crashed or hung the backend.
@@ -33,7 +33,7 @@ async function main(): Promise<number> {
     out = await runFuzz(cases, {
       workDir: work,
       sourceBytes: sourceReader(corpus),
-      timeoutMs: Number(arg('timeout-s') ?? 30) * 1000,
+      timeoutMs: Number(arg('timeout-s') ?? 90) * 1000,
       onResult: (r) => {
         if (r.outcome === 'crash' || r.outcome === 'hang' || r.outcome === 'unclear-error' || r.index % 25 === 0)
           console.error(`[${r.index + 1}/${count}] ${r.outcome.padEnd(13)} ${r.source} ${r.kind} seed ${r.seed} ${r.detail.split('\n')[0]}`);

@@ -3,8 +3,10 @@
  * process with a time limit (the process group is killed on timeout), N at once; classified
  * converted / partial / clear error / unclear error / crash / timeout.
  *
- *   node out/scripts/eval/sweep.main.js [--sample N] [--seed 42] [--parallel 2] [--timeout-s 60] [--per-page-s 0.5]
- *                                       [--sets a,b] [--out eval/out]
+ *   node out/scripts/eval/sweep.main.js [--sample N] [--seed 42] [--parallel 2] [--timeout-s 60] [--per-page-s 2]
+ *                                       [--sets a,b] [--list files.txt] [--out eval/out]
+ *   --list: only the files named in a text file (corpus-relative paths, one per line), e.g. to
+ *   re-run the failures of an earlier sweep: `awk -F'\t' '$3!="converted"{print $1}' sweep.tsv`.
  *
  * Writes <out>/sweep.tsv and <out>/sweep-summary.md. Exit code 0 unless the harness itself
  * failed (use the CI test test/corpus/sweep.test.ts for assertions), or 1 with --strict when a
@@ -20,7 +22,7 @@ import { countOutcomes, sweepSummary, sweepTsv } from './sweep/report';
 import { listSweepFiles, runSweep } from './sweep/runSweep';
 import { seededSample } from './sweep/sample';
 import { snapshotDist } from './sweep/snapshot';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -33,11 +35,16 @@ async function main(): Promise<number> {
   const root = corpusRoot(repo);
   const sets = arg('sets')?.split(',') ?? [...SWEEP_SETS];
   let files = listSweepFiles(root, sets);
+  const list = arg('list');
+  if (list) {
+    const wanted = new Set(readFileSync(list, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean));
+    files = files.filter((f) => wanted.has(f.rel));
+  }
   const sample = arg('sample');
   if (sample) files = seededSample(files, Number(sample), Number(arg('seed') ?? 42), (f) => f.rel);
   const parallel = Number(arg('parallel') ?? 2);
   const timeoutMs = Number(arg('timeout-s') ?? 60) * 1000;
-  const perPageMs = Number(arg('per-page-s') ?? 0.5) * 1000;
+  const perPageMs = Number(arg('per-page-s') ?? 2) * 1000;
   const outDir = resolve(arg('out') ?? join(repo, 'eval', 'out'));
   const work = mkdtempSync(join(tmpdir(), 'folio-sweep-'));
   const snap = snapshotDist(repo);
@@ -60,7 +67,7 @@ async function main(): Promise<number> {
     rmSync(work, { recursive: true, force: true });
     snap.dispose();
   }
-  const name = sample ? `sweep-sample${sample}` : 'sweep';
+  const name = sample ? `sweep-sample${sample}` : list ? 'sweep-list' : 'sweep';
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, `${name}.tsv`), sweepTsv(results));
   const summary = sweepSummary(results, `Folio robustness sweep (${files.length} files, ${((Date.now() - t0) / 1000).toFixed(0)} s)`);

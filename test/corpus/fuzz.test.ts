@@ -27,7 +27,8 @@ test(`fuzz: ${CASES} mutated PDFs, the backend survives and answers every one`, 
     const { results, restarts } = await runFuzz(fuzzCases([GENERATED, ...CORPUS_SOURCES], CASES, SEED), {
       workDir: work,
       sourceBytes: sourceReader(corpusRoot(repoRoot())),
-      timeoutMs: 30_000,
+      // A mutation that breaks a font sends the page to OCR: seconds, not a hang.
+      timeoutMs: 90_000,
     });
     for (const l of fuzzSummary(results, restarts, `fuzz (${CASES} cases, seed ${SEED})`).split('\n')) t.diagnostic(l);
     const bad = results.filter((r) => r.outcome === 'crash' || r.outcome === 'hang').map((r) => `${r.outcome} case ${r.index} ${r.source} ${r.kind} seed ${r.seed} (${r.note}): ${r.detail}`);

@@ -17,7 +17,8 @@ import { repoRoot } from '../helpers/corpus';
 const SAMPLE = 100;
 const SEED = 42;
 const TIMEOUT_MS = 60_000;
-const PER_PAGE_MS = 500;
+// Scanned pages go through OCR (target ≤ 3 s/page on an idle machine).
+const PER_PAGE_MS = 2_000;
 
 test(`sweep sample: ${SAMPLE} real-world PDFs convert or fail clearly, no crash, no timeout`, { timeout: 20 * 60_000 }, async (t) => {
   const repo = repoRoot();
