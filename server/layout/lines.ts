@@ -105,11 +105,13 @@ export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number 
   }
   const lines: Line[] = [];
   for (const r of rows) {
-    const rtlCount = r.spans.filter((s) => s.dir === 'rtl').length;
+    // Direction by characters, not spans: Latin words inside Arabic text come as many short spans.
+    const rtlChars = r.spans.reduce((n, s) => n + (s.dir === 'rtl' ? s.text.length : 0), 0);
+    const allChars = r.spans.reduce((n, s) => n + s.text.length, 0);
     const sortedX = [...r.spans].sort((a, b) => a.bbox.x0 - b.bbox.x0);
     let cur: TextSpan[] = [];
     const flush = () => {
-      if (cur.length) lines.push(makeLine(cur, rtlCount * 2 > r.spans.length));
+      if (cur.length) lines.push(makeLine(cur, rtlChars * 2 > allChars));
       cur = [];
     };
     for (const s of sortedX) {

@@ -58,13 +58,18 @@ export async function readSpans(page: PDFPageProxy, viewportTransform: number[])
   const styles = tc.styles as Record<string, { fontFamily?: string; ascent?: number; descent?: number }>;
   const fonts = new Map<string, FontInfo>();
   const out: PdfSpan[] = [];
+  let pendingSpace = false;
   for (const it of tc.items) {
     if (!('str' in it)) continue;
     if (it.str.length === 0 || /^\s+$/.test(it.str)) {
-      // Empty items carry only an end-of-line mark; whitespace items only a gap the line builder re-derives.
+      // Empty items carry only an end-of-line mark; a whitespace item is a word space that the
+      // glyph positions may not show (bidi runs touch), so the next span starts with a space.
       if (it.hasEOL && out.length > 0) out[out.length - 1].eol = true;
+      if (it.str.length > 0 && !it.hasEOL) pendingSpace = true;
       continue;
     }
+    const lead = pendingSpace ? ' ' : '';
+    pendingSpace = false;
     let fi = fonts.get(it.fontName);
     if (!fi) fonts.set(it.fontName, (fi = fontInfo(page, it.fontName, styles[it.fontName]?.fontFamily)));
     const m = mul(viewportTransform, it.transform as number[]);
@@ -88,7 +93,7 @@ export async function readSpans(page: PDFPageProxy, viewportTransform: number[])
     const xs = pts.map((p) => p[0]);
     const ys = pts.map((p) => p[1]);
     out.push({
-      text: it.str,
+      text: lead + it.str,
       bbox: { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) },
       fontSize: Math.round(size * 100) / 100,
       fontName: fi.name,
