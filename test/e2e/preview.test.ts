@@ -60,6 +60,20 @@ async function convert(pdf: string): Promise<void> {
 const mdLine = (pdf: string, text: string) =>
   vs.page.locator(`.monaco-editor[data-uri$="/${pdf.replace(/\.pdf$/, '.md')}"] .view-line`, { hasText: text }).first();
 
+/** Waits until the `.md` editor's selection highlight spans from the line with `first` to the line with `last`. */
+async function editorSelects(first: string, last: string): Promise<void> {
+  const editor = vs.page.locator(`.monaco-editor[data-uri$="/${TWO_PAGE.file.replace(/\.pdf$/, '.md')}"]`);
+  await until(`the editor selection from "${first}" to "${last}"`, 15_000, async () => {
+    const sel = await editor.locator('.selected-text').evaluateAll((els) => els.map((e) => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom] as const));
+    const a = await mdLine(TWO_PAGE.file, first).boundingBox();
+    const b = await mdLine(TWO_PAGE.file, last).boundingBox();
+    if (sel.length === 0 || !a || !b) return false;
+    const top = Math.min(...sel.map((x) => x[0]));
+    const bottom = Math.max(...sel.map((x) => x[1]));
+    return Math.abs(top - a.y) < 3 && Math.abs(bottom - (b.y + b.height)) < 3;
+  });
+}
+
 /** The preview block id whose rendered Markdown contains `text`. */
 async function regionWithText(text: string): Promise<string> {
   const block = vs.preview().locator('.md-block[data-region]', { hasText: text }).first();
@@ -122,22 +136,18 @@ test('2. a clicked box selects its Markdown; the editor cursor highlights its bo
     const id = await regionWithText('Folio reads this first line');
     await pv.locator(`.region[data-id="${id}"]`).click();
     await pv.locator(`.md-block.selected[data-region="${id}"]`).waitFor({ timeout: 10_000 });
-    // The editor's selection highlight spans exactly the paragraph's (wrapped) lines.
-    const editor = vs.page.locator(`.monaco-editor[data-uri$="/${TWO_PAGE.file.replace(/\.pdf$/, '.md')}"]`);
-    await until('the editor selection to cover the paragraph', 15_000, async () => {
-      const sel = await editor.locator('.selected-text').evaluateAll((els) => els.map((e) => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom] as const));
-      const first = await mdLine(TWO_PAGE.file, 'Folio reads this first line').boundingBox();
-      const last = await mdLine(TWO_PAGE.file, 'more words.').boundingBox();
-      if (sel.length === 0 || !first || !last) return false;
-      const top = Math.min(...sel.map((x) => x[0]));
-      const bottom = Math.max(...sel.map((x) => x[1]));
-      return Math.abs(top - first.y) < 3 && Math.abs(bottom - (last.y + last.height)) < 3;
-    });
+    await editorSelects('Folio reads this first line', 'more words.');
 
     const other = await regionWithText('Another paragraph sits');
     await mdLine(TWO_PAGE.file, 'Another paragraph sits').click();
     await pv.locator(`.region.selected[data-id="${other}"]`).waitFor({ timeout: 10_000 });
     assert.equal(await pv.locator(`.region.selected[data-id="${id}"]`).count(), 0);
+
+    // Keyboard: focus the first paragraph's box (Tab order is reading order) and press Enter.
+    await pv.locator(`.region[data-id="${id}"]`).focus();
+    await pv.locator(`.region[data-id="${id}"]`).press('Enter');
+    await pv.locator(`.md-block.selected[data-region="${id}"]`).waitFor({ timeout: 10_000 });
+    await editorSelects('Folio reads this first line', 'more words.');
   });
 });
 
