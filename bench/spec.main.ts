@@ -216,14 +216,14 @@ function oracle(): void {
 
 type Table = typeof table;
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+/** Best of the repetitions: on a shared machine the fastest run is the one least disturbed. */
+function best(xs: number[]): number {
+  return Math.min(...xs);
 }
 
 /**
  * Wall clock on the tiny random-weight fixture decoder (CPU, one thread): each page is decoded
- * by ar, page and hsd in turn, repeated, and the median taken, so the three modes see the same
+ * by ar, page and hsd in turn, repeated, and the best run taken, so the three modes see the same
  * machine load. Drafts: "matching" = the page's own ar output (the best a pipeline can do),
  * "useless" = random tokens (the matcher finds little, so this measures its overhead).
  */
@@ -275,6 +275,7 @@ async function runWallClock(dir: string, print: Table, short: boolean): Promise<
   ];
   const ms = configs.map(() => 0);
   const passes = configs.map(() => 0);
+  const scoredTokens = configs.map(() => 0);
   for (const pg of pages) {
     const times: number[][] = configs.map(() => []);
     const jobs = { matching: job(pg, 'matching'), useless: job(pg, 'useless') };
@@ -284,17 +285,20 @@ async function runWallClock(dir: string, print: Table, short: boolean): Promise<
         const t0 = performance.now();
         const out = await decodePage(t.target, jobs[cf.kind], t.info, cf.mode, cf.opts);
         times[c].push(performance.now() - t0);
-        if (r === 0) passes[c] += out.stats.passes;
+        if (r === 0) {
+          passes[c] += out.stats.passes;
+          scoredTokens[c] += out.stats.scored;
+        }
         if (out.tokens.join() !== pg.ar.join()) throw new Error(`${cf.name}: output differs from ar`);
       }
     }
-    times.forEach((ts, c) => (ms[c] += median(ts)));
+    times.forEach((ts, c) => (ms[c] += best(ts)));
   }
-  console.log(`## Wall clock on the tiny fixture decoder (${nPages} pages × ${maxNewTokens} tokens, median of ${reps}, CPU 1 thread)\n`);
-  console.log('All modes wrote exactly the ar tokens (checked). hsd includes its Stage 1 (3 regions in lock-step).\n');
+  console.log(`## Wall clock on the tiny fixture decoder (${nPages} pages × ${maxNewTokens} tokens, best of ${reps}, CPU 1 thread)\n`);
+  console.log('All modes wrote exactly the ar tokens (checked). hsd includes its Stage 1 (3 regions as one batch, one decoder run per round).\n');
   print(
-    ['mode', 'ms/page', 'ratio vs ar', 'decoder passes/page'],
-    configs.map((c, i) => [c.name, fmt(ms[i] / nPages, 1), fmt(ms[i] / ms[0], 3), fmt(passes[i] / nPages, 1)]),
+    ['mode', 'ms/page', 'ratio vs ar', 'decoder passes/page', 'scored tokens/page'],
+    configs.map((c, i) => [c.name, fmt(ms[i] / nPages, 1), fmt(ms[i] / ms[0], 3), fmt(passes[i] / nPages, 1), fmt(scoredTokens[i] / nPages, 0)]),
   );
 }
 

@@ -23,7 +23,7 @@ export class SpecDecoder {
   private proposal: PrefixTree | undefined;
   private cursor: DraftPos | undefined;
   private starts: DraftPos[] = [];
-  /** Adaptive budget: after a pass that accepted nothing, propose shorter and fewer chains. */
+  /** Adaptive budget: after a pass that accepted nothing, propose one short chain until one is accepted. */
   private budget: number;
   private width: number;
   /**
@@ -117,8 +117,9 @@ export class SpecDecoder {
       const at = this.starts[a.chain];
       this.cursor = at && a.tokens.length > 0 ? { draft: at.draft, pos: at.pos + a.tokens.length + 1 } : undefined;
       if (a.tokens.length === 0) {
-        this.budget = Math.max(2, this.budget >> 1);
-        this.width = Math.max(1, this.width >> 1);
+        // One short chain until something is accepted again: a rejected chain is pure cost.
+        this.budget = 2;
+        this.width = 1;
         this.misses++;
         this.cooldown = (1 << Math.min(this.misses, 5)) - 1;
       } else {
