@@ -125,7 +125,10 @@ export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number 
         const crossesGutter = gutters.some((g) => maxX1(cur) <= g.x0 + 1 && s.bbox.x0 >= g.x1 - 1);
         // A lone bullet glyph (Word's Courier "o") keeps its line whatever its font.
         const loneBullet = cur.length === 1 && /^[o•◦▪■§\uf0a7\uf0b7]$/u.test(prev.text.trim());
-        if (crossesGutter || gap > Math.max(size * (loneBullet ? 2.5 : 1.25), 5) || (!loneBullet && prev.monospace !== s.monospace && gap > size * 0.7)) flush();
+        // Word sets heading and list numbers ("1.2", "3.", "a)") apart from their text by a tab.
+        const loneNumber = cur.length === 1 && /^(\d{1,3}(\.\d{1,3})*\.?|[a-zA-Z][.)]|[ivxIVX]{1,5}[.)]|\(\w{1,3}\))$/.test(prev.text.trim());
+        const allowed = loneBullet ? 2.5 : loneNumber ? 4 : 1.25;
+        if (crossesGutter || gap > Math.max(size * allowed, 5) || (!loneBullet && !loneNumber && prev.monospace !== s.monospace && gap > size * 0.7)) flush();
       }
       cur.push(s);
     }
