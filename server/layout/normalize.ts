@@ -66,6 +66,9 @@ export function shouldDehyphenate(head: string, tail: string, vocabulary?: Set<s
   if (vocabulary) {
     if (vocabulary.has(`${h}-${t}`)) return false;
     if (vocabulary.has(h + t)) return true;
+    // Both halves are words of their own on the page: a compound ("grouped-query"), not a
+    // syllable break ("to-kens").
+    if (h.length >= 3 && t.length >= 3 && vocabulary.has(h) && vocabulary.has(t)) return false;
   }
   return h.length >= 1;
 }
