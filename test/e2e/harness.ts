@@ -5,7 +5,7 @@
  * started here is stopped by PID in `stop()`.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, homedir } from 'node:os';
 import { join } from 'node:path';
@@ -222,6 +222,22 @@ export class VsCode {
       const inner = await outerFrame?.locator('#active-frame').elementHandle();
       return (await inner?.contentFrame()) ?? undefined;
     });
+  }
+
+  /** The "Folio" output channel as code-server logged it (lines start with a local timestamp). */
+  folioLog(): string {
+    const logs = join(this.root, 'user', 'logs');
+    if (!existsSync(logs)) return '';
+    const found: string[] = [];
+    const walk = (d: string) => {
+      for (const n of readdirSync(d)) {
+        const p = join(d, n);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (n === 'Folio.log') found.push(p);
+      }
+    };
+    walk(logs);
+    return found.map((f) => readFileSync(f, 'utf8')).join('\n');
   }
 
   async screenshot(name: string): Promise<string> {

@@ -265,20 +265,26 @@ test('5. cancelling a long conversion stops it within 2 s and keeps the pages do
     await cancel.click();
     const t0 = await vs.page.evaluate(() => (window as unknown as { folioCancelAt?: number }).folioCancelAt ?? 0);
     assert.ok(t0 > 0, 'the click on Cancel was seen');
-    // The webview stamps each page's arrival and the "finished" event (Date.now(), same clock):
-    // "stopped" is when the last page arrived (pages in flight at the click may still land).
+    // The webview stamps each page's arrival and the "finished" event (Date.now(), same clock).
     const root = pv.locator('#folio-root[data-finished-at]');
     await root.waitFor({ timeout: 30_000 });
     const finishedAt = Number(await root.getAttribute('data-finished-at'));
     await new Promise((r) => setTimeout(r, 1000));
     const arrivals = (await pv.locator('section.page').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.arrived)))).sort((a, b) => a - b);
     const shown = arrivals.length;
-    const stoppedMs = Math.max(0, arrivals[arrivals.length - 1]! - t0);
-    console.log(`cancel clicked at ${new Date(t0).toISOString()}`);
-    console.log(`cancel → last page after ${stoppedMs} ms, "cancelled" reported after ${finishedAt - t0} ms (${shown} pages kept)`);
+    // The backend reports "N/160 pages in … ms (cancelled)" when it has stopped converting; the
+    // output channel stamps the line when the extension host reads it.
+    const line = await until('the backend’s "(cancelled)" line in the Folio log', 15_000, () =>
+      vs.folioLog().split('\n').find((l) => l.includes(`${LONG.file}:`) && l.includes('(cancelled)')),
+    );
+    const stoppedAt = new Date(line.slice(0, 23).replace(' ', 'T')).getTime();
+    const stoppedMs = stoppedAt - t0;
+    const lastPageMs = Math.max(0, arrivals[arrivals.length - 1]! - t0);
+    console.log(`cancel clicked at ${new Date(t0).toISOString()}: backend stopped after ${stoppedMs} ms; last page shown after ${lastPageMs} ms, "cancelled" shown after ${finishedAt - t0} ms (${shown} pages kept)`);
     assert.match((await pv.locator('#status').textContent()) ?? '', /cancelled/);
-    assert.ok(stoppedMs <= 2000, `pages still arrived ${stoppedMs} ms after Cancel`);
-    assert.ok(finishedAt - t0 <= 10_000, `the cancelled conversion finished ${finishedAt - t0} ms after Cancel`);
+    assert.ok(stoppedMs <= 2000, `the conversion stopped ${stoppedMs} ms after Cancel`);
+    // Pages converted before the click may still be written and shown; that catch-up is bounded too.
+    assert.ok(finishedAt - t0 <= 10_000, `the preview showed "cancelled" ${finishedAt - t0} ms after Cancel`);
     assert.ok(shown >= 2 && shown < LONG.pages, `${shown} pages shown`);
     await new Promise((r) => setTimeout(r, 1500));
     assert.equal(await pv.locator('section.page').count(), shown, 'no page arrives after the cancel');
