@@ -19,6 +19,8 @@ export interface DetectOptions {
 
 export const DEFAULT_DETECT: DetectOptions = { maxSide: 960, binaryThreshold: 0.3, boxThreshold: 0.6, unclipRatio: 1.5 };
 
+const MAX_CANDIDATES = 1000;
+
 /** A detected text region in input-image pixels. */
 export interface Detection {
   rect: RotatedRect;
@@ -42,6 +44,8 @@ export async function detect(session: Session, planes: RgbPlanes, opts: DetectOp
   // Back to input pixels. The two axes scale differently (rounding to 32), so refit the rectangle.
   const sx = planes.width / w;
   const sy = planes.height / h;
+  // PaddleOCR's max_candidates: a page of noise must not become thousands of recognizer runs.
+  if (found.length > MAX_CANDIDATES) found.sort((a, b) => b.rect.halfLong * b.rect.halfShort - a.rect.halfLong * a.rect.halfShort).splice(MAX_CANDIDATES);
   return found.map((d) => ({ score: d.score, rect: minAreaRect(corners(d.rect).map(([x, y]) => [x * sx, y * sy] as Point)) }));
 }
 

@@ -6,13 +6,16 @@
  */
 import type { Point, RgbaImage } from './types';
 
-/** Input image as three float planes (R, G, B), alpha composited over white. */
+/**
+ * Input image as three byte planes (R, G, B), alpha composited over white. Bytes, not floats:
+ * a page capped at 25 MP by the renderer then costs 75 MB here instead of 300 MB.
+ */
 export interface RgbPlanes {
   width: number;
   height: number;
-  r: Float32Array;
-  g: Float32Array;
-  b: Float32Array;
+  r: Uint8ClampedArray;
+  g: Uint8ClampedArray;
+  b: Uint8ClampedArray;
 }
 
 export function checkImage(img: RgbaImage): void {
@@ -27,9 +30,9 @@ export function checkImage(img: RgbaImage): void {
 
 export function toPlanes(img: RgbaImage): RgbPlanes {
   const n = img.width * img.height;
-  const r = new Float32Array(n);
-  const g = new Float32Array(n);
-  const b = new Float32Array(n);
+  const r = new Uint8ClampedArray(n);
+  const g = new Uint8ClampedArray(n);
+  const b = new Uint8ClampedArray(n);
   const d = img.data;
   for (let i = 0, j = 0; i < n; i++, j += 4) {
     const a = d[j + 3];
@@ -78,7 +81,7 @@ function axisWeights(src: number, dst: number): { start: Int32Array; count: Int3
   return { start, count, w, taps };
 }
 
-function resamplePlane(src: Float32Array, sw: number, sh: number, dw: number, dh: number, wx: ReturnType<typeof axisWeights>, wy: ReturnType<typeof axisWeights>): Float32Array {
+function resamplePlane(src: Uint8ClampedArray, sw: number, sh: number, dw: number, dh: number, wx: ReturnType<typeof axisWeights>, wy: ReturnType<typeof axisWeights>): Float32Array {
   const tmp = new Float32Array(dw * sh);
   for (let y = 0; y < sh; y++) {
     const row = y * sw;
@@ -186,8 +189,8 @@ export function turnPlanes(p: RgbPlanes, quarters: 0 | 1 | 2 | 3): RgbPlanes {
   const { width: W, height: H } = p;
   const nw = quarters === 2 ? W : H;
   const nh = quarters === 2 ? H : W;
-  const turn = (src: Float32Array): Float32Array => {
-    const dst = new Float32Array(W * H);
+  const turn = (src: Uint8ClampedArray): Uint8ClampedArray => {
+    const dst = new Uint8ClampedArray(W * H);
     for (let y = 0; y < H; y++) {
       const row = y * W;
       for (let x = 0; x < W; x++) {

@@ -13,12 +13,16 @@ const REC_MAX_WIDTH = 48 * 80;
 /** The recognizer emits one time step per 8 input columns. */
 const REC_STRIDE = 8;
 
-/** Crop width at the recognizer's height, keeping the quad's aspect. */
-export function recWidth(quad: Point[]): number {
+/**
+ * Crop width at the recognizer's height: the quad's aspect times `squeeze`. The recognizer's
+ * cost grows linearly with width, and it was trained on lines squeezed into 320 px, so narrower
+ * crops read as well (see bench/ocr.main.ts --squeeze).
+ */
+export function recWidth(quad: Point[], squeeze = 1): number {
   const [tl, tr, , bl] = quad;
   const w = Math.hypot(tr[0] - tl[0], tr[1] - tl[1]);
   const h = Math.max(1, Math.hypot(bl[0] - tl[0], bl[1] - tl[1]));
-  const width = Math.round((REC_HEIGHT * w) / h);
+  const width = Math.round((REC_HEIGHT * w * squeeze) / h);
   return Math.min(REC_MAX_WIDTH, Math.max(REC_STRIDE * 2, Math.ceil(width / REC_STRIDE) * REC_STRIDE));
 }
 
@@ -27,10 +31,12 @@ export interface RecBatching {
   maxBatch: number;
   /** Largest accepted padding overhead (padded pixels ÷ real pixels) when adding a crop. */
   maxWaste: number;
+  /** Horizontal scale of crops relative to their true aspect (see recWidth). */
+  squeeze: number;
 }
 
 /** One crop per run: the padding of mixed widths costs more than batching saves (FACTS.md). */
-export const DEFAULT_BATCHING: RecBatching = { maxBatch: 1, maxWaste: 1.0 };
+export const DEFAULT_BATCHING: RecBatching = { maxBatch: 1, maxWaste: 1.0, squeeze: 1 };
 
 /**
  * Recognizes every quad. Crops are sorted by width and grouped with neighbours of similar width,
@@ -44,7 +50,7 @@ export async function recognizeQuads(
   batching: RecBatching = DEFAULT_BATCHING,
   signal?: AbortSignal,
 ): Promise<DecodedLine[]> {
-  const widths = quads.map(recWidth);
+  const widths = quads.map((q) => recWidth(q, batching.squeeze));
   const order = quads.map((_, i) => i).sort((a, b) => widths[a] - widths[b]);
   const out: DecodedLine[] = new Array(quads.length);
   let i = 0;
