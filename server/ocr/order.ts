@@ -60,7 +60,13 @@ function cut(boxes: Box[], idx: number[], lineH: number, out: number[], depth: n
       while (k < cuts.length && cx > cuts[k]) k++;
       parts[k].push(i);
     }
-    for (const p of parts) cut(boxes, p, lineH, out, depth + 1);
+    const filled = parts.filter((p) => p.length > 0);
+    if (isGrid(boxes, filled, lineH)) {
+      // A table: its cells share rows across the cuts, and a Markdown reader wants rows.
+      out.push(...sortRows(boxes, idx));
+      return;
+    }
+    for (const p of filled) cut(boxes, p, lineH, out, depth + 1);
     return;
   }
   const yg = gaps(idx.map((i) => { const c = core(boxes[i]); return [c.y0, c.y1] as [number, number]; }), 0.5);
@@ -76,6 +82,27 @@ function cut(boxes: Box[], idx: number[], lineH: number, out: number[], depth: n
     }
   }
   out.push(...sortRows(boxes, idx));
+}
+
+/**
+ * Whether columns found by a cut are a table's: most lines have a partner on the same row in
+ * another column, and some column is narrow (under ~6 em; text columns are wider, and two text
+ * columns set on the same baseline grid would otherwise look like a table).
+ */
+function isGrid(boxes: Box[], parts: number[][], lineH: number): boolean {
+  if (parts.length < 2) return false;
+  const width = (p: number[]) => Math.max(...p.map((i) => boxes[i].x1)) - Math.min(...p.map((i) => boxes[i].x0));
+  if (!parts.some((p) => width(p) < 12 * lineH)) return false;
+  const cy = (i: number) => (boxes[i].y0 + boxes[i].y1) / 2;
+  let paired = 0;
+  let total = 0;
+  parts.forEach((p, k) => {
+    for (const i of p) {
+      total++;
+      if (parts.some((q, m) => m !== k && q.some((j) => Math.abs(cy(i) - cy(j)) < 0.6 * lineH))) paired++;
+    }
+  });
+  return paired >= 0.6 * total;
 }
 
 /** Top to bottom; boxes whose vertical centres are within half a line are one row, read left to right. */

@@ -88,3 +88,10 @@ test('reading order: two columns under a full-width title, read column by column
   const order = readingOrder(perm.map((i) => boxes[i]), perm.map((i) => turned[i])).map((k) => perm[k]);
   assert.deepEqual(order, [0, 1, 2, 3, 4, 5, 6, 7, 8]);
 });
+
+test('reading order: a table beside nothing else is read row by row, not column by column', () => {
+  // Three columns of short cells on four rows (cells ~4 em wide, line core 18 px).
+  const boxes = [];
+  for (let r = 0; r < 4; r++) for (let c = 0; c < 3; c++) boxes.push({ x0: 100 + c * 200, y0: 100 + r * 40, x1: 170 + c * 200, y1: 118 + r * 40 });
+  assert.deepEqual(readingOrder(boxes), boxes.map((_, i) => i));
+});
