@@ -105,7 +105,7 @@ async function convertOnce(ctx: FolioContext, pdfUri: vscode.Uri, password: stri
               ctx.conversions.emit('started', { pdfUri, mdUri, options });
               void vscode.window.showTextDocument(mdUri, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: false });
             }
-            const mdOffset = await writer.append(page.markdown);
+            const mdOffset = writer.append(page.markdown);
             ctx.conversions.emit('page', { pdfUri, mdUri, page, mdOffset });
           });
         }),
@@ -141,12 +141,15 @@ async function convertOnce(ctx: FolioContext, pdfUri: vscode.Uri, password: stri
 
 /**
  * Appends pages to the .md file on disk as they arrive. Pages are joined with a blank line,
- * exactly as the backend's `joinPages` does, so region offsets computed here match.
+ * exactly as the backend's `joinPages` does, so region offsets computed here match. Writes are
+ * coalesced: at most one write is in flight, and pages that arrive meanwhile go out together in
+ * the next one, so a fast stream of pages never queues up behind the disk.
  */
 class MarkdownWriter {
   private text = '';
   private dirty = false;
-  private writing: Promise<void> = Promise.resolve();
+  private writing: Promise<void> | undefined;
+  private failure: unknown;
 
   constructor(readonly uri: vscode.Uri) {}
 
@@ -156,25 +159,39 @@ class MarkdownWriter {
   }
 
   /** Appends a page; returns where its Markdown starts in the file's text. */
-  async append(markdown: string): Promise<number> {
+  append(markdown: string): number {
     if (markdown.length === 0) return this.text.length;
     if (this.text.length > 0) this.text = this.text.replace(/\n$/, '') + '\n\n';
     const offset = this.text.length;
     this.text += markdown + '\n';
     this.dirty = true;
-    this.writing = this.writing.then(() => this.write());
-    await this.writing;
+    this.schedule();
     return offset;
   }
 
+  /** Resolves when everything appended so far is on disk. */
   async flush(): Promise<void> {
-    await this.writing;
-    if (this.dirty) await this.write();
+    while (this.writing || this.dirty) {
+      this.schedule();
+      await this.writing;
+    }
+    if (this.failure) throw this.failure;
   }
 
-  private async write(): Promise<void> {
-    if (!this.dirty) return;
+  private schedule(): void {
+    if (this.writing || !this.dirty) return;
     this.dirty = false;
-    await vscode.workspace.fs.writeFile(this.uri, Buffer.from(this.text, 'utf8'));
+    const text = this.text;
+    this.writing = Promise.resolve(vscode.workspace.fs.writeFile(this.uri, Buffer.from(text, 'utf8'))).then(
+      () => {
+        this.writing = undefined;
+        this.schedule();
+      },
+      (e: unknown) => {
+        // Reported by flush(); later pages are still kept in memory and retried.
+        this.failure = e;
+        this.writing = undefined;
+      },
+    );
   }
 }
