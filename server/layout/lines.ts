@@ -84,7 +84,7 @@ export function findGutters(spans: TextSpan[], pageWidth: number): { x0: number;
 }
 
 export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number }[] = []): Line[] {
-  const rows: { cy: number; h: number; spans: TextSpan[] }[] = [];
+  const rows: { cy: number; h: number; size: number; spans: TextSpan[] }[] = [];
   const sorted = [...spans].sort((a, b) => cy(a) - cy(b) || a.bbox.x0 - b.bbox.x0);
   for (const s of sorted) {
     const h = s.bbox.y1 - s.bbox.y0;
@@ -95,13 +95,20 @@ export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number 
     for (let k = rows.length - 1; k >= 0 && k >= rows.length - 12; k--) {
       const r = rows[k];
       const d = Math.abs(r.cy - c);
-      if (d < 0.42 * Math.min(h, r.h) + 0.5 && d < bestD) {
+      // Sub- and superscripts sit further off the line's middle; a smaller span may reach further.
+      const small =
+        s.fontSize < 0.85 * r.size &&
+        s.fontSize > 0.4 * r.size &&
+        s.text.trim().length <= 4 &&
+        r.spans.some((o) => Math.abs(s.bbox.x0 - o.bbox.x1) < 1.5 || Math.abs(o.bbox.x0 - s.bbox.x1) < 1.5);
+      const limit = small ? 0.5 * r.h : 0.42 * Math.min(h, r.h) + 0.5;
+      if (d < limit && d < bestD) {
         best = r;
         bestD = d;
       }
     }
     if (best) best.spans.push(s);
-    else rows.push({ cy: c, h, spans: [s] });
+    else rows.push({ cy: c, h, size: s.fontSize, spans: [s] });
   }
   const lines: Line[] = [];
   for (const r of rows) {
@@ -124,7 +131,7 @@ export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number 
         // Wider than a stretched word space: a column gutter or a table cell boundary.
         const crossesGutter = gutters.some((g) => maxX1(cur) <= g.x0 + 1 && s.bbox.x0 >= g.x1 - 1);
         // A lone bullet glyph (Word's Courier "o") keeps its line whatever its font.
-        const loneBullet = cur.length === 1 && /^[o•◦▪■§\uf0a7\uf0b7]$/u.test(prev.text.trim());
+        const loneBullet = cur.length === 1 && /^[o•◦▪■□●○§–—*+‣►▶➢➤✓✔\-\uf0a7\uf0b7\uf0d8\uf076\uf0fc]$/u.test(prev.text.trim());
         // Word sets heading and list numbers ("1.2", "3.", "a)") apart from their text by a tab.
         const loneNumber = cur.length === 1 && /^(\d{1,3}(\.\d{1,3})*\.?|[a-zA-Z][.)]|[ivxIVX]{1,5}[.)]|\(\w{1,3}\))$/.test(prev.text.trim());
         const allowed = loneBullet ? 2.5 : loneNumber ? 4 : 1.25;

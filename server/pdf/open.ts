@@ -122,8 +122,8 @@ async function sampleStats(doc: PDFDocumentProxy): Promise<DocStats> {
     }
   }
   const stats = statsFromHistogram(chars);
-  // A title is large, near the top of page 1, and written in very few text runs.
-  if (titleCandidate >= stats.bodySize * 1.4 && (items.get(titleCandidate) ?? 0) <= 4 && titleCandidate === stats.headingSizes[0]) {
+  // A title is large, near the top of page 1, and short (its size is used for nothing else).
+  if (titleCandidate >= stats.bodySize * 1.4 && (chars.get(titleCandidate) ?? 0) <= 200 && titleCandidate === stats.headingSizes[0]) {
     stats.titleSize = titleCandidate;
   }
   return stats;
