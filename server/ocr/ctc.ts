@@ -1,112 +1,127 @@
 /**
- * CTC greedy decoding for the PaddleOCR recognizer, keeping each character's time steps so
- * that spaces (which the Chinese-trained model rarely emits between English words) can be put
- * back from the gaps, and word boxes can be placed along the line.
+ * Greedy CTC decoding that keeps where each character fired, so words can be cut apart and
+ * boxed. PaddleOCR's Chinese recognizer rarely emits the space class between English words;
+ * the gaps between character positions still show them.
  */
 
 export interface DecodedChar {
-  char: string;
-  /** First and last time step of the character's run of frames. */
+  ch: string;
+  /** First and last time step of the character's run. */
   t0: number;
   t1: number;
   prob: number;
-}
-
-/** Greedy path: argmax per frame, repeats merged, blanks (class 0) dropped. */
-export function ctcGreedy(probs: Float32Array, offset: number, steps: number, classes: number, charset: readonly string[]): DecodedChar[] {
-  const out: DecodedChar[] = [];
-  let prev = -1;
-  for (let t = 0; t < steps; t++) {
-    const base = offset + t * classes;
-    let best = 0;
-    let bestP = probs[base]!;
-    for (let k = 1; k < classes; k++) {
-      const p = probs[base + k]!;
-      if (p > bestP) {
-        bestP = p;
-        best = k;
-      }
-    }
-    if (best !== 0 && best === prev) {
-      const last = out[out.length - 1]!;
-      last.t1 = t;
-      last.prob = Math.max(last.prob, bestP);
-    } else if (best !== 0) {
-      out.push({ char: charset[best] ?? '', t0: t, t1: t, prob: bestP });
-    }
-    prev = best;
-  }
-  return out;
-}
-
-export interface DecodedWord {
-  text: string;
-  /** Span along the line in time steps (fractional; a step covers [t, t+1)). */
-  s0: number;
-  s1: number;
+  /** Highest probability of the space class on the steps since the previous character. */
+  spaceBefore: number;
 }
 
 export interface DecodedLine {
-  text: string;
+  chars: DecodedChar[];
+  /** Time steps that belong to this line (its own width, not the batch padding). */
+  steps: number;
+  /** Mean probability of the emitted characters (0 when none). */
   score: number;
-  words: DecodedWord[];
 }
 
 /**
- * Ratio of a gap (distance between consecutive character centres minus the typical pitch) to
- * the typical pitch above which a space is inserted. Measured on rendered English text: inside
- * a word consecutive centres are about 1 pitch apart, across a space about 1.8–2.3 pitches
- * (see test/ocr/ctc.test.ts for the calibration check).
+ * `probs` holds `steps × classes` softmax rows for one line, starting at `offset`.
+ * Class 0 is blank; `alphabet[k]` is class k's text.
  */
-export const SPACE_GAP_RATIO = 0.45;
+export function ctcGreedy(probs: Float32Array, offset: number, steps: number, classes: number, alphabet: string[]): DecodedLine {
+  const chars: DecodedChar[] = [];
+  const space = classes - 1;
+  let prev = 0;
+  let spaceMax = 0;
+  for (let t = 0; t < steps; t++) {
+    const row = offset + t * classes;
+    let best = 0;
+    let bp = probs[row];
+    for (let k = 1; k < classes; k++) {
+      const v = probs[row + k];
+      if (v > bp) {
+        bp = v;
+        best = k;
+      }
+    }
+    if (best === 0 || best === space) {
+      if (probs[row + space] > spaceMax) spaceMax = probs[row + space];
+    }
+    if (best !== 0 && best === prev && chars.length > 0) {
+      const c = chars[chars.length - 1];
+      c.t1 = t;
+      if (bp > c.prob) c.prob = bp;
+    } else if (best !== 0) {
+      chars.push({ ch: alphabet[best] ?? '', t0: t, t1: t, prob: bp, spaceBefore: spaceMax });
+      spaceMax = 0;
+    }
+    prev = best;
+  }
+  const score = chars.length > 0 ? chars.reduce((s, c) => s + c.prob, 0) / chars.length : 0;
+  return { chars, steps, score };
+}
 
-/** Characters narrow enough that their spacing says little about word gaps. */
-const NARROW = /[.,;:'"!|il1()\[\]`’‘“”-]/;
+export interface WordSpan {
+  text: string;
+  /** Time-step range the word covers, as fractions of the line's steps (0–1). */
+  f0: number;
+  f1: number;
+}
 
 /**
- * Groups decoded characters into words. Emitted spaces split words; otherwise a space goes where
- * the centre-to-centre distance exceeds the line's typical pitch by SPACE_GAP_RATIO of it. The
- * typical pitch is a low quantile of the distances (most neighbours are inside words).
+ * Splits a decoded line into words. The recognizer's space class is the main signal: where it
+ * wins a time step the model wrote a space, and where it merely rises above `SPACE_PROB`
+ * between two characters it saw one but the blank won (the Chinese training data rarely has
+ * spaces, so its space probability runs low). As a fallback a space is also restored where two
+ * characters fire much farther apart than this line's median character pitch (which follows
+ * font size and crop scale); the factor is large because wide letters (m, w) alone reach ~1.7×.
  */
-export function toWords(chars: readonly DecodedChar[]): DecodedLine {
-  const centres = chars.map((c) => (c.t0 + c.t1 + 1) / 2);
-  const gaps: number[] = [];
-  for (let i = 1; i < chars.length; i++) {
-    if (chars[i]!.char === ' ' || chars[i - 1]!.char === ' ') continue;
-    gaps.push(centres[i]! - centres[i - 1]!);
-  }
-  const sorted = [...gaps].sort((a, b) => a - b);
-  // 35th percentile: robust to the word gaps (a minority) and to narrow letters.
-  const pitch = sorted.length >= 3 ? sorted[Math.floor(sorted.length * 0.35)]! : sorted.length > 0 ? sorted[0]! : 1;
-  const words: DecodedWord[] = [];
-  let cur: DecodedChar[] = [];
+export function splitWords(line: DecodedLine, opts: { spaceProb?: number; gapFactor?: number } = {}): WordSpan[] {
+  const spaceProb = opts.spaceProb ?? SPACE_PROB;
+  const gapFactor = opts.gapFactor ?? GAP_FACTOR;
+  const cs = line.chars;
+  if (cs.length === 0) return [];
+  const pos = cs.map((c) => (c.t0 + c.t1) / 2);
+  const d: number[] = [];
+  for (let i = 1; i < cs.length; i++) if (cs[i].ch.trim() !== '' && cs[i - 1].ch.trim() !== '') d.push(pos[i] - pos[i - 1]);
+  const pitch = median(d);
+  const half = Math.max(0.5, pitch / 2);
+  const words: WordSpan[] = [];
+  let cur = '';
+  let start = -1;
+  let last = -1;
   const flush = () => {
-    if (cur.length === 0) return;
-    const first = cur[0]!, last = cur[cur.length - 1]!;
-    const half = pitch / 2;
-    words.push({
-      text: cur.map((c) => c.char).join(''),
-      s0: Math.max(0, (first.t0 + first.t1 + 1) / 2 - half),
-      s1: (last.t0 + last.t1 + 1) / 2 + half,
-    });
-    cur = [];
+    if (cur.length > 0) {
+      // A character's run marks roughly its centre: pad half a pitch either side.
+      words.push({ text: cur, f0: Math.max(0, (cs[start].t0 - half + 0.5) / line.steps), f1: Math.min(1, (cs[last].t1 + half + 0.5) / line.steps) });
+    }
+    cur = '';
+    start = -1;
   };
-  for (let i = 0; i < chars.length; i++) {
-    const c = chars[i]!;
-    if (c.char === ' ') {
+  for (let i = 0; i < cs.length; i++) {
+    const c = cs[i];
+    if (c.ch.trim() === '') {
       flush();
       continue;
     }
-    if (cur.length > 0) {
-      const prev = cur[cur.length - 1]!;
-      let d = centres[i]! - (prev.t0 + prev.t1 + 1) / 2;
-      // Narrow glyphs sit closer to or further from neighbours than a full pitch; soften them.
-      if (NARROW.test(c.char) || NARROW.test(prev.char)) d -= pitch * 0.25;
-      if (d > pitch * (1 + SPACE_GAP_RATIO)) flush();
-    }
-    cur.push(c);
+    if (start >= 0 && (c.spaceBefore > spaceProb || (pitch > 0 && pos[i] - pos[last] > pitch * gapFactor))) flush();
+    if (start < 0) start = i;
+    cur += c.ch;
+    last = i;
   }
   flush();
-  const score = chars.length > 0 ? chars.reduce((s, c) => s + c.prob, 0) / chars.length : 0;
-  return { text: words.map((w) => w.text).join(' '), score, words };
+  return words;
+}
+
+/**
+ * Calibrated on rendered corpus pages (bench/ocr.main.ts, test/ocr/recall.test.ts): 0.03 still
+ * restored every space on the lorem-ipsum page but split camel-case names ("pub tabnet"); 0.1
+ * keeps both right.
+ */
+export const SPACE_PROB = 0.1;
+export const GAP_FACTOR = 2.5;
+
+function median(xs: number[]): number {
+  if (xs.length === 0) return 0;
+  const s = xs.slice().sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }

