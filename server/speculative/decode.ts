@@ -33,6 +33,8 @@ export class SpecDecoder {
    */
   private misses = 0;
   private cooldown = 0;
+  /** Whether the last proposal came from a full-length key (n tokens) or a fallback. */
+  private strongKey = false;
   private readonly K: number;
   private readonly maxChains: number;
   private readonly random: () => number;
@@ -71,6 +73,7 @@ export class SpecDecoder {
     this.starts = [];
     if (this.index) {
       let cands = this.index.candidates(this.tokens, { K: this.budget, maxChains: this.width }, this.cursor);
+      this.strongKey = cands.length > 0 && cands[0].keyLength >= this.index.n;
       if (this.cooldown > 0) {
         this.cooldown--;
         if (cands.length > 0 && cands[0].keyLength < this.index.n) cands = [];
@@ -116,13 +119,14 @@ export class SpecDecoder {
     if (this.proposal) {
       const at = this.starts[a.chain];
       this.cursor = at && a.tokens.length > 0 ? { draft: at.draft, pos: at.pos + a.tokens.length + 1 } : undefined;
-      if (a.tokens.length === 0) {
-        // One short chain until something is accepted again: a rejected chain is pure cost.
+      if (a.tokens.length === 0 && !this.strongKey) {
+        // A fallback key that missed: one short chain until something is accepted again, and
+        // no fallback proposals for a while (a rejected chain is pure cost).
         this.budget = 2;
         this.width = 1;
         this.misses++;
         this.cooldown = (1 << Math.min(this.misses, 5)) - 1;
-      } else {
+      } else if (a.tokens.length > 0) {
         this.budget = this.K;
         this.width = this.maxChains;
         this.misses = 0;
