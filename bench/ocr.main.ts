@@ -56,7 +56,9 @@ async function main(): Promise<void> {
     const t = ocr.lastTimings!;
     const found = tokenize(res.lines.map((l) => l.text).join('\n'));
     // Scans have no text layer: their ground truth is the .md beside them.
-    const md = corpusPath(rel.replace(/\.pdf$/, '.md'));
+    // (The rotated copies' own .md files are another engine's reading of them, partly garbled;
+    // the upright page's .md is the truth for all four.)
+    const md = corpusPath(rel.replace(/_rotated_\d+/, '').replace(/\.pdf$/, '.md'));
     const truth = scan.words.length > 0 ? scan.words : existsSync(md) ? tokenize(readFileSync(md, 'utf8')) : [];
     const recall = truth.length > 0 ? wordRecall(truth, found).toFixed(3) : 'n/a';
     console.log(
