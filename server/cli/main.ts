@@ -38,7 +38,9 @@ export function expandInputs(inputs: string[]): string[] {
   return out;
 }
 
-const EXT = { md: '.md', doctags: '.doctags.txt', json: '.json' } as const;
+// `.folio-result.json`, not `.json`: a PDF often has other JSON beside it (docling's ground truth
+// in the shared corpus does) that a conversion must not overwrite.
+const EXT = { md: '.md', doctags: '.doctags.txt', json: '.folio-result.json' } as const;
 
 function outputPath(args: ConvertArgs, pdf: string, many: boolean): string {
   const name = basename(pdf).replace(/\.pdf$/i, '') + EXT[args.format];

@@ -81,19 +81,22 @@ export class BackendProcess {
     return this.connection.sendRequest(ReparseRegionRequest.type, params);
   }
 
-  /** Polite shutdown; kills the process if it does not exit within 5 s. */
-  async stop(): Promise<void> {
-    if (this.exitCode !== null) return;
-    const exited = new Promise<void>((res) => this.child.once('exit', () => res()));
-    try {
-      await Promise.race([this.connection.sendRequest(ShutdownRequest.type), new Promise((r) => setTimeout(r, 3000))]);
-      await this.connection.sendNotification(ExitNotification.type);
-    } catch {
-      /* the process may already be gone */
+  /**
+   * Polite shutdown (LSP shutdown + exit); the process is killed by PID if it has not exited
+   * within `graceMs`. Every step is bounded: a broken pipe must not hang a test.
+   */
+  async stop(graceMs = 15_000): Promise<void> {
+    if (this.exitCode !== null || this.child.exitCode !== null || this.child.signalCode !== null) {
+      this.connection.dispose();
+      return;
     }
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+    const exited = new Promise<void>((res) => this.child.once('exit', () => res()));
+    const kill = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    const bounded = <T>(p: Promise<T>, ms: number) => Promise.race([p.catch(() => undefined), new Promise((r) => setTimeout(r, ms))]);
+    await bounded(this.connection.sendRequest(ShutdownRequest.type), 5000);
+    await bounded(this.connection.sendNotification(ExitNotification.type), 1000);
     await exited;
-    clearTimeout(timer);
+    clearTimeout(kill);
     this.connection.dispose();
   }
 }
