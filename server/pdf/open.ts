@@ -61,6 +61,10 @@ export async function openPdf(path: string, opts: { password?: string } = {}): P
     // Keeps font names (…-Bold, …Mono) and the monospace flag on the fonts pdf.js loads.
     fontExtraProperties: true,
     verbosity: 0,
+    // Images over 64 Mpx are not decoded (pdf.js skips them): a 35,000 × 4,000 image mask took
+    // 2.7 GiB and ~100 s to paint (eval/FINDINGS.md, issue16263.pdf). Their placement is still
+    // known from the operator list, so pictures keep their boxes.
+    maxImageSize: 64 * 1024 * 1024,
   });
   let doc: PDFDocumentProxy;
   try {
