@@ -1,16 +1,9 @@
 /** A fixed, seeded sample of files: the same files on every machine and every run. */
 
+import { mulberry32 } from '../../server/util/random';
+
 /** mulberry32: a small, well-mixed 32-bit generator. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seededRandom = mulberry32;
 
 /** `n` items chosen by a seeded Fisher–Yates shuffle of the sorted input. */
 export function seededSample<T>(items: T[], n: number, seed: number, key: (x: T) => string): T[] {

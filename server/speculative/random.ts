@@ -2,16 +2,7 @@
  * A small seeded PRNG (mulberry32) so sampling runs and randomized tests are reproducible;
  * Math.random cannot be seeded.
  */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 } from '../util/random';
 
 /** A 32-bit hash of a list of integers (FNV-1a over their bytes), used by the toy model. */
 export function hashInts(values: readonly number[], seed = 0x811c9dc5): number {

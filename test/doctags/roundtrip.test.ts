@@ -9,17 +9,9 @@ import type { DocItem, OtslCell } from '../../server/doctags/types';
 import type { GridBox, RegionClass } from '../../server/protocol';
 import { serializeDocument, serializeItem, serializePage } from '../../server/doctags/serialize';
 import { parseDocTags } from '../../server/doctags/parse';
+import { mulberry32 } from '../../server/util/random';
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 const WORDS = ['alpha', 'Beta', '3.14', 'a < b', 'x&y', '<td>', '<script>', 'naïve', 'ﬁ', '—', '"q"', 'C#', '|', '*', '_', '日本語', 'مرحبا', '$5'];
 const CLASSES: RegionClass[] = ['title', 'section_header', 'text', 'list_item', 'caption', 'footnote', 'formula', 'code', 'picture', 'table', 'page_header', 'page_footer', 'checkbox_selected', 'checkbox_unselected'];
