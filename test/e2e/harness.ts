@@ -202,8 +202,11 @@ export class VsCode {
       await this.page.keyboard.press('Control+P');
       await input.waitFor({ state: 'visible', timeout: 5_000 });
       await input.fill(name);
-      await this.page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 5_000 });
-      await this.page.keyboard.press('Enter');
+      // Click the matching row rather than pressing Enter: right after a reload the list can
+      // still show recently opened files first, and Enter would open one of those.
+      const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first();
+      await row.waitFor({ timeout: 5_000 });
+      await row.click();
       await this.page.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 5_000 });
       return true;
     }, 500);

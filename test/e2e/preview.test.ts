@@ -301,7 +301,12 @@ test('6. after a window reload the preview comes back, and "Show Preview" reopen
   await shot('6-restore', async () => {
     const before = await vs.preview().locator('section.page').count();
     assert.ok(before >= 2);
-    await vs.page.reload({ timeout: 60_000 });
+    // "Developer: Reload Window" as a user would: an orderly shutdown that saves the editor
+    // layout (with the webview's state) before reloading. A raw browser reload can lose the
+    // layout saved last, which made this test flaky.
+    const reloaded = vs.page.waitForEvent('load', { timeout: 90_000 });
+    await vs.command('Developer: Reload Window');
+    await reloaded;
     await vs.page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
     // The webview serializer restores the panel from the sidecar, with the same pages.
     await until('the restored preview', 60_000, async () => (await vs.preview().locator('section.page').count()) === before);
