@@ -147,10 +147,11 @@ export async function convertDocument(
         // A document-level problem (password, damage) surfaces on the first page: report it as
         // the document's error rather than as N identical page errors.
         if (current.name === 'FolioError' && results.length === 0 && i === 0) throw current;
-        const message = `page ${page}: ${current.message}`;
+        const reason = pageErrorReason(current);
+        const message = `page ${page}: ${reason}`;
         pageErrors.push({ page, message });
         sink.log?.('warning', `${basename(path)}: ${message}`);
-        result = failedPageResult(page, engine, current.message);
+        result = failedPageResult(page, engine, reason);
       } else {
         const window: PageAnalysis[] = [];
         let self = 0;
@@ -200,6 +201,16 @@ export async function convertDocument(
   };
   if (provider) summary.provider = provider;
   return summary;
+}
+
+/**
+ * A page error as the user should read it. Our own errors already say what happened; a bare
+ * parser message from pdf.js ("Illegal character: 41", "End of file inside array.") does not,
+ * so it is wrapped to say the page is damaged, keeping the parser's words for a bug report.
+ */
+export function pageErrorReason(e: Error): string {
+  if (e.name === 'FolioError' || /timed out|page worker|out of memory|ERR_WORKER_OUT_OF_MEMORY/i.test(e.message)) return e.message;
+  return `this page is damaged or uses a PDF feature Folio cannot read (${e.message.replace(/\s+$/, '')})`;
 }
 
 async function pageResultFor(

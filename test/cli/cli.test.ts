@@ -69,3 +69,10 @@ test('usage errors exit 2 with a message', () => {
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--format must be/);
 });
+
+test('a damaged PDF gets a reason that says so, not a bare parser message', () => {
+  const r = run('convert', corpusPath('pdfjs-test-pdfs/poppler-742-0-fuzzed.pdf'), '-o', join(dir, 'fuzzed.md'));
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /folio: .*poppler-742-0-fuzzed\.pdf: .*damaged/);
+  assert.ok(!existsSync(join(dir, 'fuzzed.md')), 'nothing written when no page converted');
+});
