@@ -10,17 +10,11 @@
  *
  * No imports from `vscode` or the DOM: this file is bundled into both sides and unit-tested in Node.
  */
-import type { BBox, GridBox, RegionClass } from '../server/protocol';
+import type { BBox, Region, RegionClass } from '../server/protocol';
 import { REGION_CLASSES } from '../server/protocol';
 
-/** One region as the webview shows it. */
-export interface RegionView {
-  id: string;
-  cls: RegionClass;
-  level?: number;
-  bbox: BBox;
-  grid: GridBox;
-  order: number;
+/** One region as the webview shows it: the protocol's region, with a link flag instead of offsets. */
+export interface RegionView extends Omit<Region, 'mdRange'> {
   /** False when the region has no Markdown in the `.md` (furniture, deleted text, not parsed yet). */
   linked: boolean;
 }
