@@ -8,12 +8,10 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { deserializeError, FolioError } from '../errors';
-import { FolioErrorCodes, type BBox, type RegionClass } from '../protocol';
-import type { DocItem } from '../doctags/types';
+import { FolioErrorCodes } from '../protocol';
 import { loadVlmConfig } from './config';
 import type { LoopGuardOptions } from './loopGuard';
-import { CANCEL_SLOTS, type FromWorker, type ToWorker, type VlmPageOutput, type WorkerInit } from './messages';
-import type { ImageInput } from './preprocess';
+import { CANCEL_SLOTS, type FromWorker, type PageJob, type RegionJob, type ToWorker, type VlmPageOutput, type WorkerInit } from './messages';
 import type { LayoutPriorSetting } from './prompt';
 
 export type { VlmPageOutput } from './messages';
@@ -38,28 +36,11 @@ export interface LoadVlmOptions {
   workerPath?: string;
 }
 
-export interface ConvertPageRequest {
-  image: ImageInput;
-  page: number;
-  /** Page size in points. */
-  width: number;
-  height: number;
-  /** The pipeline's items: the layout prior and the fallback for parts that loop. */
-  priors?: DocItem[];
-  /** `page` (default): the whole page in one pass; `regions`: each prior region on its crop. */
-  mode?: 'page' | 'regions';
-  signal?: AbortSignal;
-}
+/** A page to convert: the worker's job plus the caller's cancel signal. */
+export type ConvertPageRequest = PageJob & { signal?: AbortSignal };
 
-export interface ParseRegionRequest {
-  image: ImageInput;
-  page: number;
-  width: number;
-  height: number;
-  bbox: BBox;
-  cls: RegionClass;
-  signal?: AbortSignal;
-}
+/** One region to re-parse on its crop: the worker's job plus the caller's cancel signal. */
+export type ParseRegionRequest = RegionJob & { signal?: AbortSignal };
 
 export interface VlmEngine {
   readonly provider: string;
