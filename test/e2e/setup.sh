@@ -16,6 +16,17 @@ CS_ENTRY="$CS_DIR/node_modules/code-server/out/node/entry.js"
 
 log() { echo "folio-e2e setup: $*" >&2; }
 
+# This script usually runs inside `npm test`, whose npm exports npm_config_* (user agent naming
+# Node 20, nodedir, …) and npm_lifecycle_*/npm_package_* variables. A child npm inherits them:
+# code-server's postinstall reads npm_config_user_agent, sees "node/v20" and refuses to install.
+# Every npm below therefore runs in a clean npm environment (clean_npm), and with its own Node.
+clean_npm() {
+  local unset_args=()
+  local v
+  for v in $(env | sed -n 's/^\(npm_[A-Za-z0-9_]*\)=.*/\1/p'); do unset_args+=(-u "$v"); done
+  env "${unset_args[@]}" "$@"
+}
+
 missing_debs=()
 for pkg in chromium libkrb5-dev; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing_debs+=("$pkg")
@@ -34,7 +45,7 @@ if [ ! -x "$NODE_DIR/bin/node" ]; then
   rm -rf "$CACHE/node24"
   mkdir -p "$CACHE/node24"
   echo '{"private":true}' >"$CACHE/node24/package.json"
-  (cd "$CACHE/node24" && npm install --no-audit --no-fund --loglevel=error "$NODE_SPEC")
+  (cd "$CACHE/node24" && clean_npm npm install --no-audit --no-fund --loglevel=error "$NODE_SPEC")
 fi
 log "node: $("$NODE_DIR/bin/node" --version)"
 
@@ -49,7 +60,7 @@ if [ ! -f "$CS_ENTRY" ] || [ ! -f "$CS_DIR/.installed-$CS_VERSION" ]; then
 JSON
   # The machine's npm `nodedir` points at Node 20's headers; native modules must be built
   # against the Node that runs code-server.
-  (cd "$CS_DIR" && PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR" \
+  (cd "$CS_DIR" && clean_npm PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR" \
     npm install --no-audit --no-fund --loglevel=error "code-server@$CS_VERSION")
   touch "$CS_DIR/.installed-$CS_VERSION"
 fi
