@@ -2,14 +2,16 @@
  * `npm run bench` (issues 2 and 4): speed and memory, Folio next to its peers in the same run.
  *
  *   node out/scripts/bench/bench.main.js [--jobs 2] [--big-pages 1000] [--skip-big]
- *                                        [--parts born,scanned,stream] [--out eval/out]
+ *                                        [--parts born,scanned,stream] [--out eval/out] [--quick]
  *
  * 1. Born-digital pages/s end to end (CLI, no page images) on the corpus sets with ground
  *    truth, for Folio and each peer; the ratio Folio / peer.
  * 2. Seconds per scanned page (docling/ocr), same converters.
  * 3. Through the backend process: time to the first page of a 50-page PDF, and a generated
  *    1,000-page PDF: peak RSS (target < 1 GiB) and whether pages stream from the first on.
- * Prints tables and writes <out>/bench.json. Exit non-zero only on harness errors.
+ * --quick (the CI smoke test): 2 born-digital files, 1 scan, Folio and pdftotext only, a
+ * 10-page stream and no big PDF. Prints tables and writes <out>/bench.json. Exit non-zero on
+ * harness errors and when a part asked for measured nothing (no files, no page converted).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +25,7 @@ import type { Peer } from '../eval/peers/types';
 import { makePdf, textPage } from '../eval/pdf/makePdf';
 import { fmt, textTable } from '../eval/report/textTable';
 import { repoRoot } from '../eval/repo';
+import { requireMeasured } from '../eval/report/nothingMeasured';
 import { convertThroughBackend, type StreamFigures } from './backendRun';
 import { measure, type Throughput } from './throughput';
 
@@ -48,13 +51,18 @@ async function main(): Promise<number> {
   const repo = repoRoot();
   const root = corpusRoot(repo);
   const jobs = Number(arg('jobs') ?? 2);
+  const quick = process.argv.includes('--quick');
   const parts = new Set((arg('parts') ?? 'born,scanned,stream').split(','));
+  const unknown = [...parts].filter((p) => !['born', 'scanned', 'stream'].includes(p));
+  if (unknown.length > 0) throw new Error(`unknown --parts ${unknown.join(',')}: use born, scanned, stream`);
   const outDir = resolve(arg('out') ?? join(repo, 'eval', 'out'));
   const manifest = readManifest(root);
   // Password-protected and broken files (no page count) are not throughput material.
-  const born = inSets(manifest, BORN_DIGITAL).filter((e) => e.pages !== undefined);
-  const scans = inSets(manifest, SCANNED).filter((e) => e.pages !== undefined);
-  const peers: Peer[] = [folioPeer(repo), pdftotextPeer(false), pdftotextPeer(true), pdf2mdPeer(repo), pymupdfPeer()];
+  // --quick takes the shortest files (by pages, then name), so the smoke test stays short.
+  const pick = (es: ReturnType<typeof readManifest>, n: number) => (quick ? [...es].sort((x, y) => (x.pages ?? 0) - (y.pages ?? 0) || x.rel.localeCompare(y.rel)).slice(0, n) : es);
+  const born = pick(inSets(manifest, BORN_DIGITAL).filter((e) => e.pages !== undefined), 2);
+  const scans = pick(inSets(manifest, SCANNED).filter((e) => e.pages !== undefined), 1);
+  const peers: Peer[] = quick ? [folioPeer(repo), pdftotextPeer(false)] : [folioPeer(repo), pdftotextPeer(false), pdftotextPeer(true), pdf2mdPeer(repo), pymupdfPeer()];
   const folio = peers[0];
   const why = folio.unavailable();
   if (why) throw new Error(why);
@@ -62,6 +70,7 @@ async function main(): Promise<number> {
   const results: Record<string, unknown> = { date: new Date().toISOString(), jobs };
   try {
     const run = async (label: string, entries: typeof born, scanned: boolean) => {
+      requireMeasured(entries.length, `the ${label} set`, `No PDF of ${(scanned ? SCANNED : BORN_DIGITAL).join(', ')} with a page count in ${root}/MANIFEST.tsv.`);
       const rows: Throughput[] = [];
       for (const p of peers) {
         const w = p.unavailable();
@@ -72,6 +81,8 @@ async function main(): Promise<number> {
         console.error(`bench: ${label}: ${p.name}…`);
         rows.push(await measure(p, entries, join(work, label), jobs));
       }
+      const folioRow = rows.find((r) => r.peer === 'Folio');
+      requireMeasured(folioRow?.pages ?? 0, `Folio's ${label} row`, `Folio converted none of the ${entries.length} files (see the errors above).`);
       console.log('\n' + table(`${label}: ${entries.length} files, ${entries.reduce((s, e) => s + (e.pages ?? 0), 0)} pages, ${jobs} at once`, rows, rows.find((r) => r.peer === 'Folio'), scanned));
       return rows;
     };
@@ -92,16 +103,18 @@ async function main(): Promise<number> {
       console.error(`bench: backend: ${pages}-page PDF…`);
       return convertThroughBackend(file, timeoutMs);
     };
-    const s50 = parts.has('stream') ? await stream(50, 300_000) : undefined;
+    const s50 = parts.has('stream') ? await stream(quick ? 10 : 50, 300_000) : undefined;
     if (s50) {
+      requireMeasured(s50.pages, `the backend stream of a generated ${quick ? 10 : 50}-page PDF`, `The backend delivered no page (${s50.pageErrors} page errors).`);
       results.fifty = { ...s50, arrivals: undefined };
       console.log(
-        `\n== backend, generated 50-page PDF ==\ntime to first page ${fmt(s50.firstPageMs / 1000, 2)} s; all ${s50.pages} pages in ${fmt(s50.totalMs / 1000, 1)} s (${fmt(s50.pages / (s50.totalMs / 1000), 1)} pages/s); peak RSS ${fmt(s50.peakRss / MiB, 0)} MiB; pages in order: ${s50.inOrder}`,
+        `\n== backend, generated ${quick ? 10 : 50}-page PDF ==\ntime to first page ${fmt(s50.firstPageMs / 1000, 2)} s; all ${s50.pages} pages in ${fmt(s50.totalMs / 1000, 1)} s (${fmt(s50.pages / (s50.totalMs / 1000), 1)} pages/s); peak RSS ${fmt(s50.peakRss / MiB, 0)} MiB; pages in order: ${s50.inOrder}`,
       );
     }
-    if (s50 && !process.argv.includes('--skip-big')) {
+    if (s50 && !quick && !process.argv.includes('--skip-big')) {
       const n = Number(arg('big-pages') ?? 1000);
       const big = await stream(n, 1_800_000);
+      requireMeasured(big.pages, `the backend stream of a generated ${n}-page PDF`, `The backend delivered no page (${big.pageErrors} page errors).`);
       results.big = { ...big, arrivals: undefined };
       // Streaming: the first page arrives in the first half of the run and pages keep arriving
       // after it, rather than all at the end.

@@ -11,6 +11,7 @@ import { loadavg } from 'node:os';
 import { getOcr } from '../server/ocr/index';
 import { corpusPath } from '../test/helpers/corpus';
 import { scanPdfPage, tokenize, wordRecall } from '../test/ocr/scan';
+import { requireMeasured } from '../eval/report/nothingMeasured';
 
 const args = process.argv.slice(2);
 const opt = (name: string, dflt: number) => {
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
   const oi = args.indexOf('--only');
   const pages = oi >= 0 ? PAGES.filter(([rel]) => rel.includes(args[oi + 1])) : PAGES;
   const n = Math.min(pages.length, opt('--pages', pages.length));
+  requireMeasured(n, 'the OCR page list', `--only ${oi >= 0 ? args[oi + 1] : '(none)'} and --pages ${opt('--pages', pages.length)} leave no page; --only matches part of a corpus path.`);
   console.log(`models loaded in ${loadS.toFixed(2)} s (provider ${ocr.provider}); recognition batch ≤ ${batch}, squeeze ${ocr.tuning.batching.squeeze}`);
   let total = 0;
   // CPU seconds too: on a shared machine wall time includes waiting for other processes.

@@ -23,6 +23,7 @@ import { loadDecoderTarget } from '../server/speculative/loadTarget';
 import { decodePage, type PageJob, type RegionJob } from '../server/speculative/hsd';
 import { mulberry32 } from '../server/speculative/random';
 import type { DecodeOptions, SpecMode } from '../server/speculative/types';
+import { requireMeasured } from '../eval/report/nothingMeasured';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -70,7 +71,8 @@ function pipelineOutputs(srcs: Source[]): Map<string, string> {
   for (const [set, list] of bySet) {
     const dir = join(tmpdir(), 'folio-bench-spec', `${stamp}`, set.replace(/\//g, '_'));
     mkdirSync(dir, { recursive: true });
-    const jsonOf = (pdf: string) => join(dir, basename(pdf).replace(/\.pdf$/i, '.json'));
+    // The name the CLI gives `--format json` output (server/cli/main.ts EXT.json).
+    const jsonOf = (pdf: string) => join(dir, basename(pdf).replace(/\.pdf$/i, '.folio-result.json'));
     const missing = list.filter((s) => !existsSync(jsonOf(s.pdf)));
     if (missing.length > 0) {
       process.stderr.write(`running the Folio CLI on ${missing.length} PDFs of ${set}…\n`);
@@ -136,7 +138,9 @@ function aggregate(pages: OraclePage[], tok: DocTagsTokenizer, mode: 'page' | 'h
 function oracle(): void {
   const root = corpusRoot();
   const srcs = sources(root);
+  requireMeasured(srcs.length, `the oracle set (${setsArg?.join(',') ?? 'all sets'}${quick ? ', --quick' : ''})`, `No corpus PDF with ground truth matched under ${root}; check --sets and the corpus.`);
   const outputs = pipelineOutputs(srcs);
+  requireMeasured(outputs.size, `the pipeline's drafts for ${srcs.length} PDFs`, 'The Folio CLI wrote no JSON result for any of them (see its errors above).');
   const pages: OraclePage[] = [];
   srcs.forEach((s, i) => {
     const dt = outputs.get(s.pdf);
@@ -146,6 +150,7 @@ function oracle(): void {
     // Pages the ground truth has nothing for (cover images, blank pages) say nothing about drafting.
     pages.push(...ps.filter((p) => p.target.length > '<doctag>\n</doctag>'.length + 20));
   });
+  requireMeasured(pages.length, `the oracle replay (${srcs.length} PDFs)`, 'No page had both ground truth and a pipeline draft.');
   const tok = new DocTagsTokenizer();
   const groups: [string, OraclePage[]][] = [
     ['born-digital', pages.filter((p) => !p.scanned)],

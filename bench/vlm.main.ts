@@ -20,6 +20,7 @@ import { pdfjs, pdfjsAssetOptions } from '../server/pdf/pdfjs';
 import { VlmModel } from '../server/vlm/model';
 import { preprocessImage } from '../server/vlm/preprocess';
 import { argmax, greedyGenerate } from '../server/vlm/generate';
+import { requireMeasured } from '../eval/report/nothingMeasured';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
     const corpus = process.env.FOLIO_CORPUS ?? resolve(__dirname, '..', '..', '..', '..', 'shared', 'corpus');
     const pdf = join(corpus, 'selfmade-example', 'sample.libreoffice.pdf');
     const pages = await renderPages(pdf, pageCount, 2);
+    requireMeasured(pages.length, `the page set (--pages ${pageCount} of ${pdf})`, 'Ask for at least one page.');
     const model = await VlmModel.load({ modelsDir: dirs.page, providers: ['cpu'], threads });
     console.log(`VLM benchmark: tiny fixture on ${model.provider}, ${threads} thread(s), ${pages.length} page(s) of ${pdf} at scale 2`);
 

@@ -23,6 +23,7 @@ import type { Peer } from './peers/types';
 import { barChartSvg } from './report/svgChart';
 import { fmt, markdownTable, textTable } from './report/textTable';
 import { repoRoot } from './repo';
+import { requireMeasured } from './report/nothingMeasured';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -52,11 +53,12 @@ async function main(): Promise<number> {
   let entries = inSets(readManifest(root), sets).filter((e) => e.gt);
   const limit = arg('limit');
   if (limit) entries = entries.slice(0, Number(limit));
-  if (entries.length === 0) throw new Error(`no PDF with ground truth in sets ${sets.join(', ')} under ${root}`);
+  requireMeasured(entries.length, `the set ${sets.join(', ')}`, `No PDF with ground truth in these sets under ${root}.`);
 
   const all: Peer[] = [folioPeer(repo), pdftotextPeer(false), pdftotextPeer(true), pdf2mdPeer(repo), pymupdfPeer()];
   const wanted = arg('peers')?.split(',').map((s) => s.trim());
   const peers = all.filter((p) => !wanted || wanted.includes(p.name));
+  requireMeasured(peers.length, `the converter list (--peers ${wanted?.join(',')})`, `Known converters: ${all.map((p) => p.name).join(', ')}.`);
   const skipped: string[] = [];
   const runs: PeerRun[] = [];
   const work = mkdtempSync(join(tmpdir(), 'folio-eval-'));
@@ -79,6 +81,7 @@ async function main(): Promise<number> {
     rmSync(work, { recursive: true, force: true });
   }
 
+  requireMeasured(runs.length, 'every table', `No converter ran (skipped: ${skipped.join('; ')}).`);
   const usedSets = sets.filter((s) => entries.some((e) => e.set === s || e.rel.startsWith(s + '/')));
   // Entries carry their manifest set (docling/pdf …); the requested sets map onto them.
   const setNames = [...new Set(entries.map((e) => e.set))];

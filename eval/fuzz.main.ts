@@ -14,6 +14,7 @@ import { fuzzSummary, fuzzTsv } from './fuzz/report';
 import { fuzzCases, runFuzz } from './fuzz/runFuzz';
 import { CORPUS_SOURCES, GENERATED, sourceReader } from './fuzz/sources';
 import { repoRoot } from './repo';
+import { requireMeasured } from './report/nothingMeasured';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -26,6 +27,9 @@ async function main(): Promise<number> {
   const corpus = corpusRoot(repo);
   const count = Number(arg('cases') ?? 200);
   const cases = fuzzCases([GENERATED, ...CORPUS_SOURCES], count, Number(arg('seed') ?? 1000));
+  requireMeasured(cases.length, `the fuzz case list (--cases ${arg('cases') ?? 200})`, 'Ask for at least one case.');
+  const absent = CORPUS_SOURCES.filter((s) => cases.some((c) => c.source === s) && !existsSync(join(corpus, s)));
+  if (absent.length > 0) throw new Error(`fuzz seed PDFs missing from the corpus ${corpus}: ${absent.join(', ')}`);
   const work = mkdtempSync(join(tmpdir(), 'folio-fuzz-'));
   const t0 = Date.now();
   let out;

@@ -18,6 +18,7 @@ import { join, resolve } from 'node:path';
 import { corpusRoot, SWEEP_SETS } from './corpus';
 import { cliPath } from './peers/folio';
 import { repoRoot } from './repo';
+import { requireMeasured } from './report/nothingMeasured';
 import { countOutcomes, sweepSummary, sweepTsv } from './sweep/report';
 import { listSweepFiles, runSweep } from './sweep/runSweep';
 import { seededSample } from './sweep/sample';
@@ -42,6 +43,7 @@ async function main(): Promise<number> {
   }
   const sample = arg('sample');
   if (sample) files = seededSample(files, Number(sample), Number(arg('seed') ?? 42), (f) => f.rel);
+  requireMeasured(files.length, `the sweep set (${sets.join(', ')}${list ? `, --list ${list}` : ''}${sample ? `, --sample ${sample}` : ''})`, `No PDF found under ${root} for these sets.`);
   const parallel = Number(arg('parallel') ?? 2);
   const timeoutMs = Number(arg('timeout-s') ?? 60) * 1000;
   const perPageMs = Number(arg('per-page-s') ?? 2) * 1000;

@@ -1,0 +1,152 @@
+/**
+ * Every benchmark and evaluation entry point runs in its smallest mode and prints its figures
+ * (issue 9): a bench that silently prints an empty table, like `bench:spec` did when the CLI
+ * renamed its JSON output, fails here. Then each one is asked to measure an empty set and must
+ * exit non-zero with a "nothing measured" message instead of printing nothing.
+ *
+ * The bundles are the ones `npm run bench|bench:spec|bench:vlm|eval|sweep|fuzz` run
+ * (out/scripts/**, built by esbuild.mjs with the tests). Figures themselves are timing-dependent
+ * and not asserted; that they are numbers, and that the rows exist, is.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { corpusRoot, repoRoot } from '../helpers/corpus';
+
+const repo = repoRoot();
+const work = mkdtempSync(join(tmpdir(), 'folio-bench-smoke-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+
+interface Run {
+  code: number | null;
+  out: string;
+  err: string;
+}
+
+function runScript(script: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): Run {
+  const file = join(repo, 'out', 'scripts', script);
+  assert.ok(existsSync(file), `${file} is missing: build with \`node esbuild.mjs\``);
+  const r = spawnSync(process.execPath, [file, ...args], {
+    cwd: repo,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    maxBuffer: 64 * 2 ** 20,
+  });
+  if (r.error) throw new Error(`${script} ${args.join(' ')}: ${r.error.message}\n${r.stderr}`);
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** Runs a bench that must succeed; on failure the message carries its output. */
+function ok(script: string, args: string[]): string {
+  const r = runScript(script, args);
+  assert.equal(r.code, 0, `${script} ${args.join(' ')} exited ${r.code}\n--- stdout\n${r.out.slice(-3000)}\n--- stderr\n${r.err.slice(-3000)}`);
+  return r.out;
+}
+
+const NUM = String.raw`\d+(?:\.\d+)?`;
+
+function has(out: string, re: RegExp, what: string): void {
+  assert.match(out, re, `${what} is missing from the output:\n${out.slice(0, 4000)}`);
+}
+
+test('bench --quick prints born-digital and scanned rows for Folio and pdftotext, and the backend stream', { timeout: 300_000 }, () => {
+  const out = ok('bench/bench.main.js', ['--quick', '--out', join(work, 'bench')]);
+  has(out, /== born-digital: 2 files, [1-9]\d* pages/, 'the born-digital table title');
+  has(out, new RegExp(`\\nFolio +2/2 +[1-9]\\d* +${NUM} +${NUM} +1 `), "Folio's born-digital row");
+  has(out, new RegExp(`\\npdftotext +\\d/\\d +\\d+ +${NUM} +${NUM} +${NUM} `), "pdftotext's row with a ratio");
+  has(out, new RegExp(`Folio scanned: ${NUM} s/page`), 'the scanned figure');
+  has(out, new RegExp(`== backend, generated 10-page PDF ==\\ntime to first page ${NUM} s; all 10 pages`), 'the stream figures');
+  const json = JSON.parse(readFileSync(join(work, 'bench', 'bench.json'), 'utf8')) as { bornDigital: unknown[]; scanned: unknown[] };
+  assert.equal(json.bornDigital.length, 2);
+  assert.equal(json.scanned.length, 2);
+});
+
+test('bench:spec --quick prints the oracle replay tables (pipeline drafts found) and the wall-clock table', { timeout: 300_000 }, () => {
+  const out = ok('bench/spec.main.js', ['--quick', '--sets', 'selfmade']);
+  // The oracle reads the CLI's `--format json` output: a wrong file name empties these tables.
+  has(out, /### born-digital: [1-9]\d* pages from [1-9]\d* PDFs \(selfmade-example\)/, 'the oracle group header');
+  has(out, new RegExp(`\\| page K=32 +\\| +${NUM} \\| +${NUM} \\|`), 'the page K=32 row');
+  has(out, new RegExp(`\\| hsd K=32 +\\| +${NUM} \\|`), 'the hsd K=32 row');
+  has(out, new RegExp(`\\| selfmade-example +\\| +[1-9]\\d* \\|`), 'the per-set row');
+  has(out, new RegExp(`\\| ar +\\| +${NUM} \\| +1\\.000 \\|`), 'the wall-clock ar row');
+  has(out, new RegExp(`\\| hsd, matching drafts +\\| +${NUM} \\| +${NUM} \\|`), 'the wall-clock hsd row');
+});
+
+test('bench:vlm --pages 1 prints the time split, the KV-cache ratio and the batching figures', { timeout: 300_000 }, () => {
+  const out = ok('bench/vlm.main.js', ['--pages', '1']);
+  has(out, new RegExp(`time per page +${NUM} ms`), 'the time per page');
+  has(out, new RegExp(`decode +${NUM} ms +${NUM}%`), "the decode share");
+  has(out, new RegExp(`with KV cache +${NUM} tokens/s`), 'the cached decoding speed');
+  has(out, new RegExp(`decode speed-up of batching ${NUM}×`), 'the batching speed-up');
+});
+
+test('bench/ocr on the real scanned test page prints seconds per page and word recall', { timeout: 300_000 }, () => {
+  const out = ok('bench/ocr.main.js', ['--only', 'ocr_test.pdf']);
+  has(out, new RegExp(`docling/ocr/ocr_test\\.pdf p1: ${NUM} s wall, .* recall ${NUM}`), 'the page line');
+  has(out, new RegExp(`OCR: ${NUM} s/page wall, ${NUM} CPU-s/page over 1 pages`), 'the summary');
+});
+
+test('eval on one selfmade PDF prints a scored table for Folio and pdftotext and writes its report', { timeout: 300_000 }, () => {
+  const dir = join(work, 'eval');
+  const out = ok('eval/eval.main.js', ['--sets', 'selfmade-example', '--limit', '1', '--peers', 'Folio,pdftotext', '--out', dir]);
+  has(out, new RegExp(`== overall ==[\\s\\S]*\\nFolio +1/1 +${NUM} +${NUM}`), "Folio's overall row");
+  has(out, new RegExp(`\\npdftotext +1/1 +${NUM}`), "pdftotext's row");
+  const res = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { runs: { files: unknown[] }[] };
+  assert.equal(res.runs.length, 2);
+  assert.ok(res.runs.every((r) => r.files.length === 1));
+});
+
+test('sweep over a two-file list prints the outcome table with both files', { timeout: 300_000 }, () => {
+  const list = join(work, 'sweep-list.txt');
+  writeFileSync(list, 'pdfjs-test-pdfs/doc_1_3_pages.pdf\npdfjs-test-pdfs/Embedded_font.pdf\n');
+  const out = ok('eval/sweep.main.js', ['--list', list, '--out', join(work, 'sweep')]);
+  has(out, /# Folio robustness sweep \(2 files, \d+ s\)/, 'the sweep title');
+  has(out, /\| all \| 2 \| \d \| \d \| \d \| \d \| \d \| \d \|/, 'the total row');
+});
+
+test('fuzz with 3 cases prints the outcome table', { timeout: 300_000 }, () => {
+  const out = ok('eval/fuzz.main.js', ['--cases', '3', '--out', join(work, 'fuzz')]);
+  has(out, /\| all \| 3 \| \d \| \d \| \d \| \d \| \d \| \d \|/, 'the total row');
+});
+
+// An empty corpus: a MANIFEST.tsv with its header and no file.
+function emptyCorpus(): string {
+  const dir = join(work, 'empty-corpus');
+  mkdirSync(dir, { recursive: true });
+  const header = readFileSync(join(corpusRoot(), 'MANIFEST.tsv'), 'utf8').split('\n')[0];
+  writeFileSync(join(dir, 'MANIFEST.tsv'), header + '\n');
+  return dir;
+}
+
+function emptyList(): string {
+  const file = join(work, 'empty-list.txt');
+  writeFileSync(file, '');
+  return file;
+}
+
+const EMPTY: [string, string[], boolean][] = [
+  // [script, args, whether it reads the corpus]
+  ['bench/bench.main.js', ['--parts', 'born', '--out', join(work, 'empty-bench')], true],
+  ['bench/spec.main.js', ['--no-wall'], true],
+  ['bench/ocr.main.js', ['--only', 'no-such-page'], false],
+  ['bench/vlm.main.js', ['--pages', '0'], false],
+  ['eval/eval.main.js', ['--out', join(work, 'empty-eval')], true],
+  ['eval/eval.main.js', ['--sets', 'selfmade-example', '--limit', '1', '--peers', 'NoSuchTool'], false],
+  // An empty --list (a missing sweep set folder is already an error naming it).
+  ['eval/sweep.main.js', ['--list', emptyList(), '--out', join(work, 'empty-sweep')], false],
+  ['eval/fuzz.main.js', ['--cases', '0', '--out', join(work, 'empty-fuzz')], false],
+];
+
+for (const [script, args, corpus] of EMPTY) {
+  test(`${script} ${args.filter((a) => !a.startsWith('/')).join(' ')}${corpus ? ' on an empty corpus' : ''} exits non-zero: nothing measured`, { timeout: 120_000 }, () => {
+    const r = runScript(script, args, corpus ? { FOLIO_CORPUS: emptyCorpus() } : {}, 110_000);
+    assert.notEqual(r.code, 0, `${script} exited 0 having measured nothing:\n${r.out.slice(0, 2000)}`);
+    assert.match(r.err, /nothing measured: .+ is empty\./, `no clear message on stderr:\n${r.err.slice(-2000)}`);
+    // No table printed: a table line starts with `|` or a column header.
+    assert.doesNotMatch(r.out, /^\|.*\|$|^converter /m, `a table was printed:\n${r.out.slice(0, 2000)}`);
+  });
+}
