@@ -5,6 +5,11 @@
 # plus the Debian packages `chromium` (driven by playwright-core) and `libkrb5-dev` (code-server's
 # native kerberos module). Re-running is cheap: each part is reinstalled only when missing.
 # code-server needs Node 24 while the project runs on Node 20, hence the private Node.
+#
+# FOLIO_E2E_SETUP_CHECK=1 (test/package/e2eSetup.test.ts): only the cheap part. Installs the
+# Node, skips the Debian packages and code-server, and instead runs a script through the very npm
+# call that installs code-server, printing what code-server's postinstall would read there:
+#   check: user-agent=<npm_config_user_agent> node=<version> nodedir=<npm_config_nodedir> ...
 set -euo pipefail
 
 CACHE="${FOLIO_E2E_CACHE:-$HOME/.cache/folio-e2e}"
@@ -27,9 +32,19 @@ clean_npm() {
   env "${unset_args[@]}" "$@"
 }
 
+# Runs npm in folder $1 the way code-server must be installed: clean npm environment, the
+# private Node first in PATH, native modules built against its headers.
+cs_npm() {
+  local dir="$1"
+  shift
+  (cd "$dir" && clean_npm PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR" npm "$@")
+}
+
+CHECK="${FOLIO_E2E_SETUP_CHECK:-}"
+
 missing_debs=()
 for pkg in chromium libkrb5-dev; do
-  dpkg -s "$pkg" >/dev/null 2>&1 || missing_debs+=("$pkg")
+  [ -n "$CHECK" ] || dpkg -s "$pkg" >/dev/null 2>&1 || missing_debs+=("$pkg")
 done
 if [ "${#missing_debs[@]}" -gt 0 ]; then
   log "installing Debian packages: ${missing_debs[*]}"
@@ -49,6 +64,19 @@ if [ ! -x "$NODE_DIR/bin/node" ]; then
 fi
 log "node: $("$NODE_DIR/bin/node" --version)"
 
+if [ -n "$CHECK" ]; then
+  check_dir="$CACHE/setup-check"
+  rm -rf "$check_dir"
+  mkdir -p "$check_dir"
+  # A lifecycle script sees what code-server's postinstall sees.
+  cat >"$check_dir/package.json" <<'JSON'
+{ "private": true, "scripts": { "check": "node -e \"const e = process.env; console.log('check: user-agent=' + e.npm_config_user_agent + ' node=' + process.version + ' nodedir=' + e.npm_config_nodedir + ' lifecycle=' + e.npm_lifecycle_event + ' package=' + e.npm_package_name)\"" } }
+JSON
+  cs_npm "$check_dir" run --silent check
+  rm -rf "$check_dir"
+  exit 0
+fi
+
 if [ ! -f "$CS_ENTRY" ] || [ ! -f "$CS_DIR/.installed-$CS_VERSION" ]; then
   log "installing code-server $CS_VERSION into $CS_DIR (about 4 minutes)"
   rm -rf "$CS_DIR"
@@ -60,8 +88,7 @@ if [ ! -f "$CS_ENTRY" ] || [ ! -f "$CS_DIR/.installed-$CS_VERSION" ]; then
 JSON
   # The machine's npm `nodedir` points at Node 20's headers; native modules must be built
   # against the Node that runs code-server.
-  (cd "$CS_DIR" && clean_npm PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR" \
-    npm install --no-audit --no-fund --loglevel=error "code-server@$CS_VERSION")
+  cs_npm "$CS_DIR" install --no-audit --no-fund --loglevel=error "code-server@$CS_VERSION"
   touch "$CS_DIR/.installed-$CS_VERSION"
 fi
 log "code-server: $("$NODE_DIR/bin/node" "$CS_ENTRY" --version | head -1)"
