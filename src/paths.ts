@@ -1,9 +1,11 @@
 /** Where a PDF's Markdown goes: beside it, or in `folio.outputDirectory` (relative to the PDF's folder). */
 import * as vscode from 'vscode';
 import { isAbsolute } from 'node:path';
+import { fitFileName } from '../server/util/safeWrite';
 
 export function markdownUriFor(pdfUri: vscode.Uri, outputDirectory: string): vscode.Uri {
-  const base = (pdfUri.path.split('/').pop() ?? 'document.pdf').replace(/\.pdf$/i, '') + '.md';
+  // Shortened with a hash only when the name would pass the 255-byte limit (a 254-byte `<x>.pdf`).
+  const base = fitFileName((pdfUri.path.split('/').pop() ?? 'document.pdf').replace(/\.pdf$/i, ''), '.md');
   const pdfDir = vscode.Uri.joinPath(pdfUri, '..');
   const dir = outputDirectory.trim();
   if (!dir) return vscode.Uri.joinPath(pdfDir, base);
