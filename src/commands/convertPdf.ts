@@ -21,7 +21,7 @@ import {
   type PageResult,
 } from '../../server/protocol';
 import type { FolioContext } from '../context';
-import { markdownUriFor } from '../paths';
+import { markdownUriFor, modelsDirOption } from '../paths';
 import { fitFileName } from '../../server/util/safeWrite';
 import { localPath } from '../localFiles';
 import { readSidecar } from '../preview/sidecar';
@@ -128,7 +128,7 @@ async function convertOnce(ctx: FolioContext, pdfUri: vscode.Uri, mdUri: vscode.
     keepFurniture: config.keepPageHeaders,
     cacheDir: ctx.cacheDir.fsPath,
     engine: config.engine,
-    modelsDir: config.modelsDir,
+    modelsDir: modelsDirOption(config.modelsDir),
     providers: config.providers,
     layoutPrior: config.layoutPrior,
     markdownDir: mdDir.fsPath,

@@ -11,6 +11,7 @@ import { FolioErrorCodes, ReparseRegionRequest, type BBox, type RegionClass, typ
 import { gridOf } from './regionMap';
 import { planReparse } from './reparsePlan';
 import { sidecarOptions } from './sidecarSchema';
+import { modelsDirOption } from '../paths';
 import type { PreviewSession } from './session';
 
 /**
@@ -19,7 +20,7 @@ import type { PreviewSession } from './session';
  */
 function reparseOptions(s: PreviewSession): ReparseRegionParams['options'] {
   const config = s.ctx.config;
-  return { ...sidecarOptions(s.options), renderImages: false, cacheDir: s.ctx.cacheDir.fsPath, modelsDir: config.modelsDir, providers: config.providers };
+  return { ...sidecarOptions(s.options), renderImages: false, cacheDir: s.ctx.cacheDir.fsPath, modelsDir: modelsDirOption(config.modelsDir), providers: config.providers };
 }
 
 function errorCode(e: unknown): number | undefined {
