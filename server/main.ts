@@ -26,6 +26,9 @@ import { renderRegion } from './convert/region';
 import { disposeVlmEngines, vlmPageEngine } from './convert/vlmEngine';
 import { parseDocTags } from './doctags/parse';
 import { toGrid } from './doctags/types';
+import { checkConvertParams, checkReparseParams } from './convert/checkParams';
+import { evictCache } from './util/cache';
+import { IdleMap } from './util/idleMap';
 
 const connection = createConnection(ProposedFeatures.all);
 const pool = new PageWorkerPool({ size: Number(process.env.FOLIO_WORKERS) || 2 });
@@ -53,7 +56,13 @@ connection.onInitialize(() => ({
   serverInfo: { name: 'folio-backend', version: '0.1.0' },
 }));
 
+/** Parameters are checked on every request: options can come from a workspace file (server/convert/checkParams). */
+function refuseBadParams(problem: string | undefined): void {
+  if (problem) throw new ResponseError(-32602, `Folio refused the request: ${problem}`);
+}
+
 connection.onRequest(ConvertRequest.type, async (params: ConvertParams, token: CancellationToken) => {
+  refuseBadParams(checkConvertParams(params));
   const signal = abortSignal(token);
   const workDone = params.workDoneToken;
   const partial = params.partialResultToken;
@@ -85,6 +94,8 @@ connection.onRequest(ConvertRequest.type, async (params: ConvertParams, token: C
       signal,
     );
     if (partial === undefined) summary.pages = collected;
+    // Keep the page-image cache under its size cap (only Folio's own entry names are removed).
+    if (params.options?.cacheDir) evictCache(params.options.cacheDir);
     log('info', `${name}: ${summary.pagesDone.length}/${summary.pageCount} pages in ${summary.elapsedMs} ms${summary.cancelled ? ' (cancelled)' : ''}`);
     return summary;
   } catch (e) {
@@ -100,21 +111,36 @@ function mtimeOf(path: string): number {
   return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 }
 
-/** Documents opened for region reparse, by path and password, kept open for later reparses. */
-const reparseDocs = new Map<string, string>();
+/** Idle time after which a document opened for reparse is closed (`FOLIO_REPARSE_IDLE_MS`). */
+const REPARSE_IDLE_MS = Number(process.env.FOLIO_REPARSE_IDLE_MS) || 5 * 60_000;
+
+/**
+ * Documents opened for region reparse, by path, modification time and password: kept open for
+ * the next reparse, closed in the workers after REPARSE_IDLE_MS without one.
+ */
+const reparseDocs = new IdleMap<{ docId: string; opened?: Promise<number> }>(REPARSE_IDLE_MS, (key, d) => {
+  log('info', `reparse: closed ${key.split('\u0000')[0].split(/[\\/]/).pop()} (idle, changed on disk, or not opened)`);
+  void pool.close(d.docId);
+});
 
 connection.onRequest(ReparseRegionRequest.type, async (params: ReparseRegionParams, token: CancellationToken): Promise<ReparseRegionResult> => {
+  refuseBadParams(checkReparseParams(params));
   const signal = abortSignal(token);
   const path = toPath(params.uri);
-  // Keyed by modification time too, so a PDF changed on disk is opened afresh.
+  // Keyed by modification time too, so a PDF changed on disk is opened afresh (and the old one closed).
   const key = `${path}\u0000${mtimeOf(path)}\u0000${params.password ?? ''}`;
+  for (const k of reparseDocs.keys((k) => k.startsWith(`${path}\u0000`) && k !== key)) reparseDocs.close(k);
+  const held = reparseDocs.acquire(key, () => ({ docId: randomUUID() }));
   try {
-    let docId = reparseDocs.get(key);
-    if (!docId) {
-      docId = randomUUID();
-      await pool.open({ docId, path, password: params.password }, signal);
-      reparseDocs.set(key, docId);
-    }
+    const doc = held.value;
+    const docId = doc.docId;
+    doc.opened ??= pool.open({ docId, path, password: params.password }, signal);
+    await doc.opened.catch((e: unknown) => {
+      // Not kept: the next reparse tries again (after a password, or once the file is fixed).
+      held.release();
+      reparseDocs.close(key);
+      throw e;
+    });
     const aopts = analyzeOptions(params.options);
     const warnings: string[] = [];
     if (params.options?.engine === 'vlm') {
@@ -142,10 +168,13 @@ connection.onRequest(ReparseRegionRequest.type, async (params: ReparseRegionPara
   } catch (e) {
     if (e instanceof CancelledError) throw new ResponseError(-32800, 'reparse cancelled');
     throw toResponseError(e);
+  } finally {
+    held.release();
   }
 });
 
 connection.onShutdown(async () => {
+  reparseDocs.dispose();
   await Promise.all([pool.dispose(), disposeVlmEngines()]);
 });
 

@@ -13,7 +13,8 @@ export interface ConversionEvents {
    * written (pages are joined with "\n\n"; the region `mdRange`s in `page` are relative to the page).
    */
   page(e: { pdfUri: vscode.Uri; mdUri: vscode.Uri; page: PageResult; mdOffset: number }): void;
-  finished(e: { pdfUri: vscode.Uri; mdUri: vscode.Uri; summary: ConvertSummary }): void;
+  /** `writtenHash`: SHA-256 of the `.md` as Folio last wrote it to disk (kept in the sidecar). */
+  finished(e: { pdfUri: vscode.Uri; mdUri: vscode.Uri; summary: ConvertSummary; writtenHash?: string }): void;
 }
 
 /** The set of listeners; each call reaches every listener, and one failing does not stop the others. */

@@ -18,6 +18,8 @@ export interface ConvertArgs {
   layoutPrior: 'auto' | 'on' | 'off';
   scale: number;
   quiet: boolean;
+  /** Replace existing outputs folio did not write (or that changed since). */
+  force: boolean;
 }
 
 export class UsageError extends Error {}
@@ -37,10 +39,11 @@ export const CONVERT_USAGE = `usage: folio convert <file.pdf|dir>... [options]
       --keep-furniture    keep page headers and footers in the Markdown
       --ocr <mode>        auto (default), always or never
       --scale <n>         render scale, 1 = 72 dpi (default 2)
-  -q, --quiet             no progress output`;
+  -q, --quiet             no progress output
+      --force             replace outputs folio did not write, or that were edited`;
 
 export function parseConvertArgs(argv: string[]): ConvertArgs {
-  const a: ConvertArgs = { inputs: [], format: 'md', jobs: 2, images: false, engine: 'pipeline', keepFurniture: false, ocr: 'auto', layoutPrior: 'auto', scale: 2, quiet: false };
+  const a: ConvertArgs = { inputs: [], format: 'md', jobs: 2, images: false, engine: 'pipeline', keepFurniture: false, ocr: 'auto', layoutPrior: 'auto', scale: 2, quiet: false, force: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -110,6 +113,9 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
         a.scale = s;
         break;
       }
+      case '--force':
+        a.force = true;
+        break;
       case '-q':
       case '--quiet':
         a.quiet = true;

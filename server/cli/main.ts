@@ -6,7 +6,7 @@
  *   folio convert <file.pdf|dir>... [options]     see `folio convert --help`
  *   folio models pull|list|remove ...             model manager (VLM engine)
  */
-import { mkdirSync, readdirSync, statSync, writeFileSync, renameSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import type { ConvertSummary, PageResult } from '../protocol';
 import { PageWorkerPool } from '../worker/pool';
@@ -14,26 +14,32 @@ import { convertDocument } from '../convert/convertDocument';
 import { disposeVlmEngines } from '../convert/vlmEngine';
 import { CONVERT_USAGE, parseConvertArgs, UsageError, type ConvertArgs } from './args';
 import { ProgressLine } from './progress';
+import { overwriteProblem, planOutputs, writeOutput } from './outputs';
+import { fitFileName } from '../util/safeWrite';
+import { defaultPageCacheDir, evictCache } from '../util/cache';
 
 const VERSION = '0.1.0';
 
-/** Expands folders into the PDFs they contain (recursively), keeping the order given. */
-export function expandInputs(inputs: string[]): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
+/**
+ * Expands folders into the PDFs they contain (recursively), keeping the order given. Each file
+ * keeps the folder it was found from (`base`): outputs under `-o` keep the structure below it.
+ */
+export function expandInputs(inputs: string[]): { path: string; base: string }[] {
+  const out: { path: string; base: string }[] = [];
+  const walk = (dir: string, base: string) => {
     for (const name of readdirSync(dir).sort()) {
       const p = join(dir, name);
       const st = statSync(p, { throwIfNoEntry: false });
       if (!st) continue;
-      if (st.isDirectory()) walk(p);
-      else if (/\.pdf$/i.test(name)) out.push(p);
+      if (st.isDirectory()) walk(p, base);
+      else if (/\.pdf$/i.test(name)) out.push({ path: p, base });
     }
   };
   for (const input of inputs) {
     const p = resolve(input);
     const st = statSync(p, { throwIfNoEntry: false });
-    if (st?.isDirectory()) walk(p);
-    else out.push(p); // missing files are reported by the conversion, with the others still converting
+    if (st?.isDirectory()) walk(p, p);
+    else out.push({ path: p, base: dirname(p) }); // missing files are reported by the conversion, with the others still converting
   }
   return out;
 }
@@ -41,21 +47,6 @@ export function expandInputs(inputs: string[]): string[] {
 // `.folio-result.json`, not `.json`: a PDF often has other JSON beside it (docling's ground truth
 // in the shared corpus does) that a conversion must not overwrite.
 const EXT = { md: '.md', doctags: '.doctags.txt', json: '.folio-result.json' } as const;
-
-function outputPath(args: ConvertArgs, pdf: string, many: boolean): string {
-  const name = basename(pdf).replace(/\.pdf$/i, '') + EXT[args.format];
-  if (!args.output) return join(dirname(pdf), name);
-  if (!many && !args.output.endsWith('/')) return resolve(args.output);
-  return join(resolve(args.output), name);
-}
-
-/** Writes through a temporary file so a cancelled run never leaves a half-written output. */
-function writeAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
-}
 
 function render(args: ConvertArgs, summary: ConvertSummary): string {
   if (args.format === 'doctags') return summary.doctags + '\n';
@@ -72,6 +63,7 @@ async function convertCommand(argv: string[]): Promise<number> {
   const files = expandInputs(args.inputs);
   if (files.length === 0) throw new UsageError('no PDF found in the folders given');
   const many = files.length > 1 || (args.output?.endsWith('/') ?? false);
+  const plans = planOutputs(files, EXT[args.format], args.output, many);
   const pool = new PageWorkerPool({ size: args.jobs });
   const abort = new AbortController();
   let interrupted = false;
@@ -86,12 +78,14 @@ async function convertCommand(argv: string[]): Promise<number> {
   let next = 0;
   const worker = async () => {
     while (next < files.length && !abort.signal.aborted) {
-      const pdf = files[next++];
-      const out = outputPath(args, pdf, many);
+      const plan = plans[next++];
+      const { pdf, out } = plan;
       const label = relative(process.cwd(), pdf) || pdf;
       const started = Date.now();
       const pages: PageResult[] = [];
       try {
+        const refused = args.force ? undefined : overwriteProblem(out);
+        if (refused) throw new Error(refused);
         const summary = await convertDocument(
           pool,
           {
@@ -108,7 +102,7 @@ async function convertCommand(argv: string[]): Promise<number> {
               providers: args.providers,
               layoutPrior: args.layoutPrior,
               markdownDir: dirname(out),
-              assetsDir: join(dirname(out), basename(out, extname(out)) + '.assets'),
+              assetsDir: join(dirname(out), fitFileName(basename(out, extname(out)), '.assets')),
             },
           },
           {
@@ -126,7 +120,10 @@ async function convertCommand(argv: string[]): Promise<number> {
           throw new Error(`no page could be converted (${summary.pageErrors[0].message})`);
         }
         if (args.format === 'json') summary.pages = pages;
-        writeAtomic(out, render(args, summary));
+        // Checked again: the file may have appeared or changed while the PDF was converting.
+        const late = args.force ? undefined : overwriteProblem(out);
+        if (late) throw new Error(late);
+        writeOutput(plan, render(args, summary));
         const secs = ((Date.now() - started) / 1000).toFixed(1);
         const extra = [
           summary.cancelled ? `cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages` : '',
@@ -147,6 +144,7 @@ async function convertCommand(argv: string[]): Promise<number> {
   } finally {
     progress.done();
     await Promise.all([pool.dispose(), disposeVlmEngines()]);
+    evictCache(defaultPageCacheDir());
   }
   if (interrupted) return 130;
   return failures > 0 ? 1 : 0;

@@ -15,8 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { defaultPageCacheDir } from '../util/cache';
 import type { ConvertOptions, ConvertSummary, EngineName, PageResult } from '../protocol';
 import { FolioErrorCodes } from '../protocol';
 import { FolioError } from '../errors';
@@ -51,8 +50,9 @@ export function toPath(uri: string): string {
   return isAbsolute(p) ? p : resolve(p);
 }
 
+/** Per-user, mode 0700 (server/util/cache); never a folder shared in /tmp. */
 export function defaultCacheDir(): string {
-  return join(tmpdir(), 'folio-cache');
+  return defaultPageCacheDir();
 }
 
 export function analyzeOptions(options: ConvertOptions = {}): AnalyzeOptions {

@@ -46,9 +46,13 @@ function formulaBlock(item: DocItem): string {
   return tex ? `$$${tex}$$` : '<!-- formula-not-decoded -->';
 }
 
+/** A relative file path as a Markdown link target: each segment percent-encoded (`#`, `%`, spaces, brackets…). */
 function linkTarget(path: string): string {
-  const p = path.replace(/\\/g, '/');
-  return /[\s()<>]/.test(p) ? `<${p.replace(/[<>]/g, encodeURIComponent)}>` : p;
+  return path
+    .replace(/\\/g, '/')
+    .split('/')
+    .map((seg) => encodeURIComponent(seg).replace(/[()!'*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()))
+    .join('/');
 }
 
 function pictureBlock(item: DocItem): string {

@@ -3,14 +3,14 @@
  * open a PDF, analyze a page (text layer or OCR → layout → DocItems), decide page furniture
  * across neighbouring pages, and re-parse one region with a given class.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import type { BBox, RegionClass } from '../protocol';
 import { toGrid, type DocItem } from '../doctags/types';
 import type { AnalyzeOptions, PageAnalysis, PageContent } from './types';
 import { openPdf, type PdfHandle } from '../pdf/open';
-import { renderPage, writeAtomic, type RenderedPage } from '../pdf/render';
+import { renderPage, type RenderedPage } from '../pdf/render';
+import { readCachedPng, writeCacheEntry } from '../util/cache';
 import { textLayerUsable } from '../pdf/text';
 import { layoutPage } from '../layout/index';
 import { findTables } from '../layout/tableDetector';
@@ -68,12 +68,13 @@ export async function analyzePage(doc: PdfHandle, pageNo: number, opts: AnalyzeO
     if (opts.renderImages) {
       const file = join(opts.cacheDir, `${doc.fileKey}-p${pageNo}-s${opts.scale}.png`);
       const needPixels = opts.assetsDir !== undefined && result.items.some((i) => i.cls === 'picture');
-      if (existsSync(file) && !needPixels) {
-        const s = pageScale(W, H, opts.scale);
-        result.image = { path: file, width: Math.ceil(W * s), height: Math.ceil(H * s) };
+      // A hit is trusted only when it is a plain file holding a PNG (server/util/cache).
+      const cached = needPixels ? undefined : readCachedPng(file);
+      if (cached) {
+        result.image = { path: file, width: cached.width, height: cached.height };
       } else {
         image = await renderPage(doc.doc, page, opts.scale, true);
-        await writeAtomic(file, image.png!);
+        await writeCacheEntry(opts.cacheDir, file, image.png!);
         result.image = { path: file, width: image.width, height: image.height };
       }
     }
@@ -85,11 +86,6 @@ export async function analyzePage(doc: PdfHandle, pageNo: number, opts: AnalyzeO
   } finally {
     page.cleanup();
   }
-}
-
-function pageScale(w: number, h: number, scale: number): number {
-  // Same cap as renderPage, so a cached image reports the size it was written with.
-  return Math.min(scale, Math.sqrt(25_000_000 / (w * h)), 16_384 / w, 16_384 / h);
 }
 
 /** Table detection must never cost the page: on failure the table's text flows as lines. */

@@ -1,7 +1,11 @@
-/** Saving picture crops from a rendered page as PNG files in the assets folder. */
-import { mkdirSync } from 'node:fs';
-import { basename, join, relative, sep } from 'node:path';
+/**
+ * Saving picture crops from a rendered page as PNG files in the assets folder. The folder may sit
+ * in an untrusted repository: crops are encoded in memory and written with safeWriteFile, which
+ * refuses a linked assets folder or a linked file (sharp's `toFile` followed both).
+ */
+import { basename, dirname, join, relative, sep } from 'node:path';
 import sharp from 'sharp';
+import { fitFileName, isInside, safeWriteFile } from '../util/safeWrite';
 import type { DocItem } from '../doctags/types';
 import type { RenderedPage } from '../pdf/render';
 
@@ -24,13 +28,15 @@ export async function savePictures(
     const width = Math.min(img.width - left, Math.ceil((it.bbox.x1 - it.bbox.x0) * img.scale));
     const height = Math.min(img.height - top, Math.ceil((it.bbox.y1 - it.bbox.y0) * img.scale));
     if (width < 2 || height < 2) continue;
-    const file = join(assetsDir, `${stem}-p${pageNo}-${k}.png`);
+    const file = join(assetsDir, fitFileName(`${stem}-p${pageNo}-${k}`, '.png'));
     try {
-      mkdirSync(assetsDir, { recursive: true });
-      await sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength), { raw: { width: img.width, height: img.height, channels: 4 } })
+      const png = await sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength), { raw: { width: img.width, height: img.height, channels: 4 } })
         .extract({ left, top, width, height })
         .png()
-        .toFile(file);
+        .toBuffer();
+      // Folders from the Markdown folder down are checked too, when the assets sit below it.
+      const root = markdownDir && isInside(markdownDir, assetsDir) ? markdownDir : dirname(assetsDir);
+      await safeWriteFile(file, png, { root });
       it.imagePath = relative(markdownDir ?? join(assetsDir, '..'), file).split(sep).join('/');
     } catch (e) {
       warnings.push(`picture ${k} could not be saved: ${(e as Error).message}`);

@@ -2,9 +2,15 @@
  * "Convert PDF to Markdown": converts through the backend under a cancellable progress
  * notification, appends each page to `<name>.md` as it arrives (so a cancel or a crash keeps
  * every page already done), and opens the Markdown beside.
+ *
+ * The user's text is never lost (markdownGuard.ts): an existing `.md` that is not exactly what
+ * Folio last wrote is replaced only if the user says so (or kept beside a new `doc (2).md`), and
+ * edits made during the conversion switch the writer to appending through the editor.
  */
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
+import { lstatSync } from 'node:fs';
+import { lstat, readFile } from 'node:fs/promises';
 import { WorkDoneProgress, type WorkDoneProgressReport } from 'vscode-languageclient/node';
 import {
   ConvertRequest,
@@ -15,7 +21,12 @@ import {
   type PageResult,
 } from '../../server/protocol';
 import type { FolioContext } from '../context';
-import { markdownUriFor } from '../paths';
+import { markdownUriFor, modelsDirOption } from '../paths';
+import { fitFileName } from '../../server/util/safeWrite';
+import { localPath } from '../localFiles';
+import { readSidecar } from '../preview/sidecar';
+import { existingMarkdownDecision, keepBothName } from './markdownGuard';
+import { MarkdownWriter } from './markdownWriter';
 
 /** The PDF the command was invoked on: explorer / editor-title argument, active tab, or a file picker. */
 async function targetPdf(arg: unknown): Promise<vscode.Uri | undefined> {
@@ -36,10 +47,20 @@ export function convertPdfCommand(ctx: FolioContext) {
     const pdfUri = await targetPdf(arg);
     if (!pdfUri) return undefined;
     const name = pdfUri.path.split('/').pop() ?? pdfUri.toString();
+    let mdUri: vscode.Uri | undefined;
+    try {
+      mdUri = await chooseTarget(ctx, markdownUriFor(pdfUri, ctx.config.outputDirectory));
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      ctx.output.appendLine(`[error] ${name}: ${message}`);
+      void vscode.window.showErrorMessage(`Folio could not convert ${name}: ${message}`);
+      return undefined;
+    }
+    if (!mdUri) return undefined;
     let password: string | undefined;
     for (let attempt = 0; attempt < 4; attempt++) {
       try {
-        return await convertOnce(ctx, pdfUri, password);
+        return await convertOnce(ctx, pdfUri, mdUri, password);
       } catch (e) {
         const code = errorCode(e);
         if (code === FolioErrorCodes.PasswordRequired || code === FolioErrorCodes.PasswordIncorrect) {
@@ -62,9 +83,41 @@ export function convertPdfCommand(ctx: FolioContext) {
   };
 }
 
-async function convertOnce(ctx: FolioContext, pdfUri: vscode.Uri, password: string | undefined): Promise<ConvertSummary> {
+/**
+ * The `.md` to write: `mdUri` itself when nothing of the user's is there; otherwise what the user
+ * chose (replace, keep both → a free name, cancel → undefined). Throws for a link or a non-file.
+ */
+async function chooseTarget(ctx: FolioContext, mdUri: vscode.Uri): Promise<vscode.Uri | undefined> {
+  const path = localPath(mdUri);
+  const st = await lstat(path).catch(() => undefined);
+  if (st && !st.isFile()) throw new Error(`${path} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; Folio does not write through it. Remove it or set folio.outputDirectory.`);
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === mdUri.toString());
+  const diskText = st ? await readFile(path, 'utf8') : undefined;
+  const warn = (m: string) => ctx.output.appendLine(`[warning] ${m}`);
+  const writtenHash = diskText !== undefined ? (await readSidecar(mdUri, warn))?.mdSha256 : undefined;
+  if (existingMarkdownDecision({ diskText, dirty: doc?.isDirty ?? false, writtenHash }) === 'write') return mdUri;
+  const name = mdUri.path.split('/').pop()!;
+  const replace = 'Replace';
+  const keepBoth = 'Keep Both';
+  const answer = await vscode.window.showWarningMessage(
+    `${name} already exists and has text Folio did not write.`,
+    { modal: true, detail: `Replace it with the new conversion, keep both (the new one goes to a new file), or cancel.` },
+    replace,
+    keepBoth,
+  );
+  if (answer === replace) {
+    if (doc?.isDirty) throw new Error(`${name} has unsaved changes; save or revert them, then convert again.`);
+    return mdUri;
+  }
+  if (answer !== keepBoth) return undefined;
+  const stem = name.replace(/\.md$/i, '');
+  const dir = vscode.Uri.joinPath(mdUri, '..');
+  const free = keepBothName(stem, '.md', (n) => lstatSync(vscode.Uri.joinPath(dir, n).fsPath, { throwIfNoEntry: false }) !== undefined);
+  return vscode.Uri.joinPath(dir, free);
+}
+
+async function convertOnce(ctx: FolioContext, pdfUri: vscode.Uri, mdUri: vscode.Uri, password: string | undefined): Promise<ConvertSummary> {
   const config = ctx.config;
-  const mdUri = markdownUriFor(pdfUri, config.outputDirectory);
   const name = pdfUri.path.split('/').pop() ?? '';
   const client = await ctx.client();
   const mdDir = vscode.Uri.joinPath(mdUri, '..');
@@ -75,13 +128,17 @@ async function convertOnce(ctx: FolioContext, pdfUri: vscode.Uri, password: stri
     keepFurniture: config.keepPageHeaders,
     cacheDir: ctx.cacheDir.fsPath,
     engine: config.engine,
-    modelsDir: config.modelsDir,
+    modelsDir: modelsDirOption(config.modelsDir),
     providers: config.providers,
     layoutPrior: config.layoutPrior,
     markdownDir: mdDir.fsPath,
-    assetsDir: vscode.Uri.joinPath(mdDir, mdUri.path.split('/').pop()!.replace(/\.md$/i, '') + '.assets').fsPath,
+    assetsDir: vscode.Uri.joinPath(mdDir, fitFileName(mdUri.path.split('/').pop()!.replace(/\.md$/i, ''), '.assets')).fsPath,
   };
-  const writer = new MarkdownWriter(mdUri);
+  const mdName = mdUri.path.split('/').pop();
+  const writer = new MarkdownWriter(mdUri, () => {
+    ctx.output.appendLine(`[info] ${mdName} was edited during the conversion; the remaining pages are added in the editor (unsaved).`);
+    void vscode.window.showInformationMessage(`Folio: you edited ${mdName} during the conversion, so the remaining pages are added in the editor without saving; save it when the conversion ends.`);
+  });
 
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Folio: converting ${name}`, cancellable: true },
@@ -118,7 +175,7 @@ async function convertOnce(ctx: FolioContext, pdfUri: vscode.Uri, password: stri
         await pagesQueue;
         if (!started) await writer.create();
         await writer.flush();
-        ctx.conversions.emit('finished', { pdfUri, mdUri, summary });
+        ctx.conversions.emit('finished', { pdfUri, mdUri, summary, writtenHash: writer.writtenHash });
         const done = `${summary.pagesDone.length}/${summary.pageCount} pages`;
         ctx.output.appendLine(`[info] ${name} → ${mdUri.fsPath} (${done}${summary.provider ? `, provider ${summary.provider}` : ''})`);
         if (summary.cancelled) void vscode.window.showInformationMessage(`Folio: conversion of ${name} cancelled; ${done} kept in ${mdUri.path.split('/').pop()}.`);
@@ -137,61 +194,4 @@ async function convertOnce(ctx: FolioContext, pdfUri: vscode.Uri, password: stri
       }
     },
   );
-}
-
-/**
- * Appends pages to the .md file on disk as they arrive. Pages are joined with a blank line,
- * exactly as the backend's `joinPages` does, so region offsets computed here match. Writes are
- * coalesced: at most one write is in flight, and pages that arrive meanwhile go out together in
- * the next one, so a fast stream of pages never queues up behind the disk.
- */
-class MarkdownWriter {
-  private text = '';
-  private dirty = false;
-  private writing: Promise<void> | undefined;
-  private failure: unknown;
-
-  constructor(readonly uri: vscode.Uri) {}
-
-  async create(): Promise<void> {
-    this.text = '';
-    await vscode.workspace.fs.writeFile(this.uri, new Uint8Array());
-  }
-
-  /** Appends a page; returns where its Markdown starts in the file's text. */
-  append(markdown: string): number {
-    if (markdown.length === 0) return this.text.length;
-    if (this.text.length > 0) this.text = this.text.replace(/\n$/, '') + '\n\n';
-    const offset = this.text.length;
-    this.text += markdown + '\n';
-    this.dirty = true;
-    this.schedule();
-    return offset;
-  }
-
-  /** Resolves when everything appended so far is on disk. */
-  async flush(): Promise<void> {
-    while (this.writing || this.dirty) {
-      this.schedule();
-      await this.writing;
-    }
-    if (this.failure) throw this.failure;
-  }
-
-  private schedule(): void {
-    if (this.writing || !this.dirty) return;
-    this.dirty = false;
-    const text = this.text;
-    this.writing = Promise.resolve(vscode.workspace.fs.writeFile(this.uri, Buffer.from(text, 'utf8'))).then(
-      () => {
-        this.writing = undefined;
-        this.schedule();
-      },
-      (e: unknown) => {
-        // Reported by flush(); later pages are still kept in memory and retried.
-        this.failure = e;
-        this.writing = undefined;
-      },
-    );
-  }
 }

@@ -26,13 +26,16 @@ export function registerPreview(ctx: FolioContext): void {
   const loadSession = async (mdUri: vscode.Uri): Promise<PreviewSession> => {
     const live = sessions.get(mdUri.toString());
     if (live && live.map.allPages().length > 0) return live;
-    const data = await readSidecar(mdUri);
+    const data = await readSidecar(mdUri, (m) => {
+      ctx.output.appendLine(`[warning] ${m}`);
+      void vscode.window.showWarningMessage(`Folio: ${m}`);
+    });
     if (!data) {
       throw new Error(`No Folio preview data for ${mdUri.fsPath} (${sidecarUri(mdUri).path.split('/').pop()} is missing). Run "Folio: Convert PDF to Markdown" on its PDF first.`);
     }
     const s = sessionFor(mdUri);
     if (!s.document()) await vscode.workspace.openTextDocument(mdUri).then(undefined, () => undefined);
-    s.restore(data.pdf, data.options, data.pages);
+    s.restore(data.pdf, data.options, data.pages, data.mdSha256);
     return s;
   };
 
@@ -74,8 +77,8 @@ export function registerPreview(ctx: FolioContext): void {
         void showBesideMarkdown(s);
       },
       page: ({ mdUri, page, mdOffset }) => sessionFor(mdUri).addPage(page, mdOffset),
-      finished: ({ mdUri, summary }) => {
-        sessionFor(mdUri).finish(summary.cancelled, summary.pagesDone.length);
+      finished: ({ mdUri, summary, writtenHash }) => {
+        sessionFor(mdUri).finish(summary.cancelled, summary.pagesDone.length, writtenHash);
         void updateContextKey(vscode.window.activeTextEditor);
       },
     }),

@@ -10,7 +10,18 @@ import * as vscode from 'vscode';
 import { FolioErrorCodes, ReparseRegionRequest, type BBox, type RegionClass, type ReparseRegionParams, type ReparseRegionResult } from '../../server/protocol';
 import { gridOf } from './regionMap';
 import { planReparse } from './reparsePlan';
+import { sidecarOptions } from './sidecarSchema';
+import { modelsDirOption } from '../paths';
 import type { PreviewSession } from './session';
+
+/**
+ * The session's options (how the text was read, possibly from a sidecar, so only the allow-listed
+ * fields) plus the folders and providers from the user's configuration, never from the sidecar.
+ */
+function reparseOptions(s: PreviewSession): ReparseRegionParams['options'] {
+  const config = s.ctx.config;
+  return { ...sidecarOptions(s.options), renderImages: false, cacheDir: s.ctx.cacheDir.fsPath, modelsDir: modelsDirOption(config.modelsDir), providers: config.providers };
+}
 
 function errorCode(e: unknown): number | undefined {
   const c = (e as { code?: unknown })?.code;
@@ -44,7 +55,7 @@ export async function reparseRegion(s: PreviewSession, id: string, change: { bbo
       bbox: region.bbox,
       cls: region.cls,
       password: s.password,
-      options: { ...s.options, renderImages: false },
+      options: reparseOptions(s),
     };
     let result: ReparseRegionResult | undefined;
     for (let attempt = 0; attempt < 3 && !result; attempt++) {

@@ -9,7 +9,8 @@ import { isStale, parseViewMessage, type HostMessageBody, type MarkdownBlock, ty
 import type { FolioContext } from '../context';
 import { previewHtml, previewResourceRoots } from './html';
 import { gridOf, RegionMap, type MappedPage } from './regionMap';
-import { writeSidecar, SIDECAR_VERSION } from './sidecar';
+import { writeSidecar, sidecarOptions, SIDECAR_VERSION, type Sidecar } from './sidecar';
+import { isInside } from '../../server/util/safeWrite';
 import { deleteRegion, reparseRegion } from './reparse';
 
 export const PREVIEW_VIEW_TYPE = 'folio.preview';
@@ -26,6 +27,8 @@ export class PreviewSession implements vscode.Disposable {
   selectedRegion: string | undefined;
   /** Password the PDF needed for a reparse (kept for this session only). */
   password: string | undefined;
+  /** SHA-256 of the `.md` as Folio last wrote it (kept in the sidecar; see commands/convertPdf). */
+  writtenHash: string | undefined;
   private synced = true;
   private settleUntil = 0;
   private sentVersion = -1;
@@ -80,8 +83,9 @@ export class PreviewSession implements vscode.Disposable {
     this.scheduleRefresh(300);
   }
 
-  finish(cancelled: boolean, pagesDone: number): void {
+  finish(cancelled: boolean, pagesDone: number, writtenHash?: string): void {
     this.converting = false;
+    if (writtenHash) this.writtenHash = writtenHash;
     // The converter's last write may reach the open document after this event.
     this.settleUntil = Date.now() + 3000;
     this.trySync();
@@ -91,11 +95,12 @@ export class PreviewSession implements vscode.Disposable {
   }
 
   /** Restores from a sidecar; ranges are re-anchored by content against the current `.md`. */
-  restore(pdf: string, options: ConvertOptions, pages: MappedPage[]): void {
+  restore(pdf: string, options: ConvertOptions, pages: MappedPage[], writtenHash?: string): void {
     this.map = new RegionMap();
     for (const p of pages) this.map.restorePage(p);
     this.pdfUri = vscode.Uri.parse(pdf);
     this.options = options;
+    this.writtenHash = writtenHash;
     this.converting = false;
     this.synced = false;
     this.settleUntil = 0;
@@ -235,9 +240,10 @@ export class PreviewSession implements vscode.Disposable {
 
   private imageSrc(path: string): string | undefined {
     const uri = vscode.Uri.file(path);
-    const cache = this.ctx.cacheDir.fsPath.replace(/\/*$/, '/');
+    const cache = this.ctx.cacheDir.fsPath;
+    // Normalized first: `<cache>/../x.png` starts with the cache's path but is not inside it.
     // localResourceRoots would refuse it anyway; saying so in the log is kinder.
-    if (!uri.fsPath.startsWith(cache)) {
+    if (!isInside(cache, uri.fsPath) || uri.fsPath === cache) {
       this.ctx.output.appendLine(`[warning] preview: page image ${path} is outside the cache folder ${cache}; not shown`);
       return undefined;
     }
@@ -353,7 +359,9 @@ export class PreviewSession implements vscode.Disposable {
     if (!this.pdfUri) return;
     const doc = this.document();
     if (doc && this.synced) this.map.captureTexts(doc.getText());
-    writeSidecar(this.mdUri, { folio: SIDECAR_VERSION, pdf: this.pdfUri.toString(), options: this.options, pages: this.map.allPages() }).catch((e: unknown) =>
+    // Only how the text was read goes into the sidecar; folders come from the configuration.
+    const data: Sidecar = { folio: SIDECAR_VERSION, pdf: this.pdfUri.toString(), options: sidecarOptions(this.options), pages: this.map.allPages(), ...(this.writtenHash ? { mdSha256: this.writtenHash } : {}) };
+    writeSidecar(this.mdUri, data).catch((e: unknown) =>
       this.ctx.output.appendLine(`[warning] preview: could not write the sidecar of ${this.name}: ${e instanceof Error ? e.message : String(e)}`),
     );
   }

@@ -88,9 +88,17 @@ test('formulas, pictures and empty ones as docling writes them', () => {
   assert.equal(renderRegionMarkdown({ cls: 'picture', text: '' }), '<!-- image -->');
   assert.equal(
     renderRegionMarkdown({ cls: 'picture', text: '', imagePath: 'assets/fig 1.png', caption: text('Figure 1: [a] cat', 'caption') }),
-    'Figure 1: [a] cat\n\n![Figure 1: \\[a\\] cat](<assets/fig 1.png>)',
+    'Figure 1: [a] cat\n\n![Figure 1: \\[a\\] cat](assets/fig%201.png)',
   );
-  assert.match(html('![x](<assets/fig 1.png>)'), /src="assets\/fig%201.png"/);
+  assert.match(html('![x](assets/fig%201.png)'), /src="assets\/fig%201.png"/);
+});
+
+test('picture links percent-encode each path segment, so #, %, spaces and brackets reach the file', () => {
+  const md = renderRegionMarkdown({ cls: 'picture', text: '', imagePath: 'a #1 (x)%.assets/p [1]&.png' });
+  assert.equal(md, '![](a%20%231%20%28x%29%25.assets/p%20%5B1%5D%26.png)');
+  // What a Markdown renderer gets back is the original relative path, segment by segment.
+  const src = /src="([^"]+)"/.exec(html(md))![1];
+  assert.equal(decodeURIComponent(src.replace(/&amp;/g, '&')), 'a #1 (x)%.assets/p [1]&.png');
 });
 
 test('PDF text never becomes HTML, and line starts never become structure', () => {

@@ -1,0 +1,74 @@
+/**
+ * Where `folio convert` writes each input's output, and whether it may replace what is there.
+ *
+ * - Several inputs under `-o`: the folder structure below each folder named on the command line
+ *   is kept (`folio convert docs -o out`: `docs/d1/same.pdf` → `out/d1/same.md`, `docs/d2/same.PDF`
+ *   → `out/d2/same.md`); files named one by one go straight into `out/`. Two inputs that still
+ *   meet (`same.pdf` and `same.PDF`, even on a case-insensitive disk) get `same-2.md`. Names longer than a file name may be are shortened with a hash (fitFileName).
+ * - An existing output is replaced only when folio wrote it and it has not changed since (a
+ *   record of what was written, by path hash, in the per-user cache), when it is empty, or with
+ *   `--force`: the CLI never overwrites a file someone else wrote or edited.
+ */
+import { createHash } from 'node:crypto';
+import { lstatSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { fitFileName, safeWriteFileSync } from '../util/safeWrite';
+import { ensurePrivateDir, userCacheRoot } from '../util/cache';
+
+export interface OutputPlan {
+  pdf: string;
+  out: string;
+  /** Folder every created folder must stay inside (the `-o` folder), when there is one. */
+  root?: string;
+}
+
+export function planOutputs(files: { path: string; base: string }[], ext: string, output: string | undefined, many: boolean): OutputPlan[] {
+  const taken = new Set<string>();
+  const root = output !== undefined && many ? resolve(output) : undefined;
+  return files.map(({ path: pdf, base }) => {
+    const stem = basename(pdf).replace(/\.pdf$/i, '');
+    let folder: string;
+    if (output === undefined) folder = dirname(resolve(pdf));
+    else if (!many) return { pdf, out: resolve(output) };
+    else folder = join(root!, relative(base, dirname(resolve(pdf))));
+    // Lower case: `same.pdf` and `same.PDF` must not meet on a case-insensitive disk either.
+    let out = join(folder, fitFileName(stem, ext));
+    for (let n = 2; taken.has(out.toLowerCase()); n++) out = join(folder, fitFileName(stem, `-${n}${ext}`));
+    taken.add(out.toLowerCase());
+    return root ? { pdf, out, root } : { pdf, out };
+  });
+}
+
+const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
+
+function recordPath(out: string, env: NodeJS.ProcessEnv): string {
+  return join(userCacheRoot(env), 'written', sha256(resolve(out)).slice(0, 32));
+}
+
+/** Undefined when `out` may be written; otherwise why not (naming the file and what to do). */
+export function overwriteProblem(out: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const st = lstatSync(out, { throwIfNoEntry: false });
+  if (!st) return undefined;
+  if (!st.isFile()) return `${out} exists and is not a regular file (a link or a folder); folio will not replace it`;
+  if (st.size === 0) return undefined;
+  let recorded: string | undefined;
+  try {
+    recorded = readFileSync(recordPath(out, env), 'utf8').trim();
+  } catch {
+    recorded = undefined;
+  }
+  if (recorded && recorded === sha256(readFileSync(out))) return undefined;
+  return `${out} already exists and ${recorded ? 'was changed since folio wrote it' : 'was not written by folio'}; pass --force to replace it, or -o to write elsewhere`;
+}
+
+/** Writes an output (never through a link) and records what was written. */
+export function writeOutput(plan: OutputPlan, text: string, env: NodeJS.ProcessEnv = process.env): void {
+  safeWriteFileSync(plan.out, text, plan.root ? { root: plan.root } : {});
+  const rec = recordPath(plan.out, env);
+  try {
+    ensurePrivateDir(dirname(rec));
+    safeWriteFileSync(rec, sha256(text) + '\n', { mode: 0o600 });
+  } catch {
+    // Without the record the next run asks for --force: safe, only less convenient.
+  }
+}

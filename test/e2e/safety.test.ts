@@ -1,0 +1,102 @@
+/**
+ * End-to-end (issue 10, items 1 and 3) in a real VS Code: re-converting over a `.md` the user
+ * edited asks before touching it (Keep Both writes `name (2).md`, the user's file is unchanged);
+ * a `.md` that is a symbolic link is refused with an error and its target is untouched. Needs
+ * test/e2e/setup.sh's cache, like preview.test.ts.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildVsix, ensureSetup, until, VsCode } from './harness';
+import { TWO_PAGE, writeFixtures } from './pdfFixtures';
+
+let vs: VsCode;
+
+before(async () => {
+  ensureSetup();
+  const vsix = buildVsix();
+  vs = new VsCode();
+  writeFixtures(vs.workspace);
+  vs.install(vsix);
+  await vs.start();
+});
+
+after(async () => {
+  await vs?.stop();
+});
+
+async function convert(pdf: string): Promise<void> {
+  await vs.command('View: Close All Editors');
+  await vs.open(pdf);
+  await vs.command('Folio: Convert PDF to Markdown');
+}
+
+const read = (p: string) => {
+  try {
+    return readFileSync(p, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+const mtime = (p: string) => {
+  try {
+    return statSync(p).mtimeMs;
+  } catch {
+    return 0;
+  }
+};
+
+/**
+ * Runs a conversion of `pdf` and waits until it has finished: the sidecar of `md` is written
+ * again (at the end of a conversion) and records the hash of the file on disk.
+ */
+async function convertAndWait(pdf: string, md: string, what: string): Promise<void> {
+  const sidecar = md.replace(/\.md$/, '.folio.json');
+  const before = mtime(sidecar);
+  await convert(pdf);
+  await until(what, 90_000, () => {
+    try {
+      const hash = (JSON.parse(read(sidecar)) as { mdSha256?: string }).mdSha256;
+      return mtime(sidecar) !== before && hash === createHash('sha256').update(readFileSync(md)).digest('hex') && TWO_PAGE.headings.every((h) => read(md).includes(h));
+    } catch {
+      return false;
+    }
+  });
+}
+
+test('re-converting over an edited .md asks; "Keep Both" writes a new file and keeps the edit', async () => {
+  const md = join(vs.workspace, TWO_PAGE.file.replace(/\.pdf$/, '.md'));
+  try {
+    await convertAndWait(TWO_PAGE.file, md, 'the first conversion');
+    // Converting again over Folio's own, unchanged output does not ask.
+    await convertAndWait(TWO_PAGE.file, md, 'the second conversion');
+    assert.equal(await vs.page.locator('.monaco-dialog-box').count(), 0, 'no question for an unchanged .md');
+
+    await vs.command('View: Close All Editors');
+    writeFileSync(md, read(md) + '\nMy own note, not from the PDF.\n');
+    await convert(TWO_PAGE.file);
+    const dialog = vs.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 30_000 });
+    assert.match((await dialog.textContent()) ?? '', /already exists and has text Folio did not write/);
+    await dialog.locator('.monaco-button', { hasText: 'Keep Both' }).click();
+    const second = join(vs.workspace, TWO_PAGE.file.replace(/\.pdf$/, ' (2).md'));
+    await until('the new file with the conversion', 90_000, () => TWO_PAGE.headings.every((h) => read(second).includes(h)));
+    assert.match(read(md), /My own note, not from the PDF\./, 'the edited file is untouched');
+  } finally {
+    console.log(`screenshot: ${await vs.screenshot('safety-reconvert')}`);
+  }
+});
+
+test('a .md that is a symbolic link is refused, and the file it points to is untouched', async () => {
+  const victim = join(vs.workspace, '..', 'victim.txt');
+  writeFileSync(victim, 'precious');
+  copyFileSync(join(vs.workspace, TWO_PAGE.file), join(vs.workspace, 'linked.pdf'));
+  symlinkSync(victim, join(vs.workspace, 'linked.md'));
+  await convert('linked.pdf');
+  await vs.page.locator('.notification-toast', { hasText: 'symbolic link' }).first().waitFor({ timeout: 30_000 });
+  assert.equal(readFileSync(victim, 'utf8'), 'precious');
+  assert.ok(!existsSync(join(vs.workspace, 'linked.folio.json')), 'no sidecar written for a refused conversion');
+});
