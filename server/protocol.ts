@@ -146,7 +146,7 @@ export interface ConvertOptions {
 export interface ConvertLimits {
   /** Wall-clock budget of the whole document, seconds; 0 = none. Default 3600. */
   documentSeconds?: number;
-  /** Memory budget of one page inside pdf.js (decoded streams, images), MB. Default 1024. */
+  /** Memory budget of one page inside pdf.js (decoded streams, images), MB. Default 512. */
   pageMemoryMb?: number;
 }
 

@@ -11,7 +11,7 @@ export const MiB = 1024 * 1024;
 
 export const DEFAULT_LIMITS: Required<ConvertLimits> = {
   documentSeconds: 3600,
-  pageMemoryMb: 1024,
+  pageMemoryMb: 512,
 };
 
 /** Accepted ranges; documentSeconds 0 turns the time budget off. */
