@@ -29,6 +29,8 @@ import { toGrid } from './doctags/types';
 import { checkConvertParams, checkReparseParams } from './convert/checkParams';
 import { evictCache } from './util/cache';
 import { IdleMap } from './util/idleMap';
+import { resolveLimits } from './worker/limits';
+import type { ConvertLimits } from './protocol';
 
 const connection = createConnection(ProposedFeatures.all);
 const pool = new PageWorkerPool({ size: Number(process.env.FOLIO_WORKERS) || 2 });
@@ -51,10 +53,28 @@ function toResponseError(e: unknown): ResponseError<void> {
   return new ResponseError(-32603, message);
 }
 
-connection.onInitialize(() => ({
-  capabilities: {},
-  serverInfo: { name: 'folio-backend', version: '0.1.0' },
-}));
+/** Whether the client answers `workspace/configuration` (VS Code does; a bare JSON-RPC client may not). */
+let clientHasConfiguration = false;
+
+/**
+ * The limits of one conversion: the request's own, else the user's `folio.limits.*` settings
+ * (asked of the client each time, so a change applies to the next conversion), else the defaults.
+ * Checked here and again by the orchestrator; a bad setting is an error that names it.
+ */
+async function limitsFor(params: ConvertParams): Promise<ConvertLimits | undefined> {
+  if (params.limits !== undefined || !clientHasConfiguration) return params.limits;
+  const settings = (await connection.workspace.getConfiguration('folio.limits').catch(() => undefined)) as Record<string, unknown> | undefined;
+  if (!settings) return undefined;
+  return resolveLimits({ documentSeconds: settings.documentSeconds, pageMemoryMb: settings.pageMemoryMb }, undefined, 'folio.limits');
+}
+
+connection.onInitialize((init) => {
+  clientHasConfiguration = init.capabilities.workspace?.configuration === true;
+  return {
+    capabilities: {},
+    serverInfo: { name: 'folio-backend', version: '0.1.0' },
+  };
+});
 
 /** Parameters are checked on every request: options can come from a workspace file (server/convert/checkParams). */
 function refuseBadParams(problem: string | undefined): void {
@@ -74,7 +94,7 @@ connection.onRequest(ConvertRequest.type, async (params: ConvertParams, token: C
   try {
     const summary = await convertDocument(
       pool,
-      params,
+      { ...params, limits: await limitsFor(params) },
       {
         page: (p) => {
           if (partial !== undefined) void connection.sendProgress(ConvertRequest.partialResult, partial, p);

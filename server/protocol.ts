@@ -138,9 +138,22 @@ export interface ConvertOptions {
   layoutPrior?: 'auto' | 'on' | 'off';
 }
 
+/**
+ * Resource limits of one conversion (docs/limits.md). Absent fields take the backend's values
+ * (the `folio.limits.*` settings, else the defaults). Kept out of `ConvertOptions`, which the
+ * preview's sidecar stores: a file in the workspace must not raise them.
+ */
+export interface ConvertLimits {
+  /** Wall-clock budget of the whole document, seconds; 0 = none. Default 3600. */
+  documentSeconds?: number;
+  /** Memory budget of one page inside pdf.js (decoded streams, images), MB. Default 512. */
+  pageMemoryMb?: number;
+}
+
 export interface ConvertParams {
   /** A `file:` URI or an absolute path of the PDF. */
   uri: string;
+  limits?: ConvertLimits;
   /** Page selection, e.g. "1-3,7" (1-based). Default: all pages. */
   pages?: string;
   password?: string;
@@ -169,6 +182,8 @@ export interface ConvertSummary {
   elapsedMs: number;
   /** When no partial-result token was given, the page results are returned here. */
   pages?: PageResult[];
+  /** Set when a document limit stopped the conversion early; the pages done are kept. */
+  stopped?: { limit: 'documentSeconds'; message: string };
 }
 
 /** Error codes in `ResponseError.code` for documents that cannot be converted. */
@@ -180,6 +195,8 @@ export const FolioErrorCodes = {
   EmptyDocument: -32005,
   TooLarge: -32006,
   ModelError: -32007,
+  /** JSON-RPC's own code: a parameter has the wrong type or is out of range. */
+  InvalidParams: -32602,
 } as const;
 
 export namespace ConvertRequest {

@@ -1,4 +1,5 @@
 /** Command-line parsing for `folio convert`: small and strict, so a typo is an error, not a silent default. */
+import { checkLimit, DEFAULT_LIMITS } from '../worker/limits';
 
 export type OutputFormat = 'md' | 'doctags' | 'json';
 
@@ -20,6 +21,8 @@ export interface ConvertArgs {
   quiet: boolean;
   /** Replace existing outputs folio did not write (or that changed since). */
   force: boolean;
+  /** Resource limits given on the command line (docs/limits.md); the rest take the defaults. */
+  limits: { documentSeconds?: number; pageMemoryMb?: number };
 }
 
 export class UsageError extends Error {}
@@ -40,10 +43,12 @@ export const CONVERT_USAGE = `usage: folio convert <file.pdf|dir>... [options]
       --ocr <mode>        auto (default), always or never
       --scale <n>         render scale, 1 = 72 dpi (default 2)
   -q, --quiet             no progress output
-      --force             replace outputs folio did not write, or that were edited`;
+      --force             replace outputs folio did not write, or that were edited
+      --max-document-seconds <s>  time budget of each document (default ${DEFAULT_LIMITS.documentSeconds}; 0 = none)
+      --max-page-memory <MB>      memory budget of each page's PDF decoding (default ${DEFAULT_LIMITS.pageMemoryMb})`;
 
 export function parseConvertArgs(argv: string[]): ConvertArgs {
-  const a: ConvertArgs = { inputs: [], format: 'md', jobs: 2, images: false, engine: 'pipeline', keepFurniture: false, ocr: 'auto', layoutPrior: 'auto', scale: 2, quiet: false, force: false };
+  const a: ConvertArgs = { inputs: [], format: 'md', jobs: 2, images: false, engine: 'pipeline', keepFurniture: false, ocr: 'auto', layoutPrior: 'auto', scale: 2, quiet: false, force: false, limits: {} };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -116,6 +121,12 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
       case '--force':
         a.force = true;
         break;
+      case '--max-document-seconds':
+        a.limits.documentSeconds = wholeNumber('documentSeconds', value(), name);
+        break;
+      case '--max-page-memory':
+        a.limits.pageMemoryMb = wholeNumber('pageMemoryMb', value(), name);
+        break;
       case '-q':
       case '--quiet':
         a.quiet = true;
@@ -127,4 +138,12 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
   }
   if (a.inputs.length === 0) throw new UsageError('no input: name one or more PDF files or folders');
   return a;
+}
+
+function wholeNumber(key: 'documentSeconds' | 'pageMemoryMb', text: string, flag: string): number {
+  try {
+    return checkLimit(key, text.trim() === '' ? NaN : Number(text), flag);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
 }

@@ -92,6 +92,7 @@ async function convertCommand(argv: string[]): Promise<number> {
             uri: pdf,
             pages: args.pages,
             password: args.password,
+            limits: args.limits,
             options: {
               engine: args.engine,
               renderImages: args.images,

@@ -2,6 +2,7 @@
  * `folio models pull|list|remove`: the command-line face of the model manager (server/models).
  *
  *   folio models pull [granite-docling|heron|all|<owner/repo>] [--dtype fp32] [--dir <folder>] [--endpoint <url>]
+ *                     [--revision <commit|branch>] [--trust-hub] [--allow-http-loopback]
  *   folio models list [--dir <folder>]
  *   folio models remove <name> [--dir <folder>]
  *
@@ -13,12 +14,16 @@ import { listModels, pullModel, removeModel } from '../models/manager';
 import { DTYPE_SUFFIX } from '../vlm/config';
 
 export const MODELS_USAGE = `usage: folio models pull [granite-docling|heron|all|<owner/repo>] [--dtype <d>] [--dir <folder>] [--endpoint <url>]
+                         [--revision <commit|branch>] [--trust-hub] [--allow-http-loopback]
        folio models list [--dir <folder>]
        folio models remove <name> [--dir <folder>]
 
   --dtype     VLM variant: ${Object.keys(DTYPE_SUFFIX).join(', ')} (default fp32; q4f16 is known to garble output)
   --dir       models folder (default ${defaultModelsDir()}; FOLIO_MODELS overrides)
-  --endpoint  hub address (default HF_ENDPOINT or https://huggingface.co)`;
+  --endpoint  hub address, HTTPS only (default HF_ENDPOINT or https://huggingface.co)
+  --revision  commit or branch to download (default: the catalog's pinned commit, else main's commit)
+  --trust-hub accept files Folio pins no checksum for, checked only against the hub's listing
+  --allow-http-loopback  accept http:// to 127.0.0.1/localhost (a local test hub)`;
 
 function mb(n: number): string {
   return `${(n / 1e6).toFixed(1)} MB`;
@@ -29,10 +34,13 @@ interface Parsed {
   dtype?: string;
   dir: string;
   endpoint?: string;
+  revision?: string;
+  trustHub: boolean;
+  allowLoopbackHttp: boolean;
 }
 
 function parse(argv: string[]): Parsed {
-  const out: Parsed = { positional: [], dir: defaultModelsDir() };
+  const out: Parsed = { positional: [], dir: defaultModelsDir(), trustHub: false, allowLoopbackHttp: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -43,6 +51,9 @@ function parse(argv: string[]): Parsed {
     if (a === '--dtype') out.dtype = value();
     else if (a === '--dir') out.dir = value();
     else if (a === '--endpoint') out.endpoint = value();
+    else if (a === '--revision') out.revision = value();
+    else if (a === '--trust-hub') out.trustHub = true;
+    else if (a === '--allow-http-loopback') out.allowLoopbackHttp = true;
     else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
     else out.positional.push(a);
   }
@@ -71,14 +82,19 @@ export async function runModelsCommand(argv: string[]): Promise<number> {
               dtype: args.dtype,
               dir: args.dir,
               baseUrl: args.endpoint,
+              revision: args.revision,
+              trustHub: args.trustHub,
+              allowLoopbackHttp: args.allowLoopbackHttp,
               signal: ac.signal,
               onProgress: (p) => {
-                const pct = p.overallTotal > 0 ? Math.floor((p.overallReceived / p.overallTotal) * 100) : 100;
+                // Clamped: whatever a hub claims, the line never grows past 100% (one line per percent at most).
+                const received = Math.min(p.overallReceived, p.overallTotal);
+                const pct = p.overallTotal > 0 ? Math.min(100, Math.max(0, Math.floor((received / p.overallTotal) * 100))) : 100;
                 if (pct === lastPct) return;
                 lastPct = pct;
                 const width = 24;
                 const bar = '█'.repeat(Math.round((pct / 100) * width)).padEnd(width, '░');
-                const line = `${bar} ${pct}% ${mb(p.overallReceived)}/${mb(p.overallTotal)} ${p.model}: ${p.file}`;
+                const line = `${bar} ${pct}% ${mb(received)}/${mb(p.overallTotal)} ${p.model}: ${p.file}`;
                 if (tty) process.stderr.write(`\r\x1b[2K${line.slice(0, (process.stderr.columns ?? 80) - 1)}`);
                 else if (pct % 25 === 0) process.stderr.write(line + '\n');
               },

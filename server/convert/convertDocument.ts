@@ -10,18 +10,22 @@
  *
  * Cancellation (AbortSignal) stops scheduling, abandons running pages (their workers are
  * terminated after a short grace) and returns the summary of the pages already delivered.
+ * The document's time budget (`limits.documentSeconds`) ends it the same way, with `stopped`
+ * and a page error saying which pages were not converted; each page's pdf.js work has a memory
+ * budget (`limits.pageMemoryMb`, enforced in the worker), past which that page alone fails.
  */
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultPageCacheDir } from '../util/cache';
-import type { ConvertOptions, ConvertSummary, EngineName, PageResult } from '../protocol';
+import type { ConvertLimits, ConvertOptions, ConvertSummary, EngineName, PageResult } from '../protocol';
 import { FolioErrorCodes } from '../protocol';
 import { FolioError } from '../errors';
 import type { AnalyzeOptions, PageAnalysis } from '../pipeline/types';
 import { markFurniture } from '../pipeline/furniture';
 import { CancelledError, type PageWorkerPool } from '../worker/pool';
+import { resolveLimits } from '../worker/limits';
 import { parsePageSelection } from './pageSelection';
 import { buildPageResult, failedPageResult, joinDocTags, joinPages } from './pageResult';
 import { vlmPageEngine, type VlmPageEngine } from './vlmEngine';
@@ -35,6 +39,8 @@ export interface ConvertInput {
   pages?: string;
   password?: string;
   options?: ConvertOptions;
+  /** Resource limits (validated here; absent fields take the defaults). */
+  limits?: ConvertLimits;
 }
 
 export interface ConvertSink {
@@ -94,9 +100,10 @@ export async function convertDocument(
   const path = toPath(input.uri);
   const options = input.options ?? {};
   const engine: EngineName = options.engine ?? 'pipeline';
+  const limits = resolveLimits(input.limits);
   checkFile(path);
   const docId = randomUUID();
-  const doc = { docId, path, password: input.password };
+  const doc = { docId, path, password: input.password, pageMemoryMb: limits.pageMemoryMb };
   const results: PageResult[] = [];
   const pageErrors: { page: number; message: string }[] = [];
   const warnings: string[] = [];
@@ -106,11 +113,22 @@ export async function convertDocument(
   const inner = new AbortController();
   const onAbort = () => inner.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
+  // The time budget stops the document like a cancel: running pdf.js work is terminated.
+  let outOfTime = false;
+  const budget =
+    limits.documentSeconds > 0
+      ? setTimeout(() => {
+          outOfTime = true;
+          inner.abort();
+        }, limits.documentSeconds * 1000)
+      : undefined;
+  let selectedPages: number[] = [];
 
   let vlm: VlmPageEngine | undefined;
   try {
     pageCount = await pool.open(doc, inner.signal);
     const selected = parsePageSelection(input.pages, pageCount);
+    selectedPages = selected;
     sink.progress?.(0, selected.length);
     const aopts = analyzeOptions(options);
     if (engine === 'vlm') {
@@ -146,7 +164,8 @@ export async function convertDocument(
         if (current instanceof CancelledError) break;
         // A document-level problem (password, damage) surfaces on the first page: report it as
         // the document's error rather than as N identical page errors.
-        if (current.name === 'FolioError' && results.length === 0 && i === 0) throw current;
+        // A page over its memory budget (TooLarge) is that page's problem only.
+        if (current.name === 'FolioError' && (current as FolioError).code !== FolioErrorCodes.TooLarge && results.length === 0 && i === 0) throw current;
         const reason = pageErrorReason(current);
         const message = `page ${page}: ${reason}`;
         pageErrors.push({ page, message });
@@ -181,11 +200,23 @@ export async function convertDocument(
     if (!(e instanceof CancelledError) || !inner.signal.aborted) throw e;
     cancelled = true;
   } finally {
+    clearTimeout(budget);
     signal?.removeEventListener('abort', onAbort);
     inner.abort();
     void pool.close(docId);
   }
 
+  let stopped: ConvertSummary['stopped'];
+  if (outOfTime && !signal?.aborted) {
+    cancelled = false;
+    const first = selectedPages[results.length] ?? 1;
+    const last = selectedPages[selectedPages.length - 1] ?? first;
+    const which = first === last ? `page ${first} was` : `pages ${first}–${last} were`;
+    const message = `the document's time budget of ${limits.documentSeconds} s ran out: ${which} not converted (${results.length} page(s) done are kept). If the file is trusted, raise the limit with --max-document-seconds or the folio.limits.documentSeconds setting`;
+    stopped = { limit: 'documentSeconds', message };
+    pageErrors.push({ page: first, message: `page ${first}: ${message}` });
+    sink.log?.('warning', `${basename(path)}: ${message}`);
+  }
   for (const r of results) for (const w of r.warnings) warnings.push(`page ${r.page}: ${w}`);
   const summary: ConvertSummary = {
     uri: input.uri,
@@ -200,6 +231,7 @@ export async function convertDocument(
     elapsedMs: Date.now() - started,
   };
   if (provider) summary.provider = provider;
+  if (stopped) summary.stopped = stopped;
   return summary;
 }
 

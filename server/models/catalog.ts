@@ -15,7 +15,28 @@ export interface CatalogEntry {
   description: string;
   /** Whether the repository has dtype variants (`onnx/<part><suffix>.onnx`). */
   variants: boolean;
+  /**
+   * The commit (40 hex digits) to download, pinned when Folio's authors have checked it. Unset,
+   * a pull resolves `main` to its commit once and takes every file from that commit.
+   */
+  revision?: string;
+  /**
+   * Expected size and SHA-256 of files, checked by Folio's authors and shipped with Folio: a
+   * pinned file is verified against these, not against the hub's listing (which comes from the
+   * same server as the file). A file without a pin needs the user's explicit trust in the hub
+   * (`--trust-hub`, or the extension's confirmation).
+   */
+  pinned?: Readonly<Record<string, { size: number; sha256: string }>>;
 }
+
+/*
+ * No revision or checksum is pinned yet: they must be read from the hub, and this project's
+ * machines have no access to huggingface.co. Values are not copied from third-party pages
+ * either — a wrong pin would break every download. To pin, run once on a trusted connection
+ *   folio models pull <name> --trust-hub
+ * and copy `revision` and the files' `size`/`sha256` from <models>/<folder>/folio-model.json
+ * into the entry below (docs/limits.md, "Model downloads").
+ */
 
 export const CATALOG: readonly CatalogEntry[] = [
   {

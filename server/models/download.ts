@@ -1,15 +1,17 @@
 /**
  * One file from the hub to disk: streamed into `<dest>.part`, resumed with an HTTP Range request
  * when a partial file is already there (a 200 answer instead of 206 restarts from zero), then
- * checked against the hub's size and checksum (SHA-256 for LFS files, git blob SHA-1 for small
- * ones). A mismatch deletes the partial file and throws; the caller installs nothing.
+ * checked against the expected size and checksum (SHA-256 for LFS files, git blob SHA-1 for small
+ * ones). A mismatch deletes the partial file and throws; the caller installs nothing. A server
+ * that sends more than the expected size (a lying or broken hub) is cut off at that size: the
+ * transfer stops, the partial file is deleted, and progress never passes 100%.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { FolioError } from '../errors';
 import { FolioErrorCodes } from '../protocol';
-import { offlineError, type HubFile } from './hub';
+import { hubFetch, offlineError, type HubFile, type HubPolicy } from './hub';
 
 export interface FileProgress {
   path: string;
@@ -43,8 +45,15 @@ export async function downloadFile(
   url: string,
   dest: string,
   meta: HubFile,
-  opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal; endpoint: string },
+  opts: { onProgress?: (p: FileProgress) => void; signal?: AbortSignal; endpoint: string; policy?: HubPolicy },
 ): Promise<void> {
+  const oversize = () => {
+    if (existsSync(part)) unlinkSync(part);
+    return new FolioError(
+      FolioErrorCodes.ModelError,
+      `The hub sent more than the ${meta.size} bytes expected for ${meta.path}; the transfer was stopped and deleted, nothing was installed. The hub or a proxy is misbehaving: try again later or another endpoint.`,
+    );
+  };
   mkdirSync(dirname(dest), { recursive: true });
   const part = `${dest}.part`;
   let have = existsSync(part) ? statSync(part).size : 0;
@@ -55,9 +64,9 @@ export async function downloadFile(
   if (have < meta.size || meta.size === 0) {
     let res: Response;
     try {
-      res = await fetch(url, { signal: opts.signal, headers: have > 0 ? { range: `bytes=${have}-` } : {} });
+      res = await hubFetch(url, { signal: opts.signal, headers: have > 0 ? { range: `bytes=${have}-` } : {} }, opts.policy ?? {});
     } catch (e) {
-      if (opts.signal?.aborted) throw e;
+      if (opts.signal?.aborted || e instanceof FolioError) throw e;
       throw offlineError(opts.endpoint, e);
     }
     if (res.status === 416 && have === meta.size) {
@@ -67,6 +76,12 @@ export async function downloadFile(
     } else {
       const append = res.status === 206 && have > 0;
       if (!append) have = 0;
+      // A declared length past what is left is refused before a byte is written.
+      const declared = Number(res.headers.get('content-length') ?? NaN);
+      if (Number.isFinite(declared) && have + declared > meta.size) {
+        await res.body.cancel().catch(() => undefined);
+        throw oversize();
+      }
       const out = createWriteStream(part, { flags: append ? 'a' : 'w' });
       const done = new Promise<void>((resolve, reject) => {
         out.on('finish', resolve);
@@ -74,6 +89,7 @@ export async function downloadFile(
       });
       try {
         for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          if (have + chunk.length > meta.size) throw oversize();
           if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
           have += chunk.length;
           opts.onProgress?.({ path: meta.path, received: have, total: meta.size });
@@ -82,6 +98,11 @@ export async function downloadFile(
         out.end();
         await done.catch(() => undefined);
         if (opts.signal?.aborted) throw e;
+        if (e instanceof FolioError) {
+          // The over-size check: the stream is closed now, so the partial file can go.
+          if (existsSync(part)) unlinkSync(part);
+          throw e;
+        }
         // The partial file stays: the next pull resumes from it.
         throw new FolioError(
           FolioErrorCodes.ModelError,

@@ -6,8 +6,12 @@
  *       blob SHA-1, i.e. sha1("blob <size>\0" + content));
  *   GET {endpoint}/{repo}/resolve/{revision}/{path}  → the file (LFS files redirect to a CDN;
  *       Range requests are honoured, which makes resuming possible).
+ *   GET {endpoint}/api/models/{repo}/revision/{revision}  → `{ sha: <commit> }`: a branch name
+ *       resolved to the commit the whole download then uses (files never mix two commits).
  * The endpoint defaults to https://huggingface.co and follows HF_ENDPOINT like the hub's own
- * clients (mirrors, tests against a loopback server).
+ * clients (mirrors). Only HTTPS is accepted, on every hop of a redirect; plain HTTP only to a
+ * loopback address and only when the caller asks for it explicitly (`allowLoopbackHttp`: tests
+ * against a local fake hub).
  */
 import { FolioError } from '../errors';
 import { FolioErrorCodes } from '../protocol';
@@ -21,11 +25,79 @@ export interface HubFile {
   gitSha1?: string;
 }
 
-export function hubEndpoint(baseUrl?: string): string {
-  return (baseUrl ?? process.env.HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/+$/, '');
+/** What a download may connect to. */
+export interface HubPolicy {
+  /** Accept `http://` to 127.0.0.0/8, ::1 or localhost (a local test hub); never other hosts. */
+  allowLoopbackHttp?: boolean;
 }
 
-export function resolveUrl(endpoint: string, repo: string, path: string, revision = 'main'): string {
+function isLoopback(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/** Throws unless `url` is HTTPS (or loopback HTTP when the policy allows it). */
+export function checkHubUrl(url: string, policy: HubPolicy, what = 'The model hub address'): URL {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new FolioError(FolioErrorCodes.ModelError, `${what} "${url}" is not a valid URL; use https://…`);
+  }
+  if (u.protocol === 'https:') return u;
+  if (u.protocol === 'http:' && policy.allowLoopbackHttp && isLoopback(u.hostname)) return u;
+  const why =
+    u.protocol === 'http:' && isLoopback(u.hostname)
+      ? 'plain HTTP to a loopback address is accepted only with --allow-http-loopback (for a local test hub)'
+      : 'models are downloaded over HTTPS only';
+  throw new FolioError(FolioErrorCodes.ModelError, `${what} ${u.origin} is refused: ${why}.`);
+}
+
+export function hubEndpoint(baseUrl?: string, policy: HubPolicy = {}): string {
+  const endpoint = (baseUrl ?? process.env.HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/+$/, '');
+  checkHubUrl(endpoint, policy);
+  return endpoint;
+}
+
+/**
+ * `fetch` that follows redirects itself (at most 5), checking every address against the policy
+ * before connecting: an HTTPS hub cannot hand the download over to plain HTTP.
+ */
+export async function hubFetch(url: string, init: { signal?: AbortSignal; headers?: Record<string, string> }, policy: HubPolicy): Promise<Response> {
+  let current = url;
+  for (let hop = 0; hop <= 5; hop++) {
+    checkHubUrl(current, policy, hop === 0 ? 'The model hub address' : 'A redirect of the model hub to');
+    const res = await fetch(current, { ...init, redirect: 'manual' });
+    const location = res.headers.get('location');
+    if (res.status < 300 || res.status > 399 || !location) return res;
+    await res.body?.cancel().catch(() => undefined);
+    current = new URL(location, current).href;
+  }
+  throw new FolioError(FolioErrorCodes.ModelError, `${url} redirected more than 5 times; try again later.`);
+}
+
+/** A full commit id, as pinned in the catalog or recorded in an install's manifest. */
+export const COMMIT_RE = /^[0-9a-f]{40}$/;
+
+/** Resolves a branch or tag (`main`) to its commit, so every file of a pull comes from that one commit. */
+export async function resolveRevision(endpoint: string, repo: string, revision: string, policy: HubPolicy, signal?: AbortSignal): Promise<string> {
+  if (COMMIT_RE.test(revision)) return revision;
+  const url = `${endpoint}/api/models/${repo}/revision/${encodeURIComponent(revision)}`;
+  let res: Response;
+  try {
+    res = await hubFetch(url, { signal, headers: { accept: 'application/json' } }, policy);
+  } catch (e) {
+    if (signal?.aborted || e instanceof FolioError) throw e;
+    throw offlineError(endpoint, e);
+  }
+  if (res.status === 404) throw new FolioError(FolioErrorCodes.ModelError, `The model repository ${repo} or its revision "${revision}" was not found at ${endpoint}.`);
+  if (!res.ok) throw new FolioError(FolioErrorCodes.ModelError, `${url} answered HTTP ${res.status}; try again later.`);
+  const sha = ((await res.json()) as { sha?: unknown }).sha;
+  if (typeof sha !== 'string' || !COMMIT_RE.test(sha)) throw new FolioError(FolioErrorCodes.ModelError, `${url} did not name a commit for "${revision}".`);
+  return sha;
+}
+
+export function resolveUrl(endpoint: string, repo: string, path: string, revision: string): string {
   return `${endpoint}/${repo}/resolve/${encodeURIComponent(revision)}/${path.split('/').map(encodeURIComponent).join('/')}`;
 }
 
@@ -47,23 +119,23 @@ interface TreeEntry {
 }
 
 /** One folder's listing, following `Link: <…>; rel="next"` pages as the hub paginates long lists. */
-async function getTree(endpoint: string, repo: string, revision: string, folder: string, signal?: AbortSignal): Promise<TreeEntry[]> {
+async function getTree(endpoint: string, repo: string, revision: string, folder: string, policy: HubPolicy, signal?: AbortSignal): Promise<TreeEntry[]> {
   const all: TreeEntry[] = [];
   let url: string | undefined = `${endpoint}/api/models/${repo}/tree/${encodeURIComponent(revision)}${folder ? '/' + folder : ''}`;
   for (let pages = 0; url && pages < 100; pages++) {
-    const { entries, next } = await getTreePage(endpoint, url, repo, signal);
+    const { entries, next } = await getTreePage(endpoint, url, repo, policy, signal);
     all.push(...entries);
     url = next ? new URL(next, url).href : undefined;
   }
   return all;
 }
 
-async function getTreePage(endpoint: string, url: string, repo: string, signal?: AbortSignal): Promise<{ entries: TreeEntry[]; next?: string }> {
+async function getTreePage(endpoint: string, url: string, repo: string, policy: HubPolicy, signal?: AbortSignal): Promise<{ entries: TreeEntry[]; next?: string }> {
   let res: Response;
   try {
-    res = await fetch(url, { signal, headers: { accept: 'application/json' } });
+    res = await hubFetch(url, { signal, headers: { accept: 'application/json' } }, policy);
   } catch (e) {
-    if (signal?.aborted) throw e;
+    if (signal?.aborted || e instanceof FolioError) throw e;
     throw offlineError(endpoint, e);
   }
   if (res.status === 404) throw new FolioError(FolioErrorCodes.ModelError, `The model repository ${repo} was not found at ${endpoint} (${url}).`);
@@ -75,18 +147,24 @@ async function getTreePage(endpoint: string, url: string, repo: string, signal?:
 }
 
 /** Every file of a repository at a revision, with sizes and checksums (folders listed recursively). */
-export async function listRepoFiles(endpoint: string, repo: string, revision = 'main', signal?: AbortSignal): Promise<HubFile[]> {
+export async function listRepoFiles(endpoint: string, repo: string, revision: string, policy: HubPolicy, signal?: AbortSignal): Promise<HubFile[]> {
   const files: HubFile[] = [];
   const seen = new Set<string>();
   const walk = async (folder: string, depth: number) => {
-    for (const e of await getTree(endpoint, repo, revision, folder, signal)) {
+    for (const e of await getTree(endpoint, repo, revision, folder, policy, signal)) {
       if (seen.has(e.path)) continue;
       seen.add(e.path);
       if (e.type === 'directory') {
         if (depth < 4) await walk(e.path, depth + 1);
       } else if (e.type === 'file') {
         const sha256 = e.lfs?.oid ?? e.lfs?.sha256;
-        files.push({ path: e.path, size: e.lfs?.size ?? e.size ?? 0, sha256, gitSha1: sha256 ? undefined : e.oid });
+        // Paths become file names under the models folder: no `..`, no absolute or odd paths.
+        if (!/^[\w.-]+(\/[\w.-]+)*$/.test(e.path) || e.path.split('/').some((seg) => seg === '.' || seg === '..')) {
+          throw new FolioError(FolioErrorCodes.ModelError, `The hub's listing of ${repo} names a file "${e.path}" that is not a plain relative path; nothing was downloaded.`);
+        }
+        const size = e.lfs?.size ?? e.size ?? 0;
+        if (!Number.isSafeInteger(size) || size < 0) throw new FolioError(FolioErrorCodes.ModelError, `The hub's listing of ${repo} gives ${e.path} an impossible size (${String(size)}).`);
+        files.push({ path: e.path, size, sha256, gitSha1: sha256 ? undefined : e.oid });
       }
     }
   };

@@ -6,6 +6,11 @@
  * runs, so an interrupted pull resumes), each verified, and only when every file of the request
  * is good are they moved into `<root>/<folder>/` (one directory rename for a fresh install, else
  * one rename per file), after which `folio-model.json` records what is installed.
+ *
+ * Trust: the endpoint must be HTTPS (hub.ts); a branch is resolved to one commit, recorded in the
+ * manifest; each file is checked against the catalog's pinned size and SHA-256 when it has one.
+ * The hub's listing alone is not trusted: files without a pin are downloaded only when the
+ * caller says it trusts the hub (`trustHub`), and a download larger than expected is cut off.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +18,7 @@ import { FolioError } from '../errors';
 import { FolioErrorCodes } from '../protocol';
 import { CATALOG, findEntry, wantedFile, type CatalogEntry } from './catalog';
 import { downloadFile, verifyFile } from './download';
-import { hubEndpoint, listRepoFiles, resolveUrl, type HubFile } from './hub';
+import { hubEndpoint, listRepoFiles, resolveRevision, resolveUrl, type HubFile, type HubPolicy } from './hub';
 
 export const MANIFEST = 'folio-model.json';
 
@@ -36,9 +41,19 @@ export interface PullOptions {
   dir: string;
   /** Hub endpoint (default HF_ENDPOINT or https://huggingface.co). */
   baseUrl?: string;
+  /** Branch, tag or commit; default the catalog's pinned commit, else `main` resolved to its commit. */
   revision?: string;
+  /**
+   * Accept files the catalog pins no checksum for, checked only against the hub's own listing
+   * (the CLI's `--trust-hub`, the extension's confirmation).
+   */
+  trustHub?: boolean;
+  /** Accept `http://` to a loopback address (a local test hub); HTTPS is required otherwise. */
+  allowLoopbackHttp?: boolean;
   onProgress?: (p: PullProgress) => void;
   signal?: AbortSignal;
+  /** The catalog to look `repo` up in (default Folio's; tests pass entries with pins). */
+  catalog?: readonly CatalogEntry[];
 }
 
 export interface InstalledModel {
@@ -60,13 +75,26 @@ interface Manifest {
   installedAt: string;
 }
 
-function entryFor(repo: string): CatalogEntry {
-  const known = findEntry(repo);
+function entryFor(repo: string, catalog?: readonly CatalogEntry[]): CatalogEntry {
+  const known = catalog ? catalog.find((e) => e.name === repo || e.repo === repo || e.folder === repo) : findEntry(repo);
   if (known) return known;
   if (!/^[\w.-]+\/[\w.-]+$/.test(repo)) {
     throw new FolioError(FolioErrorCodes.ModelError, `Unknown model "${repo}"; use ${CATALOG.map((c) => c.name).join(' or ')}, or a hub id like owner/name.`);
   }
   return { name: repo, repo, folder: repo.split('/')[1], description: repo, variants: true };
+}
+
+/** The catalog's pin for a file replaces the listing's values; a listing that disagrees is refused. */
+function withPin(entry: CatalogEntry, f: HubFile): HubFile {
+  const pin = entry.pinned?.[f.path];
+  if (!pin) return f;
+  if (f.size !== pin.size || (f.sha256 !== undefined && f.sha256.toLowerCase() !== pin.sha256.toLowerCase())) {
+    throw new FolioError(
+      FolioErrorCodes.ModelError,
+      `The hub lists ${f.path} of ${entry.repo} as ${f.size} bytes${f.sha256 ? ` with SHA-256 ${f.sha256}` : ''}, but Folio pins ${pin.size} bytes with SHA-256 ${pin.sha256}; nothing was downloaded.`,
+    );
+  }
+  return { path: f.path, size: pin.size, sha256: pin.sha256.toLowerCase() };
 }
 
 function readManifest(folder: string): Manifest | undefined {
@@ -79,12 +107,20 @@ function readManifest(folder: string): Manifest | undefined {
 
 /** Downloads (or completes) a model; returns the installed folder. */
 export async function pullModel(opts: PullOptions): Promise<string> {
-  const entry = entryFor(opts.repo);
+  const entry = entryFor(opts.repo, opts.catalog);
   const dtype = opts.dtype ?? 'fp32';
-  const revision = opts.revision ?? 'main';
-  const endpoint = hubEndpoint(opts.baseUrl);
-  const all = await listRepoFiles(endpoint, entry.repo, revision, opts.signal);
-  const files = all.filter((f) => wantedFile(entry, f.path, dtype));
+  const policy: HubPolicy = { allowLoopbackHttp: opts.allowLoopbackHttp === true };
+  const endpoint = hubEndpoint(opts.baseUrl, policy);
+  const revision = await resolveRevision(endpoint, entry.repo, opts.revision ?? entry.revision ?? 'main', policy, opts.signal);
+  const all = await listRepoFiles(endpoint, entry.repo, revision, policy, opts.signal);
+  const files = all.filter((f) => wantedFile(entry, f.path, dtype)).map((f) => withPin(entry, f));
+  const unpinned = files.filter((f) => !entry.pinned?.[f.path]);
+  if (unpinned.length > 0 && opts.trustHub !== true) {
+    throw new FolioError(
+      FolioErrorCodes.ModelError,
+      `Folio pins no checksum for ${unpinned.length} file(s) of ${entry.repo} (${unpinned[0].path}${unpinned.length > 1 ? ', …' : ''}): they could only be checked against the hub's own listing, which comes from the same server as the files. To accept that, pass --trust-hub (the commit used, ${revision}, is recorded in ${MANIFEST}).`,
+    );
+  }
   if (entry.variants && !files.some((f) => f.path.endsWith('.onnx'))) {
     const have = [...new Set(all.filter((f) => f.path.endsWith('.onnx')).map((f) => f.path))].join(', ');
     throw new FolioError(FolioErrorCodes.ModelError, `${entry.repo} has no ONNX files for dtype "${dtype}" (it has: ${have || 'none'}).`);
@@ -111,6 +147,7 @@ export async function pullModel(opts: PullOptions): Promise<string> {
     const before = overallDone;
     await downloadFile(resolveUrl(endpoint, entry.repo, f.path, revision), dest, f, {
       endpoint,
+      policy,
       signal: opts.signal,
       onProgress: (p) =>
         opts.onProgress?.({ model: entry.name, file: f.path, received: p.received, total: p.total, overallReceived: before + p.received, overallTotal }),

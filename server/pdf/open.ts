@@ -5,9 +5,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createHash } from 'node:crypto';
-import { FolioError } from '../errors';
+import { FolioError, isFolioError } from '../errors';
 import { FolioErrorCodes } from '../protocol';
 import { pdfjs, pdfjsAssetOptions } from './pdfjs';
+import { pdfjsWork } from './guard';
 import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api';
 
 export interface PdfHandle {
@@ -68,16 +69,19 @@ export async function openPdf(path: string, opts: { password?: string } = {}): P
   });
   let doc: PDFDocumentProxy;
   try {
-    doc = await task.promise;
+    doc = await pdfjsWork(() => task.promise);
   } catch (e) {
     await task.destroy().catch(() => undefined);
+    // The memory budget's own error (server/worker/pdfBudget.ts) says what happened already.
+    if (isFolioError(e)) throw e;
     throw mapOpenError(e, name, opts.password !== undefined);
   }
   if (doc.numPages === 0) {
     await task.destroy().catch(() => undefined);
     throw new FolioError(FolioErrorCodes.EmptyDocument, `${name} has no pages: there is nothing to convert`);
   }
-  const stats = await sampleStats(doc).catch(() => DEFAULT_STATS);
+  // Statistics are a nicety: over the budget (a bomb on an early page) the defaults do.
+  const stats = await pdfjsWork(() => sampleStats(doc)).catch(() => DEFAULT_STATS);
   return {
     path,
     numPages: doc.numPages,

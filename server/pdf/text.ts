@@ -5,6 +5,7 @@
  */
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import type { TextSpan } from '../pipeline/types';
+import { pdfjsWork } from './guard';
 
 /** A span plus what layout needs beyond the shared type: its baseline angle. */
 export interface PdfSpan extends TextSpan {
@@ -54,7 +55,7 @@ export function mul(m1: number[], m2: number[]): number[] {
 }
 
 export async function readSpans(page: PDFPageProxy, viewportTransform: number[]): Promise<PdfSpan[]> {
-  const tc = await page.getTextContent();
+  const tc = await pdfjsWork(() => page.getTextContent());
   const styles = tc.styles as Record<string, { fontFamily?: string; ascent?: number; descent?: number }>;
   const fonts = new Map<string, FontInfo>();
   const out: PdfSpan[] = [];

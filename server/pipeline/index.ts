@@ -9,7 +9,8 @@ import type { BBox, RegionClass } from '../protocol';
 import { toGrid, type DocItem } from '../doctags/types';
 import type { AnalyzeOptions, PageAnalysis, PageContent } from './types';
 import { openPdf, type PdfHandle } from '../pdf/open';
-import { renderPage, type RenderedPage } from '../pdf/render';
+import { renderPage, renderSkipReason, type RenderedPage } from '../pdf/render';
+import { pdfjsWork } from '../pdf/guard';
 import { readCachedPng, writeCacheEntry } from '../util/cache';
 import { textLayerUsable } from '../pdf/text';
 import { layoutPage } from '../layout/index';
@@ -30,7 +31,7 @@ async function getPage(doc: PdfHandle, pageNo: number): Promise<PDFPageProxy> {
   if (!Number.isInteger(pageNo) || pageNo < 1 || pageNo > doc.numPages) {
     throw new Error(`page ${pageNo} does not exist: the document has ${doc.numPages} page(s)`);
   }
-  return doc.doc.getPage(pageNo);
+  return pdfjsWork(() => doc.doc.getPage(pageNo));
 }
 
 /** `signal` is polled between stages and inside OCR (see server/worker/cancelFlag.ts). */
@@ -42,7 +43,10 @@ export async function analyzePage(doc: PdfHandle, pageNo: number, opts: AnalyzeO
     const warnings: string[] = [];
     const usable = textLayerUsable(raw.content.spans);
     const blank = raw.content.spans.length === 0 && raw.content.graphics.length === 0 && !raw.pageImage;
-    const wantOcr = opts.ocr === 'always' || (opts.ocr === 'auto' && !usable && !blank);
+    // A page too large to render within the pixel cap gets no page image, crops or OCR.
+    const tooLarge = renderSkipReason(W, H);
+    if (tooLarge) warnings.push(tooLarge);
+    const wantOcr = !tooLarge && (opts.ocr === 'always' || (opts.ocr === 'auto' && !usable && !blank));
     if (!usable && !blank && opts.ocr === 'never') warnings.push('this page has no usable text layer and OCR is turned off: its text is missing');
 
     let image: RenderedPage | undefined;
@@ -65,7 +69,7 @@ export async function analyzePage(doc: PdfHandle, pageNo: number, opts: AnalyzeO
       result = { page: pageNo, width: W, height: H, items: laid.items, furnitureCandidates: laid.furnitureCandidates, ocr: false, rotation: 0, warnings };
     }
 
-    if (opts.renderImages) {
+    if (opts.renderImages && !tooLarge) {
       const file = join(opts.cacheDir, `${doc.fileKey}-p${pageNo}-s${opts.scale}.png`);
       const needPixels = opts.assetsDir !== undefined && result.items.some((i) => i.cls === 'picture');
       // A hit is trusted only when it is a plain file holding a PNG (server/util/cache).
@@ -78,7 +82,7 @@ export async function analyzePage(doc: PdfHandle, pageNo: number, opts: AnalyzeO
         result.image = { path: file, width: image.width, height: image.height };
       }
     }
-    if (opts.assetsDir && result.items.some((i) => i.cls === 'picture')) {
+    if (opts.assetsDir && !tooLarge && result.items.some((i) => i.cls === 'picture')) {
       image ??= await renderPage(doc.doc, page, opts.scale || 2, false);
       warnings.push(...(await savePictures(result.items, image, doc.path, pageNo, opts.assetsDir, opts.markdownDir)));
     }
@@ -116,7 +120,7 @@ export async function reparseRegion(doc: PdfHandle, pageNo: number, bbox: BBox, 
     const { width: W, height: H } = raw.content;
     let content = raw.content;
     const usable = textLayerUsable(raw.content.spans);
-    if (opts.ocr === 'always' || (opts.ocr === 'auto' && !usable)) {
+    if (!renderSkipReason(W, H) && (opts.ocr === 'always' || (opts.ocr === 'auto' && !usable))) {
       const scan = await renderPage(doc.doc, page, OCR_SCALE, false);
       const crop = cropRgba(scan, bbox);
       const ocr = await recognize(crop.image, opts.providers);

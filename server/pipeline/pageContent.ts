@@ -6,6 +6,7 @@ import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import type { BBox } from '../protocol';
 import type { PageContent } from './types';
 import { pdfjs } from '../pdf/pdfjs';
+import { pdfjsWork } from '../pdf/guard';
 import { readSpans, type PdfSpan } from '../pdf/text';
 import { clusterShapes, readGraphics } from '../pdf/graphics';
 import { findGutters } from '../layout/lines';
@@ -25,7 +26,7 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
   const viewport = page.getViewport({ scale: 1 });
   const W = viewport.width;
   const H = viewport.height;
-  const ops = await page.getOperatorList();
+  const ops = await pdfjsWork(() => page.getOperatorList());
   const g = readGraphics(ops.fnArray, ops.argsArray, lib.OPS as unknown as Record<string, number>, viewport.transform, W, H);
   const spans: PdfSpan[] = await readSpans(page, viewport.transform);
   const marks: BBox[] = [];

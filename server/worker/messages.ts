@@ -14,10 +14,15 @@ export interface WorkerInit {
   cancel: Int32Array;
 }
 
+/** What one request may use inside pdf.js (server/worker/pdfBudget.ts); 0 or absent = no limit. */
+export interface RequestBudget {
+  memoryBytes?: number;
+}
+
 export type WorkerRequest =
-  | { kind: 'open'; id: number; docId: string; path: string; password?: string }
-  | { kind: 'analyze'; id: number; docId: string; page: number; options: AnalyzeOptions }
-  | { kind: 'reparse'; id: number; docId: string; page: number; bbox: BBox; cls: RegionClass; options: AnalyzeOptions }
+  | { kind: 'open'; id: number; docId: string; path: string; password?: string; budget?: RequestBudget }
+  | { kind: 'analyze'; id: number; docId: string; page: number; options: AnalyzeOptions; budget?: RequestBudget }
+  | { kind: 'reparse'; id: number; docId: string; page: number; bbox: BBox; cls: RegionClass; options: AnalyzeOptions; budget?: RequestBudget }
   | { kind: 'close'; id: number; docId: string };
 
 export type WorkerResponse =

@@ -8,6 +8,7 @@ import { analyzePage, openPdf, reparseRegion } from '../pipeline/index';
 import { serializeError } from '../errors';
 import type { WorkerInit, WorkerRequest, WorkerResponse } from './messages';
 import { createCancelBuffer, sharedAbortSignal } from './cancelFlag';
+import { beginBudget, installPdfBudget } from './pdfBudget';
 
 type PdfHandle = Awaited<ReturnType<typeof openPdf>>;
 
@@ -24,6 +25,8 @@ function doc(docId: string): Promise<PdfHandle> {
 }
 
 async function handle(req: WorkerRequest): Promise<WorkerResponse> {
+  // One request runs at a time per worker (the pool's slots), 'close' aside, which runs no pdf.js parse.
+  if (req.kind !== 'close') beginBudget(req.budget?.memoryBytes ?? 0);
   switch (req.kind) {
     case 'open': {
       let opened = docs.get(req.docId);
@@ -60,6 +63,7 @@ async function handle(req: WorkerRequest): Promise<WorkerResponse> {
 port.on('message', (req: WorkerRequest | WorkerInit) => {
   if (req.kind === 'init') {
     cancelFlag = req.cancel;
+    installPdfBudget(cancelFlag);
     return;
   }
   handle(req).then(

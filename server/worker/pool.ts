@@ -7,14 +7,18 @@
  *
  * Cancellation: an aborted request is answered at once; its worker is told through a shared flag
  * (cancelFlag.ts) and stops at the engine's next check, and its slot is reused once it has.
- * A worker is terminated only when a request exceeds its time limit. A worker that crashes or
- * runs out of memory fails only the request it was running, and is replaced on next use.
+ * pdf.js checks no flag of ours (a bomb stream is decoded in one long run), so a worker still
+ * inside pdf.js after a short grace is terminated — only there, never while onnxruntime runs
+ * (the phase is claimed atomically, see cancelFlag.ts). A request over its time limit is stopped
+ * the same way, or terminated after a further grace when it is stuck elsewhere. A worker that
+ * crashes or runs out of memory fails only the request it was running, and is replaced on next use.
  */
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { deserializeError } from '../errors';
 import type { WorkerInit, WorkerRequest, WorkerResponse } from './messages';
-import { createCancelBuffer, requestCancel } from './cancelFlag';
+import { claimTermination, createCancelBuffer, requestCancel } from './cancelFlag';
+import { DEFAULT_LIMITS, MiB } from './limits';
 
 /** Distributes `Omit<T, 'id'>` over a union, so each request kind keeps its own fields. */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
@@ -30,6 +34,8 @@ export interface DocumentRef {
   docId: string;
   path: string;
   password?: string;
+  /** Memory budget (MB) of each request on this document inside pdf.js; default the pool's. */
+  pageMemoryMb?: number;
 }
 
 export interface PoolOptions {
@@ -41,6 +47,10 @@ export interface PoolOptions {
   requestTimeoutMs?: number;
   /** Heap limit of each worker (MB): a page that needs more fails alone. */
   maxHeapMb?: number;
+  /** Default memory budget (MB) of a request inside pdf.js (server/worker/pdfBudget.ts). */
+  pageMemoryMb?: number;
+  /** How long a cancelled request may stay inside pdf.js before its worker is terminated. */
+  cancelGraceMs?: number;
 }
 
 interface Pending {
@@ -59,7 +69,11 @@ class PoolWorker {
   private readonly abandoned = new Set<number>();
   private idleWaiters: (() => void)[] = [];
 
-  constructor(script: string, maxHeapMb: number) {
+  constructor(
+    script: string,
+    maxHeapMb: number,
+    private readonly graceMs: number,
+  ) {
     this.worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } });
     this.worker.postMessage({ kind: 'init', cancel: this.cancel } satisfies WorkerInit);
     this.worker.on('message', (res: WorkerResponse) => {
@@ -115,13 +129,13 @@ class PoolWorker {
       const timeout = setTimeout(() => {
         settle();
         reject(new Error(`timed out after ${Math.round(timeoutMs / 1000)} s`));
-        void this.terminate();
+        // Stuck outside pdf.js (a loop of ours, or native code ignoring the flag): terminate anyway.
+        this.stop(id, 0, 10_000);
       }, timeoutMs);
       const onAbort = () => {
         settle();
-        this.abandoned.add(id);
-        requestCancel(this.cancel, id);
         reject(new CancelledError());
+        this.stop(id, this.graceMs);
       };
       const settle = () => {
         clearTimeout(timeout);
@@ -144,6 +158,33 @@ class PoolWorker {
     });
   }
 
+  /**
+   * Stops request `id`, already answered: the shared flag first (OCR polls it); if the worker is
+   * still on it after `graceMs` and inside pdf.js, the thread is terminated; `forceAfterMs`
+   * terminates it whatever it runs (only for a request past its time limit).
+   */
+  private stop(id: number, graceMs: number, forceAfterMs?: number): void {
+    this.abandoned.add(id);
+    requestCancel(this.cancel, id);
+    const stillRunning = () => this.abandoned.has(id) && !this.dead;
+    const tryTerminate = () => {
+      if (stillRunning() && claimTermination(this.cancel)) void this.terminate();
+    };
+    if (graceMs <= 0) tryTerminate();
+    else setTimeout(tryTerminate, graceMs).unref();
+    // Still inside pdf.js after the grace is a long run of JavaScript: keep watching for it.
+    const watch = setInterval(() => {
+      if (!stillRunning()) clearInterval(watch);
+      else tryTerminate();
+    }, Math.max(50, graceMs));
+    watch.unref();
+    if (forceAfterMs !== undefined) {
+      setTimeout(() => {
+        if (stillRunning()) void this.terminate();
+      }, forceAfterMs).unref();
+    }
+  }
+
   async terminate(): Promise<void> {
     this.dead = true;
     await this.worker.terminate().catch(() => undefined);
@@ -155,6 +196,8 @@ export class PageWorkerPool {
   private readonly script: string;
   private readonly timeoutMs: number;
   private readonly maxHeapMb: number;
+  private readonly pageMemoryMb: number;
+  private readonly graceMs: number;
   private readonly slots: (PoolWorker | undefined)[];
   private readonly busy: boolean[];
   private readonly waiters: ((index: number) => void)[] = [];
@@ -166,6 +209,8 @@ export class PageWorkerPool {
     this.script = opts.script ?? join(__dirname, 'pageWorker.js');
     this.timeoutMs = opts.requestTimeoutMs ?? 120_000;
     this.maxHeapMb = opts.maxHeapMb ?? 3072;
+    this.pageMemoryMb = opts.pageMemoryMb ?? DEFAULT_LIMITS.pageMemoryMb;
+    this.graceMs = opts.cancelGraceMs ?? 250;
     this.slots = new Array(this.size).fill(undefined);
     this.busy = new Array(this.size).fill(false);
   }
@@ -181,7 +226,7 @@ export class PageWorkerPool {
     const doc = this.doc(docId);
     return this.withWorker(signal, async (w) => {
       await this.ensureOpen(w, doc, signal);
-      const res = await w.request({ kind: 'analyze', docId, page, options }, signal, this.timeoutMs);
+      const res = await w.request({ kind: 'analyze', docId, page, options, budget: this.budget(doc) }, signal, this.timeoutMs);
       if (res.kind !== 'analyzed') throw new Error(`unexpected worker answer ${res.kind}`);
       return res.analysis;
     });
@@ -198,7 +243,7 @@ export class PageWorkerPool {
     const doc = this.doc(docId);
     return this.withWorker(signal, async (w) => {
       await this.ensureOpen(w, doc, signal);
-      const res = await w.request({ kind: 'reparse', docId, page, bbox, cls, options }, signal, this.timeoutMs);
+      const res = await w.request({ kind: 'reparse', docId, page, bbox, cls, options, budget: this.budget(doc) }, signal, this.timeoutMs);
       if (res.kind !== 'reparsed') throw new Error(`unexpected worker answer ${res.kind}`);
       return res.item;
     });
@@ -231,6 +276,15 @@ export class PageWorkerPool {
     );
   }
 
+  /** Resolves when no worker runs anything, answered or abandoned (tests measure cancellation with it). */
+  async settled(): Promise<void> {
+    await Promise.all(this.slots.map((w) => w?.idle()));
+  }
+
+  private budget(doc: DocumentRef) {
+    return { memoryBytes: (doc.pageMemoryMb ?? this.pageMemoryMb) * MiB };
+  }
+
   private doc(docId: string): DocumentRef {
     const d = this.docs.get(docId);
     if (!d) throw new Error(`document ${docId} was not opened`);
@@ -239,7 +293,7 @@ export class PageWorkerPool {
 
   private async ensureOpen(w: PoolWorker, doc: DocumentRef, signal?: AbortSignal): Promise<number> {
     const res = await w.request(
-      { kind: 'open', docId: doc.docId, path: doc.path, password: doc.password },
+      { kind: 'open', docId: doc.docId, path: doc.path, password: doc.password, budget: this.budget(doc) },
       signal,
       this.timeoutMs,
     );
@@ -252,7 +306,7 @@ export class PageWorkerPool {
     const index = await this.acquire(signal);
     let w = this.slots[index];
     if (!w || w.dead) {
-      w = new PoolWorker(this.script, this.maxHeapMb);
+      w = new PoolWorker(this.script, this.maxHeapMb, this.graceMs);
       this.slots[index] = w;
     }
     try {

@@ -42,6 +42,14 @@ export function downloadModelsCommand(ctx: FolioContext) {
       if (!pick) return undefined;
       dtype = pick.dtype;
     }
+    // Folio's catalog pins no checksums yet (server/models/catalog.ts): the files can only be
+    // checked against the hub's own listing, so the user decides whether to trust the hub.
+    const trust = await vscode.window.showWarningMessage(
+      'Folio cannot check these model files against checksums of its own yet: only against the list of files that huggingface.co itself publishes (downloaded over HTTPS, from one fixed commit, recorded in folio-model.json). Download anyway?',
+      { modal: true },
+      'Download',
+    );
+    if (trust !== 'Download') return undefined;
     const dir = ctx.config.modelsDir;
     const installed: string[] = [];
     try {
@@ -56,6 +64,7 @@ export function downloadModelsCommand(ctx: FolioContext) {
               repo,
               dtype,
               dir,
+              trustHub: true,
               signal: abort.signal,
               onProgress: (p) => {
                 const pct = p.overallTotal > 0 ? Math.floor((p.overallReceived / p.overallTotal) * 100) : 0;

@@ -91,3 +91,66 @@ export function loremPage(n: number): PdfPageSpec {
     ],
   };
 }
+
+/** A page whose content stream is given as bytes, optionally already FlateDecode-compressed. */
+export interface StreamPage {
+  width: number;
+  height: number;
+  /** The content stream as stored in the file. */
+  stream: Buffer;
+  /** Set when `stream` is zlib-compressed (the reader inflates it). */
+  flate?: boolean;
+  /** Index into `shared` instead of `stream`: pages that point at one shared content stream. */
+  sharedStream?: number;
+}
+
+/**
+ * Pages with raw (possibly compressed) content streams → PDF bytes, with a correct xref table.
+ * For resource-limit tests: a huge MediaBox, or a small file whose stream inflates to hundreds
+ * of megabytes (a decompression bomb).
+ */
+export function writeStreamPdf(pages: StreamPage[], shared: { stream: Buffer; flate?: boolean }[] = []): Buffer {
+  const parts: Buffer[] = [];
+  const offsets: number[] = [];
+  let size = 0;
+  const push = (b: Buffer) => {
+    parts.push(b);
+    size += b.length;
+  };
+  push(Buffer.from('%PDF-1.5\n%\xe2\xe3\xcf\xd3\n', 'latin1'));
+  // Object numbers: 1 catalog, 2 pages, 3 font, then shared streams, then per page (content, page).
+  const font = 3;
+  const sharedBase = 4;
+  const pageBase = sharedBase + shared.length;
+  const obj = (n: number, head: string, stream?: Buffer) => {
+    offsets[n] = size;
+    push(Buffer.from(`${n} 0 obj\n${head}\n`, 'latin1'));
+    if (stream) {
+      push(Buffer.from('stream\n', 'latin1'));
+      push(stream);
+      push(Buffer.from('\nendstream\n', 'latin1'));
+    }
+    push(Buffer.from('endobj\n', 'latin1'));
+  };
+  const kids = pages.map((_, i) => pageBase + i * 2 + 1);
+  obj(1, '<< /Type /Catalog /Pages 2 0 R >>');
+  obj(2, `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${pages.length} >>`);
+  obj(font, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  shared.forEach((s, i) => obj(sharedBase + i, `<< /Length ${s.stream.length}${s.flate ? ' /Filter /FlateDecode' : ''} >>`, s.stream));
+  pages.forEach((p, i) => {
+    const content = pageBase + i * 2;
+    const contentRef = p.sharedStream !== undefined ? sharedBase + p.sharedStream : content;
+    obj(content, `<< /Length ${p.stream.length}${p.flate ? ' /Filter /FlateDecode' : ''} >>`, p.stream);
+    obj(
+      content + 1,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${p.width} ${p.height}] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${contentRef} 0 R >>`,
+    );
+  });
+  const count = pageBase + pages.length * 2;
+  const xref = size;
+  let table = `xref\n0 ${count}\n0000000000 65535 f \n`;
+  for (let n = 1; n < count; n++) table += `${String(offsets[n] ?? 0).padStart(10, '0')} 00000 n \n`;
+  table += `trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  push(Buffer.from(table, 'latin1'));
+  return Buffer.concat(parts);
+}

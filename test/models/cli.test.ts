@@ -38,7 +38,7 @@ async function folio(...args: string[]): Promise<{ code: number; out: string; er
 }
 
 test('pull all, list, remove; usage and offline errors with exit codes', async () => {
-  const pull = await folio('pull', 'all', '--dir', dir, '--endpoint', hub.url);
+  const pull = await folio('pull', 'all', '--dir', dir, '--endpoint', hub.url, '--allow-http-loopback', '--trust-hub');
   assert.equal(pull.code, 0, pull.err);
   assert.match(pull.out, /installed granite-docling in .*granite-docling-258M-ONNX/);
   assert.match(pull.out, /installed heron in .*docling-layout-heron-onnx/);
@@ -57,7 +57,7 @@ test('pull all, list, remove; usage and offline errors with exit codes', async (
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
   const port = (probe.address() as { port: number }).port;
   await new Promise((r) => probe.close(r));
-  const offline = await folio('pull', '--dir', dir, '--endpoint', `http://127.0.0.1:${port}`);
+  const offline = await folio('pull', '--dir', dir, '--endpoint', `http://127.0.0.1:${port}`, '--allow-http-loopback', '--trust-hub');
   assert.equal(offline.code, 1);
   assert.match(offline.err, new RegExp(`Cannot reach http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\).*pipeline engine keeps working`));
 });

@@ -3,8 +3,10 @@
  * hub's URL layout: `/api/models/{repo}/tree/main[/{folder}]` (JSON with sizes, git blob SHA-1
  * for small files and `lfs.oid` SHA-256 for ONNX files) and `/{repo}/resolve/main/{path}`, which
  * redirects ONNX files to a `/cdn/…` URL as the hub does and honours Range requests. Listings come
- * in pages of 4 linked by `Link: rel="next"` headers. Test knobs:
- * cut a file's transfer after N bytes (once), or serve damaged bytes for a file.
+ * in pages of 4 linked by `Link: rel="next"` headers. `main` resolves to the fixed commit
+ * `HUB_COMMIT` (`/api/models/{repo}/revision/main`); listings and files answer for `main` and for
+ * that commit. Test knobs: cut a file's transfer after N bytes (once), serve damaged bytes for a
+ * file, serve a file without end (a hub lying about its size), redirect a file elsewhere.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -19,6 +21,14 @@ export interface HubServer {
   interruptOnce(path: string, bytes: number): void;
   /** Serve `path` with one byte flipped (its listed checksum stays the true one). */
   corrupt(path: string): void;
+  /** Serve `path` as an endless chunked stream of zeros (its listing keeps the true size). */
+  endless(path: string): void;
+  /** Serve `path` with `extra` bytes past its true size, with an honest Content-Length. */
+  oversized(path: string, extra: number): void;
+  /** Answer `path` with a redirect to `location`. */
+  redirect(path: string, location: string): void;
+  /** Bytes of file bodies written so far (endless streams included). */
+  bytesServed(): number;
   close(): Promise<void>;
 }
 
@@ -29,16 +39,30 @@ function walk(dir: string): string[] {
   });
 }
 
+/** The commit `main` resolves to on the loopback hub (a made-up id: this hub is a test double). */
+export const HUB_COMMIT = '0123456789abcdef0123456789abcdef01234567';
+
 export async function startHub(repos: Record<string, string>): Promise<HubServer> {
   const log: string[] = [];
   const interrupts = new Map<string, number>();
   const corrupted = new Set<string>();
+  const endless = new Set<string>();
+  const oversized = new Map<string, number>();
+  const redirects = new Map<string, string>();
+  let served = 0;
+  const rev = `(?:main|${HUB_COMMIT})`;
   const isLfs = (p: string) => /\.onnx(_data)?$/.test(p);
   const server: Server = createServer((req, res) => {
     const url = decodeURIComponent(req.url ?? '');
     log.push(`${req.method} ${url}${req.headers.range ? ' range=' + req.headers.range : ''}`);
     const [path, query = ''] = url.split('?');
-    const tree = /^\/api\/models\/([^/]+\/[^/]+)\/tree\/main\/?(.*)$/.exec(path);
+    const revision = /^\/api\/models\/([^/]+\/[^/]+)\/revision\/main$/.exec(path);
+    if (revision) {
+      if (!repos[revision[1]]) return void res.writeHead(404).end('{"error":"Repository not found"}');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify({ id: revision[1], sha: HUB_COMMIT }));
+    }
+    const tree = new RegExp(`^/api/models/([^/]+/[^/]+)/tree/${rev}/?(.*)$`).exec(path);
     if (tree) {
       const root = repos[tree[1]];
       if (!root) return void res.writeHead(404).end('{"error":"Repository not found"}');
@@ -61,7 +85,11 @@ export async function startHub(repos: Record<string, string>): Promise<HubServer
       res.writeHead(200, { 'content-type': 'application/json', ...(more ? { link: `<${path}?cursor=${cursor + 4}>; rel="next"` } : {}) });
       return void res.end(JSON.stringify(page));
     }
-    const resolve = /^\/([^/]+\/[^/]+)\/resolve\/main\/(.+)$/.exec(url);
+    const resolve = new RegExp(`^/([^/]+/[^/]+)/resolve/${rev}/(.+)$`).exec(url);
+    if (resolve && redirects.has(resolve[2])) {
+      res.writeHead(302, { location: redirects.get(resolve[2])! });
+      return void res.end();
+    }
     if (resolve && isLfs(resolve[2])) {
       res.writeHead(302, { location: `/cdn/${resolve[1]}/${resolve[2]}` });
       return void res.end();
@@ -75,6 +103,20 @@ export async function startHub(repos: Record<string, string>): Promise<HubServer
     } catch {
       return void res.writeHead(404).end('Entry not found');
     }
+    if (endless.has(m[2])) {
+      // Chunked, no length: zeros until the client hangs up.
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const chunk = Buffer.alloc(64 * 1024);
+      const pump = () => {
+        while (!res.destroyed) {
+          served += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+      };
+      res.on('close', () => res.removeAllListeners('drain'));
+      return void pump();
+    }
+    if (oversized.has(m[2])) data = Buffer.concat([data, Buffer.alloc(oversized.get(m[2])!)]);
     if (corrupted.has(m[2])) {
       data = Buffer.from(data);
       data[Math.floor(data.length / 2)] ^= 0xff;
@@ -88,6 +130,7 @@ export async function startHub(repos: Record<string, string>): Promise<HubServer
       'accept-ranges': 'bytes',
       ...(range ? { 'content-range': `bytes ${start}-${data.length - 1}/${data.length}` } : {}),
     });
+    served += body.length;
     const cut = interrupts.get(m[2]);
     if (cut !== undefined) {
       interrupts.delete(m[2]);
@@ -103,6 +146,10 @@ export async function startHub(repos: Record<string, string>): Promise<HubServer
     log,
     interruptOnce: (p, bytes) => interrupts.set(p, bytes),
     corrupt: (p) => corrupted.add(p),
+    endless: (p) => endless.add(p),
+    oversized: (p, extra) => oversized.set(p, extra),
+    redirect: (p, location) => redirects.set(p, location),
+    bytesServed: () => served,
     close: () => new Promise((r) => server.close(() => r())),
   };
 }
