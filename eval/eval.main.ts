@@ -3,7 +3,11 @@
  * truth, all converters run here in the same run (issue 4).
  *
  *   node out/scripts/eval/eval.main.js [--sets a,b] [--peers Folio,pdftotext,…] [--jobs 2]
- *                                      [--timeout-s 120] [--out eval/out] [--limit N]
+ *                                      [--timeout-s 120] [--out eval/out] [--limit N] [--quick]
+ *
+ * The sets include the generated multi-column set (`multicol`, `multicol-scan`: issue 15),
+ * built on demand into a cache and reported per producer; `--quick` builds and scores only
+ * two of its documents.
  *
  * Prints a table per set and overall, writes <out>/results.json, <out>/report.md and
  * <out>/chart.svg. Exits non-zero only on harness errors (a converter that fails on a file
@@ -13,6 +17,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { corpusRoot, inSets, QUALITY_SETS, readManifest } from './corpus';
+import { MULTICOL_SETS, multicolEntries, multicolTargets } from './multicolSet';
 import { aggregate, folioBehind, runPeer, type Aggregate, type PeerRun } from './evaluate';
 import { METRICS } from './metrics/score';
 import { folioPeer } from './peers/folio';
@@ -46,11 +51,11 @@ const HEAD = ['converter', 'ok', 'NED median', ...METRICS.map((m) => (m.key === 
 async function main(): Promise<number> {
   const repo = repoRoot();
   const root = corpusRoot(repo);
-  const sets = (arg('sets')?.split(',') ?? [...QUALITY_SETS]).map((s) => s.trim());
+  const sets = (arg('sets')?.split(',') ?? [...QUALITY_SETS, ...MULTICOL_SETS]).map((s) => s.trim());
   const jobs = Number(arg('jobs') ?? 2);
   const timeoutMs = Number(arg('timeout-s') ?? 120) * 1000;
   const outDir = resolve(arg('out') ?? join(repo, 'eval', 'out'));
-  let entries = inSets(readManifest(root), sets).filter((e) => e.gt);
+  let entries = [...inSets(readManifest(root), sets).filter((e) => e.gt), ...(await multicolEntries(sets, process.argv.includes('--quick')))];
   const limit = arg('limit');
   if (limit) entries = entries.slice(0, Number(limit));
   requireMeasured(entries.length, `the set ${sets.join(', ')}`, `No PDF with ground truth in these sets under ${root}.`);
@@ -98,6 +103,11 @@ async function main(): Promise<number> {
   const target = !hasFolio ? 'not evaluated (Folio was not run).' : behind.length === 0 ? 'met: Folio is ahead of every peer on every metric on docling-src-rendered and selfmade-example.' : `not met; Folio is behind on:\n${behind.map((b) => `- ${b}`).join('\n')}`;
   console.log(`\nTarget (issue 4): ${target}`);
   md.push('## Target', '', `Folio ahead of every peer on every metric on docling-src-rendered and selfmade-example: ${target}`, '');
+  const mc = multicolTargets(aggs);
+  if (mc.length) {
+    console.log(`\nTargets (issue 15, multi-column set, per producer):\n${mc.map((l) => `- ${l}`).join('\n')}`);
+    md.push('## Multi-column targets (issue 15)', '', ...mc.map((l) => `- ${l}`), '');
+  }
   if (skipped.length) md.push('## Skipped converters', '', ...skipped.map((s) => `- ${s}`), '');
 
   const overall = aggs.filter((a) => a.set === 'overall');

@@ -15,6 +15,8 @@ import { buildBlocks, type Block, type BlockLine } from './blocks';
 import { CAPTION_RE, classify, type Classified } from './classify';
 import { vocabularyOf } from './normalize';
 import type { TableFound } from './tableDetector';
+import { isJustifiedProse } from './streamEvidence';
+import { followStream } from './streamOrder';
 
 /** Share of the page height at the top and bottom where page headers and footers live. */
 export const FURNITURE_BAND = 0.08;
@@ -48,8 +50,10 @@ export function layoutPage(input: LayoutInput): LayoutResult {
     return a;
   };
   const pictures = content.graphics.filter((g) => area(g.bbox) < W * H * 0.85 && area(g.bbox) > 0 && textArea(g.bbox) < area(g.bbox) * 0.1);
+  // Justified prose that alignment mistook for a table goes back to the text flow.
+  const tables = input.tables.filter((t) => !isJustifiedProse(t.spanIndices, content.spans));
   const consumed = new Set<number>();
-  for (const t of input.tables) for (const i of t.spanIndices) consumed.add(i);
+  for (const t of tables) for (const i of t.spanIndices) consumed.add(i);
   const upright: TextSpan[] = [];
   const rotated: TextSpan[] = [];
   const inFigure: TextSpan[] = [];
@@ -78,10 +82,12 @@ export function layoutPage(input: LayoutInput): LayoutResult {
     units.push({ kind: 'line', line: l, rotated: true, bbox: l.bbox, cutBox: l.bbox });
   }
   pictures.forEach((p, index) => units.push({ kind: 'picture', index, bbox: p.bbox, cutBox: p.bbox }));
-  input.tables.forEach((t, index) => units.push({ kind: 'table', index, bbox: t.bbox, cutBox: t.bbox }));
+  tables.forEach((t, index) => units.push({ kind: 'table', index, bbox: t.bbox, cutBox: t.bbox }));
   // A figure that pokes a little into the gutter (white margins of an image) must not hide the
   // columns: for cutting, clip it to the side where most of it lies.
+  // Text lines are never clipped: a title or a heading across a gutter is a full-width unit.
   for (const u of units) {
+    if (u.kind === 'line') continue;
     for (const g of gutters) {
       const b = u.cutBox;
       if (b.x0 >= g.x0 || b.x1 <= g.x1) continue;
@@ -111,9 +117,19 @@ export function layoutPage(input: LayoutInput): LayoutResult {
   const middle = units.filter((u) => !top.includes(u) && !bottom.includes(u));
   const rtl = lines.filter((l) => l.rtl).length * 2 > lines.length;
   const minGutter = Math.max(stats.bodySize * 0.45, 4);
+  // Stream position of a line: its first run in the content stream (pdf.js item order).
+  const streamAt = new Map<TextSpan, number>();
+  content.spans.forEach((s, i) => streamAt.set(s, i));
+  const streamOf = (o: { unit: UnitRef }) => {
+    if (o.unit.kind !== 'line' || o.unit.rotated) return undefined;
+    let m = Infinity;
+    for (const s of o.unit.line.spans) m = Math.min(m, streamAt.get(s) ?? Infinity);
+    return Number.isFinite(m) ? m : undefined;
+  };
+  const geo = xyCut(middle, { minGutter, rtl, minColumnWidth: W * 0.18, gutters });
   const ordered = [
     ...top.map((unit) => ({ unit, column: 'T' })),
-    ...xyCut(middle, { minGutter, rtl, minColumnWidth: W * 0.18 }),
+    ...(rtl ? geo : followStream(geo, streamOf, gutters)),
     ...bottom.map((unit) => ({ unit, column: 'B' })),
   ];
 
@@ -149,7 +165,7 @@ export function layoutPage(input: LayoutInput): LayoutResult {
       const b = pictures[e.index].bbox;
       items.push({ cls: 'picture', text: '', bbox: b, grid: toGrid(b, grid) });
     } else if (e.kind === 'table') {
-      const t = input.tables[e.index];
+      const t = tables[e.index];
       items.push({ cls: 'table', text: '', bbox: t.bbox, grid: toGrid(t.bbox, grid), table: t.rows });
     } else {
       for (const b of e.blocks) {

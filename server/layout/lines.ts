@@ -6,6 +6,7 @@
 import type { BBox } from '../protocol';
 import type { TextSpan } from '../pipeline/types';
 import { normalizeSpanText } from './normalize';
+import { justifiedContinuations } from './streamEvidence';
 
 export interface Line {
   spans: TextSpan[];
@@ -84,6 +85,9 @@ export function findGutters(spans: TextSpan[], pageWidth: number): { x0: number;
 }
 
 export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number }[] = []): Line[] {
+  // Stream order (the order pdf.js gives, which is the content stream's) is evidence for lines.
+  const streamAt = new Map<TextSpan, number>();
+  spans.forEach((s, i) => streamAt.set(s, i));
   const rows: { cy: number; h: number; size: number; spans: TextSpan[] }[] = [];
   const sorted = [...spans].sort((a, b) => cy(a) - cy(b) || a.bbox.x0 - b.bbox.x0);
   for (const s of sorted) {
@@ -116,6 +120,7 @@ export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number 
     const rtlChars = r.spans.reduce((n, s) => n + (s.dir === 'rtl' ? s.text.length : 0), 0);
     const allChars = r.spans.reduce((n, s) => n + s.text.length, 0);
     const sortedX = [...r.spans].sort((a, b) => a.bbox.x0 - b.bbox.x0);
+    const continues = justifiedContinuations(sortedX, streamAt);
     let cur: TextSpan[] = [];
     const flush = () => {
       if (cur.length) lines.push(makeLine(cur, rtlChars * 2 > allChars));
@@ -135,7 +140,10 @@ export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number 
         // Word sets heading and list numbers ("1.2", "3.", "a)") apart from their text by a tab.
         const loneNumber = cur.length === 1 && /^(\d{1,3}(\.\d{1,3})*\.?|[a-zA-Z][.)]|[ivxIVX]{1,5}[.)]|\(\w{1,3}\))$/.test(prev.text.trim());
         const allowed = loneBullet ? 2.5 : loneNumber ? 4 : 1.25;
-        if (crossesGutter || gap > Math.max(size * allowed, 5) || (!loneBullet && !loneNumber && prev.monospace !== s.monospace && gap > size * 0.7)) flush();
+        // Words of one justified line, however wide the space (Chromium writes each word of a
+        // justified line as its own run): see streamEvidence.ts.
+        const spacedNext = continues.has(s);
+        if (crossesGutter || (!spacedNext && (gap > Math.max(size * allowed, 5) || (!loneBullet && !loneNumber && prev.monospace !== s.monospace && gap > size * 0.7)))) flush();
       }
       cur.push(s);
     }

@@ -26,6 +26,12 @@ export interface CutOptions {
   rtl: boolean;
   /** Narrowest side a column cut may leave, points (indented list levels are not columns). */
   minColumnWidth: number;
+  /**
+   * Column gutters found over the whole page (lines.ts `findGutters`): x-ranges that many lines
+   * end before and start after. A cut along one is trusted even beside a short column, and
+   * units that cross one (a title, a wide figure) split the page into bands.
+   */
+  gutters?: { x0: number; x1: number }[];
 }
 
 export function xyCut<U extends Unit>(units: U[], opts: CutOptions): Ordered<U>[] {
@@ -40,11 +46,19 @@ function cut<U extends Unit>(units: U[], path: string, opts: CutOptions, out: Or
     leaf(units, path, opts, out);
     return;
   }
-  const v = verticalCut(units, opts.minGutter, opts.minColumnWidth);
+  const v = verticalCut(units, opts.minGutter, opts.minColumnWidth, opts.gutters ?? []);
   if (v) {
     const parts = opts.rtl ? [v[1], v[0]] : v;
     cut(parts[0], path + 'a', opts, out, depth + 1);
     cut(parts[1], path + 'b', opts, out, depth + 1);
+    return;
+  }
+  // Full-width units across a page gutter (title block, wide figure or table, a heading set
+  // across the columns) cut the node into bands above and below them: not the widest gap, which
+  // may be a gap in one column that happens to line up with one in the other.
+  const bands = bandCut(units, opts.gutters ?? []);
+  if (bands) {
+    bands.forEach((b, k) => cut(b, bands.length > 1 ? `${path}${k}.` : path, opts, out, depth + 1));
     return;
   }
   const h = horizontalCut(units);
@@ -68,8 +82,39 @@ function leaf<U extends Unit>(units: U[], path: string, opts: CutOptions, out: O
   for (const u of sorted) out.push({ unit: u, column: path });
 }
 
+/**
+ * Bands split by units that cross a page gutter, when the gutter has columns on both sides
+ * elsewhere in the node. Units are taken top to bottom by their middles; each run of crossing
+ * units is a band of its own.
+ */
+function bandCut<U extends Unit>(units: U[], gutters: { x0: number; x1: number }[]): U[][] | undefined {
+  for (const g of gutters) {
+    const crosses = (u: U) => u.cutBox.x0 < g.x0 - 0.5 && u.cutBox.x1 > g.x1 + 0.5;
+    const left = units.filter((u) => u.cutBox.x1 <= g.x0 + 1).length;
+    const right = units.filter((u) => u.cutBox.x0 >= g.x1 - 1).length;
+    const across = units.filter(crosses);
+    if (across.length === 0 || left < 2 || right < 2) continue;
+    const sorted = [...units].sort((a, b) => a.cutBox.y0 + a.cutBox.y1 - b.cutBox.y0 - b.cutBox.y1);
+    const bands: U[][] = [];
+    let cur: U[] = [];
+    let curAcross: boolean | undefined;
+    for (const u of sorted) {
+      const c = crosses(u);
+      if (curAcross !== undefined && c !== curAcross && cur.length) {
+        bands.push(cur);
+        cur = [];
+      }
+      curAcross = c;
+      cur.push(u);
+    }
+    if (cur.length) bands.push(cur);
+    if (bands.length > 1) return bands;
+  }
+  return undefined;
+}
+
 /** The widest gutter that separates two groups standing side by side (their y-ranges overlap). */
-function verticalCut<U extends Unit>(units: U[], minGutter: number, minWidth: number): [U[], U[]] | undefined {
+function verticalCut<U extends Unit>(units: U[], minGutter: number, minWidth: number, gutters: { x0: number; x1: number }[]): [U[], U[]] | undefined {
   const sorted = [...units].sort((a, b) => a.cutBox.x0 - b.cutBox.x0);
   let maxX1 = -Infinity;
   let best: { i: number; gap: number } | undefined;
@@ -97,7 +142,10 @@ function verticalCut<U extends Unit>(units: U[], minGutter: number, minWidth: nu
         // a paragraph column) is better split by a horizontal cut first.
         const shorter = Math.min(preY1 - preY0, sufY1[i] - sufY0[i]);
         const wide = maxX1 - sorted[0].cutBox.x0 >= minWidth && maxRight - sufX0[i] >= minWidth;
-        if (overlap > 0 && wide && shorter >= nodeH * 0.3 && (!best || gap > best.gap) && !rowAligned(sorted.slice(0, i), sorted.slice(i))) best = { i, gap };
+        // Along a page gutter a short column beside a long one is still a column (the last page
+        // of a two-column paper, columns of unequal length).
+        const pageGutter = gutters.some((g) => g.x0 >= maxX1 - 1 && g.x1 <= u.cutBox.x0 + 1);
+        if (overlap > 0 && wide && (shorter >= nodeH * 0.3 || pageGutter) && (!best || gap > best.gap) && !rowAligned(sorted.slice(0, i), sorted.slice(i))) best = { i, gap };
       }
     }
     maxX1 = Math.max(maxX1, u.cutBox.x1);

@@ -1,0 +1,102 @@
+/**
+ * Builds the multi-column development set into a cache (default `~/.cache/folio-multicol`, or
+ * `FOLIO_MULTICOL_CACHE`): each document typeset by XeLaTeX, Chromium and LibreOffice, plus
+ * scanned variants, each PDF beside its Markdown ground truth. Files already built for this
+ * generator version are reused. A producer that is missing or fails is a loud error.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { documents, type Doc } from './doc';
+import { toFodt } from './fodt';
+import { toHtml } from './html';
+import { toLatex } from './latex';
+import { toMarkdown } from './markdown';
+import { scanVariant } from './scan';
+
+/** Bump when the generator's output changes, so stale caches are rebuilt. */
+const VERSION = 'v1';
+
+export const PRODUCERS = ['xelatex', 'chromium', 'libreoffice'] as const;
+export type Producer = (typeof PRODUCERS)[number];
+
+export interface SetEntry {
+  pdf: string;
+  gt: string;
+  /** `multicol/<producer>` or `multicol-scan/<producer>`. */
+  set: string;
+  rel: string;
+}
+
+export function cacheDir(): string {
+  return join(process.env.FOLIO_MULTICOL_CACHE ?? join(homedir(), '.cache', 'folio-multicol'), VERSION);
+}
+
+async function figurePng(): Promise<Buffer> {
+  const bars = [40, 75, 55, 90, 65, 30, 80].map((h, i) => `<rect x="${40 + i * 75}" y="${260 - h * 2.4}" width="50" height="${h * 2.4}" fill="#${['346', '6a4', 'c63', '48b', 'a4a', '3aa', '886'][i]}"/>`).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="300"><rect width="600" height="300" fill="#fff"/><line x1="30" y1="262" x2="580" y2="262" stroke="#000" stroke-width="2"/><line x1="30" y1="20" x2="30" y2="262" stroke="#000" stroke-width="2"/>${bars}</svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+function run(cmd: string, args: string[], cwd: string, what: string): void {
+  try {
+    execFileSync(cmd, args, { cwd, stdio: 'pipe', timeout: 180_000 });
+  } catch (e) {
+    const err = e as { stderr?: Buffer; stdout?: Buffer; message: string };
+    const tail = (err.stdout?.toString() ?? '').split('\n').slice(-15).join('\n') + (err.stderr?.toString() ?? '');
+    throw new Error(`multicol set: ${what} failed (${cmd}): ${err.message.split('\n')[0]}\n${tail}\nInstall texlive-xetex, chromium and libreoffice-writer (scripts/test-deps.sh).`);
+  }
+}
+
+async function typeset(d: Doc, producer: Producer, dir: string, png: Buffer): Promise<string> {
+  const out = join(dir, `${d.name}.${producer}.pdf`);
+  if (existsSync(out)) return out;
+  const work = join(dir, `work-${d.name}-${producer}`);
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  writeFileSync(join(work, 'fig.png'), png);
+  if (producer === 'xelatex') {
+    writeFileSync(join(work, 'doc.tex'), toLatex(d, 'fig.png'));
+    run('xelatex', ['-interaction=nonstopmode', '-halt-on-error', 'doc.tex'], work, `XeLaTeX on ${d.name}`);
+    renameSync(join(work, 'doc.pdf'), out);
+  } else if (producer === 'chromium') {
+    writeFileSync(join(work, 'doc.html'), toHtml(d, 'fig.png'));
+    const profile = join(work, 'profile');
+    run('chromium', ['--headless', '--no-sandbox', '--disable-gpu', `--user-data-dir=${profile}`, '--no-pdf-header-footer', `--print-to-pdf=${join(work, 'doc.pdf')}`, `file://${join(work, 'doc.html')}`], work, `Chromium on ${d.name}`);
+    renameSync(join(work, 'doc.pdf'), out);
+  } else {
+    writeFileSync(join(work, 'doc.fodt'), toFodt(d, png.toString('base64')));
+    // Its own profile: a user's running LibreOffice (or another build) must not catch the call.
+    run('soffice', [`-env:UserInstallation=file://${join(work, 'lo-profile')}`, '--headless', '--convert-to', 'pdf', '--outdir', work, join(work, 'doc.fodt')], work, `LibreOffice on ${d.name}`);
+    renameSync(join(work, 'doc.pdf'), out);
+  }
+  rmSync(work, { recursive: true, force: true });
+  return out;
+}
+
+/** Builds what is missing and lists the set. `scans`: add the scanned variants. */
+export async function buildMulticolSet(opts: { quick?: boolean; scans?: boolean; producers?: readonly Producer[] } = {}): Promise<SetEntry[]> {
+  const dir = cacheDir();
+  mkdirSync(dir, { recursive: true });
+  const png = await figurePng();
+  const out: SetEntry[] = [];
+  let seed = 1;
+  for (const d of documents(opts.quick)) {
+    const gt = join(dir, `${d.name}.md`);
+    const md = toMarkdown(d);
+    if (!existsSync(gt) || readFileSync(gt, 'utf8') !== md) writeFileSync(gt, md);
+    for (const p of opts.producers ?? PRODUCERS) {
+      const pdf = await typeset(d, p, dir, png);
+      out.push({ pdf, gt, set: `multicol/${p}`, rel: `multicol/${p}/${d.name}.pdf` });
+      if (opts.scans) {
+        const scan = join(dir, `${d.name}.${p}.scan.pdf`);
+        if (!existsSync(scan)) await scanVariant(pdf, scan, seed);
+        out.push({ pdf: scan, gt, set: `multicol-scan/${p}`, rel: `multicol-scan/${p}/${d.name}.pdf` });
+      }
+      seed++;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,81 @@
+/**
+ * Scanned variants of the typeset PDFs: each page rendered at 200 dpi (poppler's pdftoppm),
+ * turned by a slight skew, speckled with seeded noise, JPEG-encoded and written into an
+ * image-only PDF (no text layer), so Folio must OCR it.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { rng } from './doc';
+
+const DPI = 200;
+
+/** An image-only PDF: one DCT (JPEG) image per page, drawn over the whole page. */
+export function imagePdf(pages: { jpeg: Buffer; width: number; height: number }[]): Buffer {
+  const chunks: Buffer[] = [];
+  const offsets: number[] = [];
+  let pos = 0;
+  const push = (b: Buffer | string) => {
+    const buf = typeof b === 'string' ? Buffer.from(b, 'latin1') : b;
+    chunks.push(buf);
+    pos += buf.length;
+  };
+  const obj = (n: number, body: (Buffer | string)[]) => {
+    offsets[n] = pos;
+    push(`${n} 0 obj\n`);
+    for (const b of body) push(b);
+    push('\nendobj\n');
+  };
+  push('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n');
+  const n = pages.length;
+  const kids = pages.map((_, i) => `${3 + i * 3} 0 R`).join(' ');
+  obj(1, ['<< /Type /Catalog /Pages 2 0 R >>']);
+  obj(2, [`<< /Type /Pages /Kids [${kids}] /Count ${n} >>`]);
+  pages.forEach((p, i) => {
+    const [pg, img, content] = [3 + i * 3, 4 + i * 3, 5 + i * 3];
+    const w = (p.width * 72) / DPI;
+    const h = (p.height * 72) / DPI;
+    obj(pg, [`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w.toFixed(2)} ${h.toFixed(2)}] /Resources << /XObject << /Im0 ${img} 0 R >> >> /Contents ${content} 0 R >>`]);
+    obj(img, [`<< /Type /XObject /Subtype /Image /Width ${p.width} /Height ${p.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode /Length ${p.jpeg.length} >>\nstream\n`, p.jpeg, '\nendstream']);
+    const draw = `q ${w.toFixed(2)} 0 0 ${h.toFixed(2)} 0 0 cm /Im0 Do Q`;
+    obj(content, [`<< /Length ${draw.length} >>\nstream\n${draw}\nendstream`]);
+  });
+  const xref = pos;
+  const total = 3 + n * 3;
+  push(`xref\n0 ${total}\n0000000000 65535 f \n`);
+  for (let i = 1; i < total; i++) push(`${String(offsets[i]).padStart(10, '0')} 00000 n \n`);
+  push(`trailer\n<< /Size ${total} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  return Buffer.concat(chunks);
+}
+
+export async function scanVariant(pdf: string, out: string, seed: number): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-scan-'));
+  try {
+    execFileSync('pdftoppm', ['-r', String(DPI), '-gray', '-png', pdf, join(dir, 'p')]);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.png')).sort();
+    if (files.length === 0) throw new Error(`pdftoppm rendered no page of ${pdf}`);
+    const r = rng(seed);
+    const pages = [];
+    for (const f of files) {
+      // A slight skew, as from a sheet laid a little askew on the glass.
+      const angle = (r() < 0.5 ? -1 : 1) * (0.3 + r() * 0.5);
+      const { data, info } = await sharp(readFileSync(join(dir, f))).rotate(angle, { background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true });
+      const px = new Uint8Array(data.buffer, data.byteOffset, data.length);
+      const ch = info.channels;
+      const gray = Buffer.alloc(info.width * info.height);
+      for (let i = 0; i < gray.length; i++) {
+        // Sensor noise (±12 levels) and rare dark specks.
+        let v = px[i * ch] + (r() + r() + r() - 1.5) * 16;
+        if (r() < 0.0004) v = 40;
+        gray[i] = Math.max(0, Math.min(255, Math.round(v)));
+      }
+      const jpeg = await sharp(gray, { raw: { width: info.width, height: info.height, channels: 1 } }).jpeg({ quality: 75 }).toBuffer();
+      pages.push({ jpeg, width: info.width, height: info.height });
+    }
+    writeFileSync(out, imagePdf(pages));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The generated multi-column development set (issue 15) as eval entries: `multicol` (born
+ * digital) and `multicol-scan` (the same pages scanned), one set per producer
+ * (`multicol/xelatex`, …), built on demand by eval/gen/multicol/build.ts. Also the per-producer
+ * check of the issue's targets.
+ */
+import { statSync } from 'node:fs';
+import type { CorpusEntry } from './corpus';
+import type { Aggregate } from './evaluate';
+import { buildMulticolSet } from './gen/multicol/build';
+
+export const MULTICOL_SETS = ['multicol', 'multicol-scan'] as const;
+
+/** Entries of the requested multicol sets (none when no multicol set is asked for). */
+export async function multicolEntries(sets: string[], quick: boolean): Promise<CorpusEntry[]> {
+  const born = sets.includes('multicol');
+  const scans = sets.includes('multicol-scan');
+  if (!born && !scans) return [];
+  const es = await buildMulticolSet({ quick, scans });
+  return es
+    .filter((e) => (e.set.startsWith('multicol-scan/') ? scans : born))
+    .map((e) => ({ rel: e.rel, pdf: e.pdf, gt: e.gt, set: e.set, bytes: statSync(e.pdf).size }));
+}
+
+/**
+ * Issue 15's targets per producer: Folio's NED mean and median below PyMuPDF's and pdf2md's,
+ * reading order ≥ 0.99; scanned NED within 0.05 of born-digital. One line per check.
+ */
+export function multicolTargets(aggs: Aggregate[]): string[] {
+  const out: string[] = [];
+  const get = (set: string, peer: string) => aggs.find((a) => a.set === set && a.peer === peer);
+  const sets = [...new Set(aggs.map((a) => a.set))].filter((s) => s.startsWith('multicol/'));
+  for (const set of sets) {
+    const f = get(set, 'Folio');
+    if (!f) continue;
+    const ned = f.metrics.ned?.mean ?? NaN;
+    for (const peer of ['PyMuPDF', 'pdf2md']) {
+      const p = get(set, peer);
+      if (!p) continue;
+      const ok = ned < (p.metrics.ned?.mean ?? NaN) && f.nedMedian < p.nedMedian;
+      out.push(`${ok ? 'met' : 'NOT met'}: ${set} NED mean/median Folio ${ned.toFixed(4)}/${f.nedMedian.toFixed(4)} vs ${peer} ${(p.metrics.ned?.mean ?? NaN).toFixed(4)}/${p.nedMedian.toFixed(4)}`);
+    }
+    const ro = f.metrics.readingOrder?.mean;
+    if (ro !== undefined) out.push(`${ro >= 0.99 ? 'met' : 'NOT met'}: ${set} reading order ${ro.toFixed(4)} (target ≥ 0.99)`);
+    const scan = get(set.replace('multicol/', 'multicol-scan/'), 'Folio');
+    if (scan) {
+      const d = (scan.metrics.ned?.mean ?? NaN) - ned;
+      out.push(`${d <= 0.05 ? 'met' : 'NOT met'}: ${set} scanned NED ${(scan.metrics.ned?.mean ?? NaN).toFixed(4)} vs born-digital ${ned.toFixed(4)} (within 0.05)`);
+    }
+  }
+  return out;
+}

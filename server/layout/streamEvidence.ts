@@ -1,0 +1,69 @@
+/**
+ * What the content stream's order says about layout. pdf.js gives text runs in the order the
+ * producer drew them; most producers (LaTeX, Chromium, LibreOffice, Word) draw text in reading
+ * order, and write a space between the words of one line. That order is evidence, weighed
+ * against geometry: it is followed only where it agrees with what the page shows.
+ */
+import type { TextSpan } from '../pipeline/types';
+
+/** Run `b` follows run `a` in the stream on the same line, after a word space the producer wrote. */
+export function spacedSuccessor(a: TextSpan, b: TextSpan, streamA: number, streamB: number): boolean {
+  if (streamB !== streamA + 1 || a.eol || !/^\s/.test(b.text)) return false;
+  const ha = a.bbox.y1 - a.bbox.y0;
+  const hb = b.bbox.y1 - b.bbox.y0;
+  const overlap = Math.min(a.bbox.y1, b.bbox.y1) - Math.max(a.bbox.y0, b.bbox.y0);
+  return overlap > 0.5 * Math.min(ha, hb) && b.bbox.x0 >= a.bbox.x1 - 1;
+}
+
+/**
+ * Runs of one row (sorted by x) that are words of one justified line: a chain of spaced
+ * successors whose spaces are all about as wide (justification spreads the slack evenly; table
+ * cells that pdf.js joined with a guessed space have gaps as uneven as their contents). Returns
+ * the runs that continue the line of the run before them, however wide the space.
+ */
+export function justifiedContinuations(row: TextSpan[], streamAt: Map<TextSpan, number>): Set<TextSpan> {
+  const out = new Set<TextSpan>();
+  let chain: TextSpan[] = [];
+  const close = () => {
+    if (chain.length >= 2) {
+      const gaps = chain.slice(1).map((s, k) => s.bbox.x0 - chain[k].bbox.x1);
+      const size = Math.min(...chain.map((s) => s.fontSize));
+      const lo = Math.min(...gaps);
+      const hi = Math.max(...gaps);
+      const even = gaps.length >= 2 ? hi <= lo * 1.3 + 0.5 : hi <= size * 2;
+      if (even && hi < size * 4) for (const s of chain.slice(1)) out.add(s);
+    }
+    chain = [];
+  };
+  for (const s of row) {
+    const prev = chain[chain.length - 1];
+    if (prev && spacedSuccessor(prev, s, streamAt.get(prev) ?? -2, streamAt.get(s) ?? -1) && prev.monospace === s.monospace) chain.push(s);
+    else {
+      close();
+      chain = [s];
+    }
+  }
+  close();
+  return out;
+}
+
+/**
+ * A "table" found by alignment alone whose rows are justified lines (see
+ * `justifiedContinuations`): narrow justified columns, wide word spaces lining up row after row,
+ * look like a grid; the stream says they are prose.
+ */
+export function isJustifiedProse(spanIndices: number[], spans: TextSpan[]): boolean {
+  if (spanIndices.length < 4) return false;
+  const own = spanIndices.map((i) => spans[i]);
+  const streamAt = new Map<TextSpan, number>(spanIndices.map((i) => [spans[i], i]));
+  // Rows by baseline neighbourhood.
+  const rows: TextSpan[][] = [];
+  for (const s of [...own].sort((a, b) => a.bbox.y0 - b.bbox.y0)) {
+    const r = rows[rows.length - 1];
+    if (r && Math.abs(r[0].bbox.y0 - s.bbox.y0) < 0.3 * s.fontSize) r.push(s);
+    else rows.push([s]);
+  }
+  let continued = 0;
+  for (const r of rows) continued += justifiedContinuations(r.sort((a, b) => a.bbox.x0 - b.bbox.x0), streamAt).size;
+  return continued >= own.length * 0.3;
+}
