@@ -92,6 +92,8 @@ export function lineWithMath(line: Line, isMath: (s: TextSpan) => boolean, latex
 /** Joined paragraph text with placeholders → parts (text and math, in order). */
 export function splitParts(text: string, latex: string[]): InlinePart[] {
   const parts: InlinePart[] = [];
+  // Punctuation that wrapped onto the next line still sticks to the formula before it.
+  text = text.replace(new RegExp(`${CLOSE}\\s+(?=[,.;:!?)])`, 'g'), CLOSE);
   const re = new RegExp(`${OPEN}(\\d+)${CLOSE}`, 'g');
   let last = 0;
   let m: RegExpExecArray | null;
