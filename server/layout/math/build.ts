@@ -32,9 +32,12 @@ interface Atom {
   run?: number;
   sp?: boolean;
   mathFont?: boolean;
+  hang?: boolean;
   bigop?: boolean;
   /** Limits already attached (written with \limits-free `_{}^{}` after the operator). */
   limits?: boolean;
+  /** A word that takes limits (lim, max). */
+  limop?: boolean;
 }
 
 function glyphAtom(g: Glyph): Atom {
@@ -42,7 +45,7 @@ function glyphAtom(g: Glyph): Atom {
   let tex = latexOfChar(p.ch);
   if (p.bold && /^[A-Za-z0-9]$/.test(p.ch)) tex = `\\mathbf{${p.ch}}`;
   else if (p.bold && tex.startsWith('\\')) tex = `\\boldsymbol{${tex}}`;
-  return { x0: g.x0, x1: g.x1, y0: g.y0, y1: g.y1, base: g.base, size: g.size, tex, ch: p.ch, font: g.font, italic: g.italic, run: g.run, sp: g.sp, mathFont: g.mathFont };
+  return { x0: g.x0, x1: g.x1, y0: g.y0, y1: g.y1, base: g.base, size: g.size, tex, ch: p.ch, font: g.font, italic: g.italic, run: g.run, sp: g.sp, mathFont: g.mathFont, hang: g.hang };
 }
 
 const cx = (a: { x0: number; x1: number }) => (a.x0 + a.x1) / 2;
@@ -56,18 +59,21 @@ function union(list: Atom[]): { x0: number; x1: number; y0: number; y1: number }
   };
 }
 
-/** The size most characters are set in, ignoring big operators and delimiters. */
+/**
+ * The size of the formula's main line: the largest size that a fair share of the atoms are set
+ * in (scripts are smaller, and may outnumber their bases); big operators and delimiters aside.
+ */
 function mainSize(atoms: Atom[]): number {
+  const pool = atoms.filter((a) => !a.bigop && !a.hang && !(a.ch !== undefined && (OPEN_DELIMS.has(a.ch) || CLOSE_DELIMS.has(a.ch))));
+  const list = pool.length ? pool : atoms;
   const count = new Map<number, number>();
-  for (const a of atoms) {
-    if (a.bigop) continue;
+  for (const a of list) {
     const k = Math.round(a.size * 2) / 2;
     count.set(k, (count.get(k) ?? 0) + 1);
   }
   let best = 0;
-  let n = -1;
-  for (const [s, c] of count) if (c > n || (c === n && s > best)) [best, n] = [s, c];
-  return best || Math.max(...atoms.map((a) => a.size));
+  for (const [s, c] of count) if (c >= Math.max(1, list.length * 0.2) && s > best) best = s;
+  return best || Math.max(...list.map((a) => a.size));
 }
 
 function isBigDelim(a: Atom, size: number): boolean {
@@ -90,6 +96,8 @@ function mainBase(atoms: Atom[], size: number): number {
 export function buildLatex(glyphs: Glyph[], rules: Rule[]): string {
   if (glyphs.length === 0) return '';
   let atoms = glyphs.map(glyphAtom);
+  placeHanging(atoms);
+  atoms = limitWords(atoms);
   const size0 = mainSize(atoms);
   const bars = rules
     .filter((r) => r.y1 - r.y0 < Math.max(1.6, size0 * 0.15) && r.x1 - r.x0 >= 2)
@@ -100,6 +108,78 @@ export function buildLatex(glyphs: Glyph[], rules: Rule[]): string {
   atoms = limits(atoms);
   atoms = accents(atoms);
   return tidy(layout(atoms, true));
+}
+
+/**
+ * Extension-font glyphs (big ∑, √, delimiters) hang from their baseline and are centred on the
+ * math axis of what stands beside them: their box is rebuilt from that, and their size becomes
+ * their drawn height so that they read as big.
+ */
+function placeHanging(atoms: Atom[]): void {
+  const plain = atoms.filter((a) => !a.hang);
+  const hang = atoms.filter((a) => a.hang).sort((a, b) => a.x0 - b.x0);
+  const done = new Set<Atom>();
+  const set = (a: Atom, axis: number, base?: number) => {
+    const top = a.base - a.size * 0.05;
+    const h = Math.max(a.size * 0.8, 2 * (axis - top));
+    a.y0 = top;
+    a.y1 = top + h;
+    if (base !== undefined) a.base = base;
+    a.size = Math.max(a.size, h * 0.85);
+    done.add(a);
+  };
+  // Delimiter pairs: centred on what they enclose (a matrix, a tall fraction).
+  for (const a of hang) {
+    if (done.has(a) || a.ch === undefined || !OPEN_DELIMS.has(a.ch)) continue;
+    const close = hang.find((b) => b !== a && !done.has(b) && b.x0 > a.x1 - 0.5 && b.ch !== undefined && CLOSE_DELIMS.has(b.ch) && Math.abs(b.base - a.base) < 1);
+    const inner = plain.filter((b) => b.x0 >= a.x1 - 1 && (!close || b.x1 <= close.x0 + 1) && b.base > a.base - a.size && b.base < a.base + a.size * 6);
+    if (!inner.length) continue;
+    const axis = (Math.min(...inner.map((b) => b.y0)) + Math.max(...inner.map((b) => b.y1))) / 2;
+    const left = plain.filter((b) => b.x1 <= a.x0 + 1 && Math.abs(b.base - axis - b.size * 0.25) < b.size).sort((p, q) => q.x1 - p.x1)[0];
+    set(a, axis, left?.base ?? axis + mainSize(inner) * 0.25);
+    if (close) set(close, axis, a.base);
+  }
+  for (const a of hang) {
+    if (done.has(a) || a.ch === undefined || !BIG_OPS.has(a.ch)) continue;
+    // cmex's big operators: display ∑ is 1.4 em tall, display ∫ 2.2 em (text styles 1.0 and
+    // 1.1 em, told apart by the width), hanging from the baseline; centred on the math axis.
+    const wide = (a.x1 - a.x0) / a.size;
+    const integral = a.ch === '∫' || a.ch === '∮' || a.ch === '∬' || a.ch === '∭';
+    const h = integral ? (wide > 0.5 ? 2.22 : 1.11) * a.size : (wide > 1.25 ? 1.4 : 1.0) * a.size;
+    const top = a.base - a.size * 0.05;
+    const size = a.size;
+    a.y0 = top;
+    a.y1 = top + h;
+    a.base = top + h / 2 + size * 0.25;
+    a.size = Math.max(size, h * 0.85);
+    done.add(a);
+  }
+  for (const a of hang) {
+    if (done.has(a)) continue;
+    // Operators sit on the axis of the line they belong to: the atom before them, else after.
+    const range = (b: Atom) => b.base > a.base - a.size * 0.5 && b.base < a.base + a.size * 3 && b.size >= a.size * 0.7;
+    const before = a.ch === '√' ? undefined : plain.filter((b) => b.x1 <= a.x0 + 1 && a.x0 - b.x1 < a.size * 2 && range(b)).sort((p, q) => q.x1 - p.x1)[0];
+    const after = plain.filter((b) => b.x0 >= a.x1 - 1 && range(b)).sort((p, q) => p.x0 - q.x0)[0];
+    const n = before ?? after;
+    set(a, n ? n.base - n.size * 0.25 : a.base + a.size * 0.5, n?.base);
+  }
+}
+
+/** Words that take limits under them in display style (lim, max…): one atom each. */
+function limitWords(atoms: Atom[]): Atom[] {
+  const WORDS = /^(lim|liminf|limsup|max|min|sup|inf|argmax|argmin|det|Pr)$/;
+  const byRun = new Map<number, Atom[]>();
+  for (const a of atoms) if (a.run !== undefined && a.ch !== undefined && /^\p{L}$/u.test(a.ch)) byRun.set(a.run, [...(byRun.get(a.run) ?? []), a]);
+  for (const run of byRun.values()) {
+    run.sort((a, b) => a.x0 - b.x0);
+    const word = run.map((a) => a.ch).join('');
+    if (!WORDS.test(word) || run.some((a) => a.italic)) continue;
+    const u = union(run);
+    const tex = word.startsWith('arg') ? `\\operatorname*{${word}}` : `\\${word}`;
+    atoms = atoms.filter((a) => !run.includes(a));
+    atoms.push({ ...u, base: run[0]!.base, size: run[0]!.size, tex, limop: true, run: run[0]!.run });
+  }
+  return atoms;
 }
 
 function radicals(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
@@ -123,7 +203,7 @@ function radicals(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
       }
     }
     // An index sits small, up and left of the radical sign.
-    const index = atoms.filter((a) => a !== r && !inside.includes(a) && a.size < r.size * 0.8 && a.x1 <= cx(r) + 1 && a.x1 >= r.x0 - r.size * 0.6 && a.base < (r.y0 + r.y1) / 2);
+    const index = atoms.filter((a) => a !== r && !inside.includes(a) && a.size < r.size * 0.8 && a.x0 < cx(r) && a.x1 <= r.x1 && a.x1 >= r.x0 - r.size * 0.6 && a.base < (r.y0 + r.y1) / 2);
     const body = layout(inside, false);
     const tex = index.length ? `\\sqrt[${layout(index, false)}]{${body}}` : `\\sqrt{${body}}`;
     const box = union([r, ...inside, ...index]);
@@ -173,9 +253,9 @@ function fractions(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
 }
 
 function limits(atoms: Atom[]): Atom[] {
-  for (const op of atoms.filter((a) => a.ch !== undefined && BIG_OPS.has(a.ch))) {
+  for (const op of atoms.filter((a) => (a.ch !== undefined && BIG_OPS.has(a.ch)) || a.limop)) {
     const size = mainSize(atoms.filter((a) => a !== op));
-    op.bigop = true;
+    if (!op.limop) op.bigop = true;
     if (op.ch === '∫' || op.ch === '∮' || op.ch === '∬' || op.ch === '∭') continue; // limits as scripts
     const overlaps = (a: Atom) => a.x1 > op.x0 - 1 && a.x0 < op.x1 + 1;
     const seedAbove = atoms.filter((a) => a !== op && overlaps(a) && a.base < op.y0 + op.size * 0.25 && a.y1 > op.y0 - size * 1.6 && a.size < op.size);
@@ -209,8 +289,9 @@ function limits(atoms: Atom[]): Atom[] {
 
 function accents(atoms: Atom[]): Atom[] {
   for (const acc of atoms.filter((a) => a.ch !== undefined && ACCENTS[a.ch] !== undefined)) {
+    // TeX draws the accent glyph high in its own box: same baseline as the letter, or raised.
     const base = atoms.find(
-      (b) => b !== acc && b.ch !== undefined && /[\p{L}\p{N}]/u.test(b.ch) && cx(acc) > b.x0 - 1 && cx(acc) < b.x1 + 1 && acc.base < b.base - b.size * 0.35 && acc.y0 < b.y0 + b.size * 0.3 && b.base - acc.base < b.size * 1.2,
+      (b) => b !== acc && b.ch !== undefined && /[\p{L}\p{N}]/u.test(b.ch) && cx(acc) > b.x0 - 1 && cx(acc) < b.x1 + 1 && acc.base <= b.base + b.size * 0.1 && b.base - acc.base < b.size * 1.2,
     );
     if (!base) continue;
     base.tex = `${ACCENTS[acc.ch!]}{${base.tex}}`;
@@ -250,6 +331,11 @@ function multiline(atoms: Atom[], lines: number[], size: number, top: boolean): 
     const before = sorted.filter((a) => a.x1 <= open.x0 + 0.5);
     const after = close ? sorted.filter((a) => a.x0 >= close.x1 - 0.5 && a !== close) : [];
     const grid = cells(inner, lines, size);
+    // Two rows of one cell each in parentheses, no bar: a binomial coefficient.
+    if (open.ch === '(' && close?.ch === ')' && !grid.includes('&') && grid.split(' \\\\ ').length === 2) {
+      const [n, k] = grid.split(' \\\\ ');
+      return join([row(before), `\\binom{${n}}{${k}}`, row(after)]);
+    }
     const env =
       !close && open.ch === '{'
         ? 'cases'

@@ -90,10 +90,19 @@ export function findDisplayFormulas(spans: TextSpan[], rules: Rule[], taken: Set
     let total = 0;
     let prose = 0;
     for (const i of idx) {
-      const n = spans[i]!.text.replace(/\s/g, '').length;
-      total += n;
-      if (isMath[i]) math += n;
-      else prose += (spans[i]!.text.match(/\p{L}{3,}/gu) ?? []).filter((w) => !FUNCTIONS.has(w)).length;
+      const t = spans[i]!.text;
+      const n = t.replace(/\s/g, '').length;
+      if (isMath[i]) {
+        math += n;
+        total += n;
+        continue;
+      }
+      // Digits, operators, brackets and function names in the text font are neutral: TeX sets
+      // them in the roman font inside math too.
+      const words = t.match(/\p{L}+/gu) ?? [];
+      const fn = words.filter((w) => FUNCTIONS.has(w)).join('').length;
+      total += n - fn - (t.match(/[0-9+\-=()[\]/.,|!'<>:;]/g) ?? []).length;
+      prose += words.filter((w) => w.length >= 3 && !FUNCTIONS.has(w)).length;
     }
     return { line, idx, math, total, prose };
   });
@@ -106,16 +115,18 @@ export function findDisplayFormulas(spans: TextSpan[], rules: Rule[], taken: Set
   };
   const seeds = infos.filter((l) => {
     if (l.math < 2 || l.prose > 2 || EQ_NUMBER_RE.test(l.line.text.trim())) return false;
+    if (l.total <= 0) return false;
     const setIn = l.line.bbox.x0 - leftOf(l) >= Math.max(4, l.line.fontSize) * 2;
     // Mostly math; or set in from the text with math in it and few words (a centred formula
     // with a "for all" or "e.g." in it).
     return (l.math / l.total >= 0.6 && (setIn || l.math / l.total >= 0.9)) || (setIn && l.math / l.total >= 0.2);
   });
   const used = new Set<LineInfo>();
-  const out: FormulaFound[] = [];
+  const groups: LineInfo[][] = [];
   for (const seed of seeds) {
     if (used.has(seed)) continue;
     const group = [seed];
+    groups.push(group);
     used.add(seed);
     let box = { ...seed.line.bbox };
     const size = Math.max(4, seed.line.fontSize);
@@ -123,17 +134,22 @@ export function findDisplayFormulas(spans: TextSpan[], rules: Rule[], taken: Set
     while (grew) {
       grew = false;
       // Bars touching the group take what is right above and below them.
-      const near = bars.filter((r) => r.x1 > box.x0 - 1 && r.x0 < box.x1 + 1 && r.y0 > box.y0 - size * 2 && r.y1 < box.y1 + size * 2);
+      const near = bars.filter((r) => r.x1 > box.x0 - 1 && r.x0 < box.x1 + 1 && r.y0 > box.y0 - size * 0.6 && r.y1 < box.y1 + size * 0.6);
       for (const l of infos) {
         if (used.has(l)) continue;
         const b = l.line.bbox;
-        const vgap = Math.max(b.y0 - box.y1, box.y0 - b.y1);
-        const inX = b.x0 >= box.x0 - size * 1.5 && b.x1 <= box.x1 + size * 1.5;
-        const mathy = l.total > 0 && (l.math / l.total >= 0.5 || l.total <= 3) && l.prose <= 1;
+        const mathy = (l.total <= 0 || l.math / l.total >= 0.5 || l.total <= 3) && l.prose <= 1;
+        // Next to a member line: overlapping it horizontally, less than a line's gap away.
+        const touches = group.some((m) => {
+          const a = m.line.bbox;
+          const dy = Math.max(0, b.y0 - a.y1, a.y0 - b.y1);
+          const dx = Math.max(0, b.x0 - a.x1, a.x0 - b.x1);
+          return dy < size * 0.7 && dx < size * 1.5;
+        });
         const byBar = near.some((r) => b.x1 > r.x0 - 1 && b.x0 < r.x1 + 1 && Math.abs((b.y0 + b.y1) / 2 - (r.y0 + r.y1) / 2) < size * 1.6);
         // The equation number at the right margin, on the formula's row.
         const number = EQ_NUMBER_RE.test(l.line.text.trim()) && b.y0 < box.y1 && b.y1 > box.y0 && b.x0 > box.x1;
-        if ((inX && mathy && vgap < size * 0.55) || (byBar && mathy) || number) {
+        if ((touches && mathy) || (byBar && mathy) || number) {
           group.push(l);
           used.add(l);
           box = { x0: Math.min(box.x0, b.x0), y0: Math.min(box.y0, b.y0), x1: Math.max(box.x1, b.x1), y1: Math.max(box.y1, b.y1) };
@@ -141,6 +157,33 @@ export function findDisplayFormulas(spans: TextSpan[], rules: Rule[], taken: Set
         }
       }
     }
+  }
+  // Groups that touch are one formula (a line of text-font words beside a fraction).
+  const boxOf = (g: LineInfo[]) => ({
+    x0: Math.min(...g.map((l) => l.line.bbox.x0)),
+    y0: Math.min(...g.map((l) => l.line.bbox.y0)),
+    x1: Math.max(...g.map((l) => l.line.bbox.x1)),
+    y1: Math.max(...g.map((l) => l.line.bbox.y1)),
+  });
+  for (let merged = true; merged; ) {
+    merged = false;
+    for (let i = 0; i < groups.length && !merged; i++)
+      for (let j = i + 1; j < groups.length && !merged; j++) {
+        const p = boxOf(groups[i]!);
+        const q = boxOf(groups[j]!);
+        const size = Math.max(4, groups[i]![0]!.line.fontSize);
+        const dy = Math.max(0, q.y0 - p.y1, p.y0 - q.y1);
+        const dx = Math.max(0, q.x0 - p.x1, p.x0 - q.x1);
+        const ov = Math.min(p.y1, q.y1) - Math.max(p.y0, q.y0);
+        if ((ov > 0 && dx < size * 1.5) || (dy < size * 0.3 && dx < size * 0.5)) {
+          groups[i]!.push(...groups[j]!);
+          groups.splice(j, 1);
+          merged = true;
+        }
+      }
+  }
+  const out: FormulaFound[] = [];
+  for (const group of groups) {
     const numberLine = group.find((l) => EQ_NUMBER_RE.test(l.line.text.trim()));
     const members = group.filter((l) => l !== numberLine).flatMap((l) => l.idx);
     // A single short run of plain letters is a variable mentioned on its own line, not worth a unit.
