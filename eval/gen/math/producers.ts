@@ -99,7 +99,7 @@ function latexMathBody(display: FormulaSrc[], inline: FormulaSrc[]): string {
 }
 
 function xelatex(dir: string, name: string, preamble: string, body: string): string | undefined {
-  const tex = `\\documentclass[11pt]{article}\n\\usepackage[margin=2.5cm]{geometry}\n${preamble}\n\\pagestyle{empty}\n\\setlength{\\parindent}{0pt}\n\\begin{document}\n${body}\n\\end{document}\n`;
+  const tex = `\\documentclass[11pt]{article}\n\\usepackage[margin=2.5cm]{geometry}\n${preamble}\n\\pagestyle{empty}\n\\setlength{\\parindent}{0pt}\n\\setlength{\\parskip}{8pt}\n\\begin{document}\n${body}\n\\end{document}\n`;
   writeFileSync(join(dir, `${name}.tex`), tex);
   try {
     execFileSync('xelatex', ['-interaction=nonstopmode', '-halt-on-error', `${name}.tex`], { cwd: dir, stdio: 'ignore', timeout: 120_000 });
@@ -121,7 +121,7 @@ const TABLE_CSS =
   'table.booktabs{border-top:1.5pt solid #000;border-bottom:1.5pt solid #000}table.booktabs tr.last-head th,table.header tr.last-head th{border-bottom:0.6pt solid #000}' +
   'td.r{text-align:right}';
 
-function htmlTables(): string {
+function htmlTables(fixedWidth = false): string {
   return TABLES.map((t) => {
     const align = t.align ?? '';
     const head = t.head
@@ -131,7 +131,24 @@ function htmlTables(): string {
       .map((r) => '<tr>' + r.map((c, k) => `<td class="${align[k] === 'r' ? 'r' : ''}"${t.wrap?.[k] ? ` style="width:${t.wrap[k]}cm"` : ''}>${esc(c)}</td>`).join('') + '</tr>')
       .join('');
     const cls = t.rules === 'booktabs' ? 'booktabs' : t.rules === 'header' ? 'header' : 'none';
-    return `${t.caption ? `<p>${esc(t.caption)}</p>` : ''}<table class="${cls}">${head}${body}</table>`;
+    // LibreOffice's HTML import shrinks a table without a width to its narrowest words.
+    return `${t.caption ? `<p>${esc(t.caption)}</p>` : ''}<table class="${cls}"${fixedWidth ? ' width="80%" cellpadding="4"' : ''}>${head}${body}</table>`;
+  }).join('\n');
+}
+
+/**
+ * The tables for LibreOffice Writer's HTML import, which reads table attributes (frame, rules,
+ * width, align) rather than CSS: booktabs as `frame="hsides" rules="groups"`.
+ */
+function writerTables(): string {
+  return TABLES.map((t) => {
+    const align = t.align ?? '';
+    const head = t.head.map((r) => '<tr>' + r.map((c) => `<th${c.span && c.span > 1 ? ` colspan="${c.span}"` : ''}>${esc(c.text)}</th>`).join('') + '</tr>').join('');
+    const body = t.body
+      .map((r) => '<tr>' + r.map((c, k) => `<td${align[k] === 'r' ? ' align="right"' : ''}${t.wrap?.[k] ? ` width="${Math.round(t.wrap[k]! * 38)}"` : ''}>${esc(c)}</td>`).join('') + '</tr>')
+      .join('');
+    const frame = t.rules === 'booktabs' ? 'frame="hsides" rules="groups"' : t.rules === 'header' ? 'frame="void" rules="groups"' : 'frame="void" rules="none"';
+    return `${t.caption ? `<p>${esc(t.caption)}</p>` : ''}<table width="80%" cellpadding="4" cellspacing="0" ${frame}><thead>${head}</thead><tbody>${body}</tbody></table><p></p>`;
   }).join('\n');
 }
 
@@ -206,7 +223,7 @@ export function generate(outDir: string, repo: string): Produced[] {
       if (k) keep('chromium-katex-math', chromium(work, 'chromium-katex-math', htmlDoc(k.body, '', k.css)), mathTruthAll);
       keep('chromium-tables', chromium(work, 'chromium-tables', htmlDoc('<h1>Tables</h1>' + htmlTables(), TABLE_CSS)), tablesTruth());
     } else process.stderr.write('gen: chromium not installed, skipping the HTML documents\n');
-    if (has('soffice')) keep('libreoffice-tables', libreoffice(work, 'libreoffice-tables', htmlDoc('<h1>Tables</h1>' + htmlTables(), TABLE_CSS)), tablesTruth());
+    if (has('soffice')) keep('libreoffice-tables', libreoffice(work, 'libreoffice-tables', `<!doctype html><html><head><meta charset="utf-8"></head><body><h1>Tables</h1>${writerTables()}</body></html>`), tablesTruth());
     else process.stderr.write('gen: soffice not installed, skipping the LibreOffice document\n');
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -43,9 +43,12 @@ interface Atom {
 function glyphAtom(g: Glyph): Atom {
   const p = plainChar(g.ch);
   let tex = latexOfChar(p.ch);
-  if (p.bold && /^[A-Za-z0-9]$/.test(p.ch)) tex = `\\mathbf{${p.ch}}`;
+  if (p.font && /^[A-Za-z]$/.test(p.ch)) tex = `\\${p.font}{${p.ch}}`;
+  else if (p.bold && /^[A-Za-z0-9]$/.test(p.ch)) tex = `\\mathbf{${p.ch}}`;
   else if (p.bold && tex.startsWith('\\')) tex = `\\boldsymbol{${tex}}`;
-  return { x0: g.x0, x1: g.x1, y0: g.y0, y1: g.y1, base: g.base, size: g.size, tex, ch: p.ch, font: g.font, italic: g.italic, run: g.run, sp: g.sp, mathFont: g.mathFont, hang: g.hang };
+  // Unicode math letters are variables whatever the font's name says (𝑑𝑥 is d times x).
+  const italic = g.italic || (g.ch.codePointAt(0)! >= 0x1d400 && g.ch.codePointAt(0)! <= 0x1d7ff);
+  return { x0: g.x0, x1: g.x1, y0: g.y0, y1: g.y1, base: g.base, size: g.size, tex, ch: p.ch, font: g.font, italic, run: g.run, sp: g.sp, mathFont: g.mathFont, hang: g.hang };
 }
 
 const cx = (a: { x0: number; x1: number }) => (a.x0 + a.x1) / 2;

@@ -61,7 +61,7 @@ export const CLOSE_DELIMS = new Set([')', ']', '}', '⟩', '〉', '⌋', '⌉', 
 const MATH_ALNUM_START = 0x1d400;
 
 /** Letter of a Unicode mathematical alphanumeric symbol, and whether its style is bold. */
-function mathAlnum(cp: number): { ch: string; bold: boolean } | undefined {
+function mathAlnum(cp: number): { ch: string; bold: boolean; font?: string } | undefined {
   if (cp < MATH_ALNUM_START || cp > 0x1d7ff) return undefined;
   if (cp >= 0x1d7ce) {
     // Digits: five styles of ten.
@@ -71,7 +71,8 @@ function mathAlnum(cp: number): { ch: string; bold: boolean } | undefined {
   if (cp >= 0x1d6a8) {
     // Greek: styles of 58 (25 capitals + nabla + 25 small + partial and variants).
     const off = (cp - 0x1d6a8) % 58;
-    const bold = cp < 0x1d6e2;
+    const gstyle = Math.floor((cp - 0x1d6a8) / 58);
+    const bold = gstyle === 0 || gstyle >= 2;
     const caps = 'ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡϴΣΤΥΦΧΨΩ∇αβγδεζηθικλμνξοπρςστυφχψω∂ϵϑϰϕϱϖ';
     const ch = [...caps][off];
     return ch ? { ch, bold } : undefined;
@@ -80,14 +81,17 @@ function mathAlnum(cp: number): { ch: string; bold: boolean } | undefined {
   const off = (cp - MATH_ALNUM_START) % 52;
   const style = Math.floor((cp - MATH_ALNUM_START) / 52);
   const ch = off < 26 ? String.fromCharCode(65 + off) : String.fromCharCode(97 + off - 26);
-  return { ch, bold: style === 0 || style === 1 || style === 4 };
+  // Styles: bold, italic, bold italic, script, bold script, fraktur, double-struck, bold fraktur,
+  // sans, sans bold, sans italic, sans bold italic, monospace.
+  const font = style === 3 || style === 4 ? 'mathcal' : style === 5 || style === 7 ? 'mathfrak' : style === 6 ? 'mathbb' : undefined;
+  return { ch, bold: style === 0 || style === 2 || style === 9 || style === 11, font };
 }
 
 /** Letter-like symbols that the math alphanumeric block leaves to older blocks (ℎ for italic h). */
 const HOLES: Record<string, string> = { 'ℎ': 'h', 'ℬ': 'B', 'ℰ': 'E', 'ℱ': 'F', 'ℋ': 'H', 'ℐ': 'I', 'ℒ': 'L', 'ℳ': 'M', 'ℛ': 'R', 'ℯ': 'e', 'ℊ': 'g', 'ℴ': 'o' };
 
 /** Plain character for a math letter (𝜔 → ω, ℎ → h), or the character itself. */
-export function plainChar(ch: string): { ch: string; bold: boolean } {
+export function plainChar(ch: string): { ch: string; bold: boolean; font?: string } {
   const cp = ch.codePointAt(0)!;
   const m = mathAlnum(cp);
   if (m) return m;
