@@ -135,7 +135,7 @@ function joinCell(prev: string, next: string, prevFull: boolean): string {
 }
 
 export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>, pageWidth: number): HruleTable[] {
-  const hs = rules.filter(horizontal).sort((a, b) => a.y0 - b.y0);
+  const hs = mergePieces(rules.filter((r) => r.y1 - r.y0 <= 2.5 && r.x1 - r.x0 >= 3)).filter(horizontal);
   if (!hs.length) return [];
   // Rules of one table: similar left and right ends (cmidrules are shorter and sit inside).
   const used = new Set<Rule>();
@@ -190,7 +190,7 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
         region = [...head.reverse(), ...body];
         headerEnd = top.y1;
       }
-      const t = buildTable(region, headerEnd, top, rules.filter((r) => horizontal(r) && r.x1 - r.x0 < top.x1 - top.x0 - 8 && r.x0 >= top.x0 - 2 && r.x1 <= top.x1 + 2));
+      const t = buildTable(region, headerEnd, top, hs.filter((r) => r.x1 - r.x0 < top.x1 - top.x0 - 8 && r.x0 >= top.x0 - 2 && r.x1 <= top.x1 + 2));
       if (!t) continue;
       for (const r of fam) used.add(r);
       for (const i of t.spanIndices) taken.add(i);
@@ -199,6 +199,20 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
   }
   return out;
   void pageWidth;
+}
+
+/** Rules drawn cell by cell (browsers draw each cell's border) joined into one rule per line. */
+function mergePieces(rs: Rule[]): Rule[] {
+  const sorted = [...rs].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  const out: Rule[] = [];
+  for (const r of sorted) {
+    const last = out.find((o) => Math.abs(o.y0 - r.y0) < 0.6 && Math.abs(o.y1 - r.y1) < 0.6 && r.x0 <= o.x1 + 1.5 && r.x1 >= o.x0 - 1.5);
+    if (last) {
+      last.x0 = Math.min(last.x0, r.x0);
+      last.x1 = Math.max(last.x1, r.x1);
+    } else out.push({ ...r });
+  }
+  return out.sort((a, b) => a.y0 - b.y0);
 }
 
 function isProse(l: TLine, top: Rule): boolean {
