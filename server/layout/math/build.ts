@@ -206,7 +206,11 @@ function radicals(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
       }
     }
     // An index sits small, up and left of the radical sign.
-    const index = atoms.filter((a) => a !== r && !inside.includes(a) && a.size < r.size * 0.8 && a.x0 < cx(r) && a.x1 <= r.x1 && a.x1 >= r.x0 - r.size * 0.6 && a.base < (r.y0 + r.y1) / 2);
+    // An index sits small in the crook of the sign: smaller than the radicand, not above the sign.
+    const inner = inside.length ? mainSize(inside) : r.size;
+    const index = atoms.filter(
+      (a) => a !== r && !inside.includes(a) && a.size < Math.min(r.size, inner) * 0.8 && a.x0 < cx(r) && a.x1 <= r.x1 && a.x1 >= r.x0 - r.size * 0.6 && a.base < (r.y0 + r.y1) / 2 && a.base > r.y0 - r.size * 0.3,
+    );
     const body = layout(inside, false);
     const tex = index.length ? `\\sqrt[${layout(index, false)}]{${body}}` : `\\sqrt{${body}}`;
     const box = union([r, ...inside, ...index]);
