@@ -8,7 +8,7 @@
  */
 import type { TextRange } from '../protocol';
 import type { DocItem } from './types';
-import { escapeBlock, escapeHeading, escapeInline, escapeOneLine } from './mdEscape';
+import { escapeBlock, escapeHeading, escapeInline, escapeLineStart, escapeOneLine } from './mdEscape';
 import { tableToMarkdown } from './mdTable';
 
 export interface MarkdownOptions {
@@ -46,6 +46,19 @@ function formulaBlock(item: DocItem): string {
   return tex ? `$$${tex}$$` : '<!-- formula-not-decoded -->';
 }
 
+/**
+ * Running text with inline math: text parts escaped as usual, math parts as `$…$` (a math-aware
+ * viewer typesets them; the preview does with KaTeX). Undefined when the item has no math.
+ */
+function inlineMath(item: DocItem): string | undefined {
+  if (!item.parts || !item.parts.some((p) => p.math)) return undefined;
+  const out = item.parts
+    .map((p) => (p.math ? `$${p.text.replace(/\s+/g, ' ').trim()}$` : escapeInline(p.text.replace(/\s*\n\s*/g, ' '))))
+    .join('')
+    .trim();
+  return escapeLineStart(out);
+}
+
 /** A relative file path as a Markdown link target: each segment percent-encoded (`#`, `%`, spaces, brackets…). */
 function linkTarget(path: string): string {
   return path
@@ -67,6 +80,10 @@ function pictureBlock(item: DocItem): string {
 }
 
 function captionText(item: DocItem): string {
+  if (item.caption) {
+    const m = inlineMath(item.caption);
+    if (m !== undefined) return m;
+  }
   const t = item.caption?.text.trim();
   return t ? escapeBlock(t) : '';
 }
@@ -90,7 +107,7 @@ function listItemLine(item: DocItem, state: ListState): string {
   state.counters[depth] = (state.counters[depth] ?? 0) + 1;
   state.depth = depth;
   const marker = ordered ? `${state.counters[depth]}.` : '-';
-  return '    '.repeat(depth) + marker + ' ' + escapeOneLine(item.text);
+  return '    '.repeat(depth) + marker + ' ' + (inlineMath(item) ?? escapeOneLine(item.text));
 }
 
 /** The Markdown of one block (no list context: a list item is written at its own level). */
@@ -125,7 +142,7 @@ function blockOf(item: DocItem, opts: MarkdownOptions): string {
       return listItemLine(item, st);
     }
     default:
-      return escapeBlock(item.text);
+      return inlineMath(item) ?? escapeBlock(item.text);
   }
 }
 

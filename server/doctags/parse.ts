@@ -12,7 +12,7 @@
  * - Stray closing tags are ignored; stray text between elements becomes a text item.
  */
 import type { RegionClass } from '../protocol';
-import type { DocItem, DocPage, OtslCell } from './types';
+import { partsToText, type DocItem, type DocPage, type InlinePart, type OtslCell } from './types';
 import { tokenize, type Token } from './tokenize';
 import { classOfTag, isFigureTag, isOtslTag, LIST_TAGS } from './vocab';
 
@@ -35,6 +35,10 @@ interface OpenElement {
   caption?: Caption;
   /** True while tokens go to the caption. */
   inCaption: boolean;
+  /** Inside an `<inline>` group: text and `<formula>` children become parts. */
+  inInline?: boolean;
+  mathOpen?: boolean;
+  parts?: InlinePart[];
 }
 
 /** Tags that can hold a caption inside them (docling's floating items). */
@@ -118,6 +122,17 @@ function parseTokens(tokens: Token[]): DocPage[] {
       if (e.cls !== 'code') body = body.trim();
     }
     const item: DocItem = { cls: e.cls, text: e.figure ? '' : body };
+    if (e.parts && e.parts.some((p) => p.math)) {
+      const parts = e.parts.filter((p) => p.text.trim() !== '' || !p.math);
+      if (parts.length) {
+        const first = parts[0]!;
+        const last = parts[parts.length - 1]!;
+        if (!first.math) first.text = first.text.replace(/^\s+/, '');
+        if (!last.math) last.text = last.text.replace(/\s+$/, '');
+        item.parts = parts.filter((p) => p.text !== '');
+        item.text = partsToText(item.parts);
+      }
+    } else if (e.parts) item.text = e.parts.map((p) => p.text).join('').trim();
     const grid = gridOf(e.locs);
     if (grid) item.grid = grid;
     if (e.level !== undefined) item.level = e.level;
@@ -179,13 +194,51 @@ function parseTokens(tokens: Token[]): DocPage[] {
           inElement(t, i);
           return;
         }
+        if (t.name === 'inline') {
+          // docling's inline group at the top level: a paragraph with inline formulas.
+          start('text');
+          el!.tag = 'inline';
+          el!.inInline = true;
+          el!.parts = [];
+          return;
+        }
         if (classOfTag(t.name)) start(t.name);
         return;
     }
   };
 
+  /** A token inside an inline group; false when it is not the group's own markup or text. */
+  const inlineToken = (e: OpenElement, t: Token): boolean => {
+    const parts = e.parts!;
+    if (t.kind === 'text') {
+      const last = parts[parts.length - 1];
+      if (e.mathOpen && last?.math) last.text += t.value;
+      else if (last && !last.math) last.text += t.value;
+      else parts.push({ math: false, text: t.value });
+      return true;
+    }
+    if (t.kind === 'open' && t.name === 'text') return true;
+    if (t.kind === 'open' && t.name === 'formula') {
+      e.mathOpen = true;
+      parts.push({ math: true, text: '' });
+      return true;
+    }
+    if (t.kind === 'close' && (t.name === 'text' || t.name === 'formula')) {
+      if (t.name === 'formula') e.mathOpen = false;
+      return true;
+    }
+    if (t.kind === 'close' && t.name === 'inline') {
+      e.inInline = false;
+      e.mathOpen = false;
+      if (e.tag === 'inline') finish(false);
+      return true;
+    }
+    return false;
+  };
+
   const inElement = (t: Token, i: number): void => {
     const e = el!;
+    if (e.inInline && !e.inCaption && inlineToken(e, t)) return;
     switch (t.kind) {
       case 'text':
         pushText(t.value);
@@ -226,6 +279,11 @@ function parseTokens(tokens: Token[]): DocPage[] {
         return;
       case 'open': {
         const next = nextSignificant(tokens, i);
+        if (t.name === 'inline' && !e.figure && !e.inCaption && !e.inInline && e.text.trim() === '') {
+          e.inInline = true;
+          e.parts ??= [];
+          return;
+        }
         if (t.name === 'caption' && !e.inCaption && CAPTION_HOLDERS.has(e.cls) && !e.caption) {
           e.caption = { locs: [], text: '' };
           e.inCaption = true;

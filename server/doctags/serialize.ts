@@ -5,7 +5,7 @@
  * (DocTags has no escaping); the parser reads a vocabulary tag only where it is markup.
  */
 import type { GridBox } from '../protocol';
-import type { DocItem, OtslCell } from './types';
+import type { DocItem, InlinePart, OtslCell } from './types';
 import { tagOfItem } from './vocab';
 
 function wrap(tag: string, body: string): string {
@@ -41,10 +41,27 @@ function captionOf(item: DocItem): string {
   return wrap('caption', locTokens(c.grid) + c.text.trim());
 }
 
+/**
+ * Text with inline math as docling's inline group: `<text>` and `<formula>` children in order
+ * (no location of their own: the group's is the item's).
+ */
+export function inlineBody(parts: InlinePart[]): string {
+  return parts.map((p) => wrap(p.math ? 'formula' : 'text', p.math ? p.text.trim() : p.text)).join('');
+}
+
+function hasMath(item: DocItem): item is DocItem & { parts: InlinePart[] } {
+  return item.parts !== undefined && item.parts.some((p) => p.math);
+}
+
 /** One element (a list item is written without its enclosing list). */
 export function serializeItem(item: DocItem): string {
   const tag = tagOfItem(item.cls, item.level);
   const loc = locTokens(item.grid);
+  if (hasMath(item) && item.cls !== 'table' && item.cls !== 'picture' && item.cls !== 'chart' && item.cls !== 'code' && item.cls !== 'formula') {
+    // A paragraph is the inline group itself, as docling writes it; other elements hold one.
+    if (item.cls === 'text') return wrap('inline', loc + inlineBody(item.parts));
+    return wrap(tag, loc + wrap('inline', inlineBody(item.parts)));
+  }
   switch (item.cls) {
     case 'table':
       return wrap(tag, loc + otslBody(item.table ?? []) + captionOf(item));

@@ -14,6 +14,12 @@ export interface OtslCell {
   text: string;
 }
 
+/** A piece of running text: plain text, or inline math as LaTeX (written `$…$` in Markdown). */
+export interface InlinePart {
+  math: boolean;
+  text: string;
+}
+
 export interface DocItem {
   cls: RegionClass;
   /** Location on the 0–500 grid; absent when the DocTags had none. */
@@ -22,6 +28,12 @@ export interface DocItem {
   bbox?: BBox;
   /** Text content (already normalized: ligatures expanded, lines unwrapped, dehyphenated). */
   text: string;
+  /**
+   * Running text with inline math (text, list_item, caption, footnote): the parts in order.
+   * `text` then holds the same content with math as `$…$`. DocTags writes it as docling's inline
+   * group: `<inline>` holding `<text>` and `<formula>` children.
+   */
+  parts?: InlinePart[];
   /** section_header: 1-based level. list_item: nesting depth, 0 = top level. */
   level?: number;
   /** list_item: true when it belongs to an ordered list. */
@@ -69,4 +81,9 @@ export function fromGrid(g: GridBox, page: GridMapping): BBox {
     x1: (g[2] / 500) * page.width,
     y1: (g[3] / 500) * page.height,
   };
+}
+
+/** Plain text of inline parts, math written `$…$`. */
+export function partsToText(parts: InlinePart[]): string {
+  return parts.map((p) => (p.math ? `$${p.text.trim()}$` : p.text)).join('');
 }

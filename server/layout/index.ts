@@ -17,6 +17,8 @@ import { vocabularyOf } from './normalize';
 import type { TableFound } from './tableDetector';
 import { isJustifiedProse } from './streamEvidence';
 import { followStream } from './streamOrder';
+import { blockLatex, findDisplayFormulas, inlineParts, mathSpanTest } from './math/index';
+import { partsToText } from '../doctags/types';
 
 /** Share of the page height at the top and bottom where page headers and footers live. */
 export const FURNITURE_BAND = 0.08;
@@ -36,7 +38,7 @@ export interface LayoutResult {
   furnitureCandidates: number[];
 }
 
-type UnitRef = Unit & ({ kind: 'line'; line: Line; rotated: boolean } | { kind: 'picture'; index: number } | { kind: 'table'; index: number });
+type UnitRef = Unit & ({ kind: 'line'; line: Line; rotated: boolean } | { kind: 'picture'; index: number } | { kind: 'table'; index: number } | { kind: 'formula'; index: number });
 
 export function layoutPage(input: LayoutInput): LayoutResult {
   const { content, stats } = input;
@@ -54,6 +56,14 @@ export function layoutPage(input: LayoutInput): LayoutResult {
   const tables = input.tables.filter((t) => !isJustifiedProse(t.spanIndices, content.spans));
   const consumed = new Set<number>();
   for (const t of tables) for (const i of t.spanIndices) consumed.add(i);
+  // Display formulas leave the text flow as units of their own (server/layout/math).
+  let formulas: ReturnType<typeof findDisplayFormulas> = [];
+  try {
+    formulas = findDisplayFormulas(content.spans, content.rules, consumed, W, input.angles);
+  } catch {
+    formulas = []; // math reading is an enhancement: on any surprise the text flows as lines
+  }
+  for (const f of formulas) for (const i of f.spanIndices) consumed.add(i);
   const upright: TextSpan[] = [];
   const rotated: TextSpan[] = [];
   const inFigure: TextSpan[] = [];
@@ -83,6 +93,7 @@ export function layoutPage(input: LayoutInput): LayoutResult {
   }
   pictures.forEach((p, index) => units.push({ kind: 'picture', index, bbox: p.bbox, cutBox: p.bbox }));
   tables.forEach((t, index) => units.push({ kind: 'table', index, bbox: t.bbox, cutBox: t.bbox }));
+  formulas.forEach((f, index) => units.push({ kind: 'formula', index, bbox: f.bbox, cutBox: f.bbox }));
   // A figure that pokes a little into the gutter (white margins of an image) must not hide the
   // columns: for cutting, clip it to the side where most of it lies.
   // Text lines are never clipped: a title or a heading across a gutter is a full-width unit.
@@ -134,7 +145,7 @@ export function layoutPage(input: LayoutInput): LayoutResult {
   ];
 
   // Runs of lines become blocks; pictures and tables stand alone between them.
-  type Elem = { kind: 'blocks'; blocks: Block[] } | { kind: 'picture'; index: number } | { kind: 'table'; index: number };
+  type Elem = { kind: 'blocks'; blocks: Block[] } | { kind: 'picture'; index: number } | { kind: 'table'; index: number } | { kind: 'formula'; index: number };
   const elems: Elem[] = [];
   let run: BlockLine[] = [];
   let rotatedN = 0;
@@ -148,7 +159,7 @@ export function layoutPage(input: LayoutInput): LayoutResult {
       run.push({ line: unit.line, column: col, shapeBullet: findBullet(unit.line, input.marks) });
     } else {
       flush();
-      elems.push(unit.kind === 'picture' ? { kind: 'picture', index: unit.index } : { kind: 'table', index: unit.index });
+      elems.push({ kind: unit.kind, index: unit.index });
     }
   }
   flush();
@@ -160,6 +171,25 @@ export function layoutPage(input: LayoutInput): LayoutResult {
 
   const grid = { width: W, height: H };
   const items: DocItem[] = [];
+  const isMath = mathSpanTest(content.spans);
+  /** Inline math into running text; blocks classified as formulas rebuilt as LaTeX. */
+  const addMath = (item: DocItem, b: Block, marker: string | undefined) => {
+    try {
+      if (item.cls === 'formula') {
+        const tex = blockLatex(b, content.rules, item.text);
+        if (tex) item.text = tex;
+        else item.cls = 'text';
+      } else if (item.cls === 'text' || item.cls === 'list_item' || item.cls === 'caption' || item.cls === 'footnote') {
+        const parts = inlineParts(b, isMath, vocab, marker);
+        if (parts) {
+          item.parts = parts;
+          item.text = partsToText(parts);
+        }
+      }
+    } catch {
+      // Keep the plain text.
+    }
+  };
   for (const e of elems) {
     if (e.kind === 'picture') {
       const b = pictures[e.index].bbox;
@@ -167,10 +197,14 @@ export function layoutPage(input: LayoutInput): LayoutResult {
     } else if (e.kind === 'table') {
       const t = tables[e.index];
       items.push({ cls: 'table', text: '', bbox: t.bbox, grid: toGrid(t.bbox, grid), table: t.rows });
+    } else if (e.kind === 'formula') {
+      const f = formulas[e.index];
+      items.push({ cls: 'formula', text: f.latex, bbox: f.bbox, grid: toGrid(f.bbox, grid) });
     } else {
       for (const b of e.blocks) {
         const c = byBlock.get(b)!;
         const item: DocItem = { cls: c.cls, text: c.text, bbox: b.bbox, grid: toGrid(b.bbox, grid) };
+        addMath(item, b, c.cls === 'list_item' ? b.marker?.marker : undefined);
         if (c.level !== undefined) item.level = c.level;
         if (c.ordered !== undefined) item.ordered = c.ordered;
         items.push(item);

@@ -10,6 +10,7 @@ import type { PageContent } from '../pipeline/types';
 import { fillGrid, markHeader, pruneEmpty, type Grid, type GridTable } from './tableGrid';
 import { ruledGrids } from './tableRules';
 import { alignedGrids, forcedGrid } from './tableAlign';
+import { hruleTables } from './tableHrules';
 
 export interface DetectedTable {
   /** Box in points, top-left origin. */
@@ -72,6 +73,13 @@ export function detectTables(content: PageContent, opts: DetectOptions = {}): De
     // Largest frames first, so an outer table claims its nested tables' text.
     const area = (g: Grid) => (g.xs[g.xs.length - 1]! - g.xs[0]!) * (g.ys[g.ys.length - 1]! - g.ys[0]!);
     take(ruledGrids(content.rules).sort((a, b) => area(b) - area(a)), true);
+    // Tables with horizontal rules only (booktabs, a rule under the header row).
+    for (const t of hruleTables(content.spans, content.rules, taken, content.width)) {
+      const rows = pruneEmpty(t.rows);
+      if (rows.length < 2 || rows[0]!.length < 2) continue;
+      markHeader(rows, Math.max(1, t.headerRows));
+      out.push({ bbox: t.bbox, rows, spanIndices: t.spanIndices });
+    }
     take(alignedGrids(content.spans, taken, content.width), false);
   } catch {
     // Table detection is an enhancement: on any surprise the page keeps its text as lines.

@@ -103,6 +103,9 @@ export function readGraphics(
           out.rules.push(clipRule(b, pageW, pageH));
           break;
         }
+        // Short thin bars: fraction bars of small fractions (1/x in a denominator). They stay
+        // shapes too, since a dash drawn as a shape may be a list bullet.
+        if (!curved && h <= 1.5 && w >= 2.5 && w >= 3 * h) out.rules.push(clipRule(b, pageW, pageH));
         // Page or column backgrounds are not figures.
         if (w * h > pageArea * 0.5) break;
         out.shapes.push({ bbox: clip(b, pageW, pageH), curved });

@@ -1,0 +1,207 @@
+/**
+ * Which spans are math, and where the display formulas of a page are.
+ *
+ * A span is math when its font is a math font (Computer/Latin Modern math italics and symbols,
+ * CMEX, STIX, Cambria Math, XITS, Asana, OpenSymbol…), when it holds math characters (Unicode
+ * math alphanumerics, operators, relations, Greek), or when it is an italic run of one- or
+ * two-letter words in a font family other than the body's (LibreOffice Math sets variables in
+ * the serif italic of its own choosing, spaced letter by letter).
+ *
+ * A display formula is a line that is mostly math and holds no prose, grown over the lines
+ * around it that belong to it (numerators and denominators over and under a fraction bar,
+ * limits, the rows of a matrix or of aligned equations). Its spans leave the text flow and
+ * come back as one formula unit with its LaTeX, so the pieces never become headings, code or
+ * paragraphs of their own.
+ */
+import type { BBox } from '../../protocol';
+import type { Rule, TextSpan } from '../../pipeline/types';
+import { buildLines, findGutters, type Line } from '../lines';
+import { spansToGlyphs } from './glyphs';
+import { buildLatex } from './build';
+import { FUNCTIONS, MATH_FONT_RE, isMathChar } from './symbols';
+import { safeLatex } from './validate';
+
+/** Font family without subset prefix and style suffix. */
+export function fontFamily(name: string): string {
+  return name
+    .replace(/^[A-Z]{6}\+/, '')
+    .replace(/[-,](bold|italic|oblique|regular|roman|book|medium|light|semibold|bolditalic|boldoblique|it|bd|bi)\b.*$/i, '')
+    .replace(/(bold|italic|oblique)+$/i, '')
+    .toLowerCase();
+}
+
+/** Characters of the page by font: the body font is the one most text is set in. */
+export function bodyFont(spans: TextSpan[]): string {
+  const n = new Map<string, number>();
+  for (const s of spans) n.set(s.fontName, (n.get(s.fontName) ?? 0) + s.text.length);
+  let best = '';
+  let c = -1;
+  for (const [f, k] of n) if (k > c) [best, c] = [f, k];
+  return best;
+}
+
+const BULLET_RE = /^[•◦▪■□●○\-–—*·\uf0b7\uf0a7]$/u;
+
+export function isMathSpan(s: TextSpan, body: string): boolean {
+  const t = s.text.trim();
+  if (!t || BULLET_RE.test(t)) return false;
+  // A lone math symbol may come in a font pdf.js calls monospace; code never is all symbols.
+  if (s.monospace) return [...t].every((c) => isMathChar(c) || /\s/.test(c));
+  const bare = s.fontName.replace(/^[A-Z]{6}\+/, '');
+  if (MATH_FONT_RE.test(bare) || /^cmr(5|6|7|8)$/i.test(bare)) return !/^[.,;:]+$/.test(t);
+  if ([...t].some(isMathChar)) return true;
+  if (!s.italic || fontFamily(bare) === fontFamily(body)) return false;
+  // Variables: words of one or two letters (and function names), nothing longer.
+  const words = t.split(/[\s,()=+\-−]+/).filter(Boolean);
+  return words.length > 0 && words.every((w) => w.length <= 2 || FUNCTIONS.has(w) || w === 'mod') && /\p{L}/u.test(t);
+}
+
+export interface FormulaFound {
+  bbox: BBox;
+  latex: string;
+  spanIndices: number[];
+}
+
+interface LineInfo {
+  line: Line;
+  idx: number[];
+  math: number;
+  total: number;
+  prose: number;
+}
+
+const EQ_NUMBER_RE = /^\(\s*[0-9]{1,3}(\.[0-9]{1,3})?[a-z]?\s*\)$/;
+
+/**
+ * Display formulas among `spans` (indices in `taken` are skipped: table cells). Rules are the
+ * page's thin rules; fraction bars and radical overbars are among them.
+ */
+export function findDisplayFormulas(spans: TextSpan[], rules: Rule[], taken: Set<number>, pageWidth: number, angles?: number[]): FormulaFound[] {
+  const body = bodyFont(spans);
+  const isMath = spans.map((s) => isMathSpan(s, body));
+  if (!isMath.some(Boolean)) return [];
+  const free = spans.map((s, i) => i).filter((i) => !taken.has(i) && Math.abs(angles?.[i] ?? 0) <= 3 && spans[i]!.text.trim() !== '' && (!spans[i]!.monospace || isMath[i]));
+  const sub = free.map((i) => spans[i]!);
+  const index = new Map<TextSpan, number>(free.map((i) => [spans[i]!, i]));
+  const lines = buildLines(sub, findGutters(sub, pageWidth));
+  const infos: LineInfo[] = lines.map((line) => {
+    const idx = line.spans.map((s) => index.get(s)!);
+    let math = 0;
+    let total = 0;
+    let prose = 0;
+    for (const i of idx) {
+      const t = spans[i]!.text;
+      const n = t.replace(/\s/g, '').length;
+      if (isMath[i]) {
+        math += n;
+        total += n;
+        continue;
+      }
+      // Digits, operators, brackets and function names in the text font are neutral: TeX sets
+      // them in the roman font inside math too.
+      const words = t.match(/\p{L}+/gu) ?? [];
+      const fn = words.filter((w) => FUNCTIONS.has(w)).join('').length;
+      total += n - fn - (t.match(/[0-9+\-=()[\]/.,|!'<>:;]/g) ?? []).length;
+      prose += words.filter((w) => w.length >= 3 && !FUNCTIONS.has(w)).length;
+    }
+    return { line, idx, math, total, prose };
+  });
+  const bars = rules.filter((r) => r.y1 - r.y0 < 2 && r.x1 - r.x0 >= 2 && r.x1 - r.x0 < pageWidth * 0.5);
+  // Left edge of the text around a line (its column): display formulas are set in from it.
+  const leftOf = (l: LineInfo) => {
+    const b = l.line.bbox;
+    const around = infos.filter((o) => o.line.bbox.x1 > b.x0 && o.line.bbox.x0 < b.x1 && Math.abs(o.line.bbox.y0 - b.y0) < 300 && o.prose >= 3);
+    return around.length ? Math.min(...around.map((o) => o.line.bbox.x0)) : 0;
+  };
+  const seeds = infos.filter((l) => {
+    if (l.math < 2 || l.prose > 2 || EQ_NUMBER_RE.test(l.line.text.trim())) return false;
+    if (l.total <= 0) return false;
+    const setIn = l.line.bbox.x0 - leftOf(l) >= Math.max(4, l.line.fontSize) * 2;
+    // Mostly math; or set in from the text with math in it and few words (a centred formula
+    // with a "for all" or "e.g." in it).
+    return (l.math / l.total >= 0.6 && (setIn || l.math / l.total >= 0.9)) || (setIn && l.math / l.total >= 0.2);
+  });
+  const used = new Set<LineInfo>();
+  const groups: LineInfo[][] = [];
+  for (const seed of seeds) {
+    if (used.has(seed)) continue;
+    const group = [seed];
+    groups.push(group);
+    used.add(seed);
+    let box = { ...seed.line.bbox };
+    const size = Math.max(4, seed.line.fontSize);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      // Bars touching the group take what is right above and below them.
+      const near = bars.filter((r) => r.x1 > box.x0 - 1 && r.x0 < box.x1 + 1 && r.y0 > box.y0 - size * 0.6 && r.y1 < box.y1 + size * 0.6);
+      for (const l of infos) {
+        if (used.has(l)) continue;
+        const b = l.line.bbox;
+        const mathy = (l.total <= 0 || l.math / l.total >= 0.5 || l.total <= 3) && l.prose <= 1;
+        // Next to a member line: overlapping it horizontally, less than a line's gap away.
+        const touches = group.some((m) => {
+          const a = m.line.bbox;
+          const dy = Math.max(0, b.y0 - a.y1, a.y0 - b.y1);
+          const dx = Math.max(0, b.x0 - a.x1, a.x0 - b.x1);
+          return dy < size * 0.7 && dx < size * 1.5;
+        });
+        const byBar = near.some((r) => b.x1 > r.x0 - 1 && b.x0 < r.x1 + 1 && Math.abs((b.y0 + b.y1) / 2 - (r.y0 + r.y1) / 2) < size * 1.6);
+        // The equation number at the right margin, on the formula's row.
+        const number = EQ_NUMBER_RE.test(l.line.text.trim()) && b.y0 < box.y1 && b.y1 > box.y0 && b.x0 > box.x1;
+        if ((touches && mathy) || (byBar && mathy) || number) {
+          group.push(l);
+          used.add(l);
+          box = { x0: Math.min(box.x0, b.x0), y0: Math.min(box.y0, b.y0), x1: Math.max(box.x1, b.x1), y1: Math.max(box.y1, b.y1) };
+          grew = true;
+        }
+      }
+    }
+  }
+  // Groups that touch are one formula (a line of text-font words beside a fraction).
+  const boxOf = (g: LineInfo[]) => ({
+    x0: Math.min(...g.map((l) => l.line.bbox.x0)),
+    y0: Math.min(...g.map((l) => l.line.bbox.y0)),
+    x1: Math.max(...g.map((l) => l.line.bbox.x1)),
+    y1: Math.max(...g.map((l) => l.line.bbox.y1)),
+  });
+  for (let merged = true; merged; ) {
+    merged = false;
+    for (let i = 0; i < groups.length && !merged; i++)
+      for (let j = i + 1; j < groups.length && !merged; j++) {
+        const p = boxOf(groups[i]!);
+        const q = boxOf(groups[j]!);
+        const size = Math.max(4, groups[i]![0]!.line.fontSize);
+        const dy = Math.max(0, q.y0 - p.y1, p.y0 - q.y1);
+        const dx = Math.max(0, q.x0 - p.x1, p.x0 - q.x1);
+        const ov = Math.min(p.y1, q.y1) - Math.max(p.y0, q.y0);
+        if ((ov > 0 && dx < size * 1.5) || (dy < size * 0.3 && dx < size * 0.5)) {
+          groups[i]!.push(...groups[j]!);
+          groups.splice(j, 1);
+          merged = true;
+        }
+      }
+  }
+  const out: FormulaFound[] = [];
+  for (const group of groups) {
+    const numberLine = group.find((l) => EQ_NUMBER_RE.test(l.line.text.trim()));
+    const members = group.filter((l) => l !== numberLine).flatMap((l) => l.idx);
+    // A single short run of plain letters is a variable mentioned on its own line, not worth a unit.
+    const fx = members.map((i) => spans[i]!);
+    const region = {
+      x0: Math.min(...fx.map((s) => s.bbox.x0)),
+      y0: Math.min(...fx.map((s) => s.bbox.y0)),
+      x1: Math.max(...fx.map((s) => s.bbox.x1)),
+      y1: Math.max(...fx.map((s) => s.bbox.y1)),
+    };
+    const inner = rules.filter((r) => r.y1 - r.y0 < 2 && r.x0 >= region.x0 - 2 && r.x1 <= region.x1 + 2 && r.y0 >= region.y0 - 2 && r.y1 <= region.y1 + 2);
+    let latex = buildLatex(spansToGlyphs(fx), inner);
+    if (numberLine) latex += ` \\tag{${numberLine.line.text.replace(/[()\s]/g, '')}}`;
+    latex = safeLatex(latex, fx.map((s) => s.text).join(' '), true);
+    if (!latex) continue;
+    const all = numberLine ? [...members, ...numberLine.idx] : members;
+    const bb = numberLine ? { ...region, x1: Math.max(region.x1, numberLine.line.bbox.x1) } : region;
+    out.push({ bbox: bb, latex, spanIndices: all });
+  }
+  return out;
+}

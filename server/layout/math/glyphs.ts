@@ -1,0 +1,95 @@
+/**
+ * Text spans → glyphs for formula rebuilding. pdf.js gives runs, not glyphs: a run's width is
+ * shared among its characters by a rough advance table, which is enough to order glyphs and to
+ * see which ones sit over a fraction bar; sizes and baselines come from the run (each size or
+ * baseline change starts a new run, so scripts are always runs of their own).
+ */
+import type { TextSpan } from '../../pipeline/types';
+import { normalizeSpanText } from '../normalize';
+import { MATH_FONT_RE } from './symbols';
+
+export interface Glyph {
+  ch: string;
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+  /** Baseline y (top-left origin). */
+  base: number;
+  size: number;
+  font: string;
+  italic: boolean;
+  /** Index of the run it came from: letters of one run may form a word. */
+  run: number;
+  /** A space came before it in its run (words of text inside a formula keep their spaces). */
+  sp: boolean;
+  /** Set in a math font (not the text font of the page). */
+  mathFont: boolean;
+  /**
+   * TeX's extension font (cmex): big operators, radicals and delimiters hang from the baseline,
+   * so the run's box says nothing of their extent; the builder places them on the math axis.
+   */
+  hang?: boolean;
+}
+
+/** Overlaid negation (TeX's \not): a slash glyph on a relation → the negated relation. */
+const NEGATED: Record<string, string> = { '=': '≠', '∈': '∉', '⊂': '⊄', '≡': '≢', '<': '≮', '>': '≯', '≤': '≰', '≥': '≱' };
+
+function combineNegations(gs: Glyph[]): Glyph[] {
+  const out: Glyph[] = [];
+  for (let i = 0; i < gs.length; i++) {
+    const g = gs[i]!;
+    if ((g.ch === '\u0338' || g.ch === '̸' || g.ch === '/') && i + 1 < gs.length) {
+      const n = gs[i + 1]!;
+      if (NEGATED[n.ch] && Math.abs(n.x0 - g.x0) < g.size * 0.8 && (g.ch !== '/' || n.x0 < g.x1)) {
+        out.push({ ...n, ch: NEGATED[n.ch]!, x0: Math.min(g.x0, n.x0) });
+        i++;
+        continue;
+      }
+    }
+    out.push(g);
+  }
+  return out;
+}
+
+/** Rough advance widths in em: enough to place glyphs of one run in order. */
+function advance(ch: string): number {
+  if (/[il.,;:'|!]/.test(ch)) return 0.28;
+  if (/[fjtrI()[\]]/.test(ch)) return 0.36;
+  if (/[mwMW]/.test(ch)) return 0.85;
+  if (/[A-Z]/.test(ch)) return 0.7;
+  if (ch === ' ') return 0.3;
+  return 0.5;
+}
+
+export function baselineOf(s: TextSpan): number {
+  const b = (s as { baseline?: number }).baseline;
+  return b ?? s.bbox.y1 - 0.22 * s.fontSize;
+}
+
+export function spansToGlyphs(spans: TextSpan[], runOffset = 0): Glyph[] {
+  const out: Glyph[] = [];
+  spans.forEach((s, k) => {
+    const chars = [...normalizeSpanText(s.text)];
+    // LibreOffice Math spaces every glyph of a run ("A t t e n t i o n"): those spaces mean nothing.
+    const letterSpaced = /^\s*\S( \S)+\s*$/.test(s.text);
+    const bare = s.fontName.replace(/^[A-Z]{6}\+/, '');
+    const mathFont = MATH_FONT_RE.test(bare);
+    const hang = /^(cmex|lmex|eusm|cmbsy)/i.test(bare) && /^(cmex|lmex)/i.test(bare);
+    let sp = false;
+    const total = chars.reduce((a, c) => a + advance(c), 0) || 1;
+    const w = s.bbox.x1 - s.bbox.x0;
+    const base = baselineOf(s);
+    // Math fonts report tall ascents: the glyph box is kept to the run's own box.
+    let x = s.bbox.x0;
+    for (const ch of chars) {
+      const dw = (advance(ch) / total) * w;
+      if (ch.trim()) {
+        out.push({ ch, x0: x, x1: x + dw, y0: s.bbox.y0, y1: s.bbox.y1, base, size: s.fontSize, font: s.fontName, italic: !!s.italic, run: runOffset + k, sp: sp && !letterSpaced, mathFont, hang });
+        sp = false;
+      } else sp = true;
+      x += dw;
+    }
+  });
+  return combineNegations(out.sort((a, b) => a.x0 - b.x0 || a.base - b.base));
+}

@@ -1,0 +1,50 @@
+/**
+ * The math room's hooks for page layout (server/layout/index.ts): display formulas found before
+ * lines are read, inline math put into running text after blocks are classified, and any block
+ * classified as a formula rebuilt as LaTeX.
+ */
+import type { Rule, TextSpan } from '../../pipeline/types';
+import type { InlinePart } from '../../doctags/types';
+import type { Block } from '../blocks';
+import { joinLines } from '../normalize';
+import { bodyFont, isMathSpan } from './detect';
+import { spansToGlyphs } from './glyphs';
+import { buildLatex } from './build';
+import { hasPlaceholder, lineWithMath, splitParts } from './inline';
+import { safeLatex } from './validate';
+
+export { findDisplayFormulas, type FormulaFound } from './detect';
+
+/** A test for "this span is math" on one page (the body font is the page's). */
+export function mathSpanTest(spans: TextSpan[]): (s: TextSpan) => boolean {
+  const body = bodyFont(spans);
+  const cache = new Map<TextSpan, boolean>();
+  return (s) => {
+    let v = cache.get(s);
+    if (v === undefined) cache.set(s, (v = isMathSpan(s, body)));
+    return v;
+  };
+}
+
+/**
+ * Parts of a block's text with its inline math, or undefined when it has none. `skipMarker`
+ * drops the list marker's characters from the first line (list items keep only their text).
+ */
+export function inlineParts(block: Block, isMath: (s: TextSpan) => boolean, vocabulary: Set<string>, skipMarker?: string): InlinePart[] | undefined {
+  if (!block.lines.some((l) => l.spans.some(isMath))) return undefined;
+  const latex: string[] = [];
+  const texts = block.lines.map((l) => lineWithMath(l, isMath, latex));
+  if (skipMarker && texts[0]?.startsWith(skipMarker)) texts[0] = texts[0].slice(skipMarker.length).trim();
+  const joined = joinLines(texts, vocabulary);
+  if (!hasPlaceholder(joined)) return undefined;
+  const parts = splitParts(joined, latex);
+  return parts.some((p) => p.math) ? parts : undefined;
+}
+
+/** LaTeX of a block classified as a formula (its lines' glyphs and the rules inside it). */
+export function blockLatex(block: Block, rules: Rule[], raw: string): string {
+  const spans = block.lines.flatMap((l) => l.spans);
+  const b = block.bbox;
+  const inner = rules.filter((r) => r.y1 - r.y0 < 2 && r.x0 >= b.x0 - 2 && r.x1 <= b.x1 + 2 && r.y0 >= b.y0 - 2 && r.y1 <= b.y1 + 2);
+  return safeLatex(buildLatex(spansToGlyphs(spans), inner), raw, true);
+}

@@ -1,0 +1,116 @@
+/**
+ * Inline math inside running text: runs of math spans in a line become `$…$` pieces with their
+ * LaTeX. A line's text is written with placeholders (private-use characters) where the math
+ * goes, so that the paragraph's own joining (unwrapping, dehyphenation) works on it unchanged;
+ * `splitParts` turns the joined text back into text and math parts.
+ */
+import type { TextSpan } from '../../pipeline/types';
+import type { InlinePart } from '../../doctags/types';
+import type { Line } from '../lines';
+import { normalizeSpanText } from '../normalize';
+import { spansToGlyphs } from './glyphs';
+import { buildLatex } from './build';
+import { safeLatex } from './validate';
+
+const OPEN = '\uE100';
+const CLOSE = '\uE101';
+
+/** Digits, operators and brackets in the text font next to math belong to the formula. */
+const GLUE_RE = /^[\s\d.()[\]=+\-−<>/|,']*[\d=+\-−<>/|()][\s\d.()[\]=+\-−<>/|,']*$/;
+
+export interface MathText {
+  text: string;
+  latex: string[];
+}
+
+/** Which spans of the line are math: math spans, and text-font glue between or right after them. */
+function mathMask(spans: TextSpan[], isMath: (s: TextSpan) => boolean): boolean[] {
+  const m = spans.map(isMath);
+  const close = (a: TextSpan, b: TextSpan) => b.bbox.x0 - a.bbox.x1 < Math.max(a.fontSize, b.fontSize) * 0.4;
+  for (let i = 0; i < spans.length; i++) {
+    if (m[i]) continue;
+    const t = spans[i]!.text.trim();
+    if (!GLUE_RE.test(t)) continue;
+    const left = i > 0 && m[i - 1] && close(spans[i - 1]!, spans[i]!);
+    const right = i + 1 < spans.length && m[i + 1] && close(spans[i]!, spans[i + 1]!);
+    // Glue counts between math runs, or after one when it carries an operator or a digit.
+    if ((left && right) || (left && /[\d=+\-−<>]/.test(t) && !/^[,.]$/.test(t))) m[i] = true;
+  }
+  // Small raised or lowered spans beside math are its scripts.
+  for (let i = 0; i < spans.length; i++) {
+    if (m[i]) continue;
+    const s = spans[i]!;
+    const touching = [i - 1, i + 1].some((k) => {
+      const o = spans[k];
+      return o !== undefined && m[k] && s.fontSize < o.fontSize * 0.85 && (Math.abs(s.bbox.x0 - o.bbox.x1) < 2 || Math.abs(o.bbox.x0 - s.bbox.x1) < 2);
+    });
+    if (touching && s.text.trim().length <= 3) m[i] = true;
+  }
+  return m;
+}
+
+/** The line's text with math runs replaced by placeholders, and the runs' LaTeX. */
+export function lineWithMath(line: Line, isMath: (s: TextSpan) => boolean, latexOut: string[]): string {
+  const spans = line.spans;
+  const mask = mathMask(spans, isMath);
+  if (!mask.some(Boolean)) return line.text;
+  let text = '';
+  let prev: TextSpan | undefined;
+  for (let i = 0; i < spans.length; ) {
+    const s = spans[i]!;
+    if (prev) {
+      const gap = s.bbox.x0 - prev.bbox.x1;
+      if (gap > Math.min(prev.fontSize, s.fontSize) * 0.17 && !/\s$/.test(text)) text += ' ';
+    }
+    if (!mask[i]) {
+      let t = normalizeSpanText(s.text);
+      // Punctuation right after a formula sticks to it ("$W$," not "$W$ ,").
+      if (text.endsWith(CLOSE) && /^\s*[,.;:!?)]/.test(t)) t = t.replace(/^\s+/, '');
+      else if (text.endsWith(CLOSE + ' ') && /^\s*[,.;:!?)]/.test(t)) text = text.slice(0, -1);
+      text += prev && /\s$/.test(text) ? t.replace(/^\s+/, '') : t;
+      prev = s;
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < spans.length && mask[j + 1]) j++;
+    const run = spans.slice(i, j + 1);
+    const raw = run.map((r) => r.text).join('').replace(/\s+/g, ' ').trim();
+    // A trailing sentence mark set in the math font's run stays text.
+    const latex = safeLatex(buildLatex(spansToGlyphs(run), []), raw, false);
+    if (latex) {
+      if (text && !/\s$/.test(text) && /^\s/.test(run[0]!.text)) text += ' ';
+      latexOut.push(latex);
+      text += `${OPEN}${latexOut.length - 1}${CLOSE}`;
+    } else text += raw;
+    prev = spans[j];
+    i = j + 1;
+  }
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Joined paragraph text with placeholders → parts (text and math, in order). */
+export function splitParts(text: string, latex: string[]): InlinePart[] {
+  const parts: InlinePart[] = [];
+  // Punctuation that wrapped onto the next line still sticks to the formula before it.
+  text = text.replace(new RegExp(`${CLOSE}\\s+(?=[,.;:!?)])`, 'g'), CLOSE);
+  const re = new RegExp(`${OPEN}(\\d+)${CLOSE}`, 'g');
+  let last = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) {
+    if (m.index > last) parts.push({ math: false, text: text.slice(last, m.index) });
+    parts.push({ math: true, text: latex[Number(m[1])] ?? '' });
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) parts.push({ math: false, text: text.slice(last) });
+  return parts.filter((p) => p.text.length > 0);
+}
+
+export function hasPlaceholder(text: string): boolean {
+  return text.includes(OPEN);
+}
+
+/** Plain text of parts, math as `$…$` (for whoever reads `item.text`). */
+export function partsText(parts: InlinePart[]): string {
+  return parts.map((p) => (p.math ? `$${p.text}$` : p.text)).join('');
+}
