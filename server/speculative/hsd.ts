@@ -42,6 +42,9 @@ export interface PageDecodeStats extends DecodeStats {
 
 export interface PageDecodeResult {
   tokens: number[];
+  /** 'loop': the repetition guard stopped the page decode (see SpecDecoder). */
+  reason?: 'stop' | 'max' | 'loop';
+  loopStart?: number;
   stats: PageDecodeStats;
   /** Stage 1 outputs per region (hsd only). */
   regionOutputs?: number[][];
@@ -81,7 +84,7 @@ export async function decodeBatch(
   } finally {
     for (const s of sessions) s.dispose?.();
   }
-  return { results: decs.map((d) => ({ tokens: d.tokens, stats: d.stats })), rounds };
+  return { results: decs.map((d) => ({ tokens: d.tokens, stats: d.stats, reason: d.reason, loopStart: d.loopStart })), rounds };
 }
 
 /** `decodeBatch` on a real batch: all sequences are rows of one decoder run per round. */
@@ -114,7 +117,7 @@ async function decodeRows(
         live = live.filter((_, s) => still[s]);
       }
     }
-    return { results: decs.map((d) => ({ tokens: d.tokens, stats: d.stats })), rounds };
+    return { results: decs.map((d) => ({ tokens: d.tokens, stats: d.stats, reason: d.reason, loopStart: d.loopStart })), rounds };
   } finally {
     batch.dispose();
   }
@@ -131,7 +134,7 @@ export async function decodePage(
   try {
     if (mode === 'ar' || mode === 'page') {
       const r = await decodeOne(session, job.prompt, mode === 'ar' ? undefined : job.drafts, info, opts);
-      return { tokens: r.tokens, stats: { ...r.stats, stage1Passes: 0, stage2Passes: r.stats.passes } };
+      return { tokens: r.tokens, reason: r.reason, loopStart: r.loopStart, stats: { ...r.stats, stage1Passes: 0, stage2Passes: r.stats.passes } };
     }
     // hsd: start the page prefill now; Stage 1 runs while it is under way.
     const prefill = session.prefill(job.prompt);
@@ -156,6 +159,8 @@ export async function decodePage(
     );
     return {
       tokens: dec.tokens,
+      reason: dec.reason,
+      loopStart: dec.loopStart,
       regionOutputs,
       stats: {
         passes: stage1.rounds + dec.stats.passes,

@@ -177,6 +177,28 @@ export class DecoderSession {
     this.reshapeCache(rows, this.length);
   }
 
+  /**
+   * For benchmarks: a one-row cache of `len` positions filled with small seeded values, as if a
+   * prompt of that length had been prefilled. A pass costs the same whatever the cached values,
+   * so step costs at long contexts are measured without paying for a long prefill first.
+   */
+  seedCacheForBenchmark(len: number, seed = 1): void {
+    const { kvHeads, headDim, layers } = this.model.shape;
+    let x = seed >>> 0;
+    this.kv = Array.from({ length: layers }, () =>
+      [0, 1].map(() => {
+        const d = new Float32Array(kvHeads * len * headDim);
+        for (let i = 0; i < d.length; i++) {
+          x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+          d[i] = (x / 4294967296 - 0.5) * 0.2;
+        }
+        return new Tensor('float32', d, [1, kvHeads, len, headDim]);
+      }),
+    );
+    this.mask = [new Array(len).fill(1)];
+    this.lastStep = undefined;
+  }
+
   /** Drops the cache. */
   dispose(): void {
     this.kv = [];
