@@ -17,7 +17,8 @@
  * decoder run and log-softmax are paid in full; only the winning token is overridden) and the
  * Folio pipeline's drafts — good drafts — and random drafts — useless ones.
  *
- *   options: --threads 1,2  --reps N  --page-vision  --spec  --spec-threads N  --spec-tokens N
+ *   options: --provider cpu|cuda|webgpu (default cpu)  --threads 1,2  --reps N  --page-vision
+ *            --spec  --spec-threads N  --spec-tokens N
  *            --costs-out <file.json> (the cost table for `bench:spec --costs`)  --webgpu
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -31,12 +32,16 @@ import { DecoderTargetSession } from '../server/speculative/decoderTarget';
 import { corpusRoot, repoRoot } from '../test/helpers/corpus';
 import { forcedPageRuns, type SpecRun } from './forcedSpec';
 import { specDefaultsFor } from '../server/speculative/defaults';
+import { DocTagsTokenizer } from '../server/speculative/oracle/doctagsTokenizer';
+import { pagesFromDocTags } from '../server/speculative/oracle/corpusPages';
+import { replayPage, VARIANTS } from '../server/speculative/oracle/oracleRun';
 
 const argv = process.argv.slice(2);
 const flag = (n: string) => argv.includes(n);
 const opt = (n: string, d: string) => (argv.indexOf(n) >= 0 ? argv[argv.indexOf(n) + 1] : d);
 
 export interface CostTable {
+  provider: string;
   threads: number;
   loadMs: number;
   visionTileMs: number;
@@ -87,15 +92,20 @@ function letterPage() {
 async function child(dir: string, threads: number): Promise<CostTable> {
   const reps = Number(opt('--reps', '3'));
   const rss: Record<string, number> = {};
+  const progress = (m: string) => process.stderr.write(`  [${threads} thr] ${m} (peak RSS ${peakMiB()} MiB)\n`);
   let t = performance.now();
-  const model = await VlmModel.load({ modelsDir: dir, providers: ['cpu'], threads });
+  const provider = opt('--provider', 'cpu');
+  const model = await VlmModel.load({ modelsDir: dir, providers: [provider], threads });
+  if (model.provider !== provider) throw new Error(`asked for ${provider}, got ${model.provider}`);
   const loadMs = performance.now() - t;
   rss.load = peakMiB();
+  progress(`loaded in ${s1(loadMs)} s`);
   const pre = await preprocessImage(letterPage(), model.config.preprocess);
   const T = pre.tileSize;
   const oneTile: PreprocessedImage = { ...pre, grid: { ...pre.grid, rows: 0, cols: 0, images: 1 }, pixelValues: pre.pixelValues.subarray(0, 3 * T * T) };
   const visionTileMs = await best(Math.min(reps, 2), async () => void (await model.encodeImage(oneTile)));
   rss.visionTile = peakMiB();
+  progress(`one tile ${s1(visionTileMs)} s`);
   let visionPageMs = visionTileMs * pre.grid.images;
   let features: Float32Array;
   if (flag('--page-vision')) {
@@ -114,6 +124,7 @@ async function child(dir: string, threads: number): Promise<CostTable> {
   await s.prefill([row]);
   const prefillMs = performance.now() - t;
   rss.prefill = peakMiB();
+  progress(`prefill ${s1(prefillMs)} s`);
 
   const stepMs: Record<string, number> = {};
   for (const ctx of [1024, 2048, 3072]) {
@@ -121,6 +132,15 @@ async function child(dir: string, threads: number): Promise<CostTable> {
     stepMs[ctx] = await best(reps + 2, async () => void (await s.step([[1000]])), () => s.truncate(ctx));
   }
   rss.steps = peakMiB();
+  progress(`steps ${JSON.stringify(stepMs)}`);
+
+  // Speculation with forced targets first: its peak RSS (1 chain by default) is then its own,
+  // not the 8-fork verification passes' below.
+  let specRuns: SpecRun[] | undefined;
+  if (flag('--spec') && (provider !== 'cpu' || threads === Number(opt('--spec-threads', '2')))) {
+    specRuns = await forcedPageRuns(model, pipelineDrafts(), { promptTokens: ids.length, maxTokens: Number(opt('--spec-tokens', '192')), provider, progress });
+    rss.spec = peakMiB();
+  }
 
   // Verification passes at the page prompt's context, through the speculative seam.
   const C = ids.length;
@@ -134,6 +154,7 @@ async function child(dir: string, threads: number): Promise<CostTable> {
       target.keep(0, 1);
     }, () => s.truncate(C));
   }
+  rss.verifyChains = peakMiB();
   const chainsMs: Record<string, number> = {};
   for (const b of [2, 4, 8]) {
     chainsMs[b] = await best(reps, async () => {
@@ -141,10 +162,12 @@ async function child(dir: string, threads: number): Promise<CostTable> {
       target.keep(0, 1);
     }, () => s.truncate(C));
   }
-  rss.verify = peakMiB();
+  rss.verifyForks = peakMiB();
+  progress(`verification ${JSON.stringify(chainMs)} ${JSON.stringify(chainsMs)}`);
   s.dispose();
 
   const table: CostTable = {
+    provider,
     threads,
     loadMs,
     visionTileMs,
@@ -158,11 +181,8 @@ async function child(dir: string, threads: number): Promise<CostTable> {
     chainsMs,
     rss,
     loadAvg: loadavg(),
+    spec: specRuns,
   };
-  if (flag('--spec') && threads === Number(opt('--spec-threads', '2'))) {
-    table.spec = await forcedPageRuns(model, pipelineDrafts(), { promptTokens: C, maxTokens: Number(opt('--spec-tokens', '192')), provider: 'cpu' });
-    rss.spec = peakMiB();
-  }
   await model.release();
   return table;
 }
@@ -200,7 +220,7 @@ function table(head: string[], rows: (string | number)[][]): void {
 }
 
 function report(ts: CostTable[]): void {
-  console.log(`\n### Full-size pass costs (CPU; load average at the end of each run: ${ts.map((t) => `${t.threads} thr ${t.loadAvg.map(f1).join('/')}`).join('; ')})\n`);
+  console.log(`\n### Full-size pass costs (${ts[0].provider}; load average at the end of each run: ${ts.map((t) => `${t.threads} thr ${t.loadAvg.map(f1).join('/')}`).join('; ')})\n`);
   const col = ts.map((t) => `${t.threads} thread${t.threads > 1 ? 's' : ''}`);
   const rows: (string | number)[][] = [];
   rows.push(['load the three sessions (s)', ...ts.map((t) => s1(t.loadMs))]);
@@ -217,7 +237,7 @@ function report(ts: CostTable[]): void {
   console.log('Peak RSS (MiB, the process peak after each phase):\n');
   table(['phase', ...col], Object.keys(ts[0].rss).map((k) => [k, ...ts.map((t) => t.rss[k] ?? '—')]));
   for (const t of ts) if (t.spec) reportSpec(t);
-  projection(ts);
+  projection(ts, pipelineDrafts());
 }
 
 function reportSpec(t: CostTable): void {
@@ -226,43 +246,78 @@ function reportSpec(t: CostTable): void {
   if (!ar) throw new Error('spec: no ar run');
   console.log(`### Measured on the full-size decoder (${t.threads} threads): the page's ground-truth DocTags forced as the model's argmax, first ${ar.tokens} tokens per page, prefill excluded (the same for every mode)\n`);
   table(
-    ['mode (drafts)', 'pages', 'tokens', 'passes', 'tokens/pass', 'scored/pass', 'decode s', 'ratio vs ar', 'same tokens as ar'],
-    runs.map((r) => [r.name, r.pages, r.tokens, r.passes, f2(r.tokens / r.passes), f1(r.scored / r.passes), s1(r.ms), f2(r.ms / ar.ms), r.same ? 'yes' : 'NO']),
+    ['mode (drafts)', 'pages', 'tokens', 'passes', 'tokens/pass', 'scored/pass', 'decode s', 'ratio vs ar', 'same tokens as ar', 'peak RSS MiB'],
+    runs.map((r) => [r.name, r.pages, r.tokens, r.passes, f2(r.tokens / r.passes), f1(r.scored / r.passes), s1(r.ms), f2(r.ms / ar.ms), r.same ? 'yes' : 'NO', r.peakMiB]),
   );
+  const bad = runs.filter((r) => !r.same);
+  if (bad.length) throw new Error(`speculation changed the output: ${bad.map((r) => r.name).join('; ')}`);
 }
 
 /**
- * Projected page time = vision + prefill + decode, with decode = passes × pass cost. Inputs: the
- * measured costs above, and tokens/pass and scored tokens/pass from the oracle replay of
- * `bench:spec` on 135 born-digital pages (docs/speculative.md, run of 2026-11-22; 8 chains).
+ * Projected page time = vision + prefill + decode, decode = Σ passes × the measured cost of a
+ * pass of that size. Acceptance: the oracle replay (bench:spec's, server/speculative/oracle) of
+ * the corpus pages at hand with the pipeline's drafts, for each (K, chains) setting; plus the
+ * 135-page figures of docs/speculative.md (8 chains) for comparison.
  */
-function projection(ts: CostTable[]): void {
-  const ORACLE = {
-    tokensPerPage: (27763 + 27539 + 3377) / 135, // ar passes on born-digital pages (per-set table) / pages
-    page: { K8: { tpp: 3.31, scored: 26.1 }, K16: { tpp: 3.72, scored: 46.7 }, K32: { tpp: 3.94, scored: 79.7 } },
-    hsd: { K32: { tpp: 4.17, scored: 98.3 } },
-  };
-  console.log('### Projected page time at real size (PROJECTED from the measured pass costs above and the oracle acceptance of bench:spec, not measured end to end)\n');
-  console.log(`Inputs: ${f1(ORACLE.tokensPerPage)} output tokens per born-digital page (oracle, 135 pages); tokens/pass and scored tokens/pass from docs/speculative.md (page K=8/16/32, 8 chains; hsd K=32). A pass scoring s tokens costs the measured chain of k = s (interpolated). hsd adds its Stage 1 vision encoding: regions are crops resized to 2048 px, at least 2 images each; counted here as 10 regions × 3 images.\n`);
+function projection(ts: CostTable[], docs: { pdf: string; gt: string; doctags: string }[]): void {
+  const tok = new DocTagsTokenizer();
+  const variant = VARIANTS.find((v) => v.name === '+ bullets merged into list items')!;
+  const pages = docs.flatMap((d) => pagesFromDocTags('docling/pdf', d.pdf, d.gt, d.doctags, false)).filter((p) => p.target.length > 40);
+  if (pages.length === 0) throw new Error('projection: no corpus page to replay');
+  const settings: { name: string; mode: 'page' | 'hsd'; K: number; chains: number }[] = [
+    { name: 'page K=4, 1 chain', mode: 'page', K: 4, chains: 1 },
+    { name: 'page K=8, 1 chain', mode: 'page', K: 8, chains: 1 },
+    { name: 'page K=16, 1 chain', mode: 'page', K: 16, chains: 1 },
+    { name: 'page K=32, 1 chain', mode: 'page', K: 32, chains: 1 },
+    { name: 'page K=8, 8 chains', mode: 'page', K: 8, chains: 8 },
+    { name: 'page K=32, 8 chains', mode: 'page', K: 32, chains: 8 },
+    { name: 'hsd K=8, 1 chain', mode: 'hsd', K: 8, chains: 1 },
+    { name: 'hsd K=32, 8 chains', mode: 'hsd', K: 32, chains: 8 },
+  ];
+  let arTokens = 0;
+  const acc = settings.map((st) => {
+    let tokens = 0;
+    let passes = 0;
+    let scored = 0;
+    let stage1 = 0;
+    let regions = 0;
+    for (const p of pages) {
+      const r = replayPage(tok, p, st.mode, st.K, variant, { maxChains: st.chains, verify: st.chains === 1 ? 'deepest' : 'chains' });
+      tokens += r.tokens - 1;
+      passes += r.stats.passes + r.stage1Passes;
+      scored += r.stats.scored;
+      stage1 += r.stage1Passes;
+      regions += p.regions.length;
+    }
+    arTokens = tokens;
+    return { ...st, tpp: tokens / passes, scoredPerPass: scored / Math.max(1, passes - stage1), passes, stage1, regions: regions / pages.length };
+  });
+  const perPage = arTokens / pages.length;
+  console.log(`### Projected page time at real size (PROJECTED: measured pass costs × oracle-replayed acceptance; not measured end to end)\n`);
+  console.log(`Acceptance: oracle replay of ${pages.length} born-digital pages (${docs.map((d) => basename(d.pdf)).join(', ')}; target = Docling's real DocTags, drafts = the Folio pipeline's), ${f1(perPage)} output tokens per page. A pass that scores s tokens costs the measured chain of k = s (interpolated); several chains add the measured fork overhead (b = 8 × 8 vs k = 64). hsd adds its Stage 1: every region crop is resized to 2048 px and encoded (≥ 2 images per region; counted as 3), and one batched pass per round whose cost is the sum of its regions' chains.\n`);
   const rows: (string | number)[][] = [];
   for (const t of ts) {
-    const passCost = (scored: number) => interp(t.chainMs, scored);
+    const fork = t.chainsMs[8] / t.chainMs[64];
+    const pass = (scored: number, chains: number) => interp(t.chainMs, scored) * (chains > 1 ? Math.max(1, fork) : 1);
     const fixed = t.visionPageMs + t.prefillMs;
-    const arMs = fixed + ORACLE.tokensPerPage * t.stepMs[1024];
-    rows.push([`${t.threads} thr: ar`, s1(fixed), s1(arMs - fixed), s1(arMs), '1.00']);
-    for (const [k, v] of Object.entries(ORACLE.page)) {
-      const passes = ORACLE.tokensPerPage / v.tpp;
-      const d = passes * passCost(v.scored);
-      rows.push([`${t.threads} thr: page ${k}, 8 chains`, s1(fixed), s1(d), s1(fixed + d), f2(arMs / (fixed + d))]);
+    const arMs = fixed + perPage * t.stepMs[1024];
+    rows.push([`${t.threads} thr`, 'ar', '1.00', '1.0', s1(fixed), s1(arMs - fixed), s1(arMs), '1.00']);
+    for (const a of acc) {
+      const page2 = (a.passes - a.stage1) / pages.length;
+      let extra = 0;
+      let decode = page2 * pass(a.scoredPerPass, a.chains);
+      if (a.mode === 'hsd') {
+        extra = a.regions * 3 * t.visionTileMs;
+        // Stage 1 rounds: every region's chain in one batch ≈ regions × (chain of K/2) per round.
+        decode += (a.stage1 / pages.length) * pass(a.regions * Math.min(a.K, 8), a.regions);
+      }
+      const total = fixed + extra + decode;
+      rows.push([`${t.threads} thr`, a.name, f2(a.tpp), f1(a.scoredPerPass), s1(fixed + extra), s1(decode), s1(total), f2(arMs / total)]);
     }
-    const h = ORACLE.hsd.K32;
-    const stage1Vision = 10 * 3 * t.visionTileMs;
-    const dh = (ORACLE.tokensPerPage / h.tpp) * passCost(h.scored);
-    rows.push([`${t.threads} thr: hsd K32 (+ Stage 1 vision)`, s1(fixed + stage1Vision), s1(dh), s1(fixed + stage1Vision + dh), f2(arMs / (fixed + stage1Vision + dh))]);
   }
-  table(['config', 'vision + prefill s', 'decode s', 'page s', 'speed-up vs ar'], rows);
-  const d = specDefaultsFor('cpu');
-  console.log(`CPU defaults chosen (server/speculative/defaults.ts): mode ${d.mode}, K = ${d.K}, ${d.maxChains} chain(s), Stage 1 batched: ${d.stage1Batched}.\n`);
+  table(['threads', 'mode', 'tokens/pass', 'scored/pass', 'vision + prefill s', 'decode s', 'page s', 'speed-up vs ar'], rows);
+  const d = specDefaultsFor(ts[0].provider);
+  console.log(`${ts[0].provider} defaults (server/speculative/defaults.ts): mode ${d.mode}, K = ${d.K}, ${d.maxChains} chain(s) (${d.verify}), Stage 1 batched: ${d.stage1Batched}.\n`);
 }
 
 /** Linear interpolation of a k → ms table (beyond the last point: linear in k from the last two). */
