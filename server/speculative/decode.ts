@@ -139,6 +139,12 @@ export class SpecDecoder {
         this.width = 1;
         this.misses++;
         this.cooldown = (1 << Math.min(this.misses, 5)) - 1;
+      } else if (a.tokens.length === 0) {
+        // A full-length key that missed (drafts that repeat the output's words in another
+        // order): halve the chain, down to 2 drafted tokens — a pass of ≤ 4 tokens costs about
+        // one step even on a CPU, so a chance match then costs nothing measurable.
+        this.budget = Math.max(2, this.budget >> 1);
+        this.width = Math.max(1, this.width >> 1);
       } else if (a.tokens.length > 0) {
         this.budget = this.K;
         this.width = this.maxChains;

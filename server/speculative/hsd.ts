@@ -57,7 +57,9 @@ export async function decodeBatch(
   info: TokenInfo,
   opts: DecodeOptions = {},
 ): Promise<{ results: DecodeResult[]; rounds: number }> {
-  if (model.openBatch && jobs.length > 0) return decodeRows(model.openBatch(), jobs, info, opts);
+  // One batch (one decoder run per round for all sequences) unless told not to: on a CPU a
+  // batch is as compute-bound as its sequences one by one, and pads every prompt to the longest.
+  if (model.openBatch && jobs.length > 0 && opts.stage1Batched !== false) return decodeRows(model.openBatch(), jobs, info, opts);
   const sessions: TargetSession[] = jobs.map(() => model.open());
   const firsts = await Promise.all(jobs.map((j, i) => sessions[i].prefill(j.prompt)));
   const decs = jobs.map((j, i) => {

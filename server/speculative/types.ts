@@ -109,6 +109,8 @@ export interface DecodeOptions extends Partial<MatchOptions> {
   maxNewTokens?: number;
   /** `chains`: every root-to-leaf path of the prefix tree; `deepest`: only the longest one. */
   verify?: 'chains' | 'deepest';
+  /** hsd Stage 1 as one batch of all regions (default true; see defaults.ts per provider). */
+  stage1Batched?: boolean;
   /** Repetition-loop guard (server/vlm/loopGuard.ts; default DEFAULT_LOOP_GUARD, false = off). */
   loopGuard?: LoopGuardOptions | false;
 }
