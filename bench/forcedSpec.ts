@@ -129,7 +129,7 @@ class ForcedSession implements TargetSession {
 export async function forcedPageRuns(
   model: VlmModel,
   docs: { pdf: string; gt: string; doctags: string }[],
-  o: { promptTokens: number; maxTokens: number; provider: string; progress?: (m: string) => void },
+  o: { promptTokens: number; maxTokens: number; provider: string; progress?: (m: string) => void; defaultsOnly?: boolean },
 ): Promise<SpecRun[]> {
   const tok = new DocTagsTokenizer();
   const base = tok.tokenInfo({ tagWildcards: true });
@@ -156,27 +156,35 @@ export async function forcedPageRuns(
     const mt = target.map((x) => map.to(x));
     return { info: map.info(base), mt, drafts: { none: undefined, good: [good.map((x) => map.to(x))], useless: [useless.map((x) => map.to(x))] } };
   });
-  // Settings in the outer loop, so the peak RSS after each one (the process peak so far) shows
-  // what the defaults need before the 8-chain settings fork the KV cache eight times.
-  for (let c = 0; c < configs.length; c++) {
+  // Settings in groups: the 1-chain defaults first, pages outer and settings inner (so ar and
+  // page see the same machine load on a shared machine), and the peak RSS after each group (the
+  // process peak so far) shows what the defaults need before the 8-chain settings fork the KV
+  // cache eight times.
+  const groups = [configs.map((_, i) => i).filter((i) => (configs[i].opts.maxChains ?? 8) === 1 || configs[i].drafts === 'none')];
+  if (!o.defaultsOnly) groups.push(configs.map((_, i) => i).filter((i) => !groups[0].includes(i)));
+  for (const group of groups) {
     for (const p of prepared) {
-      const fs = new ForcedSession(new DecoderTargetSession(model.newSession()), p.mt, o.promptTokens);
-      try {
-        const r = await decodeOne(fs, [], p.drafts[configs[c].drafts], p.info, configs[c].opts);
-        const ms = performance.now() - fs.decodeStart;
-        const run = runs[c];
-        run.pages++;
-        run.tokens += r.tokens.length - 1; // the first token comes from prefill
-        run.passes += r.stats.passes;
-        run.scored += r.stats.scored;
-        run.ms += ms;
-        run.same &&= r.tokens.join() === p.mt.join();
-      } finally {
-        fs.dispose();
+      for (const c of group) {
+        const fs = new ForcedSession(new DecoderTargetSession(model.newSession()), p.mt, o.promptTokens);
+        try {
+          const r = await decodeOne(fs, [], p.drafts[configs[c].drafts], p.info, configs[c].opts);
+          const ms = performance.now() - fs.decodeStart;
+          const run = runs[c];
+          run.pages++;
+          run.tokens += r.tokens.length - 1; // the first token comes from prefill
+          run.passes += r.stats.passes;
+          run.scored += r.stats.scored;
+          run.ms += ms;
+          run.same &&= r.tokens.join() === p.mt.join();
+        } finally {
+          fs.dispose();
+        }
       }
     }
-    runs[c].peakMiB = Math.round(process.resourceUsage().maxRSS / 1024);
-    o.progress?.(`${configs[c].name}: ${(runs[c].ms / 1000).toFixed(1)} s`);
+    for (const c of group) {
+      runs[c].peakMiB = Math.round(process.resourceUsage().maxRSS / 1024);
+      o.progress?.(`${configs[c].name}: ${(runs[c].ms / 1000).toFixed(1)} s`);
+    }
   }
-  return runs;
+  return runs.filter((r) => r.pages > 0);
 }

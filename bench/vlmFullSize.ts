@@ -18,7 +18,7 @@
  * Folio pipeline's drafts — good drafts — and random drafts — useless ones.
  *
  *   options: --provider cpu|cuda|webgpu (default cpu)  --threads 1,2  --reps N  --page-vision
- *            --spec  --spec-threads N  --spec-tokens N
+ *            --spec  --spec-threads N  --spec-tokens N  --spec-only (ar vs page with the defaults only)
  *            --costs-out <file.json> (the cost table for `bench:spec --costs`)  --webgpu
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -101,6 +101,14 @@ async function child(dir: string, threads: number): Promise<CostTable> {
   rss.load = peakMiB();
   progress(`loaded in ${s1(loadMs)} s`);
   const pre = await preprocessImage(letterPage(), model.config.preprocess);
+  if (flag('--spec-only')) {
+    // Only ar vs page with the defaults (good and useless drafts), interleaved per page.
+    const ids = model.promptIds(pre, 'Convert this page to docling.');
+    const spec = await forcedPageRuns(model, pipelineDrafts(), { promptTokens: ids.length, maxTokens: Number(opt('--spec-tokens', '192')), provider, progress, defaultsOnly: true });
+    rss.spec = peakMiB();
+    await model.release();
+    return { provider, threads, loadMs, visionTileMs: NaN, pageImages: pre.grid.images, visionPageMs: NaN, visionPageMeasured: false, promptTokens: ids.length, prefillMs: NaN, stepMs: {}, chainMs: {}, chainsMs: {}, rss, spec, loadAvg: loadavg() };
+  }
   const T = pre.tileSize;
   const oneTile: PreprocessedImage = { ...pre, grid: { ...pre.grid, rows: 0, cols: 0, images: 1 }, pixelValues: pre.pixelValues.subarray(0, 3 * T * T) };
   const visionTileMs = await best(Math.min(reps, 2), async () => void (await model.encodeImage(oneTile)));
@@ -220,6 +228,11 @@ function table(head: string[], rows: (string | number)[][]): void {
 }
 
 function report(ts: CostTable[]): void {
+  if (flag('--spec-only')) {
+    for (const t of ts) if (t.spec) reportSpec(t);
+    console.log(`load average at the end: ${ts.map((t) => t.loadAvg.map(f1).join(' / ')).join('; ')}`);
+    return;
+  }
   console.log(`\n### Full-size pass costs (${ts[0].provider}; load average at the end of each run: ${ts.map((t) => `${t.threads} thr ${t.loadAvg.map(f1).join('/')}`).join('; ')})\n`);
   const col = ts.map((t) => `${t.threads} thread${t.threads > 1 ? 's' : ''}`);
   const rows: (string | number)[][] = [];
