@@ -11,6 +11,8 @@
  * The tiny model's absolute figures say nothing about granite-docling's speed; the shares and
  * ratios show where the code (not the model) spends time.
  *   usage: node out/scripts/bench/vlm.main.js [--pages N] [--threads N]
+ *
+ * `--full-size`: the real-size model's pass costs and speculation on it instead (vlmFullSize.ts).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +23,7 @@ import { VlmModel } from '../server/vlm/model';
 import { preprocessImage } from '../server/vlm/preprocess';
 import { argmax, greedyGenerate } from '../server/vlm/generate';
 import { requireMeasured } from '../eval/report/nothingMeasured';
+import { fullSizeMain } from './vlmFullSize';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
@@ -144,7 +147,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
+(process.argv.includes('--full-size') ? fullSizeMain() : main()).catch((e) => {
   console.error(e);
   process.exit(1);
 });

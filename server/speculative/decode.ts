@@ -13,6 +13,7 @@ import { DEFAULT_MATCH, DraftIndex, locationVariants, type DraftPos } from './dr
 import { buildPrefixTree, deepestOnly, type PrefixTree } from './prefixTree';
 import type { DecodeOptions, DecodeResult, DecodeStats, LogProbs, TargetSession, TokenInfo } from './types';
 import { mulberry32 } from './random';
+import { DEFAULT_LOOP_GUARD, LoopGuard } from '../vlm/loopGuard';
 
 export const DEFAULT_MAX_NEW_TOKENS = 8192;
 
@@ -20,6 +21,17 @@ export class SpecDecoder {
   readonly tokens: number[] = [];
   readonly stats: DecodeStats = { passes: 0, accepted: 0, generated: 0, scored: 0 };
   done = false;
+  /** Why decoding ended (valid once `done`). */
+  reason: 'stop' | 'max' | 'loop' = 'max';
+  /** Where the repetition loop began in `tokens` (reason 'loop'), as greedyGenerate reports it. */
+  loopStart = -1;
+  /**
+   * The repetition-loop guard of greedyGenerate, fed every committed token: a loop the drafts
+   * keep confirming (a repeated table row the pipeline also repeats) is accepted many tokens per
+   * pass, so without it speculation would run to maxNewTokens even faster than ar would.
+   * It fires on the same token as in ar, and tokens after it in the same pass are dropped.
+   */
+  private readonly guard: LoopGuard | undefined;
   private proposal: PrefixTree | undefined;
   private cursor: DraftPos | undefined;
   private starts: DraftPos[] = [];
@@ -49,6 +61,7 @@ export class SpecDecoder {
     this.budget = this.K;
     this.width = this.maxChains;
     this.random = opts.random ?? mulberry32(0x5eed);
+    this.guard = opts.loopGuard === false ? undefined : new LoopGuard(opts.loopGuard ?? DEFAULT_LOOP_GUARD);
   }
 
   /** Take the first token from the prefill distribution. */
@@ -126,6 +139,12 @@ export class SpecDecoder {
         this.width = 1;
         this.misses++;
         this.cooldown = (1 << Math.min(this.misses, 5)) - 1;
+      } else if (a.tokens.length === 0) {
+        // A full-length key that missed (drafts that repeat the output's words in another
+        // order): halve the chain, down to 2 drafted tokens — a pass of ≤ 4 tokens costs about
+        // one step even on a CPU, so a chance match then costs nothing measurable.
+        this.budget = Math.max(2, this.budget >> 1);
+        this.width = Math.max(1, this.width >> 1);
       } else if (a.tokens.length > 0) {
         this.budget = this.K;
         this.width = this.maxChains;
@@ -149,6 +168,13 @@ export class SpecDecoder {
       this.stats.generated++;
       if (this.info.isStop(tok)) {
         this.done = true;
+        this.reason = 'stop';
+        break;
+      }
+      if (this.guard?.push(tok)) {
+        this.done = true;
+        this.reason = 'loop';
+        this.loopStart = this.guard.loopStart;
         break;
       }
     }
@@ -185,5 +211,5 @@ export async function decodeOne(
     const { chain, keep } = dec.accept(lp, chains);
     session.keep(chain, keep);
   }
-  return { tokens: dec.tokens, stats: dec.stats };
+  return { tokens: dec.tokens, stats: dec.stats, reason: dec.reason, loopStart: dec.loopStart };
 }

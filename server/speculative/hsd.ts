@@ -42,6 +42,9 @@ export interface PageDecodeStats extends DecodeStats {
 
 export interface PageDecodeResult {
   tokens: number[];
+  /** 'loop': the repetition guard stopped the page decode (see SpecDecoder). */
+  reason?: 'stop' | 'max' | 'loop';
+  loopStart?: number;
   stats: PageDecodeStats;
   /** Stage 1 outputs per region (hsd only). */
   regionOutputs?: number[][];
@@ -54,7 +57,9 @@ export async function decodeBatch(
   info: TokenInfo,
   opts: DecodeOptions = {},
 ): Promise<{ results: DecodeResult[]; rounds: number }> {
-  if (model.openBatch && jobs.length > 0) return decodeRows(model.openBatch(), jobs, info, opts);
+  // One batch (one decoder run per round for all sequences) unless told not to: on a CPU a
+  // batch is as compute-bound as its sequences one by one, and pads every prompt to the longest.
+  if (model.openBatch && jobs.length > 0 && opts.stage1Batched !== false) return decodeRows(model.openBatch(), jobs, info, opts);
   const sessions: TargetSession[] = jobs.map(() => model.open());
   const firsts = await Promise.all(jobs.map((j, i) => sessions[i].prefill(j.prompt)));
   const decs = jobs.map((j, i) => {
@@ -81,7 +86,7 @@ export async function decodeBatch(
   } finally {
     for (const s of sessions) s.dispose?.();
   }
-  return { results: decs.map((d) => ({ tokens: d.tokens, stats: d.stats })), rounds };
+  return { results: decs.map((d) => ({ tokens: d.tokens, stats: d.stats, reason: d.reason, loopStart: d.loopStart })), rounds };
 }
 
 /** `decodeBatch` on a real batch: all sequences are rows of one decoder run per round. */
@@ -114,7 +119,7 @@ async function decodeRows(
         live = live.filter((_, s) => still[s]);
       }
     }
-    return { results: decs.map((d) => ({ tokens: d.tokens, stats: d.stats })), rounds };
+    return { results: decs.map((d) => ({ tokens: d.tokens, stats: d.stats, reason: d.reason, loopStart: d.loopStart })), rounds };
   } finally {
     batch.dispose();
   }
@@ -131,7 +136,7 @@ export async function decodePage(
   try {
     if (mode === 'ar' || mode === 'page') {
       const r = await decodeOne(session, job.prompt, mode === 'ar' ? undefined : job.drafts, info, opts);
-      return { tokens: r.tokens, stats: { ...r.stats, stage1Passes: 0, stage2Passes: r.stats.passes } };
+      return { tokens: r.tokens, reason: r.reason, loopStart: r.loopStart, stats: { ...r.stats, stage1Passes: 0, stage2Passes: r.stats.passes } };
     }
     // hsd: start the page prefill now; Stage 1 runs while it is under way.
     const prefill = session.prefill(job.prompt);
@@ -156,6 +161,8 @@ export async function decodePage(
     );
     return {
       tokens: dec.tokens,
+      reason: dec.reason,
+      loopStart: dec.loopStart,
       regionOutputs,
       stats: {
         passes: stage1.rounds + dec.stats.passes,

@@ -9,6 +9,8 @@
  * against the same interface that runs in production.
  */
 
+import type { LoopGuardOptions } from '../vlm/loopGuard';
+
 /** Log-probabilities over the vocabulary for one position (length = vocabulary size). */
 export type LogProbs = Float32Array;
 
@@ -107,6 +109,10 @@ export interface DecodeOptions extends Partial<MatchOptions> {
   maxNewTokens?: number;
   /** `chains`: every root-to-leaf path of the prefix tree; `deepest`: only the longest one. */
   verify?: 'chains' | 'deepest';
+  /** hsd Stage 1 as one batch of all regions (default true; see defaults.ts per provider). */
+  stage1Batched?: boolean;
+  /** Repetition-loop guard (server/vlm/loopGuard.ts; default DEFAULT_LOOP_GUARD, false = off). */
+  loopGuard?: LoopGuardOptions | false;
 }
 
 export interface DecodeStats {
@@ -123,4 +129,7 @@ export interface DecodeStats {
 export interface DecodeResult {
   tokens: number[];
   stats: DecodeStats;
+  /** 'loop': the repetition guard stopped it; tokens from `loopStart` on are the loop. */
+  reason?: 'stop' | 'max' | 'loop';
+  loopStart?: number;
 }

@@ -15,7 +15,8 @@
  * Positions are per row: a row's next position is the number of unmasked cache entries, the same
  * rule as transformers' `cumsum(attention_mask) - 1`, so left padding and masked holes (ragged
  * steps) never shift the rotary positions. The caches are kept as the decoder returned them
- * (`present.*` fed back as `past_key_values.*`) and copied only when rows are cut or selected.
+ * (`present.*` fed back as `past_key_values.*`); cutting positions or dropping rows compacts
+ * them inside their own buffers, and only forking a row (`selectRows([0, 0, …])`) allocates.
  */
 import { Tensor, type Session } from '../onnx/runtime';
 
@@ -176,6 +177,28 @@ export class DecoderSession {
     this.reshapeCache(rows, this.length);
   }
 
+  /**
+   * For benchmarks: a one-row cache of `len` positions filled with small seeded values, as if a
+   * prompt of that length had been prefilled. A pass costs the same whatever the cached values,
+   * so step costs at long contexts are measured without paying for a long prefill first.
+   */
+  seedCacheForBenchmark(len: number, seed = 1): void {
+    const { kvHeads, headDim, layers } = this.model.shape;
+    let x = seed >>> 0;
+    this.kv = Array.from({ length: layers }, () =>
+      [0, 1].map(() => {
+        const d = new Float32Array(kvHeads * len * headDim);
+        for (let i = 0; i < d.length; i++) {
+          x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+          d[i] = (x / 4294967296 - 0.5) * 0.2;
+        }
+        return new Tensor('float32', d, [1, kvHeads, len, headDim]);
+      }),
+    );
+    this.mask = [new Array(len).fill(1)];
+    this.lastStep = undefined;
+  }
+
   /** Drops the cache. */
   dispose(): void {
     this.kv = [];
@@ -183,11 +206,37 @@ export class DecoderSession {
     this.lastStep = undefined;
   }
 
+  /** Cache rebuilds that moved data inside the existing buffers (no allocation), and that copied. */
+  readonly cacheOps = { inPlace: 0, copied: 0 };
+
   private reshapeCache(rows: number[], len: number): void {
     const { kvHeads, headDim } = this.model.shape;
     const T = this.length;
     const same = len === T && rows.length === this.batch && rows.every((r, i) => r === i);
-    if (!same) {
+    // Rows kept in increasing order and no longer than before (cut a rejected draft, keep one
+    // accepted chain of a fork, retire finished rows): compacted inside the same buffers. Every
+    // block moves to an offset at or before its source and blocks move in increasing order, so
+    // no block is overwritten before it is moved (copyWithin has memmove semantics). Tensors then
+    // view the front of the buffer. Only forks (a row repeated) allocate.
+    const inPlace = !same && len <= T && rows.every((r, i) => r >= i && (i === 0 || r > rows[i - 1]));
+    if (inPlace) {
+      this.kv = this.kv.map((pair) =>
+        pair.map((t) => {
+          const buf = t.data as Float32Array;
+          rows.forEach((r, i) => {
+            for (let h = 0; h < kvHeads; h++) {
+              const from = (r * kvHeads + h) * T * headDim;
+              const to = (i * kvHeads + h) * len * headDim;
+              if (from !== to) buf.copyWithin(to, from, from + len * headDim);
+            }
+          });
+          return new Tensor('float32', buf.subarray(0, rows.length * kvHeads * len * headDim), [rows.length, kvHeads, len, headDim]);
+        }),
+      );
+      this.mask = rows.map((r) => this.mask[r].slice(0, len));
+      this.cacheOps.inPlace++;
+    } else if (!same) {
+      this.cacheOps.copied++;
       this.kv = this.kv.map((pair) =>
         pair.map((t) => {
           const src = t.data as Float32Array;

@@ -115,15 +115,40 @@ export class VlmModel {
     });
   }
 
+  /**
+   * Tiles per vision-encoder run. On the CPU one tile at a time: a run over a whole page (17
+   * images) holds every tile's attention scores at once (12 heads × 1024² floats = 48 MiB per tile
+   * and layer; +2 GiB measured on the full-size model) and is no faster, since each tile's
+   * matrices (1024 rows) already keep the cores busy. Accelerators take the page in one run.
+   */
+  get visionBatch(): number {
+    return this.visionBatchOverride ?? (this.vision.provider === 'cpu' ? 1 : 32);
+  }
+  visionBatchOverride: number | undefined;
+
   /** Vision encoder on one preprocessed image → features [images × seqLen × hidden]. */
   async encodeImage(pre: PreprocessedImage): Promise<Float32Array> {
     const n = pre.grid.images;
     const T = pre.tileSize;
-    const out = await this.vision.session.run({
-      pixel_values: new Tensor('float32', pre.pixelValues, [1, n, 3, T, T]),
-      pixel_attention_mask: new Tensor('bool', new Uint8Array(n * T * T).fill(1), [1, n, T, T]),
-    });
-    return (out.image_features ?? out[this.vision.session.outputNames[0]]).data as Float32Array;
+    const per = 3 * T * T;
+    const step = Math.max(1, this.visionBatch);
+    const parts: Float32Array[] = [];
+    for (let i = 0; i < n; i += step) {
+      const c = Math.min(step, n - i);
+      const out = await this.vision.session.run({
+        pixel_values: new Tensor('float32', pre.pixelValues.subarray(i * per, (i + c) * per), [1, c, 3, T, T]),
+        pixel_attention_mask: new Tensor('bool', new Uint8Array(c * T * T).fill(1), [1, c, T, T]),
+      });
+      parts.push((out.image_features ?? out[this.vision.session.outputNames[0]]).data as Float32Array);
+    }
+    if (parts.length === 1) return parts[0];
+    const all = new Float32Array(parts.reduce((a, p) => a + p.length, 0));
+    let o = 0;
+    for (const p of parts) {
+      all.set(p, o);
+      o += p.length;
+    }
+    return all;
   }
 
   /** Prompt token ids for an image grid and an instruction. */

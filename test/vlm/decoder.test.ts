@@ -107,4 +107,11 @@ test('draft chains: forked rows, ragged step, keepPath keeps the accepted KV onl
   s.truncate(base);
   assert.equal(s.length, base);
   assert.deepEqual(s.positions(), [base]);
+  // Only the fork allocated; keeping the accepted chain and the cut moved data in place.
+  assert.deepEqual(s.cacheOps, { copied: 1, inPlace: 2 });
+  // The compacted cache decodes exactly like a fresh one.
+  const again = (await s.step([[7, 10]]))[0][1];
+  const ref2 = model.newSession();
+  await ref2.prefill([row]);
+  assert.ok(maxDiff(again, (await ref2.step([[7, 10]]))[0][1]) < 1e-4);
 });

@@ -60,7 +60,8 @@ export function replaySequence(target: TokenizedDocTags, drafts: readonly (reado
   const nonEmpty = drafts.filter((d) => d.length > 0);
   const index = nonEmpty.length > 0 ? new DraftIndex(nonEmpty, info, opts.n ?? DEFAULT_MATCH.n, opts.calibrateBoxes) : undefined;
   const grams = draftGrams(nonEmpty, info);
-  const dec = new SpecDecoder(info, index, { ...opts, maxNewTokens: T.length + 1 });
+  // The target is given (it may legitimately repeat, e.g. empty table rows): no loop guard.
+  const dec = new SpecDecoder(info, index, { ...opts, maxNewTokens: T.length + 1, loopGuard: false });
   const stats = emptyStats();
   dec.startWith(T[0]);
   while (!dec.done) {

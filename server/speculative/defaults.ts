@@ -1,0 +1,44 @@
+/**
+ * Speculative-decoding defaults per execution provider, chosen from the full-size pass costs
+ * (`npm run bench:vlm -- --full-size`, docs/speculative.md "At real size").
+ *
+ * Why they differ: on a CPU a decoder pass over k tokens is compute-bound beyond a few tokens
+ * (the 576-wide layers and the 100,352-wide LM head run once per token scored), so every scored
+ * token that is not accepted costs real time: one chain, a short cap K. On a GPU a pass over
+ * 64–512 tokens costs about the same as a pass over one (weights are read once; the cost is
+ * memory traffic and launch overhead), so wide prefix trees and long chains are nearly free and
+ * Stage 1 batching pays.
+ */
+import type { SpecMode } from './types';
+
+export interface SpecDefaults {
+  mode: SpecMode;
+  /** Longest drafted suffix per chain. */
+  K: number;
+  /** Chains verified per pass (1 = only the best candidate: no fork of the KV cache). */
+  maxChains: number;
+  verify: 'chains' | 'deepest';
+  /** Whether hsd's Stage 1 decodes all regions as one batch (only worth it where batches are cheap). */
+  stage1Batched: boolean;
+}
+
+/**
+ * Measured (docs/speculative.md "At real size"): a pass over 4 tokens costs about one step, 8
+ * about 1.3–1.4 steps, 16–32 about 3–4, and every extra chain forks the whole KV cache (8 chains
+ * × 8 tokens ≈ 24 steps). One chain of at most 8 drafted tokens: 2.9× faster decoding than ar
+ * with the pipeline's drafts, and no slower than ar with useless ones (back-off). `hsd` is not the
+ * default: each region crop costs vision encoding (≥ 2 images of ~11 s here) before Stage 1
+ * starts, more than it can save. Stage 1 unbatched: a CPU batch is as compute-bound as its rows.
+ */
+export const CPU_DEFAULTS: SpecDefaults = { mode: 'page', K: 8, maxChains: 1, verify: 'deepest', stage1Batched: false };
+/**
+ * Not measured (no GPU here; bench/gpu.md has the roofline estimate and the command to measure):
+ * wide and long verification is nearly free there, so K = 32 and 8 chains. `page`, not `hsd`:
+ * hsd's oracle gain over page on born-digital pages is ~6 % in tokens/pass before its Stage 1
+ * vision encoding and prefill of every region crop are paid; switch only on measured numbers.
+ */
+export const GPU_DEFAULTS: SpecDefaults = { mode: 'page', K: 32, maxChains: 8, verify: 'chains', stage1Batched: true };
+
+export function specDefaultsFor(provider: string): SpecDefaults {
+  return provider === 'cpu' ? CPU_DEFAULTS : GPU_DEFAULTS;
+}
