@@ -18,6 +18,15 @@ export interface ConvertArgs {
   layoutPrior: 'auto' | 'on' | 'off';
   scale: number;
   quiet: boolean;
+  /** Submit to the BullMQ queue at this Redis URL instead of converting here (server/queue). */
+  queue?: string;
+  rangePages?: number;
+  /** Remote VLM over the OpenAI-compatible API (server/vlm/remote*). */
+  vlmUrl?: string;
+  vlmModel?: string;
+  vlmApiKey?: string;
+  vlmParallel?: number;
+  vlmTimeoutMs?: number;
 }
 
 export class UsageError extends Error {}
@@ -37,6 +46,13 @@ export const CONVERT_USAGE = `usage: folio convert <file.pdf|dir>... [options]
       --keep-furniture    keep page headers and footers in the Markdown
       --ocr <mode>        auto (default), always or never
       --scale <n>         render scale, 1 = 72 dpi (default 2)
+      --queue <url>       send the documents to \`folio worker\`s through Redis (redis://host:6379)
+      --range-pages <n>   pages per queue job (default 8)
+      --vlm-url <url>     remote VLM: OpenAI-compatible base URL, e.g. http://host:8000/v1
+      --vlm-model <name>  remote VLM model (default ibm-granite/granite-docling-258M)
+      --vlm-api-key <k>   remote VLM API key (or FOLIO_VLM_API_KEY)
+      --vlm-parallel <n>  remote VLM pages in flight (default 4)
+      --vlm-timeout <s>   remote VLM timeout per page in seconds (default 120)
   -q, --quiet             no progress output`;
 
 export function parseConvertArgs(argv: string[]): ConvertArgs {
@@ -108,6 +124,37 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
         const s = Number(value());
         if (!(s >= 0.25 && s <= 8)) throw new UsageError('--scale takes a number from 0.25 to 8');
         a.scale = s;
+        break;
+      }
+      case '--queue':
+        a.queue = value();
+        break;
+      case '--range-pages': {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 1 || n > 10000) throw new UsageError('--range-pages takes a whole number from 1 to 10000');
+        a.rangePages = n;
+        break;
+      }
+      case '--vlm-url':
+        a.vlmUrl = value();
+        if (!/^https?:\/\//.test(a.vlmUrl)) throw new UsageError(`--vlm-url must be an http(s) URL such as http://host:8000/v1, not "${a.vlmUrl}"`);
+        break;
+      case '--vlm-model':
+        a.vlmModel = value();
+        break;
+      case '--vlm-api-key':
+        a.vlmApiKey = value();
+        break;
+      case '--vlm-parallel': {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError('--vlm-parallel takes a whole number from 1 to 64');
+        a.vlmParallel = n;
+        break;
+      }
+      case '--vlm-timeout': {
+        const n = Number(value());
+        if (!(n > 0 && n <= 3600)) throw new UsageError('--vlm-timeout takes seconds from 1 to 3600');
+        a.vlmTimeoutMs = n * 1000;
         break;
       }
       case '-q':

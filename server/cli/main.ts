@@ -5,6 +5,8 @@
  *
  *   folio convert <file.pdf|dir>... [options]     see `folio convert --help`
  *   folio models pull|list|remove ...             model manager (VLM engine)
+ *   folio serve [options]                          HTTP API (server/serve)
+ *   folio worker --redis redis://…                 queue worker (server/queue)
  */
 import { mkdirSync, readdirSync, statSync, writeFileSync, renameSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
@@ -14,6 +16,7 @@ import { convertDocument } from '../convert/convertDocument';
 import { disposeVlmEngines } from '../convert/vlmEngine';
 import { CONVERT_USAGE, parseConvertArgs, UsageError, type ConvertArgs } from './args';
 import { ProgressLine } from './progress';
+import { remoteVlmOption } from '../vlm/remoteOptions';
 
 const VERSION = '0.1.0';
 
@@ -72,6 +75,10 @@ async function convertCommand(argv: string[]): Promise<number> {
   const files = expandInputs(args.inputs);
   if (files.length === 0) throw new UsageError('no PDF found in the folders given');
   const many = files.length > 1 || (args.output?.endsWith('/') ?? false);
+  if (args.queue) {
+    const { convertViaQueue } = await import('../queue/convertViaQueue');
+    return convertViaQueue({ ...args, queue: args.queue }, files, { outputPath: (pdf) => outputPath(args, pdf, many), render: (s) => render(args, s), write: writeAtomic });
+  }
   const pool = new PageWorkerPool({ size: args.jobs });
   const abort = new AbortController();
   let interrupted = false;
@@ -107,6 +114,7 @@ async function convertCommand(argv: string[]): Promise<number> {
               modelsDir: args.models,
               providers: args.providers,
               layoutPrior: args.layoutPrior,
+              ...remoteVlmOption(args),
               markdownDir: dirname(out),
               assetsDir: join(dirname(out), basename(out, extname(out)) + '.assets'),
             },
@@ -162,6 +170,24 @@ async function main(argv: string[]): Promise<number> {
         const { runModelsCommand } = await import('./models');
         return await runModelsCommand(rest);
       }
+      case 'worker': {
+        const { workerCommand, WorkerUsageError } = await import('../queue/workerCommand');
+        try {
+          return await workerCommand(rest);
+        } catch (e) {
+          if (e instanceof WorkerUsageError) throw new UsageError(e.message);
+          throw e;
+        }
+      }
+      case 'serve': {
+        const { serveCommand, ServeUsageError } = await import('../serve/serveCommand');
+        try {
+          return await serveCommand(rest);
+        } catch (e) {
+          if (e instanceof ServeUsageError) throw new UsageError(e.message);
+          throw e;
+        }
+      }
       case '--version':
       case '-v':
         process.stdout.write(`folio ${VERSION}\n`);
@@ -170,7 +196,7 @@ async function main(argv: string[]): Promise<number> {
       case '--help':
       case '-h':
       case 'help':
-        process.stdout.write(`folio ${VERSION}: PDF to Markdown on your own machine\n\n${CONVERT_USAGE}\n\nusage: folio models pull|list|remove ...\n`);
+        process.stdout.write(`folio ${VERSION}: PDF to Markdown on your own machine\n\n${CONVERT_USAGE}\n\nusage: folio models pull|list|remove ...\n       folio serve --help\n       folio worker --help\n`);
         return command === undefined ? 2 : 0;
       default:
         throw new UsageError(`unknown command "${command}" (try folio --help)`);
