@@ -107,7 +107,8 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } } },
     },
   });
-  await app.register(multipart, { limits: { fileSize: cfg.maxUploadBytes, files: 1, fields: 20, fieldSize: 10000, parts: 22 } });
+  // preservePath: see the client's name as sent, so a name with path separators is refused rather than silently cut.
+  await app.register(multipart, { preservePath: true, limits: { fileSize: cfg.maxUploadBytes, files: 1, fields: 20, fieldSize: 10000, parts: 22 } });
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, _req, reply) => {
     const status = err instanceof HttpError ? err.statusCode : err.validation ? 400 : err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
