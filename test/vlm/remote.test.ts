@@ -111,7 +111,7 @@ test('through the orchestrator the streamed answer is the page result', { timeou
   fake.mode = 'replay';
   const [p] = await convertWith(settings(fake.url));
   assert.equal(p.engine, 'vlm');
-  assert.match(p.markdown, /^# Streamed from the fake server\n\nEvery token arrives as an SSE event\.$/);
+  assert.match(p.markdown, /^## Streamed from the fake server\n\nEvery token arrives as an SSE event\.$/);
   assert.deepEqual(p.warnings, []);
 });
 
