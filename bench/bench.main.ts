@@ -2,7 +2,7 @@
  * `npm run bench` (issues 2 and 4): speed and memory, Folio next to its peers in the same run.
  *
  *   node out/scripts/bench/bench.main.js [--jobs 2] [--big-pages 1000] [--skip-big]
- *                                        [--parts born,scanned,stream] [--out eval/out] [--quick]
+ *                                        [--parts born,scanned,stream,queue] [--queue-docs 12] [--out eval/out] [--quick]
  *
  * 1. Born-digital pages/s end to end (CLI, no page images) on the corpus sets with ground
  *    truth, for Folio and each peer; the ratio Folio / peer.
@@ -28,6 +28,7 @@ import { repoRoot } from '../eval/repo';
 import { requireMeasured } from '../eval/report/nothingMeasured';
 import { convertThroughBackend, type StreamFigures } from './backendRun';
 import { measure, type Throughput } from './throughput';
+import { benchQueue } from './queue';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -96,6 +97,7 @@ async function main(): Promise<number> {
       const s = (results.scanned as Throughput[]).find((r) => r.peer === 'Folio');
       if (s) console.log(`Folio scanned: ${fmt(s.secPerPage, 2)} s/page (target ≤ 3)${s.failed ? `; ${s.failed} file(s) failed` : ''}`);
     }
+    if (parts.has('queue')) results.queue = await benchQueue(repo, born, work, Number(arg('queue-docs') ?? 12));
     // Streaming and memory through the backend process, on generated text PDFs.
     const stream = async (pages: number, timeoutMs: number): Promise<StreamFigures> => {
       const file = join(work, `generated-${pages}.pdf`);

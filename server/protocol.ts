@@ -136,6 +136,22 @@ export interface ConvertOptions {
   providers?: string[];
   /** Layout prior for the VLM prompt (folio.vlm.layoutPrior). */
   layoutPrior?: 'auto' | 'on' | 'off';
+  /** Remote VLM over the OpenAI-compatible API instead of the local ONNX model (docs/remote-vlm.md). */
+  remoteVlm?: RemoteVlmSettings;
+}
+
+export interface RemoteVlmSettings {
+  /** Base URL ending in /v1, e.g. http://host:8000/v1. */
+  url: string;
+  model: string;
+  apiKey?: string;
+  /** Pages (or regions) in flight at once. Default 4. */
+  parallel?: number;
+  /** Per-request timeout in ms (no byte for this long, or the whole answer over 4×). Default 120000. */
+  timeoutMs?: number;
+  /** Attempts per page before falling back to the pipeline. Default 2. */
+  attempts?: number;
+  maxTokens?: number;
 }
 
 /**

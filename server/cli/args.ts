@@ -23,6 +23,15 @@ export interface ConvertArgs {
   force: boolean;
   /** Resource limits given on the command line (docs/limits.md); the rest take the defaults. */
   limits: { documentSeconds?: number; pageMemoryMb?: number };
+  /** Submit to the BullMQ queue at this Redis URL instead of converting here (server/queue). */
+  queue?: string;
+  rangePages?: number;
+  /** Remote VLM over the OpenAI-compatible API (server/vlm/remote*). */
+  vlmUrl?: string;
+  vlmModel?: string;
+  vlmApiKey?: string;
+  vlmParallel?: number;
+  vlmTimeoutMs?: number;
 }
 
 export class UsageError extends Error {}
@@ -45,7 +54,14 @@ export const CONVERT_USAGE = `usage: folio convert <file.pdf|dir>... [options]
   -q, --quiet             no progress output
       --force             replace outputs folio did not write, or that were edited
       --max-document-seconds <s>  time budget of each document (default ${DEFAULT_LIMITS.documentSeconds}; 0 = none)
-      --max-page-memory <MB>      memory budget of each page's PDF decoding (default ${DEFAULT_LIMITS.pageMemoryMb})`;
+      --max-page-memory <MB>      memory budget of each page's PDF decoding (default ${DEFAULT_LIMITS.pageMemoryMb})
+      --queue <url>       send the documents to \`folio worker\`s through Redis (redis://host:6379)
+      --range-pages <n>   pages per queue job (default 8)
+      --vlm-url <url>     remote VLM: OpenAI-compatible base URL, e.g. http://host:8000/v1
+      --vlm-model <name>  remote VLM model (default ibm-granite/granite-docling-258M)
+      --vlm-api-key <k>   remote VLM API key (or FOLIO_VLM_API_KEY)
+      --vlm-parallel <n>  remote VLM pages in flight (default 4)
+      --vlm-timeout <s>   remote VLM timeout per page in seconds (default 120)`;
 
 export function parseConvertArgs(argv: string[]): ConvertArgs {
   const a: ConvertArgs = { inputs: [], format: 'md', jobs: 2, images: false, engine: 'pipeline', keepFurniture: false, ocr: 'auto', layoutPrior: 'auto', scale: 2, quiet: false, force: false, limits: {} };
@@ -127,6 +143,37 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
       case '--max-page-memory':
         a.limits.pageMemoryMb = wholeNumber('pageMemoryMb', value(), name);
         break;
+      case '--queue':
+        a.queue = value();
+        break;
+      case '--range-pages': {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 1 || n > 10000) throw new UsageError('--range-pages takes a whole number from 1 to 10000');
+        a.rangePages = n;
+        break;
+      }
+      case '--vlm-url':
+        a.vlmUrl = value();
+        if (!/^https?:\/\//.test(a.vlmUrl)) throw new UsageError(`--vlm-url must be an http(s) URL such as http://host:8000/v1, not "${a.vlmUrl}"`);
+        break;
+      case '--vlm-model':
+        a.vlmModel = value();
+        break;
+      case '--vlm-api-key':
+        a.vlmApiKey = value();
+        break;
+      case '--vlm-parallel': {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError('--vlm-parallel takes a whole number from 1 to 64');
+        a.vlmParallel = n;
+        break;
+      }
+      case '--vlm-timeout': {
+        const n = Number(value());
+        if (!(n > 0 && n <= 3600)) throw new UsageError('--vlm-timeout takes seconds from 1 to 3600');
+        a.vlmTimeoutMs = n * 1000;
+        break;
+      }
       case '-q':
       case '--quiet':
         a.quiet = true;

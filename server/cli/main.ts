@@ -5,6 +5,8 @@
  *
  *   folio convert <file.pdf|dir>... [options]     see `folio convert --help`
  *   folio models pull|list|remove ...             model manager (VLM engine)
+ *   folio serve [options]                          HTTP API (server/serve)
+ *   folio worker --redis redis://…                 queue worker (server/queue)
  */
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
@@ -17,6 +19,7 @@ import { ProgressLine } from './progress';
 import { overwriteProblem, planOutputs, writeOutput } from './outputs';
 import { fitFileName } from '../util/safeWrite';
 import { defaultPageCacheDir, evictCache } from '../util/cache';
+import { remoteVlmOption } from '../vlm/remoteOptions';
 
 const VERSION = '0.1.0';
 
@@ -64,6 +67,21 @@ async function convertCommand(argv: string[]): Promise<number> {
   if (files.length === 0) throw new UsageError('no PDF found in the folders given');
   const many = files.length > 1 || (args.output?.endsWith('/') ?? false);
   const plans = planOutputs(files, EXT[args.format], args.output, many);
+  if (args.queue) {
+    // The queue writes the same outputs under the same rules (planOutputs, no overwrite without --force).
+    const { convertViaQueue } = await import('../queue/convertViaQueue');
+    const byPdf = new Map(plans.map((p) => [p.pdf, p]));
+    const byOut = new Map(plans.map((p) => [p.out, p]));
+    return convertViaQueue({ ...args, queue: args.queue }, plans.map((p) => p.pdf), {
+      outputPath: (pdf) => byPdf.get(pdf)!.out,
+      render: (s) => render(args, s),
+      write: (out, text) => {
+        const refused = args.force ? undefined : overwriteProblem(out);
+        if (refused) throw new Error(refused);
+        writeOutput(byOut.get(out)!, text);
+      },
+    });
+  }
   const pool = new PageWorkerPool({ size: args.jobs });
   const abort = new AbortController();
   let interrupted = false;
@@ -102,6 +120,7 @@ async function convertCommand(argv: string[]): Promise<number> {
               modelsDir: args.models,
               providers: args.providers,
               layoutPrior: args.layoutPrior,
+              ...remoteVlmOption(args),
               markdownDir: dirname(out),
               assetsDir: join(dirname(out), fitFileName(basename(out, extname(out)), '.assets')),
             },
@@ -161,6 +180,24 @@ async function main(argv: string[]): Promise<number> {
         const { runModelsCommand } = await import('./models');
         return await runModelsCommand(rest);
       }
+      case 'worker': {
+        const { workerCommand, WorkerUsageError } = await import('../queue/workerCommand');
+        try {
+          return await workerCommand(rest);
+        } catch (e) {
+          if (e instanceof WorkerUsageError) throw new UsageError(e.message);
+          throw e;
+        }
+      }
+      case 'serve': {
+        const { serveCommand, ServeUsageError } = await import('../serve/serveCommand');
+        try {
+          return await serveCommand(rest);
+        } catch (e) {
+          if (e instanceof ServeUsageError) throw new UsageError(e.message);
+          throw e;
+        }
+      }
       case '--version':
       case '-v':
         process.stdout.write(`folio ${VERSION}\n`);
@@ -169,7 +206,7 @@ async function main(argv: string[]): Promise<number> {
       case '--help':
       case '-h':
       case 'help':
-        process.stdout.write(`folio ${VERSION}: PDF to Markdown on your own machine\n\n${CONVERT_USAGE}\n\nusage: folio models pull|list|remove ...\n`);
+        process.stdout.write(`folio ${VERSION}: PDF to Markdown on your own machine\n\n${CONVERT_USAGE}\n\nusage: folio models pull|list|remove ...\n       folio serve --help\n       folio worker --help\n`);
         return command === undefined ? 2 : 0;
       default:
         throw new UsageError(`unknown command "${command}" (try folio --help)`);

@@ -14,6 +14,8 @@ const PROVIDERS = ['cuda', 'webgpu', 'cpu', 'dml', 'coreml', 'tensorrt'];
 
 type Check = (v: unknown) => string | undefined;
 
+const text = (v: unknown, max: number) => typeof v === 'string' && v.length <= max && !v.includes('\0');
+
 const oneOf =
   (...values: string[]): Check =>
   (v) =>
@@ -42,6 +44,21 @@ const OPTION_CHECKS: Record<keyof ConvertOptions, Check> = {
       ? undefined
       : `must be a list of at most ${PROVIDERS.length} of ${PROVIDERS.join(', ')}`,
   layoutPrior: oneOf('auto', 'on', 'off'),
+  remoteVlm: (v) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'must be an object';
+    const r = v as Record<string, unknown>;
+    const allowed = ['url', 'model', 'apiKey', 'parallel', 'timeoutMs', 'attempts', 'maxTokens'];
+    const extra = Object.keys(r).find((k) => !allowed.includes(k));
+    if (extra) return `.${extra} is not a remote VLM setting`;
+    if (!text(r.url, 2048) || !/^https?:\/\//.test(r.url as string)) return '.url must be an http(s) URL';
+    if (!text(r.model, 256)) return '.model must be a model name';
+    if (r.apiKey !== undefined && !text(r.apiKey, 4096)) return '.apiKey must be a string';
+    for (const k of ['parallel', 'timeoutMs', 'attempts', 'maxTokens']) {
+      const n = r[k];
+      if (n !== undefined && !(typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 3_600_000)) return `.${k} must be a whole number`;
+    }
+    return undefined;
+  },
 };
 
 export function checkOptions(options: unknown): string | undefined {
@@ -62,8 +79,6 @@ export function checkOptions(options: unknown): string | undefined {
   }
   return undefined;
 }
-
-const text = (v: unknown, max: number) => typeof v === 'string' && v.length <= max && !v.includes('\0');
 
 /** The document a request names: a `file:` URI or an absolute path to a `.pdf`-or-other file. */
 function checkUri(v: unknown): string | undefined {

@@ -8,6 +8,7 @@ import { FolioErrorCodes } from '../protocol';
 import { FolioError } from '../errors';
 import type { PageAnalysis } from '../pipeline/types';
 import { loadVlm, type VlmEngine } from '../vlm/index';
+import { remoteVlmEngine } from '../vlm/remoteEngine';
 
 export interface VlmPageEngine {
   readonly provider: string;
@@ -19,6 +20,21 @@ export interface VlmPageEngine {
 const engines = new Map<string, Promise<VlmEngine>>();
 
 export async function vlmPageEngine(options: ConvertOptions, log: (m: string) => void): Promise<VlmPageEngine> {
+  // A remote OpenAI-compatible server needs no model folder: same seam, same fallback.
+  if (options.remoteVlm) {
+    const remote = remoteVlmEngine(options.remoteVlm, options.layoutPrior ?? 'auto');
+    return {
+      provider: remote.provider,
+      convertPage: async (a, signal) => {
+        if (!a.image) throw new Error('the page image was not rendered');
+        return remote.convertPage({ image: { path: a.image.path }, page: a.page, width: a.width, height: a.height, priors: a.items }, signal);
+      },
+      parseRegion: async (a, bbox, cls, signal) => {
+        if (!a.image) throw new Error('the page image was not rendered');
+        return remote.parseRegion({ image: { path: a.image.path }, page: a.page, width: a.width, height: a.height }, bbox, cls, signal);
+      },
+    };
+  }
   const modelsDir = options.modelsDir;
   if (!modelsDir) {
     throw new FolioError(

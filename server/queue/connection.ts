@@ -1,0 +1,49 @@
+/**
+ * Redis connections for BullMQ (ioredis). Reconnects forever with a capped backoff and says so
+ * on each try, so a worker started before Redis, or cut off from it, waits and tells the
+ * operator why instead of exiting or hanging silently.
+ */
+import IORedis, { type Redis } from 'ioredis';
+
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
+export function checkRedisUrl(url: string): void {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new Error(`"${url}" is not a Redis URL: use redis://host:6379 (or rediss:// for TLS)`);
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new Error(`"${redactUrl(url)}" is not a Redis URL: use redis://host:6379 (or rediss:// for TLS)`);
+}
+
+export function connectRedis(url: string, log: (message: string) => void): Redis {
+  checkRedisUrl(url);
+  const shown = redactUrl(url);
+  let lastError = '';
+  const redis = new IORedis(url, {
+    // BullMQ's blocking commands need this; requests wait for the connection instead of failing.
+    maxRetriesPerRequest: null,
+    retryStrategy: (times) => {
+      const delay = Math.min(250 * 2 ** Math.min(times - 1, 5), 5000);
+      log(`cannot reach Redis at ${shown}${lastError ? ` (${lastError})` : ''}; retrying in ${(delay / 1000).toFixed(1)} s (attempt ${times})`);
+      return delay;
+    },
+  });
+  redis.on('error', (e: Error) => {
+    lastError = (e as NodeJS.ErrnoException).code ?? e.message;
+  });
+  redis.on('ready', () => {
+    if (lastError) log(`connected to Redis at ${shown}`);
+    lastError = '';
+  });
+  return redis;
+}

@@ -1,0 +1,182 @@
+/**
+ * A document's state in Redis, readable by any submitter and writable by any worker: the record
+ * (name, options, page total, error, cancel and deadline), the PDF bytes, page results and
+ * assets. Every key carries the result TTL. Page and asset writes are HSETNX, so a range redone
+ * after a worker died stores each page once.
+ */
+import type { Redis } from 'ioredis';
+import type { ConvertOptions, ConvertSummary, PageResult } from '../protocol';
+import { joinDocTags, joinPages } from '../convert/pageResult';
+import { docKeys } from './keys';
+
+export type TaskState = 'pending' | 'started' | 'success' | 'failure' | 'cancelled';
+
+export interface DocRecord {
+  name: string;
+  options: ConvertOptions;
+  pages?: string;
+  password?: string;
+  rangePages: number;
+  maxPages?: number;
+  /** Epoch ms after which the task counts as failed (per-task timeout); 0 = none. */
+  deadline: number;
+  created: number;
+  /** Pages selected (what "done" counts to) and pages in the PDF, known once a worker opened it. */
+  total?: number;
+  pageCount?: number;
+  error?: string;
+  cancelled: boolean;
+}
+
+export interface DocStatus {
+  state: TaskState;
+  pagesDone: number;
+  pagesTotal?: number;
+  error?: string;
+}
+
+export interface DocResult {
+  name: string;
+  pages: PageResult[];
+  summary: ConvertSummary;
+}
+
+export class DocStore {
+  constructor(
+    readonly redis: Redis,
+    readonly ttlSeconds: number,
+  ) {}
+
+  private async touch(id: string): Promise<void> {
+    const k = docKeys(id);
+    const m = this.redis.multi();
+    for (const key of Object.values(k)) m.expire(key, this.ttlSeconds);
+    await m.exec();
+  }
+
+  async create(id: string, rec: DocRecord, pdf: Buffer): Promise<void> {
+    const k = docKeys(id);
+    const fields: Record<string, string> = {
+      name: rec.name,
+      options: JSON.stringify(rec.options),
+      rangePages: String(rec.rangePages),
+      deadline: String(rec.deadline),
+      created: String(rec.created),
+    };
+    if (rec.pages) fields.pages = rec.pages;
+    if (rec.password) fields.password = rec.password;
+    if (rec.maxPages) fields.maxPages = String(rec.maxPages);
+    await this.redis.multi().hset(k.record, fields).set(k.pdf, pdf).exec();
+    await this.touch(id);
+  }
+
+  async record(id: string): Promise<DocRecord | undefined> {
+    const h = await this.redis.hgetall(docKeys(id).record);
+    if (!h.name) return undefined;
+    return {
+      name: h.name,
+      options: JSON.parse(h.options ?? '{}') as ConvertOptions,
+      pages: h.pages,
+      password: h.password,
+      rangePages: Number(h.rangePages) || 8,
+      maxPages: h.maxPages ? Number(h.maxPages) : undefined,
+      deadline: Number(h.deadline) || 0,
+      created: Number(h.created) || 0,
+      total: h.total ? Number(h.total) : undefined,
+      pageCount: h.pageCount ? Number(h.pageCount) : undefined,
+      error: h.error,
+      cancelled: h.cancelled === '1',
+    };
+  }
+
+  pdf(id: string): Promise<Buffer | null> {
+    return this.redis.getBuffer(docKeys(id).pdf);
+  }
+
+  async setTotal(id: string, total: number, pageCount: number): Promise<void> {
+    await this.redis.hset(docKeys(id).record, { total: String(total), pageCount: String(pageCount) });
+  }
+
+  /** The first error wins: later ones are usually consequences of it. */
+  async fail(id: string, message: string): Promise<void> {
+    await this.redis.hsetnx(docKeys(id).record, 'error', message);
+  }
+
+  async cancel(id: string): Promise<void> {
+    await this.redis.hset(docKeys(id).record, 'cancelled', '1');
+  }
+
+  /** Whether workers should stop on this document (cancelled, failed, past its deadline, or expired). */
+  async shouldStop(id: string): Promise<string | undefined> {
+    const [cancelled, error, deadline, name] = await this.redis.hmget(docKeys(id).record, 'cancelled', 'error', 'deadline', 'name');
+    if (!name) return 'the task expired';
+    if (cancelled === '1') return 'cancelled';
+    if (error) return error;
+    if (Number(deadline) > 0 && Date.now() > Number(deadline)) return 'timed out';
+    return undefined;
+  }
+
+  /** Stores a page once; returns whether this delivery was the first. */
+  async putPage(id: string, result: PageResult): Promise<boolean> {
+    const k = docKeys(id);
+    const [[, first]] = (await this.redis
+      .multi()
+      .hsetnx(k.pages, String(result.page), JSON.stringify(result))
+      .hincrby(k.deliveries, String(result.page), 1)
+      .exec()) as [[Error | null, number], [Error | null, number]];
+    await this.touch(id);
+    return first === 1;
+  }
+
+  async putAsset(id: string, name: string, bytes: Buffer): Promise<void> {
+    await this.redis.hsetnx(docKeys(id).assets, name, bytes);
+  }
+
+  async assets(id: string): Promise<Map<string, Buffer>> {
+    const h = await this.redis.hgetallBuffer(docKeys(id).assets);
+    return new Map(Object.entries(h));
+  }
+
+  async deliveries(id: string): Promise<Map<number, number>> {
+    const h = await this.redis.hgetall(docKeys(id).deliveries);
+    return new Map(Object.entries(h).map(([p, n]) => [Number(p), Number(n)]));
+  }
+
+  async status(id: string): Promise<DocStatus | undefined> {
+    const rec = await this.record(id);
+    if (!rec) return undefined;
+    const pagesDone = await this.redis.hlen(docKeys(id).pages);
+    const base = { pagesDone, pagesTotal: rec.total };
+    if (rec.total !== undefined && pagesDone >= rec.total) return { ...base, state: 'success' };
+    if (rec.cancelled) return { ...base, state: 'cancelled' };
+    if (rec.error) return { ...base, state: 'failure', error: rec.error };
+    if (rec.deadline > 0 && Date.now() > rec.deadline) return { ...base, state: 'failure', error: `the task timed out after ${Math.round((rec.deadline - rec.created) / 1000)} s` };
+    return { ...base, state: rec.total === undefined ? 'pending' : 'started' };
+  }
+
+  /** Pages stored so far, in page order, and the document assembled from them. */
+  async result(id: string): Promise<DocResult | undefined> {
+    const rec = await this.record(id);
+    if (!rec) return undefined;
+    const raw = await this.redis.hgetall(docKeys(id).pages);
+    const pages = Object.values(raw)
+      .map((j) => JSON.parse(j) as PageResult)
+      .sort((a, b) => a.page - b.page);
+    const warnings: string[] = [];
+    for (const r of pages) for (const w of r.warnings) warnings.push(`page ${r.page}: ${w}`);
+    const st = await this.status(id);
+    const summary: ConvertSummary = {
+      uri: rec.name,
+      pageCount: rec.pageCount ?? 0,
+      pagesDone: pages.filter((p) => !p.error).map((p) => p.page),
+      cancelled: st?.state === 'cancelled',
+      doctags: joinDocTags(pages),
+      markdown: joinPages(pages),
+      pageErrors: pages.filter((p) => p.error).map((p) => ({ page: p.page, message: `page ${p.page}: ${p.error}` })),
+      warnings,
+      engine: rec.options.engine ?? 'pipeline',
+      elapsedMs: 0,
+    };
+    return { name: rec.name, pages, summary };
+  }
+}

@@ -1,0 +1,72 @@
+/** `folio worker --redis redis://…`: runs until SIGINT/SIGTERM, then finishes its current jobs' bookkeeping and exits. */
+import { checkRedisUrl } from './connection';
+import { startWorker } from './worker';
+
+export const WORKER_USAGE = `usage: folio worker --redis <redis://host:6379> [options]
+
+      --redis <url>       Redis holding the queue (required)
+      --threads <n>       page-worker threads (default 2)
+      --concurrency <n>   jobs this process runs at once (default 1)
+      --lock-ms <ms>      job lock; a dead worker's job is taken over after about this long (default 30000)
+      --result-ttl <s>    seconds results are kept in Redis (default 86400)`;
+
+export class WorkerUsageError extends Error {}
+
+export function parseWorkerArgs(argv: string[]): { redis: string; threads: number; concurrency: number; lockMs: number; ttlSeconds: number } {
+  const a = { redis: '', threads: 2, concurrency: 1, lockMs: 30000, ttlSeconds: 86400 };
+  const num = (flag: string, v: string | undefined, min: number, max: number): number => {
+    const n = Number(v);
+    if (v === undefined || !Number.isInteger(n) || n < min || n > max) throw new WorkerUsageError(`${flag} takes a whole number from ${min} to ${max}`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].startsWith('--') && argv[i].includes('=') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
+    const value = () => inline ?? argv[++i];
+    switch (flag) {
+      case '--redis':
+        a.redis = value() ?? '';
+        break;
+      case '--threads':
+        a.threads = num(flag, value(), 1, 64);
+        break;
+      case '--concurrency':
+        a.concurrency = num(flag, value(), 1, 64);
+        break;
+      case '--lock-ms':
+        a.lockMs = num(flag, value(), 1000, 3600000);
+        break;
+      case '--result-ttl':
+        a.ttlSeconds = num(flag, value(), 60, 30 * 86400);
+        break;
+      default:
+        throw new WorkerUsageError(`unknown option ${argv[i]}`);
+    }
+  }
+  if (!a.redis) throw new WorkerUsageError('--redis <url> is required (e.g. redis://127.0.0.1:6379)');
+  try {
+    checkRedisUrl(a.redis);
+  } catch (e) {
+    throw new WorkerUsageError((e as Error).message);
+  }
+  return a;
+}
+
+export async function workerCommand(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(WORKER_USAGE + '\n');
+    return 0;
+  }
+  const opts = parseWorkerArgs(argv);
+  const log = (m: string) => process.stderr.write(`folio worker: ${m}\n`);
+  log(`starting (pid ${process.pid}, ${opts.threads} thread(s), ${opts.concurrency} job(s) at once)`);
+  const w = await startWorker({ ...opts, log });
+  log('ready: waiting for jobs');
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  log('stopping');
+  await w.close();
+  return 0;
+}

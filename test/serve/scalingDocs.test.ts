@@ -1,0 +1,52 @@
+/** docs/scaling.md's Compose and Kubernetes examples parse as YAML and name the parts the text describes. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { repoRoot } from '../helpers/corpus';
+
+function yamlBlocks(): string[] {
+  const md = readFileSync(join(repoRoot(), 'docs', 'scaling.md'), 'utf8');
+  return [...md.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]);
+}
+
+test('the Compose file: Redis, the service and workers on the same Redis URL, optional vLLM', () => {
+  const [compose] = yamlBlocks();
+  const docs = parseAllDocuments(compose);
+  assert.equal(docs.length, 1);
+  assert.deepEqual(docs[0].errors, []);
+  const c = docs[0].toJS() as { services: Record<string, { command: string[]; profiles?: string[] }> };
+  assert.deepEqual(Object.keys(c.services).sort(), ['folio', 'redis', 'vllm', 'worker']);
+  assert.deepEqual(c.services.worker.command.slice(2, 5), ['worker', '--redis', 'redis://redis:6379']);
+  assert.ok(c.services.folio.command.includes('serve') && c.services.folio.command.includes('redis://redis:6379'));
+  assert.deepEqual(c.services.vllm.profiles, ['vlm']);
+  assert.ok(c.services.vllm.command.includes('--revision') && c.services.vllm.command.includes('untied'));
+});
+
+test('the Kubernetes manifests: Redis, its Service, N workers and the service with probes', () => {
+  const blocks = yamlBlocks();
+  assert.equal(blocks.length, 2);
+  const docs = parseAllDocuments(blocks[1]);
+  for (const d of docs) assert.deepEqual(d.errors, []);
+  const objs = docs.map((d) => d.toJS() as any);
+  assert.deepEqual(objs.map((o) => `${o.kind}/${o.metadata.name}`), ['Deployment/folio-redis', 'Service/folio-redis', 'Deployment/folio-worker', 'Deployment/folio-serve', 'Service/folio-serve']);
+  const worker = objs[2].spec.template.spec.containers[0];
+  assert.deepEqual(worker.args.slice(2, 5), ['worker', '--redis', 'redis://folio-redis:6379']);
+  assert.equal(objs[2].spec.replicas, 4);
+  const serve = objs[3].spec.template.spec.containers[0];
+  assert.equal(serve.readinessProbe.httpGet.path, '/ready');
+  assert.equal(serve.livenessProbe.httpGet.path, '/health');
+  for (const o of objs.filter((x) => x.kind === 'Deployment')) assert.deepEqual(o.spec.selector.matchLabels, o.spec.template.metadata.labels);
+});
+
+test('the CLI flags the examples use exist', () => {
+  const text = yamlBlocks().join('\n');
+  const flags = new Set([...text.matchAll(/"(--[a-z-]+)"/g)].map((m) => m[1]));
+  const serve = readFileSync(join(repoRoot(), 'server', 'serve', 'serveCommand.ts'), 'utf8');
+  const worker = readFileSync(join(repoRoot(), 'server', 'queue', 'workerCommand.ts'), 'utf8');
+  for (const f of flags) {
+    if (f === '--revision' || f === '--model' || f === '--save' || f === '--appendonly') continue; // vLLM's and Redis's own
+    assert.ok(serve.includes(`'${f}'`) || worker.includes(`'${f}'`), `${f} is a folio serve/worker flag`);
+  }
+});
