@@ -14,6 +14,9 @@ import { convertDocument } from '../convert/convertDocument';
 import { disposeVlmEngines } from '../convert/vlmEngine';
 import { CONVERT_USAGE, parseConvertArgs, UsageError, type ConvertArgs } from './args';
 import { ProgressLine } from './progress';
+import { renderExport } from '../export';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 const VERSION = '0.1.0';
 
@@ -40,7 +43,7 @@ export function expandInputs(inputs: string[]): string[] {
 
 // `.folio-result.json`, not `.json`: a PDF often has other JSON beside it (docling's ground truth
 // in the shared corpus does) that a conversion must not overwrite.
-const EXT = { md: '.md', doctags: '.doctags.txt', json: '.folio-result.json' } as const;
+const EXT = { md: '.md', doctags: '.doctags.txt', json: '.folio-result.json', docling: '.docling.json', chunks: '.chunks.jsonl' } as const;
 
 function outputPath(args: ConvertArgs, pdf: string, many: boolean): string {
   const name = basename(pdf).replace(/\.pdf$/i, '') + EXT[args.format];
@@ -57,7 +60,19 @@ function writeAtomic(path: string, text: string): void {
   renameSync(tmp, path);
 }
 
-function render(args: ConvertArgs, summary: ConvertSummary): string {
+function render(args: ConvertArgs, summary: ConvertSummary, pdf: string, picturesDir: string): string {
+  if (args.format === 'docling' || args.format === 'chunks' || (args.format === 'md' && args.pictures === 'embed')) {
+    const out = renderExport({
+      format: args.format,
+      pdfPath: pdf,
+      pages: summary.pages ?? [],
+      images: args.pictures,
+      imagesBaseDir: picturesDir,
+      keepFurniture: args.keepFurniture,
+      chunk: { maxSize: args.chunkSize, unit: args.chunkUnit },
+    });
+    return out.text;
+  }
   if (args.format === 'doctags') return summary.doctags + '\n';
   if (args.format === 'json') return JSON.stringify(summary, null, 2) + '\n';
   return summary.markdown;
@@ -91,6 +106,12 @@ async function convertCommand(argv: string[]): Promise<number> {
       const label = relative(process.cwd(), pdf) || pdf;
       const started = Date.now();
       const pages: PageResult[] = [];
+      // Pictures: linked crops go to <name>.assets beside the output; embedded ones are read
+      // from a temporary folder and removed; `none` saves no crops at all.
+      const linkedAssets = join(dirname(out), basename(out, extname(out)).replace(/\.(docling|chunks)$/, '') + '.assets');
+      const embedDir = args.pictures === 'embed' ? mkdtempSync(join(tmpdir(), 'folio-pictures-')) : undefined;
+      const picturesDir = embedDir ?? dirname(out);
+      const keepPages = args.format !== 'md' && args.format !== 'doctags' ? true : args.pictures === 'embed';
       try {
         const summary = await convertDocument(
           pool,
@@ -107,13 +128,12 @@ async function convertCommand(argv: string[]): Promise<number> {
               modelsDir: args.models,
               providers: args.providers,
               layoutPrior: args.layoutPrior,
-              markdownDir: dirname(out),
-              assetsDir: join(dirname(out), basename(out, extname(out)) + '.assets'),
+              ...(args.pictures === 'none' ? {} : { markdownDir: picturesDir, assetsDir: embedDir ?? linkedAssets }),
             },
           },
           {
             page: (p) => {
-              if (args.format === 'json') pages.push(p);
+              if (args.format === 'json' || keepPages) pages.push(p);
             },
             progress: (done, total) => progress.update(label, done, total),
             log: (level, message) => {
@@ -125,8 +145,8 @@ async function convertCommand(argv: string[]): Promise<number> {
         if (summary.pagesDone.length === 0 && summary.pageErrors.length > 0) {
           throw new Error(`no page could be converted (${summary.pageErrors[0].message})`);
         }
-        if (args.format === 'json') summary.pages = pages;
-        writeAtomic(out, render(args, summary));
+        if (args.format === 'json' || keepPages) summary.pages = pages;
+        writeAtomic(out, render(args, summary, pdf, picturesDir));
         const secs = ((Date.now() - started) / 1000).toFixed(1);
         const extra = [
           summary.cancelled ? `cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages` : '',
@@ -139,6 +159,8 @@ async function convertCommand(argv: string[]): Promise<number> {
         failures++;
         const reason = (e instanceof Error ? e.message : String(e)).split('\n')[0];
         progress.note(`folio: ${label}: ${reason}`);
+      } finally {
+        if (embedDir) rmSync(embedDir, { recursive: true, force: true });
       }
     }
   };

@@ -36,7 +36,7 @@ export function buildPageResult(input: PageInput): PageResult {
   // when the round trip kept the items one to one (it does unless an item wrote nothing).
   const source = input.items;
   const sameShape = source !== undefined && source.length === parsed.length && source.every((s, i) => s.cls === parsed[i].cls);
-  const items = parsed.map((it, i) => (sameShape ? { ...it, bbox: source[i].bbox, id: source[i].id } : it));
+  const items = parsed.map((it, i) => (sameShape ? { ...it, bbox: source[i].bbox, id: source[i].id, imagePath: source[i].imagePath } : it));
   const { markdown, ranges } = pageToMarkdown(items, { keepFurniture: input.keepFurniture });
   const regions: Region[] = items.map((it, i) => {
     const grid = it.grid ?? (it.bbox ? toGrid(it.bbox, size) : ([0, 0, 0, 0] as [number, number, number, number]));
