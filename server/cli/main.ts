@@ -180,6 +180,10 @@ async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'convert':
         return await convertCommand(rest);
+      case 'mcp': {
+        const { runMcpCommand } = await import('../mcp/server');
+        return await runMcpCommand(rest);
+      }
       case 'models': {
         const { runModelsCommand } = await import('./models');
         return await runModelsCommand(rest);
@@ -192,7 +196,7 @@ async function main(argv: string[]): Promise<number> {
       case '--help':
       case '-h':
       case 'help':
-        process.stdout.write(`folio ${VERSION}: PDF to Markdown on your own machine\n\n${CONVERT_USAGE}\n\nusage: folio models pull|list|remove ...\n`);
+        process.stdout.write(`folio ${VERSION}: PDF to Markdown on your own machine\n\n${CONVERT_USAGE}\n\nusage: folio models pull|list|remove ...\nusage: folio mcp <folder>...   (Model Context Protocol server on stdio)\n`);
         return command === undefined ? 2 : 0;
       default:
         throw new UsageError(`unknown command "${command}" (try folio --help)`);
