@@ -4,6 +4,7 @@ import { FolioContext } from './context';
 import { convertPdfCommand } from './commands/convertPdf';
 import { downloadModelsCommand } from './commands/downloadModels';
 import { registerPreview } from './preview';
+import { registerLmTool } from './lmTool';
 
 let ctx: FolioContext | undefined;
 
@@ -15,6 +16,7 @@ export function activate(extension: vscode.ExtensionContext): FolioContext {
     vscode.commands.registerCommand('folio.downloadModels', downloadModelsCommand(ctx)),
   );
   registerPreview(ctx);
+  registerLmTool(ctx);
   return ctx;
 }
 
