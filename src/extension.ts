@@ -5,6 +5,7 @@ import { convertPdfCommand } from './commands/convertPdf';
 import { downloadModelsCommand } from './commands/downloadModels';
 import { registerPreview } from './preview';
 import { registerLmTool } from './lmTool';
+import { convertFolderCommand } from './commands/convertFolder';
 
 let ctx: FolioContext | undefined;
 
@@ -14,6 +15,7 @@ export function activate(extension: vscode.ExtensionContext): FolioContext {
   ctx.push(
     vscode.commands.registerCommand('folio.convertPdf', convertPdfCommand(ctx)),
     vscode.commands.registerCommand('folio.downloadModels', downloadModelsCommand(ctx)),
+    vscode.commands.registerCommand('folio.convertFolder', convertFolderCommand(ctx)),
   );
   registerPreview(ctx);
   registerLmTool(ctx);
