@@ -9,14 +9,11 @@
  * time and typed here with the subset Folio uses, so older editors run the rest of Folio.
  */
 import * as vscode from 'vscode';
-import { realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
 import { ConvertRequest, type ConvertParams } from '../server/protocol';
 import type { FolioContext } from './context';
+import { boundResult, resolveWorkspacePdf } from './lmToolCore';
 
 export const LM_TOOL_NAME = 'folio_convertPdf';
-/** About 12k tokens: enough for a paper's worth of pages, small enough for any model's context. */
-export const LM_TOOL_MAX_CHARS = 50_000;
 
 export interface ConvertToolInput {
   path: string;
@@ -41,34 +38,6 @@ interface ToolsApi {
 function toolsApi(): ToolsApi | undefined {
   const api = vscode as unknown as Partial<ToolsApi> & { lm?: Partial<ToolsApi['lm']> };
   return typeof api.lm?.registerTool === 'function' && api.LanguageModelToolResult && api.LanguageModelTextPart ? (api as ToolsApi) : undefined;
-}
-
-/** The PDF named by the tool input, inside a workspace folder (links resolved); else an Error saying why. */
-export function resolveWorkspacePdf(input: string, folders: readonly string[]): string {
-  if (typeof input !== 'string' || !input.trim()) throw new Error('path is empty: give the workspace path of a PDF');
-  if (folders.length === 0) throw new Error('no folder is open: Folio converts PDFs inside the workspace');
-  const abs = isAbsolute(input) ? input : join(folders[0]!, input);
-  let real: string;
-  try {
-    real = realpathSync(abs);
-  } catch {
-    throw new Error(`${input} was not found in the workspace`);
-  }
-  const inside = folders.some((f) => {
-    const rel = relative(realpathSync(f), real);
-    return !rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel);
-  });
-  if (!inside) throw new Error(`${input} is outside the workspace folders`);
-  if (!statSync(real).isFile() || !/\.pdf$/i.test(real)) throw new Error(`${input} is not a PDF file`);
-  return real;
-}
-
-export function boundResult(markdown: string, max = LM_TOOL_MAX_CHARS): string {
-  if (markdown.length <= max) return markdown;
-  // Cut at a paragraph break so the model never sees half a table row.
-  const cut = markdown.lastIndexOf('\n\n', max);
-  const kept = markdown.slice(0, cut > max / 2 ? cut : max);
-  return `${kept}\n\n[Folio: output cut at ${kept.length} of ${markdown.length} characters; call the tool again with "pages" for the rest.]`;
 }
 
 export function registerLmTool(ctx: FolioContext): void {
