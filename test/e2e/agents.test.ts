@@ -1,0 +1,135 @@
+/**
+ * End-to-end, in a real VS Code (code-server) with Folio's packaged VSIX: the language-model
+ * tool invoked through `vscode.lm.invokeTool` by another installed extension (result, bad path,
+ * cancellation), and "Convert All PDFs in Folder" from the explorer's context menu (a failing
+ * file, the up-to-date skip, edited Markdown kept). Screenshots go to test/.artifacts/.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildVsix, ensureSetup, until, VsCode } from './harness';
+import { LONG, writeFixtures } from './pdfFixtures';
+import { buildTestExtension } from './testExtension';
+import { repoRoot } from '../helpers/corpus';
+
+let vs: VsCode;
+
+before(async () => {
+  ensureSetup();
+  const vsix = buildVsix();
+  vs = new VsCode();
+  writeFixtures(vs.workspace);
+  copyFileSync(join(repoRoot(), 'test', 'fixtures', 'sample.pdf'), join(vs.workspace, 'sample.pdf'));
+  mkdirSync(join(vs.workspace, 'batch', 'sub'), { recursive: true });
+  copyFileSync(join(repoRoot(), 'test', 'fixtures', 'sample.pdf'), join(vs.workspace, 'batch', 'a.pdf'));
+  copyFileSync(join(repoRoot(), 'test', 'fixtures', 'two-column.pdf'), join(vs.workspace, 'batch', 'sub', 'b.pdf'));
+  writeFileSync(join(vs.workspace, 'batch', 'broken.pdf'), '%PDF-1.4\nthis is not really a PDF\n');
+  writeFileSync(join(vs.root, 'outside.pdf'), '%PDF-1.4\n');
+  // The user settings turn chat off; the tools API stays available to extensions either way,
+  // but this workspace turns it back on so the run matches a normal install.
+  mkdirSync(join(vs.workspace, '.vscode'));
+  writeFileSync(join(vs.workspace, '.vscode', 'settings.json'), JSON.stringify({ 'chat.disableAIFeatures': false }));
+  vs.install(vsix);
+  vs.installExtra(buildTestExtension(vs.root));
+  await vs.start();
+});
+
+after(async () => {
+  await vs?.stop();
+});
+
+async function shot(name: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } finally {
+    console.log(`screenshot: ${await vs.screenshot(name)}`);
+  }
+}
+
+interface ToolOutcome {
+  ok: boolean;
+  text?: string;
+  error?: string;
+  name?: string;
+  elapsedMs: number;
+  tools: string[];
+}
+
+async function invokeTool(id: string, input: Record<string, unknown>, cancelAfterMs?: number): Promise<ToolOutcome> {
+  writeFileSync(join(vs.workspace, `lm-request-${id}.json`), JSON.stringify({ input, cancelAfterMs }));
+  await vs.command('Folio Test: Invoke LM Tool');
+  const result = join(vs.workspace, `lm-result-${id}.json`);
+  await until(`the tool result ${id}`, 180_000, () => existsSync(result));
+  return JSON.parse(readFileSync(result, 'utf8')) as ToolOutcome;
+}
+
+test('language-model tool: invoked with vscode.lm.invokeTool it returns the PDF’s Markdown; bad paths are refused', async () => {
+  await shot('lm-tool', async () => {
+    const r = await invokeTool('ok', { path: 'sample.pdf' });
+    assert.ok(r.tools.includes('folio_convertPdf'), `registered tools: ${r.tools.join(', ')}`);
+    assert.equal(r.ok, true, r.error);
+    const cli = spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'convert', join(vs.workspace, 'sample.pdf'), '-o', join(vs.root, 'cli.md'), '-q'], { encoding: 'utf8' });
+    assert.equal(cli.status, 0, cli.stderr);
+    assert.equal(r.text, readFileSync(join(vs.root, 'cli.md'), 'utf8'), 'the same Markdown as the CLI');
+    const page2 = await invokeTool('pages', { path: 'sample.pdf', pages: '2' });
+    assert.ok(page2.ok && page2.text!.length > 50 && page2.text!.length < r.text!.length, 'pages limits the result');
+    const bad = await invokeTool('bad', { path: '../outside.pdf' });
+    assert.equal(bad.ok, false);
+    assert.match(bad.error ?? '', /outside the workspace folders/);
+    assert.ok(!existsSync(join(vs.workspace, 'sample.md')), 'the tool writes nothing');
+  });
+});
+
+test('language-model tool: the cancellation token stops the backend conversion', async () => {
+  await shot('lm-tool-cancel', async () => {
+    const r = await invokeTool('cancel', { path: LONG.file }, 2500);
+    assert.equal(r.ok, false, 'cancelled, not finished');
+    assert.match(`${r.name} ${r.error}`, /cancel/i);
+    assert.ok(r.elapsedMs < 20_000, `returned ${r.elapsedMs} ms after the call`);
+    const line = await until('the cancellation in the Folio log', 20_000, () => /folio_convertPdf: conversion of preview-long\.pdf cancelled after (\d+) of 160 pages/.exec(vs.folioLog())?.[0]);
+    assert.ok(Number(/after (\d+) of/.exec(line)![1]) < 160);
+  });
+});
+
+async function convertFolderFromExplorer(): Promise<void> {
+  await vs.page.keyboard.press('Escape');
+  await vs.command('View: Show Explorer');
+  const row = vs.page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^batch$/ }).first();
+  await row.waitFor({ timeout: 30_000 });
+  await row.click({ button: 'right' });
+  const item = vs.page.locator('.context-view .action-item', { hasText: 'Convert All PDFs in Folder' }).first();
+  await item.waitFor({ timeout: 10_000 });
+  await item.click();
+}
+
+const summaries = () => [...vs.folioLog().matchAll(/convert folder batch: (\d+) converted, (\d+) up to date, (\d+) kept, (\d+) failed/g)].map((m) => m.slice(1).map(Number));
+
+test('convert folder: every PDF below it, one failure reported, then up to date, and edited Markdown kept', async () => {
+  await shot('convert-folder', async () => {
+    await convertFolderFromExplorer();
+    await until('the first batch summary', 240_000, () => summaries().length >= 1);
+    assert.deepEqual(summaries()[0], [2, 0, 0, 1], 'a.pdf and sub/b.pdf converted, broken.pdf failed');
+    assert.match(vs.folioLog(), /convert folder: batch\/broken\.pdf: .*broken\.pdf/);
+    const a = join(vs.workspace, 'batch', 'a.md');
+    const b = join(vs.workspace, 'batch', 'sub', 'b.md');
+    assert.ok(readFileSync(a, 'utf8').length > 300 && readFileSync(b, 'utf8').length > 300);
+    const sidecar = JSON.parse(readFileSync(join(vs.workspace, 'batch', 'a.folio.json'), 'utf8'));
+    assert.match(sidecar.source.pdfSha256, /^[0-9a-f]{64}$/);
+    assert.equal(sidecar.pages.length, 2, 'the sidecar maps the pages for the preview');
+    const mtime = statSync(a).mtimeMs;
+
+    await convertFolderFromExplorer();
+    await until('the second batch summary', 120_000, () => summaries().length >= 2);
+    assert.deepEqual(summaries()[1], [0, 2, 0, 1], 'both up to date (content hash), broken still failing');
+    assert.equal(statSync(a).mtimeMs, mtime, 'a.md not rewritten');
+
+    appendFileSync(a, '\nMy own note.\n');
+    copyFileSync(join(repoRoot(), 'test', 'fixtures', 'sample.pdf'), join(vs.workspace, 'batch', 'sub', 'b.pdf')); // b.pdf's content changed
+    await convertFolderFromExplorer();
+    await until('the third batch summary', 240_000, () => summaries().length >= 3);
+    assert.deepEqual(summaries()[2], [1, 0, 1, 1], 'b.pdf reconverted (its hash changed), edited a.md kept');
+    assert.ok(readFileSync(a, 'utf8').includes('My own note.'), 'the edit survives');
+  });
+});
