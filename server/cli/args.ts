@@ -27,7 +27,7 @@ export interface ConvertArgs {
 
 export class UsageError extends Error {}
 
-export const CONVERT_USAGE = `usage: folio convert <file.pdf|dir>... [options]
+export const CONVERT_USAGE = `usage: folio convert <file.pdf|scan.png|jpg|tiff|dir>... [options]
 
   -o, --output <path>     output file (one input) or folder (several inputs)
       --pages <list>      pages to convert, e.g. 1-3,7 (default: all)

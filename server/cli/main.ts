@@ -46,7 +46,7 @@ export function expandInputs(inputs: string[]): string[] {
 const EXT = { md: '.md', doctags: '.doctags.txt', json: '.folio-result.json', docling: '.docling.json', chunks: '.chunks.jsonl' } as const;
 
 function outputPath(args: ConvertArgs, pdf: string, many: boolean): string {
-  const name = basename(pdf).replace(/\.pdf$/i, '') + EXT[args.format];
+  const name = basename(pdf).replace(/\.(pdf|png|jpe?g|tiff?)$/i, '') + EXT[args.format];
   if (!args.output) return join(dirname(pdf), name);
   if (!many && !args.output.endsWith('/')) return resolve(args.output);
   return join(resolve(args.output), name);

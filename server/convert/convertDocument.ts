@@ -26,6 +26,7 @@ import { CancelledError, type PageWorkerPool } from '../worker/pool';
 import { parsePageSelection } from './pageSelection';
 import { buildPageResult, failedPageResult, joinDocTags, joinPages } from './pageResult';
 import { vlmPageEngine, type VlmPageEngine } from './vlmEngine';
+import { pdfForInput } from './imageInput';
 
 /** Pages after page i that are analysed before page i is emitted (page header/footer repetition). */
 export const FURNITURE_WINDOW = 2;
@@ -96,7 +97,8 @@ export async function convertDocument(
   const engine: EngineName = options.engine ?? 'pipeline';
   checkFile(path);
   const docId = randomUUID();
-  const doc = { docId, path, password: input.password };
+  const source = await pdfForInput(path); // an image (scan.png) becomes an image-only PDF → OCR
+  const doc = { docId, path: source.path, password: input.password };
   const results: PageResult[] = [];
   const pageErrors: { page: number; message: string }[] = [];
   const warnings: string[] = [];
@@ -183,7 +185,7 @@ export async function convertDocument(
   } finally {
     signal?.removeEventListener('abort', onAbort);
     inner.abort();
-    void pool.close(docId);
+    void pool.close(docId).finally(source.cleanup);
   }
 
   for (const r of results) for (const w of r.warnings) warnings.push(`page ${r.page}: ${w}`);

@@ -6,7 +6,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
-export const CONVERTIBLE = /\.pdf$/i;
+export const CONVERTIBLE = /\.(pdf|png|jpe?g|tiff?)$/i;
 
 export class PathError extends Error {}
 
@@ -39,7 +39,7 @@ export class AllowedRoots {
     });
     if (!inside) throw new PathError(`${abs} is outside the folders this server may read (${this.roots.join(', ')})`);
     if (!statSync(real).isFile()) throw new PathError(`${abs} is not a file`);
-    if (!CONVERTIBLE.test(real)) throw new PathError(`${abs} is not a PDF`);
+    if (!CONVERTIBLE.test(real)) throw new PathError(`${abs} is not a PDF (or a PNG, JPEG or TIFF scan)`);
     return real;
   }
 }
