@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import { isAbsolute } from 'node:path';
 
 export function markdownUriFor(pdfUri: vscode.Uri, outputDirectory: string): vscode.Uri {
-  const base = (pdfUri.path.split('/').pop() ?? 'document.pdf').replace(/\.pdf$/i, '') + '.md';
+  // Scans given as images (scan.png) get scan.md, as PDFs do.
+  const base = (pdfUri.path.split('/').pop() ?? 'document.pdf').replace(/\.(pdf|png|jpe?g|tiff?)$/i, '') + '.md';
   const pdfDir = vscode.Uri.joinPath(pdfUri, '..');
   const dir = outputDirectory.trim();
   if (!dir) return vscode.Uri.joinPath(pdfDir, base);
