@@ -1,8 +1,9 @@
 /**
  * A small real extension, packaged with vsce and installed beside Folio in the e2e VS Code, that
  * calls `vscode.lm.invokeTool('folio_convertPdf', …)` the way another extension or agent would.
- * Its command reads `lm-request-<id>.json` from the workspace ({input, cancelAfterMs?}) and
- * writes `lm-result-<id>.json` ({ok, text | error, name, elapsedMs, tools}).
+ * Its command reads `lm-request-<id>.json` from the workspace ({input}), cancels the call's token
+ * when `lm-cancel-<id>` appears, and writes `lm-result-<id>.json` ({ok, text | error, name,
+ * elapsedMs, tools}).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +24,9 @@ exports.activate = (context) => {
       fs.unlinkSync(path.join(ws, name));
       const out = { tools: vscode.lm.tools.map((t) => t.name) };
       const cts = new vscode.CancellationTokenSource();
-      if (req.cancelAfterMs) setTimeout(() => cts.cancel(), req.cancelAfterMs);
+      // The test cancels by creating lm-cancel-<id> (after it confirmed the call in the dialog).
+      const cancelFile = path.join(ws, 'lm-cancel-' + id);
+      const poll = setInterval(() => { if (fs.existsSync(cancelFile)) cts.cancel(); }, 100);
       const t0 = Date.now();
       try {
         const r = await vscode.lm.invokeTool('folio_convertPdf', { input: req.input, toolInvocationToken: undefined }, cts.token);
@@ -34,6 +37,7 @@ exports.activate = (context) => {
         out.error = String((e && e.message) || e);
         out.name = e && e.name;
       }
+      clearInterval(poll);
       out.elapsedMs = Date.now() - t0;
       fs.writeFileSync(path.join(ws, 'lm-result-' + id + '.json'), JSON.stringify(out));
     }
