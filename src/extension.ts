@@ -6,6 +6,7 @@ import { downloadModelsCommand } from './commands/downloadModels';
 import { registerPreview } from './preview';
 import { registerLmTool } from './lmTool';
 import { convertFolderCommand } from './commands/convertFolder';
+import { registerPdfEditor } from './pdfEditor';
 
 let ctx: FolioContext | undefined;
 
@@ -19,6 +20,7 @@ export function activate(extension: vscode.ExtensionContext): FolioContext {
   );
   registerPreview(ctx);
   registerLmTool(ctx);
+  registerPdfEditor(ctx);
   return ctx;
 }
 

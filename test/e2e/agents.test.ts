@@ -149,3 +149,73 @@ test('convert folder: every PDF below it, one failure reported, then up to date,
     assert.ok(readFileSync(a, 'utf8').includes('My own note.'), 'the edit survives');
   });
 });
+
+/** Explorer: (expand `folder`,) right-click the PDF, "Open PDF in Folio Viewer". */
+async function openInViewer(folder: string | undefined, file: string): Promise<void> {
+  await vs.command('View: Show Explorer');
+  const rowOf = (name: string) => vs.page.locator('.explorer-folders-view .monaco-list-row', { has: vs.page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/\./g, '\\.')}$`) }) }).first();
+  if (folder) {
+    const f = rowOf(folder);
+    await f.waitFor({ timeout: 30_000 });
+    if ((await f.getAttribute('aria-expanded')) !== 'true') await f.click();
+  }
+  const row = rowOf(file);
+  await row.waitFor({ timeout: 30_000 });
+  await row.click({ button: 'right' });
+  const item = vs.page.locator('.context-view .action-item', { hasText: 'Open PDF in Folio Viewer' }).first();
+  await item.waitFor({ timeout: 10_000 });
+  await item.click();
+}
+
+test('PDF viewer (custom editor): pages as paper, fit to width, zoom keeps boxes aligned, Convert to Markdown', async () => {
+  await shot('pdf-viewer', async () => {
+    await vs.command('View: Close All Editors');
+    await openInViewer('batch', 'a.pdf'); // converted by the folder test, so its regions show
+    const view = vs.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+    const sheets = view.locator('.sheet');
+    await until('two rendered pages', 120_000, async () => (await sheets.count()) === 2 && (await view.locator('.sheet img').first().evaluate((i) => (i as HTMLImageElement).naturalWidth > 0)));
+    const img = view.locator('.sheet img').first();
+    const natural = await img.evaluate((i) => (i as HTMLImageElement).naturalWidth);
+    const fit = (await sheets.first().boundingBox())!;
+    const frameWidth = await view.locator('body').evaluate(() => window.innerWidth);
+    assert.ok(Math.abs(fit.width - (frameWidth - 48)) < 4, `fit to width: ${fit.width} of ${frameWidth}`);
+    assert.ok(natural >= fit.width * 0.9, `page image not upscaled at fit width (${natural} px for ${fit.width} px): text stays sharp`);
+    const paper = await sheets.first().evaluate((s) => ({ shadow: getComputedStyle(s).boxShadow, bg: getComputedStyle(s).backgroundColor, body: getComputedStyle(document.body).backgroundColor }));
+    assert.notEqual(paper.shadow, 'none', 'the page has a shadow');
+    assert.notEqual(paper.bg, paper.body, 'the page stands out from the background');
+    const boxes = view.locator('.sheet >> nth=0 >> .box');
+    assert.ok((await boxes.count()) > 3, 'region boxes of the converted PDF');
+    assert.ok(await boxes.first().isVisible(), 'shown because the PDF has Markdown');
+    const rel = async () => {
+      const s = (await sheets.first().boundingBox())!;
+      const b = (await boxes.nth(1).boundingBox())!;
+      return [(b.x - s.x) / s.width, (b.y - s.y) / s.height, b.width / s.width, b.height / s.height];
+    };
+    const before = await rel();
+    await view.locator('#zoom-in').click();
+    await view.locator('#zoom-in').click();
+    const zoomed = (await sheets.first().boundingBox())!;
+    assert.ok(Math.abs(zoomed.width / fit.width - 1.5625) < 0.02, `two zoom steps: ×${(zoomed.width / fit.width).toFixed(3)}`);
+    const after = await rel();
+    before.forEach((v, i) => assert.ok(Math.abs(v - after[i]!) < 0.004, `box stays aligned (${before} vs ${after})`));
+    await view.locator('#zoom-level').click();
+    await vs.page.keyboard.press('0');
+    await until('fit width again (key 0)', 5_000, async () => Math.abs((await sheets.first().boundingBox())!.width - fit.width) < 2);
+    await vs.page.mouse.move(fit.x + fit.width / 2, fit.y + 100);
+    await vs.page.keyboard.down('Control');
+    await vs.page.mouse.wheel(0, -200);
+    await vs.page.keyboard.up('Control');
+    await until('Ctrl+wheel zooms in', 5_000, async () => (await sheets.first().boundingBox())!.width > fit.width * 1.05);
+    await view.locator('#zoom-fit').click();
+    await vs.screenshot('pdf-viewer-fit');
+
+    // The button runs the usual conversion; sample.pdf has no Markdown yet.
+    await vs.command('View: Close All Editors');
+    await openInViewer(undefined, 'sample.pdf');
+    const view2 = vs.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+    await view2.locator('.sheet img').first().waitFor({ timeout: 120_000 });
+    assert.equal(await view2.locator('.box').first().isVisible(), false, 'no boxes before conversion');
+    await view2.locator('#convert-btn').click();
+    await until('sample.md written by Convert to Markdown', 180_000, () => existsSync(join(vs.workspace, 'sample.md')) && readFileSync(join(vs.workspace, 'sample.md'), 'utf8').length > 300);
+  });
+});
