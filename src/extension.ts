@@ -4,6 +4,9 @@ import { FolioContext } from './context';
 import { convertPdfCommand } from './commands/convertPdf';
 import { downloadModelsCommand } from './commands/downloadModels';
 import { registerPreview } from './preview';
+import { registerLmTool } from './lmTool';
+import { convertFolderCommand } from './commands/convertFolder';
+import { registerPdfEditor } from './pdfEditor';
 
 let ctx: FolioContext | undefined;
 
@@ -13,8 +16,11 @@ export function activate(extension: vscode.ExtensionContext): FolioContext {
   ctx.push(
     vscode.commands.registerCommand('folio.convertPdf', convertPdfCommand(ctx)),
     vscode.commands.registerCommand('folio.downloadModels', downloadModelsCommand(ctx)),
+    vscode.commands.registerCommand('folio.convertFolder', convertFolderCommand(ctx)),
   );
   registerPreview(ctx);
+  registerLmTool(ctx);
+  registerPdfEditor(ctx);
   return ctx;
 }
 

@@ -1,7 +1,8 @@
 /** Command-line parsing for `folio convert`: small and strict, so a typo is an error, not a silent default. */
 import { checkLimit, DEFAULT_LIMITS } from '../worker/limits';
 
-export type OutputFormat = 'md' | 'doctags' | 'json';
+export type OutputFormat = 'md' | 'doctags' | 'json' | 'docling' | 'chunks';
+export type PictureMode = 'link' | 'embed' | 'none';
 
 export interface ConvertArgs {
   inputs: string[];
@@ -11,6 +12,10 @@ export interface ConvertArgs {
   password?: string;
   jobs: number;
   images: boolean;
+  /** Pictures in the output: linked files (default), data URIs, or placeholders. */
+  pictures: PictureMode;
+  chunkSize: number;
+  chunkUnit: 'chars' | 'tokens';
   engine: 'pipeline' | 'vlm';
   models?: string;
   providers?: string[];
@@ -36,14 +41,19 @@ export interface ConvertArgs {
 
 export class UsageError extends Error {}
 
-export const CONVERT_USAGE = `usage: folio convert <file.pdf|dir>... [options]
+export const CONVERT_USAGE = `usage: folio convert <file.pdf|scan.png|jpg|tiff|dir>... [options]
 
   -o, --output <path>     output file (one input) or folder (several inputs)
       --pages <list>      pages to convert, e.g. 1-3,7 (default: all)
-      --format <f>        md (default), doctags or json
+      --format <f>        md (default), doctags, json, docling (DoclingDocument JSON)
+                          or chunks (JSON Lines for retrieval; docs/formats.md)
+      --images <mode>     pictures: link (default, files in <name>.assets/),
+                          embed (data URIs) or none (placeholder)
+      --chunk-size <n>    chunks: size limit (default 2000 chars / 512 tokens)
+      --chunk-unit <u>    chunks: chars (default) or tokens (cl100k)
       --password <p>      password of an encrypted PDF
       --jobs <n>          files converted at once and worker threads (default 2)
-      --images            also render page images into the cache folder
+      --page-images       also render page images into the cache folder
       --engine <e>        pipeline (default) or vlm
       --models <dir>      model folder for --engine vlm
       --providers <list>  onnxruntime providers in order, e.g. cuda,webgpu,cpu
@@ -64,7 +74,7 @@ export const CONVERT_USAGE = `usage: folio convert <file.pdf|dir>... [options]
       --vlm-timeout <s>   remote VLM timeout per page in seconds (default 120)`;
 
 export function parseConvertArgs(argv: string[]): ConvertArgs {
-  const a: ConvertArgs = { inputs: [], format: 'md', jobs: 2, images: false, engine: 'pipeline', keepFurniture: false, ocr: 'auto', layoutPrior: 'auto', scale: 2, quiet: false, force: false, limits: {} };
+  const a: ConvertArgs = { inputs: [], format: 'md', jobs: 2, images: false, pictures: 'link', chunkSize: 0, chunkUnit: 'chars', engine: 'pipeline', keepFurniture: false, ocr: 'auto', layoutPrior: 'auto', scale: 2, quiet: false, force: false, limits: {} };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -85,7 +95,7 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
         break;
       case '--format': {
         const f = value();
-        if (f !== 'md' && f !== 'doctags' && f !== 'json') throw new UsageError(`--format must be md, doctags or json, not "${f}"`);
+        if (f !== 'md' && f !== 'doctags' && f !== 'json' && f !== 'docling' && f !== 'chunks') throw new UsageError(`--format must be md, doctags, json, docling or chunks, not "${f}"`);
         a.format = f;
         break;
       }
@@ -98,9 +108,31 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
         a.jobs = n;
         break;
       }
-      case '--images':
+      case '--page-images':
         a.images = true;
         break;
+      case '--images': {
+        // `--images <mode>`; a bare `--images` keeps its old meaning (--page-images).
+        const next = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[i + 1];
+        if (next === 'link' || next === 'embed' || next === 'none') {
+          a.pictures = next;
+          if (!arg.includes('=')) i++;
+        } else if (arg.includes('=')) throw new UsageError(`--images must be link, embed or none, not "${next}"`);
+        else a.images = true;
+        break;
+      }
+      case '--chunk-size': {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 16 || n > 1_000_000) throw new UsageError('--chunk-size takes a whole number from 16 to 1000000');
+        a.chunkSize = n;
+        break;
+      }
+      case '--chunk-unit': {
+        const u = value();
+        if (u !== 'chars' && u !== 'tokens') throw new UsageError(`--chunk-unit must be chars or tokens, not "${u}"`);
+        a.chunkUnit = u;
+        break;
+      }
       case '--engine': {
         const e = value();
         if (e !== 'pipeline' && e !== 'vlm') throw new UsageError(`--engine must be pipeline or vlm, not "${e}"`);
@@ -184,6 +216,7 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
     }
   }
   if (a.inputs.length === 0) throw new UsageError('no input: name one or more PDF files or folders');
+  if (a.chunkSize === 0) a.chunkSize = a.chunkUnit === 'tokens' ? 512 : 2000;
   return a;
 }
 

@@ -20,6 +20,9 @@ import { overwriteProblem, planOutputs, writeOutput } from './outputs';
 import { fitFileName } from '../util/safeWrite';
 import { defaultPageCacheDir, evictCache } from '../util/cache';
 import { remoteVlmOption } from '../vlm/remoteOptions';
+import { renderExport } from '../export';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 const VERSION = '0.1.0';
 
@@ -49,9 +52,21 @@ export function expandInputs(inputs: string[]): { path: string; base: string }[]
 
 // `.folio-result.json`, not `.json`: a PDF often has other JSON beside it (docling's ground truth
 // in the shared corpus does) that a conversion must not overwrite.
-const EXT = { md: '.md', doctags: '.doctags.txt', json: '.folio-result.json' } as const;
+const EXT = { md: '.md', doctags: '.doctags.txt', json: '.folio-result.json', docling: '.docling.json', chunks: '.chunks.jsonl' } as const;
 
-function render(args: ConvertArgs, summary: ConvertSummary): string {
+function render(args: ConvertArgs, summary: ConvertSummary, pdf: string, picturesDir: string): string {
+  if (args.format === 'docling' || args.format === 'chunks' || (args.format === 'md' && args.pictures === 'embed')) {
+    const out = renderExport({
+      format: args.format,
+      pdfPath: pdf,
+      pages: summary.pages ?? [],
+      images: args.pictures,
+      imagesBaseDir: picturesDir,
+      keepFurniture: args.keepFurniture,
+      chunk: { maxSize: args.chunkSize, unit: args.chunkUnit },
+    });
+    return out.text;
+  }
   if (args.format === 'doctags') return summary.doctags + '\n';
   if (args.format === 'json') return JSON.stringify(summary, null, 2) + '\n';
   return summary.markdown;
@@ -74,7 +89,7 @@ async function convertCommand(argv: string[]): Promise<number> {
     const byOut = new Map(plans.map((p) => [p.out, p]));
     return convertViaQueue({ ...args, queue: args.queue }, plans.map((p) => p.pdf), {
       outputPath: (pdf) => byPdf.get(pdf)!.out,
-      render: (s) => render(args, s),
+      render: (s) => render(args, s, s.uri, dirname(byPdf.get(s.uri)!.out)),
       write: (out, text) => {
         const refused = args.force ? undefined : overwriteProblem(out);
         if (refused) throw new Error(refused);
@@ -101,6 +116,12 @@ async function convertCommand(argv: string[]): Promise<number> {
       const label = relative(process.cwd(), pdf) || pdf;
       const started = Date.now();
       const pages: PageResult[] = [];
+      // Pictures: linked crops go to <name>.assets beside the output; embedded ones are read
+      // from a temporary folder and removed; `none` saves no crops at all.
+      const linkedAssets = join(dirname(out), fitFileName(basename(out, extname(out)).replace(/\.(docling|chunks)$/, ''), '.assets'));
+      const embedDir = args.pictures === 'embed' ? mkdtempSync(join(tmpdir(), 'folio-pictures-')) : undefined;
+      const picturesDir = embedDir ?? dirname(out);
+      const keepPages = args.format !== 'md' && args.format !== 'doctags' ? true : args.pictures === 'embed';
       try {
         const refused = args.force ? undefined : overwriteProblem(out);
         if (refused) throw new Error(refused);
@@ -121,13 +142,12 @@ async function convertCommand(argv: string[]): Promise<number> {
               providers: args.providers,
               layoutPrior: args.layoutPrior,
               ...remoteVlmOption(args),
-              markdownDir: dirname(out),
-              assetsDir: join(dirname(out), fitFileName(basename(out, extname(out)), '.assets')),
+              ...(args.pictures === 'none' ? {} : { markdownDir: picturesDir, assetsDir: embedDir ?? linkedAssets }),
             },
           },
           {
             page: (p) => {
-              if (args.format === 'json') pages.push(p);
+              if (args.format === 'json' || keepPages) pages.push(p);
             },
             progress: (done, total) => progress.update(label, done, total),
             log: (level, message) => {
@@ -139,11 +159,11 @@ async function convertCommand(argv: string[]): Promise<number> {
         if (summary.pagesDone.length === 0 && summary.pageErrors.length > 0) {
           throw new Error(`no page could be converted (${summary.pageErrors[0].message})`);
         }
-        if (args.format === 'json') summary.pages = pages;
+        if (args.format === 'json' || keepPages) summary.pages = pages;
         // Checked again: the file may have appeared or changed while the PDF was converting.
         const late = args.force ? undefined : overwriteProblem(out);
         if (late) throw new Error(late);
-        writeOutput(plan, render(args, summary));
+        writeOutput(plan, render(args, summary, pdf, picturesDir));
         const secs = ((Date.now() - started) / 1000).toFixed(1);
         const extra = [
           summary.cancelled ? `cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages` : '',
@@ -156,6 +176,8 @@ async function convertCommand(argv: string[]): Promise<number> {
         failures++;
         const reason = (e instanceof Error ? e.message : String(e)).split('\n')[0];
         progress.note(`folio: ${label}: ${reason}`);
+      } finally {
+        if (embedDir) rmSync(embedDir, { recursive: true, force: true });
       }
     }
   };
@@ -176,6 +198,10 @@ async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'convert':
         return await convertCommand(rest);
+      case 'mcp': {
+        const { runMcpCommand } = await import('../mcp/server');
+        return await runMcpCommand(rest);
+      }
       case 'models': {
         const { runModelsCommand } = await import('./models');
         return await runModelsCommand(rest);
@@ -206,7 +232,7 @@ async function main(argv: string[]): Promise<number> {
       case '--help':
       case '-h':
       case 'help':
-        process.stdout.write(`folio ${VERSION}: PDF to Markdown on your own machine\n\n${CONVERT_USAGE}\n\nusage: folio models pull|list|remove ...\n       folio serve --help\n       folio worker --help\n`);
+        process.stdout.write(`folio ${VERSION}: PDF to Markdown on your own machine\n\n${CONVERT_USAGE}\n\nusage: folio models pull|list|remove ...\n       folio serve --help\n       folio worker --help\n       folio mcp <folder>...   (Model Context Protocol server on stdio)\n`);
         return command === undefined ? 2 : 0;
       default:
         throw new UsageError(`unknown command "${command}" (try folio --help)`);

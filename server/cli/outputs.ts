@@ -26,7 +26,7 @@ export function planOutputs(files: { path: string; base: string }[], ext: string
   const taken = new Set<string>();
   const root = output !== undefined && many ? resolve(output) : undefined;
   return files.map(({ path: pdf, base }) => {
-    const stem = basename(pdf).replace(/\.pdf$/i, '');
+    const stem = basename(pdf).replace(/\.(pdf|png|jpe?g|tiff?)$/i, '');
     let folder: string;
     if (output === undefined) folder = dirname(resolve(pdf));
     else if (!many) return { pdf, out: resolve(output) };

@@ -29,6 +29,7 @@ import { resolveLimits } from '../worker/limits';
 import { parsePageSelection } from './pageSelection';
 import { buildPageResult, failedPageResult, joinDocTags, joinPages } from './pageResult';
 import { vlmPageEngine, type VlmPageEngine } from './vlmEngine';
+import { pdfForInput } from './imageInput';
 
 /** Pages after page i that are analysed before page i is emitted (page header/footer repetition). */
 export const FURNITURE_WINDOW = 2;
@@ -103,7 +104,8 @@ export async function convertDocument(
   const limits = resolveLimits(input.limits);
   checkFile(path);
   const docId = randomUUID();
-  const doc = { docId, path, password: input.password, pageMemoryMb: limits.pageMemoryMb };
+  const source = await pdfForInput(path); // an image (scan.png) becomes an image-only PDF → OCR
+  const doc = { docId, path: source.path, password: input.password, pageMemoryMb: limits.pageMemoryMb };
   const results: PageResult[] = [];
   const pageErrors: { page: number; message: string }[] = [];
   const warnings: string[] = [];
@@ -203,7 +205,7 @@ export async function convertDocument(
     clearTimeout(budget);
     signal?.removeEventListener('abort', onAbort);
     inner.abort();
-    void pool.close(docId);
+    void pool.close(docId).finally(source.cleanup);
   }
 
   let stopped: ConvertSummary['stopped'];

@@ -111,6 +111,13 @@ export class VsCode {
     return this.extensionDir;
   }
 
+  /** Installs another VSIX (a test extension) beside Folio. */
+  installExtra(vsix: string): void {
+    const args = [CS_ENTRY, '--user-data-dir', join(this.root, 'user'), '--extensions-dir', join(this.root, 'extensions'), '--install-extension', vsix, '--force'];
+    const r = spawnSync(NODE24, args, { env: this.env(), encoding: 'utf8', timeout: 180_000 });
+    if (r.status !== 0) throw new Error(`installing ${vsix} failed (exit ${r.status}): ${r.stdout}\n${r.stderr}`);
+  }
+
   /** Runs a script with code-server's Node (the extension host's runtime) inside the installed extension folder. */
   runInExtension(script: string): { status: number | null; out: string } {
     const r = spawnSync(NODE24, ['-e', script], { cwd: this.extensionDir, env: this.env(), encoding: 'utf8', timeout: 120_000 });

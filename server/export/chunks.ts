@@ -1,0 +1,244 @@
+/**
+ * Retrieval chunks in the style of Docling's hierarchical chunker: the document is cut at its
+ * headings; each chunk carries the heading path above it, its pages, its items' boxes and kinds.
+ * Consecutive items under one heading are packed together up to a size limit (characters or
+ * cl100k tokens, like Docling's hybrid chunker); an item larger than the limit is split at
+ * sentence and then word boundaries — never inside a word — and a table is split between rows —
+ * never inside a cell or a merged cell — with its header rows repeated in every piece.
+ * docs/formats.md describes the output.
+ */
+import type { BBox, RegionClass } from '../protocol';
+import type { DocItem, OtslCell } from '../doctags/types';
+import { renderRegionMarkdown } from '../doctags/markdown';
+import { tableToMarkdown, rectangular } from '../doctags/mdTable';
+import type { ExportPage } from './pages';
+
+export interface ChunkBox {
+  page: number;
+  /** Points, bottom-left origin (as in the DoclingDocument export). */
+  l: number;
+  t: number;
+  r: number;
+  b: number;
+  coord_origin: 'BOTTOMLEFT';
+}
+
+export interface Chunk {
+  /** 0-based position in the document. */
+  index: number;
+  /** The chunk's content as Markdown (tables as Markdown tables). */
+  text: string;
+  /** Title and section headers above the chunk, outermost first. */
+  headings: string[];
+  pages: number[];
+  boxes: ChunkBox[];
+  /** Classes of the items in the chunk, in order, without repeats. */
+  kinds: RegionClass[];
+  /** Size of `text` in the chosen unit. */
+  size: number;
+  /** For a piece of a split table: its body rows (0-based, end exclusive) out of `of`. */
+  tableRows?: { start: number; end: number; of: number };
+  /** Set when one word or one table row alone is larger than the limit (kept whole). */
+  oversize?: true;
+}
+
+export interface ChunkOptions {
+  maxSize: number;
+  unit: 'chars' | 'tokens';
+  /** Token counter for `unit: 'tokens'` (cl100k by default, see `cl100kCounter`). */
+  countTokens?: (text: string) => number;
+  keepFurniture?: boolean;
+}
+
+/** cl100k_base token counts (js-tiktoken, the vocabulary of common embedding models). */
+export function cl100kCounter(): (text: string) => number {
+  // Loaded on demand: the rank table is large and only this unit needs it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Tiktoken } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const ranks = require('js-tiktoken/ranks/cl100k_base') as { default?: unknown };
+  const enc = new Tiktoken((ranks.default ?? ranks) as ConstructorParameters<typeof Tiktoken>[0]);
+  return (text) => enc.encode(text).length;
+}
+
+interface Piece {
+  text: string;
+  item: DocItem;
+  page: ExportPage;
+  tableRows?: { start: number; end: number; of: number };
+  oversize?: boolean;
+}
+
+function box(b: BBox | undefined, page: ExportPage): ChunkBox | undefined {
+  if (!b) return undefined;
+  const r = (v: number) => Math.round(v * 100) / 100;
+  return { page: page.page, l: r(b.x0), t: r(page.height - b.y0), r: r(b.x1), b: r(page.height - b.y1), coord_origin: 'BOTTOMLEFT' };
+}
+
+/** Splits text into pieces within `max`, at sentence ends if it can, else between words. */
+export function splitText(text: string, max: number, size: (s: string) => number): { text: string; oversize: boolean }[] {
+  const words = text.split(/\s+/).filter(Boolean);
+  const out: { text: string; oversize: boolean }[] = [];
+  let cur: string[] = [];
+  const flush = () => {
+    if (cur.length === 0) return;
+    const t = cur.join(' ');
+    out.push({ text: t, oversize: size(t) > max });
+    cur = [];
+  };
+  // A break after a sentence end is preferred: when the piece is at least half full there, cut.
+  for (const w of words) {
+    if (cur.length > 0 && size([...cur, w].join(' ')) > max) flush();
+    cur.push(w);
+    if (/[.!?]["')\]]*$/.test(w) && size(cur.join(' ')) >= max / 2) flush();
+  }
+  flush();
+  return out;
+}
+
+/** Splits code between lines; each piece rendered by `wrap` (its fence). A line too long alone is kept whole. */
+export function splitLines(code: string, max: number, size: (s: string) => number, wrap: (t: string) => string): { text: string; oversize: boolean }[] {
+  const out: { text: string; oversize: boolean }[] = [];
+  let cur: string[] = [];
+  for (const line of code.replace(/\s+$/, '').split('\n')) {
+    if (cur.length > 0 && size(wrap([...cur, line].join('\n'))) > max) {
+      const t = wrap(cur.join('\n'));
+      out.push({ text: t, oversize: size(t) > max });
+      cur = [];
+    }
+    cur.push(line);
+  }
+  if (cur.length > 0) {
+    const t = wrap(cur.join('\n'));
+    out.push({ text: t, oversize: size(t) > max });
+  }
+  return out;
+}
+
+const MERGE_DOWN = new Set(['ucel', 'xcel']);
+
+/**
+ * Splits a table between rows: header rows (leading rows of `ched` cells; else the first row,
+ * which Markdown shows as the header) are repeated in every piece; rows joined by a merged cell
+ * stay together.
+ */
+export function splitTable(rows: OtslCell[][], max: number, size: (s: string) => number): { text: string; start: number; end: number; of: number; oversize: boolean }[] {
+  const rect = rectangular(rows);
+  let head = 0;
+  while (head < rect.length && rect[head]!.some((c) => c.tag === 'ched') && rect[head]!.every((c) => c.tag !== 'fcel')) head++;
+  if (head === 0) head = Math.min(1, rect.length);
+  // Rows joined by a vertical merge belong to one block.
+  while (head < rect.length && rect[head]!.some((c) => MERGE_DOWN.has(c.tag))) head++;
+  const header = rect.slice(0, head);
+  const body = rect.slice(head);
+  const blocks: [number, number][] = [];
+  for (let r = 0; r < body.length; r++) {
+    if (r > 0 && body[r]!.some((c) => MERGE_DOWN.has(c.tag))) blocks[blocks.length - 1]![1] = r + 1;
+    else blocks.push([r, r + 1]);
+  }
+  const render = (s: number, e: number) => tableToMarkdown([...header, ...body.slice(s, e)]);
+  const out: { text: string; start: number; end: number; of: number; oversize: boolean }[] = [];
+  let start = 0;
+  let end = 0;
+  for (const [, be] of blocks) {
+    if (end > start && size(render(start, be)) > max) {
+      out.push({ text: render(start, end), start, end, of: body.length, oversize: false });
+      start = end;
+    }
+    end = be;
+  }
+  if (end > start || out.length === 0) {
+    const text = render(start, end);
+    out.push({ text, start, end, of: body.length, oversize: false });
+  }
+  for (const p of out) p.oversize = size(p.text) > max;
+  return out;
+}
+
+export function chunkDocument(pages: readonly ExportPage[], opts: ChunkOptions): Chunk[] {
+  const size = opts.unit === 'tokens' ? (opts.countTokens ?? cl100kCounter()) : (s: string) => s.length;
+  const max = opts.maxSize;
+  const chunks: Chunk[] = [];
+  /** headings[0] = title, headings[L] = section header of level L. */
+  let path: string[] = [];
+  let open: Piece[] = [];
+  let openHeadings: string[] = [];
+
+  const joinPieces = (ps: Piece[]) => {
+    let t = '';
+    ps.forEach((p, i) => {
+      if (i > 0) t += p.item.cls === 'list_item' && ps[i - 1]!.item.cls === 'list_item' ? '\n' : '\n\n';
+      t += p.text;
+    });
+    return t;
+  };
+  const flush = () => {
+    if (open.length === 0) return;
+    const text = joinPieces(open);
+    const kinds: RegionClass[] = [];
+    const pagesOf: number[] = [];
+    const boxes: ChunkBox[] = [];
+    for (const p of open) {
+      if (!kinds.includes(p.item.cls)) kinds.push(p.item.cls);
+      if (!pagesOf.includes(p.page.page)) pagesOf.push(p.page.page);
+      const b = box(p.item.bbox, p.page);
+      if (b && !boxes.some((x) => x.page === b.page && x.l === b.l && x.t === b.t && x.r === b.r && x.b === b.b)) boxes.push(b);
+    }
+    const c: Chunk = { index: chunks.length, text, headings: openHeadings, pages: pagesOf, boxes, kinds, size: size(text) };
+    if (open.length === 1 && open[0]!.tableRows) c.tableRows = open[0]!.tableRows;
+    if (open.some((p) => p.oversize)) c.oversize = true;
+    chunks.push(c);
+    open = [];
+  };
+  const add = (p: Piece, alone: boolean) => {
+    if (alone || (open.length > 0 && size(joinPieces([...open, p])) > max)) flush();
+    if (open.length === 0) openHeadings = path.filter(Boolean);
+    open.push(p);
+    if (alone) flush();
+  };
+
+  for (const page of pages) {
+    for (const item of page.items) {
+      if (item.cls === 'title' || item.cls === 'section_header') {
+        const text = item.text.replace(/\s+/g, ' ').trim();
+        if (!text) continue;
+        flush();
+        const level = item.cls === 'title' ? 0 : Math.max(1, Math.round(item.level ?? 1));
+        path = path.slice(0, level);
+        path[level] = text;
+        continue;
+      }
+      if ((item.cls === 'page_header' || item.cls === 'page_footer') && !opts.keepFurniture) continue;
+      if (item.cls === 'table' && item.table && item.table.length > 0) {
+        const caption = item.caption?.text.trim();
+        const whole = renderRegionMarkdown(item);
+        if (size(whole) <= max) {
+          add({ text: whole, item, page }, false);
+          continue;
+        }
+        // Too large: pieces of whole rows, each alone in its chunk; the caption goes first.
+        if (caption) add({ text: caption, item: { ...item, cls: 'caption' }, page }, false);
+        flush();
+        for (const t of splitTable(item.table, max, size)) add({ text: t.text, item, page, tableRows: { start: t.start, end: t.end, of: t.of }, oversize: t.oversize }, true);
+        continue;
+      }
+      // Pictures contribute their caption (a link or an embedded image means nothing to an index).
+      const text = item.cls === 'picture' || item.cls === 'chart' ? (item.caption?.text.trim() ?? '') : renderRegionMarkdown(item);
+      if (!text.trim()) continue;
+      if (size(text) <= max) {
+        add({ text, item, page }, false);
+        continue;
+      }
+      // Code is split between lines (a fence around each piece); everything else between words.
+      const parts = item.cls === 'code' ? splitLines(item.text, max, size, (t) => renderRegionMarkdown({ ...item, text: t, caption: undefined })) : splitText(text, max, size);
+      for (const s of parts) add({ text: s.text, item, page, oversize: s.oversize }, false);
+    }
+  }
+  flush();
+  return chunks;
+}
+
+/** JSON Lines: one chunk per line. */
+export function chunksToJsonl(chunks: readonly Chunk[]): string {
+  return chunks.map((c) => JSON.stringify(c)).join('\n') + (chunks.length > 0 ? '\n' : '');
+}

@@ -1,0 +1,115 @@
+/**
+ * A DoclingDocument → Folio's document model → Markdown with Folio's one converter. Used to
+ * check that the DoclingDocument export keeps everything the Markdown says (the round trip
+ * DocTags → DoclingDocument → Markdown must give Folio's Markdown), and usable on any
+ * DoclingDocument whose items carry page provenance.
+ */
+import type { DoclingDocument, NodeItem, RefItem, TableItem, PictureItem } from '@docling/docling-core';
+import type { RegionClass } from '../protocol';
+import type { DocItem } from '../doctags/types';
+import { pageToMarkdown } from '../doctags/markdown';
+import { tableDataToOtsl } from './doclingTable';
+
+type AnyNode = NodeItem & { label?: string; text?: string; prov?: { page_no: number }[]; captions?: RefItem[] } & Record<string, unknown>;
+
+function resolve(doc: DoclingDocument, r: RefItem): AnyNode | undefined {
+  const m = /^#\/(\w+)\/(\d+)$/.exec(r.$ref);
+  if (!m) return r.$ref === '#/body' ? (doc.body as AnyNode) : undefined;
+  const list = (doc as unknown as Record<string, AnyNode[] | undefined>)[m[1]!];
+  return list?.[Number(m[2])];
+}
+
+/** Items per page number, in body order. */
+export function doclingToPages(doc: DoclingDocument): Map<number, DocItem[]> {
+  const pages = new Map<number, DocItem[]>();
+  for (const key of Object.keys(doc.pages ?? {})) pages.set(Number(key), []);
+  let lastPage = 1;
+  const push = (node: AnyNode, item: DocItem) => {
+    const page = node.prov?.[0]?.page_no ?? lastPage;
+    lastPage = page;
+    if (!pages.has(page)) pages.set(page, []);
+    pages.get(page)!.push(item);
+  };
+  const captionOf = (node: AnyNode): { caption?: DocItem; captionRefs: Set<string> } => {
+    const refs = new Set<string>();
+    for (const c of node.children ?? []) {
+      const child = resolve(doc, c);
+      if (child?.label === 'caption') refs.add(c.$ref);
+    }
+    const first = [...refs][0];
+    const capNode = first ? resolve(doc, { $ref: first }) : undefined;
+    return capNode ? { caption: { cls: 'caption', text: String(capNode.text ?? '') }, captionRefs: refs } : { captionRefs: refs };
+  };
+
+  const walk = (refs: RefItem[] | undefined, listDepth: number, orderedGroup = false) => {
+    for (const r of refs ?? []) {
+      const node = resolve(doc, r);
+      if (!node) continue;
+      const label = node.label ?? '';
+      if (label === 'list' || label === 'ordered_list') {
+        walk(node.children, listDepth + 1, label === 'ordered_list'); // docling-core < 1.5 wrote numbered lists as `ordered_list`
+        continue;
+      }
+      if (label === 'unspecified' || label === 'inline' || label === 'section' || label === 'chapter') {
+        walk(node.children, listDepth, orderedGroup);
+        continue;
+      }
+      const { caption, captionRefs } = captionOf(node);
+      const rest = (node.children ?? []).filter((c) => !captionRefs.has(c.$ref));
+      let item: DocItem;
+      switch (label) {
+        case 'list_item':
+          item = { cls: 'list_item', text: String(node.text ?? ''), level: Math.max(0, listDepth - 1), ordered: node.enumerated === true || orderedGroup };
+          push(node, item);
+          walk(rest, listDepth);
+          continue;
+        case 'section_header':
+          item = { cls: 'section_header', text: String(node.text ?? ''), level: Number(node.level ?? 1) };
+          break;
+        case 'code': {
+          item = { cls: 'code', text: String(node.text ?? '') };
+          const lang = node.code_language;
+          if (typeof lang === 'string' && lang !== 'unknown') item.language = lang;
+          break;
+        }
+        case 'table':
+          item = { cls: 'table', text: '', table: tableDataToOtsl((node as unknown as TableItem).data) };
+          break;
+        case 'document_index': {
+          const cells = (node as unknown as TableItem).data.table_cells ?? [];
+          item = { cls: 'document_index', text: cells.map((c) => c.text).join(' ') };
+          break;
+        }
+        case 'picture':
+        case 'chart': {
+          const pic = node as unknown as PictureItem;
+          item = { cls: label, text: '' };
+          if (pic.image?.uri) item.imagePath = pic.image.uri;
+          const chart = (pic.annotations ?? []).find((a) => a.kind === 'tabular_chart_data');
+          if (chart && 'chart_data' in chart) item.table = tableDataToOtsl(chart.chart_data);
+          break;
+        }
+        case 'form':
+        case 'key_value_region': {
+          const cells = ((node.graph as { cells?: { text: string }[] } | undefined)?.cells ?? []).map((c) => c.text);
+          item = { cls: label, text: cells.join(' ') };
+          break;
+        }
+        default:
+          item = { cls: label as RegionClass, text: String(node.text ?? '') };
+      }
+      if (caption) item.caption = caption;
+      push(node, item);
+      walk(rest, listDepth);
+    }
+  };
+  walk(doc.body?.children, 0);
+  return pages;
+}
+
+/** Markdown of a DoclingDocument, written like Folio's `.md`: pages joined by a blank line. */
+export function doclingToMarkdown(doc: DoclingDocument, opts: { keepFurniture?: boolean } = {}): string {
+  const pages = [...doclingToPages(doc).entries()].sort((a, b) => a[0] - b[0]);
+  const parts = pages.map(([, items]) => pageToMarkdown(items, opts).markdown).filter((m) => m.length > 0);
+  return parts.length > 0 ? parts.join('\n\n') + '\n' : '';
+}

@@ -1,0 +1,45 @@
+/**
+ * Which files an MCP client may have converted: only files inside the folders the user named on
+ * the command line (`folio mcp <folder>...`), after resolving symbolic links, so `..` and links
+ * cannot reach outside them.
+ */
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+
+export const CONVERTIBLE = /\.(pdf|png|jpe?g|tiff?)$/i;
+
+export class PathError extends Error {}
+
+export class AllowedRoots {
+  readonly roots: string[];
+
+  constructor(folders: readonly string[]) {
+    if (folders.length === 0) throw new PathError('name at least one folder the MCP server may read PDFs from: folio mcp <folder>...');
+    this.roots = folders.map((f) => {
+      const abs = resolve(f);
+      const st = statSync(abs, { throwIfNoEntry: false });
+      if (!st?.isDirectory()) throw new PathError(`${abs} is not a folder: folio mcp takes the folders it may read from`);
+      return realpathSync(abs);
+    });
+  }
+
+  /** The real path of `input` (absolute, or relative to the first folder) when it is a convertible file inside a folder; else a PathError saying why. */
+  check(input: string): string {
+    if (typeof input !== 'string' || input.trim() === '') throw new PathError('path is empty: give the path of a PDF');
+    const abs = isAbsolute(input) ? resolve(input) : resolve(this.roots[0]!, input);
+    let real: string;
+    try {
+      real = realpathSync(abs);
+    } catch {
+      throw new PathError(`${abs} was not found`);
+    }
+    const inside = this.roots.some((root) => {
+      const rel = relative(root, real);
+      return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
+    });
+    if (!inside) throw new PathError(`${abs} is outside the folders this server may read (${this.roots.join(', ')})`);
+    if (!statSync(real).isFile()) throw new PathError(`${abs} is not a file`);
+    if (!CONVERTIBLE.test(real)) throw new PathError(`${abs} is not a PDF (or a PNG, JPEG or TIFF scan)`);
+    return real;
+  }
+}

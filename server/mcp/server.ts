@@ -1,0 +1,196 @@
+/**
+ * `folio mcp <folder>...`: Folio as a Model Context Protocol server over stdio (the official
+ * TypeScript SDK). Tools:
+ * - `convert_pdf` {path, pages?, format?, chunkSize?}: converts a PDF inside the allowed
+ *   folders and returns its Markdown (or retrieval chunks, DocTags, a DoclingDocument). Sends
+ *   `notifications/progress` per page when the client gave a progress token; a
+ *   `notifications/cancelled` stops the conversion (the SDK aborts the request's signal).
+ * - `list_pdfs`: the PDFs in the allowed folders.
+ * stdout carries the protocol only; diagnostics go to stderr and to MCP logging.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+import type { PageResult } from '../protocol';
+import { PageWorkerPool } from '../worker/pool';
+import { convertDocument } from '../convert/convertDocument';
+import { disposeVlmEngines } from '../convert/vlmEngine';
+import { renderExport } from '../export';
+import { AllowedRoots, CONVERTIBLE, PathError } from './paths';
+
+/** Results above this size are cut (with a note) so one call cannot flood the client's context. */
+export const MAX_RESULT_CHARS = 400_000;
+
+export const MCP_USAGE = `usage: folio mcp <folder>... [--jobs N] [--max-chars N]
+
+Serves the Model Context Protocol on stdin/stdout. Only files inside the folders named may be
+converted. Tools: convert_pdf {path, pages?, format?: markdown|chunks|doctags|docling}, list_pdfs.`;
+
+export interface McpOptions {
+  folders: string[];
+  jobs: number;
+  maxChars: number;
+}
+
+export function parseMcpArgs(argv: string[]): McpOptions {
+  const o: McpOptions = { folders: [], jobs: 2, maxChars: MAX_RESULT_CHARS };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--jobs' || a === '--max-chars') {
+      const n = Number(argv[++i]);
+      if (!Number.isInteger(n) || n < 1) throw new PathError(`${a} takes a whole number`);
+      if (a === '--jobs') o.jobs = Math.min(n, 64);
+      else o.maxChars = n;
+    } else if (a.startsWith('-')) throw new PathError(`unknown option ${a}\n${MCP_USAGE}`);
+    else o.folders.push(a);
+  }
+  return o;
+}
+
+function listPdfs(roots: readonly string[], limit = 500): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, depth: number) => {
+    if (out.length >= limit || depth > 8) return;
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name.startsWith('.') || name === 'node_modules') continue;
+      const p = join(dir, name);
+      const st = statSync(p, { throwIfNoEntry: false });
+      if (st?.isDirectory()) walk(p, depth + 1);
+      else if (st?.isFile() && CONVERTIBLE.test(name) && out.length < limit) out.push(p);
+    }
+  };
+  for (const r of roots) walk(r, 0);
+  return out;
+}
+
+export function createFolioMcpServer(opts: McpOptions): { server: McpServer; close: () => Promise<void> } {
+  const roots = new AllowedRoots(opts.folders);
+  const pool = new PageWorkerPool({ size: opts.jobs });
+  const server = new McpServer({ name: 'folio', version: '0.1.0' }, { capabilities: { logging: {} } });
+  const log = (level: 'info' | 'warning' | 'error', data: string) => {
+    process.stderr.write(`folio mcp: ${data}\n`);
+    void server.server.sendLoggingMessage({ level, logger: 'folio', data }).catch(() => undefined);
+  };
+
+  server.registerTool(
+    'convert_pdf',
+    {
+      title: 'Convert a PDF to Markdown',
+      description:
+        'Converts a PDF on this machine to Markdown (Folio: text layer, OCR for scans, layout, tables, reading order). ' +
+        'format: markdown (default), chunks (JSON Lines for retrieval, with heading paths and pages), doctags, or docling (DoclingDocument JSON). ' +
+        `Only files inside ${roots.roots.join(', ')} may be read; relative paths are relative to the first.`,
+      inputSchema: {
+        path: z.string().describe('Path of the PDF (absolute, or relative to the first allowed folder)'),
+        pages: z.string().regex(/^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/).optional().describe('Pages, e.g. "1-3,7" (default: all)'),
+        format: z.enum(['markdown', 'chunks', 'doctags', 'docling']).optional().describe('Output format (default markdown)'),
+        chunkSize: z.number().int().min(16).max(1_000_000).optional().describe('chunks: size limit in characters (default 2000)'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (args, extra) => {
+      let path: string;
+      try {
+        path = roots.check(args.path);
+      } catch (e) {
+        return { isError: true, content: [{ type: 'text', text: (e as Error).message }] };
+      }
+      const token = extra._meta?.progressToken;
+      const label = relative(roots.roots[0]!, path) || path;
+      const pages: PageResult[] = [];
+      try {
+        const summary = await convertDocument(
+          pool,
+          { uri: path, pages: args.pages, options: { engine: 'pipeline', ocr: 'auto' } },
+          {
+            page: (p) => pages.push(p),
+            progress: (done, total) => {
+              if (token === undefined) return;
+              void extra
+                .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, total, message: `${label}: page ${done}/${total}` } })
+                .catch(() => undefined);
+            },
+          },
+          extra.signal,
+        );
+        if (summary.cancelled || extra.signal.aborted) {
+          log('info', `conversion of ${label} cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages`);
+          return { isError: true, content: [{ type: 'text', text: `cancelled after ${summary.pagesDone.length} pages` }] };
+        }
+        if (summary.pagesDone.length === 0 && summary.pageErrors.length > 0) {
+          return { isError: true, content: [{ type: 'text', text: `${label}: no page could be converted (${summary.pageErrors[0]!.message})` }] };
+        }
+        const format = args.format ?? 'markdown';
+        let text: string;
+        if (format === 'doctags') text = summary.doctags;
+        else if (format === 'markdown') text = summary.markdown;
+        else text = renderExport({ format, pdfPath: path, pages, images: 'none', imagesBaseDir: roots.roots[0]!, keepFurniture: false, chunk: { maxSize: args.chunkSize ?? 2000, unit: 'chars' } }).text;
+        const notes = summary.pageErrors.map((e) => `page ${e.page} failed: ${e.message}`);
+        if (text.length > opts.maxChars) {
+          notes.push(`output cut at ${opts.maxChars} of ${text.length} characters: ask for fewer pages (pages argument)`);
+          text = text.slice(0, opts.maxChars);
+        }
+        const content: { type: 'text'; text: string }[] = [{ type: 'text', text }];
+        if (notes.length > 0) content.push({ type: 'text', text: notes.join('\n') });
+        return { content };
+      } catch (e) {
+        return { isError: true, content: [{ type: 'text', text: `${label}: ${(e as Error).message.split('\n')[0]}` }] };
+      }
+    },
+  );
+
+  server.registerTool(
+    'list_pdfs',
+    {
+      title: 'List PDFs',
+      description: 'Lists the PDFs in the folders this server may read (at most 500).',
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async () => ({ content: [{ type: 'text', text: listPdfs(roots.roots).join('\n') || '(no PDF found)' }] }),
+  );
+
+  return {
+    server,
+    close: async () => {
+      await server.close();
+      await Promise.all([pool.dispose(1_000), disposeVlmEngines()]);
+    },
+  };
+}
+
+export async function runMcpCommand(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(MCP_USAGE + '\n');
+    return 0;
+  }
+  let opts: McpOptions;
+  let made: ReturnType<typeof createFolioMcpServer>;
+  try {
+    opts = parseMcpArgs(argv);
+    made = createFolioMcpServer(opts);
+  } catch (e) {
+    if (e instanceof PathError) {
+      process.stderr.write(`folio mcp: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolveClosed) => {
+    transport.onclose = () => resolveClosed();
+    process.stdin.once('end', () => resolveClosed());
+  });
+  await made.server.connect(transport);
+  process.stderr.write(`folio mcp: serving ${opts.folders.join(', ')} on stdio\n`);
+  await closed;
+  await made.close();
+  return 0;
+}

@@ -1,0 +1,149 @@
+/**
+ * "Convert All PDFs in Folder" (explorer context menu on a folder): converts every PDF below the
+ * folder under one cancellable progress notification. A PDF is skipped when its Markdown is up
+ * to date: the sidecar records the SHA-256 of the PDF it came from (`source.pdfSha256`) and of
+ * the Markdown as written (`source.mdSha256`); both must match. A Markdown file that exists but
+ * is not the batch's own output (edited since, or written otherwise) is never overwritten: it is
+ * kept and reported. A PDF with failed pages gets no Markdown (a batch leaves no half files).
+ * Everything is summarised in the Folio output channel.
+ */
+import * as vscode from 'vscode';
+import { createHash } from 'node:crypto';
+import { ConvertRequest, type ConvertOptions, type ConvertParams, type PageResult } from '../../server/protocol';
+import type { FolioContext } from '../context';
+import { markdownUriFor } from '../paths';
+import { sidecarUri, SIDECAR_VERSION } from '../preview/sidecar';
+import { RegionMap } from '../preview/regionMap';
+
+export interface FolderSummary {
+  converted: string[];
+  skipped: string[];
+  /** PDFs whose Markdown exists but is not this command's output (edited, or written otherwise): never overwritten. */
+  kept: string[];
+  failed: { file: string; reason: string }[];
+  cancelled: boolean;
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+async function readOrUndefined(uri: vscode.Uri): Promise<Uint8Array | undefined> {
+  try {
+    return await vscode.workspace.fs.readFile(uri);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The hashes the batch recorded in the sidecar, if any (extra field; the preview's reader ignores it). */
+async function recordedSource(mdUri: vscode.Uri): Promise<{ pdfSha256?: string; mdSha256?: string } | undefined> {
+  const bytes = await readOrUndefined(sidecarUri(mdUri));
+  if (!bytes) return undefined;
+  try {
+    const source = (JSON.parse(Buffer.from(bytes).toString('utf8')) as { source?: { pdfSha256?: unknown; mdSha256?: unknown } }).source;
+    return source && typeof source.pdfSha256 === 'string' && typeof source.mdSha256 === 'string' ? { pdfSha256: source.pdfSha256, mdSha256: source.mdSha256 } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function convertFolderCommand(ctx: FolioContext) {
+  return async (arg?: unknown): Promise<FolderSummary | undefined> => {
+    let folder = arg instanceof vscode.Uri ? arg : undefined;
+    if (!folder) {
+      const picked = await vscode.window.showOpenDialog({ canSelectFiles: false, canSelectFolders: true, openLabel: 'Convert PDFs' });
+      folder = picked?.[0];
+    }
+    if (!folder) return undefined;
+    const pdfs = (await vscode.workspace.findFiles(new vscode.RelativePattern(folder, '**/*.{pdf,PDF}'), '**/node_modules/**')).sort((a, b) => a.path.localeCompare(b.path));
+    const summary: FolderSummary = { converted: [], skipped: [], kept: [], failed: [], cancelled: false };
+    const folderName = folder.path.split('/').pop() ?? folder.fsPath;
+    if (pdfs.length === 0) {
+      void vscode.window.showInformationMessage(`Folio: no PDF in ${folderName}.`);
+      return summary;
+    }
+    const config = ctx.config;
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Folio: converting ${pdfs.length} PDFs in ${folderName}`, cancellable: true },
+      async (progress, token) => {
+        for (let i = 0; i < pdfs.length; i++) {
+          if (token.isCancellationRequested) break;
+          const pdfUri = pdfs[i]!;
+          const rel = vscode.workspace.asRelativePath(pdfUri, false);
+          progress.report({ message: `${i + 1}/${pdfs.length}: ${rel}`, increment: i === 0 ? 0 : 100 / pdfs.length });
+          try {
+            const outcome = await convertOne(ctx, pdfUri, config, token);
+            if (outcome === 'skipped') summary.skipped.push(rel);
+            else if (outcome === 'kept') {
+              summary.kept.push(rel);
+              ctx.output.appendLine(`[info] convert folder: ${rel}: its Markdown exists and was not written by this command (or was edited since); kept — convert it on its own to replace it`);
+            }
+            else if (outcome === 'cancelled') break;
+            else summary.converted.push(rel);
+          } catch (e) {
+            summary.failed.push({ file: rel, reason: (e instanceof Error ? e.message : String(e)).split('\n')[0]! });
+          }
+        }
+        summary.cancelled = token.isCancellationRequested;
+      },
+    );
+    const line = `${folderName}: ${summary.converted.length} converted, ${summary.skipped.length} up to date, ${summary.kept.length} kept, ${summary.failed.length} failed${summary.cancelled ? ', cancelled' : ''}`;
+    ctx.output.appendLine(`[info] convert folder ${line}`);
+    for (const f of summary.failed) ctx.output.appendLine(`[error] convert folder: ${f.file}: ${f.reason}`);
+    if (summary.failed.length > 0) {
+      void vscode.window.showWarningMessage(`Folio: ${line}. See the Folio output for the failures.`);
+    } else void vscode.window.showInformationMessage(`Folio: ${line}.`);
+    return summary;
+  };
+}
+
+async function convertOne(
+  ctx: FolioContext,
+  pdfUri: vscode.Uri,
+  config: FolioContext['config'],
+  token: vscode.CancellationToken,
+): Promise<'converted' | 'skipped' | 'kept' | 'cancelled'> {
+  const pdfBytes = await vscode.workspace.fs.readFile(pdfUri);
+  const pdfSha256 = sha256(pdfBytes);
+  const mdUri = markdownUriFor(pdfUri, config.outputDirectory);
+  const existing = await readOrUndefined(mdUri);
+  const recorded = await recordedSource(mdUri);
+  if (existing) {
+    const mdNow = sha256(existing);
+    if (recorded?.mdSha256 !== mdNow) return 'kept';
+    if (recorded.pdfSha256 === pdfSha256) return 'skipped';
+  }
+  const mdDir = vscode.Uri.joinPath(mdUri, '..');
+  const options: ConvertOptions = {
+    renderImages: true,
+    scale: config.renderScale,
+    ocr: config.ocr,
+    keepFurniture: config.keepPageHeaders,
+    cacheDir: ctx.cacheDir.fsPath,
+    engine: config.engine,
+    modelsDir: config.modelsDir,
+    providers: config.providers,
+    layoutPrior: config.layoutPrior,
+    markdownDir: mdDir.fsPath,
+    assetsDir: vscode.Uri.joinPath(mdDir, mdUri.path.split('/').pop()!.replace(/\.md$/i, '') + '.assets').fsPath,
+  };
+  const client = await ctx.client();
+  const params: ConvertParams = { uri: pdfUri.toString(), options };
+  const summary = await client.sendRequest(ConvertRequest.type, params, token);
+  if (summary.cancelled || token.isCancellationRequested) return 'cancelled';
+  if (summary.pagesDone.length === 0) throw new Error(summary.pageErrors[0]?.message ?? 'no page could be converted');
+  if (summary.pageErrors.length > 0) throw new Error(`${summary.pageErrors.length} page(s) failed (first: page ${summary.pageErrors[0]!.page}: ${summary.pageErrors[0]!.message}); the Markdown was not written`);
+  // The Markdown as the single-file command writes it; the sidecar maps its regions for the preview.
+  const map = new RegionMap();
+  let md = '';
+  for (const page of (summary.pages ?? []) as PageResult[]) {
+    if (page.markdown && md) md += '\n\n';
+    map.addPage(page, md.length);
+    md += page.markdown;
+  }
+  if (md) md += '\n';
+  const mdBytes = Buffer.from(md, 'utf8');
+  await vscode.workspace.fs.writeFile(mdUri, mdBytes);
+  const sidecar = { folio: SIDECAR_VERSION, pdf: pdfUri.toString(), options, pages: map.allPages(), source: { pdfSha256, mdSha256: sha256(mdBytes) } };
+  await vscode.workspace.fs.writeFile(sidecarUri(mdUri), Buffer.from(JSON.stringify(sidecar), 'utf8'));
+  return 'converted';
+}
