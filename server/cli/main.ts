@@ -16,7 +16,7 @@ import { convertDocument } from '../convert/convertDocument';
 import { disposeVlmEngines } from '../convert/vlmEngine';
 import { CONVERT_USAGE, parseConvertArgs, UsageError, type ConvertArgs } from './args';
 import { ProgressLine } from './progress';
-import { overwriteProblem, planOutputs, writeOutput } from './outputs';
+import { overwriteProblem, planOutputs, pruneWriteRecords, writeOutput } from './outputs';
 import { fitFileName } from '../util/safeWrite';
 import { defaultPageCacheDir, evictCache } from '../util/cache';
 import { remoteVlmOption } from '../vlm/remoteOptions';
@@ -187,6 +187,7 @@ async function convertCommand(argv: string[]): Promise<number> {
     progress.done();
     await Promise.all([pool.dispose(), disposeVlmEngines()]);
     evictCache(defaultPageCacheDir());
+    pruneWriteRecords();
   }
   if (interrupted) return 130;
   return failures > 0 ? 1 : 0;

@@ -10,7 +10,7 @@
  *   `--force`: the CLI never overwrites a file someone else wrote or edited.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fitFileName, safeWriteFileSync } from '../util/safeWrite';
 import { ensurePrivateDir, userCacheRoot } from '../util/cache';
@@ -70,5 +70,22 @@ export function writeOutput(plan: OutputPlan, text: string, env: NodeJS.ProcessE
     safeWriteFileSync(rec, sha256(text) + '\n', { mode: 0o600 });
   } catch {
     // Without the record the next run asks for --force: safe, only less convenient.
+  }
+}
+
+/** Forgets records of outputs written more than `days` ago (one small file each; the sweep writes thousands). */
+export function pruneWriteRecords(days = 90, env: NodeJS.ProcessEnv = process.env): void {
+  const dir = join(userCacheRoot(env), 'written');
+  const cutoff = Date.now() - days * 86_400_000;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    if (!/^[0-9a-f]{32}$/.test(n)) continue;
+    const st = lstatSync(join(dir, n), { throwIfNoEntry: false });
+    if (st?.isFile() && st.mtimeMs < cutoff) rmSync(join(dir, n), { force: true });
   }
 }
