@@ -25,8 +25,8 @@ export interface SpecDefaults {
 /**
  * Measured (docs/speculative.md "At real size"): a pass over 4 tokens costs about one step, 8
  * about 1.3–1.4 steps, 16–32 about 3–4, and every extra chain forks the whole KV cache (8 chains
- * × 8 tokens ≈ 24 steps). One chain of at most 8 drafted tokens: 2.9× faster decoding than ar
- * with the pipeline's drafts, and no slower than ar with useless ones (back-off). `hsd` is not the
+ * × 8 tokens ≈ 24 steps). One chain of at most 8 drafted tokens: 3–3.4× faster decoding than
+ * ar with the pipeline's drafts, and no slower than ar with useless ones (back-off). `hsd` is not the
  * default: each region crop costs vision encoding (≥ 2 images of ~11 s here) before Stage 1
  * starts, more than it can save. Stage 1 unbatched: a CPU batch is as compute-bound as its rows.
  */
