@@ -136,7 +136,7 @@ function joinCell(prev: string, next: string, prevFull: boolean): string {
 
 export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>, pageWidth: number): HruleTable[] {
   const hs = mergePieces(rules.filter((r) => r.y1 - r.y0 <= 2.5 && r.x1 - r.x0 >= 3)).filter(horizontal);
-  if (!hs.length) return [];
+  if (!hs.length) return captionTables(spans, taken, pageWidth);
   // Rules of one table: similar left and right ends (cmidrules are shorter and sit inside).
   const used = new Set<Rule>();
   const out: HruleTable[] = [];
@@ -197,8 +197,45 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
       out.push(t);
     }
   }
+  out.push(...captionTables(spans, taken, pageWidth));
   return out;
-  void pageWidth;
+}
+
+/**
+ * Tables with no rules at all under a "Table N" caption (word processors often draw none): the
+ * caption says a table follows, so the aligned lines under it are read like a ruled table whose
+ * first line is the header. Prose under a caption fails the table test and stays text.
+ */
+function captionTables(spans: TextSpan[], taken: Set<number>, pageWidth: number): HruleTable[] {
+  const out: HruleTable[] = [];
+  const free = spans.map((_, i) => i).filter((i) => !taken.has(i) && spans[i]!.text.trim() && (spans[i]!.dir ?? 'ltr') !== 'ttb');
+  const all = linesIn(spans, free);
+  for (let k = 0; k < all.length; k++) {
+    const cap = all[k]!;
+    if (cap.pieces.length !== 1 || !CAPTION_RE.test(cap.pieces[0]!.text)) continue;
+    const body: TLine[] = [];
+    for (let j = k + 1; j < all.length; j++) {
+      const l = all[j]!;
+      const last = body.length ? body[body.length - 1]! : cap;
+      // A gap clearly wider than the rows' own spacing ends the table (the next one starts).
+      const rowGap = body.length >= 2 ? body[1]!.y0 - body[0]!.y1 : Infinity;
+      if (l.y0 - last.y1 > Math.max(l.size * 0.9, rowGap * 2.2) && body.length >= 2) break;
+      if (l.y0 - last.y1 > l.size * 1.6 || Math.abs(l.size - cap.size) > cap.size * 0.25 || CAPTION_RE.test(l.pieces[0]!.text)) break;
+      if (l.pieces.length === 1 && l.pieces[0]!.text.split(' ').length >= 6 && l.pieces[0]!.x1 - l.pieces[0]!.x0 > pageWidth * 0.45) break;
+      if (l.pieces.some((p) => p.spans.some((i) => taken.has(i)))) break;
+      body.push(l);
+    }
+    if (body.length < 3) continue;
+    const x0 = Math.min(...body.flatMap((l) => l.pieces.map((p) => p.x0)));
+    const x1 = Math.max(...body.flatMap((l) => l.pieces.map((p) => p.x1)));
+    const top: Rule = { x0: x0 - 1, x1: x1 + 1, y0: cap.y1, y1: cap.y1 };
+    const t = buildTable(body, (body[0]!.y1 + body[1]!.y0) / 2, top, []);
+    if (!t) continue;
+    for (const i of t.spanIndices) taken.add(i);
+    out.push(t);
+    k += body.length;
+  }
+  return out;
 }
 
 /** Rules drawn cell by cell (browsers draw each cell's border) joined into one rule per line. */
@@ -249,7 +286,15 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
     const prev = rows[rows.length - 1];
     const prevFirst = prev ? prev.cells[0]!.length > 0 : false;
     const tight = rowGap > size * 0.2 && gap < rowGap * 0.5;
-    const cont = prev !== undefined && ((!hasFirst && prevFirst && gap < size * 0.8 && l.pieces.length < C) || tight);
+    // Wrapped text goes on in cells that were full; a line with a number or a cell in a column
+    // whose cell above was not full is a row of its own (a row under a group label).
+    const wraps =
+      prev !== undefined &&
+      l.pieces.every((p) => {
+        const c = colOf(p, cols)[0]!;
+        return prev.full[c] === true && !/^[\d.,%+\-−()\s]+$/.test(p.text) && !/^[\d.,%+\-−()\s]+$/.test(prev.cells[c]!.join(' '));
+      });
+    const cont = prev !== undefined && ((!hasFirst && prevFirst && gap < size * 0.8 && l.pieces.length < C && wraps) || tight);
     const row = cont ? prev! : newRow(l);
     if (!cont) rows.push(row);
     row.y1 = l.y1;
