@@ -25,6 +25,8 @@ interface Piece {
   x1: number;
   text: string;
   spans: number[];
+  /** Set in a monospace font (code listings framed by rules are not tables). */
+  mono: boolean;
 }
 
 interface TLine {
@@ -65,7 +67,7 @@ function linesIn(spans: TextSpan[], idx: number[]): TLine[] {
         last.text += (gap > size * 0.15 && !/^\s/.test(t) ? ' ' : '') + t;
         last.x1 = Math.max(last.x1, s.bbox.x1);
         last.spans.push(i);
-      } else pieces.push({ x0: s.bbox.x0, x1: s.bbox.x1, text: t, spans: [i] });
+      } else pieces.push({ x0: s.bbox.x0, x1: s.bbox.x1, text: t, spans: [i], mono: s.monospace });
     }
     for (const p of pieces) p.text = p.text.replace(/\s+/g, ' ').trim();
     const y0 = Math.min(...ms.map((i) => spans[i]!.bbox.y0));
@@ -268,6 +270,8 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
   if (multi < Math.max(2, body.length * 0.5)) return undefined;
   const pieces = body.flatMap((l) => l.pieces);
   if (pieces.filter((p) => p.text.length > 60).length > pieces.length * 0.15) return undefined;
+  // Code between rules (a framed listing) is code.
+  if (pieces.filter((p) => p.mono).length >= pieces.length * 0.5) return undefined;
   const C = cols.length;
   const widest = cols.map((_, k) => Math.max(0, ...lines.flatMap((l) => l.pieces.filter((p) => colOf(p, cols).length === 1 && colOf(p, cols)[0] === k).map((p) => p.x1 - p.x0))));
 
