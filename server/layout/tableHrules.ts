@@ -214,7 +214,8 @@ function captionTables(spans: TextSpan[], taken: Set<number>, pageWidth: number)
   const all = linesIn(spans, free);
   for (let k = 0; k < all.length; k++) {
     const cap = all[k]!;
-    if (cap.pieces.length !== 1 || !CAPTION_RE.test(cap.pieces[0]!.text)) continue;
+    // Only a caption proper ("Table 3:", "Table 3."), not a sentence that starts "Table 1 shows".
+    if (cap.pieces.length !== 1 || !/^(table|tab\.)\s*[0-9IVX]+[.:]/i.test(cap.pieces[0]!.text)) continue;
     const body: TLine[] = [];
     for (let j = k + 1; j < all.length; j++) {
       const l = all[j]!;
