@@ -25,6 +25,8 @@ interface Piece {
   x1: number;
   text: string;
   spans: number[];
+  /** Set in a monospace font (code listings framed by rules are not tables). */
+  mono: boolean;
 }
 
 interface TLine {
@@ -65,7 +67,7 @@ function linesIn(spans: TextSpan[], idx: number[]): TLine[] {
         last.text += (gap > size * 0.15 && !/^\s/.test(t) ? ' ' : '') + t;
         last.x1 = Math.max(last.x1, s.bbox.x1);
         last.spans.push(i);
-      } else pieces.push({ x0: s.bbox.x0, x1: s.bbox.x1, text: t, spans: [i] });
+      } else pieces.push({ x0: s.bbox.x0, x1: s.bbox.x1, text: t, spans: [i], mono: s.monospace });
     }
     for (const p of pieces) p.text = p.text.replace(/\s+/g, ' ').trim();
     const y0 = Math.min(...ms.map((i) => spans[i]!.bbox.y0));
@@ -136,7 +138,7 @@ function joinCell(prev: string, next: string, prevFull: boolean): string {
 
 export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>, pageWidth: number): HruleTable[] {
   const hs = mergePieces(rules.filter((r) => r.y1 - r.y0 <= 2.5 && r.x1 - r.x0 >= 3)).filter(horizontal);
-  if (!hs.length) return [];
+  if (!hs.length) return captionTables(spans, taken, pageWidth);
   // Rules of one table: similar left and right ends (cmidrules are shorter and sit inside).
   const used = new Set<Rule>();
   const out: HruleTable[] = [];
@@ -197,8 +199,46 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
       out.push(t);
     }
   }
+  out.push(...captionTables(spans, taken, pageWidth));
   return out;
-  void pageWidth;
+}
+
+/**
+ * Tables with no rules at all under a "Table N" caption (word processors often draw none): the
+ * caption says a table follows, so the aligned lines under it are read like a ruled table whose
+ * first line is the header. Prose under a caption fails the table test and stays text.
+ */
+function captionTables(spans: TextSpan[], taken: Set<number>, pageWidth: number): HruleTable[] {
+  const out: HruleTable[] = [];
+  const free = spans.map((_, i) => i).filter((i) => !taken.has(i) && spans[i]!.text.trim() && (spans[i]!.dir ?? 'ltr') !== 'ttb');
+  const all = linesIn(spans, free);
+  for (let k = 0; k < all.length; k++) {
+    const cap = all[k]!;
+    // Only a caption proper ("Table 3:", "Table 3."), not a sentence that starts "Table 1 shows".
+    if (cap.pieces.length !== 1 || !/^(table|tab\.)\s*[0-9IVX]+[.:]/i.test(cap.pieces[0]!.text)) continue;
+    const body: TLine[] = [];
+    for (let j = k + 1; j < all.length; j++) {
+      const l = all[j]!;
+      const last = body.length ? body[body.length - 1]! : cap;
+      // A gap clearly wider than the rows' own spacing ends the table (the next one starts).
+      const rowGap = body.length >= 2 ? body[1]!.y0 - body[0]!.y1 : Infinity;
+      if (l.y0 - last.y1 > Math.max(l.size * 0.9, rowGap * 2.2) && body.length >= 2) break;
+      if (l.y0 - last.y1 > l.size * 1.6 || Math.abs(l.size - cap.size) > cap.size * 0.25 || CAPTION_RE.test(l.pieces[0]!.text)) break;
+      if (l.pieces.length === 1 && l.pieces[0]!.text.split(' ').length >= 6 && l.pieces[0]!.x1 - l.pieces[0]!.x0 > pageWidth * 0.45) break;
+      if (l.pieces.some((p) => p.spans.some((i) => taken.has(i)))) break;
+      body.push(l);
+    }
+    if (body.length < 3) continue;
+    const x0 = Math.min(...body.flatMap((l) => l.pieces.map((p) => p.x0)));
+    const x1 = Math.max(...body.flatMap((l) => l.pieces.map((p) => p.x1)));
+    const top: Rule = { x0: x0 - 1, x1: x1 + 1, y0: cap.y1, y1: cap.y1 };
+    const t = buildTable(body, (body[0]!.y1 + body[1]!.y0) / 2, top, []);
+    if (!t) continue;
+    for (const i of t.spanIndices) taken.add(i);
+    out.push(t);
+    k += body.length;
+  }
+  return out;
 }
 
 /** Rules drawn cell by cell (browsers draw each cell's border) joined into one rule per line. */
@@ -231,6 +271,8 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
   if (multi < Math.max(2, body.length * 0.5)) return undefined;
   const pieces = body.flatMap((l) => l.pieces);
   if (pieces.filter((p) => p.text.length > 60).length > pieces.length * 0.15) return undefined;
+  // Code between rules (a framed listing) is code.
+  if (pieces.filter((p) => p.mono).length >= pieces.length * 0.5) return undefined;
   const C = cols.length;
   const widest = cols.map((_, k) => Math.max(0, ...lines.flatMap((l) => l.pieces.filter((p) => colOf(p, cols).length === 1 && colOf(p, cols)[0] === k).map((p) => p.x1 - p.x0))));
 
@@ -249,7 +291,15 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
     const prev = rows[rows.length - 1];
     const prevFirst = prev ? prev.cells[0]!.length > 0 : false;
     const tight = rowGap > size * 0.2 && gap < rowGap * 0.5;
-    const cont = prev !== undefined && ((!hasFirst && prevFirst && gap < size * 0.8 && l.pieces.length < C) || tight);
+    // Wrapped text goes on in cells that were full; a line with a number or a cell in a column
+    // whose cell above was not full is a row of its own (a row under a group label).
+    const wraps =
+      prev !== undefined &&
+      l.pieces.every((p) => {
+        const c = colOf(p, cols)[0]!;
+        return prev.full[c] === true && !/^[\d.,%+\-−()\s]+$/.test(p.text) && !/^[\d.,%+\-−()\s]+$/.test(prev.cells[c]!.join(' '));
+      });
+    const cont = prev !== undefined && ((!hasFirst && prevFirst && gap < size * 0.8 && l.pieces.length < C && wraps) || tight);
     const row = cont ? prev! : newRow(l);
     if (!cont) rows.push(row);
     row.y1 = l.y1;

@@ -83,7 +83,10 @@ export function findDisplayFormulas(spans: TextSpan[], rules: Rule[], taken: Set
   const free = spans.map((s, i) => i).filter((i) => !taken.has(i) && Math.abs(angles?.[i] ?? 0) <= 3 && spans[i]!.text.trim() !== '' && (!spans[i]!.monospace || isMath[i]));
   const sub = free.map((i) => spans[i]!);
   const index = new Map<TextSpan, number>(free.map((i) => [spans[i]!, i]));
-  const lines = buildLines(sub, findGutters(sub, pageWidth));
+  const gutters = findGutters(sub, pageWidth);
+  const lines = buildLines(sub, gutters);
+  // A formula never crosses a column gutter.
+  const side = (b: BBox) => gutters.filter((g) => (b.x0 + b.x1) / 2 > (g.x0 + g.x1) / 2).length;
   const infos: LineInfo[] = lines.map((line) => {
     const idx = line.spans.map((s) => index.get(s)!);
     let math = 0;
@@ -119,7 +122,7 @@ export function findDisplayFormulas(spans: TextSpan[], rules: Rule[], taken: Set
     const setIn = l.line.bbox.x0 - leftOf(l) >= Math.max(4, l.line.fontSize) * 2;
     // Mostly math; or set in from the text with math in it and few words (a centred formula
     // with a "for all" or "e.g." in it).
-    return (l.math / l.total >= 0.6 && (setIn || l.math / l.total >= 0.9)) || (setIn && l.math / l.total >= 0.2);
+    return setIn && l.math / l.total >= (l.math / l.total >= 0.6 ? 0.6 : 0.2);
   });
   const used = new Set<LineInfo>();
   const groups: LineInfo[][] = [];
@@ -149,6 +152,7 @@ export function findDisplayFormulas(spans: TextSpan[], rules: Rule[], taken: Set
         const byBar = near.some((r) => b.x1 > r.x0 - 1 && b.x0 < r.x1 + 1 && Math.abs((b.y0 + b.y1) / 2 - (r.y0 + r.y1) / 2) < size * 1.6);
         // The equation number at the right margin, on the formula's row.
         const number = EQ_NUMBER_RE.test(l.line.text.trim()) && b.y0 < box.y1 && b.y1 > box.y0 && b.x0 > box.x1;
+        if (side(b) !== side(seed.line.bbox)) continue;
         if ((touches && mathy) || (byBar && mathy) || number) {
           group.push(l);
           used.add(l);
@@ -175,6 +179,7 @@ export function findDisplayFormulas(spans: TextSpan[], rules: Rule[], taken: Set
         const dy = Math.max(0, q.y0 - p.y1, p.y0 - q.y1);
         const dx = Math.max(0, q.x0 - p.x1, p.x0 - q.x1);
         const ov = Math.min(p.y1, q.y1) - Math.max(p.y0, q.y0);
+        if (side(p) !== side(q)) continue;
         if ((ov > 0 && dx < size * 1.5) || (dy < size * 0.3 && dx < size * 0.5)) {
           groups[i]!.push(...groups[j]!);
           groups.splice(j, 1);
