@@ -14,9 +14,11 @@
  * many errors and returns a partial result, so on leaving pdf.js the guard throws the budget
  * error itself: the page fails with a message that names the limit and the setting.
  *
- * Counted: what pdf.js asks for, cumulatively over the request (a growing decode buffer counts
- * each of its doublings, ~2× the stream's size). Not counted: native memory of the canvas,
- * onnxruntime and sharp — bounded by the render pixel cap (server/pdf/render.ts) instead.
+ * Counted: what pdf.js asks for during one call (operator list, text content, render, open),
+ * cumulatively within it (a growing decode buffer counts each of its doublings, ~2× the
+ * stream's size); pdf.js drops a page's decoded streams between calls, so each call starts from
+ * zero, and the request fails once one call crossed the budget. Not counted: native memory of
+ * the canvas, onnxruntime and sharp — bounded by the render pixel cap (server/pdf/render.ts).
  */
 import { FolioError } from '../errors';
 import { FolioErrorCodes } from '../protocol';
@@ -116,6 +118,7 @@ export function installPdfBudget(flag: Int32Array): void {
   setPdfjsHooks({
     enter() {
       if (!enterPdfjs(flag)) awaitTermination(flag);
+      meter.used = 0;
       meter.active = true;
     },
     leave() {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
   CancellationTokenSource,
+  ConfigurationRequest,
   createMessageConnection,
   InitializeRequest,
   ExitNotification,
@@ -51,9 +52,14 @@ export class BackendProcess {
     this.connection.listen();
   }
 
-  static async start(env: NodeJS.ProcessEnv = {}): Promise<BackendProcess> {
+  /**
+   * `settings` (by section, e.g. `{'folio.limits': {pageMemoryMb: 64}}`) makes this client answer
+   * `workspace/configuration` as VS Code does, and announce that it can.
+   */
+  static async start(env: NodeJS.ProcessEnv = {}, settings?: Record<string, unknown>): Promise<BackendProcess> {
     const b = new BackendProcess(env);
-    await b.connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {} });
+    if (settings) b.connection.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section ? (settings[i.section] ?? null) : null)));
+    await b.connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: settings ? { workspace: { configuration: true } } : {} });
     return b;
   }
 
