@@ -72,7 +72,7 @@ const DOCS = Number(process.env.FOLIO_QUEUE_DOCS ?? 7);
 // By hand with FOLIO_QUEUE_DOCS=200 the runs take minutes on two cores: scale the limits.
 const LIMIT_MS = Math.max(540_000, DOCS * 10_000);
 
-test('three workers, one SIGKILLed mid-document: every page once, Markdown identical to in-process', { timeout: 2 * LIMIT_MS + 60_000 }, async () => {
+test('three workers, one SIGKILLed mid-document: every page once, Markdown identical to in-process', { timeout: 2 * LIMIT_MS + 60_000 }, async (t) => {
   const files = sample(DOCS);
   const common = ['--ocr', 'never', '-q'];
   const ws = [startWorker(redis.url), startWorker(redis.url), startWorker(redis.url)];
@@ -83,6 +83,8 @@ test('three workers, one SIGKILLed mid-document: every page once, Markdown ident
   // store at least one page, then kill it.
   const kv = new IORedis(redis.url);
   kv.on('error', () => undefined);
+  // A failed assertion must not leave this client reconnecting forever (the process would not exit).
+  t.after(() => kv.disconnect());
   let victim: (typeof ws)[number] | undefined;
   let docId = '';
   let range: number[] = [];
