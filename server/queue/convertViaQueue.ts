@@ -57,6 +57,9 @@ export async function convertViaQueue(args: ConvertArgs & { queue: string }, fil
           if (st.state === 'failure') throw new Error(st.error ?? 'failed');
           const res = await client.result(id);
           if (!res) throw new Error('the result expired before it was read');
+          if (res.summary.pagesDone.length === 0 && res.summary.pageErrors.length > 0) {
+            throw new Error(`no page could be converted (${res.summary.pageErrors[0].message})`); // as in-process: nothing written
+          }
           if (args.format === 'json') res.summary.pages = res.pages;
           res.summary.uri = pdf;
           res.summary.elapsedMs = Date.now() - started;

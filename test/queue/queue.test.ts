@@ -68,27 +68,34 @@ function startWorker(url: string): { child: ChildProcess; log: string } {
   return w;
 }
 
-test('three workers, one SIGKILLed mid-document: every page once, Markdown identical to in-process', { timeout: 600_000 }, async () => {
-  const files = sample(Number(process.env.FOLIO_QUEUE_DOCS ?? 7));
+const DOCS = Number(process.env.FOLIO_QUEUE_DOCS ?? 7);
+// By hand with FOLIO_QUEUE_DOCS=200 the runs take minutes on two cores: scale the limits.
+const LIMIT_MS = Math.max(540_000, DOCS * 10_000);
+
+test('three workers, one SIGKILLed mid-document: every page once, Markdown identical to in-process', { timeout: 2 * LIMIT_MS + 60_000 }, async (t) => {
+  const files = sample(DOCS);
   const common = ['--ocr', 'never', '-q'];
   const ws = [startWorker(redis.url), startWorker(redis.url), startWorker(redis.url)];
 
-  const queued = runCli(['convert', '--queue', redis.url, '--range-pages', '3', ...common, '-o', join(dir, 'queue') + '/', ...files], 540_000);
+  const queued = runCli(['convert', '--queue', redis.url, '--range-pages', '3', ...common, '-o', join(dir, 'queue') + '/', ...files], LIMIT_MS);
 
   // Find a worker holding a range of the big document that does not start at page 1, let it
   // store at least one page, then kill it.
   const kv = new IORedis(redis.url);
+  kv.on('error', () => undefined);
+  // A failed assertion must not leave this client reconnecting forever (the process would not exit).
+  t.after(() => kv.disconnect());
   let victim: (typeof ws)[number] | undefined;
   let docId = '';
   let range: number[] = [];
-  const deadline = Date.now() + 300_000;
+  const deadline = Date.now() + LIMIT_MS;
   while (!victim && Date.now() < deadline) {
     for (const w of ws) {
-      const m = /task ([0-9a-f-]{36}) pages (\d+)-(\d+): started/.exec(w.log);
-      if (m && Number(m[2]) > 1) {
-        const delivered = await kv.hkeys(`folio:doc:${m[1]}:pages`);
+      for (const m of w.log.matchAll(/task ([0-9a-f-]{36}) pages (\d+)-(\d+): started/g)) {
         const from = Number(m[2]);
         const to = Number(m[3]);
+        if (from === 1) continue;
+        const delivered = await kv.hkeys(`folio:doc:${m[1]}:pages`);
         if (delivered.some((p) => Number(p) >= from && Number(p) <= to)) {
           victim = w;
           docId = m[1];
@@ -96,6 +103,7 @@ test('three workers, one SIGKILLed mid-document: every page once, Markdown ident
           break;
         }
       }
+      if (victim) break;
     }
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -103,20 +111,23 @@ test('three workers, one SIGKILLed mid-document: every page once, Markdown ident
   process.kill(victim.child.pid!, 'SIGKILL');
 
   const q = await queued;
-  assert.equal(q.code, 0, `convert --queue: ${q.stderr}`);
-
-  const ref = await runCli(['convert', '--jobs', '2', ...common, '-o', join(dir, 'ref') + '/', ...files], 540_000);
-  assert.equal(ref.code, 0, ref.stderr);
+  const ref = await runCli(['convert', '--jobs', '2', ...common, '-o', join(dir, 'ref') + '/', ...files], LIMIT_MS);
+  // Documents that cannot convert (a password-protected file in a large sample) fail the same
+  // way on both paths; the sample used in CI has none.
+  const failed = (out: string) => [...out.matchAll(/^folio: (.+?\.pdf): /gm)].map((m) => m[1].split('/').pop()).sort();
+  assert.deepEqual(failed(q.stderr), failed(ref.stderr), `queue: ${q.stderr}\nin-process: ${ref.stderr}`);
+  assert.equal(q.code, ref.code, `exit codes: queue ${q.code}, in-process ${ref.code}`);
+  if (!process.env.FOLIO_QUEUE_DOCS) assert.equal(q.code, 0, q.stderr);
 
   // Every document completed with identical Markdown.
   const names = readdirSync(join(dir, 'ref')).filter((n) => n.endsWith('.md')).sort();
-  assert.equal(names.length, files.length);
+  assert.equal(names.length, files.length - failed(ref.stderr).length);
   assert.deepEqual(readdirSync(join(dir, 'queue')).filter((n) => n.endsWith('.md')).sort(), names);
   for (const n of names) assert.equal(readFileSync(join(dir, 'queue', n), 'utf8'), readFileSync(join(dir, 'ref', n), 'utf8'), `${n}: queue and in-process Markdown differ`);
 
   // Every page stored exactly once, for every document.
   const docs = (await kv.keys('folio:doc:*:pages')).map((k) => k.split(':')[2]);
-  assert.equal(docs.length, files.length);
+  assert.equal(docs.length, names.length);
   for (const id of docs) {
     const total = Number(await kv.hget(`folio:doc:${id}`, 'total'));
     const pages = (await kv.hkeys(`folio:doc:${id}:pages`)).map(Number).sort((a, b) => a - b);
@@ -128,6 +139,7 @@ test('three workers, one SIGKILLed mid-document: every page once, Markdown ident
   assert.ok(twice.length > 0, `pages ${range.join('-')} delivered: ${JSON.stringify(deliveries)}`);
   assert.ok(ws.filter((w) => w !== victim).some((w) => w.log.includes(`task ${docId} pages ${range[0]}-${range[1]}: started`)), 'another worker took the range over');
   kv.disconnect();
+  console.log(`queue test: ${files.length} documents, ${names.length} converted on both paths, identical; pages ${range.join('-')} of ${docId} redone after SIGKILL`);
 });
 
 test('a worker that cannot reach Redis keeps retrying, says so, and connects once Redis is up', { timeout: 120_000 }, async () => {
