@@ -2,7 +2,8 @@
  * `folio convert --queue redis://… <files>`: the same outputs as an in-process conversion, but
  * every document goes through the BullMQ queue to whichever `folio worker`s are running.
  */
-import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { fitFileName, safeWriteFileSync } from '../util/safeWrite';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import type { ConvertArgs } from '../cli/args';
 import type { ConvertSummary } from '../protocol';
@@ -65,11 +66,11 @@ export async function convertViaQueue(args: ConvertArgs & { queue: string }, fil
           res.summary.elapsedMs = Date.now() - started;
           // Assets are stored as "<stem>.assets/<file>"; put them beside the output under its stem.
           const assets = await client.store.assets(id);
-          const assetsDir = join(dirname(outPath), basename(outPath, extname(outPath)) + '.assets');
+          // Asset names come from Redis: only their base name is used, and the write never follows
+          // a link or leaves the output's folder (server/util/safeWrite), as in-process writes.
+          const assetsDir = join(dirname(outPath), fitFileName(basename(outPath, extname(outPath)), '.assets'));
           for (const [name, bytes] of assets) {
-            const file = join(assetsDir, basename(name));
-            mkdirSync(dirname(file), { recursive: true });
-            writeFileSync(file, bytes);
+            safeWriteFileSync(join(assetsDir, basename(name)), bytes, { root: dirname(outPath) });
           }
           out.write(outPath, out.render(res.summary));
           const errs = res.summary.pageErrors.length;
