@@ -106,6 +106,9 @@ export function createFolioMcpServer(opts: McpOptions): { server: McpServer; clo
       const token = extra._meta?.progressToken;
       const label = relative(roots.roots[0]!, path) || path;
       const pages: PageResult[] = [];
+      // Progress notifications are awaited before the result goes out: the client drops progress
+      // for a request it already has the answer to.
+      const notified: Promise<void>[] = [];
       try {
         const summary = await convertDocument(
           pool,
@@ -114,13 +117,14 @@ export function createFolioMcpServer(opts: McpOptions): { server: McpServer; clo
             page: (p) => pages.push(p),
             progress: (done, total) => {
               if (token === undefined) return;
-              void extra
-                .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, total, message: `${label}: page ${done}/${total}` } })
-                .catch(() => undefined);
+              notified.push(
+                extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, total, message: `${label}: page ${done}/${total}` } }).catch(() => undefined),
+              );
             },
           },
           extra.signal,
         );
+        await Promise.all(notified);
         if (summary.cancelled || extra.signal.aborted) {
           log('info', `conversion of ${label} cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages`);
           return { isError: true, content: [{ type: 'text', text: `cancelled after ${summary.pagesDone.length} pages` }] };
