@@ -59,8 +59,13 @@ function inlineMath(item: DocItem): string | undefined {
   return escapeLineStart(out);
 }
 
-/** A relative file path as a Markdown link target: each segment percent-encoded (`#`, `%`, spaces, brackets…). */
+/**
+ * A relative file path as a Markdown link target: each segment percent-encoded (`#`, `%`, spaces,
+ * brackets…). An embedded picture (`--images embed`: a base64 PNG data URI, which holds no
+ * character that needs encoding) passes as it is.
+ */
 function linkTarget(path: string): string {
+  if (/^data:image\/png;base64,[A-Za-z0-9+/=]*$/.test(path)) return path;
   return path
     .replace(/\\/g, '/')
     .split('/')

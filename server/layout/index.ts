@@ -53,7 +53,8 @@ export function layoutPage(input: LayoutInput): LayoutResult {
   };
   const pictures = content.graphics.filter((g) => area(g.bbox) < W * H * 0.85 && area(g.bbox) > 0 && textArea(g.bbox) < area(g.bbox) * 0.1);
   // Justified prose that alignment mistook for a table goes back to the text flow.
-  const tables = input.tables.filter((t) => !isJustifiedProse(t.spanIndices, content.spans));
+  // Only tables found by alignment alone: rules (full grids, booktabs) are stronger evidence.
+  const tables = input.tables.filter((t) => !(t.alignedOnly && isJustifiedProse(t.spanIndices, content.spans)));
   const consumed = new Set<number>();
   for (const t of tables) for (const i of t.spanIndices) consumed.add(i);
   // Display formulas leave the text flow as units of their own (server/layout/math).

@@ -19,6 +19,11 @@ export interface DetectedTable {
   rows: OtslCell[][];
   /** Indices into `content.spans` of the text spans the table consumed. */
   spanIndices: number[];
+  /**
+   * Found by column alignment alone (no rule drew it): the weakest evidence, which the content
+   * stream's order may overrule (layout/streamEvidence `isJustifiedProse`).
+   */
+  alignedOnly?: boolean;
 }
 
 function isNumeric(text: string): boolean {
@@ -65,6 +70,7 @@ export function detectTables(content: PageContent, opts: DetectOptions = {}): De
       if (!credible(filled)) continue;
       const table = toTable(filled, ruled);
       if (!table) continue;
+      if (!ruled) table.alignedOnly = true;
       for (const i of table.spanIndices) taken.add(i);
       out.push(table);
     }
