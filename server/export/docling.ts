@@ -220,6 +220,19 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
           break;
         }
         default:
+          if (it.cls === 'text' && it.parts?.some((p) => p.math)) {
+            // Running text with inline math: docling-core's inline group, text and formula
+            // items in reading order (as its DocTags `<inline>` element), so the math survives.
+            const group: GroupItem = { self_ref: `#/groups/${groups.length}`, parent: ref(body.self_ref), children: [], content_layer: layer, name: 'group', label: 'inline' };
+            groups.push(group);
+            body.children!.push(ref(group.self_ref));
+            for (const part of it.parts) {
+              if (part.text.length === 0) continue;
+              if (part.math) addText<FormulaItem>({ label: 'formula', content_layer: layer, prov: prov(it, part.text), orig: part.text, text: part.text }, group);
+              else addText<TextItem>({ label: 'text', content_layer: layer, prov: prov(it, part.text), orig: part.text, text: part.text }, group);
+            }
+            break;
+          }
           // text, caption (on its own), footnote, page_header, page_footer, checkboxes
           addText<TextItem>({ label: it.cls, content_layer: layer, prov: prov(it, it.text), orig: it.text, text: it.text }, body);
       }

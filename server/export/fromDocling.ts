@@ -6,7 +6,7 @@
  */
 import type { DoclingDocument, NodeItem, RefItem, TableItem, PictureItem } from '@docling/docling-core';
 import type { RegionClass } from '../protocol';
-import type { DocItem } from '../doctags/types';
+import { partsToText, type DocItem, type InlinePart } from '../doctags/types';
 import { pageToMarkdown } from '../doctags/markdown';
 import { tableDataToOtsl } from './doclingTable';
 
@@ -50,7 +50,15 @@ export function doclingToPages(doc: DoclingDocument): Map<number, DocItem[]> {
         walk(node.children, listDepth + 1, label === 'ordered_list'); // docling-core < 1.5 wrote numbered lists as `ordered_list`
         continue;
       }
-      if (label === 'unspecified' || label === 'inline' || label === 'section' || label === 'chapter') {
+      if (label === 'inline') {
+        // Text with inline math (written by Folio's export, or docling's): one paragraph whose
+        // formula children are its `$…$` parts.
+        const kids = (node.children ?? []).map((c) => resolve(doc, c)).filter((k): k is AnyNode => k !== undefined);
+        const parts: InlinePart[] = kids.map((k) => ({ math: k.label === 'formula', text: String(k.text ?? '') }));
+        if (kids.length > 0) push(kids[0], { cls: 'text', text: partsToText(parts), parts });
+        continue;
+      }
+      if (label === 'unspecified' || label === 'section' || label === 'chapter') {
         walk(node.children, listDepth, orderedGroup);
         continue;
       }
