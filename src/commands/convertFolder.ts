@@ -1,8 +1,8 @@
 /**
  * "Convert All PDFs in Folder" (explorer context menu on a folder): converts every PDF below the
  * folder under one cancellable progress notification. A PDF is skipped when its Markdown is up
- * to date: the sidecar records the SHA-256 of the PDF it came from (`source.pdfSha256`) and of
- * the Markdown as written (`source.mdSha256`); both must match. A Markdown file that exists but
+ * to date: the sidecar records the SHA-256 of the PDF it came from (`pdfSha256`) and of
+ * the Markdown as written (`mdSha256`); both must match. A Markdown file that exists but
  * is not the batch's own output (edited since, or written otherwise) is never overwritten: it is
  * kept and reported. A PDF with failed pages gets no Markdown (a batch leaves no half files).
  * Everything is summarised in the Folio output channel.
@@ -12,7 +12,8 @@ import { createHash } from 'node:crypto';
 import { ConvertRequest, type ConvertOptions, type ConvertParams, type PageResult } from '../../server/protocol';
 import type { FolioContext } from '../context';
 import { markdownUriFor } from '../paths';
-import { sidecarUri, SIDECAR_VERSION } from '../preview/sidecar';
+import { readSidecar, sidecarOptions, SIDECAR_VERSION, writeSidecar } from '../preview/sidecar';
+import { writeLocalFile } from '../localFiles';
 import { RegionMap } from '../preview/regionMap';
 
 export interface FolderSummary {
@@ -34,16 +35,10 @@ async function readOrUndefined(uri: vscode.Uri): Promise<Uint8Array | undefined>
   }
 }
 
-/** The hashes the batch recorded in the sidecar, if any (extra field; the preview's reader ignores it). */
+/** The hashes recorded in the sidecar (checked like every sidecar: a bad one counts as none). */
 async function recordedSource(mdUri: vscode.Uri): Promise<{ pdfSha256?: string; mdSha256?: string } | undefined> {
-  const bytes = await readOrUndefined(sidecarUri(mdUri));
-  if (!bytes) return undefined;
-  try {
-    const source = (JSON.parse(Buffer.from(bytes).toString('utf8')) as { source?: { pdfSha256?: unknown; mdSha256?: unknown } }).source;
-    return source && typeof source.pdfSha256 === 'string' && typeof source.mdSha256 === 'string' ? { pdfSha256: source.pdfSha256, mdSha256: source.mdSha256 } : undefined;
-  } catch {
-    return undefined;
-  }
+  const sidecar = await readSidecar(mdUri, () => undefined);
+  return sidecar ? { pdfSha256: sidecar.pdfSha256, mdSha256: sidecar.mdSha256 } : undefined;
 }
 
 export function convertFolderCommand(ctx: FolioContext) {
@@ -142,8 +137,8 @@ async function convertOne(
   }
   if (md) md += '\n';
   const mdBytes = Buffer.from(md, 'utf8');
-  await vscode.workspace.fs.writeFile(mdUri, mdBytes);
-  const sidecar = { folio: SIDECAR_VERSION, pdf: pdfUri.toString(), options, pages: map.allPages(), source: { pdfSha256, mdSha256: sha256(mdBytes) } };
-  await vscode.workspace.fs.writeFile(sidecarUri(mdUri), Buffer.from(JSON.stringify(sidecar), 'utf8'));
+  // Both writes through the extension's safe writer: never through a link, never outside the workspace.
+  await writeLocalFile(mdUri, mdBytes);
+  await writeSidecar(mdUri, { folio: SIDECAR_VERSION, pdf: pdfUri.toString(), options: sidecarOptions(options), pages: map.allPages(), mdSha256: sha256(mdBytes), pdfSha256 });
   return 'converted';
 }

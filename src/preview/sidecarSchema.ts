@@ -37,6 +37,8 @@ export interface Sidecar {
   pages: MappedPage[];
   /** SHA-256 (hex) of the `.md` as Folio last wrote it; a differing `.md` has the user's edits. */
   mdSha256?: string;
+  /** SHA-256 (hex) of the PDF it was converted from (Convert All PDFs in Folder: up-to-date check). */
+  pdfSha256?: string;
 }
 
 /** Option fields older sidecars carried; they are dropped, never used. */
@@ -201,7 +203,7 @@ export function parseSidecar(text: string, mdPath: string, root?: string): Sidec
   }
   try {
     if (!isObj(data)) throw new Bad('it is not a JSON object');
-    onlyKeys(data, ['folio', 'pdf', 'options', 'pages', 'mdSha256'], 'it');
+    onlyKeys(data, ['folio', 'pdf', 'options', 'pages', 'mdSha256', 'pdfSha256'], 'it');
     if (data.folio !== SIDECAR_VERSION) throw new Bad(`it is not a Folio ${SIDECAR_VERSION} sidecar`);
     const pdf = pdfPath(data.pdf, root ?? dirname(mdPath));
     if (!Array.isArray(data.pages) || data.pages.length > SIDECAR_LIMITS.pages) throw new Bad(`pages must be a list of at most ${SIDECAR_LIMITS.pages}`);
@@ -209,6 +211,10 @@ export function parseSidecar(text: string, mdPath: string, root?: string): Sidec
     if (data.mdSha256 !== undefined) {
       if (typeof data.mdSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(data.mdSha256)) throw new Bad('mdSha256 must be a SHA-256 in hex');
       sidecar.mdSha256 = data.mdSha256;
+    }
+    if (data.pdfSha256 !== undefined) {
+      if (typeof data.pdfSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(data.pdfSha256)) throw new Bad('pdfSha256 must be a SHA-256 in hex');
+      sidecar.pdfSha256 = data.pdfSha256;
     }
     return { sidecar, pdfPath: pdf };
   } catch (e) {

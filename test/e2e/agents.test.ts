@@ -132,7 +132,7 @@ test('convert folder: every PDF below it, one failure reported, then up to date,
     const b = join(vs.workspace, 'batch', 'sub', 'b.md');
     assert.ok(readFileSync(a, 'utf8').length > 300 && readFileSync(b, 'utf8').length > 300);
     const sidecar = JSON.parse(readFileSync(join(vs.workspace, 'batch', 'a.folio.json'), 'utf8'));
-    assert.match(sidecar.source.pdfSha256, /^[0-9a-f]{64}$/);
+    assert.match(sidecar.pdfSha256, /^[0-9a-f]{64}$/);
     assert.equal(sidecar.pages.length, 2, 'the sidecar maps the pages for the preview');
     const mtime = statSync(a).mtimeMs;
 
