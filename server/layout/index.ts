@@ -110,21 +110,45 @@ export function layoutPage(input: LayoutInput): LayoutResult {
     }
     return gap >= Math.max(3, h * 0.6);
   };
-  const top = units.filter((u) => u.bbox.y1 <= H * FURNITURE_BAND && apart(u, true)).sort((a, b) => a.bbox.x0 - b.bbox.x0);
+  // Stream position of a line: its first run in the content stream (pdf.js item order).
+  const streamAt = new Map<TextSpan, number>();
+  content.spans.forEach((s, i) => streamAt.set(s, i));
+  const lineStream = (u: UnitRef) => {
+    if (u.kind !== 'line' || u.rotated) return undefined;
+    let m = Infinity;
+    for (const s of u.line.spans) m = Math.min(m, streamAt.get(s) ?? Infinity);
+    return Number.isFinite(m) ? m : undefined;
+  };
+  // A line the producer drew between body lines is body (the last list item at the foot of a
+  // column, the first line of the next column at the head), however apart it stands: headers
+  // and footers are drawn before or after the body.
+  const bandLine = (u: UnitRef, inBand: (v: UnitRef) => boolean) => {
+    const at = lineStream(u);
+    if (at === undefined) return true;
+    let before = 0;
+    let after = 0;
+    for (const v of units) {
+      if (v === u || inBand(v)) continue;
+      const vs = lineStream(v);
+      if (vs === undefined) continue;
+      if (vs < at) before++;
+      else after++;
+    }
+    return before < 3 || after < 3;
+  };
+  const inTop = (u: UnitRef) => u.bbox.y1 <= H * FURNITURE_BAND;
+  const inBottom = (u: UnitRef) => u.bbox.y0 >= H * (1 - FURNITURE_BAND);
+  const top = units.filter((u) => inTop(u) && apart(u, true) && bandLine(u, inTop)).sort((a, b) => a.bbox.x0 - b.bbox.x0);
   const bottom = units
-    .filter((u) => u.bbox.y0 >= H * (1 - FURNITURE_BAND) && !top.includes(u) && apart(u, false))
+    .filter((u) => inBottom(u) && !top.includes(u) && apart(u, false) && bandLine(u, inBottom))
     .sort((a, b) => a.bbox.x0 - b.bbox.x0);
   const middle = units.filter((u) => !top.includes(u) && !bottom.includes(u));
   const rtl = lines.filter((l) => l.rtl).length * 2 > lines.length;
   const minGutter = Math.max(stats.bodySize * 0.45, 4);
-  // Stream position of a line: its first run in the content stream (pdf.js item order).
-  const streamAt = new Map<TextSpan, number>();
-  content.spans.forEach((s, i) => streamAt.set(s, i));
   const streamOf = (o: { unit: UnitRef }) => {
-    if (o.unit.kind !== 'line' || o.unit.rotated) return undefined;
-    let m = Infinity;
-    for (const s of o.unit.line.spans) m = Math.min(m, streamAt.get(s) ?? Infinity);
-    return Number.isFinite(m) ? m : undefined;
+    // A table is where its first cell was drawn; a picture has no place in the text stream.
+    if (o.unit.kind === 'table') return tables[o.unit.index].spanIndices.length ? Math.min(...tables[o.unit.index].spanIndices) : undefined;
+    return lineStream(o.unit);
   };
   const geo = xyCut(middle, { minGutter, rtl, minColumnWidth: W * 0.18, gutters });
   const ordered = [
