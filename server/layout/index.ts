@@ -13,7 +13,8 @@ import { buildLines, findGutters, makeLine, markRowMates, type Line } from './li
 import { xyCut, type Unit } from './xycut';
 import { buildBlocks, type Block, type BlockLine } from './blocks';
 import { CAPTION_RE, classify, type Classified } from './classify';
-import { vocabularyOf } from './normalize';
+import { joinLines, vocabularyOf } from './normalize';
+import { continuesParagraph } from './continuation';
 import type { TableFound } from './tableDetector';
 import { isJustifiedProse } from './streamEvidence';
 import { followStream } from './streamOrder';
@@ -184,6 +185,7 @@ export function layoutPage(input: LayoutInput): LayoutResult {
 
   const grid = { width: W, height: H };
   const items: DocItem[] = [];
+  let lastText: { item: DocItem; block: Block } | undefined;
   for (const e of elems) {
     if (e.kind === 'picture') {
       const b = pictures[e.index].bbox;
@@ -194,10 +196,19 @@ export function layoutPage(input: LayoutInput): LayoutResult {
     } else {
       for (const b of e.blocks) {
         const c = byBlock.get(b)!;
+        // A paragraph (or list item) that runs from the foot of one column (or band) to the head
+        // of the next is one: joined, and dehyphenated across the break.
+        const prev = items[items.length - 1];
+        const prevBlock = prev && lastText?.item === prev ? lastText.block : undefined;
+        if (c.cls === 'text' && prevBlock && prevBlock.column !== b.column && continuesParagraph(prevBlock, b, prev.text, c.text)) {
+          prev.text = joinLines([prev.text, c.text], vocab);
+          continue;
+        }
         const item: DocItem = { cls: c.cls, text: c.text, bbox: b.bbox, grid: toGrid(b.bbox, grid) };
         if (c.level !== undefined) item.level = c.level;
         if (c.ordered !== undefined) item.ordered = c.ordered;
         items.push(item);
+        lastText = c.cls === 'text' || c.cls === 'list_item' ? { item, block: b } : undefined;
       }
     }
   }
