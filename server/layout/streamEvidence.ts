@@ -27,6 +27,8 @@ export function justifiedContinuations(row: TextSpan[], streamAt: Map<TextSpan, 
   // ligature as a run of its own: "signi" "ﬁ" "cantly").
   let chain: TextSpan[][] = [];
   const close = () => {
+    // A list marker's gap is the list's indent, not a justified space: judge the words after it.
+    if (chain.length > 2 && /^\s?([0-9]{1,3}[.)]|[a-z][.)]|[•◦▪‣–-])$/u.test(chain[0].map((s) => s.text).join(''))) chain = chain.slice(1);
     if (chain.length >= 2) {
       const gaps = chain.slice(1).map((w, k) => w[0].bbox.x0 - chain[k][chain[k].length - 1].bbox.x1);
       const size = Math.min(...chain.flat().map((s) => s.fontSize));
