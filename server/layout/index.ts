@@ -200,7 +200,9 @@ export function layoutPage(input: LayoutInput): LayoutResult {
         // of the next is one: joined, and dehyphenated across the break.
         const prev = items[items.length - 1];
         const prevBlock = prev && lastText?.item === prev ? lastText.block : undefined;
-        if (c.cls === 'text' && prevBlock && prevBlock.column !== b.column && continuesParagraph(prevBlock, b, prev.text, c.text)) {
+        // Header and footer bands ('T', 'B') are never part of the body's paragraphs.
+        const inBand = (col: string) => col === 'T' || col === 'B';
+        if (c.cls === 'text' && prevBlock && prevBlock.column !== b.column && !inBand(prevBlock.column) && !inBand(b.column) && continuesParagraph(prevBlock, b, prev.text, c.text)) {
           prev.text = joinLines([prev.text, c.text], vocab);
           continue;
         }
