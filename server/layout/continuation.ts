@@ -1,8 +1,8 @@
 /**
  * Paragraph continuation across a column or band break (issue 15): the text goes on when the
- * first part does not end a sentence and the second starts with a letter (across pages, only in
- * lower case: pages end on captions and labels too), in the same font size; a word hyphenated
- * across the break is joined by `joinLines`.
+ * first part does not end a sentence and the second starts in lower case, in the same font size;
+ * a word hyphenated across the break is joined by `joinLines`. A next part that starts with a
+ * capital is left apart: side-by-side table cells that no rule encloses look the same.
  */
 import type { Block } from './blocks';
 import { blockFontSize } from './classify';
@@ -17,18 +17,9 @@ export function textContinues(prevText: string, nextText: string): boolean {
   return /^\p{Ll}/u.test(b);
 }
 
-/**
- * Inside a page the break is known to be a column or band break, and the font size matches: a
- * part that stops without ending its sentence goes on whatever the case of the next word.
- */
-function inPageContinues(prevText: string, nextText: string): boolean {
-  const a = prevText.trimEnd();
-  return a.length > 0 && !SENTENCE_END.test(a) && /^\p{L}/u.test(nextText.trimStart());
-}
-
 export function continuesParagraph(prev: Block, next: Block, prevText: string, nextText: string): boolean {
   if (Math.abs(blockFontSize(prev) - blockFontSize(next)) > 0.6) return false;
   // A list item may go on in the next column; nothing goes on into a new item.
   if (next.marker) return false;
-  return inPageContinues(prevText, nextText);
+  return textContinues(prevText, nextText);
 }

@@ -37,8 +37,10 @@ export function justifiedContinuations(row: TextSpan[], streamAt: Map<TextSpan, 
       // One space: two words of a short justified line ("responsibility      model").
       const words = chain.every((w) => /^\s?\p{L}[\p{L}\p{M},.;:'’-]*$/u.test(w.map((s) => s.text).join('')));
       const even = gaps.length >= 2 ? hi <= lo * 1.3 + 0.5 : hi <= size * 2 || words;
-      // Narrow justified columns stretch a space to 5 em and more; cells of numbers stop sooner.
-      if (even && hi < size * (words ? 8 : 4)) for (const w of chain.slice(1)) out.add(w[0]);
+      // Narrow justified columns stretch a space to 5 em and more, between real words; a row of
+      // single letters or numbers that far apart is table cells.
+      const longWords = words && chain.every((w) => w.map((s) => s.text).join('').replace(/[^\p{L}]/gu, '').length >= 3);
+      if (even && hi < size * (longWords ? 8 : 4)) for (const w of chain.slice(1)) out.add(w[0]);
     }
     chain = [];
   };
