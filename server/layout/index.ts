@@ -120,28 +120,25 @@ export function layoutPage(input: LayoutInput): LayoutResult {
     for (const s of u.line.spans) m = Math.min(m, streamAt.get(s) ?? Infinity);
     return Number.isFinite(m) ? m : undefined;
   };
-  // A line the producer drew between body lines is body (the last list item at the foot of a
-  // column, the first line of the next column at the head), however apart it stands: headers
-  // and footers are drawn before or after the body.
-  const bandLine = (u: UnitRef, inBand: (v: UnitRef) => boolean) => {
-    const at = lineStream(u);
-    if (at === undefined) return true;
-    let before = 0;
-    let after = 0;
-    for (const v of units) {
-      if (v === u || inBand(v)) continue;
-      const vs = lineStream(v);
-      if (vs === undefined) continue;
-      if (vs < at) before++;
-      else after++;
-    }
-    return before < 3 || after < 3;
+  // A line the producer drew right before the line under it (the first line of a column at the
+  // head of the page) or right after the line above it (the last list item at a column's foot)
+  // is body, however apart it stands: a running header or footer is drawn on its own.
+  const streamLines = units.filter((u) => lineStream(u) !== undefined).sort((a, b) => lineStream(a)! - lineStream(b)!);
+  const bandLine = (u: UnitRef, atTop: boolean) => {
+    const k = streamLines.indexOf(u);
+    if (k < 0) return true;
+    const v = streamLines[atTop ? k + 1 : k - 1];
+    if (!v) return true;
+    const h = u.bbox.y1 - u.bbox.y0;
+    const gap = atTop ? v.bbox.y0 - u.bbox.y1 : u.bbox.y0 - v.bbox.y1;
+    const overlapX = Math.min(u.bbox.x1, v.bbox.x1) - Math.max(u.bbox.x0, v.bbox.x0) > 0;
+    return !(overlapX && gap >= -1 && gap <= 2.5 * h);
   };
   const inTop = (u: UnitRef) => u.bbox.y1 <= H * FURNITURE_BAND;
   const inBottom = (u: UnitRef) => u.bbox.y0 >= H * (1 - FURNITURE_BAND);
-  const top = units.filter((u) => inTop(u) && apart(u, true) && bandLine(u, inTop)).sort((a, b) => a.bbox.x0 - b.bbox.x0);
+  const top = units.filter((u) => inTop(u) && apart(u, true) && bandLine(u, true)).sort((a, b) => a.bbox.x0 - b.bbox.x0);
   const bottom = units
-    .filter((u) => inBottom(u) && !top.includes(u) && apart(u, false) && bandLine(u, inBottom))
+    .filter((u) => inBottom(u) && !top.includes(u) && apart(u, false) && bandLine(u, false))
     .sort((a, b) => a.bbox.x0 - b.bbox.x0);
   const middle = units.filter((u) => !top.includes(u) && !bottom.includes(u));
   const rtl = lines.filter((l) => l.rtl).length * 2 > lines.length;
