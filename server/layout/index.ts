@@ -120,13 +120,15 @@ export function layoutPage(input: LayoutInput): LayoutResult {
     for (const s of u.line.spans) m = Math.min(m, streamAt.get(s) ?? Infinity);
     return Number.isFinite(m) ? m : undefined;
   };
-  // A line the producer drew right before the line under it (the first line of a column at the
-  // head of the page) or right after the line above it (the last list item at a column's foot)
-  // is body, however apart it stands: a running header or footer is drawn on its own.
+  // A line the producer drew among the body lines, right before the line under it (the first
+  // line of a column at the head of the page) or right after the line above it (the last list
+  // item at a column's foot), is body however apart it stands: a running header or footer is
+  // drawn first, last, or on its own.
   const streamLines = units.filter((u) => lineStream(u) !== undefined).sort((a, b) => lineStream(a)! - lineStream(b)!);
   const bandLine = (u: UnitRef, atTop: boolean) => {
     const k = streamLines.indexOf(u);
-    if (k < 0) return true;
+    // Drawn first or last (three body lines on either side at least): a header or footer.
+    if (k < 3 || k > streamLines.length - 4) return true;
     const v = streamLines[atTop ? k + 1 : k - 1];
     if (!v) return true;
     const h = u.bbox.y1 - u.bbox.y0;
