@@ -11,6 +11,7 @@ import { fromGrid, toGrid } from '../doctags/types';
 import { serializePage } from '../doctags/serialize';
 import { parseDocTags } from '../doctags/parse';
 import { pageToMarkdown } from '../doctags/markdown';
+import { joinPageMarkdown } from './pageJoin';
 
 export interface PageInput {
   page: number;
@@ -81,8 +82,8 @@ export function failedPageResult(page: number, engine: EngineName, message: stri
 
 /** Joins page Markdown the way the .md file is written: non-empty pages separated by a blank line. */
 export function joinPages(pages: readonly PageResult[]): string {
-  const parts = pages.map((p) => p.markdown).filter((m) => m.length > 0);
-  return parts.length > 0 ? parts.join('\n\n') + '\n' : '';
+  // A paragraph broken by the page break is joined again (pageJoin.ts).
+  return joinPageMarkdown(pages.map((p) => p.markdown));
 }
 
 /** Whole-document DocTags of the pages given. */

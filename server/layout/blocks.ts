@@ -60,6 +60,9 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
       else if (overlapX <= 0) startNew = true;
       else if (!code && cur.marker && line.bbox.x0 < (cur.markerX ?? cur.bbox.x0) - size * 0.5) startNew = true;
       else if (!code && !cur.marker && line.bbox.x0 > cur.bbox.x0 + size * 3 && cur.lines.length >= 2) startNew = true;
+      // A first-line indent after a short line that ends a sentence: LaTeX's next paragraph
+      // (no space between paragraphs, only the indent).
+      else if (!code && !cur.marker && line.bbox.x0 > cur.bbox.x0 + size * 0.8 && prev.bbox.x1 < cur.bbox.x1 - size && /[.!?:]["'”’)]*$/u.test(prev.text) && cur.lines.length >= 2) startNew = true;
       if (!startNew) {
         lastPitch = pitch;
         cur.lines.push(line);

@@ -13,7 +13,8 @@ import { buildLines, findGutters, makeLine, markRowMates, type Line } from './li
 import { xyCut, type Unit } from './xycut';
 import { buildBlocks, type Block, type BlockLine } from './blocks';
 import { CAPTION_RE, classify, type Classified } from './classify';
-import { vocabularyOf } from './normalize';
+import { joinLines, vocabularyOf } from './normalize';
+import { continuesParagraph } from './continuation';
 import type { TableFound } from './tableDetector';
 import { isJustifiedProse } from './streamEvidence';
 import { followStream } from './streamOrder';
@@ -122,21 +123,44 @@ export function layoutPage(input: LayoutInput): LayoutResult {
     }
     return gap >= Math.max(3, h * 0.6);
   };
-  const top = units.filter((u) => u.bbox.y1 <= H * FURNITURE_BAND && apart(u, true)).sort((a, b) => a.bbox.x0 - b.bbox.x0);
+  // Stream position of a line: its first run in the content stream (pdf.js item order).
+  const streamAt = new Map<TextSpan, number>();
+  content.spans.forEach((s, i) => streamAt.set(s, i));
+  const lineStream = (u: UnitRef) => {
+    if (u.kind !== 'line' || u.rotated) return undefined;
+    let m = Infinity;
+    for (const s of u.line.spans) m = Math.min(m, streamAt.get(s) ?? Infinity);
+    return Number.isFinite(m) ? m : undefined;
+  };
+  // A line the producer drew among the body lines, right before the line under it (the first
+  // line of a column at the head of the page) or right after the line above it (the last list
+  // item at a column's foot), is body however apart it stands: a running header or footer is
+  // drawn first, last, or on its own.
+  const streamLines = units.filter((u) => lineStream(u) !== undefined).sort((a, b) => lineStream(a)! - lineStream(b)!);
+  const bandLine = (u: UnitRef, atTop: boolean) => {
+    const k = streamLines.indexOf(u);
+    // Drawn first or last (three body lines on either side at least): a header or footer.
+    if (k < 3 || k > streamLines.length - 4) return true;
+    const v = streamLines[atTop ? k + 1 : k - 1];
+    if (!v) return true;
+    const h = u.bbox.y1 - u.bbox.y0;
+    const gap = atTop ? v.bbox.y0 - u.bbox.y1 : u.bbox.y0 - v.bbox.y1;
+    const overlapX = Math.min(u.bbox.x1, v.bbox.x1) - Math.max(u.bbox.x0, v.bbox.x0) > 0;
+    return !(overlapX && gap >= -1 && gap <= 2.5 * h);
+  };
+  const inTop = (u: UnitRef) => u.bbox.y1 <= H * FURNITURE_BAND;
+  const inBottom = (u: UnitRef) => u.bbox.y0 >= H * (1 - FURNITURE_BAND);
+  const top = units.filter((u) => inTop(u) && apart(u, true) && bandLine(u, true)).sort((a, b) => a.bbox.x0 - b.bbox.x0);
   const bottom = units
-    .filter((u) => u.bbox.y0 >= H * (1 - FURNITURE_BAND) && !top.includes(u) && apart(u, false))
+    .filter((u) => inBottom(u) && !top.includes(u) && apart(u, false) && bandLine(u, false))
     .sort((a, b) => a.bbox.x0 - b.bbox.x0);
   const middle = units.filter((u) => !top.includes(u) && !bottom.includes(u));
   const rtl = lines.filter((l) => l.rtl).length * 2 > lines.length;
   const minGutter = Math.max(stats.bodySize * 0.45, 4);
-  // Stream position of a line: its first run in the content stream (pdf.js item order).
-  const streamAt = new Map<TextSpan, number>();
-  content.spans.forEach((s, i) => streamAt.set(s, i));
   const streamOf = (o: { unit: UnitRef }) => {
-    if (o.unit.kind !== 'line' || o.unit.rotated) return undefined;
-    let m = Infinity;
-    for (const s of o.unit.line.spans) m = Math.min(m, streamAt.get(s) ?? Infinity);
-    return Number.isFinite(m) ? m : undefined;
+    // A table is where its first cell was drawn; a picture has no place in the text stream.
+    if (o.unit.kind === 'table') return tables[o.unit.index].spanIndices.length ? Math.min(...tables[o.unit.index].spanIndices) : undefined;
+    return lineStream(o.unit);
   };
   const geo = xyCut(middle, { minGutter, rtl, minColumnWidth: W * 0.18, gutters });
   const ordered = [
@@ -191,6 +215,7 @@ export function layoutPage(input: LayoutInput): LayoutResult {
       // Keep the plain text.
     }
   };
+  let lastText: { item: DocItem; block: Block } | undefined;
   for (const e of elems) {
     if (e.kind === 'picture') {
       const b = pictures[e.index].bbox;
@@ -204,11 +229,29 @@ export function layoutPage(input: LayoutInput): LayoutResult {
     } else {
       for (const b of e.blocks) {
         const c = byBlock.get(b)!;
+        // A paragraph (or list item) that runs from the foot of one column (or band) to the head
+        // of the next is one: joined, and dehyphenated across the break.
+        const prev = items[items.length - 1];
+        const prevBlock = prev && lastText?.item === prev ? lastText.block : undefined;
+        // Header and footer bands ('T', 'B') are never part of the body's paragraphs.
+        const inBand = (col: string) => col === 'T' || col === 'B';
+        if (c.cls === 'text' && prevBlock && prevBlock.column !== b.column && !inBand(prevBlock.column) && !inBand(b.column) && continuesParagraph(prevBlock, b, prev.text, c.text)) {
+          const next: DocItem = { cls: c.cls, text: c.text };
+          addMath(next, b, undefined);
+          if (prev.parts || next.parts) {
+            // Inline math on either side: the parts run on, a space between (no dehyphenation
+            // across a formula).
+            prev.parts = [...(prev.parts ?? [{ math: false, text: prev.text }]), { math: false, text: ' ' }, ...(next.parts ?? [{ math: false, text: next.text }])];
+            prev.text = partsToText(prev.parts);
+          } else prev.text = joinLines([prev.text, c.text], vocab);
+          continue;
+        }
         const item: DocItem = { cls: c.cls, text: c.text, bbox: b.bbox, grid: toGrid(b.bbox, grid) };
         addMath(item, b, c.cls === 'list_item' ? b.marker?.marker : undefined);
         if (c.level !== undefined) item.level = c.level;
         if (c.ordered !== undefined) item.ordered = c.ordered;
         items.push(item);
+        lastText = c.cls === 'text' || c.cls === 'list_item' ? { item, block: b } : undefined;
       }
     }
   }

@@ -23,24 +23,36 @@ export function spacedSuccessor(a: TextSpan, b: TextSpan, streamA: number, strea
  */
 export function justifiedContinuations(row: TextSpan[], streamAt: Map<TextSpan, number>): Set<TextSpan> {
   const out = new Set<TextSpan>();
-  let chain: TextSpan[] = [];
+  // A chain of words; a word is one run or several runs glued together (Chromium draws a
+  // ligature as a run of its own: "signi" "ﬁ" "cantly").
+  let chain: TextSpan[][] = [];
   const close = () => {
+    // A list marker's gap is the list's indent, not a justified space: judge the words after it.
+    if (chain.length > 2 && /^\s?([0-9]{1,3}[.)]|[a-z][.)]|[•◦▪‣–-])$/u.test(chain[0].map((s) => s.text).join(''))) chain = chain.slice(1);
     if (chain.length >= 2) {
-      const gaps = chain.slice(1).map((s, k) => s.bbox.x0 - chain[k].bbox.x1);
-      const size = Math.min(...chain.map((s) => s.fontSize));
+      const gaps = chain.slice(1).map((w, k) => w[0].bbox.x0 - chain[k][chain[k].length - 1].bbox.x1);
+      const size = Math.min(...chain.flat().map((s) => s.fontSize));
       const lo = Math.min(...gaps);
       const hi = Math.max(...gaps);
-      const even = gaps.length >= 2 ? hi <= lo * 1.3 + 0.5 : hi <= size * 2;
-      if (even && hi < size * 4) for (const s of chain.slice(1)) out.add(s);
+      // One space: two words of a short justified line ("responsibility      model").
+      const words = chain.every((w) => /^\s?\p{L}[\p{L}\p{M},.;:'’-]*$/u.test(w.map((s) => s.text).join('')));
+      const even = gaps.length >= 2 ? hi <= lo * 1.3 + 0.5 : hi <= size * 2 || words;
+      // Narrow justified columns stretch a space to 5 em and more, between real words; a row of
+      // single letters or numbers that far apart is table cells.
+      const longWords = words && chain.every((w) => w.map((s) => s.text).join('').replace(/[^\p{L}]/gu, '').length >= 3);
+      if (even && hi < size * (longWords ? 8 : 4)) for (const w of chain.slice(1)) out.add(w[0]);
     }
     chain = [];
   };
   for (const s of row) {
-    const prev = chain[chain.length - 1];
-    if (prev && spacedSuccessor(prev, s, streamAt.get(prev) ?? -2, streamAt.get(s) ?? -1) && prev.monospace === s.monospace) chain.push(s);
+    const word = chain[chain.length - 1];
+    const prev = word?.[word.length - 1];
+    const next = prev !== undefined && streamAt.get(s) === (streamAt.get(prev) ?? -2) + 1;
+    if (prev && next && !prev.eol && !/^\s/.test(s.text) && Math.abs(s.bbox.x0 - prev.bbox.x1) < 0.1 * s.fontSize) word.push(s);
+    else if (prev && spacedSuccessor(prev, s, streamAt.get(prev) ?? -2, streamAt.get(s) ?? -1) && prev.monospace === s.monospace) chain.push([s]);
     else {
       close();
-      chain = [s];
+      chain = [[s]];
     }
   }
   close();
