@@ -5,6 +5,9 @@
  *   node out/scripts/eval/eval.main.js [--sets a,b] [--peers Folio,pdftotext,…] [--jobs 2]
  *                                      [--timeout-s 120] [--out eval/out] [--limit N] [--quick]
  *
+ * `math` (in the default sets) is the typeset formulas-and-tables set of issue 11: it runs
+ * `eval/gen/math/mathset.main.ts` (formula match and table cell F1/TEDS, every peer beside
+ * Folio) after the text sets, into `<out>/mathset/`; its exit code counts.
  * The sets include the generated multi-column set (`multicol`, `multicol-scan`: issue 15),
  * built on demand into a cache and reported per producer; `--quick` builds and scores only
  * two of its documents.
@@ -13,7 +16,8 @@
  * <out>/chart.svg. Exits non-zero only on harness errors (a converter that fails on a file
  * scores zero there; quality targets are reported, not enforced).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { corpusRoot, inSets, QUALITY_SETS, readManifest } from './corpus';
@@ -51,7 +55,11 @@ const HEAD = ['converter', 'ok', 'NED median', ...METRICS.map((m) => (m.key === 
 async function main(): Promise<number> {
   const repo = repoRoot();
   const root = corpusRoot(repo);
-  const sets = (arg('sets')?.split(',') ?? [...QUALITY_SETS, ...MULTICOL_SETS]).map((s) => s.trim());
+  const asked = (arg('sets')?.split(',') ?? [...QUALITY_SETS, ...MULTICOL_SETS, MATH_SET]).map((s) => s.trim());
+  const outDirEarly = resolve(arg('out') ?? join(repo, 'eval', 'out'));
+  const withMath = asked.includes(MATH_SET);
+  const sets = asked.filter((s) => s !== MATH_SET);
+  if (sets.length === 0) return runMathSet(repo, outDirEarly);
   const jobs = Number(arg('jobs') ?? 2);
   const timeoutMs = Number(arg('timeout-s') ?? 120) * 1000;
   const outDir = resolve(arg('out') ?? join(repo, 'eval', 'out'));
@@ -125,7 +133,19 @@ async function main(): Promise<number> {
   writeFileSync(join(outDir, 'report.md'), md.join('\n'));
   writeFileSync(join(outDir, 'chart.svg'), svg);
   console.log(`\neval: wrote ${join(outDir, 'results.json')}, report.md, chart.svg`);
-  return 0;
+  return withMath ? runMathSet(repo, outDir) : 0;
+}
+
+const MATH_SET = 'math';
+
+/** The formulas-and-tables set, in its own process (it typesets its PDFs on first use). */
+function runMathSet(repo: string, outDir: string): number {
+  const script = join(repo, 'out', 'scripts', 'eval', 'gen', 'math', 'mathset.main.js');
+  if (!existsSync(script)) throw new Error(`${script} is missing: build first (node esbuild.mjs)`);
+  const peers = arg('peers');
+  console.log('\n# math and tables (eval/gen/math)');
+  const r = spawnSync(process.execPath, [script, ...(peers ? ['--peers', peers] : []), '--out', join(outDir, 'mathset')], { stdio: 'inherit' });
+  return r.status ?? 2;
 }
 
 main().then(
