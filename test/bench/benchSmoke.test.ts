@@ -134,7 +134,8 @@ const EMPTY: [string, string[], boolean][] = [
   ['bench/spec.main.js', ['--no-wall'], true],
   ['bench/ocr.main.js', ['--only', 'no-such-page'], false],
   ['bench/vlm.main.js', ['--pages', '0'], false],
-  ['eval/eval.main.js', ['--out', join(work, 'empty-eval')], true],
+  // The corpus sets by name: the default sets also hold the generated ones (multicol, math).
+  ['eval/eval.main.js', ['--sets', 'docling-src-rendered,selfmade-example', '--out', join(work, 'empty-eval')], true],
   ['eval/eval.main.js', ['--sets', 'selfmade-example', '--limit', '1', '--peers', 'NoSuchTool'], false],
   // An empty --list (a missing sweep set folder is already an error naming it).
   ['eval/sweep.main.js', ['--list', emptyList(), '--out', join(work, 'empty-sweep')], false],
