@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildVsix, ensureSetup, until, VsCode } from './harness';
-import { LONG, writeFixtures } from './pdfFixtures';
+import { AGENT_LONG, writeFixtures, writeLongPdf } from './pdfFixtures';
 import { buildTestExtension } from './testExtension';
 import { repoRoot } from '../helpers/corpus';
 
@@ -21,6 +21,7 @@ before(async () => {
   const vsix = buildVsix();
   vs = new VsCode();
   writeFixtures(vs.workspace);
+  writeLongPdf(vs.workspace, AGENT_LONG);
   copyFileSync(join(repoRoot(), 'test', 'fixtures', 'sample.pdf'), join(vs.workspace, 'sample.pdf'));
   mkdirSync(join(vs.workspace, 'batch', 'sub'), { recursive: true });
   copyFileSync(join(repoRoot(), 'test', 'fixtures', 'sample.pdf'), join(vs.workspace, 'batch', 'a.pdf'));
@@ -100,12 +101,12 @@ test('language-model tool: invoked with vscode.lm.invokeTool it returns the PDFâ
 
 test('language-model tool: the cancellation token stops the backend conversion', async () => {
   await shot('lm-tool-cancel', async () => {
-    const r = await invokeTool('cancel', { path: LONG.file }, { cancelAfterMs: 3000 });
+    const r = await invokeTool('cancel', { path: AGENT_LONG.file }, { cancelAfterMs: 3000 });
     assert.equal(r.ok, false, 'cancelled, not finished');
     assert.match(`${r.name} ${r.error}`, /cancel/i);
     assert.ok(r.elapsedMs < 60_000, `returned ${r.elapsedMs} ms after the call`);
-    const line = await until('the cancellation in the Folio log', 20_000, () => /folio_convertPdf: conversion of preview-long\.pdf cancelled after (\d+) of 160 pages/.exec(vs.folioLog())?.[0]);
-    assert.ok(Number(/after (\d+) of/.exec(line)![1]) < 160);
+    const line = await until('the cancellation in the Folio log', 20_000, () => new RegExp(`folio_convertPdf: conversion of agents-long\\.pdf cancelled after (\\d+) of ${AGENT_LONG.pages} pages`).exec(vs.folioLog())?.[0]);
+    assert.ok(Number(/after (\d+) of/.exec(line)![1]) < AGENT_LONG.pages);
   });
 });
 

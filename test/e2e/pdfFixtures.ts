@@ -43,6 +43,11 @@ export const XSS = {
 };
 
 export const LONG = { file: 'preview-long.pdf', pages: 160 };
+/**
+ * For cancelling the language-model tool: its whole result comes back in one answer, and 160
+ * pages converted in under 3.6 s on a quiet machine, before the test's cancel.
+ */
+export const AGENT_LONG = { file: 'agents-long.pdf', pages: 1600 };
 
 export function writeFixtures(dir: string): void {
   const t = TWO_PAGE;
@@ -65,11 +70,16 @@ export function writeFixtures(dir: string): void {
       ...XSS.payloads.map((p, i) => ({ text: p, x: 72, y: 140 + i * 40, size: 11 })),
     ],
   ]);
+  writeLongPdf(dir, LONG);
+}
+
+/** A long born-digital PDF: `Chapter i` and 30 lines a page (fast to convert, many pages). */
+export function writeLongPdf(dir: string, long: { file: string; pages: number }): void {
   const pages: TextLine[][] = [];
-  for (let i = 1; i <= LONG.pages; i++) {
+  for (let i = 1; i <= long.pages; i++) {
     const lines: TextLine[] = [{ text: `Chapter ${i}`, x: 72, y: 90, size: 18, bold: true }];
     for (let j = 0; j < 30; j++) lines.push({ text: `Line ${j + 1} of page ${i}: the quick brown fox jumps over the lazy dog.`, x: 72, y: 130 + j * 20, size: 11 });
     pages.push(lines);
   }
-  writePdf(join(dir, LONG.file), pages);
+  writePdf(join(dir, long.file), pages);
 }
