@@ -8,6 +8,10 @@
  * asked, and report the one that loaded.
  *
  * `session.run` blocks the calling thread: call it from worker threads only.
+ *
+ * Every session made here reports its runs to the thread's run hooks (`setRunHooks`): the page
+ * worker counts runs in flight so its pool never terminates the thread inside one
+ * (server/worker/cancelFlag.ts).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -39,6 +43,38 @@ export interface LoadedSession {
   provider: string;
   /** Providers tried before it, with the error each gave. */
   failures: { provider: string; reason: string }[];
+}
+
+/** Called around every `session.run` of the sessions created on this thread. */
+export interface RunHooks {
+  enter(): void;
+  leave(): void;
+}
+
+let runHooks: RunHooks | undefined;
+
+/** Installs this thread's run hooks (one set per thread; later calls replace them). */
+export function setRunHooks(hooks: RunHooks | undefined): void {
+  runHooks = hooks;
+}
+
+/** Wraps the session's `run` so the hooks see each run start and end, whatever its outcome. */
+function reportRuns(session: ort.InferenceSession): ort.InferenceSession {
+  const run = session.run.bind(session) as (...args: unknown[]) => Promise<unknown>;
+  const reported = (...args: unknown[]): Promise<unknown> => {
+    const hooks = runHooks;
+    hooks?.enter();
+    let pending: Promise<unknown>;
+    try {
+      pending = run(...args);
+    } catch (err) {
+      hooks?.leave();
+      throw err;
+    }
+    return pending.finally(() => hooks?.leave());
+  };
+  session.run = reported as typeof session.run;
+  return session;
 }
 
 /** Providers the installed onnxruntime-node knows, and whether their binaries are present. */
@@ -78,7 +114,7 @@ export async function createSession(
         typeof model === 'string'
           ? await ort.InferenceSession.create(model, so)
           : await ort.InferenceSession.create(model, so);
-      return { session, provider, failures };
+      return { session: reportRuns(session), provider, failures };
     } catch (err) {
       lastError = err;
       const reason = err instanceof Error ? err.message : String(err);

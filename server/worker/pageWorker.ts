@@ -7,7 +7,8 @@ import { parentPort } from 'node:worker_threads';
 import { analyzePage, openPdf, reparseRegion } from '../pipeline/index';
 import { serializeError } from '../errors';
 import type { WorkerInit, WorkerRequest, WorkerResponse } from './messages';
-import { createCancelBuffer, sharedAbortSignal } from './cancelFlag';
+import { awaitTermination, createCancelBuffer, enterNative, leaveNative, sharedAbortSignal } from './cancelFlag';
+import { setRunHooks } from '../onnx/runtime';
 import { beginBudget, installPdfBudget } from './pdfBudget';
 
 type PdfHandle = Awaited<ReturnType<typeof openPdf>>;
@@ -64,6 +65,14 @@ port.on('message', (req: WorkerRequest | WorkerInit) => {
   if (req.kind === 'init') {
     cancelFlag = req.cancel;
     installPdfBudget(cancelFlag);
+    const flag = cancelFlag;
+    // OCR's onnxruntime runs are counted, so the pool never terminates this thread inside one.
+    setRunHooks({
+      enter: () => {
+        if (!enterNative(flag)) awaitTermination(flag);
+      },
+      leave: () => leaveNative(flag),
+    });
     return;
   }
   handle(req).then(

@@ -17,7 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { deserializeError } from '../errors';
 import type { WorkerInit, WorkerRequest, WorkerResponse } from './messages';
-import { claimTermination, createCancelBuffer, requestCancel } from './cancelFlag';
+import { claimForcedTermination, claimTermination, createCancelBuffer, requestCancel } from './cancelFlag';
 import { DEFAULT_LIMITS, MiB } from './limits';
 
 /** Distributes `Omit<T, 'id'>` over a union, so each request kind keeps its own fields. */
@@ -51,6 +51,13 @@ export interface PoolOptions {
   pageMemoryMb?: number;
   /** How long a cancelled request may stay inside pdf.js before its worker is terminated. */
   cancelGraceMs?: number;
+  /**
+   * How long a request past its time limit may go on before its worker is terminated wherever it
+   * is (default 10 s) — except inside an onnxruntime run, which is always waited for.
+   */
+  forceTerminateMs?: number;
+  /** Told when a worker was terminated for a request past its time limit (for logs and tests). */
+  onForcedTermination?: (info: { waitedForNativeMs: number }) => void;
 }
 
 interface Pending {
@@ -73,6 +80,8 @@ class PoolWorker {
     script: string,
     maxHeapMb: number,
     private readonly graceMs: number,
+    private readonly forceMs: number,
+    private readonly onForced?: PoolOptions['onForcedTermination'],
   ) {
     this.worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } });
     this.worker.postMessage({ kind: 'init', cancel: this.cancel } satisfies WorkerInit);
@@ -130,7 +139,7 @@ class PoolWorker {
         settle();
         reject(new Error(`timed out after ${Math.round(timeoutMs / 1000)} s`));
         // Stuck outside pdf.js (a loop of ours, or native code ignoring the flag): terminate anyway.
-        this.stop(id, 0, 10_000);
+        this.stop(id, 0, this.forceMs);
       }, timeoutMs);
       const onAbort = () => {
         settle();
@@ -179,8 +188,24 @@ class PoolWorker {
     }, Math.max(50, graceMs));
     watch.unref();
     if (forceAfterMs !== undefined) {
+      // Wherever the thread is, except inside an onnxruntime run: tearing a thread down there
+      // aborts the whole process (SIGABRT), so the claim is retried until the run has returned.
       setTimeout(() => {
-        if (stillRunning()) void this.terminate();
+        const since = Date.now();
+        let waited = false;
+        const force = () => {
+          if (!stillRunning()) return true;
+          if (!claimForcedTermination(this.cancel)) {
+            waited = true;
+            return false;
+          }
+          this.onForced?.({ waitedForNativeMs: waited ? Date.now() - since : 0 });
+          void this.terminate();
+          return true;
+        };
+        if (force()) return;
+        const retry = setInterval(() => force() && clearInterval(retry), 20);
+        retry.unref();
       }, forceAfterMs).unref();
     }
   }
@@ -198,6 +223,8 @@ export class PageWorkerPool {
   private readonly maxHeapMb: number;
   private readonly pageMemoryMb: number;
   private readonly graceMs: number;
+  private readonly forceMs: number;
+  private readonly onForced?: PoolOptions['onForcedTermination'];
   private readonly slots: (PoolWorker | undefined)[];
   private readonly busy: boolean[];
   private readonly waiters: ((index: number) => void)[] = [];
@@ -211,6 +238,8 @@ export class PageWorkerPool {
     this.maxHeapMb = opts.maxHeapMb ?? 3072;
     this.pageMemoryMb = opts.pageMemoryMb ?? DEFAULT_LIMITS.pageMemoryMb;
     this.graceMs = opts.cancelGraceMs ?? 250;
+    this.forceMs = opts.forceTerminateMs ?? 10_000;
+    this.onForced = opts.onForcedTermination;
     this.slots = new Array(this.size).fill(undefined);
     this.busy = new Array(this.size).fill(false);
   }
@@ -306,7 +335,7 @@ export class PageWorkerPool {
     const index = await this.acquire(signal);
     let w = this.slots[index];
     if (!w || w.dead) {
-      w = new PoolWorker(this.script, this.maxHeapMb, this.graceMs);
+      w = new PoolWorker(this.script, this.maxHeapMb, this.graceMs, this.forceMs, this.onForced);
       this.slots[index] = w;
     }
     try {
