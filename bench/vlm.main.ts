@@ -7,6 +7,10 @@
  *  2. Decoding speed: 256 tokens with the KV cache (tokens/s), against the same tokens decoded
  *     without a cache (the whole sequence recomputed each step), measured in the same run.
  *  3. Batching: 4 regions decoded as one left-padded batch against the same regions one by one.
+ *  4. Speculation in page conversion: `off` (greedy) against `auto` (the provider's default,
+ *     page speculation with the pipeline's drafts) in the same run, pages interleaved: the
+ *     scripted fixture's pages with the pipeline's items equal to its output, and 256 tokens of
+ *     the random-weight fixture with its own output and with shuffled words as drafts.
  *
  * The tiny model's absolute figures say nothing about granite-docling's speed; the shares and
  * ratios show where the code (not the model) spends time.
@@ -23,6 +27,10 @@ import { VlmModel } from '../server/vlm/model';
 import { preprocessImage } from '../server/vlm/preprocess';
 import { argmax, greedyGenerate } from '../server/vlm/generate';
 import { requireMeasured } from '../eval/report/nothingMeasured';
+import { convertPageOn } from '../server/vlm/convert';
+import { generateSpeculative } from '../server/vlm/specGenerate';
+import { specDefaultsFor } from '../server/speculative/defaults';
+import { parseDocTags } from '../server/doctags/parse';
 import { fullSizeMain } from './vlmFullSize';
 
 function arg(name: string, fallback: number): number {
@@ -140,6 +148,59 @@ async function main(): Promise<void> {
     console.log(`   one batch    ${ms(batchMs)} (decode ${ms(batched.timings.decodeMs)})`);
     console.log(`   one by one   ${ms(singleMs)} (decode ${ms(singleDecode)})`);
     console.log(`   decode speed-up of batching ${(singleDecode / batched.timings.decodeMs).toFixed(2)}×`);
+
+    // 4. Speculation: off vs auto in page conversion, interleaved per page.
+    const job = (i: number, priors?: ReturnType<typeof parseDocTags>[0]['items']) => ({ image: pages[i], page: i + 1, width: 595, height: 842, priors });
+    const base = await convertPageOn(model, job(0), { layoutPrior: 'off', speculation: 'off' });
+    const items = parseDocTags(base.doctags)[0]!.items;
+    const acc = { off: { ms: 0, decode: 0, other: 0, passes: 0, tokens: 0 }, auto: { ms: 0, decode: 0, other: 0, passes: 0, tokens: 0 } };
+    let same = true;
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < pages.length; i++) {
+        const outs: Record<string, string> = {};
+        for (const mode of ['off', 'auto'] as const) {
+          const t1 = performance.now();
+          const out = await convertPageOn(model, job(i, items), { layoutPrior: 'off', speculation: mode });
+          acc[mode].ms += performance.now() - t1;
+          acc[mode].decode += out.timings!.decodeMs;
+          acc[mode].other += out.timings!.preprocessMs + out.timings!.visionMs + out.timings!.prefillMs;
+          acc[mode].passes += out.speculation!.passes;
+          acc[mode].tokens += out.tokens;
+          outs[mode] = out.doctags;
+        }
+        same &&= outs.off === outs.auto;
+      }
+    }
+    requireMeasured(acc.off.tokens, 'the speculation comparison (tokens decoded with off)', 'The fixture wrote nothing.');
+    const n = pages.length * 3;
+    const d = specDefaultsFor(model.provider);
+    console.log(`\n4. speculation in page conversion (auto = ${d.mode}, K=${d.K}, ${d.maxChains} chain(s) on ${model.provider}; ${n} pages each, interleaved)`);
+    console.log(`   off   ${(n / (acc.off.ms / 1000)).toFixed(2)} pages/s, decode ${ms(acc.off.decode / n)}/page (preprocess + vision + prefill ${ms(acc.off.other / n)}), ${(acc.off.passes / n).toFixed(1)} passes for ${(acc.off.tokens / n).toFixed(0)} tokens`);
+    console.log(`   auto  ${(n / (acc.auto.ms / 1000)).toFixed(2)} pages/s, decode ${ms(acc.auto.decode / n)}/page (preprocess + vision + prefill ${ms(acc.auto.other / n)}), ${(acc.auto.passes / n).toFixed(1)} passes for ${(acc.auto.tokens / n).toFixed(0)} tokens`);
+    console.log(`   same DocTags ${same ? 'yes' : 'NO'}; pages/s auto/off ${(acc.off.ms / acc.auto.ms).toFixed(2)}×, decode time off/auto ${(acc.off.decode / acc.auto.decode).toFixed(2)}×`);
+    const free = await VlmModel.load({ modelsDir: dirs.free, providers: ['cpu'], threads });
+    const req = { image: pages[0], instruction: 'Convert this page to docling.' };
+    const T = 256;
+    const ar = await free.generate([req], { maxNewTokens: T, loopGuard: false });
+    const words = ar.outputs[0].text.split(/(?=\s)/);
+    const shuffled = words.map((_, i) => words[(i * 7 + 3) % words.length]).join('');
+    const dec = { K: d.K, maxChains: d.maxChains, verify: d.verify };
+    const r4 = { ar: 0, own: 0, useless: 0, ownPasses: 0, uselessPasses: 0 };
+    let exact = true;
+    for (let round = 0; round < 3; round++) {
+      const a = await free.generate([req], { maxNewTokens: T, loopGuard: false });
+      r4.ar += a.timings.decodeMs;
+      const own = await generateSpeculative(free, req, { mode: 'page', decode: dec, drafts: [ar.outputs[0].text], maxNewTokens: T, loopGuard: false });
+      r4.own += own.timings.decodeMs;
+      r4.ownPasses += own.stats.passes;
+      const bad = await generateSpeculative(free, req, { mode: 'page', decode: dec, drafts: [shuffled], maxNewTokens: T, loopGuard: false });
+      r4.useless += bad.timings.decodeMs;
+      r4.uselessPasses += bad.stats.passes;
+      exact &&= own.output.tokens.join() === a.outputs[0].tokens.join() && bad.output.tokens.join() === a.outputs[0].tokens.join();
+    }
+    console.log(`   ${T} tokens, random-weight fixture (3 runs each): off decode ${ms(r4.ar / 3)}; own output as draft ${ms(r4.own / 3)} (${(r4.ownPasses / 3).toFixed(0)} passes, ${(r4.ar / r4.own).toFixed(2)}× faster); shuffled draft ${ms(r4.useless / 3)} (${(r4.uselessPasses / 3).toFixed(0)} passes, ${(r4.ar / r4.useless).toFixed(2)}×); same tokens ${exact ? 'yes' : 'NO'}`);
+    if (!same || !exact) throw new Error('speculation changed the output: it must equal greedy decoding');
+    await free.release();
     await model.release();
     await loop.release();
   } finally {

@@ -136,6 +136,8 @@ export interface ConvertOptions {
   providers?: string[];
   /** Layout prior for the VLM prompt (folio.vlm.layoutPrior). */
   layoutPrior?: 'auto' | 'on' | 'off';
+  /** Speculative decoding of VLM pages with the pipeline's drafts (folio.vlm.speculation; lossless). */
+  speculation?: 'auto' | 'off' | 'page' | 'hsd';
   /** Remote VLM over the OpenAI-compatible API instead of the local ONNX model (docs/remote-vlm.md). */
   remoteVlm?: RemoteVlmSettings;
 }

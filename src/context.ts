@@ -17,6 +17,7 @@ export interface FolioConfig {
   modelsDir: string;
   providers: string[];
   layoutPrior: 'auto' | 'on' | 'off';
+  speculation: 'auto' | 'off' | 'page' | 'hsd';
 }
 
 export class FolioContext implements vscode.Disposable {
@@ -46,6 +47,7 @@ export class FolioContext implements vscode.Disposable {
       modelsDir: c.get<string>('models.path', '').trim() || vscode.Uri.joinPath(this.extension.globalStorageUri, 'models').fsPath,
       providers: c.get<string[]>('vlm.providers', ['cuda', 'webgpu', 'cpu']),
       layoutPrior: c.get<'auto' | 'on' | 'off'>('vlm.layoutPrior', 'auto'),
+      speculation: c.get<'auto' | 'off' | 'page' | 'hsd'>('vlm.speculation', 'auto'),
     };
   }
 

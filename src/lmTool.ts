@@ -66,7 +66,7 @@ export function registerLmTool(ctx: FolioContext): void {
         const params: ConvertParams = {
           uri: vscode.Uri.file(pdf).toString(),
           pages: options.input.pages,
-          options: { renderImages: false, ocr: config.ocr, keepFurniture: config.keepPageHeaders, engine: config.engine, modelsDir: config.modelsDir, providers: config.providers, layoutPrior: config.layoutPrior, cacheDir: ctx.cacheDir.fsPath },
+          options: { renderImages: false, ocr: config.ocr, keepFurniture: config.keepPageHeaders, engine: config.engine, modelsDir: config.modelsDir, providers: config.providers, layoutPrior: config.layoutPrior, speculation: config.speculation, cacheDir: ctx.cacheDir.fsPath },
         };
         const summary = await client.sendRequest(ConvertRequest.type, params, token);
         if (token.isCancellationRequested || summary.cancelled) {

@@ -22,6 +22,8 @@ export interface ConvertArgs {
   keepFurniture: boolean;
   ocr: 'auto' | 'always' | 'never';
   layoutPrior: 'auto' | 'on' | 'off';
+  /** VLM speculative decoding (undefined = auto). */
+  speculation?: 'auto' | 'off' | 'page' | 'hsd';
   scale: number;
   quiet: boolean;
   /** Replace existing outputs folio did not write (or that changed since). */
@@ -58,6 +60,8 @@ export const CONVERT_USAGE = `usage: folio convert <file.pdf|scan.png|jpg|tiff|d
       --models <dir>      model folder for --engine vlm
       --providers <list>  onnxruntime providers in order, e.g. cuda,webgpu,cpu
       --layout-prior <m>  VLM layout prior: auto (default), on or off
+      --speculation <m>   VLM decoding with the pipeline's drafts: auto (default,
+                          per provider), off (plain greedy), page or hsd
       --keep-furniture    keep page headers and footers in the Markdown
       --ocr <mode>        auto (default), always or never
       --scale <n>         render scale, 1 = 72 dpi (default 2)
@@ -158,6 +162,12 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
         const m = value();
         if (m !== 'auto' && m !== 'on' && m !== 'off') throw new UsageError(`--layout-prior must be auto, on or off, not "${m}"`);
         a.layoutPrior = m;
+        break;
+      }
+      case '--speculation': {
+        const m = value();
+        if (m !== 'auto' && m !== 'off' && m !== 'page' && m !== 'hsd') throw new UsageError(`--speculation must be auto, off, page or hsd, not "${m}"`);
+        a.speculation = m;
         break;
       }
       case '--scale': {

@@ -141,6 +141,7 @@ async function convertCommand(argv: string[]): Promise<number> {
               modelsDir: args.models,
               providers: args.providers,
               layoutPrior: args.layoutPrior,
+              speculation: args.speculation,
               ...remoteVlmOption(args),
               ...(args.pictures === 'none' ? {} : { markdownDir: picturesDir, assetsDir: embedDir ?? linkedAssets }),
             },

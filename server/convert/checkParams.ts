@@ -44,6 +44,7 @@ const OPTION_CHECKS: Record<keyof ConvertOptions, Check> = {
       ? undefined
       : `must be a list of at most ${PROVIDERS.length} of ${PROVIDERS.join(', ')}`,
   layoutPrior: oneOf('auto', 'on', 'off'),
+  speculation: oneOf('auto', 'off', 'page', 'hsd'),
   remoteVlm: (v) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'must be an object';
     const r = v as Record<string, unknown>;

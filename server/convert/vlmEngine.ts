@@ -42,10 +42,10 @@ export async function vlmPageEngine(options: ConvertOptions, log: (m: string) =>
       'The VLM engine needs a model folder: pass --models <dir> (or set folio.models.path), or run `folio models pull` / "Folio: Download models".',
     );
   }
-  const key = JSON.stringify([modelsDir, options.providers ?? null, options.layoutPrior ?? 'auto']);
+  const key = JSON.stringify([modelsDir, options.providers ?? null, options.layoutPrior ?? 'auto', options.speculation ?? 'auto']);
   let loading = engines.get(key);
   if (!loading) {
-    loading = loadVlm({ modelsDir, providers: options.providers, layoutPrior: options.layoutPrior ?? 'auto', log });
+    loading = loadVlm({ modelsDir, providers: options.providers, layoutPrior: options.layoutPrior ?? 'auto', speculation: options.speculation, log });
     engines.set(key, loading);
     loading.catch(() => engines.delete(key));
   }

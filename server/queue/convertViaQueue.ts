@@ -51,6 +51,7 @@ export async function convertViaQueue(args: ConvertArgs & { queue: string }, fil
               modelsDir: args.models,
               providers: args.providers,
               layoutPrior: args.layoutPrior,
+              speculation: args.speculation,
               ...remoteVlmOption(args),
             },
           });

@@ -14,6 +14,12 @@ import { buildPrefixTree, deepestOnly, type PrefixTree } from './prefixTree';
 import type { DecodeOptions, DecodeResult, DecodeStats, LogProbs, TargetSession, TokenInfo } from './types';
 import { mulberry32 } from './random';
 import { DEFAULT_LOOP_GUARD, LoopGuard } from '../vlm/loopGuard';
+import { AbortError } from '../vlm/generate';
+
+/** Throws `AbortError` when the decode's cancel signal is set (checked between passes). */
+export function checkAborted(opts: DecodeOptions): void {
+  if (opts.signal?.aborted) throw new AbortError();
+}
 
 export const DEFAULT_MAX_NEW_TOKENS = 8192;
 
@@ -166,6 +172,7 @@ export class SpecDecoder {
       }
       this.tokens.push(tok);
       this.stats.generated++;
+      this.opts.onToken?.(tok);
       if (this.info.isStop(tok)) {
         this.done = true;
         this.reason = 'stop';
@@ -206,6 +213,7 @@ export async function decodeOne(
   const dec = new SpecDecoder(info, index, opts);
   dec.start(first);
   while (!dec.done) {
+    checkAborted(opts);
     const chains = dec.propose();
     const lp = await session.step(chains);
     const { chain, keep } = dec.accept(lp, chains);

@@ -42,3 +42,15 @@ export const GPU_DEFAULTS: SpecDefaults = { mode: 'page', K: 32, maxChains: 8, v
 export function specDefaultsFor(provider: string): SpecDefaults {
   return provider === 'cpu' ? CPU_DEFAULTS : GPU_DEFAULTS;
 }
+
+/** The user's choice (`--speculation`, folio.vlm.speculation): auto = the provider's default, off = plain greedy. */
+export type SpeculationSetting = 'auto' | 'off' | 'page' | 'hsd';
+
+export const SPECULATION_SETTINGS: readonly SpeculationSetting[] = ['auto', 'off', 'page', 'hsd'];
+
+/** The mode a setting runs on a provider (`ar` for off). */
+export function specModeFor(setting: SpeculationSetting | undefined, provider: string): SpecMode {
+  if (setting === 'off') return 'ar';
+  if (setting === 'page' || setting === 'hsd') return setting;
+  return specDefaultsFor(provider).mode;
+}

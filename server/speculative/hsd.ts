@@ -11,7 +11,7 @@
  * awaited, and the drafts arrive as promises, so drafting/OCR runs beside it instead of before it.
  */
 import { DEFAULT_MATCH, DraftIndex } from './draftIndex';
-import { SpecDecoder, decodeOne } from './decode';
+import { SpecDecoder, checkAborted, decodeOne } from './decode';
 import type { DecodeOptions, DecodeResult, DecodeStats, TargetBatch, TargetModel, TargetSession, TokenInfo, SpecMode } from './types';
 
 type Drafts = readonly (readonly number[])[];
@@ -73,6 +73,7 @@ export async function decodeBatch(
     for (;;) {
       const active = decs.map((d, i) => ({ d, i })).filter((x) => !x.d.done);
       if (active.length === 0) break;
+      checkAborted(opts);
       const reqs = active.map(({ d, i }) => ({ session: sessions[i], chains: d.propose() }));
       const scored = model.stepMany
         ? await model.stepMany(reqs)
@@ -109,6 +110,7 @@ async function decodeRows(
     if (live.length !== decs.length) batch.retire(decs.map((d) => !d.done));
     let rounds = 0;
     while (live.length > 0) {
+      checkAborted(opts);
       const chains = live.map((i) => decs[i].propose());
       const scored = await batch.step(chains);
       rounds++;
@@ -141,7 +143,8 @@ export async function decodePage(
     // hsd: start the page prefill now; Stage 1 runs while it is under way.
     const prefill = session.prefill(job.prompt);
     const regions = (await job.regions) ?? [];
-    const stage1 = await decodeBatch(model, regions, info, opts);
+    // The streamer reports the page's tokens only, not the regions' Stage 1 outputs.
+    const stage1 = await decodeBatch(model, regions, info, { ...opts, onToken: undefined });
     const regionOutputs = stage1.results.map((r) => stripStop(r.tokens, info));
     const stage2Drafts: number[][] = regions.map((r, i) => r.wrap(regionOutputs[i]));
     const pageDrafts = await job.drafts;
@@ -150,6 +153,7 @@ export async function decodePage(
     const dec = new SpecDecoder(info, all.length > 0 ? new DraftIndex(all, info, opts.n ?? DEFAULT_MATCH.n, opts.calibrateBoxes) : undefined, opts);
     dec.start(first);
     while (!dec.done) {
+      checkAborted(opts);
       const chains = dec.propose();
       const lp = await session.step(chains);
       const { chain, keep } = dec.accept(lp, chains);

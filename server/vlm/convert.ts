@@ -8,6 +8,13 @@
  * result's warnings and `fellBackRegions` say so. Without priors the page fails with a clear
  * error and the orchestrator falls back to the pipeline for the whole page. In region mode a
  * looping or unusable region is replaced by its pipeline item.
+ *
+ * Speculation (page mode): the pipeline's items for the page (`job.priors`) become the page
+ * draft (server/speculative/draftText.ts) and the page is decoded speculatively with the
+ * provider's defaults (server/speculative/defaults.ts) unless the setting is `off`. Greedy
+ * acceptance keeps the tokens identical to plain greedy decoding; the result's `speculation`
+ * says which mode ran and how many decoder passes it took. Region mode and region reparse stay
+ * greedy (their batches already decode many regions per pass).
  */
 import { FolioError } from '../errors';
 import { FolioErrorCodes, type RegionClass } from '../protocol';
@@ -15,8 +22,11 @@ import { parseDocTags } from '../doctags/parse';
 import { serializeItem, serializePage } from '../doctags/serialize';
 import { toGrid, type DocItem } from '../doctags/types';
 import type { LoopGuardOptions } from './loopGuard';
-import type { PageJob, RegionJob, VlmPageOutput } from './messages';
-import type { GenerateOutput, Timings, VlmModel } from './model';
+import type { PageJob, RegionJob, SpeculationReport, VlmPageOutput } from './messages';
+import type { GenerateOutput, GenerateRequest, Timings, VlmModel } from './model';
+import { specDefaultsFor, specModeFor, type SpeculationSetting } from '../speculative/defaults';
+import { pageDraftFromItems, regionDraftsFromItems } from '../speculative/draftText';
+import { generateSpeculative, type SpecRegionRequest } from './specGenerate';
 import { cropRect, imageSize } from './preprocess';
 import { layoutPrior, PAGE_INSTRUCTION, regionInstruction, stripWrapper, usePrior, type LayoutPriorSetting } from './prompt';
 
@@ -26,7 +36,11 @@ export interface ConvertSettings {
   loopGuard?: LoopGuardOptions | false;
   /** Regions decoded together in region mode. */
   regionBatch?: number;
+  /** Page decoding: auto (the provider's default), off (greedy), page or hsd. Default auto. */
+  speculation?: SpeculationSetting;
   signal?: { readonly aborted: boolean };
+  /** Streamer: each page token as it is committed (greedy or speculative, same order). */
+  onToken?: (id: number) => void;
 }
 
 function addTimings(a: Timings, b: Timings): Timings {
@@ -62,14 +76,9 @@ export async function convertPageOn(model: VlmModel, job: PageJob, s: ConvertSet
   if (job.mode === 'regions') return convertRegionsOn(model, job, s);
   const priorItems = detected && detected.length > 0 ? detected : job.priors;
   const prior = usePrior(s.layoutPrior, priorItems, true) ? layoutPrior(priorItems!) : '';
-  const { outputs, timings } = await model.generate([{ image: job.image, instruction: PAGE_INSTRUCTION, prior }], {
-    maxNewTokens: s.maxNewTokens,
-    loopGuard: s.loopGuard,
-    signal: s.signal,
-  });
-  const out = outputs[0];
+  const { out, timings, speculation } = await decodePageOn(model, job, { image: job.image, instruction: PAGE_INSTRUCTION, prior }, s);
   const warnings: string[] = [];
-  const base = { provider: model.provider, tokens: out.tokens.length, timings };
+  const base = { provider: model.provider, tokens: out.tokens.length, timings, speculation };
   if (out.reason === 'loop') {
     if (!job.priors || job.priors.length === 0) {
       throw new FolioError(
@@ -86,6 +95,60 @@ export async function convertPageOn(model: VlmModel, job: PageJob, s: ConvertSet
   }
   if (out.reason === 'max') warnings.push(`Page ${job.page}: the VLM stopped at the ${out.tokens.length}-token bound; the page may be cut short.`);
   return { ...base, doctags: stripWrapper(out.text), warnings };
+}
+
+/**
+ * The page's tokens: speculative with the pipeline's drafts when the setting asks for it and the
+ * pipeline gave items with text, else greedy (the drafts are the only source of proposals, so
+ * without them speculation would be greedy decoding with extra bookkeeping).
+ */
+async function decodePageOn(
+  model: VlmModel,
+  job: PageJob,
+  req: GenerateRequest,
+  s: ConvertSettings,
+): Promise<{ out: GenerateOutput; timings: Timings; speculation: SpeculationReport }> {
+  const setting = s.speculation ?? 'auto';
+  const mode = specModeFor(setting, model.provider);
+  const items = job.priors ?? [];
+  if (mode === 'ar' || !items.some((p) => p.text || p.table)) {
+    const { outputs, timings } = await model.generate([req], {
+      maxNewTokens: s.maxNewTokens,
+      loopGuard: s.loopGuard,
+      signal: s.signal,
+      onToken: s.onToken ? (_row, id) => s.onToken!(id) : undefined,
+    });
+    const out = outputs[0];
+    // Greedy: the first token comes from the prefill, then one decoder pass per token.
+    return { out, timings, speculation: { setting, mode: 'ar', passes: Math.max(0, out.tokens.length - 1), accepted: 0 } };
+  }
+  const d = specDefaultsFor(model.provider);
+  let regions: SpecRegionRequest[] | undefined;
+  if (mode === 'hsd') {
+    const size = await imageSize(job.image);
+    regions = items
+      .filter((p) => p.bbox && (p.text || p.table))
+      .map((p) => ({
+        req: { image: job.image, crop: cropRect(p.bbox!, job, size), instruction: regionInstruction(p.cls) },
+        drafts: regionDraftsFromItems([p]),
+        wrap: (text: string) => {
+          const item = regionItem(p, { text, tokens: [], reason: 'stop' });
+          return item ? serializeItem(item) : '';
+        },
+      }));
+  }
+  const r = await generateSpeculative(model, req, {
+    mode,
+    // Box offsets and ±1 box variants as in the measured defaults (bench/forcedSpec.ts).
+    decode: { K: d.K, maxChains: d.maxChains, verify: d.verify, stage1Batched: d.stage1Batched, locSpread: 1, calibrateBoxes: true },
+    drafts: [pageDraftFromItems(items)],
+    regions,
+    maxNewTokens: s.maxNewTokens,
+    loopGuard: s.loopGuard,
+    signal: s.signal,
+    onToken: s.onToken,
+  });
+  return { out: r.output, timings: r.timings, speculation: { setting, mode, passes: r.stats.passes, accepted: r.stats.accepted, K: d.K, chains: d.maxChains } };
 }
 
 /** A region's item from the model's output, keeping the pipeline's class and box; undefined when unusable. */

@@ -13,6 +13,7 @@ import { loadVlmConfig } from './config';
 import type { LoopGuardOptions } from './loopGuard';
 import { CANCEL_SLOTS, type FromWorker, type PageJob, type RegionJob, type ToWorker, type VlmPageOutput, type WorkerInit } from './messages';
 import type { LayoutPriorSetting } from './prompt';
+import type { SpeculationSetting } from '../speculative/defaults';
 
 export type { VlmPageOutput } from './messages';
 export type { ImageInput } from './preprocess';
@@ -32,6 +33,8 @@ export interface LoadVlmOptions {
   threads?: number;
   /** Use the heron detector for priors when installed (default true). */
   detector?: boolean;
+  /** folio.vlm.speculation: auto (default: the provider's mode), off, page or hsd. */
+  speculation?: SpeculationSetting;
   /** Path of vlmWorker.js when not beside this bundle or in <repo>/dist. */
   workerPath?: string;
 }
@@ -119,6 +122,7 @@ export async function loadVlm(opts: LoadVlmOptions): Promise<VlmEngine> {
     maxNewTokens: opts.maxNewTokens,
     loopGuard: opts.loopGuard,
     detector: opts.detector,
+    speculation: opts.speculation,
     cancel,
   };
   worker.postMessage({ type: 'init', init } satisfies ToWorker);

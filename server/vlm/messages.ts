@@ -11,6 +11,8 @@ import type { LoopGuardOptions } from './loopGuard';
 import type { ImageInput } from './preprocess';
 import type { LayoutPriorSetting } from './prompt';
 import type { Timings } from './model';
+import type { SpecMode } from '../speculative/types';
+import type { SpeculationSetting } from '../speculative/defaults';
 
 /** Slots of the shared cancel array: requests in flight at once stay far below this. */
 export const CANCEL_SLOTS = 1024;
@@ -25,6 +27,8 @@ export interface WorkerInit {
   loopGuard?: LoopGuardOptions | false;
   /** Use the heron detector for layout priors when it is installed (default true). */
   detector?: boolean;
+  /** Page decoding with the pipeline's drafts (folio.vlm.speculation; default auto). */
+  speculation?: SpeculationSetting;
   /** Request `id` is cancelled when cancel[id % CANCEL_SLOTS] === id (a slot per recent request). */
   cancel: SharedArrayBuffer;
 }
@@ -62,6 +66,23 @@ export interface VlmPageOutput {
   warnings: string[];
   fellBackRegions?: number;
   timings?: Timings;
+  /** How the page was decoded (page conversions only). */
+  speculation?: SpeculationReport;
+}
+
+/** Which decoding ran for a page and what it cost in decoder passes. */
+export interface SpeculationReport {
+  /** The setting asked for. */
+  setting: SpeculationSetting;
+  /** The mode that ran: `ar` for off, and for pages without pipeline text to draft from. */
+  mode: SpecMode;
+  /** Decoder passes after the prefill (greedy: one per token after the first). */
+  passes: number;
+  /** Drafted tokens accepted (each pass also adds the model's own next token). */
+  accepted: number;
+  /** Longest drafted chain and chains per pass (speculative modes). */
+  K?: number;
+  chains?: number;
 }
 
 export type FromWorker =

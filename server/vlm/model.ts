@@ -173,6 +173,27 @@ export class VlmModel {
     return embeds;
   }
 
+  /**
+   * Preprocess and vision-encode one request and build its prompt ids (the `<image>` positions
+   * still to be replaced by `features`). A cancelled request stops before each costly phase.
+   */
+  async prepare(r: GenerateRequest, timings: Timings, signal?: { readonly aborted: boolean }): Promise<{ ids: number[]; features: Float32Array }> {
+    const check = () => {
+      if (signal?.aborted) throw new AbortError();
+    };
+    check();
+    let t = performance.now();
+    const pre = await preprocessImage(r.image, this.config.preprocess, r.crop);
+    timings.preprocessMs += performance.now() - t;
+    check();
+    t = performance.now();
+    const features = await this.encodeImage(pre);
+    timings.visionMs += performance.now() - t;
+    const ids = this.promptIds(pre, r.instruction, r.prior);
+    timings.promptTokens += ids.length;
+    return { ids, features };
+  }
+
   /** Runs a batch of requests together (left-padded) and decodes each greedily. */
   async generate(
     reqs: GenerateRequest[],
@@ -187,17 +208,8 @@ export class VlmModel {
         if (opts.signal?.aborted) throw new AbortError();
       };
       for (const r of reqs) {
-        check();
-        let t = performance.now();
-        const pre = await preprocessImage(r.image, this.config.preprocess, r.crop);
-        timings.preprocessMs += performance.now() - t;
-        check();
-        t = performance.now();
-        const features = await this.encodeImage(pre);
-        timings.visionMs += performance.now() - t;
-        t = performance.now();
-        const ids = this.promptIds(pre, r.instruction, r.prior);
-        timings.promptTokens += ids.length;
+        const { ids, features } = await this.prepare(r, timings, opts.signal);
+        const t = performance.now();
         rows.push(await this.promptEmbeds(session, ids, features));
         timings.prefillMs += performance.now() - t;
       }

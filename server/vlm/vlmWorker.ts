@@ -52,6 +52,7 @@ function settingsFor(id: number): ConvertSettings {
     layoutPrior: init!.layoutPrior,
     maxNewTokens: init!.maxNewTokens,
     loopGuard: init!.loopGuard,
+    speculation: init!.speculation,
     signal: {
       get aborted() {
         return Atomics.load(flag, id % CANCEL_SLOTS) === id;
@@ -63,7 +64,13 @@ function settingsFor(id: number): ConvertSettings {
 async function runPage(id: number, job: PageJob): Promise<void> {
   const s = settingsFor(id);
   const detected = detector && s.layoutPrior !== 'off' && job.mode !== 'regions' ? await detector.detect(job.image, job) : undefined;
-  send({ type: 'done', id, result: await convertPageOn(model!, job, s, detected) });
+  const result = await convertPageOn(model!, job, s, detected);
+  const sp = result.speculation;
+  if (sp) {
+    const how = sp.mode === 'ar' ? 'greedy' : `${sp.mode}, K=${sp.K}, ${sp.chains} chain(s), ${sp.accepted} drafted tokens accepted`;
+    send({ type: 'log', message: `VLM: page ${job.page}: speculation ${sp.setting} → ${how}: ${result.tokens} tokens in ${sp.passes} decoder passes (${(result.tokens / (sp.passes + 1)).toFixed(1)} tokens per pass, prefill included)` });
+  }
+  send({ type: 'done', id, result });
 }
 
 port.on('message', (m: ToWorker) => {

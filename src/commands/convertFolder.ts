@@ -118,6 +118,7 @@ async function convertOne(
     modelsDir: config.modelsDir,
     providers: config.providers,
     layoutPrior: config.layoutPrior,
+    speculation: config.speculation,
     markdownDir: mdDir.fsPath,
     assetsDir: vscode.Uri.joinPath(mdDir, mdUri.path.split('/').pop()!.replace(/\.md$/i, '') + '.assets').fsPath,
   };
