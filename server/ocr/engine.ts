@@ -24,6 +24,8 @@ export interface EngineTuning {
   batching: RecBatching;
   /** Lines below this mean character confidence are dropped (PaddleOCR's drop_score). */
   dropScore: number;
+  /** Undo the page's skew in the upright frame (off: the quarter turn only, for comparison). */
+  deskew: boolean;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface EngineTuning {
 const MIN_SKEW_DEG = 0.15;
 const MAX_SKEW_DEG = 10;
 
-export const DEFAULT_TUNING: EngineTuning = { detect: DEFAULT_DETECT, batching: DEFAULT_BATCHING, dropScore: 0.5 };
+export const DEFAULT_TUNING: EngineTuning = { detect: DEFAULT_DETECT, batching: DEFAULT_BATCHING, dropScore: 0.5, deskew: true };
 
 /** Stage timings of the last run, for the benchmark. */
 export interface OcrTimings {
@@ -92,7 +94,7 @@ export class PaddleOcr {
     // by more than its own width down the page, and layout finds gutters by straight strips.
     const us = uprightSize(rotation, W, H);
     const measured = skewOf(kept.map((k) => k.quad.map((p) => originalToUprightPoint(p, rotation, W, H))));
-    const skew = Math.abs(measured) >= MIN_SKEW_DEG && Math.abs(measured) <= MAX_SKEW_DEG ? measured : 0;
+    const skew = this.tuning.deskew && Math.abs(measured) >= MIN_SKEW_DEG && Math.abs(measured) <= MAX_SKEW_DEG ? measured : 0;
     const toUpright = (p: Point): Point => turnAbout(originalToUprightPoint(p, rotation, W, H), -skew, us.width, us.height);
     const lines = kept.map((k) => this.buildLine(k.quad, k.dl, toUpright, W, H, us));
     const cores = kept.map((k) => inkQuad(k.quad, k.dl).map(toUpright));
