@@ -170,11 +170,45 @@ export function uprightToOriginalPoint(p: Point, rotation: Rotation, width: numb
  * An upright-frame box → the input image's axis-aligned box. Exact for quarter turns.
  * `width`/`height` are the input image's size.
  */
-export function mapUprightToOriginal(box: Box, rotation: Rotation, width: number, height: number): Box {
-  return boundsOf([
-    uprightToOriginalPoint([box.x0, box.y0], rotation, width, height),
-    uprightToOriginalPoint([box.x1, box.y1], rotation, width, height),
-  ]);
+export function mapUprightToOriginal(box: Box, rotation: Rotation, width: number, height: number, skewDeg = 0): Box {
+  if (skewDeg === 0) {
+    return boundsOf([
+      uprightToOriginalPoint([box.x0, box.y0], rotation, width, height),
+      uprightToOriginalPoint([box.x1, box.y1], rotation, width, height),
+    ]);
+  }
+  // A deskewed box: turn its corners back by the skew, then undo the quarter turn.
+  const us = uprightSize(rotation, width, height);
+  const corners: Point[] = [[box.x0, box.y0], [box.x1, box.y0], [box.x1, box.y1], [box.x0, box.y1]];
+  return boundsOf(corners.map((p) => uprightToOriginalPoint(turnAbout(p, skewDeg, us.width, us.height), rotation, width, height)));
+}
+
+/**
+ * The point turned clockwise (on screen, y down) by `deg` about the centre of a `width × height`
+ * frame. With a negative angle it undoes a page's skew: the upright frame is deskewed this way.
+ */
+export function turnAbout(p: Point, deg: number, width: number, height: number): Point {
+  if (deg === 0) return p;
+  const a = (deg * Math.PI) / 180;
+  const c = Math.cos(a), s = Math.sin(a);
+  const dx = p[0] - width / 2, dy = p[1] - height / 2;
+  return [width / 2 + dx * c - dy * s, height / 2 + dx * s + dy * c];
+}
+
+/**
+ * The page's skew in degrees (clockwise on screen): the median baseline angle of the clearly
+ * elongated quads (top-left, top-right, bottom-right, bottom-left as read); 0 when none is.
+ */
+export function skewOf(quads: Point[][]): number {
+  const angles: number[] = [];
+  for (const [tl, tr, , bl] of quads) {
+    const w = Math.hypot(tr[0] - tl[0], tr[1] - tl[1]);
+    const h = Math.hypot(bl[0] - tl[0], bl[1] - tl[1]);
+    if (w > 3 * h) angles.push(Math.atan2(tr[1] - tl[1], tr[0] - tl[0]));
+  }
+  if (angles.length === 0) return 0;
+  angles.sort((a, b) => a - b);
+  return (angles[angles.length >> 1] * 180) / Math.PI;
 }
 
 export function mapOriginalToUpright(box: Box, rotation: Rotation, width: number, height: number): Box {

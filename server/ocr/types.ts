@@ -39,13 +39,18 @@ export interface OcrLine {
   bbox: Box;
   /** The detected rotated rectangle in the input image: top-left, top-right, bottom-right, bottom-left as read. */
   quad: Point[];
-  /** The same line in the upright frame. */
+  /** The same line in the upright (deskewed) frame. */
   upright: Box;
   words: OcrWord[];
 }
 
 export interface OcrResult {
   rotation: Rotation;
+  /**
+   * Clockwise skew of the lines in degrees (a sheet scanned askew), already undone in every
+   * `upright` box: the upright frame is turned back by it about its centre. 0 when negligible.
+   */
+  skew: number;
   /** The onnxruntime execution provider that ran the models. */
   provider: string;
   /** Size of the input image. */

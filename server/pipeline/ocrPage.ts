@@ -50,7 +50,7 @@ export function ocrToSpans(res: OcrResult, imgW: number, imgH: number, scale: nu
     width: Wu / scale,
     height: Hu / scale,
     toDisplayed(b: BBox): BBox {
-      const o = mapUprightToOriginal({ x0: b.x0 * scale, y0: b.y0 * scale, x1: b.x1 * scale, y1: b.y1 * scale }, res.rotation, imgW, imgH);
+      const o = mapUprightToOriginal({ x0: b.x0 * scale, y0: b.y0 * scale, x1: b.x1 * scale, y1: b.y1 * scale }, res.rotation, imgW, imgH, res.skew);
       return { x0: o.x0 / scale, y0: o.y0 / scale, x1: o.x1 / scale, y1: o.y1 / scale };
     },
   };

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getOcr, type OcrLine } from '../../server/ocr/index';
+import { getOcr, mapUprightToOriginal, type OcrLine } from '../../server/ocr/index';
 import { corpusPath } from '../helpers/corpus';
 import { scanPdfPage, tokenize, wordRecall } from './scan';
 
@@ -49,7 +49,16 @@ test('word recall ≥ 0.95 on a skewed, noisy 200-dpi scan; spaces, order and wo
     assert.equal(l.words.map((w) => w.text).join(' '), l.text);
     for (const w of l.words) assert.ok(inside(w.bbox, l.bbox, 1), `word box of "${w.text}" outside its line`);
     for (let i = 1; i < l.words.length; i++) assert.ok(l.words[i].upright.x0 >= l.words[i - 1].upright.x0, 'words left to right');
-    // On an unrotated page the upright frame is the image.
-    assert.deepEqual(l.upright, l.bbox);
+    // The upright frame is the image turned back by the skew: mapped back, a line's upright box
+    // covers its box in the image.
+    const back = mapUprightToOriginal(l.upright, res.rotation, res.width, res.height, res.skew);
+    assert.ok(inside(l.bbox, back, 2), `line "${l.text.slice(0, 30)}" maps back around its image box`);
   }
+  // The skew is measured and undone: in the upright frame the left edges of the long lines line
+  // up, where in the image they drift by sin(1°) × the page height.
+  assert.ok(Math.abs(res.skew - 1) < 0.3, `skew ${res.skew.toFixed(2)}°, expected ~1°`);
+  const spread = (xs: number[]) => Math.max(...xs) - Math.min(...xs);
+  const lefts = long.filter((l) => l.bbox.x0 < scan.image.width * 0.2);
+  assert.ok(spread(lefts.map((l) => l.bbox.x0)) > 20, 'the image lines drift');
+  assert.ok(spread(lefts.map((l) => l.upright.x0)) < 8, `upright left edges spread ${spread(lefts.map((l) => l.upright.x0)).toFixed(1)} px`);
 });

@@ -56,11 +56,12 @@ test('a page turned by each quarter turn is detected as that rotation, with boxe
     const img = rotateQuarter(top, q);
     const res = await ocr.recognize(img);
     assert.equal(res.rotation, q * 90, `turned ${q * 90}° clockwise`);
+    assert.equal(res.skew, 0, 'a clean render is not deskewed');
     const recall = wordRecall(truth, wordsOf(res));
     assert.ok(recall >= 0.95, `turned ${q * 90}°: recall ${recall.toFixed(2)} against the upright reading`);
     for (const l of res.lines) {
       // The upright box lands on the line's box in the turned image.
-      const back = mapUprightToOriginal(l.upright, res.rotation, res.width, res.height);
+      const back = mapUprightToOriginal(l.upright, res.rotation, res.width, res.height, res.skew);
       for (const k of ['x0', 'y0', 'x1', 'y1'] as const) assert.ok(Math.abs(back[k] - l.bbox[k]) < 1e-6, `${k} maps back`);
       // Upright lines are wide and flat, whatever the turn.
       assert.ok(l.upright.x1 - l.upright.x0 >= l.upright.y1 - l.upright.y0, `"${l.text}" upright box is horizontal`);
