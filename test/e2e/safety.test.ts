@@ -1,13 +1,15 @@
 /**
  * End-to-end (issue 10, items 1 and 3) in a real VS Code: re-converting over a `.md` the user
  * edited asks before touching it (Keep Both writes `name (2).md`, the user's file is unchanged);
- * a `.md` that is a symbolic link is refused with an error and its target is untouched. Needs
- * test/e2e/setup.sh's cache, like preview.test.ts.
+ * a `.md` that is a symbolic link is refused with an error and its target is untouched; with
+ * `folio.outputFormat` = docling the same command writes `<name>.docling.json` under the same
+ * rules, and Markdown mode is unchanged (issue 14). Needs test/e2e/setup.sh's cache, like
+ * preview.test.ts.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildVsix, ensureSetup, until, VsCode } from './harness';
 import { TWO_PAGE, writeFixtures } from './pdfFixtures';
@@ -99,4 +101,60 @@ test('a .md that is a symbolic link is refused, and the file it points to is unt
   await vs.page.locator('.notification-toast', { hasText: 'symbolic link' }).first().waitFor({ timeout: 30_000 });
   assert.equal(readFileSync(victim, 'utf8'), 'precious');
   assert.ok(!existsSync(join(vs.workspace, 'linked.folio.json')), 'no sidecar written for a refused conversion');
+});
+
+/** Sets `folio.outputFormat` in the workspace settings (undefined: removed), and gives VS Code a moment to read the file. */
+async function setOutputFormat(format: string | undefined): Promise<void> {
+  const dir = join(vs.workspace, '.vscode');
+  if (format === undefined) rmSync(join(dir, 'settings.json'), { force: true });
+  else {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ 'folio.outputFormat': format }));
+  }
+  await new Promise((r) => setTimeout(r, 2500));
+}
+
+/** The texts of a DoclingDocument file, or '' while it is missing or half written. */
+function doclingTexts(path: string): string {
+  try {
+    return (JSON.parse(read(path)) as { texts: { text: string }[] }).texts.map((t) => t.text).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+test('folio.outputFormat = docling: <name>.docling.json with the PDF\'s text, asked before replacing an edited one; Markdown unchanged', async () => {
+  copyFileSync(join(vs.workspace, TWO_PAGE.file), join(vs.workspace, 'formats.pdf'));
+  const out = join(vs.workspace, 'formats.docling.json');
+  const md = join(vs.workspace, 'formats.md');
+  try {
+    await setOutputFormat('docling');
+    await convert('formats.pdf');
+    await until('formats.docling.json with the PDF\'s headings', 90_000, () => TWO_PAGE.headings.every((h) => doclingTexts(out).includes(h)));
+    const doc = JSON.parse(read(out)) as { schema_name: string; origin: { filename: string } };
+    assert.equal(doc.schema_name, 'DoclingDocument');
+    assert.equal(doc.origin.filename, 'formats.pdf');
+    await vs.page.locator('.tab', { hasText: 'formats.docling.json' }).first().waitFor({ timeout: 30_000 });
+    assert.ok(!existsSync(md) && !existsSync(join(vs.workspace, 'formats.folio.json')), 'no Markdown and no sidecar in docling mode');
+
+    // Edited since Folio wrote it: the same question as for the .md; Keep Both keeps the edit.
+    await vs.command('View: Close All Editors');
+    writeFileSync(out, read(out) + '\n');
+    await convert('formats.pdf');
+    const dialog = vs.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 30_000 });
+    assert.match((await dialog.textContent()) ?? '', /formats\.docling\.json already exists and has text Folio did not write/);
+    await dialog.locator('.monaco-button', { hasText: 'Keep Both' }).click();
+    const second = join(vs.workspace, 'formats (2).docling.json');
+    await until('formats (2).docling.json', 90_000, () => TWO_PAGE.headings.every((h) => doclingTexts(second).includes(h)));
+    assert.ok(read(out).endsWith('}\n\n'), 'the edited file is untouched');
+  } finally {
+    console.log(`screenshot: ${await vs.screenshot('safety-docling')}`);
+    await setOutputFormat(undefined);
+  }
+  // Back to Markdown: the streamed .md with its sidecar, as before; the docling files left alone.
+  const doclingBefore = read(out);
+  await convertAndWait('formats.pdf', md, 'the Markdown conversion of formats.pdf');
+  assert.equal(read(out), doclingBefore);
+  assert.ok(!existsSync(join(vs.workspace, 'formats (3).docling.json')));
 });
