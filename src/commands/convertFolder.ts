@@ -75,7 +75,7 @@ export function convertFolderCommand(ctx: FolioContext) {
             if (outcome === 'skipped') summary.skipped.push(rel);
             else if (outcome === 'kept') {
               summary.kept.push(rel);
-              ctx.output.appendLine(`[info] convert folder: ${rel}: its Markdown exists and was not written by this command (or was edited since); kept — convert it on its own to replace it`);
+              ctx.output.appendLine(`[info] convert folder: ${rel}: its ${config.outputFormat === 'markdown' ? 'Markdown' : config.outputFormat + ' output'} exists and was not written by this command (or was edited since); kept — convert it on its own to replace it`);
             }
             else if (outcome === 'cancelled') break;
             else summary.converted.push(rel);
@@ -189,6 +189,10 @@ async function exportOne(
     // `seen` is what was there when checked above: a file changed since then is kept (written beside).
     await writeExport(ctx.exportRecords, { uri: outUri, seen: existing ? Buffer.from(existing).toString('utf8') : undefined }, format, out.text, pdfSha256);
     return 'converted';
+  } catch (e) {
+    // Cancelled while the backend rendered the file: a cancel, not a failure.
+    if (token.isCancellationRequested) return 'cancelled';
+    throw e;
   } finally {
     await pictures.cleanup().catch(() => undefined);
   }

@@ -123,8 +123,23 @@ function doclingTexts(path: string): string {
   }
 }
 
-test('folio.outputFormat = docling: <name>.docling.json with the PDF\'s text, asked before replacing an edited one; Markdown unchanged', async () => {
+async function convertFolder(name: string): Promise<void> {
+  await vs.page.keyboard.press('Escape');
+  await vs.command('View: Show Explorer');
+  const row = vs.page.locator('.explorer-folders-view .monaco-list-row', { hasText: new RegExp(`^${name}$`) }).first();
+  await row.waitFor({ timeout: 30_000 });
+  await row.click({ button: 'right' });
+  const item = vs.page.locator('.context-view .action-item', { hasText: 'Convert All PDFs in Folder' }).first();
+  await item.waitFor({ timeout: 10_000 });
+  await item.click();
+}
+
+const folderSummaries = () => [...vs.folioLog().matchAll(/convert folder fmtdir: (\d+) converted, (\d+) up to date, (\d+) kept, (\d+) failed/g)].map((m) => m.slice(1).map(Number));
+
+test('folio.outputFormat = docling: <name>.docling.json with the PDF\'s text, asked before replacing an edited one, folder conversion up to date; Markdown unchanged', async () => {
   copyFileSync(join(vs.workspace, TWO_PAGE.file), join(vs.workspace, 'formats.pdf'));
+  mkdirSync(join(vs.workspace, 'fmtdir'));
+  copyFileSync(join(vs.workspace, TWO_PAGE.file), join(vs.workspace, 'fmtdir', 'a.pdf'));
   const out = join(vs.workspace, 'formats.docling.json');
   const md = join(vs.workspace, 'formats.md');
   try {
@@ -148,6 +163,18 @@ test('folio.outputFormat = docling: <name>.docling.json with the PDF\'s text, as
     const second = join(vs.workspace, 'formats (2).docling.json');
     await until('formats (2).docling.json', 90_000, () => TWO_PAGE.headings.every((h) => doclingTexts(second).includes(h)));
     assert.ok(read(out).endsWith('}\n\n'), 'the edited file is untouched');
+
+    // The folder command honours the setting, and skips the PDF the second time (content hashes).
+    await convertFolder('fmtdir');
+    await until('the first folder summary', 90_000, () => folderSummaries().length >= 1);
+    assert.deepEqual(folderSummaries()[0], [1, 0, 0, 0]);
+    const a = join(vs.workspace, 'fmtdir', 'a.docling.json');
+    assert.ok(TWO_PAGE.headings.every((h) => doclingTexts(a).includes(h)) && !existsSync(join(vs.workspace, 'fmtdir', 'a.md')));
+    const written = mtime(a);
+    await convertFolder('fmtdir');
+    await until('the second folder summary', 60_000, () => folderSummaries().length >= 2);
+    assert.deepEqual(folderSummaries()[1], [0, 1, 0, 0], 'up to date');
+    assert.equal(mtime(a), written, 'not rewritten');
   } finally {
     console.log(`screenshot: ${await vs.screenshot('safety-docling')}`);
     await setOutputFormat(undefined);
