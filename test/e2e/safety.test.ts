@@ -136,7 +136,7 @@ async function convertFolder(name: string): Promise<void> {
 
 const folderSummaries = () => [...vs.folioLog().matchAll(/convert folder fmtdir: (\d+) converted, (\d+) up to date, (\d+) kept, (\d+) failed/g)].map((m) => m.slice(1).map(Number));
 
-test('folio.outputFormat = docling: <name>.docling.json with the PDF\'s text, asked before replacing an edited one, folder conversion up to date; Markdown unchanged', async () => {
+test('folio.outputFormat = docling: <name>.docling.json with the PDF\'s text, asked before replacing an edited one, folder conversion up to date; Markdown unchanged; "Convert PDF to…" asks', async () => {
   copyFileSync(join(vs.workspace, TWO_PAGE.file), join(vs.workspace, 'formats.pdf'));
   mkdirSync(join(vs.workspace, 'fmtdir'));
   copyFileSync(join(vs.workspace, TWO_PAGE.file), join(vs.workspace, 'fmtdir', 'a.pdf'));
@@ -184,4 +184,19 @@ test('folio.outputFormat = docling: <name>.docling.json with the PDF\'s text, as
   await convertAndWait('formats.pdf', md, 'the Markdown conversion of formats.pdf');
   assert.equal(read(out), doclingBefore);
   assert.ok(!existsSync(join(vs.workspace, 'formats (3).docling.json')));
+
+  // "Convert PDF to…" asks for the format: chunks, one JSON object a line.
+  await vs.command('View: Close All Editors');
+  await vs.open('formats.pdf');
+  await vs.command('Folio: Convert PDF to…');
+  await vs.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Chunks (JSON Lines)' }).first().click();
+  const chunks = join(vs.workspace, 'formats.chunks.jsonl');
+  await until('formats.chunks.jsonl', 90_000, () => {
+    try {
+      const all = read(chunks).trimEnd().split('\n').map((l) => (JSON.parse(l) as { text: string; headings: string[] }));
+      return TWO_PAGE.headings.every((h) => all.some((c) => c.headings.includes(h)));
+    } catch {
+      return false;
+    }
+  });
 });
