@@ -20,6 +20,25 @@ function pageProblem(p: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * `embed` reads the picture files the pages' Markdown links and puts their bytes in the output:
+ * a link is acceptable only inside `picturesDir` (relative, no `..`), as the conversion writes them.
+ */
+function embedLinkProblem(markdown: string): string | undefined {
+  for (const m of markdown.matchAll(/!\[(?:[^\]\\]|\\.)*\]\((<[^>]*>|[^)\s]+)\)/g)) {
+    const target = m[1]!.startsWith('<') ? m[1]!.slice(1, -1) : m[1]!;
+    if (target.startsWith('data:')) continue;
+    let path = target;
+    try {
+      path = decodeURI(target);
+    } catch {
+      // kept as written
+    }
+    if (isAbsolute(path) || /^[a-z][a-z0-9+.-]*:/i.test(path) || path.split(/[\\/]/).includes('..')) return `a picture link (${target.slice(0, 80)}) is outside picturesDir, which images "embed" would read`;
+  }
+  return undefined;
+}
+
 export function checkExportParams(params: unknown): string | undefined {
   if (typeof params !== 'object' || params === null) return 'the parameters must be an object';
   const p = params as Record<string, unknown>;
@@ -37,6 +56,12 @@ export function checkExportParams(params: unknown): string | undefined {
     const d = p.picturesDir;
     if (typeof d !== 'string' || d.length === 0 || d.length > MAX_PATH || d.includes('\0') || !isAbsolute(d)) return 'picturesDir: must be an absolute folder path';
     if (d.split(/[\\/]/).includes('..')) return 'picturesDir: must not contain ".." segments';
+  }
+  if (p.images === 'embed') {
+    for (let i = 0; i < p.pages.length; i++) {
+      const problem = embedLinkProblem((p.pages[i] as { markdown: string }).markdown);
+      if (problem) return `pages[${i}]: ${problem}`;
+    }
   }
   if (p.keepFurniture !== undefined && typeof p.keepFurniture !== 'boolean') return 'keepFurniture: must be true or false';
   if (p.chunkSize !== undefined && !(Number.isInteger(p.chunkSize) && (p.chunkSize as number) >= 64 && (p.chunkSize as number) <= 1_000_000)) return 'chunkSize: must be a whole number from 64 to 1000000';

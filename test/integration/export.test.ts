@@ -9,9 +9,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { CancellationTokenSource } from 'vscode-languageserver-protocol/node';
 import { BackendProcess } from '../helpers/backend';
-import { repoRoot } from '../helpers/corpus';
+import { corpusPath, repoRoot } from '../helpers/corpus';
 import { doclingValidator, SCHEMA_VERSIONS } from '../export/doclingSchema';
 import { EXPORT_EXTENSIONS, ExportRequest, type ConvertSummary, type ExportParams, type PageResult } from '../../server/protocol';
 
@@ -78,9 +80,37 @@ test('doctags: the summary\'s DocTags, as the extension writes them', () => {
   assert.ok(norm(text).includes('Sliding Window Attention for Efficient Inference'));
 });
 
+test('pictures: embedded as data URIs or linked under the pictures folder, as the extension asks', async () => {
+  // The options convertToExport.ts sends for `embed` (crops in a temporary folder) and `link`.
+  const dir = mkdtempSync(join(tmpdir(), 'folio-export-pictures-'));
+  try {
+    const pics = pathToFileURL(corpusPath('docling/pdf/picture_classification.pdf')).href;
+    const run = backend.convert({ uri: pics, options: { renderImages: false, markdownDir: dir, assetsDir: join(dir, 'pics.assets') } });
+    await run.result;
+    const picPages = run.pages.map((p) => p.page);
+    const pictures = async (images: 'embed' | 'link' | 'none') => {
+      const out = await backend.connection.sendRequest(ExportRequest.type, { uri: pics, format: 'docling', pages: picPages, images, picturesDir: dir });
+      return (JSON.parse(out.text) as { pictures: { image?: { uri: string } }[] }).pictures;
+    };
+    const embedded = await pictures('embed');
+    assert.ok(embedded.length >= 1, 'the PDF has pictures');
+    assert.ok(embedded.every((p) => p.image?.uri.startsWith('data:image/png;base64,')), 'embedded');
+    const linked = await pictures('link');
+    assert.ok(linked.every((p) => p.image?.uri.startsWith('pics.assets/')), `linked under the pictures folder: ${linked.map((p) => p.image?.uri).join(', ')}`);
+    assert.ok((await pictures('none')).every((p) => p.image === undefined), 'left out');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('bad parameters are refused naming the field', async () => {
   await assert.rejects(exportText({ format: 'docling', picturesDir: `${repoRoot()}/../x` }), (e: { code: number; message: string }) => e.code === -32602 && /picturesDir/.test(e.message));
   await assert.rejects(exportText({ format: 'md' as 'docling' }), (e: { code: number; message: string }) => e.code === -32602 && /format/.test(e.message));
+  // `embed` reads the files pictures link: none outside the pictures folder.
+  const sneaky = { ...pages[0]!, markdown: pages[0]!.markdown + '\n\n![x](../../../etc/passwd)\n' };
+  await assert.rejects(exportText({ format: 'docling', images: 'embed', picturesDir: repoRoot(), pages: [sneaky] }), (e: { code: number; message: string }) => e.code === -32602 && /pages\[0\].*outside picturesDir/.test(e.message));
+  const absolute = { ...pages[0]!, markdown: '![x](/etc/passwd)' };
+  await assert.rejects(exportText({ format: 'chunks', images: 'embed', picturesDir: repoRoot(), pages: [absolute] }), (e: { code: number }) => e.code === -32602);
   await assert.rejects(exportText({ format: 'chunks', pages: [{ page: 0 } as PageResult] }), (e: { code: number; message: string }) => e.code === -32602 && /pages\[0\]/.test(e.message));
 });
 
