@@ -123,15 +123,20 @@ function doclingTexts(path: string): string {
   }
 }
 
+/** Explorer: right-click the folder, "Convert All PDFs in Folder". Retried: a file the last step wrote can shift the rows under the pointer. */
 async function convertFolder(name: string): Promise<void> {
   await vs.page.keyboard.press('Escape');
   await vs.command('View: Show Explorer');
   const row = vs.page.locator('.explorer-folders-view .monaco-list-row', { hasText: new RegExp(`^${name}$`) }).first();
-  await row.waitFor({ timeout: 30_000 });
-  await row.click({ button: 'right' });
   const item = vs.page.locator('.context-view .action-item', { hasText: 'Convert All PDFs in Folder' }).first();
-  await item.waitFor({ timeout: 10_000 });
-  await item.click();
+  await until(`the folder menu of ${name}`, 60_000, async () => {
+    await vs.page.keyboard.press('Escape');
+    await row.waitFor({ timeout: 10_000 });
+    await row.click({ button: 'right' });
+    await item.waitFor({ timeout: 3_000 });
+    await item.click();
+    return true;
+  }, 500);
 }
 
 const folderSummaries = () => [...vs.folioLog().matchAll(/convert folder fmtdir: (\d+) converted, (\d+) up to date, (\d+) kept, (\d+) failed/g)].map((m) => m.slice(1).map(Number));
