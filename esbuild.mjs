@@ -40,6 +40,7 @@ const nodeEntries = [
   ['server/main.ts', 'dist/server.js'],
   ['server/worker/pageWorker.ts', 'dist/pageWorker.js'],
   ['server/vlm/vlmWorker.ts', 'dist/vlmWorker.js'],
+  ['server/export/exportWorker.ts', 'dist/exportWorker.js'],
   ['server/cli/main.ts', 'dist/cli.js'],
 ].filter(([entry]) => existsSync(entry) && wanted(entry));
 

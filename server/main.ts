@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import {
   ConvertRequest,
+  ExportRequest,
   LogNotification,
   ReparseRegionRequest,
   pageProgressMessage,
@@ -31,6 +32,8 @@ import { evictCache } from './util/cache';
 import { IdleMap } from './util/idleMap';
 import { resolveLimits } from './worker/limits';
 import type { ConvertLimits } from './protocol';
+import { checkExportParams } from './export/checkExportParams';
+import { ExportCancelledError, exportInWorker, exportJob } from './export/inWorker';
 
 const connection = createConnection(ProposedFeatures.all);
 const pool = new PageWorkerPool({ size: Number(process.env.FOLIO_WORKERS) || 2 });
@@ -190,6 +193,17 @@ connection.onRequest(ReparseRegionRequest.type, async (params: ReparseRegionPara
     throw toResponseError(e);
   } finally {
     held.release();
+  }
+});
+
+// folio/export: the extension's DoclingDocument / chunks output, rendered in a worker thread.
+connection.onRequest(ExportRequest.type, async (params, token) => {
+  refuseBadParams(checkExportParams(params));
+  try {
+    return await exportInWorker(exportJob(params, toPath(params.uri)), abortSignal(token));
+  } catch (e) {
+    if (e instanceof ExportCancelledError) throw new ResponseError(-32800, e.message);
+    throw toResponseError(e);
   }
 });
 

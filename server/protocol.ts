@@ -256,6 +256,43 @@ export namespace ReparseRegionRequest {
   export const type = new RequestType<ReparseRegionParams, ReparseRegionResult, void>(method);
 }
 
+/**
+ * Output files besides Markdown, as `folio convert --format` names them: the file beside the PDF
+ * is `<name><ext>`. The extension's `folio.outputFormat` uses the same names.
+ */
+export const EXPORT_EXTENSIONS = { docling: '.docling.json', chunks: '.chunks.jsonl', doctags: '.doctags.txt' } as const;
+
+/** Formats `folio/export` renders from converted pages (DocTags is the summary's own `doctags`). */
+export type ExportFormatName = 'docling' | 'chunks';
+export type PictureMode = 'link' | 'embed' | 'none';
+
+export interface ExportParams {
+  /** The PDF the pages came from (`file:` URI or absolute path): the document's name and origin hash. */
+  uri: string;
+  format: ExportFormatName;
+  /** The conversion's pages, as `folio/convert` delivered them. */
+  pages: PageResult[];
+  /** Pictures: linked files under `picturesDir` (default), embedded as data URIs, or left out. */
+  images?: PictureMode;
+  /** Absolute folder the pages' picture links are relative to (the conversion's `markdownDir`). */
+  picturesDir?: string;
+  keepFurniture?: boolean;
+  /** Chunk size limit in characters (chunks only). Default 2000. */
+  chunkSize?: number;
+}
+
+export interface ExportResult {
+  /** The file's whole text. */
+  text: string;
+  warnings: string[];
+}
+
+export namespace ExportRequest {
+  /** Sent by the client: render converted pages as a DoclingDocument or retrieval chunks (in a worker thread). Cancellable. */
+  export const method = 'folio/export' as const;
+  export const type = new RequestType<ExportParams, ExportResult, void>(method);
+}
+
 export interface LogParams {
   level: 'info' | 'warning' | 'error';
   message: string;

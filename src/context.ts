@@ -6,6 +6,11 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { createClient } from './client';
 import { ConversionListeners } from './conversion';
+import type { PictureMode } from '../server/protocol';
+import { ExportRecords } from './commands/exportRecords';
+
+export type OutputFormat = 'markdown' | 'docling' | 'chunks' | 'doctags';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['markdown', 'docling', 'chunks', 'doctags'];
 
 export interface FolioConfig {
   outputDirectory: string;
@@ -18,6 +23,15 @@ export interface FolioConfig {
   providers: string[];
   layoutPrior: 'auto' | 'on' | 'off';
   speculation: 'auto' | 'off' | 'page' | 'hsd';
+  /** What the convert commands write (src/commands/exportFile.ts for all but markdown). */
+  outputFormat: OutputFormat;
+  /** Pictures in the docling and chunks outputs. */
+  images: PictureMode;
+}
+
+/** A setting's value when it is one of `values` (a hand-edited settings.json may hold anything), else the default. */
+function oneOf<T extends string>(v: string | undefined, values: readonly T[], fallback: T): T {
+  return values.includes(v as T) ? (v as T) : fallback;
 }
 
 export class FolioContext implements vscode.Disposable {
@@ -25,6 +39,8 @@ export class FolioContext implements vscode.Disposable {
   readonly conversions: ConversionListeners;
   /** Page-image cache (the preview's localResourceRoots include it). */
   readonly cacheDir: vscode.Uri;
+  /** What Folio last wrote to each DoclingDocument / chunks / DocTags output (overwrite and up-to-date checks). */
+  readonly exportRecords: ExportRecords;
   private clientPromise: Promise<LanguageClient> | undefined;
   private client_: LanguageClient | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -33,6 +49,7 @@ export class FolioContext implements vscode.Disposable {
     this.output = vscode.window.createOutputChannel('Folio', { log: true });
     this.conversions = new ConversionListeners(this.output);
     this.cacheDir = vscode.Uri.joinPath(extension.globalStorageUri, 'pages');
+    this.exportRecords = new ExportRecords(extension.globalState);
     this.disposables.push(this.output);
   }
 
@@ -47,7 +64,9 @@ export class FolioContext implements vscode.Disposable {
       modelsDir: c.get<string>('models.path', '').trim() || vscode.Uri.joinPath(this.extension.globalStorageUri, 'models').fsPath,
       providers: c.get<string[]>('vlm.providers', ['cuda', 'webgpu', 'cpu']),
       layoutPrior: c.get<'auto' | 'on' | 'off'>('vlm.layoutPrior', 'auto'),
-      speculation: c.get<'auto' | 'off' | 'page' | 'hsd'>('vlm.speculation', 'auto'),
+      speculation: oneOf(c.get<string>('vlm.speculation'), ['auto', 'off', 'page', 'hsd'] as const, 'auto'),
+      outputFormat: oneOf(c.get<string>('outputFormat'), OUTPUT_FORMATS, 'markdown'),
+      images: oneOf(c.get<string>('images'), ['link', 'embed', 'none'] as const, 'link'),
     };
   }
 

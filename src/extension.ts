@@ -15,6 +15,7 @@ export function activate(extension: vscode.ExtensionContext): FolioContext {
   extension.subscriptions.push(ctx);
   ctx.push(
     vscode.commands.registerCommand('folio.convertPdf', convertPdfCommand(ctx)),
+    vscode.commands.registerCommand('folio.convertPdfTo', convertPdfCommand(ctx, true)),
     vscode.commands.registerCommand('folio.downloadModels', downloadModelsCommand(ctx)),
     vscode.commands.registerCommand('folio.convertFolder', convertFolderCommand(ctx)),
   );

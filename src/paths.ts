@@ -1,13 +1,18 @@
-/** Where a PDF's Markdown goes: beside it, or in `folio.outputDirectory` (relative to the PDF's folder). */
+/** Where a PDF's outputs go: beside it, or in `folio.outputDirectory` (relative to the PDF's folder). */
 import * as vscode from 'vscode';
 import { isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
 import { fitFileName } from '../server/util/safeWrite';
 
 export function markdownUriFor(pdfUri: vscode.Uri, outputDirectory: string): vscode.Uri {
+  return outputUriFor(pdfUri, outputDirectory, '.md');
+}
+
+/** `<name><ext>` for the PDF (`.md`, `.docling.json`, …), in the folder markdownUriFor uses. */
+export function outputUriFor(pdfUri: vscode.Uri, outputDirectory: string, ext: string): vscode.Uri {
   // Shortened with a hash only when the name would pass the 255-byte limit (a 254-byte `<x>.pdf`);
   // scans given as images (scan.png) get scan.md, as PDFs do.
-  const base = fitFileName((pdfUri.path.split('/').pop() ?? 'document.pdf').replace(/\.(pdf|png|jpe?g|tiff?)$/i, ''), '.md');
+  const base = fitFileName((pdfUri.path.split('/').pop() ?? 'document.pdf').replace(/\.(pdf|png|jpe?g|tiff?)$/i, ''), ext);
   const pdfDir = vscode.Uri.joinPath(pdfUri, '..');
   const dir = outputDirectory.trim();
   if (!dir) return vscode.Uri.joinPath(pdfDir, base);

@@ -97,7 +97,7 @@ class PdfViewerProvider implements vscode.CustomReadonlyEditorProvider {
       webview.onDidReceiveMessage((m: unknown) => {
         if (!isFromViewer(m)) return;
         if (m.type === 'ready') void load();
-        else void vscode.commands.executeCommand('folio.convertPdf', document.uri).then(() => load());
+        else void vscode.commands.executeCommand('folio.convertPdf', document.uri, 'markdown').then(() => load()); // its button says Markdown, whatever folio.outputFormat is
       }),
       panel.onDidDispose(() => {
         cts.cancel();

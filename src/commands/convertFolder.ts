@@ -6,6 +6,10 @@
  * is not the batch's own output (edited since, or written otherwise) is never overwritten: it is
  * kept and reported. A PDF with failed pages gets no Markdown (a batch leaves no half files).
  * Everything is summarised in the Folio output channel.
+ *
+ * With `folio.outputFormat` set to docling, chunks or doctags, each PDF gets that file instead
+ * (exportFile.ts), under the same rules; its hashes are kept in the export records rather than a
+ * sidecar (the other outputs have no preview).
  */
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
@@ -15,6 +19,7 @@ import { markdownUriFor } from '../paths';
 import { readSidecar, sidecarOptions, SIDECAR_VERSION, writeSidecar } from '../preview/sidecar';
 import { writeLocalFile } from '../localFiles';
 import { RegionMap } from '../preview/regionMap';
+import { exportUriFor, pictureFolders, renderOutput, sha256Hex, writeExport, type ExportFormat } from './exportFile';
 
 export interface FolderSummary {
   converted: string[];
@@ -70,7 +75,7 @@ export function convertFolderCommand(ctx: FolioContext) {
             if (outcome === 'skipped') summary.skipped.push(rel);
             else if (outcome === 'kept') {
               summary.kept.push(rel);
-              ctx.output.appendLine(`[info] convert folder: ${rel}: its Markdown exists and was not written by this command (or was edited since); kept — convert it on its own to replace it`);
+              ctx.output.appendLine(`[info] convert folder: ${rel}: its ${config.outputFormat === 'markdown' ? 'Markdown' : config.outputFormat + ' output'} exists and was not written by this command (or was edited since); kept — convert it on its own to replace it`);
             }
             else if (outcome === 'cancelled') break;
             else summary.converted.push(rel);
@@ -99,6 +104,7 @@ async function convertOne(
 ): Promise<'converted' | 'skipped' | 'kept' | 'cancelled'> {
   const pdfBytes = await vscode.workspace.fs.readFile(pdfUri);
   const pdfSha256 = sha256(pdfBytes);
+  if (config.outputFormat !== 'markdown') return exportOne(ctx, pdfUri, pdfSha256, config, config.outputFormat, token);
   const mdUri = markdownUriFor(pdfUri, config.outputDirectory);
   const existing = await readOrUndefined(mdUri);
   const recorded = await recordedSource(mdUri);
@@ -142,4 +148,53 @@ async function convertOne(
   await writeLocalFile(mdUri, mdBytes);
   await writeSidecar(mdUri, { folio: SIDECAR_VERSION, pdf: pdfUri.toString(), options: sidecarOptions(options), pages: map.allPages(), mdSha256: sha256(mdBytes), pdfSha256 });
   return 'converted';
+}
+
+/** One PDF to `folio.outputFormat`'s file: skipped when up to date, kept when not Folio's, else converted and written. */
+async function exportOne(
+  ctx: FolioContext,
+  pdfUri: vscode.Uri,
+  pdfSha256: string,
+  config: FolioContext['config'],
+  format: ExportFormat,
+  token: vscode.CancellationToken,
+): Promise<'converted' | 'skipped' | 'kept' | 'cancelled'> {
+  const outUri = exportUriFor(pdfUri, config.outputDirectory, format);
+  const existing = await readOrUndefined(outUri);
+  const recorded = ctx.exportRecords.get(outUri.fsPath);
+  if (existing) {
+    if (recorded?.sha256 !== sha256Hex(existing)) return 'kept';
+    if (recorded.pdfSha256 === pdfSha256) return 'skipped';
+  }
+  const pictures = await pictureFolders(outUri, format, config.images);
+  try {
+    const options: ConvertOptions = {
+      renderImages: false,
+      scale: config.renderScale,
+      ocr: config.ocr,
+      keepFurniture: config.keepPageHeaders,
+      cacheDir: ctx.cacheDir.fsPath,
+      engine: config.engine,
+      modelsDir: config.modelsDir,
+      providers: config.providers,
+      layoutPrior: config.layoutPrior,
+      ...pictures.options,
+    };
+    const client = await ctx.client();
+    const summary = await client.sendRequest(ConvertRequest.type, { uri: pdfUri.toString(), options } satisfies ConvertParams, token);
+    if (summary.cancelled || token.isCancellationRequested) return 'cancelled';
+    if (summary.pagesDone.length === 0) throw new Error(summary.pageErrors[0]?.message ?? 'no page could be converted');
+    if (summary.pageErrors.length > 0) throw new Error(`${summary.pageErrors.length} page(s) failed (first: page ${summary.pageErrors[0]!.page}: ${summary.pageErrors[0]!.message}); the ${format} output was not written`);
+    const out = await renderOutput(client, format, pdfUri, summary, summary.pages ?? [], pictures, config.keepPageHeaders, config.images, token);
+    for (const w of out.warnings) ctx.output.appendLine(`[warning] convert folder: ${vscode.workspace.asRelativePath(pdfUri, false)}: ${w}`);
+    // `seen` is what was there when checked above: a file changed since then is kept (written beside).
+    await writeExport(ctx.exportRecords, { uri: outUri, seen: existing ? Buffer.from(existing).toString('utf8') : undefined }, format, out.text, pdfSha256);
+    return 'converted';
+  } catch (e) {
+    // Cancelled while the backend rendered the file: a cancel, not a failure.
+    if (token.isCancellationRequested) return 'cancelled';
+    throw e;
+  } finally {
+    await pictures.cleanup().catch(() => undefined);
+  }
 }

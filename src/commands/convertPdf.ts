@@ -27,6 +27,9 @@ import { localPath } from '../localFiles';
 import { readSidecar } from '../preview/sidecar';
 import { existingMarkdownDecision, keepBothName } from './markdownGuard';
 import { MarkdownWriter } from './markdownWriter';
+import { OUTPUT_FORMATS, type OutputFormat } from '../context';
+import { chooseExportTarget, exportUriFor } from './exportFile';
+import { convertToExport } from './convertToExport';
 
 /** The PDF the command was invoked on: explorer / editor-title argument, active tab, or a file picker. */
 async function targetPdf(arg: unknown): Promise<vscode.Uri | undefined> {
@@ -42,11 +45,32 @@ function errorCode(e: unknown): number | undefined {
   return typeof code === 'number' ? code : undefined;
 }
 
-export function convertPdfCommand(ctx: FolioContext) {
-  return async (arg?: unknown): Promise<ConvertSummary | undefined> => {
+const FORMAT_PICKS: Record<OutputFormat, { label: string; detail: string }> = {
+  markdown: { label: 'Markdown', detail: '<name>.md, with the preview' },
+  docling: { label: 'DoclingDocument (JSON)', detail: '<name>.docling.json, for tools that read Docling\'s output' },
+  chunks: { label: 'Chunks (JSON Lines)', detail: '<name>.chunks.jsonl, retrieval chunks with heading paths, pages and boxes' },
+  doctags: { label: 'DocTags', detail: '<name>.doctags.txt' },
+};
+
+/** "Convert PDF to…": the format for this conversion, the setting's first. */
+async function pickFormat(current: OutputFormat): Promise<OutputFormat | undefined> {
+  const items = [current, ...OUTPUT_FORMATS.filter((f) => f !== current)].map((f) => ({ ...FORMAT_PICKS[f], format: f }));
+  const picked = await vscode.window.showQuickPick(items, { title: 'Folio: convert the PDF to', placeHolder: 'Output format (the default is the folio.outputFormat setting)' });
+  return picked?.format;
+}
+
+/**
+ * `folio.convertPdf` writes `folio.outputFormat`; `folio.convertPdfTo` (askFormat) asks first.
+ * An optional second argument names the format (for other extensions and tests).
+ */
+export function convertPdfCommand(ctx: FolioContext, askFormat = false) {
+  return async (arg?: unknown, formatArg?: unknown): Promise<ConvertSummary | undefined> => {
     const pdfUri = await targetPdf(arg);
     if (!pdfUri) return undefined;
+    const format = OUTPUT_FORMATS.includes(formatArg as OutputFormat) ? (formatArg as OutputFormat) : askFormat ? await pickFormat(ctx.config.outputFormat) : ctx.config.outputFormat;
+    if (!format) return undefined;
     const name = pdfUri.path.split('/').pop() ?? pdfUri.toString();
+    if (format !== 'markdown') return convertWithPassword(ctx, name, async (password, target) => convertToExport(ctx, pdfUri, target, format, password), () => chooseExportTarget(ctx.exportRecords, exportUriFor(pdfUri, ctx.config.outputDirectory, format), format));
     let mdUri: vscode.Uri | undefined;
     try {
       mdUri = await chooseTarget(ctx, markdownUriFor(pdfUri, ctx.config.outputDirectory));
@@ -81,6 +105,52 @@ export function convertPdfCommand(ctx: FolioContext) {
     }
     return undefined;
   };
+}
+
+/** Chooses the target (errors shown), then converts, asking for a password when the PDF needs one. */
+async function convertWithPassword<T>(
+  ctx: FolioContext,
+  name: string,
+  convert: (password: string | undefined, target: T) => Promise<ConvertSummary>,
+  choose: () => Promise<T | undefined>,
+): Promise<ConvertSummary | undefined> {
+  const fail = (e: unknown) => {
+    const message = e instanceof Error ? e.message : String(e);
+    ctx.output.appendLine(`[error] ${name}: ${message}`);
+    void vscode.window.showErrorMessage(`Folio could not convert ${name}: ${message}`);
+    return undefined;
+  };
+  let target: T | undefined;
+  try {
+    target = await choose();
+  } catch (e) {
+    return fail(e);
+  }
+  if (target === undefined) return undefined;
+  let password: string | undefined;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    try {
+      return await convert(password, target);
+    } catch (e) {
+      const code = errorCode(e);
+      if (code === FolioErrorCodes.PasswordRequired || code === FolioErrorCodes.PasswordIncorrect) {
+        password = await askPassword(name, code);
+        if (password === undefined) return undefined;
+        continue;
+      }
+      return fail(e);
+    }
+  }
+  return undefined;
+}
+
+function askPassword(name: string, code: number): Thenable<string | undefined> {
+  return vscode.window.showInputBox({
+    title: `Folio: ${name} is password-protected`,
+    prompt: code === FolioErrorCodes.PasswordIncorrect ? 'That password is not correct. Try again.' : 'Enter the PDF password',
+    password: true,
+    ignoreFocusOut: true,
+  });
 }
 
 /**

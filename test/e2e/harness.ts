@@ -286,6 +286,7 @@ export const RUNTIME_FILES = [
   'dist/extension.js',
   'dist/server.js',
   'dist/pageWorker.js',
+  'dist/exportWorker.js',
   'dist/media/preview.js',
   'media/preview.css',
   'node_modules/pdfjs-dist/legacy/build/pdf.mjs',

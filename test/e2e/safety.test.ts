@@ -1,13 +1,15 @@
 /**
  * End-to-end (issue 10, items 1 and 3) in a real VS Code: re-converting over a `.md` the user
  * edited asks before touching it (Keep Both writes `name (2).md`, the user's file is unchanged);
- * a `.md` that is a symbolic link is refused with an error and its target is untouched. Needs
- * test/e2e/setup.sh's cache, like preview.test.ts.
+ * a `.md` that is a symbolic link is refused with an error and its target is untouched; with
+ * `folio.outputFormat` = docling the same command writes `<name>.docling.json` under the same
+ * rules, and Markdown mode is unchanged (issue 14). Needs test/e2e/setup.sh's cache, like
+ * preview.test.ts.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildVsix, ensureSetup, until, VsCode } from './harness';
 import { TWO_PAGE, writeFixtures } from './pdfFixtures';
@@ -99,4 +101,107 @@ test('a .md that is a symbolic link is refused, and the file it points to is unt
   await vs.page.locator('.notification-toast', { hasText: 'symbolic link' }).first().waitFor({ timeout: 30_000 });
   assert.equal(readFileSync(victim, 'utf8'), 'precious');
   assert.ok(!existsSync(join(vs.workspace, 'linked.folio.json')), 'no sidecar written for a refused conversion');
+});
+
+/** Sets `folio.outputFormat` in the workspace settings (undefined: removed), and gives VS Code a moment to read the file. */
+async function setOutputFormat(format: string | undefined): Promise<void> {
+  const dir = join(vs.workspace, '.vscode');
+  if (format === undefined) rmSync(join(dir, 'settings.json'), { force: true });
+  else {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ 'folio.outputFormat': format }));
+  }
+  await new Promise((r) => setTimeout(r, 2500));
+}
+
+/** The texts of a DoclingDocument file, or '' while it is missing or half written. */
+function doclingTexts(path: string): string {
+  try {
+    return (JSON.parse(read(path)) as { texts: { text: string }[] }).texts.map((t) => t.text).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/** Explorer: right-click the folder, "Convert All PDFs in Folder". Retried: a file the last step wrote can shift the rows under the pointer. */
+async function convertFolder(name: string): Promise<void> {
+  await vs.page.keyboard.press('Escape');
+  await vs.command('View: Show Explorer');
+  const row = vs.page.locator('.explorer-folders-view .monaco-list-row', { hasText: new RegExp(`^${name}$`) }).first();
+  const item = vs.page.locator('.context-view .action-item', { hasText: 'Convert All PDFs in Folder' }).first();
+  await until(`the folder menu of ${name}`, 60_000, async () => {
+    await vs.page.keyboard.press('Escape');
+    await row.waitFor({ timeout: 10_000 });
+    await row.click({ button: 'right' });
+    await item.waitFor({ timeout: 3_000 });
+    await item.click();
+    return true;
+  }, 500);
+}
+
+const folderSummaries = () => [...vs.folioLog().matchAll(/convert folder fmtdir: (\d+) converted, (\d+) up to date, (\d+) kept, (\d+) failed/g)].map((m) => m.slice(1).map(Number));
+
+test('folio.outputFormat = docling: <name>.docling.json with the PDF\'s text, asked before replacing an edited one, folder conversion up to date; Markdown unchanged; "Convert PDF to…" asks', async () => {
+  copyFileSync(join(vs.workspace, TWO_PAGE.file), join(vs.workspace, 'formats.pdf'));
+  mkdirSync(join(vs.workspace, 'fmtdir'));
+  copyFileSync(join(vs.workspace, TWO_PAGE.file), join(vs.workspace, 'fmtdir', 'a.pdf'));
+  const out = join(vs.workspace, 'formats.docling.json');
+  const md = join(vs.workspace, 'formats.md');
+  try {
+    await setOutputFormat('docling');
+    await convert('formats.pdf');
+    await until('formats.docling.json with the PDF\'s headings', 90_000, () => TWO_PAGE.headings.every((h) => doclingTexts(out).includes(h)));
+    const doc = JSON.parse(read(out)) as { schema_name: string; origin: { filename: string } };
+    assert.equal(doc.schema_name, 'DoclingDocument');
+    assert.equal(doc.origin.filename, 'formats.pdf');
+    await vs.page.locator('.tab', { hasText: 'formats.docling.json' }).first().waitFor({ timeout: 30_000 });
+    assert.ok(!existsSync(md) && !existsSync(join(vs.workspace, 'formats.folio.json')), 'no Markdown and no sidecar in docling mode');
+
+    // Edited since Folio wrote it: the same question as for the .md; Keep Both keeps the edit.
+    await vs.command('View: Close All Editors');
+    writeFileSync(out, read(out) + '\n');
+    await convert('formats.pdf');
+    const dialog = vs.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 30_000 });
+    assert.match((await dialog.textContent()) ?? '', /formats\.docling\.json already exists and has text Folio did not write/);
+    await dialog.locator('.monaco-button', { hasText: 'Keep Both' }).click();
+    const second = join(vs.workspace, 'formats (2).docling.json');
+    await until('formats (2).docling.json', 90_000, () => TWO_PAGE.headings.every((h) => doclingTexts(second).includes(h)));
+    assert.ok(read(out).endsWith('}\n\n'), 'the edited file is untouched');
+
+    // The folder command honours the setting, and skips the PDF the second time (content hashes).
+    await convertFolder('fmtdir');
+    await until('the first folder summary', 90_000, () => folderSummaries().length >= 1);
+    assert.deepEqual(folderSummaries()[0], [1, 0, 0, 0]);
+    const a = join(vs.workspace, 'fmtdir', 'a.docling.json');
+    assert.ok(TWO_PAGE.headings.every((h) => doclingTexts(a).includes(h)) && !existsSync(join(vs.workspace, 'fmtdir', 'a.md')));
+    const written = mtime(a);
+    await convertFolder('fmtdir');
+    await until('the second folder summary', 60_000, () => folderSummaries().length >= 2);
+    assert.deepEqual(folderSummaries()[1], [0, 1, 0, 0], 'up to date');
+    assert.equal(mtime(a), written, 'not rewritten');
+  } finally {
+    console.log(`screenshot: ${await vs.screenshot('safety-docling')}`);
+    await setOutputFormat(undefined);
+  }
+  // Back to Markdown: the streamed .md with its sidecar, as before; the docling files left alone.
+  const doclingBefore = read(out);
+  await convertAndWait('formats.pdf', md, 'the Markdown conversion of formats.pdf');
+  assert.equal(read(out), doclingBefore);
+  assert.ok(!existsSync(join(vs.workspace, 'formats (3).docling.json')));
+
+  // "Convert PDF to…" asks for the format: chunks, one JSON object a line.
+  await vs.command('View: Close All Editors');
+  await vs.open('formats.pdf');
+  await vs.command('Folio: Convert PDF to…');
+  await vs.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Chunks (JSON Lines)' }).first().click();
+  const chunks = join(vs.workspace, 'formats.chunks.jsonl');
+  await until('formats.chunks.jsonl', 90_000, () => {
+    try {
+      const all = read(chunks).trimEnd().split('\n').map((l) => (JSON.parse(l) as { text: string; headings: string[] }));
+      return TWO_PAGE.headings.every((h) => all.some((c) => c.headings.includes(h)));
+    } catch {
+      return false;
+    }
+  });
 });

@@ -1,0 +1,69 @@
+/**
+ * The backend's check of `folio/export` parameters (the same stance as server/convert/checkParams:
+ * fields are an allow-list, folders absolute without `..`). Returns a message naming the bad
+ * field, or undefined when the parameters are acceptable. Pages are checked for the shape the
+ * exporter reads; their content was produced by this backend's own conversion.
+ */
+import { isAbsolute } from 'node:path';
+import type { ExportParams } from '../protocol';
+
+const MAX_PATH = 4096;
+const FIELDS: readonly (keyof ExportParams)[] = ['uri', 'format', 'pages', 'images', 'picturesDir', 'keepFurniture', 'chunkSize'];
+
+function pageProblem(p: unknown): string | undefined {
+  if (typeof p !== 'object' || p === null) return 'must be an object';
+  const r = p as Record<string, unknown>;
+  if (!Number.isInteger(r.page) || (r.page as number) < 1) return 'page must be a page number from 1';
+  if (typeof r.doctags !== 'string' || typeof r.markdown !== 'string') return 'doctags and markdown must be text';
+  if (!Array.isArray(r.regions)) return 'regions must be a list';
+  if (typeof r.width !== 'number' || typeof r.height !== 'number') return 'width and height must be numbers';
+  return undefined;
+}
+
+/**
+ * `embed` reads the picture files the pages' Markdown links and puts their bytes in the output:
+ * a link is acceptable only inside `picturesDir` (relative, no `..`), as the conversion writes them.
+ */
+function embedLinkProblem(markdown: string): string | undefined {
+  for (const m of markdown.matchAll(/!\[(?:[^\]\\]|\\.)*\]\((<[^>]*>|[^)\s]+)\)/g)) {
+    const target = m[1]!.startsWith('<') ? m[1]!.slice(1, -1) : m[1]!;
+    if (target.startsWith('data:')) continue;
+    let path = target;
+    try {
+      path = decodeURI(target);
+    } catch {
+      // kept as written
+    }
+    if (isAbsolute(path) || /^[a-z][a-z0-9+.-]*:/i.test(path) || path.split(/[\\/]/).includes('..')) return `a picture link (${target.slice(0, 80)}) is outside picturesDir, which images "embed" would read`;
+  }
+  return undefined;
+}
+
+export function checkExportParams(params: unknown): string | undefined {
+  if (typeof params !== 'object' || params === null) return 'the parameters must be an object';
+  const p = params as Record<string, unknown>;
+  for (const k of Object.keys(p)) if (!FIELDS.includes(k as keyof ExportParams)) return `${k}: not a field of folio/export`;
+  if (typeof p.uri !== 'string' || p.uri.length === 0 || p.uri.length > MAX_PATH * 3 || p.uri.includes('\0')) return 'uri: must be a file URI or an absolute path';
+  if (!p.uri.startsWith('file:') && !isAbsolute(p.uri)) return 'uri: must be a file URI or an absolute path';
+  if (p.format !== 'docling' && p.format !== 'chunks') return 'format: must be one of docling, chunks';
+  if (!Array.isArray(p.pages)) return 'pages: must be a list of page results';
+  for (let i = 0; i < p.pages.length; i++) {
+    const problem = pageProblem(p.pages[i]);
+    if (problem) return `pages[${i}]: ${problem}`;
+  }
+  if (p.images !== undefined && p.images !== 'link' && p.images !== 'embed' && p.images !== 'none') return 'images: must be one of link, embed, none';
+  if (p.picturesDir !== undefined) {
+    const d = p.picturesDir;
+    if (typeof d !== 'string' || d.length === 0 || d.length > MAX_PATH || d.includes('\0') || !isAbsolute(d)) return 'picturesDir: must be an absolute folder path';
+    if (d.split(/[\\/]/).includes('..')) return 'picturesDir: must not contain ".." segments';
+  }
+  if (p.images === 'embed') {
+    for (let i = 0; i < p.pages.length; i++) {
+      const problem = embedLinkProblem((p.pages[i] as { markdown: string }).markdown);
+      if (problem) return `pages[${i}]: ${problem}`;
+    }
+  }
+  if (p.keepFurniture !== undefined && typeof p.keepFurniture !== 'boolean') return 'keepFurniture: must be true or false';
+  if (p.chunkSize !== undefined && !(Number.isInteger(p.chunkSize) && (p.chunkSize as number) >= 64 && (p.chunkSize as number) <= 1_000_000)) return 'chunkSize: must be a whole number from 64 to 1000000';
+  return undefined;
+}
