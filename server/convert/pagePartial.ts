@@ -27,7 +27,14 @@ export interface PagePartial {
  * page; the wrapper and end token are stripped the way the engines strip the final answer.
  */
 export function partialPage(text: string, keepFurniture = false): { doctags: string; markdown: string } {
-  const doctags = text.replace(/<\|end_of_text\|>/g, '').replace(/^\s*<doctag>/, '').replace(/<\/doctag>\s*$/, '').trim();
+  // A tag cut by the stream (`<loc_4`, `</doc`) is left for the next partial, so the DocTags
+  // only grow and stay a prefix of the final page's.
+  const doctags = text
+    .replace(/<[^<>]*$/, '')
+    .replace(/<\|end_of_text\|>/g, '')
+    .replace(/^\s*<doctag>/, '')
+    .replace(/<\/doctag>\s*$/, '')
+    .trim();
   const items = parseDocTags(doctags)[0]?.items ?? [];
   return { doctags, markdown: pageToMarkdown(items, { keepFurniture }).markdown };
 }
@@ -52,15 +59,16 @@ export function pagePartialStream(
   let closed = signal.aborted;
   let seq = 0;
   let lastAt = -Infinity;
-  let lastText: string | undefined;
+  let lastDocTags: string | undefined;
   let pending: string | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const send = (text: string) => {
     pending = undefined;
-    if (closed || signal.aborted || text === lastText) return;
+    if (closed || signal.aborted) return;
     const { doctags, markdown } = partialPage(text, opts.keepFurniture);
-    if (!doctags) return; // nothing to show yet (the role chunk, a lone `<doctag>`)
-    lastText = text;
+    // Nothing to show yet (the role chunk, a lone `<doctag>`), or nothing new since the last one.
+    if (!doctags || doctags === lastDocTags) return;
+    lastDocTags = doctags;
     lastAt = Date.now();
     emit({ page, seq: ++seq, doctags, markdown, engine });
   };
