@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { createClient } from './client';
 import { ConversionListeners } from './conversion';
+import type { RemoteVlmSettings } from '../server/protocol';
 
 export interface FolioConfig {
   outputDirectory: string;
@@ -17,6 +18,17 @@ export interface FolioConfig {
   modelsDir: string;
   providers: string[];
   layoutPrior: 'auto' | 'on' | 'off';
+  /** `folio.vlm.remoteUrl` (machine scope) set: the VLM runs on that server (docs/remote-vlm.md). */
+  remoteVlm?: RemoteVlmSettings;
+}
+
+/** The remote VLM from machine settings; the key only from the environment, never from a settings file. */
+function remoteVlmFrom(c: vscode.WorkspaceConfiguration): RemoteVlmSettings | undefined {
+  const url = c.get<string>('vlm.remoteUrl', '').trim();
+  if (!url) return undefined;
+  const model = c.get<string>('vlm.remoteModel', '').trim() || 'ibm-granite/granite-docling-258M';
+  const apiKey = process.env.FOLIO_VLM_API_KEY;
+  return { url, model, ...(apiKey ? { apiKey } : {}) };
 }
 
 export class FolioContext implements vscode.Disposable {
@@ -46,6 +58,7 @@ export class FolioContext implements vscode.Disposable {
       modelsDir: c.get<string>('models.path', '').trim() || vscode.Uri.joinPath(this.extension.globalStorageUri, 'models').fsPath,
       providers: c.get<string[]>('vlm.providers', ['cuda', 'webgpu', 'cpu']),
       layoutPrior: c.get<'auto' | 'on' | 'off'>('vlm.layoutPrior', 'auto'),
+      remoteVlm: remoteVlmFrom(c),
     };
   }
 

@@ -132,6 +132,7 @@ async function convertOnce(ctx: FolioContext, pdfUri: vscode.Uri, mdUri: vscode.
     modelsDir: modelsDirOption(config.modelsDir),
     providers: config.providers,
     layoutPrior: config.layoutPrior,
+    ...(config.remoteVlm ? { remoteVlm: config.remoteVlm } : {}),
     markdownDir: mdDir.fsPath,
     assetsDir: vscode.Uri.joinPath(mdDir, fitFileName(mdUri.path.split('/').pop()!.replace(/\.md$/i, ''), '.assets')).fsPath,
   };
