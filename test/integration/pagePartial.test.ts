@@ -90,6 +90,8 @@ test('without pagePartials the same VLM conversion sends none', { timeout: 120_0
   assert.deepEqual(summary.pagesDone, [1]);
   assert.equal(run.pages[0].page.engine, 'vlm');
   assert.equal(run.partials.length, 0);
+  // The flag is checked like every parameter.
+  await assert.rejects(backend.convert({ uri: SAMPLE, pages: '1', pagePartials: 'yes' as unknown as boolean }).result, (e: { code?: number; message?: string }) => e.code === -32602 && /pagePartials/.test(e.message ?? ''));
 });
 
 test('partials stop on cancel', { timeout: 120_000 }, async () => {
