@@ -284,7 +284,10 @@ export interface PagePartialParams {
   page: number;
   /** 1, 2, 3… per page within the request: a receiver drops a partial not newer than one it has. */
   seq: number;
-  /** The DocTags written so far (no `<doctag>` wrapper); may end inside an element. */
+  /**
+   * The DocTags written so far (no `<doctag>` wrapper, a tag cut by the stream left out); may end
+   * inside an element. Starts again from empty when the request to a remote server is retried.
+   */
   doctags: string;
   /** `doctags` converted by the same tolerant parser and Markdown converter as the final page. */
   markdown: string;
