@@ -56,6 +56,8 @@ export interface InitMessage extends Addressed {
   pdfUri: string;
   pages: PageView[];
   converting: boolean;
+  /** Id of the conversion running (its partial-result token); `partial` messages of another are stale. */
+  conversion?: string;
 }
 /** One page arrived or changed (a reparse, a region edit, the `.md` was edited). */
 export interface PageMessage extends Addressed {
@@ -77,13 +79,22 @@ export interface StatusMessage extends Addressed {
   regionId?: string;
   busy?: boolean;
 }
+/** A page the VLM is still writing: its Markdown so far, shown until the page itself arrives. */
+export interface PartialMessage extends Addressed {
+  type: 'partial';
+  conversion: string;
+  page: number;
+  /** Newer partials of a page have larger numbers. */
+  seq: number;
+  markdown: string;
+}
 export interface FinishedMessage extends Addressed {
   type: 'finished';
   cancelled: boolean;
   pagesDone: number;
 }
 
-export type HostMessage = InitMessage | PageMessage | HighlightMessage | StatusMessage | FinishedMessage;
+export type HostMessage = InitMessage | PageMessage | PartialMessage | HighlightMessage | StatusMessage | FinishedMessage;
 
 // ---------------------------------------------------------------- webview → host
 
@@ -268,10 +279,15 @@ export function parseHostMessage(raw: unknown): HostMessage | string {
       if (!isStr(raw.title, 4096) || !isStr(raw.pdfUri, 4096)) return 'init: bad title/pdfUri';
       if (!Array.isArray(raw.pages) || !raw.pages.every(isPageView)) return 'init: bad pages';
       if (typeof raw.converting !== 'boolean') return 'init: bad converting';
+      if (raw.conversion !== undefined && !isStr(raw.conversion, 200)) return 'init: bad conversion';
       return raw as unknown as InitMessage;
     case 'page':
       if (!isPageView(raw.page)) return 'page: bad page';
       return raw as unknown as PageMessage;
+    case 'partial':
+      if (!isStr(raw.conversion, 200) || !isPage(raw.page) || !isInt(raw.seq) || (raw.seq as number) < 1) return 'partial: bad conversion/page/seq';
+      if (!isStr(raw.markdown, 10_000_000)) return 'partial: bad markdown';
+      return { type: 'partial', uri: raw.uri as string, version: raw.version as number, conversion: raw.conversion, page: raw.page, seq: raw.seq as number, markdown: raw.markdown };
     case 'highlight':
       if (raw.regionId !== undefined && !isRegionId(raw.regionId)) return 'highlight: bad regionId';
       return raw as unknown as HighlightMessage;

@@ -14,6 +14,7 @@ import {
   ConvertRequest,
   ExportRequest,
   LogNotification,
+  PagePartialNotification,
   ReparseRegionRequest,
   pageProgressMessage,
   type ConvertParams,
@@ -94,6 +95,10 @@ connection.onRequest(ConvertRequest.type, async (params: ConvertParams, token: C
     void connection.sendProgress(WorkDoneProgress.type, workDone, { kind: 'begin', title: `Converting ${name}`, cancellable: true });
   }
   const collected: import('./protocol').PageResult[] = [];
+  // Partials only where asked for and addressable (the token says which request they belong to);
+  // `open` guards against one slipping out once the request has answered.
+  let open = true;
+  const wantPartials = params.pagePartials === true && partial !== undefined;
   try {
     const summary = await convertDocument(
       pool,
@@ -113,6 +118,11 @@ connection.onRequest(ConvertRequest.type, async (params: ConvertParams, token: C
           }
         },
         log,
+        partial: wantPartials
+          ? (p) => {
+              if (open) void connection.sendNotification(PagePartialNotification.type, { ...p, partialResultToken: partial!, uri: params.uri });
+            }
+          : undefined,
       },
       signal,
     );
@@ -126,6 +136,7 @@ connection.onRequest(ConvertRequest.type, async (params: ConvertParams, token: C
     log('error', `${name}: ${e instanceof Error ? e.message : String(e)}`);
     throw toResponseError(e);
   } finally {
+    open = false;
     if (workDone !== undefined) void connection.sendProgress(WorkDoneProgress.type, workDone, { kind: 'end' });
   }
 });

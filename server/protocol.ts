@@ -180,6 +180,11 @@ export interface ConvertParams {
   workDoneToken?: string | number;
   /** Partial-result token: each finished page is sent as a `PageResult` through it, in page order. */
   partialResultToken?: string | number;
+  /**
+   * Ask for `folio/pagePartial` notifications (a page's text while the VLM is still writing it).
+   * Needs `partialResultToken`, which the notifications carry to say which request they belong to.
+   */
+  pagePartials?: boolean;
 }
 
 export interface ConvertSummary {
@@ -302,6 +307,39 @@ export namespace LogNotification {
   /** Sent by the server: a line for the "Folio" output channel. */
   export const method = 'folio/log' as const;
   export const type = new NotificationType<LogParams>(method);
+}
+
+/**
+ * A page still being written by the VLM (remote: as its server-sent events arrive). Throttled by
+ * the backend (at most one per page every `PAGE_PARTIAL_INTERVAL_MS`); the page's `PageResult`
+ * on the partial-result token always comes after its last partial and supersedes it. None is sent
+ * after that, nor after the request is cancelled.
+ */
+export interface PagePartialParams {
+  /** The `partialResultToken` of the `folio/convert` request this page belongs to. */
+  partialResultToken: string | number;
+  /** The request's `uri`. */
+  uri: string;
+  page: number;
+  /** 1, 2, 3… per page within the request: a receiver drops a partial not newer than one it has. */
+  seq: number;
+  /**
+   * The DocTags written so far (no `<doctag>` wrapper, a tag cut by the stream left out); may end
+   * inside an element. Starts again from empty when the request to a remote server is retried.
+   */
+  doctags: string;
+  /** `doctags` converted by the same tolerant parser and Markdown converter as the final page. */
+  markdown: string;
+  engine: EngineName;
+}
+
+/** Least time between two partials of one page, ms. */
+export const PAGE_PARTIAL_INTERVAL_MS = 150;
+
+export namespace PagePartialNotification {
+  /** Sent by the server: the text so far of a page the VLM is writing (`ConvertParams.pagePartials`). */
+  export const method = 'folio/pagePartial' as const;
+  export const type = new NotificationType<PagePartialParams>(method);
 }
 
 /** Work-done progress message for a conversion: "page 3/12". */

@@ -14,7 +14,19 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { LogNotification } from '../server/protocol';
+import { LogNotification, PagePartialNotification, type PagePartialParams } from '../server/protocol';
+
+/**
+ * Listeners of `folio/pagePartial` by request (partial-result token). The client keeps one
+ * handler per method, so conversions running side by side share this one and are told apart here.
+ */
+const partialListeners = new Map<string | number, (p: PagePartialParams) => void>();
+
+/** Follows the partial pages of one `folio/convert` request until disposed. */
+export function onPagePartial(partialResultToken: string | number, listener: (p: PagePartialParams) => void): vscode.Disposable {
+  partialListeners.set(partialResultToken, listener);
+  return new vscode.Disposable(() => partialListeners.delete(partialResultToken));
+}
 
 export function createClient(extension: vscode.ExtensionContext, output: vscode.LogOutputChannel): LanguageClient {
   const module = extension.asAbsolutePath('dist/server.js');
@@ -47,5 +59,6 @@ export function createClient(extension: vscode.ExtensionContext, output: vscode.
   client.onNotification(LogNotification.type, ({ level, message }) => {
     output.appendLine(`[${level}] ${message}`);
   });
+  client.onNotification(PagePartialNotification.type, (p) => partialListeners.get(p.partialResultToken)?.(p));
   return client;
 }

@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { createClient } from './client';
 import { ConversionListeners } from './conversion';
-import type { PictureMode } from '../server/protocol';
+import type { ConvertOptions, PictureMode, RemoteVlmSettings } from '../server/protocol';
+import { modelsDirOption } from './paths';
 import { ExportRecords } from './commands/exportRecords';
 
 export type OutputFormat = 'markdown' | 'docling' | 'chunks' | 'doctags';
@@ -27,11 +28,42 @@ export interface FolioConfig {
   outputFormat: OutputFormat;
   /** Pictures in the docling and chunks outputs. */
   images: PictureMode;
+  /** `folio.vlm.remoteUrl` (machine scope) set: the VLM runs on that server (docs/remote-vlm.md). */
+  remoteVlm?: RemoteVlmSettings;
+}
+
+/**
+ * The options every conversion command shares — page images' scale, OCR, furniture, cache and
+ * the engine with its VLM settings — built in one place so a new setting reaches every command
+ * (convert, convert to…, folder, the language-model tool). Callers add what is theirs.
+ */
+export function sharedConvertOptions(config: FolioConfig, cacheDir: string): ConvertOptions {
+  return {
+    scale: config.renderScale,
+    ocr: config.ocr,
+    keepFurniture: config.keepPageHeaders,
+    cacheDir,
+    engine: config.engine,
+    modelsDir: modelsDirOption(config.modelsDir),
+    providers: config.providers,
+    layoutPrior: config.layoutPrior,
+    speculation: config.speculation,
+    ...(config.remoteVlm ? { remoteVlm: config.remoteVlm } : {}),
+  };
 }
 
 /** A setting's value when it is one of `values` (a hand-edited settings.json may hold anything), else the default. */
 function oneOf<T extends string>(v: string | undefined, values: readonly T[], fallback: T): T {
   return values.includes(v as T) ? (v as T) : fallback;
+}
+
+/** The remote VLM from machine settings; the key only from the environment, never from a settings file. */
+function remoteVlmFrom(c: vscode.WorkspaceConfiguration): RemoteVlmSettings | undefined {
+  const url = c.get<string>('vlm.remoteUrl', '').trim();
+  if (!url) return undefined;
+  const model = c.get<string>('vlm.remoteModel', '').trim() || 'ibm-granite/granite-docling-258M';
+  const apiKey = process.env.FOLIO_VLM_API_KEY;
+  return { url, model, ...(apiKey ? { apiKey } : {}) };
 }
 
 export class FolioContext implements vscode.Disposable {
@@ -67,6 +99,7 @@ export class FolioContext implements vscode.Disposable {
       speculation: oneOf(c.get<string>('vlm.speculation'), ['auto', 'off', 'page', 'hsd'] as const, 'auto'),
       outputFormat: oneOf(c.get<string>('outputFormat'), OUTPUT_FORMATS, 'markdown'),
       images: oneOf(c.get<string>('images'), ['link', 'embed', 'none'] as const, 'link'),
+      remoteVlm: remoteVlmFrom(c),
     };
   }
 

@@ -3,11 +3,16 @@
  * (the preview, src/preview). The command owns the conversion; listeners only observe.
  */
 import * as vscode from 'vscode';
-import type { ConvertOptions, ConvertSummary, PageResult } from '../server/protocol';
+import type { ConvertOptions, ConvertSummary, PagePartialParams, PageResult } from '../server/protocol';
 
 export interface ConversionEvents {
-  /** The .md was created (empty) and conversion is starting. */
-  started(e: { pdfUri: vscode.Uri; mdUri: vscode.Uri; options: ConvertOptions }): void;
+  /**
+   * The .md was created (empty) and conversion is starting. `conversionId` (the request's
+   * partial-result token) is what `partial` events carry.
+   */
+  started(e: { pdfUri: vscode.Uri; mdUri: vscode.Uri; options: ConvertOptions; conversionId?: string }): void;
+  /** A page the VLM is still writing (`folio/pagePartial`), before that page's `page` event. */
+  partial?(e: { pdfUri: vscode.Uri; mdUri: vscode.Uri; conversionId: string; partial: PagePartialParams }): void;
   /**
    * One page finished; `mdOffset` is where this page's markdown starts in the .md text as
    * written (pages are joined with "\n\n"; the region `mdRange`s in `page` are relative to the page).
@@ -28,10 +33,12 @@ export class ConversionListeners {
     return new vscode.Disposable(() => this.listeners.delete(listener));
   }
 
-  emit<K extends keyof ConversionEvents>(event: K, arg: Parameters<ConversionEvents[K]>[0]): void {
+  emit<K extends keyof ConversionEvents>(event: K, arg: Parameters<NonNullable<ConversionEvents[K]>>[0]): void {
     for (const l of this.listeners) {
+      const handler = l[event] as ((a: typeof arg) => void) | undefined;
+      if (!handler) continue; // an optional event this listener does not follow
       try {
-        (l[event] as (a: typeof arg) => void)(arg);
+        handler.call(l, arg);
       } catch (e) {
         this.output.appendLine(`[error] conversion listener (${event}): ${e instanceof Error ? e.message : String(e)}`);
       }

@@ -10,7 +10,7 @@
  */
 import * as vscode from 'vscode';
 import { ConvertRequest, type ConvertParams } from '../server/protocol';
-import type { FolioContext } from './context';
+import { sharedConvertOptions, type FolioContext } from './context';
 import { boundResult, resolveWorkspacePdf } from './lmToolCore';
 
 export const LM_TOOL_NAME = 'folio_convertPdf';
@@ -66,7 +66,7 @@ export function registerLmTool(ctx: FolioContext): void {
         const params: ConvertParams = {
           uri: vscode.Uri.file(pdf).toString(),
           pages: options.input.pages,
-          options: { renderImages: false, ocr: config.ocr, keepFurniture: config.keepPageHeaders, engine: config.engine, modelsDir: config.modelsDir, providers: config.providers, layoutPrior: config.layoutPrior, speculation: config.speculation, cacheDir: ctx.cacheDir.fsPath },
+          options: { ...sharedConvertOptions(config, ctx.cacheDir.fsPath), renderImages: false },
         };
         const summary = await client.sendRequest(ConvertRequest.type, params, token);
         if (token.isCancellationRequested || summary.cancelled) {

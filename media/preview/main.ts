@@ -19,6 +19,7 @@ import {
 import { renderMarkdown } from './markdown';
 import { classLabel, el, place } from './dom';
 import { Editing } from './editing';
+import { PartialPages } from './partials';
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void; setState(s: unknown): void; getState(): unknown };
 const vscode = acquireVsCodeApi();
@@ -45,6 +46,7 @@ const state: State = {
   pages: new Map(),
   converting: false,
 };
+const partials = new PartialPages();
 const hiddenClasses = new Set<RegionClass>();
 let selectedId: string | undefined;
 const busy = new Set<string>();
@@ -81,15 +83,13 @@ const editing = new Editing({
 function renderPage(p: PageView): void {
   let section = document.getElementById(`page-${p.page}`);
   const fresh = !section;
-  if (!section) {
-    section = el('section', { class: 'page', id: `page-${p.page}`, 'aria-label': `Page ${p.page}` });
-    // When the page arrived (ms since epoch): lets the end-to-end test time a cancel precisely.
-    section.dataset.arrived = String(Date.now());
-    // Keep pages in page order even when one arrives late (a re-rendered page).
-    const next = [...pagesEl.children].find((c) => Number((c as HTMLElement).dataset.page) > p.page);
-    pagesEl.insertBefore(section, next ?? null);
-  }
-  section.dataset.page = String(p.page);
+  if (!section) section = pageSection(p.page);
+  // When the page arrived (ms since epoch): lets the end-to-end test time a cancel precisely.
+  // A section first made for the page's partial gets it now, when the page itself is in.
+  if (fresh || section.classList.contains('page-partial')) section.dataset.arrived = String(Date.now());
+  // Only a finished page is a `section.page` (tests count those); a partial one is `page-partial`.
+  section.className = 'page';
+  section.removeAttribute('aria-busy');
   section.replaceChildren();
   const head = el('h2', { class: 'page-title' }, `Page ${p.page}${p.ocr ? ' (OCR)' : ''}`);
   section.append(head);
@@ -126,6 +126,31 @@ function renderPage(p: PageView): void {
   section.append(body);
   if (selectedId && pageOf(selectedId) === p) select(selectedId, false);
   if (fresh) updateLegend();
+}
+
+/** A page's section, placed in page order (a page may arrive late: a re-rendered page). */
+function pageSection(page: number, cls = 'page'): HTMLElement {
+  const section = el('section', { class: cls, id: `page-${page}`, 'aria-label': `Page ${page}` });
+  section.dataset.page = String(page);
+  const next = [...pagesEl.children].find((c) => Number((c as HTMLElement).dataset.page) > page);
+  pagesEl.insertBefore(section, next ?? null);
+  return section;
+}
+
+/**
+ * A page the VLM is still writing: its Markdown so far (DOM nodes, as every page) under a
+ * "generating…" marker, in the slot the page will take; `renderPage` replaces it.
+ */
+function renderPartial(page: number, markdown: string): void {
+  const section = document.getElementById(`page-${page}`) ?? pageSection(page, 'page-partial');
+  section.setAttribute('aria-busy', 'true');
+  const md = el('div', { class: 'page-md partial-md', 'aria-label': `Markdown of page ${page} so far` });
+  md.append(renderMarkdown(markdown, { picture: (alt) => el('div', { class: 'md-picture' }, `[${alt || 'picture'}]`) }));
+  section.replaceChildren(
+    el('h2', { class: 'page-title' }, `Page ${page}`),
+    el('p', { class: 'page-generating', role: 'status' }, 'generating…'),
+    md,
+  );
 }
 
 function regionBox(p: PageView, r: RegionView): HTMLElement {
@@ -300,6 +325,7 @@ function handle(m: HostMessage): void {
       vscode.setState({ uri: m.uri });
       titleEl.textContent = m.title;
       state.pages = new Map(m.pages.map((p) => [p.page, p]));
+      partials.reset(m.converting ? m.conversion : undefined, state.pages.keys());
       pagesEl.replaceChildren();
       for (const p of m.pages) renderPage(p);
       updateLegend();
@@ -309,10 +335,15 @@ function handle(m: HostMessage): void {
       else setStatus(`${m.pages.length} page${m.pages.length === 1 ? '' : 's'}`);
       break;
     case 'page':
+      partials.final(m.page.page);
       state.pages.set(m.page.page, m.page);
       renderPage(m.page);
       updateLegend();
       if (state.converting) setStatus(`Converting… ${state.pages.size} page${state.pages.size === 1 ? '' : 's'} done`);
+      break;
+    case 'partial':
+      // Stale ones (another conversion, a page already in, an older seq) are dropped.
+      if (partials.accept(m)) renderPartial(m.page, m.markdown);
       break;
     case 'highlight':
       select(m.regionId, m.reveal);
@@ -326,6 +357,8 @@ function handle(m: HostMessage): void {
       setStatus(m.text, m.level);
       break;
     case 'finished':
+      // A page still being written when the conversion stopped (cancel) never arrives: remove it.
+      for (const n of partials.finish()) document.getElementById(`page-${n}`)?.remove();
       state.converting = false;
       root.dataset.finishedAt = String(Date.now());
       root.dataset.converting = 'false';

@@ -96,6 +96,7 @@ export function checkConvertParams(p: unknown): string | undefined {
     checkUri(q.uri) ??
     (q.pages !== undefined && !text(q.pages, 1000) ? 'pages must be a page list such as 1-3,7' : undefined) ??
     (q.password !== undefined && !text(q.password, 1024) ? 'password must be a string' : undefined) ??
+    (q.pagePartials !== undefined && typeof q.pagePartials !== 'boolean' ? 'pagePartials must be true or false' : undefined) ??
     checkOptions(q.options)
   );
 }

@@ -30,6 +30,7 @@ import { parsePageSelection } from './pageSelection';
 import { buildPageResult, failedPageResult, joinDocTags, joinPages } from './pageResult';
 import { vlmPageEngine, type VlmPageEngine } from './vlmEngine';
 import { pdfForInput } from './imageInput';
+import { pagePartialStream, type PagePartial } from './pagePartial';
 
 /** Pages after page i that are analysed before page i is emitted (page header/footer repetition). */
 export const FURNITURE_WINDOW = 2;
@@ -50,6 +51,11 @@ export interface ConvertSink {
   /** Called once the page count is known and after each page. */
   progress?(done: number, total: number): void;
   log?(level: 'info' | 'warning' | 'error', message: string): void;
+  /**
+   * A VLM page's text so far, throttled (server/convert/pagePartial.ts). Only called before that
+   * page's `page()`, and never after the signal is aborted. Without it no partials are made.
+   */
+  partial?(p: PagePartial): void;
 }
 
 export function toPath(uri: string): string {
@@ -267,14 +273,19 @@ async function pageResultFor(
     warnings: [...a.warnings],
   };
   if (engine === 'vlm' && vlm) {
+    // Closed before the page's result goes to the sink, so no partial follows it.
+    const partials = sink.partial ? pagePartialStream(a.page, 'vlm', (p) => sink.partial!(p), signal, { keepFurniture: base.keepFurniture }) : undefined;
     try {
-      const out = await vlm.convertPage(a, signal);
+      const out = await vlm.convertPage(a, signal, partials ? (t) => partials.push(t) : undefined);
+      partials?.close();
       return buildPageResult({ ...base, engine: 'vlm', doctags: out.doctags, provider: out.provider, warnings: [...base.warnings, ...out.warnings] });
     } catch (e) {
       if (signal.aborted) throw new CancelledError();
       const reason = e instanceof Error ? e.message : String(e);
       sink.log?.('warning', `page ${a.page}: the VLM failed (${reason}); using the pipeline's result for this page`);
       base.warnings.push(`VLM failed (${reason}); this page comes from the pipeline engine`);
+    } finally {
+      partials?.close();
     }
   }
   return buildPageResult({ ...base, engine: 'pipeline', items: a.items });

@@ -12,7 +12,12 @@ import { remoteVlmEngine } from '../vlm/remoteEngine';
 
 export interface VlmPageEngine {
   readonly provider: string;
-  convertPage(a: PageAnalysis, signal: AbortSignal): Promise<{ doctags: string; provider: string; warnings: string[] }>;
+  /**
+   * `onText`, when given, is called with the page's whole answer so far each time the engine has
+   * more of it (the orchestrator throttles it into `folio/pagePartial`). The remote engine calls
+   * it per streamed event; the local engine does not call it yet.
+   */
+  convertPage(a: PageAnalysis, signal: AbortSignal, onText?: (soFar: string) => void): Promise<{ doctags: string; provider: string; warnings: string[] }>;
   /** One region of a rendered page, with the class-specific prompt on its crop (region reparse). */
   parseRegion(a: PageAnalysis, bbox: BBox, cls: RegionClass, signal: AbortSignal): Promise<{ doctags: string; provider: string; warnings: string[] }>;
 }
@@ -25,9 +30,9 @@ export async function vlmPageEngine(options: ConvertOptions, log: (m: string) =>
     const remote = remoteVlmEngine(options.remoteVlm, options.layoutPrior ?? 'auto');
     return {
       provider: remote.provider,
-      convertPage: async (a, signal) => {
+      convertPage: async (a, signal, onText) => {
         if (!a.image) throw new Error('the page image was not rendered');
-        return remote.convertPage({ image: { path: a.image.path }, page: a.page, width: a.width, height: a.height, priors: a.items }, signal);
+        return remote.convertPage({ image: { path: a.image.path }, page: a.page, width: a.width, height: a.height, priors: a.items }, signal, onText);
       },
       parseRegion: async (a, bbox, cls, signal) => {
         if (!a.image) throw new Error('the page image was not rendered');

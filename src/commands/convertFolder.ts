@@ -14,7 +14,7 @@
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { ConvertRequest, type ConvertOptions, type ConvertParams, type PageResult } from '../../server/protocol';
-import type { FolioContext } from '../context';
+import { sharedConvertOptions, type FolioContext } from '../context';
 import { markdownUriFor } from '../paths';
 import { readSidecar, sidecarOptions, SIDECAR_VERSION, writeSidecar } from '../preview/sidecar';
 import { writeLocalFile } from '../localFiles';
@@ -115,16 +115,8 @@ async function convertOne(
   }
   const mdDir = vscode.Uri.joinPath(mdUri, '..');
   const options: ConvertOptions = {
+    ...sharedConvertOptions(config, ctx.cacheDir.fsPath),
     renderImages: true,
-    scale: config.renderScale,
-    ocr: config.ocr,
-    keepFurniture: config.keepPageHeaders,
-    cacheDir: ctx.cacheDir.fsPath,
-    engine: config.engine,
-    modelsDir: config.modelsDir,
-    providers: config.providers,
-    layoutPrior: config.layoutPrior,
-    speculation: config.speculation,
     markdownDir: mdDir.fsPath,
     assetsDir: vscode.Uri.joinPath(mdDir, mdUri.path.split('/').pop()!.replace(/\.md$/i, '') + '.assets').fsPath,
   };
@@ -169,15 +161,8 @@ async function exportOne(
   const pictures = await pictureFolders(outUri, format, config.images);
   try {
     const options: ConvertOptions = {
+      ...sharedConvertOptions(config, ctx.cacheDir.fsPath),
       renderImages: false,
-      scale: config.renderScale,
-      ocr: config.ocr,
-      keepFurniture: config.keepPageHeaders,
-      cacheDir: ctx.cacheDir.fsPath,
-      engine: config.engine,
-      modelsDir: config.modelsDir,
-      providers: config.providers,
-      layoutPrior: config.layoutPrior,
       ...pictures.options,
     };
     const client = await ctx.client();

@@ -21,15 +21,16 @@ import {
   type PageResult,
 } from '../../server/protocol';
 import type { FolioContext } from '../context';
-import { markdownUriFor, modelsDirOption } from '../paths';
+import { markdownUriFor } from '../paths';
 import { fitFileName } from '../../server/util/safeWrite';
 import { localPath } from '../localFiles';
 import { readSidecar } from '../preview/sidecar';
 import { existingMarkdownDecision, keepBothName } from './markdownGuard';
 import { MarkdownWriter } from './markdownWriter';
-import { OUTPUT_FORMATS, type OutputFormat } from '../context';
+import { OUTPUT_FORMATS, sharedConvertOptions, type OutputFormat } from '../context';
 import { chooseExportTarget, exportUriFor } from './exportFile';
 import { convertToExport } from './convertToExport';
+import { onPagePartial } from '../client';
 
 /** The PDF the command was invoked on: explorer / editor-title argument, active tab, or a file picker. */
 async function targetPdf(arg: unknown): Promise<vscode.Uri | undefined> {
@@ -192,16 +193,8 @@ async function convertOnce(ctx: FolioContext, pdfUri: vscode.Uri, mdUri: vscode.
   const client = await ctx.client();
   const mdDir = vscode.Uri.joinPath(mdUri, '..');
   const options: ConvertOptions = {
+    ...sharedConvertOptions(config, ctx.cacheDir.fsPath),
     renderImages: true,
-    scale: config.renderScale,
-    ocr: config.ocr,
-    keepFurniture: config.keepPageHeaders,
-    cacheDir: ctx.cacheDir.fsPath,
-    engine: config.engine,
-    modelsDir: modelsDirOption(config.modelsDir),
-    providers: config.providers,
-    layoutPrior: config.layoutPrior,
-    speculation: config.speculation,
     markdownDir: mdDir.fsPath,
     assetsDir: vscode.Uri.joinPath(mdDir, fitFileName(mdUri.path.split('/').pop()!.replace(/\.md$/i, ''), '.assets')).fsPath,
   };
@@ -227,21 +220,32 @@ async function convertOnce(ctx: FolioContext, pdfUri: vscode.Uri, mdUri: vscode.
         }),
         client.onProgress(ConvertRequest.partialResult, partialResultToken, (page: PageResult) => {
           pagesQueue = pagesQueue.then(async () => {
-            if (!started) {
-              started = true;
-              await writer.create();
-              ctx.conversions.emit('started', { pdfUri, mdUri, options });
-              void vscode.window.showTextDocument(mdUri, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: false });
-            }
+            await begin();
             const mdOffset = writer.append(page.markdown);
             ctx.conversions.emit('page', { pdfUri, mdUri, page, mdOffset });
           });
         }),
+        // A page the VLM is still writing: the preview opens on the first one (a remote page can
+        // take many seconds) and shows it until the page itself arrives. Queued with the pages,
+        // so a partial never overtakes its page.
+        onPagePartial(partialResultToken, (partial) => {
+          pagesQueue = pagesQueue.then(async () => {
+            await begin();
+            ctx.conversions.emit('partial', { pdfUri, mdUri, conversionId: partialResultToken, partial });
+          });
+        }),
       ];
       let started = false;
+      const begin = async () => {
+        if (started) return;
+        started = true;
+        await writer.create();
+        ctx.conversions.emit('started', { pdfUri, mdUri, options, conversionId: partialResultToken });
+        void vscode.window.showTextDocument(mdUri, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: false });
+      };
       let pagesQueue: Promise<void> = Promise.resolve();
       try {
-        const params: ConvertParams = { uri: pdfUri.toString(), password, options, workDoneToken, partialResultToken };
+        const params: ConvertParams = { uri: pdfUri.toString(), password, options, workDoneToken, partialResultToken, pagePartials: true };
         const summary = await client.sendRequest(ConvertRequest.type, params, token);
         await pagesQueue;
         if (!started) await writer.create();

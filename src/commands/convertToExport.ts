@@ -10,9 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { WorkDoneProgress, type WorkDoneProgressReport } from 'vscode-languageclient/node';
 import { ConvertRequest, type ConvertOptions, type ConvertParams, type ConvertSummary, type PageResult } from '../../server/protocol';
-import type { FolioContext } from '../context';
+import { sharedConvertOptions, type FolioContext } from '../context';
 import { localPath } from '../localFiles';
-import { modelsDirOption } from '../paths';
 import { pictureFolders, renderOutput, sha256Hex, writeExport, type ExportFormat } from './exportFile';
 
 export async function convertToExport(ctx: FolioContext, pdfUri: vscode.Uri, target: { uri: vscode.Uri; seen: string | undefined }, format: ExportFormat, password: string | undefined): Promise<ConvertSummary> {
@@ -22,15 +21,8 @@ export async function convertToExport(ctx: FolioContext, pdfUri: vscode.Uri, tar
   const pictures = await pictureFolders(target.uri, format, config.images);
   const options: ConvertOptions = {
     // Page images are for the preview, which only the Markdown has.
+    ...sharedConvertOptions(config, ctx.cacheDir.fsPath),
     renderImages: false,
-    scale: config.renderScale,
-    ocr: config.ocr,
-    keepFurniture: config.keepPageHeaders,
-    cacheDir: ctx.cacheDir.fsPath,
-    engine: config.engine,
-    modelsDir: modelsDirOption(config.modelsDir),
-    providers: config.providers,
-    layoutPrior: config.layoutPrior,
     ...pictures.options,
   };
   try {

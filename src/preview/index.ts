@@ -71,12 +71,13 @@ export function registerPreview(ctx: FolioContext): void {
 
   ctx.push(
     ctx.conversions.add({
-      started: ({ pdfUri, mdUri, options }) => {
+      started: ({ pdfUri, mdUri, options, conversionId }) => {
         const s = sessionFor(mdUri);
-        s.start(pdfUri, options);
+        s.start(pdfUri, options, conversionId);
         void showBesideMarkdown(s);
       },
       page: ({ mdUri, page, mdOffset }) => sessionFor(mdUri).addPage(page, mdOffset),
+      partial: ({ mdUri, conversionId, partial }) => sessions.get(mdUri.toString())?.partial(conversionId, partial),
       finished: ({ mdUri, summary, writtenHash }) => {
         sessionFor(mdUri).finish(summary.cancelled, summary.pagesDone.length, writtenHash);
         void updateContextKey(vscode.window.activeTextEditor);

@@ -20,7 +20,7 @@ import type { PreviewSession } from './session';
  */
 function reparseOptions(s: PreviewSession): ReparseRegionParams['options'] {
   const config = s.ctx.config;
-  return { ...sidecarOptions(s.options), renderImages: false, cacheDir: s.ctx.cacheDir.fsPath, modelsDir: modelsDirOption(config.modelsDir), providers: config.providers };
+  return { ...sidecarOptions(s.options), renderImages: false, cacheDir: s.ctx.cacheDir.fsPath, modelsDir: modelsDirOption(config.modelsDir), providers: config.providers, ...(config.remoteVlm ? { remoteVlm: config.remoteVlm } : {}) };
 }
 
 function errorCode(e: unknown): number | undefined {

@@ -4,7 +4,7 @@
  * move its ranges; webview messages become editor selections and region edits.
  */
 import * as vscode from 'vscode';
-import type { ConvertOptions, PageResult } from '../../server/protocol';
+import type { ConvertOptions, PagePartialParams, PageResult } from '../../server/protocol';
 import { isStale, parseViewMessage, type HostMessageBody, type MarkdownBlock, type PageView, type ViewMessage } from '../../media/messages';
 import type { FolioContext } from '../context';
 import { previewHtml, previewResourceRoots } from './html';
@@ -20,6 +20,8 @@ export class PreviewSession implements vscode.Disposable {
   pdfUri: vscode.Uri | undefined;
   options: ConvertOptions = {};
   converting = false;
+  /** The running conversion's id (its partial-result token): partials of any other are stale. */
+  conversionId: string | undefined;
   panel: vscode.WebviewPanel | undefined;
   /** Reparses in flight, by region id; a newer one cancels the older. */
   readonly inflight = new Map<string, vscode.CancellationTokenSource>();
@@ -61,7 +63,8 @@ export class PreviewSession implements vscode.Disposable {
 
   // ------------------------------------------------------------ conversion
 
-  start(pdfUri: vscode.Uri, options: ConvertOptions): void {
+  start(pdfUri: vscode.Uri, options: ConvertOptions, conversionId?: string): void {
+    this.conversionId = conversionId;
     for (const c of this.inflight.values()) c.cancel();
     this.inflight.clear();
     this.map = new RegionMap();
@@ -83,8 +86,18 @@ export class PreviewSession implements vscode.Disposable {
     this.scheduleRefresh(300);
   }
 
+  /**
+   * A page the VLM is still writing. Dropped when it is not this conversion's, or its page is
+   * already in (the final page supersedes it); the webview drops older ones again by `seq`.
+   */
+  partial(conversionId: string, p: PagePartialParams): void {
+    if (!this.converting || conversionId !== this.conversionId || this.map.page(p.page)) return;
+    this.post({ type: 'partial', conversion: conversionId, page: p.page, seq: p.seq, markdown: p.markdown });
+  }
+
   finish(cancelled: boolean, pagesDone: number, writtenHash?: string): void {
     this.converting = false;
+    this.conversionId = undefined;
     if (writtenHash) this.writtenHash = writtenHash;
     // The converter's last write may reach the open document after this event.
     this.settleUntil = Date.now() + 3000;
@@ -184,7 +197,7 @@ export class PreviewSession implements vscode.Disposable {
     const pages = this.map.allPages().map((p) => this.pageView(p, text));
     this.lastSent.clear();
     for (const p of pages) this.lastSent.set(p.page, JSON.stringify(p));
-    this.post({ type: 'init', title: this.name, pdfUri: this.pdfUri?.toString() ?? '', pages, converting: this.converting });
+    this.post({ type: 'init', title: this.name, pdfUri: this.pdfUri?.toString() ?? '', pages, converting: this.converting, conversion: this.converting ? this.conversionId : undefined });
   }
 
   private scheduleRefresh(ms = 60): void {

@@ -5,10 +5,11 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildVsix, ensureSetup, missingRuntimeFiles, until, VsCode } from './harness';
 import { LONG, TWO_PAGE, XSS, writeFixtures } from './pdfFixtures';
+import { FakeOpenAiServer } from '../vlm/fakeOpenAiServer';
 
 let vs: VsCode;
 let vsix: string;
@@ -317,5 +318,63 @@ test('6. after a window reload the preview comes back, and "Show Preview" reopen
     await until('the two-page preview from its sidecar', 30_000, async () => (await pv.locator('#page-2 .region').count()) > 0);
     // Still linked: the code block written by test 3 is found again in the .md by its text.
     await pv.locator('.md-block[data-region] pre.md-code').first().waitFor({ timeout: 10_000 });
+  });
+});
+
+test('7. a remote VLM page streams into the preview under "generating…", as text, then the page replaces it', async () => {
+  await shot('7-remote-stream', async () => {
+    // FakeOpenAiServer: a loopback stand-in for vLLM (no real VLM server runs here), replaying
+    // an answer as SSE chunks slowly enough that each page streams for a few seconds.
+    const fake = new FakeOpenAiServer();
+    await fake.start();
+    fake.answer =
+      '<doctag><section_header_level_1><loc_40><loc_30><loc_460><loc_50>Streamed heading</section_header_level_1>' +
+      '<text><loc_40><loc_60><loc_460><loc_90>Model text <img src=x onerror="window.top.folioPwned=1"> stays text.</text>' +
+      '<text><loc_40><loc_100><loc_460><loc_130>A second paragraph arrives a few tokens at a time from the server.</text>';
+    // ~7 s a page: the preview panel of a fresh window takes seconds to open, and the partials
+    // sent before it is up are not shown (the next one carries the whole text so far).
+    fake.chunkChars = 3;
+    fake.chunkDelayMs = 45;
+    const settingsFile = join(vs.root, 'user', 'User', 'settings.json');
+    const saved = readFileSync(settingsFile, 'utf8');
+    // A machine-scoped setting is read from the machine's settings (code-server runs the
+    // extension host as a remote), not the user's: as a workspace could not set it either.
+    const machineFile = join(vs.root, 'user', 'Machine', 'settings.json');
+    mkdirSync(join(vs.root, 'user', 'Machine'), { recursive: true });
+    const pdf = 'remote-stream.pdf';
+    copyFileSync(join(vs.workspace, TWO_PAGE.file), join(vs.workspace, pdf));
+    try {
+      writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(saved), 'folio.engine': 'vlm' }));
+      writeFileSync(machineFile, JSON.stringify({ 'folio.vlm.remoteUrl': fake.url }));
+      await new Promise((r) => setTimeout(r, 1500)); // the settings file is watched
+      const t0 = Date.now();
+      await convert(pdf);
+      const pv = vs.preview();
+      // The first conversion of a fresh window also starts the backend: as test 1 allows.
+      await pv.locator('section.page-partial .page-generating').first().waitFor({ timeout: 90_000 });
+      const seen: string[] = [];
+      await until('the generating page to grow three times', 15_000, async () => {
+        const t = (await pv.locator('section.page-partial .partial-md').first().textContent().catch(() => null)) ?? '';
+        if (t && seen.at(-1) !== t) seen.push(t);
+        return seen.length >= 3;
+      }, 100);
+      console.log(`screenshot: ${await vs.screenshot('7-remote-stream-generating')}`);
+      for (let i = 1; i < seen.length; i++) assert.ok(seen[i]!.length > seen[i - 1]!.length, `grew: ${JSON.stringify(seen)}`);
+      assert.match(seen[0]!, /^Streamed/);
+      await until('both pages final, none generating', 30_000, async () => (await pv.locator('section.page').count()) === 2 && (await pv.locator('section.page-partial').count()) === 0);
+      const md = (await pv.locator('#page-1 .page-md').textContent()) ?? '';
+      assert.match(md, /Streamed heading/);
+      assert.match(md, /<img src=x onerror=/, 'the model\'s tag is shown as text');
+      assert.equal(await pv.locator('img[src="x"]').count(), 0, 'no element made from model output');
+      assert.equal(await vs.page.evaluate(() => (window as unknown as { folioPwned?: unknown }).folioPwned ?? null), null);
+      console.log(`remote stream: ${seen.length} growing partial texts seen; both pages final ${Date.now() - t0} ms after Convert; ${fake.requests.length} requests`);
+    } catch (e) {
+      console.log(`Folio log:\n${vs.folioLog().slice(-3000)}`);
+      throw e;
+    } finally {
+      writeFileSync(settingsFile, saved);
+      writeFileSync(machineFile, '{}');
+      await fake.stop();
+    }
   });
 });

@@ -18,14 +18,16 @@ import {
   WorkDoneProgress,
   type MessageConnection,
 } from 'vscode-languageserver-protocol/node';
-import { ConvertRequest, LogNotification, ReparseRegionRequest, type ConvertParams, type ConvertSummary, type PageResult, type ReparseRegionParams, type ReparseRegionResult } from '../../server/protocol';
+import { ConvertRequest, LogNotification, PagePartialNotification, ReparseRegionRequest, type PagePartialParams, type ConvertParams, type ConvertSummary, type PageResult, type ReparseRegionParams, type ReparseRegionResult } from '../../server/protocol';
 import { repoRoot } from './corpus';
 
 export interface ConvertRun {
   /** Resolves with the summary (or rejects with the backend's ResponseError). */
   result: Promise<ConvertSummary>;
   /** Pages received through the partial-result token, in arrival order, with arrival times. */
-  pages: { page: PageResult; at: number }[];
+  pages: { page: PageResult; at: number; n: number }[];
+  /** `folio/pagePartial` notifications of this request (`pagePartials: true`); `n` orders them among `pages`. */
+  partials: { partial: PagePartialParams; at: number; n: number }[];
   progress: string[];
   /** Sends $/cancelRequest. */
   cancel(): void;
@@ -37,6 +39,8 @@ export class BackendProcess {
   readonly logs: string[] = [];
   stderr = '';
   exitCode: number | null = null;
+  /** One handler per method in vscode-jsonrpc: partials are dispatched by request token here. */
+  private readonly partialListeners = new Map<string | number, (p: PagePartialParams) => void>();
 
   private constructor(env: NodeJS.ProcessEnv) {
     this.child = spawn(process.execPath, [join(repoRoot(), 'dist', 'server.js'), '--stdio'], {
@@ -49,6 +53,7 @@ export class BackendProcess {
     this.connection.onNotification(LogNotification.type, (p) => {
       this.logs.push(`[${p.level}] ${p.message}`);
     });
+    this.connection.onNotification(PagePartialNotification.type, (p) => this.partialListeners.get(p.partialResultToken)?.(p));
     this.connection.listen();
   }
 
@@ -68,19 +73,25 @@ export class BackendProcess {
     const partialResultToken = randomUUID();
     const cts = new CancellationTokenSource();
     const pages: ConvertRun['pages'] = [];
+    const partials: ConvertRun['partials'] = [];
     const progress: string[] = [];
+    let n = 0;
     const subs = [
       this.connection.onProgress(ConvertRequest.partialResult, partialResultToken, (p) => {
-        pages.push({ page: p, at: Date.now() });
+        pages.push({ page: p, at: Date.now(), n: n++ });
       }),
+    ];
+    // Kept after the answer (not removed with the others): a late partial must be seen to be caught.
+    this.partialListeners.set(partialResultToken, (p) => partials.push({ partial: p, at: Date.now(), n: n++ }));
+    subs.push(
       this.connection.onProgress(WorkDoneProgress.type, workDoneToken, (v) => {
         if (v.kind === 'report' && v.message) progress.push(v.message);
       }),
-    ];
+    );
     const result = this.connection
       .sendRequest(ConvertRequest.type, { ...params, workDoneToken, partialResultToken }, cts.token)
       .finally(() => subs.forEach((s) => s.dispose()));
-    return { result, pages, progress, cancel: () => cts.cancel() };
+    return { result, pages, partials, progress, cancel: () => cts.cancel() };
   }
 
   reparse(params: ReparseRegionParams): Promise<ReparseRegionResult> {

@@ -130,6 +130,8 @@ test('manifest: no untrusted or virtual workspaces; model folder per machine, ou
   assert.equal(pkg.capabilities?.virtualWorkspaces?.supported ?? pkg.capabilities?.virtualWorkspaces, false);
   const props = pkg.contributes.configuration.properties;
   assert.equal(props['folio.models.path'].scope, 'machine');
+  // Page images go to this server: a workspace must not choose it.
+  assert.equal(props['folio.vlm.remoteUrl'].scope, 'machine');
   assert.equal(props['folio.outputDirectory'].scope, 'resource');
 });
 
