@@ -231,6 +231,7 @@ function captionTables(spans: TextSpan[], taken: Set<number>, pageWidth: number)
     if (body.length < 3) continue;
     const x0 = Math.min(...body.flatMap((l) => l.pieces.map((p) => p.x0)));
     const x1 = Math.max(...body.flatMap((l) => l.pieces.map((p) => p.x1)));
+    if (proseColumns(body, pageWidth)) continue;
     const top: Rule = { x0: x0 - 1, x1: x1 + 1, y0: cap.y1, y1: cap.y1 };
     const t = buildTable(body, (body[0]!.y1 + body[1]!.y0) / 2, top, []);
     if (!t) continue;
@@ -239,6 +240,37 @@ function captionTables(spans: TextSpan[], taken: Set<number>, pageWidth: number)
     k += body.length;
   }
   return out;
+}
+
+/**
+ * Text columns, not a table: on a multi-column page a caption set in one column has the lines of
+ * the other column beside it, and justified text splits into word pieces at its wide spaces, so
+ * the lines under the caption read like a table. Pieces closer than 2 em are one run (justified
+ * word spaces stay under ~1.2 em); a run of four or more words with letters, a third of the page
+ * wide, is a line of prose. Mostly prose lines = text; a table's rows (cells apart, numbers,
+ * short labels) are not.
+ */
+function proseColumns(body: TLine[], pageWidth: number): boolean {
+  let prose = 0;
+  for (const l of body) {
+    const ps = [...l.pieces].sort((a, b) => a.x0 - b.x0);
+    let run: Piece[] = [];
+    const isProseRun = (r: Piece[]) =>
+      r.length > 0 &&
+      r[r.length - 1]!.x1 - r[0]!.x0 >= pageWidth * 0.3 &&
+      r.flatMap((p) => p.text.trim().split(/\s+/)).filter((w) => /\p{L}{2}/u.test(w)).length >= 4;
+    let found = false;
+    for (const p of ps) {
+      if (run.length && p.x0 - run[run.length - 1]!.x1 > l.size * 2) {
+        found ||= isProseRun(run);
+        run = [];
+      }
+      run.push(p);
+    }
+    found ||= isProseRun(run);
+    if (found) prose++;
+  }
+  return prose >= body.length * 0.6;
 }
 
 /** Rules drawn cell by cell (browsers draw each cell's border) joined into one rule per line. */
