@@ -8,10 +8,10 @@
  * edits made during the conversion switch the writer to appending through the editor.
  */
 import * as vscode from 'vscode';
+import { forwardWorkDone } from '../workDoneProgress';
 import { randomUUID } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
-import { WorkDoneProgress, type WorkDoneProgressReport } from 'vscode-languageclient/node';
 import {
   ConvertRequest,
   FolioErrorCodes,
@@ -209,15 +209,8 @@ async function convertOnce(ctx: FolioContext, pdfUri: vscode.Uri, mdUri: vscode.
     async (progress, token) => {
       const workDoneToken = randomUUID();
       const partialResultToken = randomUUID();
-      let lastPercent = 0;
       const subs = [
-        client.onProgress(WorkDoneProgress.type, workDoneToken, (v) => {
-          if (v.kind !== 'report') return;
-          const r = v as WorkDoneProgressReport;
-          const pct = r.percentage ?? lastPercent;
-          progress.report({ message: r.message, increment: pct - lastPercent });
-          lastPercent = pct;
-        }),
+        forwardWorkDone(client, workDoneToken, progress),
         client.onProgress(ConvertRequest.partialResult, partialResultToken, (page: PageResult) => {
           pagesQueue = pagesQueue.then(async () => {
             await begin();

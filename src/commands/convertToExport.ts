@@ -6,9 +6,9 @@
  * Markdown keeps them.
  */
 import * as vscode from 'vscode';
+import { forwardWorkDone } from '../workDoneProgress';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { WorkDoneProgress, type WorkDoneProgressReport } from 'vscode-languageclient/node';
 import { ConvertRequest, type ConvertOptions, type ConvertParams, type ConvertSummary, type PageResult } from '../../server/protocol';
 import { sharedConvertOptions, type FolioContext } from '../context';
 import { localPath } from '../localFiles';
@@ -32,15 +32,8 @@ export async function convertToExport(ctx: FolioContext, pdfUri: vscode.Uri, tar
         const workDoneToken = randomUUID();
         const partialResultToken = randomUUID();
         const pages: PageResult[] = [];
-        let lastPercent = 0;
         const subs = [
-          client.onProgress(WorkDoneProgress.type, workDoneToken, (v) => {
-            if (v.kind !== 'report') return;
-            const r = v as WorkDoneProgressReport;
-            const pct = r.percentage ?? lastPercent;
-            progress.report({ message: r.message, increment: pct - lastPercent });
-            lastPercent = pct;
-          }),
+          forwardWorkDone(client, workDoneToken, progress),
           client.onProgress(ConvertRequest.partialResult, partialResultToken, (page: PageResult) => void pages.push(page)),
         ];
         try {

@@ -5,6 +5,7 @@
  * The prose is made of plain English words from a seeded generator: long enough paragraphs to
  * run over column and page breaks, with words long enough for LaTeX to hyphenate.
  */
+import { mulberry32 as rng } from '../../../server/util/random';
 
 export type Block =
   | { k: 'h'; level: 1 | 2 | 3; text: string }
@@ -31,17 +32,8 @@ const WORDS = (
   'describes shows suggests follows requires remains appears becomes contains provides reduces increases compares explains records returns supports depends changes gives keeps leaves reaches'
 ).split(/\s+/).filter(Boolean);
 
-/** Mulberry32: a small deterministic generator, so every run typesets the same documents. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded, so every run typesets the same documents (the project's one generator). */
+export { rng };
 
 function pick<T>(r: () => number, xs: T[]): T {
   return xs[Math.floor(r() * xs.length)];

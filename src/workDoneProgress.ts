@@ -1,0 +1,18 @@
+/**
+ * The backend's work-done progress (`page i/N` with a percentage) shown in a VS Code progress
+ * notification, which takes increments rather than totals: one place for every command that
+ * converts under a notification.
+ */
+import type * as vscode from 'vscode';
+import { WorkDoneProgress, type LanguageClient, type WorkDoneProgressReport } from 'vscode-languageclient/node';
+
+export function forwardWorkDone(client: LanguageClient, workDoneToken: string, progress: vscode.Progress<{ message?: string; increment?: number }>): vscode.Disposable {
+  let lastPercent = 0;
+  return client.onProgress(WorkDoneProgress.type, workDoneToken, (v) => {
+    if (v.kind !== 'report') return;
+    const r = v as WorkDoneProgressReport;
+    const pct = r.percentage ?? lastPercent;
+    progress.report({ message: r.message, increment: pct - lastPercent });
+    lastPercent = pct;
+  });
+}
