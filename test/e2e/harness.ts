@@ -146,6 +146,10 @@ export class VsCode {
         'workbench.secondarySideBar.defaultVisibility': 'hidden',
       }),
     );
+    // Machine-scoped settings (where the remote VLM is set) live here; the file exists from the
+    // start so VS Code watches it when a test writes it.
+    mkdirSync(join(user, 'Machine'), { recursive: true });
+    writeFileSync(join(user, 'Machine', 'settings.json'), '{}');
     this.port = await freePort();
     const args = [
       CS_ENTRY,
