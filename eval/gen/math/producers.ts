@@ -4,7 +4,9 @@
  *   - XeLaTeX, amsmath + booktabs, Computer Modern math (Type 1 cmmi/cmsy/cmex);
  *   - XeLaTeX with unicode-math and Latin Modern Math (Unicode math alphanumerics);
  *   - Chromium printing KaTeX's HTML+CSS output (KaTeX fonts, fraction bars as borders);
- *   - LibreOffice Writer converting an HTML document with the tables.
+ *   - LibreOffice Writer converting an HTML document with the tables;
+ *   - LibreOffice Writer/Math: a Flat ODF text document whose formulas are LibreOffice Math
+ *     objects (StarMath source, starmath.ts), exported to PDF (needs the libreoffice-math module).
  * Each producer that is not installed is skipped with a line on stderr.
  */
 import { execFileSync } from 'node:child_process';
@@ -12,6 +14,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DISPLAY, INLINE, INLINE_SENTENCES, TABLES, type FormulaSrc, type TableSrc } from './sources';
+import { STARMATH } from './starmath';
 
 export interface Produced {
   name: string;
@@ -32,11 +35,14 @@ function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Ground truth Markdown of a math document: display formulas, then the inline sentences. */
+/**
+ * Ground truth Markdown of a math document: display formulas, then the inline sentences (each
+ * inline formula keeps its own sentence, also when a producer leaves some formulas out).
+ */
 function mathTruth(display: FormulaSrc[], inline: FormulaSrc[]): string {
   const out: string[] = ['# Formulas'];
   for (const f of display) out.push(`$$${f.latex}$$`);
-  inline.forEach((f, k) => out.push(INLINE_SENTENCES[k]!.replace('@', `$${f.latex}$`)));
+  for (const f of inline) out.push(INLINE_SENTENCES[INLINE.indexOf(f)]!.replace('@', `$${f.latex}$`));
   return out.join('\n\n') + '\n';
 }
 
@@ -181,6 +187,72 @@ function libreoffice(dir: string, name: string, html: string): string | undefine
   return existsSync(pdf) ? pdf : undefined;
 }
 
+// ---- LibreOffice Writer/Math (Flat ODF with formula objects) ----
+
+const FODT_NS =
+  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" ' +
+  'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" ' +
+  'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" ' +
+  'xmlns:xlink="http://www.w3.org/1999/xlink"';
+
+/**
+ * A Flat ODF text document: each display formula a centered paragraph holding only a Math
+ * object anchored as a character, each inline one inside its sentence. The objects carry only
+ * their StarMath source (an empty presentation `<mrow/>`); LibreOffice Math parses the
+ * annotation on load and lays the formula out itself, as it does for a formula typed in Writer.
+ */
+export function writerMathFodt(display: FormulaSrc[], inline: FormulaSrc[]): string {
+  let n = 0;
+  const obj = (f: FormulaSrc) =>
+    `<draw:frame draw:style-name="fr1" draw:name="Formula${++n}" text:anchor-type="as-char"><draw:object>` +
+    `<math xmlns="http://www.w3.org/1998/Math/MathML" display="${f.display ? 'block' : 'inline'}"><semantics><mrow/>` +
+    `<annotation encoding="StarMath 5.0">${esc(STARMATH[f.latex]!)}</annotation></semantics></math></draw:object></draw:frame>`;
+  const paras = ['<text:h text:outline-level="1">Formulas</text:h>'];
+  for (const f of display) paras.push('<text:p>Next:</text:p>', `<text:p text:style-name="Display">${obj(f)}</text:p>`);
+  for (const f of inline) {
+    const [a, b] = INLINE_SENTENCES[INLINE.indexOf(f)]!.split('@');
+    paras.push(`<text:p>${esc(a!)}${obj(f)}${esc(b!)}</text:p>`);
+  }
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n<office:document ${FODT_NS} office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">` +
+    '<office:automatic-styles><style:style style:name="Display" style:family="paragraph"><style:paragraph-properties fo:text-align="center"/></style:style>' +
+    '<style:style style:name="fr1" style:family="graphic"><style:graphic-properties style:vertical-pos="top" style:vertical-rel="baseline"/></style:style></office:automatic-styles>' +
+    `<office:body><office:text>\n${paras.join('\n')}\n</office:text></office:body></office:document>\n`
+  );
+}
+
+/** The set's formulas that have a StarMath form (the others are left out, see starmath.ts). */
+export function writerMathFormulas(): { display: FormulaSrc[]; inline: FormulaSrc[] } {
+  return { display: DISPLAY.filter((f) => STARMATH[f.latex]), inline: INLINE.filter((f) => STARMATH[f.latex]) };
+}
+
+function libreofficeMath(dir: string, name: string, fodt: string): string | undefined {
+  const file = join(dir, `${name}.fodt`);
+  writeFileSync(file, fodt);
+  const profile = mkdtempSync(join(tmpdir(), 'folio-lo-'));
+  try {
+    execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'pdf:writer_pdf_Export', '--outdir', dir, file], { stdio: 'ignore', timeout: 180_000 });
+  } catch (e) {
+    process.stderr.write(`gen: libreoffice failed on ${name}: ${(e as Error).message.split('\n')[0]}\n`);
+    return undefined;
+  } finally {
+    rmSync(profile, { recursive: true, force: true });
+  }
+  const pdf = join(dir, `${name}.pdf`);
+  if (!existsSync(pdf)) return undefined;
+  // Without LibreOffice's Math module Writer drops the objects silently: the PDF then has the
+  // sentences but no formula. OpenSymbol (Math's font) in the PDF shows they were typeset.
+  try {
+    if (!execFileSync('pdffonts', [pdf], { encoding: 'utf8' }).includes('OpenSymbol')) {
+      process.stderr.write(`gen: ${name}: LibreOffice typeset no formula (is the libreoffice-math package installed?), skipping it\n`);
+      return undefined;
+    }
+  } catch {
+    process.stderr.write(`gen: ${name}: pdffonts (poppler-utils) not installed, cannot check the formulas were typeset\n`);
+  }
+  return pdf;
+}
+
 function katexHtml(repo: string): { body: string; css: string } | undefined {
   let katex: { renderToString(t: string, o: object): string };
   try {
@@ -223,6 +295,10 @@ export function generate(outDir: string, repo: string): Produced[] {
       if (k) keep('chromium-katex-math', chromium(work, 'chromium-katex-math', htmlDoc(k.body, '', k.css)), mathTruthAll);
       keep('chromium-tables', chromium(work, 'chromium-tables', htmlDoc('<h1>Tables</h1>' + htmlTables(), TABLE_CSS)), tablesTruth());
     } else process.stderr.write('gen: chromium not installed, skipping the HTML documents\n');
+    if (has('soffice')) {
+      const lo = writerMathFormulas();
+      keep('libreoffice-math', libreofficeMath(work, 'libreoffice-math', writerMathFodt(lo.display, lo.inline)), mathTruth(lo.display, lo.inline));
+    }
     if (has('soffice')) keep('libreoffice-tables', libreoffice(work, 'libreoffice-tables', `<!doctype html><html><head><meta charset="utf-8"></head><body><h1>Tables</h1>${writerTables()}</body></html>`), tablesTruth());
     else process.stderr.write('gen: soffice not installed, skipping the LibreOffice document\n');
   } finally {
