@@ -5,7 +5,10 @@
  * - test/fixtures/math/*.pdf, made by eval/gen/math (XeLaTeX with amsmath and booktabs, Chromium
  *   printing KaTeX's HTML): display and inline formulas match their source after normalization at
  *   the issue's target rate (0.6), tables reach a cell F1 of 0.85 per document, and every formula
- *   Folio writes renders in KaTeX.
+ *   Folio writes renders in KaTeX;
+ * - test/fixtures/math/libreoffice-writer-math.pdf (LibreOffice Writer with 4 LibreOffice Math
+ *   objects, OpenSymbol operators; made by eval/gen/math's writerMathFodt): every display formula
+ *   equals its source after normalization.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -85,6 +88,16 @@ for (const name of ['xelatex-cm-math', 'chromium-katex-math']) {
     assert.ok(i.normalized / i.gt >= 0.6, `inline ${i.normalized}/${i.gt}`);
   });
 }
+
+test('libreoffice-writer-math: the 4 LibreOffice Math formulas equal their source after normalization', () => {
+  const pdf = join(repoRoot(), 'test', 'fixtures', 'math', 'libreoffice-writer-math.pdf');
+  const md = convert(pdf);
+  assert.equal(assertRenders(md), 4, md);
+  const want = formulasOf(readFileSync(pdf.replace(/\.pdf$/, '.md'), 'utf8'));
+  assert.equal(want.display.length, 4);
+  const got = new Set(formulasOf(md).display.map(normalizeLatex));
+  for (const f of want.display) assert.ok(got.has(normalizeLatex(f)), `missing ${f} in ${md}`);
+});
 
 for (const name of ['xelatex-booktabs', 'chromium-tables']) {
   test(`${name}: tables without full rulings reach cell F1 0.85`, () => {
