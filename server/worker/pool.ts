@@ -17,7 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { deserializeError } from '../errors';
 import type { WorkerInit, WorkerRequest, WorkerResponse } from './messages';
-import { claimForcedTermination, claimTermination, createCancelBuffer, requestCancel } from './cancelFlag';
+import { claimForcedTermination, claimTermination, createCancelBuffer, nativeRuns, requestCancel } from './cancelFlag';
 import { DEFAULT_LIMITS, MiB } from './limits';
 
 /** Distributes `Omit<T, 'id'>` over a union, so each request kind keeps its own fields. */
@@ -188,26 +188,43 @@ class PoolWorker {
     }, Math.max(50, graceMs));
     watch.unref();
     if (forceAfterMs !== undefined) {
-      // Wherever the thread is, except inside an onnxruntime run: tearing a thread down there
-      // aborts the whole process (SIGABRT), so the claim is retried until the run has returned.
       setTimeout(() => {
-        const since = Date.now();
-        let waited = false;
-        const force = () => {
-          if (!stillRunning()) return true;
-          if (!claimForcedTermination(this.cancel)) {
-            waited = true;
-            return false;
-          }
-          this.onForced?.({ waitedForNativeMs: waited ? Date.now() - since : 0 });
-          void this.terminate();
-          return true;
-        };
-        if (force()) return;
-        const retry = setInterval(() => force() && clearInterval(retry), 20);
-        retry.unref();
+        if (!stillRunning()) return;
+        void this.terminateOutsideNative(stillRunning).then((waited) => waited !== undefined && this.onForced?.({ waitedForNativeMs: waited }));
       }, forceAfterMs).unref();
     }
+  }
+
+  /**
+   * Terminates the thread wherever it is, except inside an onnxruntime run: tearing a thread down
+   * there aborts the whole process (SIGABRT), so the claim is retried until the run has
+   * returned. Resolves with how long it waited for runs (ms), or undefined when `still` turned
+   * false first (the work ended on its own).
+   */
+  terminateOutsideNative(still: () => boolean = () => !this.dead): Promise<number | undefined> {
+    const since = Date.now();
+    return new Promise((resolve) => {
+      let waited = false;
+      const force = () => {
+        if (!still()) {
+          resolve(undefined);
+          return true;
+        }
+        if (!claimForcedTermination(this.cancel)) {
+          waited = true;
+          return false;
+        }
+        void this.terminate().then(() => resolve(waited ? Date.now() - since : 0));
+        return true;
+      };
+      if (force()) return;
+      const retry = setInterval(() => force() && clearInterval(retry), 20);
+    });
+  }
+
+  /** onnxruntime runs in flight on this worker's thread (read from the shared flag). */
+  nativeRuns(): number {
+    return this.dead ? 0 : nativeRuns(this.cancel);
   }
 
   async terminate(): Promise<void> {
@@ -291,8 +308,8 @@ export class PageWorkerPool {
   }
 
   /**
-   * Stops the workers. Running work gets `drainMs` to finish (a worker is not torn down while
-   * onnxruntime runs in it unless it takes longer than that).
+   * Stops the workers. Running work gets `drainMs` to finish; then its worker is terminated as
+   * soon as no onnxruntime run is in flight in it (never inside one: that aborts the process).
    */
   async dispose(drainMs = 10_000): Promise<void> {
     this.disposed = true;
@@ -300,9 +317,15 @@ export class PageWorkerPool {
       this.slots.map(async (w) => {
         if (!w) return;
         await Promise.race([w.idle(), new Promise((r) => setTimeout(r, drainMs).unref())]);
-        await w.terminate();
+        // Work still running after the drain is stopped, but never inside an onnxruntime run.
+        await w.terminateOutsideNative();
       }),
     );
+  }
+
+  /** onnxruntime runs in flight over all workers, read without waiting (diagnostics and tests). */
+  nativeRunsInFlight(): number {
+    return this.slots.reduce((n, w) => n + (w?.nativeRuns() ?? 0), 0);
   }
 
   /** Resolves when no worker runs anything, answered or abandoned (tests measure cancellation with it). */
