@@ -124,7 +124,8 @@ export class VsCode {
     return { status: r.status, out: `${r.stdout}${r.stderr}` };
   }
 
-  async start(): Promise<void> {
+  /** `machineSettings`: VS Code's machine-scoped settings, in place before it starts. */
+  async start(opts: { machineSettings?: Record<string, unknown> } = {}): Promise<void> {
     const user = join(this.root, 'user');
     mkdirSync(join(user, 'User'), { recursive: true });
     writeFileSync(
@@ -146,10 +147,10 @@ export class VsCode {
         'workbench.secondarySideBar.defaultVisibility': 'hidden',
       }),
     );
-    // Machine-scoped settings (where the remote VLM is set) live here; the file exists from the
-    // start so VS Code watches it when a test writes it.
+    // Machine-scoped settings (where the remote VLM is set): written before the start, because a
+    // change to this file while VS Code runs was not always applied (seen in CI).
     mkdirSync(join(user, 'Machine'), { recursive: true });
-    writeFileSync(join(user, 'Machine', 'settings.json'), '{}');
+    writeFileSync(join(user, 'Machine', 'settings.json'), JSON.stringify(opts.machineSettings ?? {}));
     this.port = await freePort();
     const args = [
       CS_ENTRY,

@@ -5,7 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildVsix, ensureSetup, missingRuntimeFiles, until, VsCode } from './harness';
 import { LONG, TWO_PAGE, XSS, writeFixtures } from './pdfFixtures';
@@ -13,6 +13,12 @@ import { FakeOpenAiServer } from '../vlm/fakeOpenAiServer';
 
 let vs: VsCode;
 let vsix: string;
+/**
+ * FakeOpenAiServer: a loopback stand-in for vLLM (no real VLM server runs here) for test 7. Its
+ * address is a machine-scoped setting, so it is set before VS Code starts; only test 7 switches
+ * `folio.engine` to `vlm`.
+ */
+let fake: FakeOpenAiServer;
 const dialogs: string[] = [];
 
 before(async () => {
@@ -21,7 +27,9 @@ before(async () => {
   vs = new VsCode();
   writeFixtures(vs.workspace);
   vs.install(vsix);
-  await vs.start();
+  fake = new FakeOpenAiServer();
+  await fake.start();
+  await vs.start({ machineSettings: { 'folio.vlm.remoteUrl': fake.url } });
   vs.page.on('dialog', (d) => {
     dialogs.push(d.message());
     void d.dismiss();
@@ -30,6 +38,7 @@ before(async () => {
 
 after(async () => {
   await vs?.stop();
+  await fake?.stop();
 });
 
 /** Runs a test body and always leaves a screenshot named after it. */
@@ -323,10 +332,7 @@ test('6. after a window reload the preview comes back, and "Show Preview" reopen
 
 test('7. a remote VLM page streams into the preview under "generating…", as text, then the page replaces it', async () => {
   await shot('7-remote-stream', async () => {
-    // FakeOpenAiServer: a loopback stand-in for vLLM (no real VLM server runs here), replaying
-    // an answer as SSE chunks slowly enough that each page streams for a few seconds.
-    const fake = new FakeOpenAiServer();
-    await fake.start();
+    // The fake server replays an answer as SSE chunks slowly enough that each page streams for a few seconds.
     fake.answer =
       '<doctag><section_header_level_1><loc_40><loc_30><loc_460><loc_50>Streamed heading</section_header_level_1>' +
       '<text><loc_40><loc_60><loc_460><loc_90>Model text <img src=x onerror="window.top.folioPwned=1"> stays text.</text>' +
@@ -335,18 +341,15 @@ test('7. a remote VLM page streams into the preview under "generating…", as te
     // sent before it is up are not shown (the next one carries the whole text so far).
     fake.chunkChars = 3;
     fake.chunkDelayMs = 45;
-    const settingsFile = join(vs.root, 'user', 'User', 'settings.json');
-    const saved = readFileSync(settingsFile, 'utf8');
-    // A machine-scoped setting is read from the machine's settings (code-server runs the
-    // extension host as a remote), not the user's: as a workspace could not set it either.
-    const machineFile = join(vs.root, 'user', 'Machine', 'settings.json');
-    mkdirSync(join(vs.root, 'user', 'Machine'), { recursive: true });
+    // The engine from the workspace settings (the server's address is a machine setting, set
+    // before VS Code started: a workspace cannot choose where page images go).
+    const wsSettings = join(vs.workspace, '.vscode', 'settings.json');
     const pdf = 'remote-stream.pdf';
     copyFileSync(join(vs.workspace, TWO_PAGE.file), join(vs.workspace, pdf));
     try {
-      writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(saved), 'folio.engine': 'vlm' }));
-      writeFileSync(machineFile, JSON.stringify({ 'folio.vlm.remoteUrl': fake.url }));
-      await new Promise((r) => setTimeout(r, 1500)); // the settings file is watched
+      mkdirSync(join(vs.workspace, '.vscode'), { recursive: true });
+      writeFileSync(wsSettings, JSON.stringify({ 'folio.engine': 'vlm' }));
+      await new Promise((r) => setTimeout(r, 2500)); // the settings file is watched
       const t0 = Date.now();
       // VS Code applies a changed settings file through a watcher, which under load can take
       // longer than any fixed wait (a CI run converted on the pipeline): a conversion that sent
@@ -383,9 +386,7 @@ test('7. a remote VLM page streams into the preview under "generating…", as te
       console.log(`Folio log:\n${vs.folioLog().slice(-3000)}`);
       throw e;
     } finally {
-      writeFileSync(settingsFile, saved);
-      writeFileSync(machineFile, '{}');
-      await fake.stop();
+      rmSync(wsSettings, { force: true });
     }
   });
 });
