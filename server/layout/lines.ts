@@ -114,6 +114,27 @@ export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number 
     if (best) best.spans.push(s);
     else rows.push({ cy: c, h, size: s.fontSize, spans: [s] });
   }
+  // A superscript raised above its line sorts before the line's own spans and starts a row of its
+  // own (LibreOffice Math's "x²" in a sentence): a row of such scripts joins the line they touch.
+  for (let k = rows.length - 1; k >= 0; k--) {
+    const r = rows[k]!;
+    if (r.spans.length > 3) continue;
+    const host = rows.find(
+      (q) =>
+        q !== r &&
+        r.spans.every(
+          (s) =>
+            s.fontSize < 0.85 * q.size &&
+            s.fontSize > 0.4 * q.size &&
+            s.text.trim().length <= 4 &&
+            Math.abs(q.cy - cy(s)) < 0.5 * q.h &&
+            q.spans.some((o) => Math.abs(s.bbox.x0 - o.bbox.x1) < 1.5 || Math.abs(o.bbox.x0 - s.bbox.x1) < 1.5),
+        ),
+    );
+    if (!host) continue;
+    host.spans.push(...r.spans);
+    rows.splice(k, 1);
+  }
   const lines: Line[] = [];
   for (const r of rows) {
     // Direction by characters, not spans: Latin words inside Arabic text come as many short spans.

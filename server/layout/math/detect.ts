@@ -5,7 +5,8 @@
  * CMEX, STIX, Cambria Math, XITS, Asana, OpenSymbol…), when it holds math characters (Unicode
  * math alphanumerics, operators, relations, Greek), or when it is an italic run of one- or
  * two-letter words in a font family other than the body's (LibreOffice Math sets variables in
- * the serif italic of its own choosing, spaced letter by letter).
+ * the serif italic of its own choosing, spaced letter by letter), or a run of lone letters or
+ * letter pairs in the body's own italic (LibreOffice Math with DejaVu Serif as the body font).
  *
  * A display formula is a line that is mostly math and holds no prose, grown over the lines
  * around it that belong to it (numerators and denominators over and under a fraction bar,
@@ -40,6 +41,9 @@ export function bodyFont(spans: TextSpan[]): string {
   return best;
 }
 
+/** Two-letter English words: an italic one is emphasis, not a product of two variables. */
+const SHORT_WORDS = new Set(['am', 'an', 'as', 'at', 'be', 'by', 'do', 'go', 'he', 'if', 'in', 'is', 'it', 'me', 'my', 'no', 'of', 'on', 'or', 'so', 'to', 'up', 'us', 'we', 'ok', 'vs', 'eg', 'ie']);
+
 const BULLET_RE = /^[•◦▪■□●○\-–—*·\uf0b7\uf0a7]$/u;
 
 export function isMathSpan(s: TextSpan, body: string): boolean {
@@ -50,9 +54,15 @@ export function isMathSpan(s: TextSpan, body: string): boolean {
   const bare = s.fontName.replace(/^[A-Z]{6}\+/, '');
   if (MATH_FONT_RE.test(bare) || /^cmr(5|6|7|8)$/i.test(bare)) return !/^[.,;:]+$/.test(t);
   if ([...t].some(isMathChar)) return true;
-  if (!s.italic || fontFamily(bare) === fontFamily(body)) return false;
+  if (!s.italic) return false;
   // Variables: words of one or two letters (and function names), nothing longer.
   const words = t.split(/[\s,()=+\-−]+/).filter(Boolean);
+  if (fontFamily(bare) === fontFamily(body)) {
+    // LibreOffice Math sets variables in the body font's own italic (DejaVu Serif Italic beside
+    // DejaVu Serif): a run of lone italic letters or letter pairs (x, dx, xy) is a variable;
+    // emphasised prose has longer words, and the two-letter English words stay text.
+    return words.length > 0 && words.every((w) => /^\p{L}$/u.test(w) || (/^\p{L}{2}$/u.test(w) && !SHORT_WORDS.has(w.toLowerCase())));
+  }
   return words.length > 0 && words.every((w) => w.length <= 2 || FUNCTIONS.has(w) || w === 'mod') && /\p{L}/u.test(t);
 }
 

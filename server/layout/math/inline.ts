@@ -11,6 +11,7 @@ import { normalizeSpanText } from '../normalize';
 import { spansToGlyphs } from './glyphs';
 import { buildLatex } from './build';
 import { safeLatex } from './validate';
+import { FUNCTIONS } from './symbols';
 
 const OPEN = '\uE100';
 const CLOSE = '\uE101';
@@ -30,11 +31,14 @@ function mathMask(spans: TextSpan[], isMath: (s: TextSpan) => boolean): boolean[
   for (let i = 0; i < spans.length; i++) {
     if (m[i]) continue;
     const t = spans[i]!.text.trim();
-    if (!GLUE_RE.test(t)) continue;
+    // A function name in the text font between math runs is the formula's (LibreOffice Math's
+    // upright "log" in "O(n log n)").
+    const fn = FUNCTIONS.has(t);
+    if (!GLUE_RE.test(t) && !fn) continue;
     const left = i > 0 && m[i - 1] && close(spans[i - 1]!, spans[i]!);
     const right = i + 1 < spans.length && m[i + 1] && close(spans[i]!, spans[i + 1]!);
     // Glue counts between math runs, or after one when it carries an operator or a digit.
-    if ((left && right) || (left && /[\d=+\-−<>]/.test(t) && !/^[,.]$/.test(t))) m[i] = true;
+    if ((left && right) || (!fn && left && /[\d=+\-−<>]/.test(t) && !/^[,.]$/.test(t))) m[i] = true;
   }
   // Small raised or lowered spans beside math are its scripts.
   for (let i = 0; i < spans.length; i++) {
