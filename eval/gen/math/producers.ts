@@ -226,19 +226,55 @@ export function writerMathFormulas(): { display: FormulaSrc[]; inline: FormulaSr
   return { display: DISPLAY.filter((f) => STARMATH[f.latex]), inline: INLINE.filter((f) => STARMATH[f.latex]) };
 }
 
+/** StarBasic: each embedded object sized to its own visual area, then the PDF export. */
+const SIZE_FRAMES_MACRO = `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE script:module PUBLIC "-//OpenOffice.org//DTD OfficeDocument 1.0//EN" "module.dtd">
+<script:module xmlns:script="http://openoffice.org/2000/script" script:name="Module1" script:language="StarBasic">
+Sub SizeAndExport(inPath As String, outPath As String)
+  Dim args(0) As New com.sun.star.beans.PropertyValue
+  args(0).Name = &quot;Hidden&quot;
+  args(0).Value = True
+  doc = StarDesktop.loadComponentFromURL(ConvertToURL(inPath), &quot;_blank&quot;, 0, args())
+  objs = doc.getEmbeddedObjects()
+  names = objs.getElementNames()
+  For i = 0 To UBound(names)
+    o = objs.getByName(names(i))
+    o.Size = o.ExtendedControlOverEmbeddedObject.getVisualAreaSize(1)
+  Next i
+  Dim pa(0) As New com.sun.star.beans.PropertyValue
+  pa(0).Name = &quot;FilterName&quot;
+  pa(0).Value = &quot;writer_pdf_Export&quot;
+  doc.storeToURL(ConvertToURL(outPath), pa())
+  doc.close(True)
+  StarDesktop.terminate()
+End Sub
+</script:module>
+`;
+
 function libreofficeMath(dir: string, name: string, fodt: string): string | undefined {
   const file = join(dir, `${name}.fodt`);
   writeFileSync(file, fodt);
   const profile = mkdtempSync(join(tmpdir(), 'folio-lo-'));
+  const pdf = join(dir, `${name}.pdf`);
   try {
-    execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'pdf:writer_pdf_Export', '--outdir', dir, file], { stdio: 'ignore', timeout: 180_000 });
+    // A Math object typed in Writer takes its formula's size; one loaded from a file keeps the
+    // frame it is given (none: 4 × 0.5 cm, every formula squashed into it). A Basic macro in a
+    // fresh profile sizes each frame to its formula, as Writer's UI does, then exports the PDF.
+    execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--terminate_after_init'], { stdio: 'ignore', timeout: 180_000 });
+    const lib = join(profile, 'user', 'basic', 'Standard');
+    mkdirSync(lib, { recursive: true });
+    writeFileSync(join(lib, 'Module1.xba'), SIZE_FRAMES_MACRO);
+    execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', `macro:///Standard.Module1.SizeAndExport("${file}","${pdf}")`], { stdio: 'ignore', timeout: 180_000 });
+    if (!existsSync(pdf)) {
+      process.stderr.write(`gen: ${name}: the frame-sizing macro did not run; exporting with LibreOffice's default frames (formulas squashed)\n`);
+      execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'pdf:writer_pdf_Export', '--outdir', dir, file], { stdio: 'ignore', timeout: 180_000 });
+    }
   } catch (e) {
     process.stderr.write(`gen: libreoffice failed on ${name}: ${(e as Error).message.split('\n')[0]}\n`);
     return undefined;
   } finally {
     rmSync(profile, { recursive: true, force: true });
   }
-  const pdf = join(dir, `${name}.pdf`);
   if (!existsSync(pdf)) return undefined;
   // Without LibreOffice's Math module Writer drops the objects silently: the PDF then has the
   // sentences but no formula. OpenSymbol (Math's font) in the PDF shows they were typeset.
