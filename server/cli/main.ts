@@ -19,7 +19,7 @@ import { ProgressLine } from './progress';
 import { overwriteProblem, planOutputs, pruneWriteRecords, writeOutput } from './outputs';
 import { fitFileName } from '../util/safeWrite';
 import { defaultPageCacheDir, evictCache } from '../util/cache';
-import { remoteVlmOption } from '../vlm/remoteOptions';
+import { engineOptions } from './engineOptions';
 import { renderExport } from '../export';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -133,16 +133,8 @@ async function convertCommand(argv: string[]): Promise<number> {
             password: args.password,
             limits: args.limits,
             options: {
-              engine: args.engine,
+              ...engineOptions(args),
               renderImages: args.images,
-              scale: args.scale,
-              ocr: args.ocr,
-              keepFurniture: args.keepFurniture,
-              modelsDir: args.models,
-              providers: args.providers,
-              layoutPrior: args.layoutPrior,
-              speculation: args.speculation,
-              ...remoteVlmOption(args),
               ...(args.pictures === 'none' ? {} : { markdownDir: picturesDir, assetsDir: embedDir ?? linkedAssets }),
             },
           },

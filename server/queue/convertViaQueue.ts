@@ -8,7 +8,7 @@ import { basename, dirname, extname, join, relative } from 'node:path';
 import type { ConvertArgs } from '../cli/args';
 import type { ConvertSummary } from '../protocol';
 import { ProgressLine } from '../cli/progress';
-import { remoteVlmOption } from '../vlm/remoteOptions';
+import { engineOptions } from '../cli/engineOptions';
 import { QueueClient } from './client';
 
 export interface QueueOutputs {
@@ -43,17 +43,7 @@ export async function convertViaQueue(args: ConvertArgs & { queue: string }, fil
             pages: args.pages,
             password: args.password,
             rangePages: args.rangePages,
-            options: {
-              engine: args.engine,
-              ocr: args.ocr,
-              scale: args.scale,
-              keepFurniture: args.keepFurniture,
-              modelsDir: args.models,
-              providers: args.providers,
-              layoutPrior: args.layoutPrior,
-              speculation: args.speculation,
-              ...remoteVlmOption(args),
-            },
+            options: engineOptions(args),
           });
           const st = await client.wait(id, (done, total) => progress.update(label, done, total ?? 0), abort.signal);
           if (st.state === 'failure') throw new Error(st.error ?? 'failed');
