@@ -110,29 +110,13 @@ test('language-model tool: the cancellation token stops the backend conversion',
   });
 });
 
-/** Clicks an item of the open context menu. */
-async function clickMenuItem(label: string): Promise<void> {
-  const item = vs.page.locator('.context-view .action-item', { hasText: label }).first();
-  await item.waitFor({ timeout: 10_000 });
-  await item.click();
-  // Under load the menu can drop a click that lands while it is still settling (seen once in a
-  // CI run: the item highlighted, the menu left open for 120 s); the highlighted item takes Enter.
-  const menu = vs.page.locator('.context-view .monaco-menu');
-  for (let i = 0; i < 3 && (await menu.isVisible().catch(() => false)); i++) {
-    await new Promise((r) => setTimeout(r, 1500));
-    if (!(await menu.isVisible().catch(() => false))) break;
-    await item.hover();
-    await vs.page.keyboard.press('Enter');
-  }
-}
-
 async function convertFolderFromExplorer(): Promise<void> {
   await vs.page.keyboard.press('Escape');
   await vs.command('View: Show Explorer');
   const row = vs.page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^batch$/ }).first();
   await row.waitFor({ timeout: 30_000 });
   await row.click({ button: 'right' });
-  await clickMenuItem('Convert All PDFs in Folder');
+  await vs.clickMenuItem('Convert All PDFs in Folder');
 }
 
 const summaries = () => [...vs.folioLog().matchAll(/convert folder batch: (\d+) converted, (\d+) up to date, (\d+) kept, (\d+) failed/g)].map((m) => m.slice(1).map(Number));
@@ -177,7 +161,7 @@ async function openInViewer(folder: string | undefined, file: string): Promise<v
   const row = rowOf(file);
   await row.waitFor({ timeout: 30_000 });
   await row.click({ button: 'right' });
-  await clickMenuItem('Open PDF in Folio Viewer');
+  await vs.clickMenuItem('Open PDF in Folio Viewer');
 }
 
 test('PDF viewer (custom editor): pages as paper, fit to width, zoom keeps boxes aligned, Convert to Markdown', async () => {

@@ -240,6 +240,24 @@ export class VsCode {
   }
 
   /** The "Folio" output channel as code-server logged it (lines start with a local timestamp). */
+  /**
+   * Clicks an item of the open context menu. Under load the menu can drop a click that lands
+   * while it is still settling (seen in CI runs: the item highlighted, the menu left open); the
+   * highlighted item then takes Enter.
+   */
+  async clickMenuItem(label: string): Promise<void> {
+    const item = this.page.locator('.context-view .action-item', { hasText: label }).first();
+    await item.waitFor({ timeout: 10_000 });
+    await item.click();
+    const menu = this.page.locator('.context-view .monaco-menu');
+    for (let i = 0; i < 3 && (await menu.isVisible().catch(() => false)); i++) {
+      await new Promise((r) => setTimeout(r, 1500));
+      if (!(await menu.isVisible().catch(() => false))) break;
+      await item.hover();
+      await this.page.keyboard.press('Enter');
+    }
+  }
+
   folioLog(): string {
     const logs = join(this.root, 'user', 'logs');
     if (!existsSync(logs)) return '';

@@ -134,9 +134,9 @@ async function convertFolder(name: string): Promise<void> {
     await row.waitFor({ timeout: 10_000 });
     await row.click({ button: 'right' });
     await item.waitFor({ timeout: 3_000 });
-    await item.click();
     return true;
   }, 500);
+  await vs.clickMenuItem('Convert All PDFs in Folder');
 }
 
 const folderSummaries = () => [...vs.folioLog().matchAll(/convert folder fmtdir: (\d+) converted, (\d+) up to date, (\d+) kept, (\d+) failed/g)].map((m) => m.slice(1).map(Number));
