@@ -6,7 +6,7 @@
 import type { BBox } from '../protocol';
 import type { TextSpan } from '../pipeline/types';
 import { normalizeSpanText } from './normalize';
-import { justifiedContinuations } from './streamEvidence';
+import { flushRightEdges, justifiedContinuations } from './streamEvidence';
 
 export interface Line {
   spans: TextSpan[];
@@ -88,6 +88,7 @@ export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number 
   // Stream order (the order pdf.js gives, which is the content stream's) is evidence for lines.
   const streamAt = new Map<TextSpan, number>();
   spans.forEach((s, i) => streamAt.set(s, i));
+  const flushRight = flushRightEdges(spans);
   const rows: { cy: number; h: number; size: number; spans: TextSpan[] }[] = [];
   const sorted = [...spans].sort((a, b) => cy(a) - cy(b) || a.bbox.x0 - b.bbox.x0);
   for (const s of sorted) {
@@ -141,7 +142,7 @@ export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number 
     const rtlChars = r.spans.reduce((n, s) => n + (s.dir === 'rtl' ? s.text.length : 0), 0);
     const allChars = r.spans.reduce((n, s) => n + s.text.length, 0);
     const sortedX = [...r.spans].sort((a, b) => a.bbox.x0 - b.bbox.x0);
-    const continues = justifiedContinuations(sortedX, streamAt);
+    const continues = justifiedContinuations(sortedX, streamAt, flushRight);
     let cur: TextSpan[] = [];
     const flush = () => {
       if (cur.length) lines.push(makeLine(cur, rtlChars * 2 > allChars));

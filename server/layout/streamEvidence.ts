@@ -21,7 +21,7 @@ export function spacedSuccessor(a: TextSpan, b: TextSpan, streamA: number, strea
  * cells that pdf.js joined with a guessed space have gaps as uneven as their contents). Returns
  * the runs that continue the line of the run before them, however wide the space.
  */
-export function justifiedContinuations(row: TextSpan[], streamAt: Map<TextSpan, number>): Set<TextSpan> {
+export function justifiedContinuations(row: TextSpan[], streamAt: Map<TextSpan, number>, flushRight?: (x: number) => boolean): Set<TextSpan> {
   const out = new Set<TextSpan>();
   // A chain of words; a word is one run or several runs glued together (Chromium draws a
   // ligature as a run of its own: "signi" "ﬁ" "cantly").
@@ -35,12 +35,28 @@ export function justifiedContinuations(row: TextSpan[], streamAt: Map<TextSpan, 
       const lo = Math.min(...gaps);
       const hi = Math.max(...gaps);
       // One space: two words of a short justified line ("responsibility      model").
-      const words = chain.every((w) => /^\s?\p{L}[\p{L}\p{M},.;:'’-]*$/u.test(w.map((s) => s.text).join('')));
+      // The first run may carry its list marker ("2. Shows"): the marker is not a word.
+      const wordText = (w: TextSpan[], k: number) => {
+        const t = w.map((s) => s.text).join('');
+        return k === 0 ? t.replace(/^\s?([0-9]{1,3}[.)]|[a-z][.)]|[•◦▪‣–-])\s+(?=\p{L})/u, '') : t;
+      };
+      const words = chain.every((w, k) => /^\s?\p{L}[\p{L}\p{M},.;:'’-]*$/u.test(wordText(w, k)));
       const even = gaps.length >= 2 ? hi <= lo * 1.3 + 0.5 : hi <= size * 2 || words;
       // Narrow justified columns stretch a space to 5 em and more, between real words; a row of
       // single letters or numbers that far apart is table cells.
-      const longWords = words && chain.every((w) => w.map((s) => s.text).join('').replace(/[^\p{L}]/gu, '').length >= 3);
-      if (even && hi < size * (longWords ? 8 : 4)) for (const w of chain.slice(1)) out.add(w[0]);
+      const longWords = words && chain.every((w, k) => wordText(w, k).replace(/[^\p{L}]/gu, '').length >= 3);
+      // A line of two or three words in a narrow justified column ("compares          into")
+      // can stretch a space past 8 em; when its last word ends on the edge where the column's
+      // full lines end, the stretch is justification, not a cell boundary.
+      const last = chain[chain.length - 1]!;
+      const letters = (w: TextSpan[], k: number) => wordText(w, k).replace(/[^\p{L}]/gu, '').length;
+      const flush =
+        words &&
+        letters(chain[0]!, 0) >= 3 &&
+        chain.every((w, k) => letters(w, k) >= 2) &&
+        flushRight !== undefined &&
+        flushRight(Math.max(...last.map((s) => s.bbox.x1)));
+      if (even && (flush || hi < size * (longWords ? 8 : 4))) for (const w of chain.slice(1)) out.add(w[0]);
     }
     chain = [];
   };
@@ -57,6 +73,25 @@ export function justifiedContinuations(row: TextSpan[], streamAt: Map<TextSpan, 
   }
   close();
   return out;
+}
+
+/**
+ * Right edges where many runs end (±0.75 pt): the right margins of justified columns. Numeric
+ * table columns set flush right end on one edge too; `justifiedContinuations` only uses the edge
+ * for chains of long words.
+ */
+export function flushRightEdges(spans: TextSpan[], minRuns = 6): (x: number) => boolean {
+  const bins = new Map<number, number>();
+  for (const s of spans) {
+    const k = Math.round(s.bbox.x1 * 2);
+    bins.set(k, (bins.get(k) ?? 0) + 1);
+  }
+  return (x: number) => {
+    const k = Math.round(x * 2);
+    let n = 0;
+    for (let d = -1; d <= 1; d++) n += bins.get(k + d) ?? 0;
+    return n >= minRuns;
+  };
 }
 
 /**

@@ -132,13 +132,18 @@ export function fillGrid(g: Grid, spans: TextSpan[], taken: Set<number>): GridTa
   let firstRowBold = 0;
   spans.forEach((s, i) => {
     if (taken.has(i) || (g.only && !g.only.has(i))) return;
-    const cx = (s.bbox.x0 + s.bbox.x1) / 2;
+    let cx = (s.bbox.x0 + s.bbox.x1) / 2;
     const cy = (s.bbox.y0 + s.bbox.y1) / 2;
+    // Text too wide for its cell runs out over the table's outer border ("Station" in a narrow
+    // first column, set flush right by Writer); it still belongs to the edge cell it ends (or
+    // starts) in.
+    if (cx < bbox.x0 && s.bbox.x1 > bbox.x0 + 2 && s.bbox.x1 <= g.xs[1]! + 1) cx = (bbox.x0 + s.bbox.x1) / 2;
+    else if (cx > bbox.x1 && s.bbox.x0 < bbox.x1 - 2 && s.bbox.x0 >= g.xs[C - 1]! - 1) cx = (s.bbox.x0 + bbox.x1) / 2;
     if (cx < bbox.x0 || cx > bbox.x1 || cy < bbox.y0 || cy > bbox.y1) return;
     spanIndices.push(i);
     const r = locate(g.ys, cy);
     for (const p of pieces(s, g.xs)) {
-      const reg = at[r]![locate(g.xs, p.x)]!;
+      const reg = at[r]![locate(g.xs, Math.min(Math.max(p.x, bbox.x0 + 0.1), bbox.x1 - 0.1))]!;
       reg.words.push({ x: p.x, y: cy, h: s.bbox.y1 - s.bbox.y0, text: p.text });
     }
     if (at[r]![0]!.r0 === 0) {

@@ -420,6 +420,13 @@ function row(atoms: Atom[]): string {
   const items: Item[] = [];
   for (const a of sorted) {
     const last = items[items.length - 1];
+    // Unicode super- and subscript characters ("mc²", "x₁" typed as text) are scripts already.
+    const script = a.ch !== undefined ? UNICODE_SCRIPTS.get(a.ch) : undefined;
+    if (script && last) {
+      const plain: Atom = { ...a, ch: script.ch, tex: latexOfChar(script.ch) };
+      (script.up ? last.sup : last.sub).push(plain);
+      continue;
+    }
     if (onBase(a) || !last) {
       items.push({ atom: a, sup: [], sub: [] });
       continue;
@@ -429,6 +436,9 @@ function row(atoms: Atom[]): string {
     const up = a.base < base - size * 0.12 || (a.base <= base + 0.5 && mid < base - size * 0.5);
     (up ? last.sup : last.sub).push(a);
   }
+  // A formula typed in the text font (no italic, no math font: Writer or Word without an
+  // equation editor) has upright variables: a short run like "mc" is a product, not a word.
+  const typedAsText = atoms.every((a) => !a.italic && !a.mathFont);
   // Words: letters of one run, side by side, with no scripts inside the run.
   const parts: string[] = [];
   for (let i = 0; i < items.length; i++) {
@@ -448,7 +458,7 @@ function row(atoms: Atom[]): string {
       while (j + 1 < items.length && items[j]!.sup.length === 0 && items[j]!.sub.length === 0 && joins(items[j]!.atom, items[j + 1]!.atom)) j++;
       const run = items.slice(i, j + 1).map((x) => x.atom);
       const word = run.map((a, k) => (k > 0 && a.sp ? ' ' : '') + a.ch).join('');
-      const wordTex = textRun && /[ .,;:]/.test(word) && (word.match(/\p{L}/gu) ?? []).length >= 2 ? `\\text{${word}}` : wordLatex(word, !!it.atom.italic);
+      const wordTex = textRun && /[ .,;:]/.test(word) && (word.match(/\p{L}/gu) ?? []).length >= 2 ? `\\text{${word}}` : wordLatex(word, !!it.atom.italic, typedAsText);
       if (wordTex !== undefined) {
         parts.push(scripts(wordTex, items[j]!));
         i = j;
@@ -485,11 +495,18 @@ function scripts(tex: string, it: { sup: Atom[]; sub: Atom[] }): string {
   return out;
 }
 
+/** Unicode super- and subscript characters and the script they stand for. */
+const UNICODE_SCRIPTS = new Map<string, { ch: string; up: boolean }>([
+  ...[...'⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ'].map((c) => [c, { ch: c.normalize('NFKC').replace('−', '-'), up: true }] as const),
+  ...[...'₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜ'].map((c) => [c, { ch: c.normalize('NFKC').replace('−', '-'), up: false }] as const),
+]);
+
 /** LaTeX for a run of letters of one font, or undefined when they are separate variables. */
-function wordLatex(word: string, italic: boolean): string | undefined {
+function wordLatex(word: string, italic: boolean, typedAsText = false): string | undefined {
   if (word.length < 2) return undefined;
   if (FUNCTIONS.has(word)) return `\\${word}`;
   if (word === 'mod') return '\\bmod';
+  if (typedAsText && word.length <= 2 && /^\p{Ll}+$/u.test(word)) return undefined;
   if (!italic && word.length >= 2) return `\\mathrm{${word}}`;
   if (word.length >= 4 && /[aeiouy]/i.test(word) && !/^[A-Z]+$/.test(word)) return `\\mathrm{${word}}`;
   return undefined;
