@@ -5,6 +5,7 @@
 import type { BBox } from '../protocol';
 import type { Line } from './lines';
 import { parseMarker, type Marker } from './markers';
+import { CAPTION_RE } from './classify';
 
 export interface Block {
   lines: Line[];
@@ -49,7 +50,10 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
       const overlapX = Math.min(line.bbox.x1, cur.bbox.x1) - Math.max(line.bbox.x0, cur.bbox.x0);
       const maxPitch = cur.lines.length >= 2 && lastPitch > 0 ? Math.max(lastPitch * 1.35, size * 1.05) : size * 1.65;
       const code = line.monospace && prev.monospace;
-      if (column !== cur.column) startNew = true;
+      // A caption's next line right under it stays in the caption, whatever cut the geometry
+      // made between them (a centred caption over a table wider than its column).
+      const captionGoesOn = cur.lines.length <= 5 && CAPTION_RE.test(cur.lines[0]!.text) && pitch > 0 && pitch <= size * 1.5 && overlapX > 0 && Math.abs(sizeRatio - 1) < 0.05;
+      if (column !== cur.column && !captionGoesOn) startNew = true;
       else if (pitch <= 0 && !code) startNew = true;
       else if (pitch > (code ? size * 2.6 : maxPitch)) startNew = true;
       else if (sizeRatio > 1.12 || sizeRatio < 0.89) startNew = true;

@@ -96,14 +96,16 @@ export function layoutPage(input: LayoutInput): LayoutResult {
   pictures.forEach((p, index) => units.push({ kind: 'picture', index, bbox: p.bbox, cutBox: p.bbox }));
   tables.forEach((t, index) => units.push({ kind: 'table', index, bbox: t.bbox, cutBox: t.bbox }));
   formulas.forEach((f, index) => units.push({ kind: 'formula', index, bbox: f.bbox, cutBox: f.bbox }));
-  // A figure that pokes a little into the gutter (white margins of an image) must not hide the
+  // A figure or table that pokes a little into the gutter (white margins of an image) must not hide the
   // columns: for cutting, clip it to the side where most of it lies.
   // Text lines are never clipped: a title or a heading across a gutter is a full-width unit.
   for (const u of units) {
     if (u.kind === 'line') continue;
     for (const g of gutters) {
       const b = u.cutBox;
-      if (b.x0 >= g.x0 || b.x1 <= g.x1) continue;
+      // Only into the gutter, not across it: a table wider than its column (CSS columns let it
+      // overflow) still stands in its column.
+      if (b.x1 <= g.x0 + 0.5 || b.x0 >= g.x1 - 0.5) continue;
       const left = g.x0 - b.x0;
       const right = b.x1 - g.x1;
       if (Math.min(left, right) > 0.25 * (b.x1 - b.x0)) continue;
