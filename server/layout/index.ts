@@ -88,7 +88,7 @@ export function layoutPage(input: LayoutInput): LayoutResult {
   const lines = buildLines(upright, gutters);
   markRowMates(lines, W);
   const units: UnitRef[] = [];
-  for (const l of lines) units.push({ kind: 'line', line: l, rotated: false, bbox: l.bbox, cutBox: band(l.bbox) });
+  for (const l of lines) units.push({ kind: 'line', line: l, rotated: false, bbox: l.bbox, cutBox: band(l.bbox), words: l.text.split(/\s+/).length });
   for (const s of rotated) {
     const l = makeLine([s], false);
     units.push({ kind: 'line', line: l, rotated: true, bbox: l.bbox, cutBox: l.bbox });
@@ -98,14 +98,15 @@ export function layoutPage(input: LayoutInput): LayoutResult {
   formulas.forEach((f, index) => units.push({ kind: 'formula', index, bbox: f.bbox, cutBox: f.bbox }));
   // A figure or table that pokes a little into the gutter (white margins of an image) must not hide the
   // columns: for cutting, clip it to the side where most of it lies.
-  // Text lines are never clipped: a title or a heading across a gutter is a full-width unit.
+  // Text lines are clipped only when they reach into a gutter without crossing it (a table row
+  // wider than its column, OCR'd): a title or a heading across a gutter is a full-width unit.
   for (const u of units) {
-    if (u.kind === 'line') continue;
     for (const g of gutters) {
       const b = u.cutBox;
       // Only into the gutter, not across it: a table wider than its column (CSS columns let it
       // overflow) still stands in its column.
       if (b.x1 <= g.x0 + 0.5 || b.x0 >= g.x1 - 0.5) continue;
+      if (u.kind === 'line' && b.x0 < g.x0 && b.x1 > g.x1) continue;
       const left = g.x0 - b.x0;
       const right = b.x1 - g.x1;
       if (Math.min(left, right) > 0.25 * (b.x1 - b.x0)) continue;
@@ -120,8 +121,11 @@ export function layoutPage(input: LayoutInput): LayoutResult {
     let gap = Infinity;
     for (const v of units) {
       if (v === u || Math.min(u.bbox.x1, v.bbox.x1) - Math.max(u.bbox.x0, v.bbox.x0) <= 0) continue;
-      if (below && v.bbox.y0 >= u.bbox.y1 - 1) gap = Math.min(gap, v.bbox.y0 - u.bbox.y1);
-      if (!below && v.bbox.y1 <= u.bbox.y0 + 1) gap = Math.min(gap, u.bbox.y0 - v.bbox.y1);
+      // By middles: OCR'd line boxes of a tight column overlap the line before them, and that
+      // line is still the one right above (a column's last line is not a footer).
+      const dc = (v.bbox.y0 + v.bbox.y1) / 2 - (u.bbox.y0 + u.bbox.y1) / 2;
+      if (below && (v.bbox.y0 >= u.bbox.y1 - 1 || dc > 0.6 * h)) gap = Math.min(gap, Math.max(0, v.bbox.y0 - u.bbox.y1));
+      if (!below && (v.bbox.y1 <= u.bbox.y0 + 1 || -dc > 0.6 * h)) gap = Math.min(gap, Math.max(0, u.bbox.y0 - v.bbox.y1));
     }
     return gap >= Math.max(3, h * 0.6);
   };
@@ -129,7 +133,8 @@ export function layoutPage(input: LayoutInput): LayoutResult {
   const streamAt = new Map<TextSpan, number>();
   content.spans.forEach((s, i) => streamAt.set(s, i));
   const lineStream = (u: UnitRef) => {
-    if (u.kind !== 'line' || u.rotated) return undefined;
+    // OCR'd words come in the recognizer's order, not a producer's: no evidence of reading order.
+    if (u.kind !== 'line' || u.rotated || u.line.spans[0]?.fontName === 'ocr') return undefined;
     let m = Infinity;
     for (const s of u.line.spans) m = Math.min(m, streamAt.get(s) ?? Infinity);
     return Number.isFinite(m) ? m : undefined;

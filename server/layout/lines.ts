@@ -7,6 +7,8 @@ import type { BBox } from '../protocol';
 import type { TextSpan } from '../pipeline/types';
 import { normalizeSpanText } from './normalize';
 import { flushRightEdges, justifiedContinuations } from './streamEvidence';
+import { gapCoversGutter } from './xycut';
+import { mergeJustifiedOcrLines } from './justifiedOcr';
 
 export interface Line {
   spans: TextSpan[];
@@ -156,14 +158,21 @@ export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number 
         // Duplicate drawing (fake bold by overprinting): same text at nearly the same place.
         if (s.text === prev.text && Math.abs(s.bbox.x0 - prev.bbox.x0) < size * 0.3) continue;
         // Wider than a stretched word space: a column gutter or a table cell boundary.
-        const crossesGutter = gutters.some((g) => maxX1(cur) <= g.x0 + 1 && s.bbox.x0 >= g.x1 - 1);
+        const crossesGutter = gutters.some(
+          (g) =>
+            (maxX1(cur) <= g.x0 + 1 && s.bbox.x0 >= g.x1 - 1) ||
+            gapCoversGutter(maxX1(cur), s.bbox.x0, g) ||
+            // OCR: a word at the next column's left edge after a clear gap is that column's, even
+            // when the word before it (a table cell wider than its column) reaches into the gutter.
+            (s.fontName === 'ocr' && Math.abs(s.bbox.x0 - g.x1) <= 3 && maxX1(cur) <= g.x0 + 0.75 * (g.x1 - g.x0) && gap >= 0.5 * size),
+        );
         // A lone bullet glyph (Word's Courier "o") keeps its line whatever its font.
         const loneBullet = cur.length === 1 && /^[o•◦▪■□●○§–—*+‣►▶➢➤✓✔\-\uf0a7\uf0b7\uf0d8\uf076\uf0fc]$/u.test(prev.text.trim());
         // Word sets heading and list numbers ("1.2", "3.", "a)") apart from their text by a tab.
         const loneNumber = cur.length === 1 && /^(\d{1,3}(\.\d{1,3})*\.?|[a-zA-Z][.)]|[ivxIVX]{1,5}[.)]|\(\w{1,3}\))$/.test(prev.text.trim());
         const allowed = loneBullet ? 2.5 : loneNumber ? 4 : 1.25;
         // Words of one justified line, however wide the space (Chromium writes each word of a
-        // justified line as its own run): see streamEvidence.ts.
+        // justified line as its own run): see streamEvidence.ts; on scans, justifiedOcr.ts.
         const spacedNext = continues.has(s);
         if (crossesGutter || (!spacedNext && (gap > Math.max(size * allowed, 5) || (!loneBullet && !loneNumber && prev.monospace !== s.monospace && gap > size * 0.7)))) flush();
       }
@@ -171,8 +180,9 @@ export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number 
     }
     flush();
   }
-  lines.sort((a, b) => a.bbox.y0 - b.bbox.y0 || a.bbox.x0 - b.bbox.x0);
-  return lines;
+  const merged = mergeJustifiedOcrLines(lines, gutters);
+  merged.sort((a, b) => a.bbox.y0 - b.bbox.y0 || a.bbox.x0 - b.bbox.x0);
+  return merged;
 }
 
 /**

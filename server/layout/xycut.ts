@@ -11,6 +11,8 @@ export interface Unit {
   bbox: BBox;
   /** Box used for cutting: lines use a band around their middle, since ascenders overlap. */
   cutBox: BBox;
+  /** Words in a text line (undefined for pictures, tables, formulas). */
+  words?: number;
 }
 
 export interface Ordered<U extends Unit> {
@@ -144,8 +146,12 @@ function verticalCut<U extends Unit>(units: U[], minGutter: number, minWidth: nu
         const wide = maxX1 - sorted[0].cutBox.x0 >= minWidth && maxRight - sufX0[i] >= minWidth;
         // Along a page gutter a short column beside a long one is still a column (the last page
         // of a two-column paper, columns of unequal length).
-        const pageGutter = gutters.some((g) => g.x0 >= maxX1 - 1 && g.x1 <= u.cutBox.x0 + 1);
-        if (overlap > 0 && wide && (shorter >= nodeH * 0.3 || pageGutter) && (!best || gap > best.gap) && !rowAligned(sorted.slice(0, i), sorted.slice(i))) best = { i, gap };
+        // OCR'd line boxes reach a point or two into the gutter: the gap need only cover most of it.
+        const pageGutter = gutters.some((g) => gapCoversGutter(maxX1, u.cutBox.x0, g));
+        // Lines of prose on both sides of a page gutter are columns even when they share a
+        // baseline grid (three columns: one column beside two looks row-aligned).
+        const prose = pageGutter && proseLines(sorted.slice(0, i)) && proseLines(sorted.slice(i));
+        if (overlap > 0 && wide && (shorter >= nodeH * 0.3 || pageGutter) && (!best || gap > best.gap) && (prose || !rowAligned(sorted.slice(0, i), sorted.slice(i)))) best = { i, gap };
       }
     }
     maxX1 = Math.max(maxX1, u.cutBox.x1);
@@ -154,6 +160,12 @@ function verticalCut<U extends Unit>(units: U[], minGutter: number, minWidth: nu
   }
   if (!best) return undefined;
   return [sorted.slice(0, best.i), sorted.slice(best.i)];
+}
+
+/** Most units are text lines of several words (prose), not table cells. */
+function proseLines<U extends Unit>(us: U[]): boolean {
+  const words = us.map((u) => u.words ?? 0).sort((a, b) => a - b);
+  return us.length >= 3 && words[Math.floor(words.length / 2)]! >= 3;
 }
 
 /**
@@ -191,4 +203,9 @@ function horizontalCut<U extends Unit>(units: U[]): [U[], U[]] | undefined {
   }
   if (!best) return undefined;
   return [sorted.slice(0, best.i), sorted.slice(best.i)];
+}
+
+/** The white gap from x1 (end of the left side) to x0 (start of the right) covers most of gutter g. */
+export function gapCoversGutter(x1: number, x0: number, g: { x0: number; x1: number }): boolean {
+  return Math.min(g.x1, x0) - Math.max(g.x0, x1) >= 0.5 * (g.x1 - g.x0);
 }

@@ -1,0 +1,80 @@
+/**
+ * Justified lines on scanned pages. OCR has no content stream to say that two words far apart
+ * are one line (streamEvidence.ts), and the text detector splits a justified line of a narrow
+ * column at its wide spaces: `buildLines` then makes each piece a line of its own (and a skewed
+ * scan can even put the pieces in different rows). The page says they are one line: pieces side
+ * by side in one column, together starting on the column's left edge and ending on its right
+ * edge, made of words whose spaces are all about as wide (justification spreads the slack
+ * evenly), are one justified line. Table rows are not: detected tables have left the text flow
+ * before lines are built, and a row of cells has uneven gaps or numbers.
+ */
+import type { TextSpan } from '../pipeline/types';
+import { makeLine, type Line } from './lines';
+
+type Gutter = { x0: number; x1: number };
+
+/** Whether at least `minCount` of the sorted values lie within ±tol of x. */
+function frequent(sorted: number[], x: number, minCount: number, tol: number): boolean {
+  return lowerBound(sorted, x + tol + 1e-9) - lowerBound(sorted, x - tol) >= minCount;
+}
+
+function lowerBound(a: number[], v: number): number {
+  let l = 0;
+  let r = a.length;
+  while (l < r) {
+    const m = (l + r) >> 1;
+    if (a[m]! < v) l = m + 1;
+    else r = m;
+  }
+  return l;
+}
+
+const WORD = /^["'“‘(]?\p{L}[\p{L}\p{M}'’-]*[.,;:!?"'”’)]*$/u;
+
+/** Lines of OCR'd words, with the pieces of each justified line joined into one line. */
+export function mergeJustifiedOcrLines(lines: Line[], gutters: Gutter[]): Line[] {
+  const ocr = lines.filter((l) => l.spans.length > 0 && l.spans.every((s) => s.fontName === 'ocr'));
+  if (ocr.length < 6) return lines;
+  const starts = ocr.map((l) => l.bbox.x0).sort((a, b) => a - b);
+  const ends = ocr.map((l) => l.bbox.x1).sort((a, b) => a - b);
+  // Column of a line: how many gutters lie left of its middle.
+  const column = (l: Line) => gutters.filter((g) => (l.bbox.x0 + l.bbox.x1) / 2 > (g.x0 + g.x1) / 2).length;
+  const byY = [...ocr].sort((a, b) => a.bbox.y0 + a.bbox.y1 - b.bbox.y0 - b.bbox.y1);
+  const used = new Set<Line>();
+  const replaced = new Map<Line, Line | null>();
+  for (const l of byY) {
+    if (used.has(l)) continue;
+    const h = l.bbox.y1 - l.bbox.y0;
+    const cy = (l.bbox.y0 + l.bbox.y1) / 2;
+    const col = column(l);
+    const group = byY.filter(
+      (m) => !used.has(m) && column(m) === col && Math.abs((m.bbox.y0 + m.bbox.y1) / 2 - cy) < 0.5 * Math.min(h, m.bbox.y1 - m.bbox.y0),
+    );
+    if (group.length < 2) continue;
+    group.sort((a, b) => a.bbox.x0 - b.bbox.x0);
+    // Pieces must not overlap (two lines of one row, not a line and a stray box over it).
+    if (group.some((m, k) => k > 0 && m.bbox.x0 < group[k - 1]!.bbox.x1)) continue;
+    const words: TextSpan[] = group.flatMap((m) => [...m.spans].sort((a, b) => a.bbox.x0 - b.bbox.x0));
+    const size = Math.min(...words.map((s) => s.fontSize));
+    const tol = Math.max(2, size * 0.2);
+    if (!frequent(starts, group[0]!.bbox.x0, 5, tol) || !frequent(ends, group[group.length - 1]!.bbox.x1, 5, tol)) continue;
+    if (!words.every((s) => WORD.test(s.text.trim()))) continue;
+    const gaps = words.slice(1).map((s, k) => s.bbox.x0 - words[k]!.bbox.x1);
+    const lo = Math.min(...gaps);
+    const hi = Math.max(...gaps);
+    if (lo < 0 || hi > lo * 1.6 + size * 0.3) continue;
+    const line = makeLine(words, false);
+    group.forEach((m, k) => {
+      used.add(m);
+      replaced.set(m, k === 0 ? line : null);
+    });
+  }
+  if (replaced.size === 0) return lines;
+  const out: Line[] = [];
+  for (const l of lines) {
+    const r = replaced.get(l);
+    if (r === undefined) out.push(l);
+    else if (r !== null) out.push(r);
+  }
+  return out;
+}
