@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzePage, openPdf } from '../../server/pipeline/index';
 import { plausibleOrder } from '../../server/layout/streamOrder';
-import { joinPageMarkdown, pageSeparator } from '../../server/convert/pageJoin';
+import { joinPageMarkdown, pageSeparator, tableContinuation } from '../../server/convert/pageJoin';
 import { writePlacedPdf, type PlacedLine } from '../helpers/pdfWriter';
 import { options } from '../pipeline/analyze';
 
@@ -72,4 +72,22 @@ test('a paragraph broken by a page break is joined, and dehyphenated; a finished
   assert.equal(joinPageMarkdown(['It ended here.', 'and a new page.']), 'It ended here.\n\nand a new page.\n');
   assert.equal(pageSeparator('The river runs to the', '## Heading').sep, '\n\n');
   assert.equal(pageSeparator('| a | b |', 'more text').sep, '\n\n');
+});
+
+test('a table that runs over a page break is one table; a repeated header row is dropped', () => {
+  const first = 'Table 1: Stations.\n\n| Station | Mean |\n| - | - |\n| North 1 | 16.4 |';
+  // The continuation: Markdown printed its first body row as a header.
+  assert.equal(
+    joinPageMarkdown([first, '| Ridge 2 | 34.9 |\n| - | - |\n| Ridge 3 | 23.9 |\n\nAfter the table.']),
+    'Table 1: Stations.\n\n| Station | Mean |\n| - | - |\n| North 1 | 16.4 |\n| Ridge 2 | 34.9 |\n| Ridge 3 | 23.9 |\n\nAfter the table.\n',
+  );
+  // A producer that repeats the header on the next page.
+  assert.equal(
+    joinPageMarkdown([first, '| Station | Mean |\n| - | - |\n| Ridge 2 | 34.9 |']),
+    'Table 1: Stations.\n\n| Station | Mean |\n| - | - |\n| North 1 | 16.4 |\n| Ridge 2 | 34.9 |\n',
+  );
+  // Another table (other columns), or text between: two tables.
+  assert.equal(tableContinuation(first, '| a | b | c |\n| - | - | - |\n| 1 | 2 | 3 |'), undefined);
+  assert.equal(tableContinuation(first + '\n\nNotes under the table.', '| Ridge 2 | 34.9 |\n| - | - |'), undefined);
+  assert.equal(tableContinuation(first, 'Text first.\n\n| Ridge 2 | 34.9 |\n| - | - |'), undefined);
 });
