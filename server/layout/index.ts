@@ -17,6 +17,7 @@ import { joinLines, vocabularyOf } from './normalize';
 import { continuesParagraph } from './continuation';
 import type { TableFound } from './tableDetector';
 import { isJustifiedProse } from './streamEvidence';
+import { isJustifiedOcrProse } from './justifiedOcr';
 import { followStream } from './streamOrder';
 import { blockLatex, findDisplayFormulas, inlineParts, mathSpanTest } from './math/index';
 import { partsToText } from '../doctags/types';
@@ -55,7 +56,7 @@ export function layoutPage(input: LayoutInput): LayoutResult {
   const pictures = content.graphics.filter((g) => area(g.bbox) < W * H * 0.85 && area(g.bbox) > 0 && textArea(g.bbox) < area(g.bbox) * 0.1);
   // Justified prose that alignment mistook for a table goes back to the text flow.
   // Only tables found by alignment alone: rules (full grids, booktabs) are stronger evidence.
-  const tables = input.tables.filter((t) => !(t.alignedOnly && isJustifiedProse(t.spanIndices, content.spans)));
+  const tables = input.tables.filter((t) => !(t.alignedOnly && (isJustifiedProse(t.spanIndices, content.spans) || isJustifiedOcrProse(t.spanIndices, content.spans))));
   const consumed = new Set<number>();
   for (const t of tables) for (const i of t.spanIndices) consumed.add(i);
   // Display formulas leave the text flow as units of their own (server/layout/math).
@@ -161,7 +162,16 @@ export function layoutPage(input: LayoutInput): LayoutResult {
   const bottom = units
     .filter((u) => inBottom(u) && !top.includes(u) && apart(u, false) && bandLine(u, false))
     .sort((a, b) => a.bbox.x0 - b.bbox.x0);
-  const middle = units.filter((u) => !top.includes(u) && !bottom.includes(u));
+  // Text turned up a side margin, clear of the body's lines (a "Downloaded from …" or "Accepted
+  // manuscript" stamp, an arXiv identifier): furniture candidates, out of the body's flow, where
+  // an XY-cut would have put them between two lines of a paragraph.
+  const uprightLines = units.filter((u) => u.kind === 'line' && !u.rotated && !top.includes(u) && !bottom.includes(u));
+  const bodyX0 = Math.min(...uprightLines.map((u) => u.bbox.x0));
+  const bodyX1 = Math.max(...uprightLines.map((u) => u.bbox.x1));
+  const side = units
+    .filter((u) => u.kind === 'line' && u.rotated && !top.includes(u) && !bottom.includes(u) && uprightLines.length >= 3 && (u.bbox.x1 <= bodyX0 - 2 || u.bbox.x0 >= bodyX1 + 2))
+    .sort((a, b) => a.bbox.x0 - b.bbox.x0 || a.bbox.y0 - b.bbox.y0);
+  const middle = units.filter((u) => !top.includes(u) && !bottom.includes(u) && !side.includes(u));
   const rtl = lines.filter((l) => l.rtl).length * 2 > lines.length;
   const minGutter = Math.max(stats.bodySize * 0.45, 4);
   const streamOf = (o: { unit: UnitRef }) => {
@@ -174,6 +184,7 @@ export function layoutPage(input: LayoutInput): LayoutResult {
     ...top.map((unit) => ({ unit, column: 'T' })),
     ...(rtl ? geo : followStream(geo, streamOf, gutters)),
     ...bottom.map((unit) => ({ unit, column: 'B' })),
+    ...side.map((unit) => ({ unit, column: 'S' })),
   ];
 
   // Runs of lines become blocks; pictures and tables stand alone between them.
@@ -241,7 +252,7 @@ export function layoutPage(input: LayoutInput): LayoutResult {
         const prev = items[items.length - 1];
         const prevBlock = prev && lastText?.item === prev ? lastText.block : undefined;
         // Header and footer bands ('T', 'B') are never part of the body's paragraphs.
-        const inBand = (col: string) => col === 'T' || col === 'B';
+        const inBand = (col: string) => col === 'T' || col === 'B' || col.startsWith('S');
         if (c.cls === 'text' && prevBlock && prevBlock.column !== b.column && !inBand(prevBlock.column) && !inBand(b.column) && continuesParagraph(prevBlock, b, prev.text, c.text)) {
           const next: DocItem = { cls: c.cls, text: c.text };
           addMath(next, b, undefined);
@@ -264,7 +275,7 @@ export function layoutPage(input: LayoutInput): LayoutResult {
   }
   const withCaptions = attachCaptions(items);
   const furnitureCandidates: number[] = [];
-  const bandBoxes = [...top, ...bottom].map((u) => u.bbox);
+  const bandBoxes = [...top, ...bottom, ...side].map((u) => u.bbox);
   withCaptions.forEach((it, i) => {
     if (!it.bbox || it.cls === 'picture' || it.cls === 'table') return;
     const b = it.bbox;

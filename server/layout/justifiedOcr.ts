@@ -78,3 +78,30 @@ export function mergeJustifiedOcrLines(lines: Line[], gutters: Gutter[]): Line[]
   }
   return out;
 }
+
+/**
+ * A "table" found by alignment alone on a scan whose rows are justified lines: each starts on
+ * the table's left edge and ends on its right edge, and every cell is a word (the wide, evenly
+ * stretched spaces of a narrow column line up like cell gaps). The born-digital counterpart is
+ * streamEvidence `isJustifiedProse`.
+ */
+export function isJustifiedOcrProse(spanIndices: number[], spans: TextSpan[]): boolean {
+  const own = spanIndices.map((i) => spans[i]!);
+  if (own.length < 6 || !own.every((s) => s.fontName === 'ocr' && WORD.test(s.text.trim()))) return false;
+  const x0 = Math.min(...own.map((s) => s.bbox.x0));
+  const x1 = Math.max(...own.map((s) => s.bbox.x1));
+  const rows: TextSpan[][] = [];
+  for (const s of [...own].sort((a, b) => a.bbox.y0 + a.bbox.y1 - b.bbox.y0 - b.bbox.y1)) {
+    const r = rows[rows.length - 1];
+    const h = s.bbox.y1 - s.bbox.y0;
+    if (r && Math.abs((r[0]!.bbox.y0 + r[0]!.bbox.y1) / 2 - (s.bbox.y0 + s.bbox.y1) / 2) < 0.5 * h) r.push(s);
+    else rows.push([s]);
+  }
+  const multi = rows.filter((r) => r.length >= 2);
+  if (multi.length < 3) return false;
+  const flush = multi.filter((r) => {
+    const tol = Math.max(2, 0.2 * Math.min(...r.map((s) => s.fontSize)));
+    return Math.min(...r.map((s) => s.bbox.x0)) <= x0 + tol && Math.max(...r.map((s) => s.bbox.x1)) >= x1 - tol;
+  });
+  return flush.length >= 0.7 * multi.length;
+}

@@ -1,7 +1,7 @@
 /**
  * Page headers and footers: a candidate (a block in the top or bottom band) is furniture when a
  * neighbouring page has a block with the same text (digits normalized) at about the same height,
- * or when it is a page number alone.
+ * or when it is a page number alone; on a page without neighbours, by its form (`furnitureByForm`).
  */
 import type { PageAnalysis } from './types';
 import type { DocItem } from '../doctags/types';
@@ -47,6 +47,7 @@ function relY(it: DocItem, p: PageAnalysis): number {
 export function markFurniture(pages: PageAnalysis[], index: number): void {
   const page = pages[index];
   if (!page) return;
+  const alone = pages.filter(Boolean).length === 1;
   for (const ci of page.furnitureCandidates) {
     const it = page.items[ci];
     if (!it || it.cls === 'page_header' || it.cls === 'page_footer') continue;
@@ -66,6 +67,51 @@ export function markFurniture(pages: PageAnalysis[], index: number): void {
         }
       }
     }
+    // A page alone (a one-page document, or one page converted by itself) has no neighbour to
+    // repeat: its furniture is recognised by position, size and form.
+    if (!repeated && alone) repeated = furnitureByForm(it, page, rowMate(page, ci));
     if (repeated) it.cls = y < 0.5 ? 'page_header' : 'page_footer';
   }
+}
+
+/** Stamps a platform or publisher puts on every page it serves, whatever the document. */
+const STAMP_RE =
+  /(^|\b)(downloaded from|provided by|licen[cs]ed to|this (article|paper|document) is protected|all rights reserved|accepted manuscript|author'?s? (accepted )?manuscript|not the version of record|preprint (submitted|under review)|©|\(c\)\s*(19|20)\d\d|copyright\s*(©\s*)?(19|20)\d\d)|https?:\/\/\S+\s+on\s+\d/i;
+
+/** Another furniture candidate shares the row (a running head set left and right). */
+function rowMate(page: PageAnalysis, ci: number): boolean {
+  const a = page.items[ci]?.bbox;
+  if (!a) return false;
+  return page.furnitureCandidates.some((oi) => {
+    const b = oi !== ci ? page.items[oi]?.bbox : undefined;
+    if (!b) return false;
+    const overlapY = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+    return overlapY > 0.5 * Math.min(a.y1 - a.y0, b.y1 - b.y0) && (b.x0 >= a.x1 || b.x1 <= a.x0);
+  });
+}
+
+/** A citation line: volume, issue, pages, a year in parentheses, "et al.". */
+const CITATION_RE = /\b(vol\.?|volume|no\.|issue|pp\.)\s*\d|\(\s*(19|20)\d\d\s*\)|\bet al\.?$|\b\d{1,4}\s*[–-]\s*\d{1,4}\b.*\b(19|20)\d\d\b|\b(19|20)\d\d\b.*\b\d{1,4}\s*[–-]\s*\d{1,4}\b/i;
+
+/**
+ * Furniture of a page without neighbours: a stamp by its words (anywhere in the bands or the side
+ * margins); anything turned up a side margin outside the body; a short running head at the top
+ * (not a heading, not a sentence) that has the form of one: set left and right on one row, led or
+ * ended by a page number, or a citation line (journal, volume, pages, year). A short line at the
+ * top is not enough: pages with small margins start their body there.
+ * Bottom lines other than stamps and page numbers are left as they are: footnotes live there.
+ */
+export function furnitureByForm(it: DocItem, page: PageAnalysis, hasRowMate = false): boolean {
+  const text = it.text.trim();
+  if (!text || !it.bbox) return false;
+  if (STAMP_RE.test(text) && text.length <= 300) return true;
+  // Turned up a side margin: a tall, narrow box at the page's edge.
+  const side = it.bbox.y1 - it.bbox.y0 > 2 * (it.bbox.x1 - it.bbox.x0) && (it.bbox.x1 <= page.width * 0.15 || it.bbox.x0 >= page.width * 0.85);
+  if (side) return text.length <= 200;
+  const y = relY(it, page);
+  if (y >= 0.5 || it.cls === 'section_header' || it.cls === 'title' || it.cls === 'list_item') return false;
+  const words = text.split(/\s+/).length;
+  if (text.length > 90 || words > 14 || /[.!?]["'”’)]*$/u.test(text.replace(/\bet al\.$/, 'et al'))) return false;
+  const numbered = /^\d{1,4}\s+\S|\S\s+\d{1,4}$/.test(text);
+  return hasRowMate || numbered || CITATION_RE.test(text);
 }

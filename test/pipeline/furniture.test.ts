@@ -1,7 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeCorpusPdf } from './analyze';
-import { isPageNumber } from '../../server/pipeline/furniture';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { analyzeCorpusPdf, options } from './analyze';
+import { furnitureByForm, isPageNumber, markFurniture } from '../../server/pipeline/furniture';
+import { analyzePage, openPdf } from '../../server/pipeline/index';
+import type { PageAnalysis } from '../../server/pipeline/types';
+import type { DocItem } from '../../server/doctags/types';
+import { pageToMarkdown } from '../../server/doctags/markdown';
+import { scoreDocument } from '../../eval/metrics/score';
 
 test('repeated footers and page numbers across pages become furniture', async () => {
   const pages = await analyzeCorpusPdf('docling/pdf/redp5110_sampled.pdf', {}, [2, 3, 4, 5, 6]);
@@ -22,4 +29,41 @@ test('a running header repeated on the pages of a Korean report', async () => {
 test('page-number shapes', () => {
   for (const t of ['12', '- 3 -', 'Page 4', 'page 2 of 10', '3/10', 'xi']) assert.ok(isPageNumber(t), t);
   for (const t of ['Introduction', '2020 results', 'Figure 3']) assert.ok(!isPageNumber(t), t);
+});
+
+// One journal page by itself (eval/gen/furniture.main.ts typesets it with XeLaTeX/fancyhdr and
+// Chromium): no neighbouring page to repeat its running head, page number or stamps.
+for (const producer of ['xelatex', 'chromium'] as const) {
+  test(`a page alone (${producer}): running head, page number and margin stamps are furniture by position and form`, async () => {
+    const file = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'furniture', `page.${producer}.pdf`);
+    const doc = await openPdf(file);
+    let page: PageAnalysis;
+    try {
+      page = await analyzePage(doc, 1, options());
+    } finally {
+      await doc.close();
+    }
+    markFurniture([page], 0);
+    const furniture = page.items.filter((i) => i.cls === 'page_header' || i.cls === 'page_footer').map((i) => i.text);
+    for (const t of ['Journal of River Studies 12 (2026) 101–118', 'R. Writer and B. Reader', '104', 'Downloaded from https://rivers.example.org/article/12/104 on 3 May 2026', 'Accepted manuscript. Not the version of record.']) {
+      assert.ok(furniture.includes(t), `"${t}" should be furniture: ${JSON.stringify(furniture)}`);
+    }
+    // The body is whole and in order: the side stamp no longer cuts the last paragraph.
+    const md = pageToMarkdown(page.items).markdown;
+    const s = scoreDocument(readFileSync(join(dirname(file), 'page.md'), 'utf8'), md, 'markdown');
+    assert.ok(s.ned < 0.01, `text distance ${s.ned.toFixed(4)}:\n${md}`);
+    assert.equal(s.headingF1, 1);
+  });
+}
+
+test('furniture by form keeps headings, sentences and bottom text that is not a stamp', () => {
+  const page = { page: 1, width: 600, height: 800, items: [], furnitureCandidates: [], ocr: false, rotation: 0, warnings: [] } as PageAnalysis;
+  const at = (text: string, y: number, cls: DocItem['cls'] = 'text', x0 = 100): DocItem => ({ cls, text, bbox: { x0, y0: y, x1: x0 + 300, y1: y + 10 }, grid: [0, 0, 0, 0] });
+  assert.equal(furnitureByForm(at('Annals of the Survey, vol. 3', 20), page), true);
+  assert.equal(furnitureByForm(at('1 Introduction', 20, 'section_header'), page), false);
+  assert.equal(furnitureByForm(at('The survey began in the spring of that year.', 20), page), false);
+  assert.equal(furnitureByForm(at('1 The gauge was read at noon each day', 770), page), false, 'a footnote at the foot of the page');
+  assert.equal(furnitureByForm(at('© 2026 The Authors. Published by River Press.', 770), page), true);
+  const turned: DocItem = { cls: 'text', text: 'arXiv:2601.01234v2 [physics.geo-ph] 4 Jan 2026', bbox: { x0: 12, y0: 250, x1: 24, y1: 560 }, grid: [0, 0, 0, 0] };
+  assert.equal(furnitureByForm(turned, page), true, 'up the side margin');
 });
