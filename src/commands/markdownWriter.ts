@@ -1,7 +1,9 @@
 /**
  * Appends pages to the `.md` as they arrive (so a cancel or a crash keeps every page already
- * done). Pages are joined with a blank line, exactly as the backend's `joinPages` does, so
- * region offsets computed here match. Writes are coalesced: at most one write is in flight, and
+ * done). Pages are joined with a blank line, so region offsets computed here match each page's
+ * own Markdown (the backend's `joinPages`, used for the CLI's and the service's whole-document
+ * Markdown, also mends a paragraph or a table broken by a page break; a streamed file keeps the
+ * pages apart). Writes are coalesced: at most one write is in flight, and
  * pages that arrive meanwhile go out together in the next one.
  *
  * Disk writes go through writeLocalFile (no link followed, temp file + rename). Before each one
