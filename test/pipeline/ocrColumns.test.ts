@@ -7,15 +7,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
-import { analyzePage, markFurniture, openPdf } from '../../server/pipeline/index';
 import { pagesToMarkdown } from '../../server/export/images';
-import { imagePdf } from '../../eval/gen/multicol/scan';
-import { scanPdfPage } from '../ocr/scan';
-import { options } from './analyze';
+import { analyzeScannedPage } from './scannedPage';
 
 const FIXTURE = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'multicol', 'twocol-c.xelatex.pdf');
 
@@ -28,42 +22,23 @@ const PARAGRAPHS: { start: string; end: string }[] = [
 ];
 
 test('a scanned, skewed two-column page is read column by column, no line mixing the columns', async () => {
-  const scan = await scanPdfPage(FIXTURE, 1, { dpi: 200, skewDeg: 0.8, noise: 6, seed: 5 });
-  const { width, height, data } = scan.image;
-  const jpeg = await sharp(Buffer.from(data.buffer, data.byteOffset, data.length), { raw: { width, height, channels: 4 } }).greyscale().jpeg({ quality: 80 }).toBuffer();
-  const dir = mkdtempSync(join(tmpdir(), 'folio-ocrcols-'));
-  try {
-    const pdf = join(dir, 'scan.pdf');
-    writeFileSync(pdf, imagePdf([{ jpeg, width, height }]));
-    const doc = await openPdf(pdf);
-    let md: string;
-    try {
-      const page = await analyzePage(doc, 1, options({ ocr: 'auto' }));
-      assert.equal(page.ocr, true, 'the image-only page went through OCR');
-      markFurniture([page], 0);
-      md = pagesToMarkdown([page], false);
-    } finally {
-      await doc.close();
-    }
-    const blocks = md.split(/\n\s*\n/).map((b) => b.replace(/\s+/g, ' '));
-    const at = (s: string) => {
-      const i = blocks.findIndex((b) => b.includes(s));
-      assert.ok(i >= 0, `"${s}" not found in the OCR Markdown:\n${md.slice(0, 3000)}`);
-      return i;
-    };
-    let prev = -1;
-    for (const p of PARAGRAPHS) {
-      const i = at(p.start);
-      // The paragraph is whole (its lines joined, end included) and holds no other paragraph's
-      // words: a line that ran across the gutter would put right-column words into a left one.
-      assert.ok(blocks[i].includes(p.end), `paragraph "${p.start}…" should end with "${p.end}": ${blocks[i]}`);
-      for (const q of PARAGRAPHS) if (q !== p) assert.ok(!blocks[i].includes(q.start) && !blocks[i].includes(q.end), `paragraph "${p.start}…" holds words of "${q.start}…": ${blocks[i]}`);
-      assert.ok(i > prev, `"${p.start}" should come after the paragraph before it`);
-      prev = i;
-    }
-    // The right column's heading follows the left column's paragraphs.
-    assert.ok(at('Observations along the river') > at('Uncertain surrounding both'));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  const md = pagesToMarkdown([await analyzeScannedPage(FIXTURE, 1, { dpi: 200, skewDeg: 0.8, noise: 6, seed: 5 })], false);
+  const blocks = md.split(/\n\s*\n/).map((b) => b.replace(/\s+/g, ' '));
+  const at = (s: string) => {
+    const i = blocks.findIndex((b) => b.includes(s));
+    assert.ok(i >= 0, `"${s}" not found in the OCR Markdown:\n${md.slice(0, 3000)}`);
+    return i;
+  };
+  let prev = -1;
+  for (const p of PARAGRAPHS) {
+    const i = at(p.start);
+    // The paragraph is whole (its lines joined, end included) and holds no other paragraph's
+    // words: a line that ran across the gutter would put right-column words into a left one.
+    assert.ok(blocks[i].includes(p.end), `paragraph "${p.start}…" should end with "${p.end}": ${blocks[i]}`);
+    for (const q of PARAGRAPHS) if (q !== p) assert.ok(!blocks[i].includes(q.start) && !blocks[i].includes(q.end), `paragraph "${p.start}…" holds words of "${q.start}…": ${blocks[i]}`);
+    assert.ok(i > prev, `"${p.start}" should come after the paragraph before it`);
+    prev = i;
   }
+  // The right column's heading follows the left column's paragraphs.
+  assert.ok(at('Observations along the river') > at('Uncertain surrounding both'));
 });

@@ -11,38 +11,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
-import { analyzePage, markFurniture, openPdf } from '../../server/pipeline/index';
 import { pagesToMarkdown } from '../../server/export/images';
-import { imagePdf } from '../../eval/gen/multicol/scan';
-import { scanPdfPage } from '../ocr/scan';
-import { options } from './analyze';
+import { analyzeScannedPage } from './scannedPage';
 
 const FIXTURE = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'multicol', 'threecol.chromium.pdf');
 
 async function scannedPageMarkdown(page: number): Promise<string> {
-  const scan = await scanPdfPage(FIXTURE, page, { dpi: 200, skewDeg: 0.5, noise: 6, seed: 11 });
-  const { width, height, data } = scan.image;
-  const jpeg = await sharp(Buffer.from(data.buffer, data.byteOffset, data.length), { raw: { width, height, channels: 4 } }).greyscale().jpeg({ quality: 80 }).toBuffer();
-  const dir = mkdtempSync(join(tmpdir(), 'folio-ocr3col-'));
-  try {
-    const pdf = join(dir, 'scan.pdf');
-    writeFileSync(pdf, imagePdf([{ jpeg, width, height }]));
-    const doc = await openPdf(pdf);
-    try {
-      const p = await analyzePage(doc, 1, options({ ocr: 'auto' }));
-      assert.equal(p.ocr, true, 'the image-only page went through OCR');
-      markFurniture([p], 0);
-      return pagesToMarkdown([p], false);
-    } finally {
-      await doc.close();
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return pagesToMarkdown([await analyzeScannedPage(FIXTURE, page, { dpi: 200, skewDeg: 0.5, noise: 6, seed: 11 })], false);
 }
 
 /** Markdown blocks with whitespace and OCR's stray periods after words evened out. */
