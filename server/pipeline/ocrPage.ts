@@ -26,10 +26,27 @@ export function ocrToSpans(res: OcrResult, imgW: number, imgH: number, scale: nu
   // with the words. Lines within ±40% of the page's median height share one body size.
   const heights = res.lines.map((l) => (l.upright.y1 - l.upright.y0) / scale).sort((a, b) => a - b);
   const median = heights.length ? heights[Math.floor(heights.length / 2)] : 12;
+  // Box heights hardly tell a 12 pt heading from 10 pt text (ascenders and descenders move them
+  // more); the width per letter does: larger and bolder type is wider. Lines clearly wider per
+  // letter than the page's text get a size in proportion, so headings read as headings.
+  const perLetter = (l: (typeof res.lines)[number]) => {
+    const ws = l.words.filter((w) => w.text.trim());
+    const letters = ws.reduce((a, w) => a + w.text.trim().length, 0);
+    return letters >= 4 ? { w: ws.reduce((a, w) => a + (w.upright.x1 - w.upright.x0), 0) / letters, letters } : undefined;
+  };
+  const widths = res.lines
+    .map(perLetter)
+    .filter((p): p is { w: number; letters: number } => p !== undefined && p.letters >= 10)
+    .map((p) => p.w)
+    .sort((a, b) => a - b);
+  const bodyWidth = widths.length >= 5 ? widths[Math.floor(widths.length / 2)] : undefined;
   for (const l of res.lines) {
     const lineBox = toPt(l.upright);
     const h = lineBox.y1 - lineBox.y0;
-    const fontSize = Math.max(4, h >= median * 0.6 && h <= median * 1.4 ? median : h);
+    let fontSize = Math.max(4, h >= median * 0.6 && h <= median * 1.4 ? median : h);
+    const p = bodyWidth !== undefined ? perLetter(l) : undefined;
+    const ratio = p && bodyWidth ? p.w / bodyWidth : 1;
+    if (ratio >= 1.3 && fontSize === median) fontSize = Math.round(median * Math.min(ratio, 2.5) * 2) / 2;
     const words = l.words.length > 0 ? l.words : [{ text: l.text, bbox: l.bbox, upright: l.upright }];
     words.forEach((w, i) => {
       if (!w.text.trim()) return;
