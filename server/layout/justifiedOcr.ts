@@ -29,12 +29,13 @@ function lowerBound(a: number[], v: number): number {
   return l;
 }
 
+const ABBREVIATIONS = new Set(['al.', 'etc.', 'vs.', 'cf.', 'fig.', 'figs.', 'eq.', 'eqs.', 'no.', 'vol.', 'pp.', 'ch.', 'sec.', 'ca.', 'approx.', 'resp.', 'viz.']);
 const WORD = /^["'“‘(]?\p{L}[\p{L}\p{M}'’-]*[.,;:!?"'”’)]*$/u;
 
 /** Lines of OCR'd words, with the pieces of each justified line joined into one line. */
 export function mergeJustifiedOcrLines(lines: Line[], gutters: Gutter[]): Line[] {
   const ocr = lines.filter((l) => l.spans.length > 0 && l.spans.every((s) => s.fontName === 'ocr'));
-  if (ocr.length < 6) return lines;
+  if (ocr.length < 6) return dropCropStops(lines);
   const starts = ocr.map((l) => l.bbox.x0).sort((a, b) => a - b);
   const ends = ocr.map((l) => l.bbox.x1).sort((a, b) => a - b);
   // Column of a line: how many gutters lie left of its middle.
@@ -63,20 +64,46 @@ export function mergeJustifiedOcrLines(lines: Line[], gutters: Gutter[]): Line[]
     const lo = Math.min(...gaps);
     const hi = Math.max(...gaps);
     if (lo < 0 || hi > lo * 1.6 + size * 0.3) continue;
-    const line = makeLine(words, false);
+    // The recognizer tends to end a crop with a full stop; where the detector cut a justified line,
+    // a stop before a word in lower case is that artefact, not a sentence end ("shows. estimate").
+    const pieceEnds = new Set(group.slice(0, -1).map((m) => m.spans.reduce((a, b) => (b.bbox.x1 > a.bbox.x1 ? b : a))));
+    const cleaned = words.map((s, k) =>
+      pieceEnds.has(s) && /^\p{L}{2,}\.$/u.test(s.text.trim()) && !ABBREVIATIONS.has(s.text.trim().toLowerCase()) && /^\p{Ll}/u.test(words[k + 1]?.text.trim() ?? '') ? { ...s, text: s.text.trim().slice(0, -1) } : s,
+    );
+    const line = makeLine(cleaned, false);
     group.forEach((m, k) => {
       used.add(m);
       replaced.set(m, k === 0 ? line : null);
     });
   }
-  if (replaced.size === 0) return lines;
   const out: Line[] = [];
   for (const l of lines) {
     const r = replaced.get(l);
     if (r === undefined) out.push(l);
     else if (r !== null) out.push(r);
   }
-  return out;
+  return dropCropStops(out);
+}
+
+/**
+ * The recognizer tends to end a crop with a full stop. At the end of an OCR'd line whose next
+ * line (right under it, same column) goes on in lower case, a stop after a plain word is that
+ * artefact: a sentence does not go on in lower case. Abbreviations keep theirs.
+ */
+function dropCropStops(lines: Line[]): Line[] {
+  return lines.map((l) => {
+    const last = l.spans.reduce<TextSpan | undefined>((a, b) => (!a || b.bbox.x1 > a.bbox.x1 ? b : a), undefined);
+    if (!last || last.fontName !== 'ocr') return l;
+    const word = last.text.trim();
+    if (!/^\p{L}{2,}\.$/u.test(word) || ABBREVIATIONS.has(word.toLowerCase())) return l;
+    const h = l.bbox.y1 - l.bbox.y0;
+    const next = lines
+      .filter((m) => m !== l && m.bbox.y0 > l.bbox.y0 + 0.5 * h && m.bbox.y0 < l.bbox.y1 + 0.8 * h && Math.min(m.bbox.x1, l.bbox.x1) - Math.max(m.bbox.x0, l.bbox.x0) > 0.5 * Math.min(m.bbox.x1 - m.bbox.x0, l.bbox.x1 - l.bbox.x0))
+      .sort((a, b) => a.bbox.y0 - b.bbox.y0)[0];
+    if (!next || !/^\p{Ll}/u.test(next.text)) return l;
+    const spans = l.spans.map((s) => (s === last ? { ...s, text: word.slice(0, -1) } : s));
+    return makeLine(spans, l.rtl);
+  });
 }
 
 /**
