@@ -9,7 +9,10 @@
  * before lines are built, and a row of cells has uneven gaps or numbers.
  */
 import type { TextSpan } from '../pipeline/types';
-import { makeLine, type Line } from './lines';
+import type { Line } from './lines';
+
+/** lines.ts `makeLine`, passed in: lines.ts calls this module, so it is not imported back. */
+type MakeLine = (spans: TextSpan[], rtl: boolean) => Line;
 
 type Gutter = { x0: number; x1: number };
 
@@ -33,9 +36,9 @@ const ABBREVIATIONS = new Set(['al.', 'etc.', 'vs.', 'cf.', 'fig.', 'figs.', 'eq
 const WORD = /^["'“‘(]?\p{L}[\p{L}\p{M}'’-]*[.,;:!?"'”’)]*$/u;
 
 /** Lines of OCR'd words, with the pieces of each justified line joined into one line. */
-export function mergeJustifiedOcrLines(lines: Line[], gutters: Gutter[]): Line[] {
+export function mergeJustifiedOcrLines(lines: Line[], gutters: Gutter[], makeLine: MakeLine): Line[] {
   const ocr = lines.filter((l) => l.spans.length > 0 && l.spans.every((s) => s.fontName === 'ocr'));
-  if (ocr.length < 6) return dropCropStops(lines);
+  if (ocr.length < 6) return dropCropStops(lines, makeLine);
   const starts = ocr.map((l) => l.bbox.x0).sort((a, b) => a - b);
   const ends = ocr.map((l) => l.bbox.x1).sort((a, b) => a - b);
   // Column of a line: how many gutters lie left of its middle.
@@ -82,7 +85,7 @@ export function mergeJustifiedOcrLines(lines: Line[], gutters: Gutter[]): Line[]
     if (r === undefined) out.push(l);
     else if (r !== null) out.push(r);
   }
-  return dropCropStops(out);
+  return dropCropStops(out, makeLine);
 }
 
 /**
@@ -90,7 +93,7 @@ export function mergeJustifiedOcrLines(lines: Line[], gutters: Gutter[]): Line[]
  * line (right under it, same column) goes on in lower case, a stop after a plain word is that
  * artefact: a sentence does not go on in lower case. Abbreviations keep theirs.
  */
-function dropCropStops(lines: Line[]): Line[] {
+function dropCropStops(lines: Line[], makeLine: MakeLine): Line[] {
   return lines.map((l) => {
     const last = l.spans.reduce<TextSpan | undefined>((a, b) => (!a || b.bbox.x1 > a.bbox.x1 ? b : a), undefined);
     if (!last || last.fontName !== 'ocr') return l;

@@ -180,7 +180,7 @@ export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number 
     }
     flush();
   }
-  const merged = mergeJustifiedOcrLines(lines, gutters);
+  const merged = mergeJustifiedOcrLines(lines, gutters, makeLine);
   merged.sort((a, b) => a.bbox.y0 - b.bbox.y0 || a.bbox.x0 - b.bbox.x0);
   return merged;
 }
