@@ -251,7 +251,7 @@ export function layoutPage(input: LayoutInput): LayoutResult {
         // of the next is one: joined, and dehyphenated across the break.
         const prev = items[items.length - 1];
         const prevBlock = prev && lastText?.item === prev ? lastText.block : undefined;
-        // Header and footer bands ('T', 'B') are never part of the body's paragraphs.
+        // Header and footer bands ('T', 'B') and side-margin text ('S') are never part of the body's paragraphs.
         const inBand = (col: string) => col === 'T' || col === 'B' || col.startsWith('S');
         if (c.cls === 'text' && prevBlock && prevBlock.column !== b.column && !inBand(prevBlock.column) && !inBand(b.column) && continuesParagraph(prevBlock, b, prev.text, c.text)) {
           const next: DocItem = { cls: c.cls, text: c.text };

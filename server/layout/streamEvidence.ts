@@ -6,6 +6,11 @@
  */
 import type { TextSpan } from '../pipeline/types';
 
+/** A list marker ("3." "a)" "•" "–"): a run of its own, or leading a run's first word. */
+const LIST_MARKER = '([0-9]{1,3}[.)]|[a-z][.)]|[•◦▪‣–-])';
+const MARKER_RUN = new RegExp(`^\\s?${LIST_MARKER}$`, 'u');
+const MARKER_PREFIX = new RegExp(`^\\s?${LIST_MARKER}\\s+(?=\\p{L})`, 'u');
+
 /** Run `b` follows run `a` in the stream on the same line, after a word space the producer wrote. */
 export function spacedSuccessor(a: TextSpan, b: TextSpan, streamA: number, streamB: number): boolean {
   if (streamB !== streamA + 1 || a.eol || !/^\s/.test(b.text)) return false;
@@ -28,7 +33,7 @@ export function justifiedContinuations(row: TextSpan[], streamAt: Map<TextSpan, 
   let chain: TextSpan[][] = [];
   const close = () => {
     // A list marker's gap is the list's indent, not a justified space: judge the words after it.
-    if (chain.length > 2 && /^\s?([0-9]{1,3}[.)]|[a-z][.)]|[•◦▪‣–-])$/u.test(chain[0].map((s) => s.text).join(''))) chain = chain.slice(1);
+    if (chain.length > 2 && MARKER_RUN.test(chain[0].map((s) => s.text).join(''))) chain = chain.slice(1);
     if (chain.length >= 2) {
       const gaps = chain.slice(1).map((w, k) => w[0].bbox.x0 - chain[k][chain[k].length - 1].bbox.x1);
       const size = Math.min(...chain.flat().map((s) => s.fontSize));
@@ -38,18 +43,18 @@ export function justifiedContinuations(row: TextSpan[], streamAt: Map<TextSpan, 
       // The first run may carry its list marker ("2. Shows"): the marker is not a word.
       const wordText = (w: TextSpan[], k: number) => {
         const t = w.map((s) => s.text).join('');
-        return k === 0 ? t.replace(/^\s?([0-9]{1,3}[.)]|[a-z][.)]|[•◦▪‣–-])\s+(?=\p{L})/u, '') : t;
+        return k === 0 ? t.replace(MARKER_PREFIX, '') : t;
       };
       const words = chain.every((w, k) => /^\s?\p{L}[\p{L}\p{M},.;:'’-]*$/u.test(wordText(w, k)));
       const even = gaps.length >= 2 ? hi <= lo * 1.3 + 0.5 : hi <= size * 2 || words;
       // Narrow justified columns stretch a space to 5 em and more, between real words; a row of
       // single letters or numbers that far apart is table cells.
-      const longWords = words && chain.every((w, k) => wordText(w, k).replace(/[^\p{L}]/gu, '').length >= 3);
+      const letters = (w: TextSpan[], k: number) => wordText(w, k).replace(/[^\p{L}]/gu, '').length;
+      const longWords = words && chain.every((w, k) => letters(w, k) >= 3);
       // A line of two or three words in a narrow justified column ("compares          into")
       // can stretch a space past 8 em; when its last word ends on the edge where the column's
       // full lines end, the stretch is justification, not a cell boundary.
       const last = chain[chain.length - 1]!;
-      const letters = (w: TextSpan[], k: number) => wordText(w, k).replace(/[^\p{L}]/gu, '').length;
       const flush =
         words &&
         letters(chain[0]!, 0) >= 3 &&
@@ -78,7 +83,7 @@ export function justifiedContinuations(row: TextSpan[], streamAt: Map<TextSpan, 
 /**
  * Right edges where many runs end (±0.75 pt): the right margins of justified columns. Numeric
  * table columns set flush right end on one edge too; `justifiedContinuations` only uses the edge
- * for chains of long words.
+ * for chains of words (letters, the first of three or more).
  */
 export function flushRightEdges(spans: TextSpan[], minRuns = 6): (x: number) => boolean {
   const bins = new Map<number, number>();
