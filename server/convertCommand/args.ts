@@ -1,4 +1,8 @@
-/** Command-line parsing for `folio convert`: small and strict, so a typo is an error, not a silent default. */
+/**
+ * Command-line parsing for `folio convert`: small and strict, so a typo is an error, not a silent
+ * default. Shared by the in-process runner (server/cli) and the queue submitter (server/queue), so
+ * it lives in neither: both import it, it imports neither.
+ */
 import { checkLimit, DEFAULT_LIMITS } from '../worker/limits';
 
 export type OutputFormat = 'md' | 'doctags' | 'json' | 'docling' | 'chunks';
