@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { repoRoot, corpusPath } from '../helpers/corpus';
-import { openSocket, rawRequest, readResponse, multipartBody } from '../helpers/rawHttp';
+import { openSocket, rawRequest, multipartBody } from '../helpers/rawHttp';
 import { PageWorkerPool } from '../../server/worker/pool';
 import { buildServer, type ServeConfig } from '../../server/serve/app';
 import { InProcessRunner } from '../../server/serve/tasks';
