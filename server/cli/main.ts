@@ -54,7 +54,8 @@ export function expandInputs(inputs: string[]): { path: string; base: string }[]
 // in the shared corpus does) that a conversion must not overwrite.
 const EXT = { md: '.md', doctags: '.doctags.txt', json: '.folio-result.json', docling: '.docling.json', chunks: '.chunks.jsonl' } as const;
 
-function render(args: ConvertArgs, summary: ConvertSummary, pdf: string, picturesDir: string): string {
+/** `picturesRoot`: the document's assets folder, the only place an export reads picture files from. */
+function render(args: ConvertArgs, summary: ConvertSummary, pdf: string, picturesDir: string, picturesRoot?: string): string {
   if (args.format === 'docling' || args.format === 'chunks' || (args.format === 'md' && args.pictures === 'embed')) {
     const out = renderExport({
       format: args.format,
@@ -62,6 +63,7 @@ function render(args: ConvertArgs, summary: ConvertSummary, pdf: string, picture
       pages: summary.pages ?? [],
       images: args.pictures,
       imagesBaseDir: picturesDir,
+      picturesRoot,
       keepFurniture: args.keepFurniture,
       chunk: { maxSize: args.chunkSize, unit: args.chunkUnit },
     });
@@ -156,7 +158,7 @@ async function convertCommand(argv: string[]): Promise<number> {
         // Checked again: the file may have appeared or changed while the PDF was converting.
         const late = args.force ? undefined : overwriteProblem(out);
         if (late) throw new Error(late);
-        writeOutput(plan, render(args, summary, pdf, picturesDir));
+        writeOutput(plan, render(args, summary, pdf, picturesDir, embedDir ?? linkedAssets));
         const secs = ((Date.now() - started) / 1000).toFixed(1);
         const extra = [
           summary.cancelled ? `cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages` : '',

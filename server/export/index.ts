@@ -22,6 +22,11 @@ export interface ExportRequest {
   images: ImageMode;
   /** Folder the picture paths in the pages are relative to. */
   imagesBaseDir: string;
+  /**
+   * Folder every picture file read must really be inside (the document's assets folder), default
+   * `imagesBaseDir`. Pictures are read only through server/export/pictureFile.ts.
+   */
+  picturesRoot?: string;
   keepFurniture: boolean;
   chunk?: Omit<ChunkOptions, 'keepFurniture'>;
 }
@@ -35,10 +40,10 @@ export function binaryHash(path: string): number {
   return d.readUIntBE(0, 6);
 }
 
-export function exportPages(req: Pick<ExportRequest, 'pages' | 'images' | 'imagesBaseDir'>): { pages: ExportPage[]; warnings: string[] } {
+export function exportPages(req: Pick<ExportRequest, 'pages' | 'images' | 'imagesBaseDir' | 'picturesRoot'>): { pages: ExportPage[]; warnings: string[] } {
   const pages = req.pages.filter((p) => !p.error).map(exportPageFromResult);
   let warnings: string[] = [];
-  if (req.images === 'embed') warnings = embedPictures(pages, req.imagesBaseDir);
+  if (req.images === 'embed') warnings = embedPictures(pages, { baseDir: req.imagesBaseDir, root: req.picturesRoot });
   else if (req.images === 'none') dropPictures(pages);
   return { pages, warnings };
 }
@@ -59,6 +64,7 @@ export function renderExport(req: ExportRequest): { text: string; warnings: stri
       const doc = toDoclingDocument(pages, {
         name,
         baseDir: req.imagesBaseDir,
+        picturesRoot: req.picturesRoot,
         origin: { filename: basename(req.pdfPath), mimetype: mimeOf(req.pdfPath), binaryHash: hash, uri: pathToFileURL(req.pdfPath).href },
       });
       return { text: JSON.stringify(doc, null, 2) + '\n', warnings };
