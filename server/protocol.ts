@@ -284,12 +284,19 @@ export interface ExportParams {
   keepFurniture?: boolean;
   /** Chunk size limit in characters (chunks only). Default 2000. */
   chunkSize?: number;
+  /**
+   * Chunks only: `flat` (default here: the extension writes one file) or `docling` (docling-core's
+   * DocChunk lines; their `doc_items` refer to the DoclingDocument returned as `document`).
+   */
+  chunkSchema?: 'docling' | 'flat';
 }
 
 export interface ExportResult {
   /** The file's whole text. */
   text: string;
   warnings: string[];
+  /** With `chunkSchema: 'docling'`: the DoclingDocument (JSON text) the chunks' `doc_items` refer to. */
+  document?: string;
 }
 
 export namespace ExportRequest {

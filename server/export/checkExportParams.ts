@@ -8,7 +8,7 @@ import { isAbsolute } from 'node:path';
 import type { ExportParams } from '../protocol';
 
 const MAX_PATH = 4096;
-const FIELDS: readonly (keyof ExportParams)[] = ['uri', 'format', 'pages', 'images', 'picturesDir', 'keepFurniture', 'chunkSize'];
+const FIELDS: readonly (keyof ExportParams)[] = ['uri', 'format', 'pages', 'images', 'picturesDir', 'keepFurniture', 'chunkSize', 'chunkSchema'];
 
 function pageProblem(p: unknown): string | undefined {
   if (typeof p !== 'object' || p === null) return 'must be an object';
@@ -65,5 +65,6 @@ export function checkExportParams(params: unknown): string | undefined {
   }
   if (p.keepFurniture !== undefined && typeof p.keepFurniture !== 'boolean') return 'keepFurniture: must be true or false';
   if (p.chunkSize !== undefined && !(Number.isInteger(p.chunkSize) && (p.chunkSize as number) >= 64 && (p.chunkSize as number) <= 1_000_000)) return 'chunkSize: must be a whole number from 64 to 1000000';
+  if (p.chunkSchema !== undefined && p.chunkSchema !== 'docling' && p.chunkSchema !== 'flat') return 'chunkSchema: must be docling or flat';
   return undefined;
 }

@@ -60,6 +60,17 @@ export interface DoclingOptions {
   origin?: { filename: string; mimetype: string; binaryHash: number; uri?: string };
   /** Folder that relative picture paths are relative to (the Markdown's folder), to read their size. */
   baseDir?: string;
+  /**
+   * Filled with the references of the document items made from each page item (the chunker's
+   * `doc_items`, server/export/doclingChunks.ts): `items` for the item itself (a list item, a
+   * table; the text and formula parts of running text with inline math), `caption` for its caption.
+   */
+  refs?: Map<DocItem, ItemRefs>;
+}
+
+export interface ItemRefs {
+  items: string[];
+  caption?: string;
 }
 
 type TextLike = TitleItem | SectionHeaderItem | ListItem | CodeItem | FormulaItem | TextItem;
@@ -103,12 +114,16 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
   /** Open lists, outermost first: the group, its items so far and the last one (set as soon as the group is). */
   let lists: { group: Group; ordered: boolean; count: number; last: ListItem }[] = [];
 
+  /** The references made from the page item being exported (see DoclingOptions.refs). */
+  let made: ItemRefs = { items: [] };
   const addText = <T extends TextLike>(t: Omit<T, 'self_ref'>, parent: { self_ref: string; children?: RefItem[] }): T => {
     const item = { self_ref: `#/texts/${texts.length}`, ...t, parent: ref(parent.self_ref) } as T;
     texts.push(item);
     (parent.children ??= []).push(ref(item.self_ref));
+    made.items.push(item.self_ref);
     return item;
   };
+  const madeOther = (self_ref: string) => made.items.push(self_ref);
 
   for (const page of pages) {
     if (page.width > 0 && page.height > 0) {
@@ -127,10 +142,14 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
       if (!it.caption) return;
       const capBox: DocItem = { ...it.caption, bbox: it.caption.bbox ?? (it.caption.grid ? undefined : it.bbox) };
       const cap = addText<TextItem>({ label: 'caption', content_layer: 'body', prov: prov(capBox, it.caption.text), orig: it.caption.text, text: it.caption.text }, owner);
+      made.items.pop();
+      made.caption = cap.self_ref;
       if (withList) (owner.captions ??= []).push(ref(cap.self_ref));
     };
 
     for (const it of page.items) {
+      made = { items: [] };
+      opts.refs?.set(it, made);
       if (it.cls !== 'list_item') lists = [];
       const layer = it.cls === 'page_header' || it.cls === 'page_footer' ? 'furniture' : 'body';
       switch (it.cls) {
@@ -183,6 +202,7 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
           const t: TableItem = { self_ref: `#/tables/${tables.length}`, parent: ref(body.self_ref), children: [], content_layer: layer, label: it.cls, prov: prov(it), captions: [], references: [], footnotes: [], data: otslToTableData(rows) };
           tables.push(t);
           body.children!.push(ref(t.self_ref));
+          madeOther(t.self_ref);
           addCaption(t, it, true);
           break;
         }
@@ -191,6 +211,7 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
           const pic: PictureItem = { self_ref: `#/pictures/${pictures.length}`, parent: ref(body.self_ref), children: [], content_layer: layer, label: it.cls, prov: prov(it), captions: [], references: [], footnotes: [], annotations: [] };
           pictures.push(pic);
           body.children!.push(ref(pic.self_ref));
+          madeOther(pic.self_ref);
           if (it.imagePath) {
             const bytes = imageBytes(it.imagePath, opts.baseDir);
             const px = bytes ? pngSize(bytes) : undefined;
@@ -217,6 +238,7 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
           if (it.cls === 'form') formItems.push(g as FormItem);
           else kvItems.push(g as KeyValueItem);
           body.children!.push(ref(g.self_ref));
+          madeOther(g.self_ref);
           break;
         }
         default:

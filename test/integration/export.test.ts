@@ -74,6 +74,23 @@ test('chunks: every line a chunk in order, within the size, together holding the
   assert.ok(chunks.some((c) => c.headings.includes('Sliding Window Attention for Efficient Inference')), 'heading paths');
 });
 
+test('chunks with chunkSchema docling: Docling DocChunks and the DoclingDocument their doc_items resolve in', async () => {
+  const out = await exportText({ format: 'chunks', images: 'none', chunkSize: 400, chunkSchema: 'docling' });
+  assert.ok(out.document, 'the document comes with the chunks');
+  const doc = JSON.parse(out.document!) as Record<string, { self_ref: string }[]>;
+  for (const v of SCHEMA_VERSIONS) assert.deepEqual(doclingValidator(v)(doc), [], `valid against DoclingDocument ${v}`);
+  const chunks = out.text.trimEnd().split('\n').map((l) => JSON.parse(l) as { meta: { doc_items: { self_ref: string }[] } });
+  assert.ok(chunks.length >= 3);
+  for (const c of chunks) {
+    assert.ok(c.meta.doc_items.length > 0);
+    for (const d of c.meta.doc_items) {
+      const [, list, i] = /^#\/(\w+)\/(\d+)$/.exec(d.self_ref)!;
+      assert.deepEqual(doc[list!]![Number(i)], d, `${d.self_ref} resolves to the same item`);
+    }
+  }
+  await assert.rejects(exportText({ format: 'chunks', chunkSchema: 'langchain' as 'flat' }), (e: { code: number; message: string }) => e.code === -32602 && /chunkSchema/.test(e.message));
+});
+
 test('doctags: the summary\'s DocTags, as the extension writes them', () => {
   const text = summary.doctags + '\n';
   assert.ok(text.startsWith('<doctag>') && text.trimEnd().endsWith('</doctag>'));

@@ -20,7 +20,7 @@ import { analyzePage, openPdf } from '../../server/pipeline/index';
 import { cappedScale, MAX_PIXELS, MAX_SIDE, MIN_SCALE, renderPage } from '../../server/pdf/render';
 import { PageWorkerPool } from '../../server/worker/pool';
 import { convertDocument } from '../../server/convert/convertDocument';
-import { parseConvertArgs } from '../../server/cli/args';
+import { parseConvertArgs } from '../../server/convertCommand/args';
 import { resolveLimits } from '../../server/worker/limits';
 import { FolioErrorCodes } from '../../server/protocol';
 import { repoRoot } from '../helpers/corpus';

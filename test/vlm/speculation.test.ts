@@ -15,7 +15,7 @@ import { generateSpeculative } from '../../server/vlm/specGenerate';
 import { PAGE_INSTRUCTION } from '../../server/vlm/prompt';
 import { parseDocTags } from '../../server/doctags/parse';
 import { pageToMarkdown } from '../../server/doctags/markdown';
-import { parseConvertArgs } from '../../server/cli/args';
+import { parseConvertArgs } from '../../server/convertCommand/args';
 import { checkOptions } from '../../server/convert/checkParams';
 import type { DocItem } from '../../server/doctags/types';
 import type { PageJob } from '../../server/vlm/messages';

@@ -1,4 +1,8 @@
-/** Command-line parsing for `folio convert`: small and strict, so a typo is an error, not a silent default. */
+/**
+ * Command-line parsing for `folio convert`: small and strict, so a typo is an error, not a silent
+ * default. Shared by the in-process runner (server/cli) and the queue submitter (server/queue), so
+ * it lives in neither: both import it, it imports neither.
+ */
 import { checkLimit, DEFAULT_LIMITS } from '../worker/limits';
 
 export type OutputFormat = 'md' | 'doctags' | 'json' | 'docling' | 'chunks';
@@ -16,6 +20,8 @@ export interface ConvertArgs {
   pictures: PictureMode;
   chunkSize: number;
   chunkUnit: 'chars' | 'tokens';
+  /** chunks: docling-core's DocChunk lines (default, with `<name>.docling.json` beside) or Folio's flat lines. */
+  chunkSchema: 'docling' | 'flat';
   engine: 'pipeline' | 'vlm';
   models?: string;
   providers?: string[];
@@ -53,6 +59,8 @@ export const CONVERT_USAGE = `usage: folio convert <file.pdf|scan.png|jpg|tiff|d
                           embed (data URIs) or none (placeholder)
       --chunk-size <n>    chunks: size limit (default 2000 chars / 512 tokens)
       --chunk-unit <u>    chunks: chars (default) or tokens (cl100k)
+      --chunk-schema <s>  chunks: docling (default: Docling's DocChunk, with
+                          <name>.docling.json beside it) or flat
       --password <p>      password of an encrypted PDF
       --jobs <n>          files converted at once and worker threads (default 2)
       --page-images       also render page images into the cache folder
@@ -78,7 +86,7 @@ export const CONVERT_USAGE = `usage: folio convert <file.pdf|scan.png|jpg|tiff|d
       --vlm-timeout <s>   remote VLM timeout per page in seconds (default 120)`;
 
 export function parseConvertArgs(argv: string[]): ConvertArgs {
-  const a: ConvertArgs = { inputs: [], format: 'md', jobs: 2, images: false, pictures: 'link', chunkSize: 0, chunkUnit: 'chars', engine: 'pipeline', keepFurniture: false, ocr: 'auto', layoutPrior: 'auto', scale: 2, quiet: false, force: false, limits: {} };
+  const a: ConvertArgs = { inputs: [], format: 'md', jobs: 2, images: false, pictures: 'link', chunkSize: 0, chunkUnit: 'chars', chunkSchema: 'docling', engine: 'pipeline', keepFurniture: false, ocr: 'auto', layoutPrior: 'auto', scale: 2, quiet: false, force: false, limits: {} };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -135,6 +143,12 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
         const u = value();
         if (u !== 'chars' && u !== 'tokens') throw new UsageError(`--chunk-unit must be chars or tokens, not "${u}"`);
         a.chunkUnit = u;
+        break;
+      }
+      case '--chunk-schema': {
+        const v = value();
+        if (v !== 'docling' && v !== 'flat') throw new UsageError(`--chunk-schema must be docling or flat, not "${v}"`);
+        a.chunkSchema = v;
         break;
       }
       case '--engine': {
