@@ -7,7 +7,7 @@
  * token embeddings with the `<image>` positions replaced by the image features, row by row →
  * one left-padded prefill for the batch → greedy decoding with the KV cache → text.
  */
-import { createSession, type LoadedSession } from '../onnx/runtime';
+import { createSession, providerSummary, type LoadedSession } from '../onnx/runtime';
 import { Tensor } from '../onnx/runtime';
 import { loadVlmConfig, modelError, type VlmConfig } from './config';
 import { asFloat32, floatData, sessionValues } from '../onnx/tensorTypes';
@@ -78,10 +78,11 @@ export class VlmModel {
     const config = loadVlmConfig(opts.modelsDir, opts.dtype ?? 'fp32');
     const tokenizer = Tokenizer.fromFile(config.files.tokenizer);
     const providers = opts.providers && opts.providers.length ? opts.providers : ['cuda', 'webgpu', 'cpu'];
-    const onFallback = (p: string, reason: string) => opts.log?.(`VLM: provider ${p} unavailable (${reason.split('\n')[0]}); trying the next one`);
+    // Providers are probed quietly (runtime.ts checks provider libraries and the Vulkan loader
+    // before asking onnxruntime); what was chosen and why is said once, after loading.
     const open = async (path: string) => {
       try {
-        return await createSession(path, { providers, threads: opts.threads, onFallback });
+        return await createSession(path, { providers, threads: opts.threads });
       } catch (e) {
         throw modelError(`Cannot load ${path}: ${(e as Error).message.split('\n')[0]}. The file may be damaged; run "Folio: Download models" or \`folio models pull\` again.`);
       }
@@ -118,6 +119,7 @@ export class VlmModel {
       if (id !== undefined) stop.add(id);
     }
     const pad = tokenizer.tryId('<|end_of_text|>') ?? config.eosIds[0] ?? 0;
+    opts.log?.(`VLM: ${providerSummary(decoder.provider, [...vision.failures, ...embed.failures, ...decoder.failures])}`);
     opts.log?.(`VLM: loaded ${config.dir} (${config.dtype}: ${io.kvType} cache) on ${decoder.provider}${io.positionIds ? ' (decoder takes position_ids)' : ''}`);
     return new VlmModel(config, tokenizer, vision, embed, decoder, stop, pad, io);
   }

@@ -15,7 +15,7 @@ import { pageToMarkdown } from '../../server/doctags/markdown';
 import type { DocItem } from '../../server/doctags/types';
 import { tinyModels } from './tinyModels';
 import { PAGE_SCRIPT_DOCTAGS, realTokenizer, writeBrokenHeron } from '../../scripts/fixtures/makeTinyModels';
-import { layoutPrior } from '../../server/vlm/prompt';
+import { layoutPrior, PAGE_INSTRUCTION } from '../../server/vlm/prompt';
 import { renderPage } from './pageImage';
 
 let fx: ReturnType<typeof tinyModels>;
@@ -43,7 +43,7 @@ test('convert a real page on the tiny VLM: DocTags parse and convert to Markdown
     assert.equal(out.provider, 'cpu');
     // With the real tokenizer every <loc_N> is several pieces: 46 tokens up to </doctag>.
     assert.equal(out.tokens, realTokenizer().tok.encode(`<doctag>${PAGE_SCRIPT_DOCTAGS}</doctag>`).length);
-    assert.equal(out.tokens, 46);
+    assert.equal(out.tokens, 44);
     assert.equal(out.doctags, PAGE_SCRIPT_DOCTAGS);
     assert.equal(out.doctags, '<section_header_level_1><loc_40><loc_30><loc_460><loc_60>Tiny fixture</section_header_level_1><text><loc_41><loc_80><loc_459><loc_120> page text</text>');
     const items = parseDocTags(out.doctags)[0]!.items;
@@ -74,7 +74,8 @@ test('layout priors: heron boxes (installed beside the VLM) or the pipeline item
   const pipeline = await tokensWith('auto', false, true);
   const heron = await tokensWith('auto', true, false);
   // Two pipeline boxes, as the real tokenizer splits them (each <loc_N> several pieces).
-  assert.equal(pipeline - none, realTokenizer().tok.encode(layoutPrior(priors)).length);
+  const tok = realTokenizer().tok;
+  assert.equal(pipeline - none, tok.encode(PAGE_INSTRUCTION + layoutPrior(priors)).length - tok.encode(PAGE_INSTRUCTION).length);
   assert.ok(pipeline - none > 14, 'more than one token per location');
   assert.ok(heron > none + 6, 'the detector found boxes on the page and they were sent');
 });
@@ -89,10 +90,11 @@ test('a detector that fails on the page never fails it: the pipeline items becom
     try {
       const out = await vlm.convertPage({ image: image(), page: 4, width: page.pageWidth, height: page.pageHeight, priors });
       assert.equal(out.doctags, PAGE_SCRIPT_DOCTAGS);
-      assert.match(out.warnings.join('\n'), /Page 4: the layout detector failed .*pipeline's layout was used/);
+      assert.match(out.warnings.join('\n'), /Page 4: the layout detector failed .*pipeline's layout was used/, logs.join('\n'));
       // The prior sent was the pipeline's (two boxes).
       const off = await vlm.convertPage({ image: image(), page: 4, width: page.pageWidth, height: page.pageHeight });
-      assert.equal(out.timings!.promptTokens - off.timings!.promptTokens, realTokenizer().tok.encode(layoutPrior(priors)).length);
+      const tok = realTokenizer().tok;
+      assert.equal(out.timings!.promptTokens - off.timings!.promptTokens, tok.encode(PAGE_INSTRUCTION + layoutPrior(priors)).length - tok.encode(PAGE_INSTRUCTION).length);
     } finally {
       await vlm.dispose();
     }
