@@ -86,6 +86,11 @@ export interface Region {
    * region writes no Markdown (page furniture left out, an empty region).
    */
   mdRange?: TextRange;
+  /**
+   * A picture's or chart's saved crop, relative to the Markdown folder (`/` separators). Exports
+   * read pictures from here, never from the Markdown text (issue 21 item 2).
+   */
+  imagePath?: string;
 }
 
 export interface PageResult {

@@ -1,7 +1,8 @@
 /**
  * DocTags text → tokens. Only names from the DocTags vocabulary are markup: `<td>`, `<script>`
  * or a lone `<` in text stay text. Truncated tokens (a VLM stopped mid-token, a cut file) are
- * dropped rather than leaking `<loc_1` into the Markdown.
+ * dropped rather than leaking `<loc_1` into the Markdown. Text decodes `&lt;` `&gt;` `&amp;`, the
+ * serializer's encoding of text (`escapeText` in serialize.ts), so PDF text never becomes markup.
  */
 import { isVocabularyTag } from './vocab';
 
@@ -29,11 +30,18 @@ const BROKEN_LOC_RE = /<loc_\d*(?!\d|>)/y;
 /** Any tag-like fragment cut off by the end of the input (`<sect`, `</tex`). */
 const TAIL_RE = /<\/?[a-z_0-9]*$/y;
 
+const ENTITY: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&amp;': '&' };
+
+/** One pass, left to right: `&amp;lt;` is the text `&lt;`, never `<`. */
+function decodeText(text: string): string {
+  return text.includes('&') ? text.replace(/&(?:lt|gt|amp);/g, (e) => ENTITY[e]!) : text;
+}
+
 export function tokenize(input: string): Token[] {
   const out: Token[] = [];
   let text = '';
   const flush = () => {
-    if (text) out.push({ kind: 'text', value: text });
+    if (text) out.push({ kind: 'text', value: decodeText(text) });
     text = '';
   };
   let i = 0;
