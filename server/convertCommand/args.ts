@@ -35,7 +35,7 @@ export interface ConvertArgs {
   /** Replace existing outputs folio did not write (or that changed since). */
   force: boolean;
   /** Resource limits given on the command line (docs/limits.md); the rest take the defaults. */
-  limits: { documentSeconds?: number; pageMemoryMb?: number };
+  limits: { documentSeconds?: number; pageMemoryMb?: number; maxPages?: number };
   /** Submit to the BullMQ queue at this Redis URL instead of converting here (server/queue). */
   queue?: string;
   rangePages?: number;
@@ -77,6 +77,7 @@ export const CONVERT_USAGE = `usage: folio convert <file.pdf|scan.png|jpg|tiff|d
       --force             replace outputs folio did not write, or that were edited
       --max-document-seconds <s>  time budget of each document (default ${DEFAULT_LIMITS.documentSeconds}; 0 = none)
       --max-page-memory <MB>      memory budget of each page's PDF decoding (default ${DEFAULT_LIMITS.pageMemoryMb})
+      --max-pages <n>             most pages converted of each document (default ${DEFAULT_LIMITS.maxPages})
       --queue <url>       send the documents to \`folio worker\`s through Redis (redis://host:6379)
       --range-pages <n>   pages per queue job (default 8)
       --vlm-url <url>     remote VLM: OpenAI-compatible base URL, e.g. http://host:8000/v1
@@ -199,6 +200,9 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
       case '--max-page-memory':
         a.limits.pageMemoryMb = wholeNumber('pageMemoryMb', value(), name);
         break;
+      case '--max-pages':
+        a.limits.maxPages = wholeNumber('maxPages', value(), name);
+        break;
       case '--queue':
         a.queue = value();
         break;
@@ -244,7 +248,7 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
   return a;
 }
 
-function wholeNumber(key: 'documentSeconds' | 'pageMemoryMb', text: string, flag: string): number {
+function wholeNumber(key: 'documentSeconds' | 'pageMemoryMb' | 'maxPages', text: string, flag: string): number {
   try {
     return checkLimit(key, text.trim() === '' ? NaN : Number(text), flag);
   } catch (e) {
