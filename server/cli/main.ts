@@ -60,7 +60,8 @@ interface Rendered {
   document?: string;
 }
 
-function render(args: ConvertArgs, summary: ConvertSummary, pdf: string, picturesDir: string): Rendered {
+/** `picturesRoot`: the document's assets folder, the only place an export reads picture files from. */
+function render(args: ConvertArgs, summary: ConvertSummary, pdf: string, picturesDir: string, picturesRoot?: string): Rendered {
   if (args.format === 'docling' || args.format === 'chunks' || (args.format === 'md' && args.pictures === 'embed')) {
     const out = renderExport({
       format: args.format,
@@ -68,6 +69,7 @@ function render(args: ConvertArgs, summary: ConvertSummary, pdf: string, picture
       pages: summary.pages ?? [],
       images: args.pictures,
       imagesBaseDir: picturesDir,
+      picturesRoot,
       keepFurniture: args.keepFurniture,
       chunk: { maxSize: args.chunkSize, unit: args.chunkUnit },
       chunkSchema: args.chunkSchema,
@@ -192,7 +194,7 @@ async function convertCommand(argv: string[]): Promise<number> {
         if (args.format === 'json' || keepPages) summary.pages = pages;
         // Checked again: the file may have appeared or changed while the PDF was converting.
         refuseOverwrite([plan, documentPlan(plan, args)], args.force);
-        writeRendered(plan, args, render(args, summary, pdf, picturesDir));
+        writeRendered(plan, args, render(args, summary, pdf, picturesDir, embedDir ?? linkedAssets));
         const secs = ((Date.now() - started) / 1000).toFixed(1);
         const extra = [
           summary.cancelled ? `cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages` : '',
