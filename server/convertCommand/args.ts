@@ -68,7 +68,7 @@ export const CONVERT_USAGE = `usage: folio convert <file.pdf|scan.png|jpg|tiff|d
       --engine <e>        pipeline (default) or vlm
       --models <dir>      model folder for --engine vlm
       --providers <list>  onnxruntime providers in order, e.g. cuda,webgpu,cpu
-      --layout-prior <m>  VLM layout prior: auto (default), on or off
+      --layout-prior <m>  VLM layout prior: off (default), auto or on
       --speculation <m>   VLM decoding with the pipeline's drafts: auto (default,
                           per provider), off (plain greedy), page or hsd
       --keep-furniture    keep page headers and footers in the Markdown
@@ -88,7 +88,7 @@ export const CONVERT_USAGE = `usage: folio convert <file.pdf|scan.png|jpg|tiff|d
       --vlm-timeout <s>   remote VLM timeout per page in seconds (default 120)`;
 
 export function parseConvertArgs(argv: string[]): ConvertArgs {
-  const a: ConvertArgs = { inputs: [], format: 'md', jobs: 2, images: false, pictures: 'link', chunkSize: 0, chunkUnit: 'chars', chunkSchema: 'docling', engine: 'pipeline', keepFurniture: false, ocr: 'auto', layoutPrior: 'auto', scale: 2, quiet: false, force: false, limits: {} };
+  const a: ConvertArgs = { inputs: [], format: 'md', jobs: 2, images: false, pictures: 'link', chunkSize: 0, chunkUnit: 'chars', chunkSchema: 'docling', engine: 'pipeline', keepFurniture: false, ocr: 'auto', layoutPrior: 'off', scale: 2, quiet: false, force: false, limits: {} };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {

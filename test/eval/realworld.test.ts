@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseTest, runTest, TestFormatError, type PageTest } from '../../eval/realworld/checks';
+import { parseTest, runTest, TEST_TYPES, TestFormatError, type PageTest } from '../../eval/realworld/checks';
 import { FAILURE_CLASSES } from '../../eval/realworld/classes';
 import { nearMatchStarts, partialRatio, ratio } from '../../eval/realworld/fuzzy';
 import { normalizeText } from '../../eval/realworld/normalize';
@@ -132,11 +132,14 @@ test('parseTest rejects malformed tests with a reason', () => {
   assert.throws(() => parseTest({ ...base, type: 'present', text: 'x', txet: 'typo' }), /unknown field/);
 });
 
-test('the committed set: well-formed, all checked, every page resolves', () => {
+test('the committed set: well-formed, ≥ 600 tests on ≥ 100 pages, every class and test type used, all checked, every page resolves', () => {
   const repo = repoRoot();
   const tests = readTests(join(setDir(repo), TESTS_FILE));
   const pages = new Set(tests.map((t) => `${t.pdf}#${t.page}`));
-  assert.ok(tests.length > 0 && Object.keys(FAILURE_CLASSES).length > 0);
+  assert.ok(tests.length >= 600, `${tests.length} tests`);
+  assert.ok(pages.size >= 100, `${pages.size} pages`);
+  for (const c of Object.keys(FAILURE_CLASSES)) assert.ok(tests.some((t) => t.class.includes(c as never)), `no test probes class ${c}`);
+  for (const ty of TEST_TYPES) assert.ok(tests.some((t) => t.type === ty), `no ${ty} test`);
   const unchecked = tests.filter((t) => t.checked !== 'verified');
   assert.deepEqual(unchecked.map((t) => t.id), [], 'every test is checked against its page image');
   const dir = mkdtempSync(join(tmpdir(), 'folio-rw-test-'));
