@@ -252,8 +252,11 @@ export function select(id: string | undefined, scroll: boolean): void {
   markOnly('.md-block', 'selected', id);
   editing.setSelected(id);
   if (id && scroll) {
-    document.querySelector(`.region[data-id="${CSS.escape(id)}"]`)?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
-    document.querySelector(`.md-block[data-region="${CSS.escape(id)}"]`)?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    // Where the view last scrolled to on its own (the end-to-end test reads it).
+    root.dataset.scrolledTo = `${id}@${Date.now()}`;
+    // One smooth scroll only: a second scrollIntoView (even of a hidden block) cancels the first.
+    const target = document.querySelector(`.region[data-id="${CSS.escape(id)}"]`) ?? (showMd ? document.querySelector(`.md-block[data-region="${CSS.escape(id)}"]`) : null);
+    target?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }
   const r = id ? regionOf(id) : undefined;
   const classSelect = document.getElementById('class-select') as HTMLSelectElement;
@@ -392,6 +395,7 @@ function onHostMessage(raw: unknown): void {
 function handle(m: HostMessage): void {
   switch (m.type) {
     case 'init':
+      root.dataset.inits = String(Number(root.dataset.inits ?? 0) + 1);
       state.uri = m.uri;
       state.pdfUri = m.pdfUri;
       state.converting = m.converting;

@@ -61,7 +61,9 @@ async function previewAvailable(views: LinkedViews, editor: vscode.TextEditor | 
 
 /** "Folio: Show Preview" on a converted `.md` or its PDF: the side-by-side view from the sidecar. */
 async function showPreview(ctx: FolioContext, views: LinkedViews, arg: unknown): Promise<void> {
-  let uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+  // The argument (explorer, editor title), else the active editor, else the active tab (a PDF VS Code shows as binary has no text editor).
+  const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input as { uri?: unknown } | undefined;
+  let uri = arg instanceof vscode.Uri ? arg : (vscode.window.activeTextEditor?.document.uri ?? (tab?.uri instanceof vscode.Uri ? tab.uri : undefined));
   const fromPdf = !!uri && /\.pdf$/i.test(uri.path);
   if (uri && fromPdf) uri = markdownUriFor(uri, ctx.config.outputDirectory);
   if (!isMarkdown(uri)) {

@@ -176,7 +176,7 @@ export class VsCode {
     this.context = await chromium.launchPersistentContext(join(this.root, 'chromium'), {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--enable-precise-memory-info'],
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--enable-precise-memory-info', '--js-flags=--expose-gc'],
       viewport: { width: 1600, height: 1000 },
       env: { ...process.env, HOME: join(this.root, 'home') },
     });

@@ -16,6 +16,8 @@ import { TWO_PAGE, writeFixtures } from './pdfFixtures';
 
 let vs: VsCode;
 const BIG = { file: 'printed-300.pdf', pages: 300 };
+/** The view frame's JS heap (after a GC) with the two-page document: the baseline of the 300-page one. */
+let twoPageViewHeap = 0;
 
 before(async () => {
   ensureSetup();
@@ -116,6 +118,10 @@ test('a conversion opens the pages legible at fit width beside the .md, and no r
       return { width: sheet.width, content, dpr: window.devicePixelRatio, natural: img.naturalWidth, mdShown: getComputedStyle(document.querySelector('.page-md')!).display !== 'none' };
     });
     console.log(`page 1 at the default zoom: ${m.width.toFixed(0)} CSS px wide (pane ${m.content.toFixed(0)} px, DPR ${m.dpr}, image ${m.natural} px: ${(m.natural / (m.width * m.dpr)).toFixed(2)} image px per device px); 11 pt body text ≈ ${((11 * m.width) / 612).toFixed(1)} px`);
+    twoPageViewHeap = await frame.evaluate(() => {
+      (window as unknown as { gc?: () => void }).gc?.();
+      return (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0;
+    });
     assert.ok(Math.abs(m.width - m.content) < 2, 'fit width');
     assert.ok(m.width >= 520, `a page ${m.width} px wide at 1600×1000 (was ~330 px before the view)`);
     assert.ok(m.natural >= m.width * m.dpr, 'not upscaled: crisp');
@@ -188,7 +194,9 @@ test('zoom: + twice, 0 for fit width, Ctrl+wheel; boxes stay on their text; M sh
     const fit = (await sheet.boundingBox())!;
     const rel = async () => {
       const s = (await sheet.boundingBox())!;
-      const b = (await pv.locator('#page-1 .region').nth(1).boundingBox())!;
+      const o = (await pv.locator('#page-1 .region').nth(1).boundingBox())!;
+      // The region's own box: its frame (2 px border + 2 px padding) is drawn outside it.
+      const b = { x: o.x + 4, y: o.y + 4, width: o.width - 8, height: o.height - 8 };
       return [(b.x - s.x) / s.width, (b.y - s.y) / s.height, b.width / s.width, b.height / s.height];
     };
     const before = await rel();
@@ -224,24 +232,25 @@ test('zoom: + twice, 0 for fit width, Ctrl+wheel; boxes stay on their text; M sh
   });
 });
 
-test('high-contrast theme: the view follows VS Code’s theme', async () => {
-  await shot('view-5-high-contrast', async () => {
-    // As a user switches: "Preferences: Color Theme" → Dark High Contrast (left on for the next test).
-    await vs.command('Preferences: Color Theme');
-    await vs.page.locator('.quick-input-widget .quick-input-box input').fill('Dark High Contrast');
-    await vs.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Dark High Contrast' }).first().click();
-    const frame = await vs.previewFrame();
-    await until('the webview in high contrast', 30_000, () => frame.evaluate(() => document.body.classList.contains('vscode-high-contrast')));
-    const border = await frame.evaluate(() => getComputedStyle(document.querySelector('.region')!).borderTopWidth);
-    assert.equal(border, '3px', 'thicker boxes in high contrast');
-  });
-});
-
 test('a 300-page PDF printed by Chromium: first page early, page images virtualised, webview memory', async () => {
   await shot('view-6-300-pages', async () => {
-    const t0 = await convert(BIG.file);
-    await new Promise((r) => setTimeout(r, 8000));
-    await vs.screenshot('view-6-debug');
+    // JS heap of the workbench's renderer before (after a GC). In code-server the webview's frames can
+    // share that renderer, so the view's cost is measured as the difference.
+    const mainHeap = () => vs.page.evaluate(() => {
+      (window as unknown as { gc?: () => void }).gc?.();
+      return (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0;
+    });
+    const heapBefore = await mainHeap();
+    let t0 = await convert(BIG.file);
+    // The command palette can drop the command under load (seen once a run): no progress
+    // notification within 20 s means it did not start; run it again (the file is untouched).
+    const toast = vs.page.locator('.notification-toast', { hasText: `converting ${BIG.file}` }).first();
+    if (!(await toast.waitFor({ timeout: 20_000 }).then(() => true, () => false))) {
+      console.log(`no conversion started; Folio log tail:\n${vs.folioLog().slice(-1500)}`);
+      await vs.screenshot('view-6-not-started');
+      t0 = await convert(BIG.file);
+      await toast.waitFor({ timeout: 30_000 });
+    }
     const pv = vs.preview();
     const frame = await until('the view of the 300-page PDF', 120_000, async () => {
       const f = await vs.previewFrame();
@@ -260,14 +269,16 @@ test('a 300-page PDF printed by Chromium: first page early, page images virtuali
       requestAnimationFrame(tick);
     });
     await pv.locator('#page-1 .sheet[data-image="loaded"]').waitFor({ timeout: 180_000 });
-    const first = await frame.evaluate(() => ({ arrived: Number(document.getElementById('page-1')!.dataset.arrived), drawn: Number(document.querySelector<HTMLElement>('#page-1 .sheet')!.dataset.loadedAt), pages: document.querySelectorAll('section.page').length }));
+    const first = await frame.evaluate(() => ({ origin: performance.timeOrigin, inits: document.getElementById('folio-root')!.dataset.inits, scrolled: document.getElementById('folio-root')!.dataset.scrolledTo, scrollY: window.scrollY, arrived: Number(document.getElementById('page-1')!.dataset.arrived), drawn: Number(document.querySelector<HTMLElement>('#page-1 .sheet')!.dataset.loadedAt), pages: document.querySelectorAll('section.page').length }));
     assert.ok(first.pages < BIG.pages, `page 1 was on screen while pages were still converting (${first.pages} in)`);
     await pv.locator('#folio-root[data-finished-at]').waitFor({ timeout: 600_000 });
     const finishedAt = Number(await pv.locator('#folio-root').getAttribute('data-finished-at'));
     await until('300 pages in the view', 30_000, async () => (await pv.locator('section.page').count()) === BIG.pages);
 
+    console.log(`first page: ${JSON.stringify({ ...first, origin: first.origin - t0 })}`);
     const held = () =>
       frame.evaluate(() => {
+        (window as unknown as { gc?: () => void }).gc?.();
         const imgs = [...document.querySelectorAll<HTMLImageElement>('img.page-image')];
         const mem = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
         return { images: imgs.length, decodedBytes: imgs.reduce((s, i) => s + i.naturalWidth * i.naturalHeight * 4, 0), heap: mem?.usedJSHeapSize ?? 0, pagesWithImage: [...document.querySelectorAll('img.page-image')].map((i) => Number(i.closest('section')!.getAttribute('data-page'))) };
@@ -284,15 +295,38 @@ test('a 300-page PDF printed by Chromium: first page early, page images virtuali
       const gaps = (window as unknown as { folioGaps: number[] }).folioGaps.slice().sort((a, b) => a - b);
       return { w: img.naturalWidth, h: img.naturalHeight, gaps: gaps.length, p95: gaps[Math.floor(gaps.length * 0.95)] ?? 0, max: gaps.at(-1) ?? 0 };
     });
+    const heapAfter = await mainHeap();
     const allImages = BIG.pages * s.w * s.h * 4;
     const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
     console.log(
       `300 pages (Chromium-printed): first page in the view ${first.arrived - t0} ms after Convert, drawn ${first.drawn - t0} ms; all pages ${finishedAt - t0} ms. ` +
         `Page images held: ${atTop.images} at the top, ${atEnd.images} after End + 5×PageUp (pages ${atEnd.pagesWithImage.join(',')}); decoded ${mb(atEnd.decodedBytes)} vs ${mb(allImages)} if every page kept its ${s.w}×${s.h} image (×${(allImages / Math.max(1, atEnd.decodedBytes)).toFixed(0)} less). ` +
-        `JS heap ${mb(atTop.heap)} / ${mb(atEnd.heap)}. Frames while streaming: ${s.gaps}, p95 ${s.p95.toFixed(0)} ms, max ${s.max.toFixed(0)} ms.`,
+        `View frame's JS heap after a GC: ${mb(twoPageViewHeap)} with 2 pages → ${mb(atEnd.heap)} with 300 (×${(atEnd.heap / Math.max(1, twoPageViewHeap)).toFixed(2)}); the workbench's ${mb(heapBefore)} before → ${mb(heapAfter)} with the 300-page view (+${mb(heapAfter - heapBefore)}). Frames while streaming: ${s.gaps}, p95 ${s.p95.toFixed(0)} ms, max ${s.max.toFixed(0)} ms.`,
     );
     assert.ok(atEnd.images > 0 && atEnd.images <= 12, `${atEnd.images} page images held (virtualised)`);
     assert.ok(!atEnd.pagesWithImage.includes(1), 'page 1 let go of its image far from the viewport');
-    assert.ok(atEnd.heap > 0 && atEnd.heap < 150 * 1048576, `webview JS heap ${mb(atEnd.heap)}`);
+    assert.ok(heapBefore > 0 && heapAfter - heapBefore < 100 * 1048576, `JS heap grew ${mb(heapAfter - heapBefore)} with the 300-page view`);
+  });
+});
+
+test('high-contrast theme: the view follows VS Code’s theme', async () => {
+  await shot('view-5-high-contrast', async () => {
+    // As a user switches: "Preferences: Color Theme" → Dark High Contrast (the last test).
+    const input = vs.page.locator('.quick-input-widget .quick-input-box input');
+    await until('the color theme picker', 30_000, async () => {
+      await vs.page.keyboard.press('Escape');
+      await vs.page.keyboard.press('F1');
+      await input.fill('>Preferences: Color Theme');
+      // Exactly this command ("Browse Color Themes in Marketplace" matches too).
+      const row = vs.page.locator('.quick-input-widget .monaco-list-row', { has: vs.page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first();
+      await row.click({ timeout: 3_000 });
+      return vs.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'High Contrast' }).first().isVisible({ timeout: 5_000 });
+    }, 1000);
+    await input.fill('Dark High Contrast');
+    await vs.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Dark High Contrast' }).first().click();
+    const frame = await vs.previewFrame();
+    await until('the webview in high contrast', 30_000, () => frame.evaluate(() => document.body.classList.contains('vscode-high-contrast')));
+    const border = await frame.evaluate(() => getComputedStyle(document.querySelector('.region')!).borderTopWidth);
+    assert.equal(border, '3px', 'thicker boxes in high contrast');
   });
 });
