@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { fitFileName, safeWriteFileSync } from '../util/safeWrite';
 import { basename, dirname, extname, join, relative } from 'node:path';
-import type { ConvertArgs } from '../cli/args';
+import type { ConvertArgs } from '../convertCommand/args';
 import type { ConvertSummary } from '../protocol';
-import { ProgressLine } from '../cli/progress';
-import { engineOptions } from '../cli/engineOptions';
+import { ProgressLine } from '../convertCommand/progress';
+import { engineOptions } from '../convertCommand/engineOptions';
 import { QueueClient } from './client';
 
 export interface QueueOutputs {

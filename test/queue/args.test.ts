@@ -1,7 +1,7 @@
 /** The new command-line flags: `convert --queue/--vlm-*`, `folio worker`, `folio serve` — strict, with messages that say what to type. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseConvertArgs } from '../../server/cli/args';
+import { parseConvertArgs } from '../../server/convertCommand/args';
 import { parseWorkerArgs } from '../../server/queue/workerCommand';
 import { parseServeArgs } from '../../server/serve/serveCommand';
 import { remoteVlmOption } from '../../server/vlm/remoteOptions';

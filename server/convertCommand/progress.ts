@@ -1,4 +1,7 @@
-/** A one-line progress bar on a terminal; on a pipe or file, nothing but the notes. */
+/**
+ * A one-line progress bar on a terminal; on a pipe or file, nothing but the notes. Used by
+ * `folio convert` in-process (server/cli) and through the queue (server/queue).
+ */
 import type { WriteStream } from 'node:tty';
 
 export class ProgressLine {
