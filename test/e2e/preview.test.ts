@@ -96,7 +96,8 @@ async function regionWithText(text: string): Promise<string> {
 async function savedMdWhen(pdf: string, what: string, ok: (md: string) => boolean): Promise<string> {
   const name = pdf.replace(/\.pdf$/, '.md');
   return until(what, 45_000, async () => {
-    await vs.page.locator('.tab', { hasText: name }).first().click();
+    // The exact label: the view's tab ("x.pdf ⇄ x.md") contains the name too.
+    await vs.page.locator('.tab', { has: vs.page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/\./g, '\\.')}$`) }) }).first().click();
     await vs.page.keyboard.press('Control+S');
     await new Promise((r) => setTimeout(r, 300));
     const md = readMd(pdf);
