@@ -96,8 +96,8 @@ async function regionWithText(text: string): Promise<string> {
 async function savedMdWhen(pdf: string, what: string, ok: (md: string) => boolean): Promise<string> {
   const name = pdf.replace(/\.pdf$/, '.md');
   return until(what, 45_000, async () => {
-    // The exact label: the view's tab ("x.pdf ⇄ x.md") contains the name too.
-    await vs.page.locator('.tab', { has: vs.page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/\./g, '\\.')}$`) }) }).first().click();
+    // Focus the `.md` editor itself (the view's tab, "x.pdf ⇄ x.md", names the file too).
+    await vs.page.locator(`.monaco-editor[data-uri$="/${name}"] .view-lines`).first().click({ position: { x: 2, y: 2 } });
     await vs.page.keyboard.press('Control+S');
     await new Promise((r) => setTimeout(r, 300));
     const md = readMd(pdf);
