@@ -207,6 +207,8 @@ test('3b. a drawn region is parsed into its reading-order place; deleting it rem
   await shot('3b-draw-delete', async () => {
     const pv = vs.preview();
     const line = TWO_PAGE.codeParagraph[0]!;
+    // Page 2 to the top of the view (at fit width one page fills the view).
+    await pv.locator('#page-2').evaluate((e) => e.scrollIntoView({ block: 'start' }));
     const sheet = await pv.locator('#page-2 .sheet').boundingBox();
     assert.ok(sheet);
     const scale = sheet.width / 612;
