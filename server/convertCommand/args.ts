@@ -4,6 +4,7 @@
  * it lives in neither: both import it, it imports neither.
  */
 import { checkLimit, DEFAULT_LIMITS } from '../worker/limits';
+import { remoteUrlProblem } from '../util/loopback';
 
 export type OutputFormat = 'md' | 'doctags' | 'json' | 'docling' | 'chunks';
 export type PictureMode = 'link' | 'embed' | 'none';
@@ -215,6 +216,7 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
       case '--vlm-url':
         a.vlmUrl = value();
         if (!/^https?:\/\//.test(a.vlmUrl)) throw new UsageError(`--vlm-url must be an http(s) URL such as http://host:8000/v1, not "${a.vlmUrl}"`);
+        if (remoteUrlProblem(a.vlmUrl)) throw new UsageError(`--vlm-url ${a.vlmUrl} is refused: ${remoteUrlProblem(a.vlmUrl)}`);
         break;
       case '--vlm-model':
         a.vlmModel = value();
