@@ -66,7 +66,7 @@ async function main(): Promise<number> {
   const withRealworld = asked.includes(REALWORLD_SET);
   const sets = asked.filter((s) => s !== MATH_SET && s !== REALWORLD_SET);
   const realworld = () =>
-    runRealworld(repo, { outDir: outDirEarly, peers: arg('peers')?.split(',').map((s) => s.trim()), jobs: Number(arg('jobs') ?? 2), timeoutMs: Number(arg('timeout-s') ?? 120) * 1000, only: arg('only')?.split(',') });
+    runRealworld(repo, { outDir: outDirEarly, peers: arg('peers')?.split(',').map((s) => s.trim()), jobs: Number(arg('jobs') ?? 2), timeoutMs: Number(arg('timeout-s') ?? 300) * 1000, only: arg('only')?.split(',') });
   if (sets.length === 0) {
     const code = withMath ? runMathSet(repo, outDirEarly) : 0;
     return withRealworld ? Math.max(code, await realworld()) : code;

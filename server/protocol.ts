@@ -171,6 +171,11 @@ export interface ConvertLimits {
   documentSeconds?: number;
   /** Memory budget of one page inside pdf.js (decoded streams, images), MB. Default 512. */
   pageMemoryMb?: number;
+  /**
+   * Most pages one conversion takes (the pages selected, else the document's page count),
+   * checked before any page is enumerated; a document past it fails with `TooLarge`. Default 10000.
+   */
+  maxPages?: number;
 }
 
 export interface ConvertParams {

@@ -34,7 +34,7 @@ export type TestType = (typeof TEST_TYPES)[number];
 
 interface Base {
   id: string;
-  /** Where the PDF is: `corpus/<path in the shared corpus>` or `debian/<key in debian.tsv>`. */
+  /** Where the PDF is: `corpus/<path in the shared corpus>` or `debian/<key in debian.tsv>`, optionally `raster<dpi>/…` (the page as an image-only PDF). */
   pdf: string;
   /** 1-based page number in that PDF. */
   page: number;
@@ -111,7 +111,7 @@ export function parseTest(o: unknown): PageTest {
   const id = str('id');
   if (!id) throw new TestFormatError('Test ID cannot be empty');
   const pdf = str('pdf');
-  if (!/^(corpus|debian)\/[^\0]+$/.test(pdf) || pdf.split('/').includes('..')) throw new TestFormatError(`${id}: "pdf" must be corpus/<path> or debian/<key> without ".."`);
+  if (!/^(raster\d{2,3}\/)?(corpus|debian)\/[^\0]+$/.test(pdf) || pdf.split('/').includes('..')) throw new TestFormatError(`${id}: "pdf" must be [raster<dpi>/]corpus/<path> or [raster<dpi>/]debian/<key> without ".."`);
   const page = x.page;
   if (typeof page !== 'number' || !Number.isInteger(page) || page < 1) throw new TestFormatError(`${id}: "page" must be a positive integer`);
   const type = x.type as TestType;

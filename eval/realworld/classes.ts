@@ -12,7 +12,7 @@ export const FAILURE_CLASSES = {
   'complex-layout': '6: sidebars, articles starting mid-page, narrower reference columns',
   'list-continuation': '7: a list item continuing on the next line split into a new paragraph',
   'heading-levels': '8: heading levels by typographic rank, title #',
-  'scan-2col': '9: scanned (two-column) pages',
+  scans: '9: scanned pages (real scans, and real two-column pages rasterized at 150/200/300 dpi)',
   'detector-breaks': '10: titles and prose broken by the formula and heading detectors',
   handwriting: '11: handwriting',
   'reading-order': 'multi-column reading order',

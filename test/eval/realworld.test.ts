@@ -6,14 +6,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseTest, runTest, TestFormatError, type PageTest } from '../../eval/realworld/checks';
+import { parseTest, runTest, TEST_TYPES, TestFormatError, type PageTest } from '../../eval/realworld/checks';
 import { FAILURE_CLASSES } from '../../eval/realworld/classes';
 import { nearMatchStarts, partialRatio, ratio } from '../../eval/realworld/fuzzy';
 import { normalizeText } from '../../eval/realworld/normalize';
-import { materializePages } from '../../eval/realworld/pages';
+import { imagePdf, materializePages, pdfBytes, sha256, type DebianSource } from '../../eval/realworld/pages';
 import { readTests, setDir, TESTS_FILE } from '../../eval/realworld/set';
 import { corpusRoot } from '../../eval/corpus';
 import { repoRoot } from '../../eval/repo';
@@ -132,11 +133,14 @@ test('parseTest rejects malformed tests with a reason', () => {
   assert.throws(() => parseTest({ ...base, type: 'present', text: 'x', txet: 'typo' }), /unknown field/);
 });
 
-test('the committed set: well-formed, all checked, every page resolves', () => {
+test('the committed set: well-formed, ≥ 600 tests on ≥ 100 pages, every class and test type used, all checked, every page resolves', () => {
   const repo = repoRoot();
   const tests = readTests(join(setDir(repo), TESTS_FILE));
   const pages = new Set(tests.map((t) => `${t.pdf}#${t.page}`));
-  assert.ok(tests.length > 0 && Object.keys(FAILURE_CLASSES).length > 0);
+  assert.ok(tests.length >= 600, `${tests.length} tests`);
+  assert.ok(pages.size >= 100, `${pages.size} pages`);
+  for (const c of Object.keys(FAILURE_CLASSES)) assert.ok(tests.some((t) => t.class.includes(c as never)), `no test probes class ${c}`);
+  for (const ty of TEST_TYPES) assert.ok(tests.some((t) => t.type === ty), `no ${ty} test`);
   const unchecked = tests.filter((t) => t.checked !== 'verified');
   assert.deepEqual(unchecked.map((t) => t.id), [], 'every test is checked against its page image');
   const dir = mkdtempSync(join(tmpdir(), 'folio-rw-test-'));
@@ -144,6 +148,39 @@ test('the committed set: well-formed, all checked, every page resolves', () => {
     const files = materializePages(tests, dir, corpusRoot(repo), setDir(repo));
     assert.equal(files.size, pages.size);
     for (const f of files.values()) assert.ok(statSync(f).size > 0, f);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('Debian sources: a missing package or a changed file is an error naming the package; corpus paths stay inside', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-rw-deb-'));
+  try {
+    const file = join(dir, 'doc.pdf');
+    writeFileSync(file, '%PDF-1.4 test bytes');
+    const good: DebianSource = { key: 'k', pkg: 'some-doc-package', path: file, sha256: sha256(Buffer.from('%PDF-1.4 test bytes')) };
+    assert.equal(pdfBytes('debian/k', dir, new Map([['k', good]])).toString(), '%PDF-1.4 test bytes');
+    assert.throws(() => pdfBytes('debian/k', dir, new Map([['k', { ...good, path: join(dir, 'gone.pdf') }]])), /install the Debian package "some-doc-package"/);
+    assert.throws(() => pdfBytes('debian/k', dir, new Map([['k', { ...good, sha256: '0'.repeat(64) }]])), /some-doc-package.*changed version/);
+    assert.throws(() => pdfBytes('debian/nokey', dir, new Map()), /no "nokey"/);
+    assert.throws(() => pdfBytes('corpus/missing.pdf', dir, new Map()), /missing from the shared corpus/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('raster pages: a JPEG wrapped alone in a PDF that poppler reads back as an image-only page of the right size', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-rw-raster-'));
+  try {
+    // A real page rendered by poppler, as materializePages does for raster<dpi>/ refs.
+    const src = join(dir, 'src.pdf');
+    writeFileSync(src, imagePdf(execFileSync('pdftoppm', ['-r', '20', '-jpeg', '-singlefile', join(repoRoot(), 'test', 'fixtures', 'sample.pdf')]), 20));
+    const info = execFileSync('pdfinfo', [src]).toString();
+    assert.match(info, /Pages:\s+1/);
+    const size = /Page size:\s+([\d.]+) x ([\d.]+)/.exec(info)!;
+    assert.ok(Math.abs(Number(size[1]) - 612) < 4 && Math.abs(Number(size[2]) - 792) < 4, info);
+    assert.equal(execFileSync('pdftotext', [src, '-']).toString().trim(), '', 'no text layer');
+    assert.match(execFileSync('pdfimages', ['-list', src]).toString(), /jpeg/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
