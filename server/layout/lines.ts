@@ -5,7 +5,7 @@
  */
 import type { BBox } from '../protocol';
 import type { TextSpan } from '../pipeline/types';
-import { normalizeSpanText } from './normalize';
+import { composeAccents, normalizeSpanText } from './normalize';
 import { flushRightEdges, justifiedContinuations } from './streamEvidence';
 import { gapCoversGutter } from './xycut';
 import { mergeJustifiedOcrLines } from './justifiedOcr';
@@ -228,7 +228,9 @@ export function makeLine(spans: TextSpan[], rtl: boolean): Line {
     if (prev) {
       const gap = rtl ? prev.bbox.x0 - s.bbox.x1 : s.bbox.x0 - prev.bbox.x1;
       // OCR gives whole words: a space always separates them.
-      const needSpace = gap > Math.min(prev.fontSize, s.fontSize) * 0.17 || (prev.fontName === 'ocr' && s.fontName === 'ocr');
+      // An accent drawn over the first letter of the next run ("M¨" + "undler") joins it.
+      const accentOver = gap < 0 && /[\u00b4\u00a8\u02c6\u02dc\u02c7\u02d8\u00af\u02d9\u02da\u02dd]$/u.test(text) && /^\p{L}/u.test(t);
+      const needSpace = !accentOver && (gap > Math.min(prev.fontSize, s.fontSize) * 0.17 || (prev.fontName === 'ocr' && s.fontName === 'ocr'));
       if (needSpace && !/\s$/.test(text) && !/^\s/.test(t)) text += ' ';
     }
     text += t;
@@ -255,7 +257,7 @@ export function makeLine(spans: TextSpan[], rtl: boolean): Line {
   return {
     spans: ordered,
     bbox,
-    text: text.replace(/\s+/g, ' ').trim(),
+    text: composeAccents(text.replace(/\s+/g, ' ').trim(), monoChars / c <= 0.6),
     fontSize,
     // A bold lead-in followed by regular words on the same line ("2. No dependencies: the
     // tool…", "Measuring Correctness The main goal…") opens a paragraph or a list item: the

@@ -19,6 +19,55 @@ export function normalizeSpanText(s: string): string {
   return out.replace(/[\u200b-\u200d\u2060\ufeff\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 }
 
+/**
+ * TeX (OT1/T1 with Computer Modern, Times) draws an accented letter as the letter plus a spacing
+ * accent glyph moved over it: the text layer reads "Poincar´e", "M¨undler", "c¸". pdftotext
+ * composes them by position; these spacing accents before a letter (cedilla and ogonek after
+ * it) become that letter's precomposed character (NFC): "Poincaré", "Mündler", "ç".
+ */
+const ACCENT_BEFORE: Record<string, string> = {
+  '\u00b4': '\u0301', // ´ acute
+  '\u00a8': '\u0308', // ¨ diaeresis
+  '\u02c6': '\u0302', // ˆ circumflex
+  '\u02dc': '\u0303', // ˜ tilde
+  '\u02c7': '\u030c', // ˇ caron
+  '\u02d8': '\u0306', // ˘ breve
+  '\u00af': '\u0304', // ¯ macron
+  '\u02d9': '\u0307', // ˙ dot above
+  '\u02da': '\u030a', // ˚ ring
+  '\u02dd': '\u030b', // ˝ double acute
+};
+const ACCENT_AFTER: Record<string, string> = {
+  '\u00b8': '\u0327', // ¸ cedilla
+  '\u02db': '\u0328', // ˛ ogonek
+};
+const ACCENT_BEFORE_RE = /([\u00b4\u00a8\u02c6\u02dc\u02c7\u02d8\u00af\u02d9\u02da\u02dd])(\p{L})/gu;
+// Only after a letter that takes the mark (c¸ → ç, e˛ → ę): a cedilla after other text stays.
+const ACCENT_AFTER_RE = /([cCsStTgGkKlLnNrReEaAiIuUoO])([\u00b8\u02db])/gu;
+
+/**
+ * The grave accent is drawn with the ASCII backtick (OT1 maps it there): "Th´eor`eme", "`a".
+ * Composed only on a vowel in a line that is not code (`grave`), never between backtick pairs.
+ */
+const GRAVE_RE = /(^|[\p{L}\s(])`([aeiouAEIOU])/gu;
+/** `code` written inline: no space just inside either backtick. */
+const CODE_SPAN_RE = /`[^`\s]([^`]*[^`\s])?`/;
+
+export function composeAccents(text: string, grave = false): string {
+  if (grave && text.includes('`') && !CODE_SPAN_RE.test(text)) text = text.replace(GRAVE_RE, (_, b: string, l: string) => b + (l + '\u0300').normalize('NFC'));
+  if (!/[\u00b4\u00a8\u02c6\u02dc\u02c7\u02d8\u00af\u02d9\u02da\u02dd\u00b8\u02db]/u.test(text)) return text;
+  // "ı" (dotless i) under an accent is TeX's \'{\i}: the accent takes the place of the dot.
+  // Only where the pair is a letter of some language (one precomposed character): "Don´t" with
+  // an acute typed for an apostrophe has no "t́" and stays as written.
+  const one = (l: string, mark: string, orig: string) => {
+    const c = (l + mark).normalize('NFC');
+    return [...c].length === 1 ? c : orig;
+  };
+  return text
+    .replace(ACCENT_BEFORE_RE, (m, a: string, l: string) => one(l === 'ı' ? 'i' : l, ACCENT_BEFORE[a]!, m))
+    .replace(ACCENT_AFTER_RE, (m, l: string, a: string) => one(l, ACCENT_AFTER[a]!, m));
+}
+
 const HYPHENS = /[-\u2010\u2011]$/;
 
 /**
