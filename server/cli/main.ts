@@ -9,7 +9,7 @@
  *   folio worker --redis redis://…                 queue worker (server/queue)
  */
 import { readdirSync, statSync } from 'node:fs';
-import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { ConvertSummary, PageResult } from '../protocol';
 import { PageWorkerPool } from '../worker/pool';
 import { convertDocument } from '../convert/convertDocument';
@@ -17,9 +17,10 @@ import { disposeVlmEngines } from '../convert/vlmEngine';
 import { CONVERT_USAGE, parseConvertArgs, UsageError, type ConvertArgs } from '../convertCommand/args';
 import { ProgressLine } from '../convertCommand/progress';
 import { overwriteProblem, planOutputs, pruneWriteRecords, writeOutput } from './outputs';
-import { fitFileName } from '../util/safeWrite';
 import { defaultPageCacheDir, evictCache } from '../util/cache';
 import { engineOptions } from '../convertCommand/engineOptions';
+import { exportProblem } from '../convertCommand/exportCheck';
+import { linkedAssetsFolder } from '../convertCommand/pictures';
 import { renderExport } from '../export';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,6 +83,11 @@ async function convertCommand(argv: string[]): Promise<number> {
   if (files.length === 0) throw new UsageError('no PDF found in the folders given');
   const many = files.length > 1 || (args.output?.endsWith('/') ?? false);
   const plans = planOutputs(files, EXT[args.format], args.output, many);
+  if (args.queue && (args.models || args.vlmUrl)) {
+    // Workers refuse jobs that name places on their machine or the network (server/queue/schema.ts).
+    throw new UsageError(`${args.models ? '--models' : '--vlm-url'} is each worker's own setting with --queue: give it to \`folio worker\``);
+  }
+  if (args.queue && args.images) throw new UsageError('--page-images renders into the converting machine\'s cache: it does not combine with --queue');
   if (args.queue) {
     // The queue writes the same outputs under the same rules (planOutputs, no overwrite without --force).
     const { convertViaQueue } = await import('../queue/convertViaQueue');
@@ -89,7 +95,7 @@ async function convertCommand(argv: string[]): Promise<number> {
     const byOut = new Map(plans.map((p) => [p.out, p]));
     return convertViaQueue({ ...args, queue: args.queue }, plans.map((p) => p.pdf), {
       outputPath: (pdf) => byPdf.get(pdf)!.out,
-      render: (s) => render(args, s, s.uri, dirname(byPdf.get(s.uri)!.out)),
+      render: (s, picturesDir) => render(args, s, s.uri, picturesDir),
       write: (out, text) => {
         const refused = args.force ? undefined : overwriteProblem(out);
         if (refused) throw new Error(refused);
@@ -118,7 +124,7 @@ async function convertCommand(argv: string[]): Promise<number> {
       const pages: PageResult[] = [];
       // Pictures: linked crops go to <name>.assets beside the output; embedded ones are read
       // from a temporary folder and removed; `none` saves no crops at all.
-      const linkedAssets = join(dirname(out), fitFileName(basename(out, extname(out)).replace(/\.(docling|chunks)$/, ''), '.assets'));
+      const linkedAssets = join(dirname(out), linkedAssetsFolder(out));
       const embedDir = args.pictures === 'embed' ? mkdtempSync(join(tmpdir(), 'folio-pictures-')) : undefined;
       const picturesDir = embedDir ?? dirname(out);
       const keepPages = args.format !== 'md' && args.format !== 'doctags' ? true : args.pictures === 'embed';
@@ -156,7 +162,10 @@ async function convertCommand(argv: string[]): Promise<number> {
         // Checked again: the file may have appeared or changed while the PDF was converting.
         const late = args.force ? undefined : overwriteProblem(out);
         if (late) throw new Error(late);
-        writeOutput(plan, render(args, summary, pdf, picturesDir));
+        const text = render(args, summary, pdf, picturesDir);
+        const empty = exportProblem(args.format, text, summary);
+        if (empty) throw new Error(empty);
+        writeOutput(plan, text);
         const secs = ((Date.now() - started) / 1000).toFixed(1);
         const extra = [
           summary.cancelled ? `cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages` : '',
