@@ -16,7 +16,7 @@ import { convertDocument } from '../convert/convertDocument';
 import { disposeVlmEngines } from '../convert/vlmEngine';
 import { CONVERT_USAGE, parseConvertArgs, UsageError, type ConvertArgs } from '../convertCommand/args';
 import { ProgressLine } from '../convertCommand/progress';
-import { overwriteProblem, planOutputs, pruneWriteRecords, writeOutput } from './outputs';
+import { overwriteProblem, planOutputs, pruneWriteRecords, writeOutput, type OutputPlan } from './outputs';
 import { defaultPageCacheDir, evictCache } from '../util/cache';
 import { engineOptions } from '../convertCommand/engineOptions';
 import { exportProblem } from '../convertCommand/exportCheck';
@@ -55,7 +55,14 @@ export function expandInputs(inputs: string[]): { path: string; base: string }[]
 // in the shared corpus does) that a conversion must not overwrite.
 const EXT = { md: '.md', doctags: '.doctags.txt', json: '.folio-result.json', docling: '.docling.json', chunks: '.chunks.jsonl' } as const;
 
-function render(args: ConvertArgs, summary: ConvertSummary, pdf: string, picturesDir: string): string {
+/** An output's text and, for Docling-shaped chunks, the DoclingDocument their `doc_items` refer to. */
+interface Rendered {
+  text: string;
+  document?: string;
+}
+
+/** `picturesRoot`: the document's assets folder, the only place an export reads picture files from. */
+function render(args: ConvertArgs, summary: ConvertSummary, pdf: string, picturesDir: string, picturesRoot?: string): Rendered {
   if (args.format === 'docling' || args.format === 'chunks' || (args.format === 'md' && args.pictures === 'embed')) {
     const out = renderExport({
       format: args.format,
@@ -63,14 +70,41 @@ function render(args: ConvertArgs, summary: ConvertSummary, pdf: string, picture
       pages: summary.pages ?? [],
       images: args.pictures,
       imagesBaseDir: picturesDir,
+      picturesRoot,
       keepFurniture: args.keepFurniture,
       chunk: { maxSize: args.chunkSize, unit: args.chunkUnit },
+      chunkSchema: args.chunkSchema,
     });
-    return out.text;
+    return { text: out.text, document: out.document };
   }
-  if (args.format === 'doctags') return summary.doctags + '\n';
-  if (args.format === 'json') return JSON.stringify(summary, null, 2) + '\n';
-  return summary.markdown;
+  if (args.format === 'doctags') return { text: summary.doctags + '\n' };
+  if (args.format === 'json') return { text: JSON.stringify(summary, null, 2) + '\n' };
+  return { text: summary.markdown };
+}
+
+/**
+ * Docling-shaped chunks refer to items of a DoclingDocument: it is written beside them as
+ * `<name>.docling.json` (`x.chunks.jsonl` → `x.docling.json`), under the same overwrite rules.
+ */
+function documentPlan(plan: OutputPlan, args: ConvertArgs): OutputPlan | undefined {
+  if (args.format !== 'chunks' || args.chunkSchema !== 'docling') return undefined;
+  const out = plan.out.replace(/(\.chunks)?(\.[^./\\]*)?$/, '') + '.docling.json';
+  return { ...plan, out };
+}
+
+function refuseOverwrite(plans: (OutputPlan | undefined)[], force: boolean): void {
+  if (force) return;
+  for (const p of plans) {
+    const refused = p ? overwriteProblem(p.out) : undefined;
+    if (refused) throw new Error(refused);
+  }
+}
+
+function writeRendered(plan: OutputPlan, args: ConvertArgs, r: Rendered): void {
+  const doc = documentPlan(plan, args);
+  // The document first: chunks never point into a document that is not there.
+  if (doc && r.document !== undefined) writeOutput(doc, r.document);
+  writeOutput(plan, r.text);
 }
 
 async function convertCommand(argv: string[]): Promise<number> {
@@ -93,13 +127,19 @@ async function convertCommand(argv: string[]): Promise<number> {
     const { convertViaQueue } = await import('../queue/convertViaQueue');
     const byPdf = new Map(plans.map((p) => [p.pdf, p]));
     const byOut = new Map(plans.map((p) => [p.out, p]));
+    const documents = new Map<string, string | undefined>();
     return convertViaQueue({ ...args, queue: args.queue }, plans.map((p) => p.pdf), {
       outputPath: (pdf) => byPdf.get(pdf)!.out,
-      render: (s, picturesDir) => render(args, s, s.uri, picturesDir),
+      render: (s, picturesDir, picturesRoot) => {
+        const plan = byPdf.get(s.uri)!;
+        const r = render(args, s, s.uri, picturesDir, picturesRoot);
+        documents.set(plan.out, r.document);
+        return r.text;
+      },
       write: (out, text) => {
-        const refused = args.force ? undefined : overwriteProblem(out);
-        if (refused) throw new Error(refused);
-        writeOutput(byOut.get(out)!, text);
+        const plan = byOut.get(out)!;
+        refuseOverwrite([plan, documentPlan(plan, args)], args.force);
+        writeRendered(plan, args, { text, document: documents.get(out) });
       },
     });
   }
@@ -129,8 +169,7 @@ async function convertCommand(argv: string[]): Promise<number> {
       const picturesDir = embedDir ?? dirname(out);
       const keepPages = args.format !== 'md' && args.format !== 'doctags' ? true : args.pictures === 'embed';
       try {
-        const refused = args.force ? undefined : overwriteProblem(out);
-        if (refused) throw new Error(refused);
+        refuseOverwrite([plan, documentPlan(plan, args)], args.force);
         const summary = await convertDocument(
           pool,
           {
@@ -160,12 +199,11 @@ async function convertCommand(argv: string[]): Promise<number> {
         }
         if (args.format === 'json' || keepPages) summary.pages = pages;
         // Checked again: the file may have appeared or changed while the PDF was converting.
-        const late = args.force ? undefined : overwriteProblem(out);
-        if (late) throw new Error(late);
-        const text = render(args, summary, pdf, picturesDir);
-        const empty = exportProblem(args.format, text, summary);
+        refuseOverwrite([plan, documentPlan(plan, args)], args.force);
+        const rendered = render(args, summary, pdf, picturesDir, embedDir ?? linkedAssets);
+        const empty = exportProblem(args.format, rendered.text, summary);
         if (empty) throw new Error(empty);
-        writeOutput(plan, text);
+        writeRendered(plan, args, rendered);
         const secs = ((Date.now() - started) / 1000).toFixed(1);
         const extra = [
           summary.cancelled ? `cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages` : '',

@@ -61,9 +61,21 @@ export function cl100kCounter(): (text: string) => number {
   return (text) => enc.encode(text).length;
 }
 
+/**
+ * Which page item a chunk's text came from, and which part of it: `all` (the item with its
+ * caption, as its Markdown shows it), `item` (a piece without the caption: a table's rows, a
+ * code block's lines) or `caption` (a split table's caption, which goes first on its own).
+ * The Docling chunk shape turns these into `doc_items` references (doclingChunks.ts).
+ */
+export interface ChunkSource {
+  item: DocItem;
+  part: 'all' | 'item' | 'caption';
+}
+
 interface Piece {
   text: string;
   item: DocItem;
+  source: ChunkSource;
   page: ExportPage;
   tableRows?: { start: number; end: number; of: number };
   oversize?: boolean;
@@ -156,9 +168,15 @@ export function splitTable(rows: OtslCell[][], max: number, size: (s: string) =>
 }
 
 export function chunkDocument(pages: readonly ExportPage[], opts: ChunkOptions): Chunk[] {
+  return chunkDocumentWithSources(pages, opts).map((c) => c.chunk);
+}
+
+/** `chunkDocument`, with the page items each chunk was made from, in order, without repeats. */
+export function chunkDocumentWithSources(pages: readonly ExportPage[], opts: ChunkOptions): { chunk: Chunk; sources: ChunkSource[] }[] {
   const size = opts.unit === 'tokens' ? (opts.countTokens ?? cl100kCounter()) : (s: string) => s.length;
   const max = opts.maxSize;
   const chunks: Chunk[] = [];
+  const sources: ChunkSource[][] = [];
   /** headings[0] = title, headings[L] = section header of level L. */
   let path: string[] = [];
   let open: Piece[] = [];
@@ -188,6 +206,9 @@ export function chunkDocument(pages: readonly ExportPage[], opts: ChunkOptions):
     if (open.length === 1 && open[0]!.tableRows) c.tableRows = open[0]!.tableRows;
     if (open.some((p) => p.oversize)) c.oversize = true;
     chunks.push(c);
+    const src: ChunkSource[] = [];
+    for (const p of open) if (!src.some((s) => s.item === p.source.item && s.part === p.source.part)) src.push(p.source);
+    sources.push(src);
     open = [];
   };
   const add = (p: Piece, alone: boolean) => {
@@ -213,29 +234,31 @@ export function chunkDocument(pages: readonly ExportPage[], opts: ChunkOptions):
         const caption = item.caption?.text.trim();
         const whole = renderRegionMarkdown(item);
         if (size(whole) <= max) {
-          add({ text: whole, item, page }, false);
+          add({ text: whole, item, source: { item, part: 'all' }, page }, false);
           continue;
         }
         // Too large: pieces of whole rows, each alone in its chunk; the caption goes first.
-        if (caption) add({ text: caption, item: { ...item, cls: 'caption' }, page }, false);
+        if (caption) add({ text: caption, item: { ...item, cls: 'caption' }, source: { item, part: 'caption' }, page }, false);
         flush();
-        for (const t of splitTable(item.table, max, size)) add({ text: t.text, item, page, tableRows: { start: t.start, end: t.end, of: t.of }, oversize: t.oversize }, true);
+        for (const t of splitTable(item.table, max, size)) add({ text: t.text, item, source: { item, part: 'item' }, page, tableRows: { start: t.start, end: t.end, of: t.of }, oversize: t.oversize }, true);
         continue;
       }
       // Pictures contribute their caption (a link or an embedded image means nothing to an index).
       const text = item.cls === 'picture' || item.cls === 'chart' ? (item.caption?.text.trim() ?? '') : renderRegionMarkdown(item);
       if (!text.trim()) continue;
       if (size(text) <= max) {
-        add({ text, item, page }, false);
+        add({ text, item, source: { item, part: 'all' }, page }, false);
         continue;
       }
       // Code is split between lines (a fence around each piece); everything else between words.
       const parts = item.cls === 'code' ? splitLines(item.text, max, size, (t) => renderRegionMarkdown({ ...item, text: t, caption: undefined })) : splitText(text, max, size);
-      for (const s of parts) add({ text: s.text, item, page, oversize: s.oversize }, false);
+      // A code block's pieces leave its caption out; split text keeps it (the caption is part of `text`).
+      const part = item.cls === 'code' ? 'item' : 'all';
+      for (const s of parts) add({ text: s.text, item, source: { item, part }, page, oversize: s.oversize }, false);
     }
   }
   flush();
-  return chunks;
+  return chunks.map((chunk, i) => ({ chunk, sources: sources[i]! }));
 }
 
 /** JSON Lines: one chunk per line. */

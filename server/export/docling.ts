@@ -15,9 +15,8 @@
  * The version written is the oldest schema the output is checked against (1.3.0, the schema of
  * the `@docling/docling-core` types); the tests check it against 1.3.0 and 1.10.0.
  */
-import { readFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { readPictureHeader } from './pictureFile';
 import type {
   BoundingBox,
   CodeItem,
@@ -60,6 +59,19 @@ export interface DoclingOptions {
   origin?: { filename: string; mimetype: string; binaryHash: number; uri?: string };
   /** Folder that relative picture paths are relative to (the Markdown's folder), to read their size. */
   baseDir?: string;
+  /** Folder the picture files must really be inside (server/export/pictureFile.ts); default `baseDir`. */
+  picturesRoot?: string;
+  /**
+   * Filled with the references of the document items made from each page item (the chunker's
+   * `doc_items`, server/export/doclingChunks.ts): `items` for the item itself (a list item, a
+   * table; the text and formula parts of running text with inline math), `caption` for its caption.
+   */
+  refs?: Map<DocItem, ItemRefs>;
+}
+
+export interface ItemRefs {
+  items: string[];
+  caption?: string;
 }
 
 type TextLike = TitleItem | SectionHeaderItem | ListItem | CodeItem | FormulaItem | TextItem;
@@ -71,13 +83,15 @@ function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-function imageBytes(uri: string, baseDir: string | undefined): Buffer | undefined {
+/** The PNG header of an embedded picture, or of a picture file read under pictureFile's checks (only its first bytes). */
+function imageHeader(uri: string, opts: DoclingOptions): Buffer | undefined {
   try {
     if (uri.startsWith('data:')) {
       const comma = uri.indexOf(',');
-      return comma > 0 && /;base64$/.test(uri.slice(0, comma)) ? Buffer.from(uri.slice(comma + 1), 'base64') : undefined;
+      return comma > 0 && /;base64$/.test(uri.slice(0, comma)) ? Buffer.from(uri.slice(comma + 1, comma + 1 + 64), 'base64') : undefined;
     }
-    return readFileSync(isAbsolute(uri) || !baseDir ? uri : join(baseDir, uri));
+    if (!opts.baseDir) return undefined;
+    return readPictureHeader(uri, { baseDir: opts.baseDir, root: opts.picturesRoot });
   } catch {
     return undefined;
   }
@@ -103,12 +117,16 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
   /** Open lists, outermost first: the group, its items so far and the last one (set as soon as the group is). */
   let lists: { group: Group; ordered: boolean; count: number; last: ListItem }[] = [];
 
+  /** The references made from the page item being exported (see DoclingOptions.refs). */
+  let made: ItemRefs = { items: [] };
   const addText = <T extends TextLike>(t: Omit<T, 'self_ref'>, parent: { self_ref: string; children?: RefItem[] }): T => {
     const item = { self_ref: `#/texts/${texts.length}`, ...t, parent: ref(parent.self_ref) } as T;
     texts.push(item);
     (parent.children ??= []).push(ref(item.self_ref));
+    made.items.push(item.self_ref);
     return item;
   };
+  const madeOther = (self_ref: string) => made.items.push(self_ref);
 
   for (const page of pages) {
     if (page.width > 0 && page.height > 0) {
@@ -127,10 +145,14 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
       if (!it.caption) return;
       const capBox: DocItem = { ...it.caption, bbox: it.caption.bbox ?? (it.caption.grid ? undefined : it.bbox) };
       const cap = addText<TextItem>({ label: 'caption', content_layer: 'body', prov: prov(capBox, it.caption.text), orig: it.caption.text, text: it.caption.text }, owner);
+      made.items.pop();
+      made.caption = cap.self_ref;
       if (withList) (owner.captions ??= []).push(ref(cap.self_ref));
     };
 
     for (const it of page.items) {
+      made = { items: [] };
+      opts.refs?.set(it, made);
       if (it.cls !== 'list_item') lists = [];
       const layer = it.cls === 'page_header' || it.cls === 'page_footer' ? 'furniture' : 'body';
       switch (it.cls) {
@@ -183,6 +205,7 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
           const t: TableItem = { self_ref: `#/tables/${tables.length}`, parent: ref(body.self_ref), children: [], content_layer: layer, label: it.cls, prov: prov(it), captions: [], references: [], footnotes: [], data: otslToTableData(rows) };
           tables.push(t);
           body.children!.push(ref(t.self_ref));
+          madeOther(t.self_ref);
           addCaption(t, it, true);
           break;
         }
@@ -191,8 +214,9 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
           const pic: PictureItem = { self_ref: `#/pictures/${pictures.length}`, parent: ref(body.self_ref), children: [], content_layer: layer, label: it.cls, prov: prov(it), captions: [], references: [], footnotes: [], annotations: [] };
           pictures.push(pic);
           body.children!.push(ref(pic.self_ref));
+          madeOther(pic.self_ref);
           if (it.imagePath) {
-            const bytes = imageBytes(it.imagePath, opts.baseDir);
+            const bytes = imageHeader(it.imagePath, opts);
             const px = bytes ? pngSize(bytes) : undefined;
             const widthPt = it.bbox ? it.bbox.x1 - it.bbox.x0 : 0;
             pic.image = {
@@ -217,6 +241,7 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
           if (it.cls === 'form') formItems.push(g as FormItem);
           else kvItems.push(g as KeyValueItem);
           body.children!.push(ref(g.self_ref));
+          madeOther(g.self_ref);
           break;
         }
         default:

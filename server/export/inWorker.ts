@@ -5,10 +5,10 @@
 import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ExportRequest as ExportJobFields } from './index';
+import type { ExportOutput, ExportRequest as ExportJobFields } from './index';
 
 export type ExportJob = ExportJobFields;
-export type ExportReply = { ok: { text: string; warnings: string[] } } | { error: string };
+export type ExportReply = { ok: ExportOutput } | { error: string };
 
 export class ExportCancelledError extends Error {
   constructor() {
@@ -16,7 +16,7 @@ export class ExportCancelledError extends Error {
   }
 }
 
-export function exportInWorker(job: ExportJob, signal: AbortSignal, script = join(__dirname, 'exportWorker.js')): Promise<{ text: string; warnings: string[] }> {
+export function exportInWorker(job: ExportJob, signal: AbortSignal, script = join(__dirname, 'exportWorker.js')): Promise<ExportOutput> {
   if (signal.aborted) return Promise.reject(new ExportCancelledError());
   if (!existsSync(script)) return Promise.reject(new Error(`The export worker (exportWorker.js) is missing beside ${__dirname}; rebuild Folio (npm run build).`));
   return new Promise((resolve, reject) => {
@@ -47,5 +47,6 @@ export function exportJob(params: import('../protocol').ExportParams, pdfPath: s
     imagesBaseDir: params.picturesDir ?? dirname(pdfPath),
     keepFurniture: params.keepFurniture ?? false,
     chunk: { maxSize: params.chunkSize ?? 2000, unit: 'chars' },
+    chunkSchema: params.chunkSchema ?? 'flat',
   };
 }

@@ -9,8 +9,9 @@ import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PageResult } from '../protocol';
 import { exportPageFromResult, type ExportPage } from './pages';
-import { toDoclingDocument } from './docling';
+import { toDoclingDocument, type DoclingOptions } from './docling';
 import { chunkDocument, chunksToJsonl, type ChunkOptions } from './chunks';
+import { doclingChunks, doclingChunksToJsonl } from './doclingChunks';
 import { dropPictures, embedPictures, pagesToMarkdown, type ImageMode } from './images';
 
 export type ExportFormat = 'md' | 'docling' | 'chunks';
@@ -22,8 +23,30 @@ export interface ExportRequest {
   images: ImageMode;
   /** Folder the picture paths in the pages are relative to. */
   imagesBaseDir: string;
+  /**
+   * Folder every picture file read must really be inside (the document's assets folder), default
+   * `imagesBaseDir`. Pictures are read only through server/export/pictureFile.ts.
+   */
+  picturesRoot?: string;
   keepFurniture: boolean;
   chunk?: Omit<ChunkOptions, 'keepFurniture'>;
+  /**
+   * Chunks: `docling` (default) writes docling-core's DocChunk lines whose `doc_items` are items
+   * of the DoclingDocument returned as `document`; `flat` Folio's earlier one-object lines
+   * (text, headings, pages, boxes, kinds). docs/formats.md describes both.
+   */
+  chunkSchema?: ChunkSchema;
+  /** JSON layout of the docling format (and of `document`): `pretty` (default, 2 spaces) or `compact`. */
+  json?: 'pretty' | 'compact';
+}
+
+export type ChunkSchema = 'docling' | 'flat';
+
+export interface ExportOutput {
+  text: string;
+  warnings: string[];
+  /** Docling-shaped chunks: the DoclingDocument their `doc_items` refer to (write it as `<name>.docling.json`). */
+  document?: string;
 }
 
 /**
@@ -35,36 +58,44 @@ export function binaryHash(path: string): number {
   return d.readUIntBE(0, 6);
 }
 
-export function exportPages(req: Pick<ExportRequest, 'pages' | 'images' | 'imagesBaseDir'>): { pages: ExportPage[]; warnings: string[] } {
+export function exportPages(req: Pick<ExportRequest, 'pages' | 'images' | 'imagesBaseDir' | 'picturesRoot'>): { pages: ExportPage[]; warnings: string[] } {
   const pages = req.pages.filter((p) => !p.error).map(exportPageFromResult);
   let warnings: string[] = [];
-  if (req.images === 'embed') warnings = embedPictures(pages, req.imagesBaseDir);
+  if (req.images === 'embed') warnings = embedPictures(pages, { baseDir: req.imagesBaseDir, root: req.picturesRoot });
   else if (req.images === 'none') dropPictures(pages);
   return { pages, warnings };
 }
 
-export function renderExport(req: ExportRequest): { text: string; warnings: string[] } {
+/** The DoclingDocument's name, origin and picture folder for a source file. */
+export function doclingOptionsFor(pdfPath: string, imagesBaseDir: string, picturesRoot?: string): DoclingOptions {
+  let hash = 0;
+  try {
+    hash = binaryHash(pdfPath);
+  } catch {
+    // the file went away after conversion: the document still exports, without a hash
+  }
+  return {
+    name: basename(pdfPath).replace(/\.[^.]+$/, ''),
+    baseDir: imagesBaseDir,
+    picturesRoot,
+    origin: { filename: basename(pdfPath), mimetype: mimeOf(pdfPath), binaryHash: hash, uri: pathToFileURL(pdfPath).href },
+  };
+}
+
+export function renderExport(req: ExportRequest): ExportOutput {
   const { pages, warnings } = exportPages(req);
+  const json = (v: unknown) => (req.json === 'compact' ? JSON.stringify(v) : JSON.stringify(v, null, 2)) + '\n';
   switch (req.format) {
     case 'md':
       return { text: pagesToMarkdown(pages, req.keepFurniture), warnings };
-    case 'docling': {
-      let hash = 0;
-      try {
-        hash = binaryHash(req.pdfPath);
-      } catch {
-        // the file went away after conversion: the document still exports, without a hash
-      }
-      const name = basename(req.pdfPath).replace(/\.[^.]+$/, '');
-      const doc = toDoclingDocument(pages, {
-        name,
-        baseDir: req.imagesBaseDir,
-        origin: { filename: basename(req.pdfPath), mimetype: mimeOf(req.pdfPath), binaryHash: hash, uri: pathToFileURL(req.pdfPath).href },
-      });
-      return { text: JSON.stringify(doc, null, 2) + '\n', warnings };
+    case 'docling':
+      return { text: json(toDoclingDocument(pages, doclingOptionsFor(req.pdfPath, req.imagesBaseDir, req.picturesRoot))), warnings };
+    case 'chunks': {
+      const chunk: ChunkOptions = { maxSize: 2000, unit: 'chars', ...req.chunk, keepFurniture: req.keepFurniture };
+      if (req.chunkSchema === 'flat') return { text: chunksToJsonl(chunkDocument(pages, chunk)), warnings };
+      const { document, chunks } = doclingChunks(pages, { ...doclingOptionsFor(req.pdfPath, req.imagesBaseDir, req.picturesRoot), chunk });
+      return { text: doclingChunksToJsonl(chunks), warnings, document: json(document) };
     }
-    case 'chunks':
-      return { text: chunksToJsonl(chunkDocument(pages, { maxSize: 2000, unit: 'chars', ...req.chunk, keepFurniture: req.keepFurniture })), warnings };
   }
 }
 

@@ -15,6 +15,7 @@
  */
 import { FolioError } from '../errors';
 import { FolioErrorCodes } from '../protocol';
+import { isLoopbackHost } from '../util/loopback';
 
 export interface HubFile {
   path: string;
@@ -31,10 +32,7 @@ export interface HubPolicy {
   allowLoopbackHttp?: boolean;
 }
 
-function isLoopback(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
+const isLoopback = isLoopbackHost;
 
 /** Throws unless `url` is HTTPS (or loopback HTTP when the policy allows it). */
 export function checkHubUrl(url: string, policy: HubPolicy, what = 'The model hub address'): URL {

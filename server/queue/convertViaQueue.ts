@@ -19,8 +19,11 @@ import { QueueClient } from './client';
 
 export interface QueueOutputs {
   outputPath(pdf: string): string;
-  /** Renders the output; `picturesDir` is the folder the pages' picture links are relative to. */
-  render(summary: ConvertSummary, picturesDir: string): string;
+  /**
+   * Renders the output; `picturesDir` is the folder the pages' picture links are relative to,
+   * `picturesRoot` the document's pictures folder (the only place an export reads pictures from).
+   */
+  render(summary: ConvertSummary, picturesDir: string, picturesRoot: string): string;
   write(path: string, text: string): void;
 }
 
@@ -74,7 +77,7 @@ export async function convertViaQueue(args: ConvertArgs & { queue: string }, fil
           embedDir = args.pictures === 'embed' ? mkdtempSync(join(tmpdir(), 'folio-pictures-')) : undefined;
           const picturesDir = embedDir ?? dirname(outPath);
           for (const [name, data] of assets) safeWriteFileSync(join(picturesDir, name), data, { root: picturesDir });
-          const text = out.render(res.summary, picturesDir);
+          const text = out.render(res.summary, picturesDir, embedDir ?? join(dirname(outPath), linkedAssetsFolder(outPath)));
           const empty = exportProblem(args.format, text, res.summary);
           if (empty) throw new Error(empty);
           out.write(outPath, text);

@@ -12,7 +12,6 @@
 import type { ConvertOptions, EngineName, PageResult, Region } from '../protocol';
 import { REGION_CLASSES } from '../protocol';
 import { checkOptions } from '../convert/checkParams';
-import { exportPageFromResult } from '../export/pages';
 import { TASK_ID, type FolioJobData } from './keys';
 
 /** A record, job, page or asset in Redis that does not match the schema. */
@@ -194,11 +193,11 @@ export function parseRecord(h: Record<string, string>): CheckedRecord | undefine
 }
 
 const PAGE_FIELDS = ['page', 'width', 'height', 'doctags', 'markdown', 'regions', 'engine', 'provider', 'ocr', 'rotation', 'warnings', 'error'];
-const REGION_FIELDS = ['id', 'cls', 'level', 'bbox', 'grid', 'order', 'mdRange'];
+const REGION_FIELDS = ['id', 'cls', 'level', 'bbox', 'grid', 'order', 'mdRange', 'imagePath'];
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-function checkRegion(r: unknown, where: string, mdLength: number): Region {
+function checkRegion(r: unknown, where: string, mdLength: number, layout: { pictures: PictureLayout; assetsFolder?: string }): Region {
   if (typeof r !== 'object' || r === null || Array.isArray(r)) return bad(`${where} is not an object`);
   const o = r as Record<string, unknown>;
   const extra = Object.keys(o).find((k) => !REGION_FIELDS.includes(k));
@@ -214,14 +213,19 @@ function checkRegion(r: unknown, where: string, mdLength: number): Region {
     const m = o.mdRange as Record<string, unknown> | null;
     if (typeof m !== 'object' || m === null || Object.keys(m).length !== 2 || !isInt(m.start, 0, mdLength) || !isInt(m.end, m.start as number, mdLength)) bad(`${where} mdRange is not a range of the page's Markdown`);
   }
+  // The crop an exporter reads (embeds, or measures): one of the task's own assets, nothing else.
+  if (o.imagePath !== undefined) {
+    if (typeof o.imagePath !== 'string' || (o.cls !== 'picture' && o.cls !== 'chart')) bad(`${where} imagePath is not a picture's file`);
+    checkAssetName(o.imagePath as string, layout);
+  }
   return o as unknown as Region;
 }
 
 /**
  * A page result as stored by a worker. Besides its shape: no machine-local page image (`image`
- * is a path on the worker's machine), and every picture the page links must be one of the
- * task's assets (`checkAssetName`), so an exporter embedding pictures never reads a file the
- * page merely names.
+ * is a path on the worker's machine), and every picture file a region names (`imagePath`, what
+ * the exporters read) must be one of the task's assets (`checkAssetName`), so an exporter
+ * embedding pictures never reads a file the page merely names.
  */
 export function parsePageResult(json: string, key: string, layout: { pictures: PictureLayout; assetsFolder?: string }): PageResult {
   const where = `page result ${JSON.stringify(key.slice(0, 12))}`;
@@ -247,11 +251,6 @@ export function parsePageResult(json: string, key: string, layout: { pictures: P
   if (p.error !== undefined && (typeof p.error !== 'string' || p.error.length > 4096)) bad(`${where} error is not a line of text`);
   if (!Array.isArray(p.regions) || p.regions.length > 100_000) bad(`${where} regions are not a list`);
   const mdLength = (p.markdown as string).length;
-  (p.regions as unknown[]).forEach((r, i) => checkRegion(r, `${where} region ${i}`, mdLength));
-  const page = p as unknown as PageResult & { engine: EngineName };
-  // The pictures an exporter would read: each must be one of the task's own assets.
-  for (const it of exportPageFromResult(page).items) {
-    if (it.imagePath !== undefined && !it.imagePath.startsWith('data:')) checkAssetName(it.imagePath, layout);
-  }
-  return page;
+  (p.regions as unknown[]).forEach((r, i) => checkRegion(r, `${where} region ${i}`, mdLength, layout));
+  return p as unknown as PageResult & { engine: EngineName };
 }

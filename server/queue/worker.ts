@@ -26,7 +26,6 @@ import { QUEUE_NAME, type FolioJobData, type RangeJobData } from './keys';
 import { planRanges, toSelection } from './ranges';
 import { DocStore, type DocRecord } from './store';
 import { BadQueueDataError, parseJobData, workerFileName } from './schema';
-import { exportPageFromResult } from '../export/pages';
 import { isInside } from '../util/safeWrite';
 
 export interface WorkerOptions {
@@ -188,12 +187,12 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       const places = pictures === 'none' ? {} : { markdownDir: dir, assetsDir: pictures === 'flat' ? dir : join(dir, rec.assetsFolder!) };
       const store1 = async (p: PageResult) => {
         // Assets first: once the page is visible, everything it links to is there. The names are
-        // the page's own picture links, as the exporters will read them.
-        for (const it of exportPageFromResult(p).items) {
-          if (!it.imagePath || it.imagePath.startsWith('data:')) continue;
-          const path = join(dir, it.imagePath);
+        // the regions' picture files (what the exporters read), relative to `dir`.
+        for (const r of p.regions) {
+          if (!r.imagePath) continue;
+          const path = join(dir, r.imagePath);
           if (!isInside(dir, path)) continue;
-          await store.putAsset(docId, it.imagePath, readFileSync(path));
+          await store.putAsset(docId, r.imagePath, readFileSync(path));
         }
         const { image: _local, imageWidth: _w, imageHeight: _h, ...portable } = p; // paths on this machine mean nothing elsewhere
         await store.putPage(docId, portable);

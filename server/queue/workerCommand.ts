@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import type { ConvertOptions } from '../protocol';
 import { remoteVlmOption } from '../vlm/remoteOptions';
+import { remoteUrlProblem } from '../util/loopback';
 import { checkRedisUrl } from './connection';
 import { startWorker } from './worker';
 
@@ -66,7 +67,8 @@ export function parseWorkerArgs(argv: string[]): WorkerArgs {
       }
       case '--vlm-url':
         vlm.vlmUrl = value();
-        if (!vlm.vlmUrl || !/^https?:\/\//.test(vlm.vlmUrl)) throw new WorkerUsageError(`--vlm-url must be an http(s) URL such as http://host:8000/v1, not "${vlm.vlmUrl ?? ''}"`);
+        if (!vlm.vlmUrl || !/^https?:\/\//.test(vlm.vlmUrl)) throw new WorkerUsageError(`--vlm-url must be an http(s) URL such as https://host:8000/v1, not "${vlm.vlmUrl ?? ''}"`);
+        if (remoteUrlProblem(vlm.vlmUrl)) throw new WorkerUsageError(`--vlm-url ${vlm.vlmUrl} is refused: ${remoteUrlProblem(vlm.vlmUrl)}`);
         break;
       case '--vlm-model':
         vlm.vlmModel = value();

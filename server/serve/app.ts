@@ -9,8 +9,7 @@
  */
 import { createWriteStream, openSync, readSync, closeSync, statSync, realpathSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { timingSafeEqual } from 'node:crypto';
-import { relative, isAbsolute, basename } from 'node:path';
+import { relative, isAbsolute, basename, resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
@@ -19,6 +18,7 @@ import { TASK_ID } from '../queue/keys';
 import { OPTIONS_SCHEMA, OptionsError, parseApiOptions, toConvertOptions } from './options';
 import type { TaskResult, TaskRunner, TaskStatusView } from './tasks';
 import type { WorkDir } from './workdir';
+import { gate, limitConnections, refuse } from './guard';
 import { resultZip } from './zip';
 
 export interface ServeConfig {
@@ -31,27 +31,39 @@ export interface ServeConfig {
   /** A folder whose PDFs /v1/convert/source may read by path; absent: local paths refused. */
   allowLocalRoot?: string;
   version: string;
+  /** Host names accepted besides IP literals and localhost (`--allow-host`; `*` any). */
+  allowedHosts?: string[];
+  /** Web origins allowed to call the service (`--allow-origin`); none by default. */
+  allowedOrigins?: string[];
+  limits?: Partial<ServiceLimits>;
 }
+
+/** What one service takes at once (issue 21 item 10); each excess is answered, never queued silently. */
+export interface ServiceLimits {
+  /** Open connections; more → 503 and closed. */
+  maxConnections: number;
+  /** Uploads being received at once; more → 429. */
+  maxUploadsInFlight: number;
+  /** Documents (in-process) or jobs (queue) waiting to start; more → 503. */
+  maxQueued: number;
+  /** Time to receive a whole request (headers and body); slower → the connection is closed. */
+  requestTimeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: ServiceLimits = { maxConnections: 64, maxUploadsInFlight: 16, maxQueued: 100, requestTimeoutMs: 300_000 };
 
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     readonly code: string,
     message: string,
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
 }
 
 const TASK_PARAMS = { type: 'object', required: ['task_id'], properties: { task_id: { type: 'string', pattern: TASK_ID.source } } } as const;
-
-function checkKey(expected: string | undefined, given: unknown): boolean {
-  if (!expected) return true;
-  if (typeof given !== 'string') return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 /** `%PDF-` must appear in the first 1 KiB (the spec allows leading junk; real files start with it). */
 function looksLikePdf(path: string): boolean {
@@ -100,7 +112,14 @@ function resultBody(id: string, r: TaskResult, s: TaskStatusView) {
 }
 
 export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...cfg.limits };
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, requestTimeout: limits.requestTimeoutMs });
+  const excess = limitConnections(app.server, limits.maxConnections);
+  // First of all hooks, on matched and unmatched routes alike (guard.ts says why and in which order).
+  app.addHook('onRequest', async (req, reply) => {
+    const no = gate({ apiKey: cfg.apiKey, allowedHosts: cfg.allowedHosts ?? [], allowedOrigins: cfg.allowedOrigins ?? [], maxConnections: limits.maxConnections }, excess, req);
+    if (no) return refuse(reply, no);
+  });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Folio', description: 'PDF to Markdown, DocTags and page JSON (docling-serve-shaped v1 API).', version: cfg.version },
@@ -112,10 +131,11 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, _req, reply) => {
     const status = err instanceof HttpError ? err.statusCode : err.validation ? 400 : err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    if (status >= 500) {
+    if (status >= 500 && !(err instanceof HttpError && err.statusCode === 503)) {
       process.stderr.write(`folio serve: ${err.stack ?? err.message}\n`);
       return reply.code(500).send({ error: { status: 500, code: 'internal', message: 'internal error; the service log has the details' } });
     }
+    if (err instanceof HttpError && err.headers) reply.headers(err.headers);
     let message = err.message;
     if (err.code === 'FST_REQ_FILE_TOO_LARGE') message = `the upload is larger than this service's limit of ${cfg.maxUploadBytes} bytes`;
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') message = `content type not accepted here: send multipart/form-data with the PDF in a "files" field`;
@@ -123,16 +143,37 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
   });
   app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: { status: 404, code: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` } }));
 
-  app.addHook('onRequest', async (req) => {
-    if (!req.url.startsWith('/v1/')) return;
-    if (!checkKey(cfg.apiKey, req.headers['x-api-key'])) throw new HttpError(401, 'unauthorized', 'missing or wrong API key: send it in the X-Api-Key header');
-  });
+  let uploadsInFlight = 0;
+  /** Refuses work the service cannot take now, before a byte of the body is stored. */
+  const admit = async (req?: FastifyRequest) => {
+    const length = Number(req?.headers['content-length']);
+    if (Number.isFinite(length) && length > cfg.maxUploadBytes + 1024 * 1024) {
+      throw new HttpError(413, 'too_large', `the request body (${length} bytes) is larger than this service's limit of ${cfg.maxUploadBytes} bytes per upload`);
+    }
+    if (uploadsInFlight >= limits.maxUploadsInFlight) {
+      throw new HttpError(429, 'too_many_uploads', `this service receives at most ${limits.maxUploadsInFlight} uploads at once: retry in a few seconds`, { 'retry-after': '5' });
+    }
+    const waiting = await cfg.runner.backlog();
+    if (waiting >= limits.maxQueued) {
+      throw new HttpError(503, 'queue_full', `${waiting} documents are already waiting (this service's limit is ${limits.maxQueued}): retry later`, { 'retry-after': '30' });
+    }
+  };
 
-  /** Streams the one uploaded PDF into the work folder under a generated name; returns it with the form's options. */
+  /**
+   * Streams the one uploaded PDF into the work folder under a generated name (mode 0600); returns
+   * it with the form's options. A refused, failed or abandoned upload leaves no file behind: the
+   * file is removed when the request ends without a complete body (the client went away).
+   */
   const readUpload = async (req: FastifyRequest) => {
     if (!req.isMultipart()) throw new HttpError(415, 'unsupported_media_type', 'send the PDF as multipart/form-data in a "files" field');
+    await admit(req);
+    uploadsInFlight++;
     const fields: Record<string, unknown> = {};
     let upload: { path: string; name: string } | undefined;
+    const onGone = () => {
+      if (!req.raw.complete && upload) cfg.work.remove(upload.path);
+    };
+    req.raw.once('close', onGone);
     try {
       for await (const part of req.parts()) {
         if (part.type === 'file') {
@@ -147,7 +188,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
           }
           const path = cfg.work.newUpload();
           upload = { path, name };
-          await pipeline(part.file, createWriteStream(path));
+          await pipeline(part.file, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
           if (part.file.truncated) throw new HttpError(413, 'too_large', `${name} is larger than this service's limit of ${cfg.maxUploadBytes} bytes`);
         } else {
           fields[part.fieldname] = part.value;
@@ -156,6 +197,9 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     } catch (e) {
       if (upload) cfg.work.remove(upload.path);
       throw e;
+    } finally {
+      uploadsInFlight--;
+      req.raw.off('close', onGone);
     }
     if (!upload) throw new HttpError(400, 'missing_file', 'no file: send the PDF in a multipart field named "files"');
     const size = statSync(upload.path).size;
@@ -177,22 +221,19 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
 
   const submitUpload = async (req: FastifyRequest) => {
     const u = await readUpload(req);
-    return cfg.runner.submit({ file: u.file, name: u.name, options: toConvertOptions(u.opts, cfg.baseOptions), pages: u.opts.page_range, password: u.opts.password });
+    return cfg.runner.submit({ file: u.file, name: u.name, owned: true, options: toConvertOptions(u.opts, cfg.baseOptions), pages: u.opts.page_range, password: u.opts.password });
   };
 
+  /**
+   * A PDF by local path (--allow-local). Every refusal about where the path leads — outside the
+   * folder, through a link out of it, inside the service's own work folder, missing, not a file —
+   * is the same 404 with the same words, so the answer never tells whether a path exists
+   * (issue 21 item 9). The file is the user's: it is read, never removed.
+   */
   const submitLocal = async (body: unknown) => {
     if (!cfg.allowLocalRoot) throw new HttpError(403, 'local_paths_disabled', 'this service does not read local paths: upload the file to /v1/convert/file, or start it with --allow-local <dir>');
     const b = (body ?? {}) as { path?: unknown; options?: Record<string, unknown> };
     if (typeof b.path !== 'string' || !b.path) throw new HttpError(400, 'missing_path', 'give {"path": "<file.pdf>"} (relative to the allowed folder, or absolute inside it)');
-    let real: string;
-    try {
-      real = realpathSync(isAbsolute(b.path) ? b.path : `${cfg.allowLocalRoot}/${b.path}`);
-    } catch {
-      throw new HttpError(404, 'not_found', `${b.path} was not found`);
-    }
-    const rel = relative(realpathSync(cfg.allowLocalRoot), real);
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new HttpError(403, 'outside_allowed', `${b.path} is outside the folder this service may read`);
-    if (!statSync(real).isFile()) throw new HttpError(400, 'not_a_file', `${b.path} is not a file`);
     let opts;
     try {
       opts = parseApiOptions(b.options ?? {});
@@ -200,8 +241,31 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
       if (e instanceof OptionsError) throw new HttpError(400, 'bad_option', e.message);
       throw e;
     }
+    const given = b.path;
+    const notHere = () => new HttpError(404, 'not_found', `${given.slice(0, 300)} is not a file inside the folder this service may read`);
+    const within = (root: string, p: string) => {
+      const rel = relative(root, p);
+      return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+    };
+    const root = resolve(cfg.allowLocalRoot);
+    const lexical = resolve(root, given);
+    // Refused before the file system is asked, so a path outside costs the same as any other miss.
+    if (!within(root, lexical)) throw notHere();
+    let real: string;
+    let realRoot: string;
+    try {
+      real = realpathSync(lexical);
+      realRoot = realpathSync(root);
+    } catch {
+      throw notHere();
+    }
+    // Inside the work folder lie other clients' uploads and results: never readable by path.
+    const realWork = realpathSync(cfg.work.root);
+    if (!within(realRoot, real) || real === realWork || within(realWork, real)) throw notHere();
+    if (!statSync(real).isFile()) throw notHere();
+    await admit();
     if (!looksLikePdf(real)) throw new HttpError(415, 'not_a_pdf', `${basename(real)} is not a PDF (no %PDF- header)`);
-    return cfg.runner.submit({ file: real, name: basename(real), options: toConvertOptions(opts, cfg.baseOptions), pages: opts.page_range, password: opts.password });
+    return cfg.runner.submit({ file: real, name: basename(real), owned: false, options: toConvertOptions(opts, cfg.baseOptions), pages: opts.page_range, password: opts.password });
   };
 
   const finishSync = async (id: string, reply: FastifyReply) => {

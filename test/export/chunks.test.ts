@@ -112,11 +112,11 @@ test('docling corpus documents: heading paths, limits in characters and tokens, 
   assert.equal(pieces[pieces.length - 1]!.tableRows!.end, pieces[0]!.tableRows!.of);
 });
 
-test('CLI --format chunks writes JSON Lines on a real PDF', () => {
+test('CLI --format chunks --chunk-schema flat writes JSON Lines on a real PDF', () => {
   const dir = mkdtempSync(join(tmpdir(), 'folio-chunks-'));
   try {
     const out = join(dir, 'sample.chunks.jsonl');
-    const r = spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'convert', join(repoRoot(), 'test', 'fixtures', 'sample.pdf'), '--format', 'chunks', '--chunk-size', '400', '-o', out, '-q'], { encoding: 'utf8', timeout: 180_000 });
+    const r = spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'convert', join(repoRoot(), 'test', 'fixtures', 'sample.pdf'), '--format', 'chunks', '--chunk-schema', 'flat', '--chunk-size', '400', '-o', out, '-q'], { encoding: 'utf8', timeout: 180_000 });
     assert.equal(r.status, 0, r.stderr);
     const lines = readFileSync(out, 'utf8').trim().split('\n');
     const chunks = lines.map((l) => JSON.parse(l) as Chunk);

@@ -74,6 +74,23 @@ test('chunks: every line a chunk in order, within the size, together holding the
   assert.ok(chunks.some((c) => c.headings.includes('Sliding Window Attention for Efficient Inference')), 'heading paths');
 });
 
+test('chunks with chunkSchema docling: Docling DocChunks and the DoclingDocument their doc_items resolve in', async () => {
+  const out = await exportText({ format: 'chunks', images: 'none', chunkSize: 400, chunkSchema: 'docling' });
+  assert.ok(out.document, 'the document comes with the chunks');
+  const doc = JSON.parse(out.document!) as Record<string, { self_ref: string }[]>;
+  for (const v of SCHEMA_VERSIONS) assert.deepEqual(doclingValidator(v)(doc), [], `valid against DoclingDocument ${v}`);
+  const chunks = out.text.trimEnd().split('\n').map((l) => JSON.parse(l) as { meta: { doc_items: { self_ref: string }[] } });
+  assert.ok(chunks.length >= 3);
+  for (const c of chunks) {
+    assert.ok(c.meta.doc_items.length > 0);
+    for (const d of c.meta.doc_items) {
+      const [, list, i] = /^#\/(\w+)\/(\d+)$/.exec(d.self_ref)!;
+      assert.deepEqual(doc[list!]![Number(i)], d, `${d.self_ref} resolves to the same item`);
+    }
+  }
+  await assert.rejects(exportText({ format: 'chunks', chunkSchema: 'langchain' as 'flat' }), (e: { code: number; message: string }) => e.code === -32602 && /chunkSchema/.test(e.message));
+});
+
 test('doctags: the summary\'s DocTags, as the extension writes them', () => {
   const text = summary.doctags + '\n';
   assert.ok(text.startsWith('<doctag>') && text.trimEnd().endsWith('</doctag>'));
@@ -106,11 +123,14 @@ test('pictures: embedded as data URIs or linked under the pictures folder, as th
 test('bad parameters are refused naming the field', async () => {
   await assert.rejects(exportText({ format: 'docling', picturesDir: `${repoRoot()}/../x` }), (e: { code: number; message: string }) => e.code === -32602 && /picturesDir/.test(e.message));
   await assert.rejects(exportText({ format: 'md' as 'docling' }), (e: { code: number; message: string }) => e.code === -32602 && /format/.test(e.message));
-  // `embed` reads the files pictures link: none outside the pictures folder.
-  const sneaky = { ...pages[0]!, markdown: pages[0]!.markdown + '\n\n![x](../../../etc/passwd)\n' };
-  await assert.rejects(exportText({ format: 'docling', images: 'embed', picturesDir: repoRoot(), pages: [sneaky] }), (e: { code: number; message: string }) => e.code === -32602 && /pages\[0\].*outside picturesDir/.test(e.message));
-  const absolute = { ...pages[0]!, markdown: '![x](/etc/passwd)' };
-  await assert.rejects(exportText({ format: 'chunks', images: 'embed', picturesDir: repoRoot(), pages: [absolute] }), (e: { code: number }) => e.code === -32602);
+  // Pictures are read from the files the regions name (issue 21 item 2): none outside the pictures folder.
+  const withPicture = (imagePath: string) => ({ ...pages[0]!, regions: pages[0]!.regions.map((r, i) => (i === 0 ? { ...r, imagePath } : r)) });
+  await assert.rejects(exportText({ format: 'docling', images: 'embed', picturesDir: repoRoot(), pages: [withPicture('../../../etc/passwd')] }), (e: { code: number; message: string }) => e.code === -32602 && /pages\[0\].*imagePath.*picturesDir/.test(e.message));
+  await assert.rejects(exportText({ format: 'chunks', images: 'embed', picturesDir: repoRoot(), pages: [withPicture('/etc/passwd')] }), (e: { code: number }) => e.code === -32602);
+  // A link in the Markdown text is only text: never read.
+  const linkOnly = { ...pages[0]!, markdown: pages[0]!.markdown + '\n\n![x](/etc/passwd)\n' };
+  const out = await exportText({ format: 'docling', images: 'embed', picturesDir: repoRoot(), pages: [linkOnly] });
+  assert.ok(!out.text.includes(Buffer.from('root:x:').toString('base64').slice(0, 8)), 'no byte of /etc/passwd in the export');
   await assert.rejects(exportText({ format: 'chunks', pages: [{ page: 0 } as PageResult] }), (e: { code: number; message: string }) => e.code === -32602 && /pages\[0\]/.test(e.message));
 });
 

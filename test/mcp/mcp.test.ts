@@ -77,8 +77,9 @@ test('convert_pdf returns the Markdown the CLI writes, with a progress notificat
 
   const chunks = (await client.callTool({ name: 'convert_pdf', arguments: { path: join(allowed, 'sample.pdf'), format: 'chunks', chunkSize: 300, pages: '2' } }, undefined, SLOW)) as CallToolResult;
   assert.ok(!chunks.isError, text(chunks));
-  const lines = text(chunks).trim().split('\n').map((l) => JSON.parse(l) as { pages: number[]; size: number });
-  assert.ok(lines.length >= 1 && lines.every((c) => c.pages.every((p) => p === 2)), 'chunks of page 2 only');
+  const lines = text(chunks).trim().split('\n').map((l) => JSON.parse(l) as { meta: { doc_items: { prov: { page_no: number }[] }[] }; folio: { pages: number[] } });
+  assert.ok(lines.length >= 1 && lines.every((c) => c.folio.pages.every((p) => p === 2)), 'chunks of page 2 only');
+  assert.ok(lines.every((c) => c.meta.doc_items.every((d) => d.prov.every((p) => p.page_no === 2))), 'Docling chunks whose items are on page 2');
 });
 
 test('cancellation: the client aborts on the first progress notification, the server stops and stays usable', async () => {

@@ -169,9 +169,9 @@ test('an asset named ../../../home/user/.bashrc never becomes a zip entry or a f
 test('a stored page result that links a file outside the task, or carries a local path, is refused', async () => {
   const client = new QueueClient(redisServer.url, { log: () => undefined });
   try {
-    // A picture region whose Markdown links /etc/hostname: --images embed would read that file.
+    // A picture region naming /etc/hostname as its crop: --images embed would read that file.
     const linked = await finishedTask(async (id) => {
-      const page = { page: 1, width: 612, height: 792, doctags: '<picture><loc_10><loc_10><loc_400><loc_400></picture>', markdown: '![x](/etc/hostname)', regions: [{ id: 'p1-r0', cls: 'picture', bbox: { x0: 12, y0: 15, x1: 490, y1: 630 }, grid: [10, 10, 400, 400], order: 0, mdRange: { start: 0, end: 19 } }], engine: 'pipeline', ocr: false, warnings: [] };
+      const page = { page: 1, width: 612, height: 792, doctags: '<picture><loc_10><loc_10><loc_400><loc_400></picture>', markdown: '![x](/etc/hostname)', regions: [{ id: 'p1-r0', cls: 'picture', bbox: { x0: 12, y0: 15, x1: 490, y1: 630 }, grid: [10, 10, 400, 400], order: 0, mdRange: { start: 0, end: 19 }, imagePath: '/etc/hostname' }], engine: 'pipeline', ocr: false, warnings: [] };
       await redis.hset(docKeys(id).pages, '1', JSON.stringify(page));
     });
     await assert.rejects(client.result(linked), /asset "\/etc\/hostname" is not inside the task's pictures folder/);

@@ -36,7 +36,7 @@ before(async () => {
   copyFileSync(SAMPLE, join(dir, 'outside.pdf'));
   mkdirSync(allowed);
   copyFileSync(SAMPLE, join(allowed, 'inside.pdf'));
-  app = await buildServer({ runner, work, baseOptions: { engine: 'pipeline' }, apiKey: KEY, maxUploadBytes: 2 * 1024 * 1024, allowLocalRoot: allowed, version: 'test' });
+  app = await buildServer({ runner, work, baseOptions: { engine: 'pipeline' }, apiKey: KEY, maxUploadBytes: 2 * 1024 * 1024, allowLocalRoot: allowed, version: 'test', limits: { maxUploadsInFlight: 20 } });
   base = await app.listen({ host: '127.0.0.1', port: 0 });
 });
 after(async () => {
@@ -146,8 +146,8 @@ test('bad input: clear 4xx JSON errors', { timeout: 120_000 }, async () => {
   await expect(fetch(`${base}/v1/status/poll/00000000-0000-4000-8000-000000000000`, { headers: H }), 404, /no task/);
   await expect(fetch(`${base}/v1/status/poll/..%2F..%2Fetc`, { headers: H }), 400, /task_id/);
   // Local paths: only inside the allowed folder.
-  await expect(post(JSON.stringify({ path: join(dir, 'outside.pdf') }), { ...H, 'content-type': 'application/json' }, '/v1/convert/source'), 403, /outside the folder/);
-  await expect(post(JSON.stringify({ path: '../outside.pdf' }), { ...H, 'content-type': 'application/json' }, '/v1/convert/source'), 403, /outside the folder/);
+  await expect(post(JSON.stringify({ path: join(dir, 'outside.pdf') }), { ...H, 'content-type': 'application/json' }, '/v1/convert/source'), 404, /not a file inside the folder/);
+  await expect(post(JSON.stringify({ path: '../outside.pdf' }), { ...H, 'content-type': 'application/json' }, '/v1/convert/source'), 404, /not a file inside the folder/);
   const ok = await post(JSON.stringify({ path: 'inside.pdf', options: { page_range: '1', ocr: 'never' } }), { ...H, 'content-type': 'application/json' }, '/v1/convert/source');
   assert.equal(ok.status, 200);
   assert.equal((await json(ok)).document.filename, 'inside.pdf');
