@@ -6,7 +6,6 @@ import { downloadModelsCommand } from './commands/downloadModels';
 import { registerPreview } from './preview';
 import { registerLmTool } from './lmTool';
 import { convertFolderCommand } from './commands/convertFolder';
-import { registerPdfEditor } from './pdfEditor';
 
 let ctx: FolioContext | undefined;
 
@@ -21,7 +20,6 @@ export function activate(extension: vscode.ExtensionContext): FolioContext {
   );
   registerPreview(ctx);
   registerLmTool(ctx);
-  registerPdfEditor(ctx);
   return ctx;
 }
 

@@ -15,7 +15,7 @@
  * budget (`limits.pageMemoryMb`, enforced in the worker), past which that page alone fails.
  */
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultPageCacheDir } from '../util/cache';
@@ -97,6 +97,17 @@ function checkFile(path: string): void {
   }
 }
 
+/**
+ * A linked assets folder (`doc.assets -> elsewhere`, as a cloned repository may ship): safeWrite
+ * refuses to write through it, so every picture would silently become a placeholder. Said once,
+ * before the pages (issue 21 item 13).
+ */
+function linkedAssetsWarning(assetsDir: string | undefined): string | undefined {
+  if (!assetsDir) return undefined;
+  if (!lstatSync(assetsDir, { throwIfNoEntry: false })?.isSymbolicLink()) return undefined;
+  return `the pictures folder ${assetsDir} is a symbolic link: Folio does not write through links, so this document's pictures are not saved and stay placeholders. Replace the link with a real folder to keep them.`;
+}
+
 export async function convertDocument(
   pool: PageWorkerPool,
   input: ConvertInput,
@@ -113,6 +124,11 @@ export async function convertDocument(
   const results: PageResult[] = [];
   const pageErrors: { page: number; message: string }[] = [];
   const warnings: string[] = [];
+  const linkedAssets = linkedAssetsWarning(options.assetsDir);
+  if (linkedAssets) {
+    warnings.push(linkedAssets);
+    sink.log?.('warning', `${basename(path)}: ${linkedAssets}`);
+  }
   let provider: string | undefined;
   let pageCount = 0;
   let cancelled = false;

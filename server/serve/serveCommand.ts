@@ -22,6 +22,10 @@ export const SERVE_USAGE = `usage: folio serve [options]
       --task-timeout <s>    per-task time limit (default 1800; 0 = none)
       --retention <s>       results kept this long (default 3600)
       --allow-local <dir>   let /v1/convert/source read PDFs inside <dir> by path
+      --allow-http-sources  let /v1/convert/source fetch http(s) URLs (docling-serve's http_sources;
+                            public addresses only, same size limit as uploads)
+      --allow-private-sources  with --allow-http-sources: also loopback and private addresses
+      --max-files <n>       files in one request (default 20)
       --allow-host <name>   accept this Host name too (repeatable; IP addresses and localhost
                             always; * = any). Other names are refused (DNS rebinding)
       --allow-origin <url>  let web pages of this origin call the service (repeatable; * = any)
@@ -46,6 +50,8 @@ export interface ServeArgs {
   workDir?: string;
   allowedHosts: string[];
   allowedOrigins: string[];
+  httpSources: { enabled: boolean; allowPrivate: boolean };
+  maxFiles: number;
   limits: ServiceLimits;
   maxUploadBytes: number;
   maxPages: number;
@@ -65,6 +71,8 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     apiKey: env.FOLIO_API_KEY || undefined,
     allowedHosts: [],
     allowedOrigins: [],
+    httpSources: { enabled: false, allowPrivate: false },
+    maxFiles: 20,
     limits: { ...DEFAULT_LIMITS },
     maxUploadBytes: 100 * 1024 * 1024,
     maxPages: 2000,
@@ -129,6 +137,15 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         a.allowedOrigins.push(o);
         break;
       }
+      case '--allow-http-sources':
+        a.httpSources.enabled = true;
+        break;
+      case '--allow-private-sources':
+        a.httpSources.allowPrivate = true;
+        break;
+      case '--max-files':
+        a.maxFiles = Math.trunc(num(flag, value(), 1, 1000));
+        break;
       case '--max-connections':
         a.limits.maxConnections = Math.trunc(num(flag, value(), 1, 100000));
         break;
@@ -188,6 +205,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     // Workers refuse jobs that name places (server/queue/schema.ts): these are the workers' own settings.
     throw new ServeUsageError('with --redis the workers convert: give --models / --vlm-url to each `folio worker`, not to folio serve');
   }
+  if (a.httpSources.allowPrivate && !a.httpSources.enabled) throw new ServeUsageError('--allow-private-sources needs --allow-http-sources');
   return a;
 }
 
@@ -212,7 +230,7 @@ export async function serveCommand(argv: string[], version = '0.1.0'): Promise<n
     pool = new PageWorkerPool({ size: args.jobs });
     runner = new InProcessRunner(pool, work, limits, args.jobs);
   }
-  const app = await buildServer({ runner, work, baseOptions: args.base, apiKey: args.apiKey, maxUploadBytes: args.maxUploadBytes, allowLocalRoot: args.allowLocal, version, allowedHosts: args.allowedHosts, allowedOrigins: args.allowedOrigins, limits: args.limits });
+  const app = await buildServer({ runner, work, baseOptions: args.base, apiKey: args.apiKey, maxUploadBytes: args.maxUploadBytes, allowLocalRoot: args.allowLocal, version, allowedHosts: args.allowedHosts, allowedOrigins: args.allowedOrigins, limits: args.limits, httpSources: args.httpSources, maxFilesPerRequest: args.maxFiles, retentionMs: args.retentionMs });
   const address = await app.listen({ host: args.host, port: args.port });
   process.stderr.write(`folio serve: listening on ${address} (${runner.kind}${args.apiKey ? ', API key required' : ''}; work folder ${work.root})\n`);
   if (args.host !== '127.0.0.1' && args.host !== 'localhost' && args.host !== '::1' && !args.apiKey) {

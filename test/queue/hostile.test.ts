@@ -23,7 +23,7 @@ import { startRedis, type RedisHandle } from '../helpers/redisServer';
 import { QUEUE_NAME, docKeys } from '../../server/queue/keys';
 import { QueueClient } from '../../server/queue/client';
 import { QueueRunner } from '../../server/serve/tasks';
-import { resultZip } from '../../server/serve/zip';
+import { resultsZip } from '../../server/serve/zip';
 import { parseJobData, parseRecord } from '../../server/queue/schema';
 
 const cli = () => join(repoRoot(), 'dist', 'cli.js');
@@ -155,7 +155,7 @@ test('an asset named ../../../home/user/.bashrc never becomes a zip entry or a f
   const runner = new QueueRunner(redisServer.url, work, { maxPages: 0, timeoutMs: 0, retentionMs: 3_600_000 });
   try {
     const got = await runner.result(id).then(
-      (r) => (r ? Object.keys(unzipSync(new Uint8Array(resultZip(r)))) : []),
+      (r) => (r ? Object.keys(unzipSync(new Uint8Array(resultsZip([{ result: r, document: { filename: 'a.pdf', md_content: 'Hello', json_content: null, html_content: null, text_content: null, doctags_content: null } }])))) : []),
       (e: Error) => e,
     );
     if (Array.isArray(got)) assert.ok(!got.some((n) => n.includes('..') || n.startsWith('/')), `zip entries: ${got.join(', ')}`);

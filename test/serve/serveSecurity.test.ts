@@ -251,4 +251,7 @@ test('serve flags for the gate and the limits', () => {
   assert.equal(a.workDir, dir);
   assert.throws(() => parseServeArgs(['--allow-origin', 'https://app.example/path'], {}), /an origin such as/);
   assert.throws(() => parseServeArgs(['--allow-host', 'evil.example:80'], {}), /host name/);
+  assert.deepEqual(parseServeArgs([], {}).httpSources, { enabled: false, allowPrivate: false }, 'URL fetching is off by default');
+  assert.deepEqual(parseServeArgs(['--allow-http-sources', '--allow-private-sources', '--max-files', '3'], {}).httpSources, { enabled: true, allowPrivate: true });
+  assert.throws(() => parseServeArgs(['--allow-private-sources'], {}), /needs --allow-http-sources/);
 });
