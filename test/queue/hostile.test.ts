@@ -36,12 +36,15 @@ let events: QueueEvents;
 let dir: string;
 let worker: ChildProcess;
 let workerLog = '';
+/** BullMQ does not close connections it is given: kept to close them. */
+const conns: IORedis[] = [];
 
 before(async () => {
   redisServer = await startRedis(undefined, { password: 'hostile-test' });
   redis = new IORedis(redisServer.url, { maxRetriesPerRequest: null });
-  queue = new Queue(QUEUE_NAME, { connection: redis.duplicate() });
-  events = new QueueEvents(QUEUE_NAME, { connection: redis.duplicate() });
+  conns.push(redis.duplicate(), redis.duplicate());
+  queue = new Queue(QUEUE_NAME, { connection: conns[0] });
+  events = new QueueEvents(QUEUE_NAME, { connection: conns[1] });
   await events.waitUntilReady();
   dir = mkdtempSync(join(tmpdir(), 'folio-queue-hostile-'));
   worker = spawn(process.execPath, [cli(), 'worker', '--redis', redisServer.url, '--threads', '1'], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -52,6 +55,7 @@ after(async () => {
   if (worker && worker.exitCode === null && worker.signalCode === null) process.kill(worker.pid!, 'SIGKILL');
   await events?.close();
   await queue?.close();
+  for (const c of conns) c.disconnect();
   redis?.disconnect();
   await redisServer?.stop();
   rmSync(dir, { recursive: true, force: true });
