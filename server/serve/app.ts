@@ -368,7 +368,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
   const sendResult = async (job: Job, reply: FastifyReply, sync: boolean) => {
     const res = await jobs.result(job);
     if (res.kind === 'zip') {
-      const name = job.docs.length === 1 ? job.docs[0]!.name.replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9._-]/g, '_') : 'converted_docs';
+      const name = (job.docs.length === 1 ? job.docs[0]!.name.replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9._-]/g, '_') : '') || 'converted_docs';
       return reply.header('content-type', 'application/zip').header('content-disposition', `attachment; filename="${name}.zip"`).send(res.bytes);
     }
     if (sync && res.failed) {
