@@ -368,7 +368,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
   const sendResult = async (job: Job, reply: FastifyReply, sync: boolean) => {
     const res = await jobs.result(job);
     if (res.kind === 'zip') {
-      const name = job.docs.length === 1 ? job.docs[0]!.name.replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9._-]/g, '_') : 'converted_docs';
+      const name = (job.docs.length === 1 ? job.docs[0]!.name.replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9._-]/g, '_') : '') || 'converted_docs';
       return reply.header('content-type', 'application/zip').header('content-disposition', `attachment; filename="${name}.zip"`).send(res.bytes);
     }
     if (sync && res.failed) {
@@ -388,7 +388,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     const ok = await cfg.runner.ready();
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', runner: cfg.runner.kind });
   });
-  app.get('/version', { schema: { summary: 'Versions: Folio, and the docling-serve API it answers' } }, async () => ({ folio: cfg.version, 'docling-serve-api': '1.31.0 (v1)', node: process.versions.node, platform: `${process.platform}-${process.arch}` }));
+  app.get('/version', { schema: { summary: 'Versions: Folio, and the docling-serve API it answers' } }, async () => ({ folio: cfg.version, 'docling-serve-api': '1.31.0 (v1)' })); // public: nothing about the machine
   const openapi = () => completeOpenApi(JSON.parse(JSON.stringify(app.swagger())) as Record<string, any>);
   app.get('/openapi.json', { schema: { hide: true } }, async () => openapi());
   app.get('/docs', { schema: { hide: true } }, async (_req, reply) => reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).header('x-content-type-options', 'nosniff').send(docsPage(openapi())));
