@@ -214,6 +214,18 @@ test('zoom: + twice, 0 for fit width, Ctrl+wheel; boxes stay on their text; M sh
     console.log(`zoom 156%: ${crisp.toFixed(2)} image px per device px`);
     assert.ok(crisp >= 1, 'still not upscaled at 156%');
     await vs.screenshot('view-4-zoomed');
+    // Past the image's pixels (×3.05): the view asks for a sharper render of the pages in view.
+    for (let i = 0; i < 3; i++) await pv.locator('#zoom-in').click();
+    const sharp = await until('a sharper page 1 image at ×3', 60_000, () =>
+      frame.evaluate(() => {
+        const img = document.querySelector<HTMLImageElement>('#page-1 img.page-image');
+        if (!img || !img.complete || !img.naturalWidth) return undefined;
+        const need = img.getBoundingClientRect().width * window.devicePixelRatio;
+        return img.naturalWidth >= need * 0.98 ? { natural: img.naturalWidth, need } : undefined;
+      }),
+    );
+    console.log(`zoom ×3.05: page image re-rendered at ${sharp.natural} px for ${sharp.need.toFixed(0)} device px (was 1224)`);
+    await vs.screenshot('view-4-zoomed-3x');
     await vs.page.keyboard.press('0');
     await until('fit width again (0)', 5_000, async () => Math.abs((await sheet.boundingBox())!.width - fit.width) < 2);
     const web = (await vs.page.locator('iframe.webview.ready').first().boundingBox())!;
