@@ -216,12 +216,15 @@ test('zoom: + twice, 0 for fit width, Ctrl+wheel; boxes stay on their text; M sh
     await vs.screenshot('view-4-zoomed');
     // Past the image's pixels (×3.05): the view asks for a sharper render of the pages in view.
     for (let i = 0; i < 3; i++) await pv.locator('#zoom-in').click();
-    const sharp = await until('a sharper page 1 image at ×3', 60_000, () =>
+    const sharp = await until('sharper images of the pages in view at ×3', 60_000, () =>
       frame.evaluate(() => {
-        const img = document.querySelector<HTMLImageElement>('#page-1 img.page-image');
-        if (!img || !img.complete || !img.naturalWidth) return undefined;
-        const need = img.getBoundingClientRect().width * window.devicePixelRatio;
-        return img.naturalWidth >= need * 0.98 ? { natural: img.naturalWidth, need } : undefined;
+        const inView = [...document.querySelectorAll<HTMLImageElement>('img.page-image')].filter((i) => {
+          const r = i.getBoundingClientRect();
+          return r.bottom > 0 && r.top < window.innerHeight;
+        });
+        if (!inView.length || inView.some((i) => !i.complete || !i.naturalWidth)) return undefined;
+        const need = inView[0]!.getBoundingClientRect().width * window.devicePixelRatio;
+        return inView.every((i) => i.naturalWidth >= need * 0.98) ? { natural: inView[0]!.naturalWidth, need } : undefined;
       }),
     );
     console.log(`zoom ×3.05: page image re-rendered at ${sharp.natural} px for ${sharp.need.toFixed(0)} device px (was 1224)`);
