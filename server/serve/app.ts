@@ -22,7 +22,7 @@ import { OptionsError, toConvertOptions } from './options';
 import { readChunking, readOptions, type ChunkingRequest, type RequestOptions } from './doclingOptions';
 import type { TaskRunner } from './tasks';
 import type { WorkDir } from './workdir';
-import { gate, limitConnections, refuse } from './guard';
+import { corsHeaders, gate, limitConnections, refuse } from './guard';
 import { HttpError } from './httpError';
 import { checkName, readyInput, type StoredInput } from './inputs';
 import { fetchSource, SourceError } from './sources';
@@ -96,7 +96,11 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
   const jobs = new Jobs(cfg.runner, cfg.work, cfg.retentionMs ?? 3600_000);
   // First of all hooks, on matched and unmatched routes alike (guard.ts says why and in which order).
   app.addHook('onRequest', async (req, reply) => {
-    const no = gate({ apiKey: cfg.apiKey, allowedHosts: cfg.allowedHosts ?? [], allowedOrigins: cfg.allowedOrigins ?? [], maxConnections: limits.maxConnections }, excess, req);
+    const gateCfg = { apiKey: cfg.apiKey, allowedHosts: cfg.allowedHosts ?? [], allowedOrigins: cfg.allowedOrigins ?? [], maxConnections: limits.maxConnections };
+    const no = gate(gateCfg, excess, req);
+    const cors = no && no.status === 403 ? undefined : corsHeaders(gateCfg, req);
+    if (cors) reply.headers(cors);
+    if (no?.status === 204) return reply.code(204).send();
     if (no) return refuse(reply, no);
   });
   await app.register(swagger, {
