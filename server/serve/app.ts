@@ -381,8 +381,21 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     }
     return reply.send(res.body);
   };
+  /** Waits for the job; a client that goes away meanwhile cancels it (nobody is left to answer). */
   const finishSync = async (job: Job, reply: FastifyReply) => {
-    await jobs.wait(job);
+    const gone = new AbortController();
+    const onClose = () => {
+      if (reply.raw.writableEnded) return;
+      gone.abort();
+      void jobs.cancel(job);
+    };
+    reply.raw.once('close', onClose);
+    try {
+      await jobs.wait(job, gone.signal);
+    } finally {
+      reply.raw.off('close', onClose);
+    }
+    if (gone.signal.aborted) return reply;
     return sendResult(job, reply, true);
   };
 
