@@ -5,6 +5,7 @@ import { convertPdfCommand } from './commands/convertPdf';
 import { downloadModelsCommand } from './commands/downloadModels';
 import { registerPreview } from './preview';
 import { registerLmTool } from './lmTool';
+import { registerMcpProvider } from './mcpProvider';
 import { convertFolderCommand } from './commands/convertFolder';
 import { registerPdfEditor } from './pdfEditor';
 
@@ -21,6 +22,7 @@ export function activate(extension: vscode.ExtensionContext): FolioContext {
   );
   registerPreview(ctx);
   registerLmTool(ctx);
+  registerMcpProvider(ctx);
   registerPdfEditor(ctx);
   return ctx;
 }
