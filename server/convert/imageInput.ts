@@ -10,7 +10,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { deflateSync } from 'node:zlib';
-import sharp from 'sharp';
+import type sharpType from 'sharp';
+
+// sharp (native, ~0.1 s to load) only for image inputs: a PDF's conversion never loads it.
+const loadSharp = async (): Promise<typeof sharpType> => (await import('sharp')).default;
 
 export const IMAGE_INPUT = /\.(png|jpe?g|tiff?)$/i;
 
@@ -30,6 +33,7 @@ interface PdfImage {
 
 async function pageImages(path: string): Promise<PdfImage[]> {
   const bytes = readFileSync(path);
+  const sharp = await loadSharp();
   const meta = await sharp(bytes).metadata();
   const dpi = meta.density && meta.density >= 50 && meta.density <= 2400 ? meta.density : DEFAULT_DPI;
   const size = (w: number, h: number) => ({ wPt: (w / dpi) * 72, hPt: (h / dpi) * 72 });
