@@ -109,7 +109,7 @@ async function main(): Promise<void> {
     const cachedRate = (res.tokens[0].length / cachedMs) * 1000;
     // Without cache: every step re-runs prompt + tokens so far. Measured on the first 32 steps.
     const M = 32;
-    const H = loop.config.text.hidden;
+    const H = loop.hidden;
     const gen: number[] = [];
     let last = first[0][0];
     t = performance.now();

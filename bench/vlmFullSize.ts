@@ -122,7 +122,7 @@ async function child(dir: string, threads: number): Promise<CostTable> {
     visionPageMs = performance.now() - t;
     rss.visionPage = peakMiB();
   } else {
-    features = new Float32Array(pre.grid.images * 64 * model.config.text.hidden);
+    features = new Float32Array(pre.grid.images * 64 * model.hidden);
     for (let i = 0; i < features.length; i++) features[i] = Math.sin(i) * 0.1;
   }
   const ids = model.promptIds(pre, 'Convert this page to docling.');

@@ -4,10 +4,13 @@
  *
  *   node out/scripts/eval/eval.main.js [--sets a,b] [--peers Folio,pdftotext,…] [--jobs 2]
  *                                      [--timeout-s 120] [--out eval/out] [--limit N] [--quick]
+ *                                      [--only id-or-pdf-substring,…]  (realworld only)
  *
  * `math` (in the default sets) is the typeset formulas-and-tables set of issue 11: it runs
  * `eval/gen/math/mathset.main.ts` (formula match and table cell F1/TEDS, every peer beside
  * Folio) after the text sets, into `<out>/mathset/`; its exit code counts.
+ * `realworld` (not in the default sets; `--sets realworld`) is issue 23's person-checked set of
+ * olmOCR-bench-style tests on real pages: eval/realworld/run.ts, into `<out>/realworld/`.
  * The sets include the generated multi-column set (`multicol`, `multicol-scan`: issue 15),
  * built on demand into a cache and reported per producer; `--quick` builds and scores only
  * two of its documents.
@@ -33,6 +36,7 @@ import { barChartSvg } from './report/svgChart';
 import { fmt, markdownTable, textTable } from './report/textTable';
 import { repoRoot } from './repo';
 import { requireMeasured } from './report/nothingMeasured';
+import { REALWORLD_SET, runRealworld } from './realworld/run';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -58,8 +62,15 @@ async function main(): Promise<number> {
   const asked = (arg('sets')?.split(',') ?? [...QUALITY_SETS, ...MULTICOL_SETS, MATH_SET]).map((s) => s.trim());
   const outDirEarly = resolve(arg('out') ?? join(repo, 'eval', 'out'));
   const withMath = asked.includes(MATH_SET);
-  const sets = asked.filter((s) => s !== MATH_SET);
-  if (sets.length === 0) return runMathSet(repo, outDirEarly);
+  // `realworld` (issue 23, eval/realworld/) runs on its own one-page PDFs, after any other set.
+  const withRealworld = asked.includes(REALWORLD_SET);
+  const sets = asked.filter((s) => s !== MATH_SET && s !== REALWORLD_SET);
+  const realworld = () =>
+    runRealworld(repo, { outDir: outDirEarly, peers: arg('peers')?.split(',').map((s) => s.trim()), jobs: Number(arg('jobs') ?? 2), timeoutMs: Number(arg('timeout-s') ?? 300) * 1000, only: arg('only')?.split(',') });
+  if (sets.length === 0) {
+    const code = withMath ? runMathSet(repo, outDirEarly) : 0;
+    return withRealworld ? Math.max(code, await realworld()) : code;
+  }
   const jobs = Number(arg('jobs') ?? 2);
   const timeoutMs = Number(arg('timeout-s') ?? 120) * 1000;
   const outDir = resolve(arg('out') ?? join(repo, 'eval', 'out'));
@@ -133,7 +144,8 @@ async function main(): Promise<number> {
   writeFileSync(join(outDir, 'report.md'), md.join('\n'));
   writeFileSync(join(outDir, 'chart.svg'), svg);
   console.log(`\neval: wrote ${join(outDir, 'results.json')}, report.md, chart.svg`);
-  return withMath ? runMathSet(repo, outDir) : 0;
+  const code = withMath ? runMathSet(repo, outDir) : 0;
+  return withRealworld ? Math.max(code, await realworld()) : code;
 }
 
 const MATH_SET = 'math';

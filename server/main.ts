@@ -69,7 +69,7 @@ async function limitsFor(params: ConvertParams): Promise<ConvertLimits | undefin
   if (params.limits !== undefined || !clientHasConfiguration) return params.limits;
   const settings = (await connection.workspace.getConfiguration('folio.limits').catch(() => undefined)) as Record<string, unknown> | undefined;
   if (!settings) return undefined;
-  return resolveLimits({ documentSeconds: settings.documentSeconds, pageMemoryMb: settings.pageMemoryMb }, undefined, 'folio.limits');
+  return resolveLimits({ documentSeconds: settings.documentSeconds, pageMemoryMb: settings.pageMemoryMb, maxPages: settings.maxPages }, undefined, 'folio.limits');
 }
 
 connection.onInitialize((init) => {

@@ -86,6 +86,11 @@ export interface Region {
    * region writes no Markdown (page furniture left out, an empty region).
    */
   mdRange?: TextRange;
+  /**
+   * A picture's or chart's saved crop, relative to the Markdown folder (`/` separators). Exports
+   * read pictures from here, never from the Markdown text (issue 21 item 2).
+   */
+  imagePath?: string;
 }
 
 export interface PageResult {
@@ -166,6 +171,11 @@ export interface ConvertLimits {
   documentSeconds?: number;
   /** Memory budget of one page inside pdf.js (decoded streams, images), MB. Default 512. */
   pageMemoryMb?: number;
+  /**
+   * Most pages one conversion takes (the pages selected, else the document's page count),
+   * checked before any page is enumerated; a document past it fails with `TooLarge`. Default 10000.
+   */
+  maxPages?: number;
 }
 
 export interface ConvertParams {

@@ -95,7 +95,7 @@ export class FolioContext implements vscode.Disposable {
       engine: c.get<'pipeline' | 'vlm'>('engine', 'pipeline'),
       modelsDir: c.get<string>('models.path', '').trim() || vscode.Uri.joinPath(this.extension.globalStorageUri, 'models').fsPath,
       providers: c.get<string[]>('vlm.providers', ['cuda', 'webgpu', 'cpu']),
-      layoutPrior: c.get<'auto' | 'on' | 'off'>('vlm.layoutPrior', 'auto'),
+      layoutPrior: c.get<'auto' | 'on' | 'off'>('vlm.layoutPrior', 'off'),
       speculation: oneOf(c.get<string>('vlm.speculation'), ['auto', 'off', 'page', 'hsd'] as const, 'auto'),
       outputFormat: oneOf(c.get<string>('outputFormat'), OUTPUT_FORMATS, 'markdown'),
       images: oneOf(c.get<string>('images'), ['link', 'embed', 'none'] as const, 'link'),

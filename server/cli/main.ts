@@ -8,7 +8,7 @@
  *   folio serve [options]                          HTTP API (server/serve)
  *   folio worker --redis redis://…                 queue worker (server/queue)
  */
-import { readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import type { ConvertSummary, PageResult } from '../protocol';
 import { PageWorkerPool } from '../worker/pool';
@@ -30,25 +30,65 @@ const VERSION = '0.1.0';
 /**
  * Expands folders into the PDFs they contain (recursively), keeping the order given. Each file
  * keeps the folder it was found from (`base`): outputs under `-o` keep the structure below it.
+ * A folder is entered once (by its real path), so a link back up (`loop -> .`) is not followed
+ * round; an entry that cannot be read (a link loop: ELOOP, a dangling link, no permission) is
+ * skipped with a warning in `warnings`, and the other files still convert (issue 21 item 13).
  */
-export function expandInputs(inputs: string[]): { path: string; base: string }[] {
+export function expandInputs(inputs: string[], warnings: string[] = []): { path: string; base: string }[] {
   const out: { path: string; base: string }[] = [];
+  const seen = new Set<string>();
   const walk = (dir: string, base: string) => {
-    for (const name of readdirSync(dir).sort()) {
+    let real: string;
+    let names: string[];
+    try {
+      real = realpathSync(dir);
+      names = readdirSync(dir).sort();
+    } catch (e) {
+      warnings.push(`${dir} was skipped: ${reason(e)}`);
+      return;
+    }
+    if (seen.has(real)) {
+      warnings.push(`${dir} was skipped: it is a link to ${real}, a folder already searched (a link loop?)`);
+      return;
+    }
+    seen.add(real);
+    for (const name of names) {
       const p = join(dir, name);
-      const st = statSync(p, { throwIfNoEntry: false });
-      if (!st) continue;
+      let st;
+      try {
+        st = statSync(p, { throwIfNoEntry: false });
+      } catch (e) {
+        warnings.push(`${p} was skipped: ${reason(e)}`);
+        continue;
+      }
+      if (!st) {
+        if (lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() && /\.pdf$/i.test(name)) warnings.push(`${p} was skipped: a link to a file that does not exist`);
+        continue;
+      }
       if (st.isDirectory()) walk(p, base);
       else if (/\.pdf$/i.test(name)) out.push({ path: p, base });
     }
   };
   for (const input of inputs) {
     const p = resolve(input);
-    const st = statSync(p, { throwIfNoEntry: false });
+    let st;
+    try {
+      st = statSync(p, { throwIfNoEntry: false });
+    } catch (e) {
+      warnings.push(`${p} was skipped: ${reason(e)}`);
+      continue;
+    }
     if (st?.isDirectory()) walk(p, p);
     else out.push({ path: p, base: dirname(p) }); // missing files are reported by the conversion, with the others still converting
   }
   return out;
+}
+
+function reason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP') return 'a symbolic link loop (ELOOP)';
+  if (code === 'EACCES' || code === 'EPERM') return `no permission to read it (${code})`;
+  return (e as Error).message;
 }
 
 // `.folio-result.json`, not `.json`: a PDF often has other JSON beside it (docling's ground truth
@@ -61,7 +101,8 @@ interface Rendered {
   document?: string;
 }
 
-function render(args: ConvertArgs, summary: ConvertSummary, pdf: string, picturesDir: string): Rendered {
+/** `picturesRoot`: the document's assets folder, the only place an export reads picture files from. */
+function render(args: ConvertArgs, summary: ConvertSummary, pdf: string, picturesDir: string, picturesRoot?: string): Rendered {
   if (args.format === 'docling' || args.format === 'chunks' || (args.format === 'md' && args.pictures === 'embed')) {
     const out = renderExport({
       format: args.format,
@@ -69,6 +110,7 @@ function render(args: ConvertArgs, summary: ConvertSummary, pdf: string, picture
       pages: summary.pages ?? [],
       images: args.pictures,
       imagesBaseDir: picturesDir,
+      picturesRoot,
       keepFurniture: args.keepFurniture,
       chunk: { maxSize: args.chunkSize, unit: args.chunkUnit },
       chunkSchema: args.chunkSchema,
@@ -111,7 +153,9 @@ async function convertCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const args = parseConvertArgs(argv);
-  const files = expandInputs(args.inputs);
+  const walkWarnings: string[] = [];
+  const files = expandInputs(args.inputs, walkWarnings);
+  for (const w of walkWarnings) process.stderr.write(`folio: warning: ${w}\n`);
   if (files.length === 0) throw new UsageError('no PDF found in the folders given');
   const many = files.length > 1 || (args.output?.endsWith('/') ?? false);
   const plans = planOutputs(files, EXT[args.format], args.output, many);
@@ -193,7 +237,7 @@ async function convertCommand(argv: string[]): Promise<number> {
         if (args.format === 'json' || keepPages) summary.pages = pages;
         // Checked again: the file may have appeared or changed while the PDF was converting.
         refuseOverwrite([plan, documentPlan(plan, args)], args.force);
-        writeRendered(plan, args, render(args, summary, pdf, picturesDir));
+        writeRendered(plan, args, render(args, summary, pdf, picturesDir, embedDir ?? linkedAssets));
         const secs = ((Date.now() - started) / 1000).toFixed(1);
         const extra = [
           summary.cancelled ? `cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages` : '',

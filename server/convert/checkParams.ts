@@ -8,6 +8,7 @@
  */
 import { isAbsolute, resolve, dirname } from 'node:path';
 import { REGION_CLASSES, type ConvertOptions } from '../protocol';
+import { remoteUrlProblem } from '../util/loopback';
 
 const MAX_PATH = 4096;
 const PROVIDERS = ['cuda', 'webgpu', 'cpu', 'dml', 'coreml', 'tensorrt'];
@@ -52,6 +53,8 @@ const OPTION_CHECKS: Record<keyof ConvertOptions, Check> = {
     const extra = Object.keys(r).find((k) => !allowed.includes(k));
     if (extra) return `.${extra} is not a remote VLM setting`;
     if (!text(r.url, 2048) || !/^https?:\/\//.test(r.url as string)) return '.url must be an http(s) URL';
+    const urlProblem = remoteUrlProblem(r.url as string);
+    if (urlProblem) return `.url is refused: ${urlProblem}`;
     if (!text(r.model, 256)) return '.model must be a model name';
     if (r.apiKey !== undefined && !text(r.apiKey, 4096)) return '.apiKey must be a string';
     for (const k of ['parallel', 'timeoutMs', 'attempts', 'maxTokens']) {

@@ -15,7 +15,7 @@
  * budget (`limits.pageMemoryMb`, enforced in the worker), past which that page alone fails.
  */
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultPageCacheDir } from '../util/cache';
@@ -26,7 +26,7 @@ import type { AnalyzeOptions, PageAnalysis } from '../pipeline/types';
 import { markFurniture } from '../pipeline/furniture';
 import { CancelledError, type PageWorkerPool } from '../worker/pool';
 import { resolveLimits } from '../worker/limits';
-import { parsePageSelection } from './pageSelection';
+import { countPageSelection, parsePageSelection } from './pageSelection';
 import { buildPageResult, failedPageResult, joinDocTags, joinPages } from './pageResult';
 import { vlmPageEngine, type VlmPageEngine } from './vlmEngine';
 import { pdfForInput } from './imageInput';
@@ -97,6 +97,17 @@ function checkFile(path: string): void {
   }
 }
 
+/**
+ * A linked assets folder (`doc.assets -> elsewhere`, as a cloned repository may ship): safeWrite
+ * refuses to write through it, so every picture would silently become a placeholder. Said once,
+ * before the pages (issue 21 item 13).
+ */
+function linkedAssetsWarning(assetsDir: string | undefined): string | undefined {
+  if (!assetsDir) return undefined;
+  if (!lstatSync(assetsDir, { throwIfNoEntry: false })?.isSymbolicLink()) return undefined;
+  return `the pictures folder ${assetsDir} is a symbolic link: Folio does not write through links, so this document's pictures are not saved and stay placeholders. Replace the link with a real folder to keep them.`;
+}
+
 export async function convertDocument(
   pool: PageWorkerPool,
   input: ConvertInput,
@@ -110,18 +121,23 @@ export async function convertDocument(
   const limits = resolveLimits(input.limits);
   checkFile(path);
   const docId = randomUUID();
-  const source = await pdfForInput(path); // an image (scan.png) becomes an image-only PDF → OCR
-  const doc = { docId, path: source.path, password: input.password, pageMemoryMb: limits.pageMemoryMb };
   const results: PageResult[] = [];
   const pageErrors: { page: number; message: string }[] = [];
   const warnings: string[] = [];
+  const linkedAssets = linkedAssetsWarning(options.assetsDir);
+  if (linkedAssets) {
+    warnings.push(linkedAssets);
+    sink.log?.('warning', `${basename(path)}: ${linkedAssets}`);
+  }
   let provider: string | undefined;
   let pageCount = 0;
   let cancelled = false;
   const inner = new AbortController();
   const onAbort = () => inner.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
-  // The time budget stops the document like a cancel: running pdf.js work is terminated.
+  if (signal?.aborted) inner.abort();
+  // The time budget stops the document like a cancel: running pdf.js work is terminated. It runs
+  // from here, so decoding an image input and opening the PDF are inside it (issue 21 items 7, 8).
   let outOfTime = false;
   const budget =
     limits.documentSeconds > 0
@@ -131,10 +147,23 @@ export async function convertDocument(
         }, limits.documentSeconds * 1000)
       : undefined;
   let selectedPages: number[] = [];
+  let source: { path: string; cleanup: () => void } | undefined;
 
   let vlm: VlmPageEngine | undefined;
   try {
+    // An image (scan.png) becomes an image-only PDF → OCR; its pixels and pages are checked
+    // from the header before anything is decoded (imageInput.ts).
+    source = await pdfForInput(path, { signal: inner.signal, maxPages: limits.maxPages });
+    const doc = { docId, path: source.path, password: input.password, pageMemoryMb: limits.pageMemoryMb };
     pageCount = await pool.open(doc, inner.signal);
+    // The page limit, before a page is listed: a 1 KB PDF can declare a million pages.
+    const wanted = countPageSelection(input.pages, pageCount);
+    if (wanted > limits.maxPages) {
+      throw new FolioError(
+        FolioErrorCodes.TooLarge,
+        `${basename(path)} ${input.pages ? `selects ${wanted} pages` : `has ${pageCount} pages`}, more than the page limit of ${limits.maxPages}: nothing was converted. If the file is trusted, raise the limit with --max-pages or the folio.limits.maxPages setting, or convert part of it with --pages.`,
+      );
+    }
     const selected = parsePageSelection(input.pages, pageCount);
     selectedPages = selected;
     sink.progress?.(0, selected.length);
@@ -211,7 +240,8 @@ export async function convertDocument(
     clearTimeout(budget);
     signal?.removeEventListener('abort', onAbort);
     inner.abort();
-    void pool.close(docId).finally(source.cleanup);
+    const cleanup = source?.cleanup;
+    void pool.close(docId).finally(() => cleanup?.());
   }
 
   let stopped: ConvertSummary['stopped'];

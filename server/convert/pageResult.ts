@@ -52,6 +52,7 @@ export function buildPageResult(input: PageInput): PageResult {
     if (it.level !== undefined) region.level = it.level;
     const r = ranges[i];
     if (r) region.mdRange = r;
+    if (it.imagePath && (it.cls === 'picture' || it.cls === 'chart')) region.imagePath = it.imagePath;
     return region;
   });
   const result: PageResult = {

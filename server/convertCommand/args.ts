@@ -4,6 +4,7 @@
  * it lives in neither: both import it, it imports neither.
  */
 import { checkLimit, DEFAULT_LIMITS } from '../worker/limits';
+import { remoteUrlProblem } from '../util/loopback';
 
 export type OutputFormat = 'md' | 'doctags' | 'json' | 'docling' | 'chunks';
 export type PictureMode = 'link' | 'embed' | 'none';
@@ -35,7 +36,7 @@ export interface ConvertArgs {
   /** Replace existing outputs folio did not write (or that changed since). */
   force: boolean;
   /** Resource limits given on the command line (docs/limits.md); the rest take the defaults. */
-  limits: { documentSeconds?: number; pageMemoryMb?: number };
+  limits: { documentSeconds?: number; pageMemoryMb?: number; maxPages?: number };
   /** Submit to the BullMQ queue at this Redis URL instead of converting here (server/queue). */
   queue?: string;
   rangePages?: number;
@@ -67,7 +68,7 @@ export const CONVERT_USAGE = `usage: folio convert <file.pdf|scan.png|jpg|tiff|d
       --engine <e>        pipeline (default) or vlm
       --models <dir>      model folder for --engine vlm
       --providers <list>  onnxruntime providers in order, e.g. cuda,webgpu,cpu
-      --layout-prior <m>  VLM layout prior: auto (default), on or off
+      --layout-prior <m>  VLM layout prior: off (default), auto or on
       --speculation <m>   VLM decoding with the pipeline's drafts: auto (default,
                           per provider), off (plain greedy), page or hsd
       --keep-furniture    keep page headers and footers in the Markdown
@@ -77,6 +78,7 @@ export const CONVERT_USAGE = `usage: folio convert <file.pdf|scan.png|jpg|tiff|d
       --force             replace outputs folio did not write, or that were edited
       --max-document-seconds <s>  time budget of each document (default ${DEFAULT_LIMITS.documentSeconds}; 0 = none)
       --max-page-memory <MB>      memory budget of each page's PDF decoding (default ${DEFAULT_LIMITS.pageMemoryMb})
+      --max-pages <n>             most pages converted of each document (default ${DEFAULT_LIMITS.maxPages})
       --queue <url>       send the documents to \`folio worker\`s through Redis (redis://host:6379)
       --range-pages <n>   pages per queue job (default 8)
       --vlm-url <url>     remote VLM: OpenAI-compatible base URL, e.g. http://host:8000/v1
@@ -86,7 +88,7 @@ export const CONVERT_USAGE = `usage: folio convert <file.pdf|scan.png|jpg|tiff|d
       --vlm-timeout <s>   remote VLM timeout per page in seconds (default 120)`;
 
 export function parseConvertArgs(argv: string[]): ConvertArgs {
-  const a: ConvertArgs = { inputs: [], format: 'md', jobs: 2, images: false, pictures: 'link', chunkSize: 0, chunkUnit: 'chars', chunkSchema: 'docling', engine: 'pipeline', keepFurniture: false, ocr: 'auto', layoutPrior: 'auto', scale: 2, quiet: false, force: false, limits: {} };
+  const a: ConvertArgs = { inputs: [], format: 'md', jobs: 2, images: false, pictures: 'link', chunkSize: 0, chunkUnit: 'chars', chunkSchema: 'docling', engine: 'pipeline', keepFurniture: false, ocr: 'auto', layoutPrior: 'off', scale: 2, quiet: false, force: false, limits: {} };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -199,6 +201,9 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
       case '--max-page-memory':
         a.limits.pageMemoryMb = wholeNumber('pageMemoryMb', value(), name);
         break;
+      case '--max-pages':
+        a.limits.maxPages = wholeNumber('maxPages', value(), name);
+        break;
       case '--queue':
         a.queue = value();
         break;
@@ -211,6 +216,7 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
       case '--vlm-url':
         a.vlmUrl = value();
         if (!/^https?:\/\//.test(a.vlmUrl)) throw new UsageError(`--vlm-url must be an http(s) URL such as http://host:8000/v1, not "${a.vlmUrl}"`);
+        if (remoteUrlProblem(a.vlmUrl)) throw new UsageError(`--vlm-url ${a.vlmUrl} is refused: ${remoteUrlProblem(a.vlmUrl)}`);
         break;
       case '--vlm-model':
         a.vlmModel = value();
@@ -244,7 +250,7 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
   return a;
 }
 
-function wholeNumber(key: 'documentSeconds' | 'pageMemoryMb', text: string, flag: string): number {
+function wholeNumber(key: 'documentSeconds' | 'pageMemoryMb' | 'maxPages', text: string, flag: string): number {
   try {
     return checkLimit(key, text.trim() === '' ? NaN : Number(text), flag);
   } catch (e) {

@@ -8,7 +8,7 @@
  */
 import type { TextRange } from '../protocol';
 import type { DocItem } from './types';
-import { escapeBlock, escapeHeading, escapeInline, escapeLineStart, escapeOneLine } from './mdEscape';
+import { escapeBlock, escapeHeading, escapeInline, escapeLineStart, escapeLinkText, escapeOneLine } from './mdEscape';
 import { tableToMarkdown } from './mdTable';
 
 export interface MarkdownOptions {
@@ -74,7 +74,7 @@ function linkTarget(path: string): string {
 }
 
 function pictureBlock(item: DocItem): string {
-  const alt = escapeInline((item.caption?.text ?? '').replace(/\s+/g, ' ').trim()).replace(/[[\]]/g, '\\$&');
+  const alt = escapeLinkText(item.caption?.text ?? '');
   let out = item.imagePath ? `![${alt}](${linkTarget(item.imagePath)})` : '<!-- image -->';
   // A chart whose data was read: give the data as a table too.
   if (item.table && item.table.length > 0) {

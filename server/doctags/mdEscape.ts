@@ -5,8 +5,6 @@
  * text in every Markdown viewer, including Folio's preview.
  */
 
-const PUNCT = /[!-/:-@[-`{-~]/;
-
 function isWordChar(ch: string | undefined): boolean {
   return ch !== undefined && /[\p{L}\p{N}]/u.test(ch);
 }
@@ -20,8 +18,10 @@ export function escapeInline(text: string): string {
     const next = text[i + 1];
     switch (ch) {
       case '\\':
-        // A backslash before punctuation would escape it; double it to keep it visible.
-        out += next !== undefined && PUNCT.test(next) ? '\\\\' : '\\';
+        // Always doubled: a single one before punctuation would escape it, and a rule that depends
+        // on the next character breaks as soon as something else is escaped after it (a caption's
+        // `a\](/etc/hostname)` once closed a picture's alt text; issue 21 item 2).
+        out += '\\\\';
         break;
       case '<':
         out += '&lt;';
@@ -90,6 +90,19 @@ export function escapeOneLine(text: string): string {
 /** ATX heading content: also a trailing `#` run, which would be read as a closing sequence. */
 export function escapeHeading(text: string): string {
   return escapeOneLine(text).replace(/(^|\s)(#+)$/, '$1\\$2');
+}
+
+/**
+ * Link or image text (a picture's alt text from its caption): one line, with a backslash before
+ * every character Markdown reads inside it (brackets, parentheses, emphasis, code, HTML,
+ * entities, math) and before every backslash, so the text can neither close the brackets nor
+ * become a link target of its own.
+ */
+export function escapeLinkText(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\`*_{}[\]()<>#!&~|$]/g, '\\$&');
 }
 
 export function escapeHtml(text: string): string {

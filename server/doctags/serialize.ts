@@ -1,12 +1,24 @@
 /**
  * Document model → DocTags, in docling-core's "human friendly" layout: one element per line,
  * list items wrapped in `<ordered_list>` / `<unordered_list>`, tables as OTSL, captions inside
- * their floating element, `<page_break>` between pages. Text is written raw, as docling does
- * (DocTags has no escaping); the parser reads a vocabulary tag only where it is markup.
+ * their floating element, `<page_break>` between pages.
+ *
+ * Text is encoded (`escapeText`): PDF text is untrusted, and written raw, text such as
+ * `x</text><section_header_level_1>…` or `</code>` would become structure when the DocTags are
+ * read back (issue 21 item 11). docling-core's DocLang serializer escapes text the same way
+ * (`xml.sax.saxutils.escape`); its legacy DocTags writer does not. The tokenizer decodes it.
  */
 import type { GridBox } from '../protocol';
 import type { DocItem, InlinePart, OtslCell } from './types';
 import { tagOfItem } from './vocab';
+
+/**
+ * `<` and `>` as `&lt;` `&gt;`; `&` only where it starts one of the three entities the tokenizer
+ * decodes (`&lt;` `&gt;` `&amp;`), so ordinary text (`R&D`) reads exactly as a VLM writes it.
+ */
+export function escapeText(text: string): string {
+  return text.replace(/&(?=(?:lt|gt|amp);)|[<>]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&amp;'));
+}
 
 function wrap(tag: string, body: string): string {
   return `<${tag}>${body}</${tag}>`;
@@ -28,7 +40,7 @@ function otslBody(rows: OtslCell[][]): string {
   for (const row of rows) {
     for (const cell of row) {
       const carriesText = cell.tag !== 'ecel' && cell.tag !== 'lcel' && cell.tag !== 'ucel' && cell.tag !== 'xcel';
-      out += `<${cell.tag}>` + (carriesText ? cell.text.trim() : '');
+      out += `<${cell.tag}>` + (carriesText ? escapeText(cell.text.trim()) : '');
     }
     out += '<nl>';
   }
@@ -38,7 +50,7 @@ function otslBody(rows: OtslCell[][]): string {
 function captionOf(item: DocItem): string {
   const c = item.caption;
   if (!c || (!c.text.trim() && !c.grid)) return '';
-  return wrap('caption', locTokens(c.grid) + c.text.trim());
+  return wrap('caption', locTokens(c.grid) + escapeText(c.text.trim()));
 }
 
 /**
@@ -46,7 +58,7 @@ function captionOf(item: DocItem): string {
  * (no location of their own: the group's is the item's).
  */
 export function inlineBody(parts: InlinePart[]): string {
-  return parts.map((p) => wrap(p.math ? 'formula' : 'text', p.math ? p.text.trim() : p.text)).join('');
+  return parts.map((p) => wrap(p.math ? 'formula' : 'text', escapeText(p.math ? p.text.trim() : p.text))).join('');
 }
 
 function hasMath(item: DocItem): item is DocItem & { parts: InlinePart[] } {
@@ -71,11 +83,11 @@ export function serializeItem(item: DocItem): string {
       return wrap(tag, loc + (item.table && item.table.length > 0 ? otslBody(item.table) : '') + captionOf(item));
     case 'code':
       // Code keeps its own whitespace (line breaks, indentation); everything else is trimmed.
-      return wrap(tag, loc + languageToken(item.language) + item.text + captionOf(item));
+      return wrap(tag, loc + languageToken(item.language) + escapeText(item.text) + captionOf(item));
     case 'formula':
-      return wrap(tag, loc + item.text.trim() + captionOf(item));
+      return wrap(tag, loc + escapeText(item.text.trim()) + captionOf(item));
     default:
-      return wrap(tag, loc + item.text.trim());
+      return wrap(tag, loc + escapeText(item.text.trim()));
   }
 }
 

@@ -44,7 +44,9 @@ const SECTION_RE = /^section_header_level_(\d{1,2})$/;
 /** The region class an element tag opens, with the section level for headers; undefined when not an element. */
 export function classOfTag(name: string): { cls: RegionClass; level?: number } | undefined {
   const m = SECTION_RE.exec(name);
-  if (m) return { cls: 'section_header', level: Math.max(1, Number(m[1])) };
+  // Levels 1–6 are the real vocabulary's tokens; deeper levels (docling-core serializes up to 9
+  // in older outputs) are clamped so they read as the deepest heading the model can write.
+  if (m) return { cls: 'section_header', level: Math.min(6, Math.max(1, Number(m[1]))) };
   const leaf = LEAF_TAGS[name] ?? FIGURE_TAGS[name];
   return leaf ? { cls: leaf } : undefined;
 }
@@ -73,7 +75,7 @@ export function isOtslTag(name: string): name is OtslTag {
 export function tagOfItem(cls: RegionClass, level?: number): string {
   switch (cls) {
     case 'section_header':
-      return `section_header_level_${Math.min(9, Math.max(1, Math.round(level ?? 1)))}`;
+      return `section_header_level_${Math.min(6, Math.max(1, Math.round(level ?? 1)))}`;
     case 'table':
       return 'otsl';
     default:

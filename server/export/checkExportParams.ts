@@ -6,6 +6,7 @@
  */
 import { isAbsolute } from 'node:path';
 import type { ExportParams } from '../protocol';
+import { picturePathProblem } from './pictureFile';
 
 const MAX_PATH = 4096;
 const FIELDS: readonly (keyof ExportParams)[] = ['uri', 'format', 'pages', 'images', 'picturesDir', 'keepFurniture', 'chunkSize', 'chunkSchema'];
@@ -21,20 +22,18 @@ function pageProblem(p: unknown): string | undefined {
 }
 
 /**
- * `embed` reads the picture files the pages' Markdown links and puts their bytes in the output:
- * a link is acceptable only inside `picturesDir` (relative, no `..`), as the conversion writes them.
+ * Picture files are named by the regions (`Region.imagePath`), never by the Markdown text; an
+ * export reads them only inside `picturesDir` (server/export/pictureFile.ts checks again at the
+ * read: real path inside, regular file, size cap). A path that is not plain and relative is refused here.
  */
-function embedLinkProblem(markdown: string): string | undefined {
-  for (const m of markdown.matchAll(/!\[(?:[^\]\\]|\\.)*\]\((<[^>]*>|[^)\s]+)\)/g)) {
-    const target = m[1]!.startsWith('<') ? m[1]!.slice(1, -1) : m[1]!;
-    if (target.startsWith('data:')) continue;
-    let path = target;
-    try {
-      path = decodeURI(target);
-    } catch {
-      // kept as written
-    }
-    if (isAbsolute(path) || /^[a-z][a-z0-9+.-]*:/i.test(path) || path.split(/[\\/]/).includes('..')) return `a picture link (${target.slice(0, 80)}) is outside picturesDir, which images "embed" would read`;
+function pictureProblem(regions: unknown[]): string | undefined {
+  for (let j = 0; j < regions.length; j++) {
+    const r = regions[j];
+    if (typeof r !== 'object' || r === null) return `regions[${j}] must be an object`;
+    const path = (r as Record<string, unknown>).imagePath;
+    if (path === undefined) continue;
+    const problem = typeof path === 'string' ? picturePathProblem(path) : 'not text';
+    if (problem) return `regions[${j}].imagePath is ${problem}: picture files must be inside picturesDir`;
   }
   return undefined;
 }
@@ -57,11 +56,9 @@ export function checkExportParams(params: unknown): string | undefined {
     if (typeof d !== 'string' || d.length === 0 || d.length > MAX_PATH || d.includes('\0') || !isAbsolute(d)) return 'picturesDir: must be an absolute folder path';
     if (d.split(/[\\/]/).includes('..')) return 'picturesDir: must not contain ".." segments';
   }
-  if (p.images === 'embed') {
-    for (let i = 0; i < p.pages.length; i++) {
-      const problem = embedLinkProblem((p.pages[i] as { markdown: string }).markdown);
-      if (problem) return `pages[${i}]: ${problem}`;
-    }
+  for (let i = 0; i < p.pages.length; i++) {
+    const problem = pictureProblem((p.pages[i] as { regions: unknown[] }).regions);
+    if (problem) return `pages[${i}]: ${problem}`;
   }
   if (p.keepFurniture !== undefined && typeof p.keepFurniture !== 'boolean') return 'keepFurniture: must be true or false';
   if (p.chunkSize !== undefined && !(Number.isInteger(p.chunkSize) && (p.chunkSize as number) >= 64 && (p.chunkSize as number) <= 1_000_000)) return 'chunkSize: must be a whole number from 64 to 1000000';

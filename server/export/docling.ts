@@ -15,9 +15,8 @@
  * The version written is the oldest schema the output is checked against (1.3.0, the schema of
  * the `@docling/docling-core` types); the tests check it against 1.3.0 and 1.10.0.
  */
-import { readFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { readPictureHeader } from './pictureFile';
 import type {
   BoundingBox,
   CodeItem,
@@ -60,6 +59,8 @@ export interface DoclingOptions {
   origin?: { filename: string; mimetype: string; binaryHash: number; uri?: string };
   /** Folder that relative picture paths are relative to (the Markdown's folder), to read their size. */
   baseDir?: string;
+  /** Folder the picture files must really be inside (server/export/pictureFile.ts); default `baseDir`. */
+  picturesRoot?: string;
   /**
    * Filled with the references of the document items made from each page item (the chunker's
    * `doc_items`, server/export/doclingChunks.ts): `items` for the item itself (a list item, a
@@ -82,13 +83,15 @@ function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-function imageBytes(uri: string, baseDir: string | undefined): Buffer | undefined {
+/** The PNG header of an embedded picture, or of a picture file read under pictureFile's checks (only its first bytes). */
+function imageHeader(uri: string, opts: DoclingOptions): Buffer | undefined {
   try {
     if (uri.startsWith('data:')) {
       const comma = uri.indexOf(',');
-      return comma > 0 && /;base64$/.test(uri.slice(0, comma)) ? Buffer.from(uri.slice(comma + 1), 'base64') : undefined;
+      return comma > 0 && /;base64$/.test(uri.slice(0, comma)) ? Buffer.from(uri.slice(comma + 1, comma + 1 + 64), 'base64') : undefined;
     }
-    return readFileSync(isAbsolute(uri) || !baseDir ? uri : join(baseDir, uri));
+    if (!opts.baseDir) return undefined;
+    return readPictureHeader(uri, { baseDir: opts.baseDir, root: opts.picturesRoot });
   } catch {
     return undefined;
   }
@@ -213,7 +216,7 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
           body.children!.push(ref(pic.self_ref));
           madeOther(pic.self_ref);
           if (it.imagePath) {
-            const bytes = imageBytes(it.imagePath, opts.baseDir);
+            const bytes = imageHeader(it.imagePath, opts);
             const px = bytes ? pngSize(bytes) : undefined;
             const widthPt = it.bbox ? it.bbox.x1 - it.bbox.x0 : 0;
             pic.image = {

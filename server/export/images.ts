@@ -4,23 +4,25 @@
  * Markdown and in the DoclingDocument's image references; no files left) or none (the
  * placeholder `<!-- image -->`; no crops are saved at all).
  */
-import { readFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
 import type { ExportPage } from './pages';
+import { readPictureFile, type PictureFolders } from './pictureFile';
 import { pageToMarkdown } from '../doctags/markdown';
 
 export type ImageMode = 'link' | 'embed' | 'none';
 export const IMAGE_MODES: readonly ImageMode[] = ['link', 'embed', 'none'];
 
-/** Replaces each picture's file link by a data URI of the file; returns warnings for files that could not be read. */
-export function embedPictures(pages: ExportPage[], baseDir: string): string[] {
+/**
+ * Replaces each picture's file by a data URI of its bytes; returns warnings for files that could
+ * not be read or were refused (server/export/pictureFile.ts: inside the pictures folder, a
+ * regular file, size-capped).
+ */
+export function embedPictures(pages: ExportPage[], folders: PictureFolders): string[] {
   const warnings: string[] = [];
   for (const page of pages) {
     for (const it of page.items) {
       if (!it.imagePath || it.imagePath.startsWith('data:')) continue;
-      const file = isAbsolute(it.imagePath) ? it.imagePath : join(baseDir, it.imagePath);
       try {
-        it.imagePath = `data:image/png;base64,${readFileSync(file).toString('base64')}`;
+        it.imagePath = `data:image/png;base64,${readPictureFile(it.imagePath, folders).toString('base64')}`;
       } catch (e) {
         warnings.push(`page ${page.page}: picture ${it.imagePath} could not be embedded (${(e as Error).message}); left as a placeholder`);
         delete it.imagePath;

@@ -23,6 +23,11 @@ export interface ExportRequest {
   images: ImageMode;
   /** Folder the picture paths in the pages are relative to. */
   imagesBaseDir: string;
+  /**
+   * Folder every picture file read must really be inside (the document's assets folder), default
+   * `imagesBaseDir`. Pictures are read only through server/export/pictureFile.ts.
+   */
+  picturesRoot?: string;
   keepFurniture: boolean;
   chunk?: Omit<ChunkOptions, 'keepFurniture'>;
   /**
@@ -53,16 +58,16 @@ export function binaryHash(path: string): number {
   return d.readUIntBE(0, 6);
 }
 
-export function exportPages(req: Pick<ExportRequest, 'pages' | 'images' | 'imagesBaseDir'>): { pages: ExportPage[]; warnings: string[] } {
+export function exportPages(req: Pick<ExportRequest, 'pages' | 'images' | 'imagesBaseDir' | 'picturesRoot'>): { pages: ExportPage[]; warnings: string[] } {
   const pages = req.pages.filter((p) => !p.error).map(exportPageFromResult);
   let warnings: string[] = [];
-  if (req.images === 'embed') warnings = embedPictures(pages, req.imagesBaseDir);
+  if (req.images === 'embed') warnings = embedPictures(pages, { baseDir: req.imagesBaseDir, root: req.picturesRoot });
   else if (req.images === 'none') dropPictures(pages);
   return { pages, warnings };
 }
 
 /** The DoclingDocument's name, origin and picture folder for a source file. */
-export function doclingOptionsFor(pdfPath: string, imagesBaseDir: string): DoclingOptions {
+export function doclingOptionsFor(pdfPath: string, imagesBaseDir: string, picturesRoot?: string): DoclingOptions {
   let hash = 0;
   try {
     hash = binaryHash(pdfPath);
@@ -72,6 +77,7 @@ export function doclingOptionsFor(pdfPath: string, imagesBaseDir: string): Docli
   return {
     name: basename(pdfPath).replace(/\.[^.]+$/, ''),
     baseDir: imagesBaseDir,
+    picturesRoot,
     origin: { filename: basename(pdfPath), mimetype: mimeOf(pdfPath), binaryHash: hash, uri: pathToFileURL(pdfPath).href },
   };
 }
@@ -83,11 +89,11 @@ export function renderExport(req: ExportRequest): ExportOutput {
     case 'md':
       return { text: pagesToMarkdown(pages, req.keepFurniture), warnings };
     case 'docling':
-      return { text: json(toDoclingDocument(pages, doclingOptionsFor(req.pdfPath, req.imagesBaseDir))), warnings };
+      return { text: json(toDoclingDocument(pages, doclingOptionsFor(req.pdfPath, req.imagesBaseDir, req.picturesRoot))), warnings };
     case 'chunks': {
       const chunk: ChunkOptions = { maxSize: 2000, unit: 'chars', ...req.chunk, keepFurniture: req.keepFurniture };
       if (req.chunkSchema === 'flat') return { text: chunksToJsonl(chunkDocument(pages, chunk)), warnings };
-      const { document, chunks } = doclingChunks(pages, { ...doclingOptionsFor(req.pdfPath, req.imagesBaseDir), chunk });
+      const { document, chunks } = doclingChunks(pages, { ...doclingOptionsFor(req.pdfPath, req.imagesBaseDir, req.picturesRoot), chunk });
       return { text: doclingChunksToJsonl(chunks), warnings, document: json(document) };
     }
   }

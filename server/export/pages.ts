@@ -8,6 +8,7 @@ import type { PageResult } from '../protocol';
 import type { DocItem } from '../doctags/types';
 import { fromGrid } from '../doctags/types';
 import { parseDocTags } from '../doctags/parse';
+import { picturePathProblem } from './pictureFile';
 
 export interface ExportPage {
   /** 1-based page number. */
@@ -21,23 +22,6 @@ export interface ExportPage {
   image?: { path: string; width: number; height: number };
 }
 
-/**
- * The picture link a region wrote into the page's Markdown (`![alt](target)`), so the exporters
- * see the same file the Markdown links; undefined when the picture wrote `<!-- image -->`.
- */
-function linkedImage(markdown: string, start: number, end: number): string | undefined {
-  const block = markdown.slice(start, end);
-  const m = /!\[(?:[^\]\\]|\\.)*\]\((<[^>]*>|[^)\s]+)\)/.exec(block);
-  if (!m) return undefined;
-  const target = m[1].startsWith('<') ? m[1].slice(1, -1) : m[1];
-  if (target.startsWith('data:')) return target;
-  try {
-    return decodeURI(target);
-  } catch {
-    return target;
-  }
-}
-
 export function exportPageFromResult(p: PageResult): ExportPage {
   const parsed = p.doctags ? (parseDocTags(p.doctags)[0]?.items ?? []) : [];
   const size = { width: p.width || 1, height: p.height || 1 };
@@ -46,10 +30,10 @@ export function exportPageFromResult(p: PageResult): ExportPage {
     const same = region !== undefined && region.cls === it.cls;
     const out: DocItem = { ...it, bbox: same ? region.bbox : it.grid ? fromGrid(it.grid, size) : { x0: 0, y0: 0, x1: 0, y1: 0 } };
     if (same) out.id = region.id;
-    if ((it.cls === 'picture' || it.cls === 'chart') && same && region.mdRange) {
-      const img = linkedImage(p.markdown, region.mdRange.start, region.mdRange.end);
-      if (img) out.imagePath = img;
-    }
+    // The picture's file comes from the region (data), never from the Markdown text, where PDF
+    // text could have written a link of its own (issue 21 item 2). It is read later only through
+    // pictureFile.ts's checks.
+    if ((it.cls === 'picture' || it.cls === 'chart') && same && region.imagePath && !picturePathProblem(region.imagePath)) out.imagePath = region.imagePath;
     return out;
   });
   const page: ExportPage = { page: p.page, width: p.width, height: p.height, items };

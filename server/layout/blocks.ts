@@ -1,16 +1,18 @@
 /**
- * Lines in reading order → blocks. A new block starts at a column change, a list marker, a change
- * of font size, weight or monospace, a wider than usual line pitch, or a jump in indentation.
+ * Lines in reading order → blocks. A new block starts at a change of place (column or band), a
+ * list marker, a change of font size, weight or monospace, a wider than usual line pitch, or a
+ * jump in indentation.
  */
 import type { BBox } from '../protocol';
 import type { Line } from './lines';
 import { parseMarker, type Marker } from './markers';
-import { CAPTION_RE } from './classify';
+import { isCaptionStart } from './captions';
+import { samePlace, type Place } from './place';
 
 export interface Block {
   lines: Line[];
   bbox: BBox;
-  column: string;
+  place: Place;
   /** List marker of the first line (from its text, or a bullet drawn as a shape). */
   marker?: Marker;
   /** x of the marker (list nesting). */
@@ -19,7 +21,7 @@ export interface Block {
 
 export interface BlockLine {
   line: Line;
-  column: string;
+  place: Place;
   /** A bullet drawn as a vector shape just left of the line. */
   shapeBullet?: BBox;
 }
@@ -28,7 +30,7 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
   const blocks: Block[] = [];
   let cur: Block | undefined;
   let lastPitch = 0;
-  for (const { line, column, shapeBullet } of seq) {
+  for (const { line, place, shapeBullet } of seq) {
     let marker = parseMarker(line.text);
     let markerX = line.bbox.x0;
     // Word writes level-2 bullets as a Courier "o" in a span of its own.
@@ -52,8 +54,8 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
       const code = line.monospace && prev.monospace;
       // A caption's next line right under it stays in the caption, whatever cut the geometry
       // made between them (a centred caption over a table wider than its column).
-      const captionGoesOn = cur.lines.length <= 5 && CAPTION_RE.test(cur.lines[0]!.text) && pitch > 0 && pitch <= size * 1.5 && overlapX > 0 && Math.abs(sizeRatio - 1) < 0.05;
-      if (column !== cur.column && !captionGoesOn) startNew = true;
+      const captionGoesOn = cur.lines.length <= 5 && isCaptionStart(cur.lines[0]!.text) && pitch > 0 && pitch <= size * 1.5 && overlapX > 0 && Math.abs(sizeRatio - 1) < 0.05;
+      if (!samePlace(place, cur.place) && !captionGoesOn) startNew = true;
       else if (pitch <= 0 && !code) startNew = true;
       else if (pitch > (code ? size * 2.6 : maxPitch)) startNew = true;
       else if (sizeRatio > 1.12 || sizeRatio < 0.89) startNew = true;
@@ -74,7 +76,7 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
         continue;
       }
     }
-    cur = { lines: [line], bbox: { ...line.bbox }, column, marker, markerX: marker ? markerX : undefined };
+    cur = { lines: [line], bbox: { ...line.bbox }, place, marker, markerX: marker ? markerX : undefined };
     if (shapeBullet && marker) cur.bbox = unionBox(cur.bbox, shapeBullet);
     lastPitch = 0;
     blocks.push(cur);

@@ -9,6 +9,7 @@ import type { DocStats } from '../pdf/open';
 import type { Block } from './blocks';
 import { headingNumberDepth } from './markers';
 import { joinLines } from './normalize';
+import { isCaptionStart } from './captions';
 
 export interface Classified {
   block: Block;
@@ -25,9 +26,7 @@ export interface PageInfo {
   stats: DocStats;
 }
 
-export const CAPTION_RE = /^(figure|fig\.?|table|tab\.|listing|chart|scheme|plate|algorithm|exhibit)\s*[0-9IVX]+[A-Za-z]?(\s*[.:\-–—|]|\s|$)/i;
-
-export function blockFontSize(b: Block): number {
+export function blockFontSize(b: Pick<Block, 'lines'>): number {
   const sizes = new Map<number, number>();
   for (const l of b.lines) sizes.set(l.fontSize, (sizes.get(l.fontSize) ?? 0) + l.text.length);
   let best = 0;
@@ -36,7 +35,8 @@ export function blockFontSize(b: Block): number {
   return best;
 }
 
-export function codeText(b: Block): string {
+/** A code block's text, indentation rebuilt from the lines' left edges. */
+export function codeText(b: Pick<Block, 'lines'>): string {
   const charW = Math.max(1, blockFontSize(b) * 0.6);
   const left = Math.min(...b.lines.map((l) => l.bbox.x0));
   const out: string[] = [];
@@ -80,7 +80,7 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
     }
     const text = rawText;
     const letters = (text.match(/\p{L}/gu) ?? []).length;
-    if (CAPTION_RE.test(text) && lines.length <= 6) {
+    if (isCaptionStart(text) && lines.length <= 6) {
       out.push({ block: b, cls: 'caption', text });
       continue;
     }

@@ -12,6 +12,7 @@ import type { BBox } from '../protocol';
 import type { OtslCell } from '../doctags/types';
 import type { Rule, TextSpan } from '../pipeline/types';
 import { normalizeSpanText } from './normalize';
+import { isTableCaptionLine, isTableCaptionStart } from './captions';
 
 export interface HruleTable {
   bbox: BBox;
@@ -35,8 +36,6 @@ interface TLine {
   size: number;
   pieces: Piece[];
 }
-
-const CAPTION_RE = /^(table|tab\.)\s*[0-9IVX]+/i;
 
 function horizontal(r: Rule): boolean {
   return r.y1 - r.y0 <= 2.5 && r.x1 - r.x0 >= 30;
@@ -155,7 +154,7 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
       const last = fam[fam.length - 1]!;
       if (r.y0 - last.y1 < 1) continue; // a double rule
       const mid = between(last, r);
-      if (mid.some((l) => isProse(l, top) || CAPTION_RE.test(l.pieces[0]!.text))) break;
+      if (mid.some((l) => isProse(l, top) || isTableCaptionStart(l.pieces[0]!.text))) break;
       fam.push(r);
     }
     {
@@ -179,13 +178,13 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
           const lastY = head.length ? head[head.length - 1]!.y0 : top.y0;
           // Header lines sit close together; a sentence above them is the paragraph before.
           const sentence = l.pieces.length === 1 && /[.;:]$/.test(l.pieces[0]!.text) && l.pieces[0]!.text.split(' ').length >= 4;
-          if (lastY - l.y1 > l.size * 0.8 || isProse(l, top) || sentence || CAPTION_RE.test(l.pieces[0]!.text)) break;
+          if (lastY - l.y1 > l.size * 0.8 || isProse(l, top) || sentence || isTableCaptionStart(l.pieces[0]!.text)) break;
           head.push(l);
         }
         const body: TLine[] = [];
         for (const l of below) {
           const lastY = body.length ? body[body.length - 1]!.y1 : top.y1;
-          if (l.y0 - lastY > l.size * 1.6 || isProse(l, top) || CAPTION_RE.test(l.pieces[0]!.text)) break;
+          if (l.y0 - lastY > l.size * 1.6 || isProse(l, top) || isTableCaptionStart(l.pieces[0]!.text)) break;
           body.push(l);
         }
         if (!head.length) continue;
@@ -215,7 +214,7 @@ function captionTables(spans: TextSpan[], taken: Set<number>, pageWidth: number)
   for (let k = 0; k < all.length; k++) {
     const cap = all[k]!;
     // Only a caption proper ("Table 3:", "Table 3."), not a sentence that starts "Table 1 shows".
-    if (cap.pieces.length !== 1 || !/^(table|tab\.)\s*[0-9IVX]+[.:]/i.test(cap.pieces[0]!.text)) continue;
+    if (cap.pieces.length !== 1 || !isTableCaptionLine(cap.pieces[0]!.text)) continue;
     const body: TLine[] = [];
     for (let j = k + 1; j < all.length; j++) {
       const l = all[j]!;
@@ -223,7 +222,7 @@ function captionTables(spans: TextSpan[], taken: Set<number>, pageWidth: number)
       // A gap clearly wider than the rows' own spacing ends the table (the next one starts).
       const rowGap = body.length >= 2 ? body[1]!.y0 - body[0]!.y1 : Infinity;
       if (l.y0 - last.y1 > Math.max(l.size * 0.9, rowGap * 2.2) && body.length >= 2) break;
-      if (l.y0 - last.y1 > l.size * 1.6 || Math.abs(l.size - cap.size) > cap.size * 0.25 || CAPTION_RE.test(l.pieces[0]!.text)) break;
+      if (l.y0 - last.y1 > l.size * 1.6 || Math.abs(l.size - cap.size) > cap.size * 0.25 || isTableCaptionStart(l.pieces[0]!.text)) break;
       if (l.pieces.length === 1 && l.pieces[0]!.text.split(' ').length >= 6 && l.pieces[0]!.x1 - l.pieces[0]!.x0 > pageWidth * 0.45) break;
       if (l.pieces.some((p) => p.spans.some((i) => taken.has(i)))) break;
       body.push(l);

@@ -14,9 +14,10 @@ import { relative } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
-import type { PageResult } from '../protocol';
+import type { ConvertLimits, PageResult } from '../protocol';
 import { PageWorkerPool } from '../worker/pool';
 import { convertDocument } from '../convert/convertDocument';
+import { checkLimit } from '../worker/limits';
 import { disposeVlmEngines } from '../convert/vlmEngine';
 import { renderExport } from '../export';
 import { AllowedRoots, PathError } from './paths';
@@ -27,6 +28,7 @@ import { cacheKey, ConversionCache, fileSha256, type CachedConversion } from './
 export const MAX_RESULT_CHARS = 400_000;
 
 export const MCP_USAGE = `usage: folio mcp <folder>... [--jobs N] [--max-chars N]
+                  [--max-pages N] [--max-document-seconds S] [--max-page-memory MB]
 
 Serves the Model Context Protocol on stdin/stdout. Only files inside the folders named may be
 converted. Tools: convert_pdf {path (or file:// URI), pages?, format?: markdown|chunks|doctags|docling,
@@ -36,13 +38,24 @@ export interface McpOptions {
   folders: string[];
   jobs: number;
   maxChars: number;
+  /** Resource limits of each conversion (docs/limits.md: page count, time, page memory). */
+  limits: ConvertLimits;
 }
 
+const LIMIT_FLAGS = { '--max-pages': 'maxPages', '--max-document-seconds': 'documentSeconds', '--max-page-memory': 'pageMemoryMb' } as const;
+
 export function parseMcpArgs(argv: string[]): McpOptions {
-  const o: McpOptions = { folders: [], jobs: 2, maxChars: MAX_RESULT_CHARS };
+  const o: McpOptions = { folders: [], jobs: 2, maxChars: MAX_RESULT_CHARS, limits: {} };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === '--jobs' || a === '--max-chars') {
+    if (a in LIMIT_FLAGS) {
+      const key = LIMIT_FLAGS[a as keyof typeof LIMIT_FLAGS];
+      try {
+        o.limits[key] = checkLimit(key, Number(argv[++i] ?? NaN), a);
+      } catch (e) {
+        throw new PathError((e as Error).message);
+      }
+    } else if (a === '--jobs' || a === '--max-chars') {
       const n = Number(argv[++i]);
       if (!Number.isInteger(n) || n < 1) throw new PathError(`${a} takes a whole number`);
       if (a === '--jobs') o.jobs = Math.min(n, 64);
@@ -103,7 +116,7 @@ export function createFolioMcpServer(opts: McpOptions): { server: McpServer; clo
           const notified: Promise<void>[] = [];
           const summary = await convertDocument(
             pool,
-            { uri: path, pages: args.pages, password: args.password, options: { engine: 'pipeline', ocr: 'auto' } },
+            { uri: path, pages: args.pages, password: args.password, limits: opts.limits, options: { engine: 'pipeline', ocr: 'auto' } },
             {
               page: (p) => pages.push(p),
               progress: (n, total) => {

@@ -27,6 +27,25 @@ export interface CatalogEntry {
    * (`--trust-hub`, or the extension's confirmation).
    */
   pinned?: Readonly<Record<string, { size: number; sha256: string }>>;
+  /**
+   * Caps set by Folio, not by the hub (issue 21 item 12: a listing that said 5 GB got 5 GB): the
+   * largest weight file (`.onnx`, `.onnx_data*`, `.safetensors`, `.bin`) and the whole download
+   * of one dtype. A listing past them is refused before a byte is fetched; a pinned size is
+   * Folio's own and stands. Defaults: `DEFAULT_MAX_FILE_BYTES`, `DEFAULT_MAX_TOTAL_BYTES`.
+   */
+  maxFileBytes?: number;
+  maxTotalBytes?: number;
+}
+
+const GiB = 1024 * 1024 * 1024;
+/** ONNX keeps a model file under 2 GB (protobuf); larger weights go to external data files of that size. */
+export const DEFAULT_MAX_FILE_BYTES = 2 * GiB;
+export const DEFAULT_MAX_TOTAL_BYTES = 8 * GiB;
+/** Every other file (configs, tokenizer, chat template): granite-docling's tokenizer.json is ~3.5 MB. */
+export const MAX_OTHER_FILE_BYTES = 64 * 1024 * 1024;
+
+export function isWeightFile(path: string): boolean {
+  return /\.(onnx|onnx_data(_\d+)?|safetensors|bin)$/.test(path);
 }
 
 /*
@@ -45,6 +64,9 @@ export const CATALOG: readonly CatalogEntry[] = [
     folder: 'granite-docling-258M-ONNX',
     description: 'granite-docling-258M document VLM (page image → DocTags)',
     variants: true,
+    // fp32 is ~1 GB in all (vision encoder ~374 MB, ../shared/FACTS.md); twice that leaves room.
+    maxFileBytes: 1 * GiB,
+    maxTotalBytes: 2 * GiB,
   },
   {
     name: 'heron',
@@ -52,6 +74,9 @@ export const CATALOG: readonly CatalogEntry[] = [
     folder: 'docling-layout-heron-onnx',
     description: 'docling-layout-heron layout detector (layout priors for the VLM)',
     variants: false,
+    // RT-DETRv2 R50, 42 M parameters: ~170 MB in fp32.
+    maxFileBytes: 512 * 1024 * 1024,
+    maxTotalBytes: 512 * 1024 * 1024,
   },
 ];
 

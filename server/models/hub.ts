@@ -15,6 +15,7 @@
  */
 import { FolioError } from '../errors';
 import { FolioErrorCodes } from '../protocol';
+import { isLoopbackHost } from '../util/loopback';
 
 export interface HubFile {
   path: string;
@@ -25,16 +26,75 @@ export interface HubFile {
   gitSha1?: string;
 }
 
-/** What a download may connect to. */
+/** What a download may connect to, and how long it waits. */
 export interface HubPolicy {
   /** Accept `http://` to 127.0.0.0/8, ::1 or localhost (a local test hub); never other hosts. */
   allowLoopbackHttp?: boolean;
+  /** An API call (revision, one listing page) from request to the end of its JSON; default 30 s. */
+  requestMs?: number;
+  /** A file transfer that receives nothing for this long is stopped (resumable); default 60 s. */
+  idleMs?: number;
 }
 
-function isLoopback(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+export const DEFAULT_REQUEST_MS = 30_000;
+export const DEFAULT_IDLE_MS = 60_000;
+/**
+ * Caps on what the hub's API may send (issue 21 item 12: an endless listing took 2.2 GB in 7 s).
+ * A real listing page is a few KB (the hub pages by 1,000 entries).
+ */
+export const MAX_LISTING_PAGE_BYTES = 8 * 1024 * 1024;
+export const MAX_LISTING_ENTRIES = 10_000;
+const MAX_REVISION_BYTES = 64 * 1024;
+
+/**
+ * An API answer's JSON, read within `max` bytes and the policy's request time (the timer started
+ * with the request, see `hubJson`).
+ */
+async function cappedJson(res: Response, max: number, url: string): Promise<unknown> {
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > max) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new FolioError(FolioErrorCodes.ModelError, `${url} answered ${declared} bytes, more than the ${max} bytes Folio reads from the hub's API; nothing was downloaded.`);
+  }
+  const parts: Uint8Array[] = [];
+  let n = 0;
+  if (res.body) {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      n += chunk.byteLength;
+      if (n > max) {
+        await res.body.cancel().catch(() => undefined);
+        throw new FolioError(FolioErrorCodes.ModelError, `${url} sent more than the ${max} bytes Folio reads from the hub's API; nothing was downloaded.`);
+      }
+      parts.push(chunk);
+    }
+  }
+  try {
+    return JSON.parse(Buffer.concat(parts).toString('utf8'));
+  } catch {
+    throw new FolioError(FolioErrorCodes.ModelError, `${url} did not answer JSON; try again later.`);
+  }
 }
+
+/** GET an API URL and read its JSON within `max` bytes and `policy.requestMs`; errors say which. */
+async function hubJson(endpoint: string, url: string, max: number, policy: HubPolicy, signal: AbortSignal | undefined, on404: () => FolioError): Promise<{ body: unknown; headers: Headers }> {
+  const ms = policy.requestMs ?? DEFAULT_REQUEST_MS;
+  const timeout = AbortSignal.timeout(ms);
+  const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const late = () => new FolioError(FolioErrorCodes.ModelError, `The model hub did not answer ${url} within ${ms / 1000} s; try again later, or set HF_ENDPOINT to a mirror.`);
+  try {
+    const res = await hubFetch(url, { signal: both, headers: { accept: 'application/json' } }, policy);
+    if (res.status === 404) throw on404();
+    if (!res.ok) throw new FolioError(FolioErrorCodes.ModelError, `${url} answered HTTP ${res.status}; try again later.`);
+    return { body: await cappedJson(res, max, url), headers: res.headers };
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    if (timeout.aborted) throw late();
+    if (e instanceof FolioError) throw e;
+    throw offlineError(endpoint, e);
+  }
+}
+
+const isLoopback = isLoopbackHost;
 
 /** Throws unless `url` is HTTPS (or loopback HTTP when the policy allows it). */
 export function checkHubUrl(url: string, policy: HubPolicy, what = 'The model hub address'): URL {
@@ -83,16 +143,8 @@ export const COMMIT_RE = /^[0-9a-f]{40}$/;
 export async function resolveRevision(endpoint: string, repo: string, revision: string, policy: HubPolicy, signal?: AbortSignal): Promise<string> {
   if (COMMIT_RE.test(revision)) return revision;
   const url = `${endpoint}/api/models/${repo}/revision/${encodeURIComponent(revision)}`;
-  let res: Response;
-  try {
-    res = await hubFetch(url, { signal, headers: { accept: 'application/json' } }, policy);
-  } catch (e) {
-    if (signal?.aborted || e instanceof FolioError) throw e;
-    throw offlineError(endpoint, e);
-  }
-  if (res.status === 404) throw new FolioError(FolioErrorCodes.ModelError, `The model repository ${repo} or its revision "${revision}" was not found at ${endpoint}.`);
-  if (!res.ok) throw new FolioError(FolioErrorCodes.ModelError, `${url} answered HTTP ${res.status}; try again later.`);
-  const sha = ((await res.json()) as { sha?: unknown }).sha;
+  const { body } = await hubJson(endpoint, url, MAX_REVISION_BYTES, policy, signal, () => new FolioError(FolioErrorCodes.ModelError, `The model repository ${repo} or its revision "${revision}" was not found at ${endpoint}.`));
+  const sha = (body as { sha?: unknown } | null)?.sha;
   if (typeof sha !== 'string' || !COMMIT_RE.test(sha)) throw new FolioError(FolioErrorCodes.ModelError, `${url} did not name a commit for "${revision}".`);
   return sha;
 }
@@ -125,24 +177,17 @@ async function getTree(endpoint: string, repo: string, revision: string, folder:
   for (let pages = 0; url && pages < 100; pages++) {
     const { entries, next } = await getTreePage(endpoint, url, repo, policy, signal);
     all.push(...entries);
+    if (all.length > MAX_LISTING_ENTRIES) throw new FolioError(FolioErrorCodes.ModelError, `The hub's listing of ${repo} has more than ${MAX_LISTING_ENTRIES} entries; nothing was downloaded.`);
     url = next ? new URL(next, url).href : undefined;
   }
   return all;
 }
 
 async function getTreePage(endpoint: string, url: string, repo: string, policy: HubPolicy, signal?: AbortSignal): Promise<{ entries: TreeEntry[]; next?: string }> {
-  let res: Response;
-  try {
-    res = await hubFetch(url, { signal, headers: { accept: 'application/json' } }, policy);
-  } catch (e) {
-    if (signal?.aborted || e instanceof FolioError) throw e;
-    throw offlineError(endpoint, e);
-  }
-  if (res.status === 404) throw new FolioError(FolioErrorCodes.ModelError, `The model repository ${repo} was not found at ${endpoint} (${url}).`);
-  if (!res.ok) throw new FolioError(FolioErrorCodes.ModelError, `${url} answered HTTP ${res.status}; try again later.`);
-  const body = (await res.json()) as unknown;
+  const { body, headers } = await hubJson(endpoint, url, MAX_LISTING_PAGE_BYTES, policy, signal, () => new FolioError(FolioErrorCodes.ModelError, `The model repository ${repo} was not found at ${endpoint} (${url}).`));
+  const link = headers.get('link') ?? '';
   if (!Array.isArray(body)) throw new FolioError(FolioErrorCodes.ModelError, `${url} did not return a file list.`);
-  const next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
+  const next = /<([^>]+)>;\s*rel="next"/.exec(link)?.[1];
   return { entries: body as TreeEntry[], next };
 }
 

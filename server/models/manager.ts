@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join } from 'node:path';
 import { FolioError } from '../errors';
 import { FolioErrorCodes } from '../protocol';
-import { CATALOG, findEntry, wantedFile, type CatalogEntry } from './catalog';
+import { CATALOG, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_TOTAL_BYTES, findEntry, isWeightFile, MAX_OTHER_FILE_BYTES, wantedFile, type CatalogEntry } from './catalog';
 import { downloadFile, verifyFile } from './download';
 import { hubEndpoint, listRepoFiles, resolveRevision, resolveUrl, type HubFile, type HubPolicy } from './hub';
 
@@ -50,6 +50,9 @@ export interface PullOptions {
   trustHub?: boolean;
   /** Accept `http://` to a loopback address (a local test hub); HTTPS is required otherwise. */
   allowLoopbackHttp?: boolean;
+  /** Waits on the hub (HubPolicy: API answers, a stalled transfer); the defaults suit a real hub. */
+  requestMs?: number;
+  idleMs?: number;
   onProgress?: (p: PullProgress) => void;
   signal?: AbortSignal;
   /** The catalog to look `repo` up in (default Folio's; tests pass entries with pins). */
@@ -97,6 +100,27 @@ function withPin(entry: CatalogEntry, f: HubFile): HubFile {
   return { path: f.path, size: pin.size, sha256: pin.sha256.toLowerCase() };
 }
 
+/**
+ * The catalog's caps, not the listing's word, bound every file before it is fetched (the listing
+ * comes from the same server as the files). A pinned size is Folio's own and stands.
+ */
+function checkSizes(entry: CatalogEntry, files: readonly HubFile[]): void {
+  const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+  let total = 0;
+  for (const f of files) {
+    total += f.size;
+    if (entry.pinned?.[f.path]) continue;
+    const cap = isWeightFile(f.path) ? (entry.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES) : MAX_OTHER_FILE_BYTES;
+    if (f.size > cap) {
+      throw new FolioError(FolioErrorCodes.ModelError, `The hub lists ${f.path} of ${entry.repo} as ${mb(f.size)}, more than the ${mb(cap)} Folio allows for that file; nothing was downloaded.`);
+    }
+  }
+  const totalCap = entry.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
+  if (total > totalCap) {
+    throw new FolioError(FolioErrorCodes.ModelError, `The hub lists ${mb(total)} of files for ${entry.repo}, more than the ${mb(totalCap)} Folio allows for this model; nothing was downloaded.`);
+  }
+}
+
 function readManifest(folder: string): Manifest | undefined {
   try {
     return JSON.parse(readFileSync(join(folder, MANIFEST), 'utf8')) as Manifest;
@@ -109,11 +133,12 @@ function readManifest(folder: string): Manifest | undefined {
 export async function pullModel(opts: PullOptions): Promise<string> {
   const entry = entryFor(opts.repo, opts.catalog);
   const dtype = opts.dtype ?? 'fp32';
-  const policy: HubPolicy = { allowLoopbackHttp: opts.allowLoopbackHttp === true };
+  const policy: HubPolicy = { allowLoopbackHttp: opts.allowLoopbackHttp === true, requestMs: opts.requestMs, idleMs: opts.idleMs };
   const endpoint = hubEndpoint(opts.baseUrl, policy);
   const revision = await resolveRevision(endpoint, entry.repo, opts.revision ?? entry.revision ?? 'main', policy, opts.signal);
   const all = await listRepoFiles(endpoint, entry.repo, revision, policy, opts.signal);
   const files = all.filter((f) => wantedFile(entry, f.path, dtype)).map((f) => withPin(entry, f));
+  checkSizes(entry, files);
   const unpinned = files.filter((f) => !entry.pinned?.[f.path]);
   if (unpinned.length > 0 && opts.trustHub !== true) {
     throw new FolioError(

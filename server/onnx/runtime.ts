@@ -127,10 +127,16 @@ export async function createSession(
 }
 
 /**
- * CUDA and TensorRT need provider libraries that onnxruntime-node's install script downloads
- * only when asked (`--onnxruntime-node-install=cuda12`); without them the provider cannot load.
+ * Reasons a provider cannot load, found without asking onnxruntime (which would print native
+ * error lines on stderr):
+ *  - CUDA and TensorRT need provider libraries that onnxruntime-node's install script downloads
+ *    only when asked (`--onnxruntime-node-install=cuda12`);
+ *  - WebGPU on Linux runs on Vulkan: without the Vulkan loader (libvulkan.so.1) Dawn prints a
+ *    multi-line "Couldn't load Vulkan" warning to stderr and then finds no adapter, so the
+ *    loader is looked up first (the dynamic linker's cache, LD_LIBRARY_PATH, the usual folders).
  */
 function missingProviderLibrary(provider: string): string | undefined {
+  if (provider === 'webgpu') return missingVulkan();
   if (provider !== 'cuda' && provider !== 'tensorrt') return undefined;
   if (process.platform !== 'linux' && process.platform !== 'win32') return `${provider} is not available on ${process.platform}`;
   try {
@@ -142,6 +148,42 @@ function missingProviderLibrary(provider: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+let vulkanChecked: { missing: string | undefined } | undefined;
+
+/** On Linux, why WebGPU cannot run (no Vulkan loader), or undefined when it may. Checked once. */
+function missingVulkan(): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  if (!vulkanChecked) {
+    const lib = 'libvulkan.so.1';
+    const dirs = [
+      ...(process.env.LD_LIBRARY_PATH ?? '').split(':').filter(Boolean),
+      '/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/lib/x86_64-linux-gnu', '/lib/aarch64-linux-gnu',
+      '/usr/lib64', '/lib64', '/usr/lib', '/lib', '/usr/local/lib',
+    ];
+    let found = dirs.some((d) => fs.existsSync(path.join(d, lib)));
+    if (!found) {
+      try {
+        found = fs.readFileSync('/etc/ld.so.cache').includes(lib);
+      } catch {
+        // no linker cache: the folders above decide
+      }
+    }
+    vulkanChecked = { missing: found ? undefined : `no Vulkan loader (${lib}) on this machine, so no WebGPU adapter` };
+  }
+  return vulkanChecked.missing;
+}
+
+/**
+ * One line for the log: which provider was chosen and why the ones before it were not.
+ * `failures` may repeat a provider (one per session); each is said once.
+ */
+export function providerSummary(chosen: string, failures: readonly { provider: string; reason: string }[]): string {
+  const seen = new Map<string, string>();
+  for (const f of failures) if (!seen.has(f.provider)) seen.set(f.provider, f.reason.split('\n')[0].slice(0, 200));
+  if (seen.size === 0) return `provider ${chosen} (first in the order asked)`;
+  return `provider ${chosen}; not used: ${[...seen].map(([p, r]) => `${p} (${r})`).join('; ')}`;
 }
 
 /** Errors that no other provider would fix: the file is missing, truncated or not ONNX. */

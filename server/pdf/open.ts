@@ -108,7 +108,10 @@ function mapOpenError(e: unknown, name: string, hadPassword: boolean): FolioErro
 /** Samples up to 8 pages' text for the body font size and the heading sizes above it. */
 async function sampleStats(doc: PDFDocumentProxy): Promise<DocStats> {
   const chars = new Map<number, number>();
+  const letters = new Map<number, number>();
   const items = new Map<number, number>();
+  /** Sizes at which a line starts with a section number ("1 Introduction", "2.1"). */
+  const numbered = new Set<number>();
   let titleCandidate = 0;
   const n = Math.min(doc.numPages, 8);
   for (let p = 1; p <= n; p++) {
@@ -122,25 +125,45 @@ async function sampleStats(doc: PDFDocumentProxy): Promise<DocStats> {
         const size = Math.round(Math.hypot(it.transform[2], it.transform[3]) * 2) / 2;
         if (size <= 0) continue;
         chars.set(size, (chars.get(size) ?? 0) + len);
+        const nLetters = (it.str.match(/\p{L}/gu) ?? []).length;
+        letters.set(size, (letters.get(size) ?? 0) + nLetters);
         items.set(size, (items.get(size) ?? 0) + 1);
-        if (p === 1 && it.transform[5] > page.view[3] - (page.view[3] - page.view[1]) * 0.45) titleCandidate = Math.max(titleCandidate, size);
+        if (SECTION_NUMBER.test(it.str)) numbered.add(size);
+        // Big brackets and radicals of a formula are no title.
+        if (p === 1 && nLetters > 0 && it.transform[5] > page.view[3] - (page.view[3] - page.view[1]) * 0.45) titleCandidate = Math.max(titleCandidate, size);
       }
     } finally {
       page.cleanup();
     }
   }
-  const stats = statsFromHistogram(chars);
+  const stats = statsFromHistogram(chars, letters);
   // A title is large, near the top of page 1, and short (its size is used for nothing else).
-  if (titleCandidate >= stats.bodySize * 1.4 && (chars.get(titleCandidate) ?? 0) <= 200 && titleCandidate === stats.headingSizes[0]) {
+  // Set only a little larger than the body, it is a title where the sections under it carry
+  // numbers in a smaller size ("1 Introduction" under a 16 pt title over 12 pt text); without
+  // numbered sections it may as well be the first section's heading.
+  const ratio = titleCandidate / stats.bodySize;
+  const numberedBelow = [...numbered].some((s) => s < titleCandidate && stats.headingSizes.includes(s));
+  if ((ratio >= TITLE_MIN_BODY_RATIO || (ratio >= TITLE_OVER_NUMBERED_MIN_BODY_RATIO && numberedBelow)) && (chars.get(titleCandidate) ?? 0) <= 200 && titleCandidate === stats.headingSizes[0]) {
     stats.titleSize = titleCandidate;
   }
   return stats;
 }
 
-export function statsFromHistogram(chars: Map<number, number>): DocStats {
+/** A title is set at least this much larger than the body… */
+const TITLE_MIN_BODY_RATIO = 1.4;
+/** …or this much over numbered section headings (a 16 pt title over 12 pt text). */
+const TITLE_OVER_NUMBERED_MIN_BODY_RATIO = 1.25;
+const SECTION_NUMBER = /^\s*\d{1,2}(\.\d{1,2})*\.?(\s+\p{L}|$)/u;
+/** A heading size holds a few letters at least: a formula's big brackets set at 32 pt do not rank headings. */
+const HEADING_SIZE_MIN_LETTERS = 2;
+
+/** Body size (most characters) and the heading sizes above it; `letters` (per size), when given, drops sizes that hold no words. */
+export function statsFromHistogram(chars: Map<number, number>, letters?: Map<number, number>): DocStats {
   let bodySize = DEFAULT_STATS.bodySize;
   let best = -1;
   for (const [size, count] of chars) if (count > best) [bodySize, best] = [size, count];
-  const headingSizes = [...chars.keys()].filter((s) => s >= bodySize * 1.12 && s - bodySize >= 1).sort((a, b) => b - a);
+  const headingSizes = [...chars.keys()]
+    .filter((s) => s >= bodySize * 1.12 && s - bodySize >= 1 && (!letters || (letters.get(s) ?? 0) >= HEADING_SIZE_MIN_LETTERS))
+    .sort((a, b) => b - a);
   return { bodySize, headingSizes };
 }

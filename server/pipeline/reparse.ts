@@ -32,7 +32,7 @@ export function shapeRegion(content: PageContent, bbox: BBox, cls: RegionClass, 
       break;
     }
     case 'code':
-      item.text = codeText({ lines, bbox, column: '' });
+      item.text = codeText({ lines });
       break;
     case 'formula':
       item.text = lines.map((l) => l.text).join(' ');

@@ -1,25 +1,35 @@
 /**
- * `folio serve`: the HTTP API (Fastify), shaped like docling-serve's v1 API so its users find
- * their way: POST /v1/convert/file (multipart, synchronous), POST /v1/convert/file/async →
- * task id, GET /v1/status/poll/{task_id}, GET /v1/result/{task_id} (JSON, or ?target=zip),
- * POST /v1/tasks/{task_id}/cancel, /health, /ready and the OpenAPI document at /openapi.json.
+ * `folio serve`: the HTTP API (Fastify), a drop-in for docling-serve's v1 API (matched against
+ * docling-serve 1.31.0; docs/serve.md): POST /v1/convert/file and /v1/convert/source (and their
+ * /async forms), /v1/chunk/hybrid/{file,source}[/async], GET /v1/status/poll/{task_id},
+ * GET /v1/result/{task_id}, POST /v1/tasks/{task_id}/cancel, /health, /ready, /version,
+ * /openapi.json and /docs. docling-serve's option names are read by doclingOptions.ts, inputs
+ * made ready by inputs.ts and sources.ts, answers shaped by doclingResult.ts over jobs.ts.
  *
- * Every error is JSON `{error: {status, code, message}}`; 4xx for what the client can fix, a
- * bare 500 otherwise (details go to the log, never a stack trace to the client).
+ * Every error is JSON `{detail, error: {status, code, message}}` (`detail` as FastAPI answers);
+ * 4xx for what the client can fix, a bare 500 otherwise (details go to the log, never a stack
+ * trace to the client). Every request first passes guard.ts.
  */
-import { createWriteStream, openSync, readSync, closeSync, statSync, realpathSync } from 'node:fs';
+import { createWriteStream, statSync, realpathSync, writeFileSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { timingSafeEqual } from 'node:crypto';
-import { relative, isAbsolute, basename } from 'node:path';
+import { relative, isAbsolute, basename, resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import type { ConvertOptions } from '../protocol';
 import { TASK_ID } from '../queue/keys';
-import { OPTIONS_SCHEMA, OptionsError, parseApiOptions, toConvertOptions } from './options';
-import type { TaskResult, TaskRunner, TaskStatusView } from './tasks';
+import { OptionsError, toConvertOptions } from './options';
+import { readChunking, readOptions, type ChunkingRequest, type RequestOptions } from './doclingOptions';
+import type { TaskRunner } from './tasks';
 import type { WorkDir } from './workdir';
-import { resultZip } from './zip';
+import { gate, limitConnections, refuse } from './guard';
+import { HttpError } from './httpError';
+import { checkName, readyInput, type StoredInput } from './inputs';
+import { fetchSource, SourceError } from './sources';
+import { Jobs, type Job } from './jobs';
+import { completeOpenApi, docsPage, DOCS_CSP } from './openapi';
+
+export { HttpError };
 
 export interface ServeConfig {
   runner: TaskRunner;
@@ -31,39 +41,34 @@ export interface ServeConfig {
   /** A folder whose PDFs /v1/convert/source may read by path; absent: local paths refused. */
   allowLocalRoot?: string;
   version: string;
+  /** Host names accepted besides IP literals and localhost (`--allow-host`; `*` any). */
+  allowedHosts?: string[];
+  /** Web origins allowed to call the service (`--allow-origin`); none by default. */
+  allowedOrigins?: string[];
+  limits?: Partial<ServiceLimits>;
+  /** Files in one request (multipart or sources); default 20. */
+  maxFilesPerRequest?: number;
+  /** docling-serve's http sources: off unless `--allow-http-sources`; private addresses only with `--allow-private-sources`. */
+  httpSources?: { enabled: boolean; allowPrivate: boolean; timeoutMs?: number };
+  /** How long a multi-document request's record is kept (the runner keeps the documents); default 1 h. */
+  retentionMs?: number;
 }
 
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
+/** What one service takes at once (issue 21 item 10); each excess is answered, never queued silently. */
+export interface ServiceLimits {
+  /** Open connections; more → 503 and closed. */
+  maxConnections: number;
+  /** Uploads being received at once; more → 429. */
+  maxUploadsInFlight: number;
+  /** Documents (in-process) or jobs (queue) waiting to start; more → 503. */
+  maxQueued: number;
+  /** Time to receive a whole request (headers and body); slower → the connection is closed. */
+  requestTimeoutMs: number;
 }
+
+export const DEFAULT_LIMITS: ServiceLimits = { maxConnections: 64, maxUploadsInFlight: 16, maxQueued: 100, requestTimeoutMs: 300_000 };
 
 const TASK_PARAMS = { type: 'object', required: ['task_id'], properties: { task_id: { type: 'string', pattern: TASK_ID.source } } } as const;
-
-function checkKey(expected: string | undefined, given: unknown): boolean {
-  if (!expected) return true;
-  if (typeof given !== 'string') return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** `%PDF-` must appear in the first 1 KiB (the spec allows leading junk; real files start with it). */
-function looksLikePdf(path: string): boolean {
-  const fd = openSync(path, 'r');
-  try {
-    const buf = Buffer.alloc(1024);
-    const n = readSync(fd, buf, 0, 1024, 0);
-    return buf.subarray(0, n).includes('%PDF-');
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** A failed task's message → the HTTP status a synchronous caller gets. */
 function failureStatus(message: string): number {
@@ -72,215 +77,367 @@ function failureStatus(message: string): number {
   return 422;
 }
 
-function statusBody(s: TaskStatusView) {
-  return {
-    task_id: s.id,
-    task_status: s.state,
-    task_position: s.position ?? null,
-    task_meta: { pages_done: s.pagesDone, pages_total: s.pagesTotal ?? null },
-    error: s.error ?? null,
-  };
+/** Form fields → options: a repeated field is a list; `prefix` (chunk forms: convert_, chunking_) picks and strips. */
+function pick(fields: Record<string, unknown>, prefix: string, except: string[] = []): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fields)) if (k.startsWith(prefix) && !except.includes(k)) out[k.slice(prefix.length)] = v;
+  return out;
 }
 
-function resultBody(id: string, r: TaskResult, s: TaskStatusView) {
-  return {
-    task_id: id,
-    status: s.state === 'success' ? (r.summary.pageErrors.length > 0 ? 'partial_success' : 'success') : s.state,
-    document: {
-      filename: r.name,
-      md_content: r.summary.markdown,
-      doctags_content: r.summary.doctags,
-      json_content: { pageCount: r.summary.pageCount, pagesDone: r.summary.pagesDone, engine: r.summary.engine, pages: r.pages },
-      assets: [...r.assets.keys()],
-    },
-    errors: r.summary.pageErrors,
-    warnings: r.summary.warnings,
-    error: s.error ?? null,
-  };
-}
+const CONVERT_FORM_EXTRAS = ['target_type', 'callbacks'];
 
 export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...cfg.limits };
+  const maxFiles = cfg.maxFilesPerRequest ?? 20;
+  // base64 is 4/3 of the bytes: a JSON body may carry one upload's worth of files, encoded.
+  const jsonLimit = Math.ceil(cfg.maxUploadBytes * 1.34) + 1024 * 1024;
+  const app = Fastify({ logger: false, bodyLimit: jsonLimit, requestTimeout: limits.requestTimeoutMs });
+  const excess = limitConnections(app.server, limits.maxConnections);
+  const jobs = new Jobs(cfg.runner, cfg.work, cfg.retentionMs ?? 3600_000);
+  // First of all hooks, on matched and unmatched routes alike (guard.ts says why and in which order).
+  app.addHook('onRequest', async (req, reply) => {
+    const no = gate({ apiKey: cfg.apiKey, allowedHosts: cfg.allowedHosts ?? [], allowedOrigins: cfg.allowedOrigins ?? [], maxConnections: limits.maxConnections }, excess, req);
+    if (no) return refuse(reply, no);
+  });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Folio', description: 'PDF to Markdown, DocTags and page JSON (docling-serve-shaped v1 API).', version: cfg.version },
+      info: { title: 'Folio', description: 'PDF and scanned images to Markdown, DoclingDocument JSON, DocTags, text and chunks: a drop-in for docling-serve 1.31.0\'s v1 API.', version: cfg.version },
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } } },
     },
   });
   // preservePath: see the client's name as sent, so a name with path separators is refused rather than silently cut.
-  await app.register(multipart, { preservePath: true, limits: { fileSize: cfg.maxUploadBytes, files: 1, fields: 20, fieldSize: 10000, parts: 22 } });
+  await app.register(multipart, { preservePath: true, limits: { fileSize: cfg.maxUploadBytes, files: maxFiles, fields: 200, fieldSize: 100_000, parts: maxFiles + 200 } });
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, _req, reply) => {
     const status = err instanceof HttpError ? err.statusCode : err.validation ? 400 : err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    if (status >= 500) {
+    if (status >= 500 && !(err instanceof HttpError && (err.statusCode === 503 || err.statusCode === 502 || err.statusCode === 504))) {
       process.stderr.write(`folio serve: ${err.stack ?? err.message}\n`);
-      return reply.code(500).send({ error: { status: 500, code: 'internal', message: 'internal error; the service log has the details' } });
+      return reply.code(500).send({ detail: 'internal error; the service log has the details', error: { status: 500, code: 'internal', message: 'internal error; the service log has the details' } });
     }
+    if (err instanceof HttpError && err.headers) reply.headers(err.headers);
     let message = err.message;
     if (err.code === 'FST_REQ_FILE_TOO_LARGE') message = `the upload is larger than this service's limit of ${cfg.maxUploadBytes} bytes`;
-    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') message = `content type not accepted here: send multipart/form-data with the PDF in a "files" field`;
-    return reply.code(status).send({ error: { status, code: err instanceof HttpError ? err.code : (err.code ?? 'bad_request'), message } });
+    if (err.code === 'FST_FILES_LIMIT') message = `more than ${maxFiles} files in one request: send them in several requests`;
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') message = `content type not accepted here: send multipart/form-data with the files in a "files" field, or JSON to the /source routes`;
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') message = `the request body is larger than this service's limit of ${jsonLimit} bytes`;
+    return reply.code(status).send({ detail: message, error: { status, code: err instanceof HttpError ? err.code : (err.code ?? 'bad_request'), message } });
   });
-  app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: { status: 404, code: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` } }));
+  app.setNotFoundHandler((req, reply) => reply.code(404).send({ detail: 'not found', error: { status: 404, code: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` } }));
 
-  app.addHook('onRequest', async (req) => {
-    if (!req.url.startsWith('/v1/')) return;
-    if (!checkKey(cfg.apiKey, req.headers['x-api-key'])) throw new HttpError(401, 'unauthorized', 'missing or wrong API key: send it in the X-Api-Key header');
-  });
+  let uploadsInFlight = 0;
+  /** Refuses work the service cannot take now, before a byte of the body is stored. */
+  const admit = async (req: FastifyRequest | undefined, bodyLimit: number) => {
+    const length = Number(req?.headers['content-length']);
+    if (Number.isFinite(length) && length > bodyLimit) {
+      throw new HttpError(413, 'too_large', `the request body (${length} bytes) is larger than this service's limit of ${cfg.maxUploadBytes} bytes per upload`);
+    }
+    if (uploadsInFlight >= limits.maxUploadsInFlight) {
+      throw new HttpError(429, 'too_many_uploads', `this service receives at most ${limits.maxUploadsInFlight} uploads at once: retry in a few seconds`, { 'retry-after': '5' });
+    }
+    const waiting = await cfg.runner.backlog();
+    if (waiting >= limits.maxQueued) {
+      throw new HttpError(503, 'queue_full', `${waiting} documents are already waiting (this service's limit is ${limits.maxQueued}): retry later`, { 'retry-after': '30' });
+    }
+  };
+  const optionsOf = <T>(read: () => T): T => {
+    try {
+      return read();
+    } catch (e) {
+      if (e instanceof OptionsError) throw new HttpError(400, 'bad_option', e.message);
+      throw e;
+    }
+  };
 
-  /** Streams the one uploaded PDF into the work folder under a generated name; returns it with the form's options. */
+  /**
+   * Streams the uploaded files into the work folder under generated names (mode 0600) and
+   * returns them with the form's fields (a repeated field as a list). A refused, failed or
+   * abandoned upload leaves no file behind: the files are removed when the request ends without
+   * a complete body (the client went away).
+   */
   const readUpload = async (req: FastifyRequest) => {
-    if (!req.isMultipart()) throw new HttpError(415, 'unsupported_media_type', 'send the PDF as multipart/form-data in a "files" field');
+    if (!req.isMultipart()) throw new HttpError(415, 'unsupported_media_type', 'send the files as multipart/form-data in a "files" field');
+    await admit(req, cfg.maxUploadBytes + 1024 * 1024);
+    uploadsInFlight++;
     const fields: Record<string, unknown> = {};
-    let upload: { path: string; name: string } | undefined;
+    const files: { path: string; name: string }[] = [];
+    let total = 0;
+    const removeAll = () => {
+      for (const f of files) cfg.work.remove(f.path);
+    };
+    const onGone = () => {
+      if (!req.raw.complete) removeAll();
+    };
+    req.raw.once('close', onGone);
     try {
       for await (const part of req.parts()) {
         if (part.type === 'file') {
           if (part.fieldname !== 'files' && part.fieldname !== 'file') {
             part.file.resume();
-            throw new HttpError(400, 'bad_field', `unexpected file field "${part.fieldname}": send the PDF in "files"`);
+            throw new HttpError(400, 'bad_field', `unexpected file field "${part.fieldname}": send the files in "files"`);
           }
-          const name = part.filename ?? '';
-          if (!name || /[\\/]/.test(name) || name === '.' || name === '..' || name.length > 255 || /[\x00-\x1f]/.test(name)) {
+          let name: string;
+          try {
+            name = checkName(part.filename ?? '');
+          } catch (e) {
             part.file.resume();
-            throw new HttpError(400, 'bad_filename', `file name "${name.slice(0, 100)}" is not accepted: give a plain name without path separators`);
+            throw e;
           }
           const path = cfg.work.newUpload();
-          upload = { path, name };
-          await pipeline(part.file, createWriteStream(path));
+          files.push({ path, name });
+          await pipeline(part.file, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
           if (part.file.truncated) throw new HttpError(413, 'too_large', `${name} is larger than this service's limit of ${cfg.maxUploadBytes} bytes`);
+          total += statSync(path).size;
+          if (total > cfg.maxUploadBytes) throw new HttpError(413, 'too_large', `the files of this request together are larger than this service's limit of ${cfg.maxUploadBytes} bytes`);
         } else {
-          fields[part.fieldname] = part.value;
+          const prev = fields[part.fieldname];
+          fields[part.fieldname] = prev === undefined ? part.value : Array.isArray(prev) ? [...prev, part.value] : [prev, part.value];
         }
       }
     } catch (e) {
-      if (upload) cfg.work.remove(upload.path);
+      removeAll();
       throw e;
+    } finally {
+      uploadsInFlight--;
+      req.raw.off('close', onGone);
     }
-    if (!upload) throw new HttpError(400, 'missing_file', 'no file: send the PDF in a multipart field named "files"');
-    const size = statSync(upload.path).size;
-    const fail = (status: number, code: string, message: string) => {
-      cfg.work.remove(upload!.path);
-      return new HttpError(status, code, message);
-    };
-    if (size === 0) throw fail(400, 'empty_file', `${upload.name} is empty (0 bytes): it is not a PDF`);
-    if (!looksLikePdf(upload.path)) throw fail(415, 'not_a_pdf', `${upload.name} is not a PDF (no %PDF- header); Folio converts PDF files only`);
-    let opts;
-    try {
-      opts = parseApiOptions(fields);
-    } catch (e) {
-      if (e instanceof OptionsError) throw fail(400, 'bad_option', e.message);
-      throw e;
+    if (files.length === 0) {
+      throw new HttpError(400, 'missing_file', 'no file: send the PDF in a multipart field named "files"');
     }
-    return { file: upload.path, name: upload.name, opts };
+    return { files, fields, removeAll };
   };
 
-  const submitUpload = async (req: FastifyRequest) => {
+  /** Makes every stored file convertible; on the first refusal removes them all. */
+  const readyAll = async (files: { path: string; name: string }[], opts: RequestOptions): Promise<StoredInput[]> => {
+    const ready: StoredInput[] = [];
+    try {
+      for (const f of files) ready.push(await readyInput(cfg.work, f.path, f.name, true, opts.fromFormats));
+    } catch (e) {
+      for (const f of files) cfg.work.remove(f.path);
+      throw e;
+    }
+    return ready;
+  };
+
+  const targetOf = (v: unknown): boolean => {
+    const t = Array.isArray(v) ? v[v.length - 1] : v;
+    if (t === undefined || t === null || t === '' || t === 'inbody') return false;
+    if (t === 'zip') return true;
+    throw new HttpError(400, 'bad_option', `target "${String(t).slice(0, 50)}" is not supported: use inbody or zip`);
+  };
+
+  const submitForm = async (req: FastifyRequest, type: Job['type']): Promise<Job> => {
     const u = await readUpload(req);
-    return cfg.runner.submit({ file: u.file, name: u.name, options: toConvertOptions(u.opts, cfg.baseOptions), pages: u.opts.page_range, password: u.opts.password });
-  };
-
-  const submitLocal = async (body: unknown) => {
-    if (!cfg.allowLocalRoot) throw new HttpError(403, 'local_paths_disabled', 'this service does not read local paths: upload the file to /v1/convert/file, or start it with --allow-local <dir>');
-    const b = (body ?? {}) as { path?: unknown; options?: Record<string, unknown> };
-    if (typeof b.path !== 'string' || !b.path) throw new HttpError(400, 'missing_path', 'give {"path": "<file.pdf>"} (relative to the allowed folder, or absolute inside it)');
-    let real: string;
+    let opts: RequestOptions;
+    let chunking: ChunkingRequest | undefined;
+    const warnings: string[] = [];
     try {
-      real = realpathSync(isAbsolute(b.path) ? b.path : `${cfg.allowLocalRoot}/${b.path}`);
-    } catch {
-      throw new HttpError(404, 'not_found', `${b.path} was not found`);
-    }
-    const rel = relative(realpathSync(cfg.allowLocalRoot), real);
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new HttpError(403, 'outside_allowed', `${b.path} is outside the folder this service may read`);
-    if (!statSync(real).isFile()) throw new HttpError(400, 'not_a_file', `${b.path} is not a file`);
-    let opts;
-    try {
-      opts = parseApiOptions(b.options ?? {});
+      if (type === 'convert') {
+        opts = optionsOf(() => readOptions(pick(u.fields, '', CONVERT_FORM_EXTRAS), true));
+        if (u.fields.callbacks !== undefined) warnings.push('callbacks: not supported by Folio; poll /v1/status/poll/{task_id}');
+      } else {
+        const rest = Object.keys(u.fields).filter((k) => !k.startsWith('convert_') && !k.startsWith('chunking_') && k !== 'include_converted_doc' && k !== 'target_type');
+        if (rest.length > 0) throw new HttpError(400, 'bad_option', `option "${rest[0]}" is not known here: chunk forms take convert_<option>, chunking_<option>, include_converted_doc and target_type`);
+        opts = optionsOf(() => readOptions(pick(u.fields, 'convert_'), true));
+        chunking = optionsOf(() => readChunking(pick(u.fields, 'chunking_'), true));
+      }
     } catch (e) {
-      if (e instanceof OptionsError) throw new HttpError(400, 'bad_option', e.message);
+      u.removeAll();
       throw e;
     }
-    if (!looksLikePdf(real)) throw new HttpError(415, 'not_a_pdf', `${basename(real)} is not a PDF (no %PDF- header)`);
-    return cfg.runner.submit({ file: real, name: basename(real), options: toConvertOptions(opts, cfg.baseOptions), pages: opts.page_range, password: opts.password });
-  };
-
-  const finishSync = async (id: string, reply: FastifyReply) => {
-    const s = await cfg.runner.wait(id);
-    const r = await cfg.runner.result(id);
-    if (!s || !r) throw new HttpError(500, 'internal', 'task vanished');
-    if (s.state === 'failure') {
-      const status = failureStatus(s.error ?? '');
-      return reply.code(status).send({ task_id: id, error: { status, code: 'conversion_failed', message: s.error ?? 'conversion failed' } });
+    let zip: boolean;
+    try {
+      zip = targetOf(u.fields.target_type);
+    } catch (e) {
+      u.removeAll();
+      throw e;
     }
-    return reply.send(resultBody(id, r, s));
+    const inputs = await readyAll(u.files, opts);
+    const include = u.fields.include_converted_doc;
+    return jobs.submit(type, inputs, opts, toConvertOptions(opts.api, cfg.baseOptions), { zip, chunking, includeConvertedDoc: include === 'true' || include === true, warnings });
   };
 
-  const multipartDoc = 'multipart/form-data: the PDF in "files"; options as fields: ' + Object.keys(OPTIONS_SCHEMA.properties).join(', ');
+  /**
+   * A PDF by local path (--allow-local). Every refusal about where the path leads — outside the
+   * folder, through a link out of it, inside the service's own work folder, missing, not a file —
+   * is the same 404 with the same words, so the answer never tells whether a path exists
+   * (issue 21 item 9). The file is the user's: it is read, never removed.
+   */
+  const localInput = async (given: string, opts: RequestOptions): Promise<StoredInput> => {
+    if (!cfg.allowLocalRoot) throw new HttpError(403, 'local_paths_disabled', 'this service does not read local paths: upload the file to /v1/convert/file, or start it with --allow-local <dir>');
+    const notHere = () => new HttpError(404, 'not_found', `${given.slice(0, 300)} is not a file inside the folder this service may read`);
+    const within = (root: string, p: string) => {
+      const rel = relative(root, p);
+      return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+    };
+    const root = resolve(cfg.allowLocalRoot);
+    const lexical = resolve(root, given);
+    // Refused before the file system is asked, so a path outside costs the same as any other miss.
+    if (!within(root, lexical)) throw notHere();
+    let real: string;
+    let realRoot: string;
+    try {
+      real = realpathSync(lexical);
+      realRoot = realpathSync(root);
+    } catch {
+      throw notHere();
+    }
+    // Inside the work folder lie other clients' uploads and results: never readable by path.
+    const realWork = realpathSync(cfg.work.root);
+    if (!within(realRoot, real) || real === realWork || within(realWork, real)) throw notHere();
+    if (!statSync(real).isFile()) throw notHere();
+    return readyInput(cfg.work, real, basename(real), false, opts.fromFormats);
+  };
+
+  type SourceItem = { kind?: unknown; base64_string?: unknown; filename?: unknown; url?: unknown; headers?: unknown };
+  /** The JSON body's sources (v1 `sources`, or the earlier `file_sources` / `http_sources`) stored in the work folder. */
+  const readSources = async (b: Record<string, unknown>, opts: RequestOptions): Promise<StoredInput[]> => {
+    const list = (v: unknown, what: string): SourceItem[] => {
+      if (v === undefined || v === null) return [];
+      if (!Array.isArray(v)) throw new HttpError(400, 'bad_request', `"${what}" must be a list`);
+      return v as SourceItem[];
+    };
+    const items: SourceItem[] = [...list(b.sources, 'sources'), ...list(b.file_sources, 'file_sources').map((x) => ({ ...x, kind: 'file' })), ...list(b.http_sources, 'http_sources').map((x) => ({ ...x, kind: 'http' }))];
+    if (items.length > maxFiles) throw new HttpError(413, 'too_many_files', `${items.length} sources in one request; this service takes at most ${maxFiles}`);
+    if (items.length === 0 && typeof b.path !== 'string') throw new HttpError(400, 'missing_source', 'no source: give "sources" ([{"kind": "file", "base64_string", "filename"}] or [{"kind": "http", "url"}]), or upload to /v1/convert/file');
+    const stored: { path: string; name: string }[] = [];
+    let total = 0;
+    try {
+      for (const it of items) {
+        if (typeof it !== 'object' || it === null) throw new HttpError(400, 'bad_request', 'each source must be an object');
+        const path = cfg.work.newUpload();
+        if (it.kind === 'file') {
+          if (typeof it.base64_string !== 'string' || typeof it.filename !== 'string') throw new HttpError(400, 'bad_request', 'a file source needs "base64_string" and "filename"');
+          const name = checkName(it.filename);
+          if (!/^[A-Za-z0-9+/=\s_-]*$/.test(it.base64_string)) throw new HttpError(400, 'bad_base64', `${name}: base64_string is not base64`);
+          const bytes = Buffer.from(it.base64_string, 'base64');
+          total += bytes.length;
+          if (bytes.length > cfg.maxUploadBytes || total > cfg.maxUploadBytes) throw new HttpError(413, 'too_large', `${name} is larger than this service's limit of ${cfg.maxUploadBytes} bytes`);
+          writeFileSync(path, bytes, { flag: 'wx', mode: 0o600 });
+          stored.push({ path, name });
+        } else if (it.kind === 'http') {
+          if (typeof it.url !== 'string') throw new HttpError(400, 'bad_request', 'an http source needs "url"');
+          const headers: Record<string, string> = {};
+          if (it.headers && typeof it.headers === 'object') for (const [k, v] of Object.entries(it.headers)) if (typeof v === 'string') headers[k] = v;
+          stored.push({ path, name: 'document' });
+          try {
+            const got = await fetchSource(it.url, headers, path, { enabled: cfg.httpSources?.enabled ?? false, allowPrivate: cfg.httpSources?.allowPrivate ?? false, maxBytes: cfg.maxUploadBytes - total, timeoutMs: cfg.httpSources?.timeoutMs ?? 60_000 });
+            stored[stored.length - 1]!.name = got.name;
+            total += statSync(path).size;
+          } catch (e) {
+            if (e instanceof SourceError) throw new HttpError(e.statusCode, 'bad_source', e.message);
+            throw e;
+          }
+        } else throw new HttpError(400, 'bad_request', `source kind ${JSON.stringify(it.kind ?? null).slice(0, 40)} is not supported: use "file" or "http"`);
+      }
+    } catch (e) {
+      for (const f of stored) cfg.work.remove(f.path);
+      throw e;
+    }
+    const ready = await readyAll(stored, opts);
+    if (typeof b.path === 'string') ready.push(await localInput(b.path, opts));
+    return ready;
+  };
+
+  const submitJson = async (req: FastifyRequest, type: Job['type']): Promise<Job> => {
+    const b = req.body;
+    if (typeof b !== 'object' || b === null || Array.isArray(b)) throw new HttpError(415, 'unsupported_media_type', 'send a JSON object (Content-Type: application/json)');
+    const body = b as Record<string, unknown>;
+    const known = type === 'convert' ? ['options', 'sources', 'file_sources', 'http_sources', 'target', 'callbacks', 'path'] : ['convert_options', 'chunking_options', 'sources', 'file_sources', 'http_sources', 'include_converted_doc', 'target', 'callbacks'];
+    const unknown = Object.keys(body).find((k) => !known.includes(k));
+    if (unknown) throw new HttpError(400, 'bad_request', `field "${unknown}" is not known here (${known.join(', ')})`);
+    const optsRaw = (type === 'convert' ? body.options : body.convert_options) ?? {};
+    if (typeof optsRaw !== 'object' || Array.isArray(optsRaw)) throw new HttpError(400, 'bad_option', 'options must be an object');
+    const opts = optionsOf(() => readOptions(optsRaw as Record<string, unknown>, false));
+    const chunkRaw = body.chunking_options ?? {};
+    const chunking = type === 'chunk' ? optionsOf(() => readChunking(chunkRaw as Record<string, unknown>, false)) : undefined;
+    const target = body.target as { kind?: unknown } | undefined;
+    const zip = targetOf(target?.kind);
+    const warnings: string[] = [];
+    if (Array.isArray(body.callbacks) && body.callbacks.length > 0) warnings.push('callbacks: not supported by Folio; poll /v1/status/poll/{task_id}');
+    await admit(req, jsonLimit);
+    uploadsInFlight++;
+    let inputs: StoredInput[];
+    try {
+      inputs = await readSources(body, opts);
+    } finally {
+      uploadsInFlight--;
+    }
+    return jobs.submit(type, inputs, opts, toConvertOptions(opts.api, cfg.baseOptions), { zip, chunking, includeConvertedDoc: body.include_converted_doc === true, warnings });
+  };
+
+  const sendResult = async (job: Job, reply: FastifyReply, sync: boolean) => {
+    const res = await jobs.result(job);
+    if (res.kind === 'zip') {
+      const name = job.docs.length === 1 ? job.docs[0]!.name.replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9._-]/g, '_') : 'converted_docs';
+      return reply.header('content-type', 'application/zip').header('content-disposition', `attachment; filename="${name}.zip"`).send(res.bytes);
+    }
+    if (sync && res.failed) {
+      const status = failureStatus(res.failed.message);
+      return reply.code(status).send({ ...res.body, detail: res.failed.message, error: { status, code: 'conversion_failed', message: res.failed.message } });
+    }
+    return reply.send(res.body);
+  };
+  const finishSync = async (job: Job, reply: FastifyReply) => {
+    await jobs.wait(job);
+    return sendResult(job, reply, true);
+  };
+
+  const sec = [{ apiKey: [] }];
   app.get('/health', { schema: { summary: 'Liveness' } }, async () => ({ status: 'ok' }));
   app.get('/ready', { schema: { summary: 'Readiness (the queue reachable when --redis)' } }, async (_req, reply) => {
     const ok = await cfg.runner.ready();
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', runner: cfg.runner.kind });
   });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/version', { schema: { summary: 'Versions: Folio, and the docling-serve API it answers' } }, async () => ({ folio: cfg.version, 'docling-serve-api': '1.31.0 (v1)', node: process.versions.node, platform: `${process.platform}-${process.arch}` }));
+  const openapi = () => completeOpenApi(JSON.parse(JSON.stringify(app.swagger())) as Record<string, any>);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => openapi());
+  app.get('/docs', { schema: { hide: true } }, async (_req, reply) => reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).header('x-content-type-options', 'nosniff').send(docsPage(openapi())));
 
-  app.post('/v1/convert/file', { schema: { summary: 'Convert one uploaded PDF and wait for the result', description: multipartDoc, security: [{ apiKey: [] }] } }, async (req, reply) =>
-    finishSync(await submitUpload(req), reply),
-  );
-  app.post('/v1/convert/file/async', { schema: { summary: 'Submit one uploaded PDF; answers a task id', description: multipartDoc, security: [{ apiKey: [] }] } }, async (req) => {
-    const id = await submitUpload(req);
-    return statusBody((await cfg.runner.status(id))!);
-  });
-  const sourceSchema = { type: 'object', required: ['path'], additionalProperties: false, properties: { path: { type: 'string', maxLength: 4096 }, options: OPTIONS_SCHEMA } } as const;
-  app.post('/v1/convert/source', { schema: { summary: 'Convert a PDF by local path (only with --allow-local)', body: sourceSchema, security: [{ apiKey: [] }] } }, async (req, reply) =>
-    finishSync(await submitLocal(req.body), reply),
-  );
-  app.post('/v1/convert/source/async', { schema: { summary: 'Submit a PDF by local path (only with --allow-local)', body: sourceSchema, security: [{ apiKey: [] }] } }, async (req) => {
-    const id = await submitLocal(req.body);
-    return statusBody((await cfg.runner.status(id))!);
-  });
+  for (const type of ['convert', 'chunk'] as const) {
+    const base = type === 'convert' ? '/v1/convert' : '/v1/chunk/hybrid';
+    const what = type === 'convert' ? 'Convert' : 'Convert and chunk (HybridChunker-shaped chunks)';
+    app.post(`${base}/file`, { schema: { summary: `${what}: uploaded files (multipart), waits for the result`, security: sec } }, async (req, reply) => finishSync(await submitForm(req, type), reply));
+    app.post(`${base}/file/async`, { schema: { summary: `${what}: uploaded files (multipart); answers a task`, security: sec } }, async (req) => jobs.status(await submitForm(req, type)));
+    app.post(`${base}/source`, { schema: { summary: `${what}: sources in a JSON body (base64 files, URLs${type === 'convert' ? ', a local path with --allow-local' : ''}), waits for the result`, security: sec } }, async (req, reply) => finishSync(await submitJson(req, type), reply));
+    app.post(`${base}/source/async`, { schema: { summary: `${what}: sources in a JSON body; answers a task`, security: sec } }, async (req) => jobs.status(await submitJson(req, type)));
+  }
 
-  const taskOr404 = async (id: string) => {
-    const s = await cfg.runner.status(id);
-    if (!s) throw new HttpError(404, 'unknown_task', `no task ${id} (never submitted, or past its retention time)`);
-    return s;
+  const jobOr404 = async (id: string) => {
+    const j = await jobs.find(id);
+    if (!j) throw new HttpError(404, 'unknown_task', `no task ${id} (never submitted, or past its retention time)`);
+    return j;
   };
   app.get<{ Params: { task_id: string }; Querystring: { wait?: number } }>(
     '/v1/status/poll/:task_id',
-    { schema: { summary: 'Task status with pages done / total; ?wait=<s> waits up to that long for the end', params: TASK_PARAMS, querystring: { type: 'object', properties: { wait: { type: 'number', minimum: 0, maximum: 60 } } }, security: [{ apiKey: [] }] } },
+    { schema: { summary: 'Task status (docs done, pages done / total); ?wait=<s> waits up to that long for the end', params: TASK_PARAMS, querystring: { type: 'object', properties: { wait: { type: 'number', minimum: 0, maximum: 60 } } }, security: sec } },
     async (req) => {
-      let s = await taskOr404(req.params.task_id);
+      const job = await jobOr404(req.params.task_id);
+      let s = await jobs.status(job);
       const until = Date.now() + (req.query.wait ?? 0) * 1000;
-      while ((s.state === 'pending' || s.state === 'started') && Date.now() < until) {
+      while ((s.task_status === 'pending' || s.task_status === 'started') && Date.now() < until) {
         await new Promise((r) => setTimeout(r, 100));
-        s = await taskOr404(req.params.task_id);
+        s = await jobs.status(job);
       }
-      return statusBody(s);
+      return s;
     },
   );
   app.get<{ Params: { task_id: string }; Querystring: { target?: 'json' | 'zip' } }>(
     '/v1/result/:task_id',
-    { schema: { summary: 'Result: JSON with Markdown, DocTags and page JSON, or ?target=zip (with assets)', params: TASK_PARAMS, querystring: { type: 'object', properties: { target: { type: 'string', enum: ['json', 'zip'] } } }, security: [{ apiKey: [] }] } },
+    { schema: { summary: 'The result, as the synchronous route answers it (?target=zip for a zip)', params: TASK_PARAMS, querystring: { type: 'object', properties: { target: { type: 'string', enum: ['json', 'zip'] } } }, security: sec } },
     async (req, reply) => {
-      const s = await taskOr404(req.params.task_id);
-      if (s.state === 'pending' || s.state === 'started') throw new HttpError(409, 'not_finished', `task ${s.id} is ${s.state} (${s.pagesDone}/${s.pagesTotal ?? '?'} pages): poll /v1/status/poll/${s.id}`);
-      const r = await cfg.runner.result(s.id);
-      if (!r) throw new HttpError(404, 'unknown_task', `no result for task ${s.id}`);
-      if (req.query.target === 'zip') {
-        return reply
-          .header('content-type', 'application/zip')
-          .header('content-disposition', `attachment; filename="${r.name.replace(/\.pdf$/i, '').replace(/[^A-Za-z0-9._-]/g, '_')}.zip"`)
-          .send(resultZip(r));
-      }
-      return resultBody(s.id, r, s);
+      const job = await jobOr404(req.params.task_id);
+      const s = await jobs.status(job);
+      if (s.task_status === 'pending' || s.task_status === 'started') throw new HttpError(409, 'not_finished', `task ${job.id} is ${s.task_status} (${s.task_meta.pages_done}/${s.task_meta.pages_total ?? '?'} pages): poll /v1/status/poll/${job.id}`);
+      return sendResult(req.query.target === 'zip' && job.type === 'convert' ? { ...job, zip: true } : job, reply, false);
     },
   );
   app.post<{ Params: { task_id: string } }>(
     '/v1/tasks/:task_id/cancel',
-    { schema: { summary: 'Cancel a task (pages already done are kept)', params: TASK_PARAMS, security: [{ apiKey: [] }] } },
+    { schema: { summary: 'Cancel a task (pages already done are kept)', params: TASK_PARAMS, security: sec } },
     async (req) => {
-      await taskOr404(req.params.task_id);
-      await cfg.runner.cancel(req.params.task_id);
-      return statusBody(await taskOr404(req.params.task_id));
+      const job = await jobOr404(req.params.task_id);
+      await jobs.cancel(job);
+      return jobs.status(job);
     },
   );
   return app;

@@ -1,27 +1,38 @@
 /** `folio serve`: parses its flags, builds the runner (in-process, or the queue with --redis) and listens. */
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { statSync } from 'node:fs';
 import type { ConvertOptions } from '../protocol';
 import { PageWorkerPool } from '../worker/pool';
 import { disposeVlmEngines } from '../convert/vlmEngine';
 import { checkRedisUrl } from '../queue/connection';
 import { remoteVlmOption } from '../vlm/remoteOptions';
-import { buildServer } from './app';
+import { buildServer, DEFAULT_LIMITS, type ServiceLimits } from './app';
 import { InProcessRunner, QueueRunner, type TaskRunner } from './tasks';
-import { WorkDir } from './workdir';
+import { WorkDir, WorkDirError } from './workdir';
 
 export const SERVE_USAGE = `usage: folio serve [options]
 
       --host <addr>         address to bind (default 127.0.0.1; 0.0.0.0 exposes it to the network)
       --port <n>            port (default 5001)
       --api-key <key>       require this key in X-Api-Key (or FOLIO_API_KEY)
-      --work-dir <dir>      uploads and results (default <tmp>/folio-serve)
+      --work-dir <dir>      uploads and results: a folder of your own, made 0700 (default: a new
+                            private folder under the temporary folder, removed on exit)
       --max-upload-mb <n>   largest upload (default 100)
       --max-pages <n>       most pages per document (default 2000)
       --task-timeout <s>    per-task time limit (default 1800; 0 = none)
       --retention <s>       results kept this long (default 3600)
       --allow-local <dir>   let /v1/convert/source read PDFs inside <dir> by path
+      --allow-http-sources  let /v1/convert/source fetch http(s) URLs (docling-serve's http_sources;
+                            public addresses only, same size limit as uploads)
+      --allow-private-sources  with --allow-http-sources: also loopback and private addresses
+      --max-files <n>       files in one request (default 20)
+      --allow-host <name>   accept this Host name too (repeatable; IP addresses and localhost
+                            always; * = any). Other names are refused (DNS rebinding)
+      --allow-origin <url>  let web pages of this origin call the service (repeatable; * = any)
+      --max-connections <n> open connections at once (default ${DEFAULT_LIMITS.maxConnections}; more: 503)
+      --max-uploads <n>     uploads received at once (default ${DEFAULT_LIMITS.maxUploadsInFlight}; more: 429)
+      --max-queue <n>       documents waiting to start (default ${DEFAULT_LIMITS.maxQueued}; more: 503)
+      --request-timeout <s> time to receive a whole request (default ${DEFAULT_LIMITS.requestTimeoutMs / 1000})
       --redis <url>         run jobs on \`folio worker\`s through this Redis (BullMQ)
       --range-pages <n>     pages per queue job (default 8)
       --jobs <n>            in-process: page-worker threads and documents at once (default 2)
@@ -35,7 +46,13 @@ export interface ServeArgs {
   host: string;
   port: number;
   apiKey?: string;
-  workDir: string;
+  /** Absent: a fresh private folder (WorkDir.fresh). */
+  workDir?: string;
+  allowedHosts: string[];
+  allowedOrigins: string[];
+  httpSources: { enabled: boolean; allowPrivate: boolean };
+  maxFiles: number;
+  limits: ServiceLimits;
   maxUploadBytes: number;
   maxPages: number;
   timeoutMs: number;
@@ -52,7 +69,11 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     host: '127.0.0.1',
     port: 5001,
     apiKey: env.FOLIO_API_KEY || undefined,
-    workDir: join(tmpdir(), 'folio-serve'),
+    allowedHosts: [],
+    allowedOrigins: [],
+    httpSources: { enabled: false, allowPrivate: false },
+    maxFiles: 20,
+    limits: { ...DEFAULT_LIMITS },
     maxUploadBytes: 100 * 1024 * 1024,
     maxPages: 2000,
     timeoutMs: 1800 * 1000,
@@ -95,6 +116,47 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         break;
       case '--retention':
         a.retentionMs = num(flag, value(), 1, 30 * 86400) * 1000;
+        break;
+      case '--allow-host': {
+        const h = (value() ?? '').trim().toLowerCase();
+        if (!/^(\*|[a-z0-9._-]+)$/.test(h)) throw new ServeUsageError(`--allow-host takes a host name (no port), or *`);
+        a.allowedHosts.push(h);
+        break;
+      }
+      case '--allow-origin': {
+        const o = (value() ?? '').trim();
+        if (o !== '*') {
+          let u: URL | undefined;
+          try {
+            u = new URL(o);
+          } catch {
+            /* refused below */
+          }
+          if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.origin !== o.replace(/\/$/, '')) throw new ServeUsageError(`--allow-origin takes an origin such as https://app.example:8443, not "${o}"`);
+        }
+        a.allowedOrigins.push(o);
+        break;
+      }
+      case '--allow-http-sources':
+        a.httpSources.enabled = true;
+        break;
+      case '--allow-private-sources':
+        a.httpSources.allowPrivate = true;
+        break;
+      case '--max-files':
+        a.maxFiles = Math.trunc(num(flag, value(), 1, 1000));
+        break;
+      case '--max-connections':
+        a.limits.maxConnections = Math.trunc(num(flag, value(), 1, 100000));
+        break;
+      case '--max-uploads':
+        a.limits.maxUploadsInFlight = Math.trunc(num(flag, value(), 1, 10000));
+        break;
+      case '--max-queue':
+        a.limits.maxQueued = Math.trunc(num(flag, value(), 1, 1e6));
+        break;
+      case '--request-timeout':
+        a.limits.requestTimeoutMs = num(flag, value(), 1, 86400) * 1000;
         break;
       case '--allow-local': {
         const d = resolve(value() ?? '');
@@ -139,6 +201,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     }
   }
   Object.assign(a.base, remoteVlmOption(vlm));
+  if (a.httpSources.allowPrivate && !a.httpSources.enabled) throw new ServeUsageError('--allow-private-sources needs --allow-http-sources');
   return a;
 }
 
@@ -148,7 +211,13 @@ export async function serveCommand(argv: string[], version = '0.1.0'): Promise<n
     return 0;
   }
   const args = parseServeArgs(argv);
-  const work = new WorkDir(args.workDir);
+  let work: WorkDir;
+  try {
+    work = args.workDir ? new WorkDir(args.workDir) : WorkDir.fresh();
+  } catch (e) {
+    if (e instanceof WorkDirError) throw new ServeUsageError(e.message);
+    throw e;
+  }
   const limits = { maxPages: args.maxPages, timeoutMs: args.timeoutMs, retentionMs: args.retentionMs };
   let pool: PageWorkerPool | undefined;
   let runner: TaskRunner;
@@ -157,7 +226,7 @@ export async function serveCommand(argv: string[], version = '0.1.0'): Promise<n
     pool = new PageWorkerPool({ size: args.jobs });
     runner = new InProcessRunner(pool, work, limits, args.jobs);
   }
-  const app = await buildServer({ runner, work, baseOptions: args.base, apiKey: args.apiKey, maxUploadBytes: args.maxUploadBytes, allowLocalRoot: args.allowLocal, version });
+  const app = await buildServer({ runner, work, baseOptions: args.base, apiKey: args.apiKey, maxUploadBytes: args.maxUploadBytes, allowLocalRoot: args.allowLocal, version, allowedHosts: args.allowedHosts, allowedOrigins: args.allowedOrigins, limits: args.limits, httpSources: args.httpSources, maxFilesPerRequest: args.maxFiles, retentionMs: args.retentionMs });
   const address = await app.listen({ host: args.host, port: args.port });
   process.stderr.write(`folio serve: listening on ${address} (${runner.kind}${args.apiKey ? ', API key required' : ''}; work folder ${work.root})\n`);
   if (args.host !== '127.0.0.1' && args.host !== 'localhost' && args.host !== '::1' && !args.apiKey) {
@@ -171,5 +240,6 @@ export async function serveCommand(argv: string[], version = '0.1.0'): Promise<n
   await app.close();
   await runner.close();
   await Promise.all([pool?.dispose(), disposeVlmEngines()]);
+  work.dispose();
   return 0;
 }

@@ -21,6 +21,11 @@ export interface NewTask {
   file: string;
   /** The client's file name (checked: no path separators). */
   name: string;
+  /**
+   * True for a file the service wrote itself (an upload): removed once converted. A local file
+   * read with --allow-local is the user's own and is never removed, wherever it lies.
+   */
+  owned: boolean;
   options: ConvertOptions;
   pages?: string;
   password?: string;
@@ -52,6 +57,8 @@ export interface TaskRunner {
   /** Resolves when the task has ended (or `signal` aborts, cancelling it). */
   wait(id: string, signal?: AbortSignal): Promise<TaskStatusView | undefined>;
   ready(): Promise<boolean>;
+  /** Documents (in-process) or jobs (queue) waiting to start: the service refuses new work above its limit. */
+  backlog(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -115,7 +122,8 @@ export class InProcessRunner implements TaskRunner {
       void this.run(t).finally(() => {
         this.running--;
         t.finished = Date.now();
-        this.work.remove(t.input.file);
+        if (t.input.owned) this.work.remove(t.input.file);
+        this.work.seal(t.outDir);
         t.settle();
         this.pump();
       });
@@ -197,7 +205,7 @@ export class InProcessRunner implements TaskRunner {
     if (t.state === 'pending') {
       t.state = 'cancelled';
       t.finished = Date.now();
-      this.work.remove(t.input.file);
+      if (t.input.owned) this.work.remove(t.input.file);
       t.settle();
     } else if (t.state === 'started') {
       // convertDocument stops and returns the pages done; run() then marks the task cancelled.
@@ -222,6 +230,10 @@ export class InProcessRunner implements TaskRunner {
 
   async ready(): Promise<boolean> {
     return true;
+  }
+
+  async backlog(): Promise<number> {
+    return this.waiting.filter((t) => t.state === 'pending').length;
   }
 
   private sweep(): void {
@@ -267,7 +279,7 @@ export class QueueRunner implements TaskRunner {
         rangePages: this.rangePages,
       });
     } finally {
-      this.work.remove(t.file); // the bytes now live in Redis
+      if (t.owned) this.work.remove(t.file); // the bytes now live in Redis
     }
   }
 
@@ -294,6 +306,10 @@ export class QueueRunner implements TaskRunner {
 
   ready(): Promise<boolean> {
     return this.client.ping();
+  }
+
+  async backlog(): Promise<number> {
+    return this.client.queue.getWaitingCount();
   }
 
   close(): Promise<void> {

@@ -1,14 +1,38 @@
-/** A task's result as one zip (fflate): Markdown, DocTags, page JSON and the picture assets. */
+/**
+ * Results as one zip (fflate). Per document: the outputs asked for (`<stem>.md`, `<stem>.json` —
+ * the DoclingDocument —, `<stem>.txt`), always `<stem>.doctags.txt` and Folio's page JSON
+ * (`<stem>.folio-result.json`), and the picture assets. Two documents with the same name get
+ * `-2`, `-3` stems.
+ */
 import { zipSync, strToU8 } from 'fflate';
 import type { TaskResult } from './tasks';
+import type { ExportDocument } from './doclingResult';
 
-export function resultZip(r: TaskResult): Buffer {
-  const stem = r.name.replace(/\.pdf$/i, '');
-  const files: Record<string, Uint8Array> = {
-    [`${stem}.md`]: strToU8(r.summary.markdown),
-    [`${stem}.doctags.txt`]: strToU8(r.summary.doctags + '\n'),
-    [`${stem}.folio-result.json`]: strToU8(JSON.stringify({ ...r.summary, pages: r.pages }, null, 2) + '\n'),
-  };
-  for (const [name, bytes] of r.assets) files[name] = new Uint8Array(bytes);
+export interface ZipEntry {
+  result: TaskResult;
+  document: ExportDocument;
+}
+
+/** Asset names as runners give them: `<stem>.assets/<file>`, nothing else. */
+const ASSET = /^[^/\\]+\.assets\/[A-Za-z0-9._-]+$/;
+
+export function resultsZip(entries: readonly ZipEntry[]): Buffer {
+  const files: Record<string, Uint8Array> = {};
+  const used = new Set<string>();
+  for (const { result: r, document: d } of entries) {
+    const base = r.name.replace(/\.[^.]+$/, '');
+    let stem = base;
+    for (let i = 2; used.has(stem); i++) stem = `${base}-${i}`;
+    used.add(stem);
+    if (d.md_content !== null) files[`${stem}.md`] = strToU8(d.md_content);
+    if (d.json_content !== null) files[`${stem}.json`] = strToU8(JSON.stringify(d.json_content));
+    if (d.text_content !== null) files[`${stem}.txt`] = strToU8(d.text_content);
+    files[`${stem}.doctags.txt`] = strToU8(r.summary.doctags + '\n');
+    files[`${stem}.folio-result.json`] = strToU8(JSON.stringify({ ...r.summary, pages: r.pages }, null, 2) + '\n');
+    for (const [name, bytes] of r.assets) {
+      if (!ASSET.test(name)) continue;
+      files[stem === base ? name : name.replace(/^[^/]+\.assets\//, `${stem}.assets/`)] = new Uint8Array(bytes);
+    }
+  }
   return Buffer.from(zipSync(files, { level: 6 }));
 }

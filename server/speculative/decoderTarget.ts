@@ -36,11 +36,22 @@ export class DecoderTarget implements TargetModel {
 /**
  * Stage 1 on the ONNX decoder: every region is a row of one `DecoderSession`. Each round the rows
  * are forked into their chains (`selectRows`), all chains of all regions are stepped in one run,
- * and `keepPaths` keeps one accepted chain per region (shorter ones padded with masked holes).
+ * and one accepted chain per region is kept.
+ *
+ * Rows accept different numbers of tokens, but every row of a batch has one cache length, and the
+ * real export numbers positions from that length: a masked hole after a short acceptance would
+ * shift the row's later positions and change its tokens. So the cache keeps the shortest accepted
+ * length of the round, and each longer row's extra accepted tokens are `pending`: fed again at the
+ * start of that row's next step (their logits recomputed and dropped). Every row's cache stays
+ * contiguous, and each sequence decodes exactly as it would alone.
  */
 export class DecoderTargetBatch implements TargetBatch {
   /** First row of each live sequence's chains in the last step. */
   private base: number[] = [];
+  /** Per live sequence: accepted tokens not yet in the cache (re-fed first in the next step). */
+  private pending: number[][] = [];
+  /** The rows stepped last (pending + chain), per sequence and chain. */
+  private stepped: number[][][] = [];
   constructor(
     private readonly session: DecoderSession,
     private readonly promptEmbeds?: (session: DecoderSession, prompt: readonly number[]) => Promise<Float32Array>,
@@ -50,6 +61,7 @@ export class DecoderTargetBatch implements TargetBatch {
     const rows: Float32Array[] = [];
     for (const p of prompts) rows.push(this.promptEmbeds ? await this.promptEmbeds(this.session, p) : await this.session.embed([[...p]]));
     const out = await this.session.prefill(rows);
+    this.pending = prompts.map(() => []);
     return out.map((r) => logSoftmax(r[r.length - 1]));
   }
 
@@ -61,20 +73,25 @@ export class DecoderTargetBatch implements TargetBatch {
       for (let c = 0; c < cs.length; c++) sel.push(s);
     });
     if (sel.length !== this.session.batch || sel.some((r, i) => r !== i)) this.session.selectRows(sel);
-    const out = await this.session.step(chains.flatMap((cs) => cs.map((c) => [...c])));
-    return chains.map((cs, s) => cs.map((_, c) => out[this.base[s] + c].map(logSoftmax)));
+    this.stepped = chains.map((cs, s) => cs.map((c) => [...(this.pending[s] ?? []), ...c]));
+    const out = await this.session.step(this.stepped.flat());
+    return chains.map((cs, s) => cs.map((_, c) => out[this.base[s] + c].slice(this.pending[s]?.length ?? 0).map(logSoftmax)));
   }
 
   keep(choices: readonly { chain: number; keep: number }[]): void {
+    const lens = choices.map((ch, s) => (this.pending[s]?.length ?? 0) + ch.keep);
+    const common = Math.min(...lens);
     this.session.keepPaths(
       choices.map((ch, s) => this.base[s] + ch.chain),
-      choices.map((ch) => ch.keep),
+      common,
     );
+    this.pending = choices.map((ch, s) => this.stepped[s][ch.chain].slice(common, lens[s]));
   }
 
   retire(live: readonly boolean[]): void {
     const rows = live.flatMap((l, s) => (l ? [s] : []));
     if (rows.length > 0 && rows.length !== live.length) this.session.selectRows(rows);
+    this.pending = rows.map((s) => this.pending[s] ?? []);
   }
 
   dispose(): void {

@@ -5,7 +5,7 @@
  */
 import { createSession } from '../onnx/runtime';
 import { loadVlmConfig } from '../vlm/config';
-import { DecoderSession } from '../vlm/decoder';
+import { DecoderSession, describeDecoder } from '../vlm/decoder';
 import { Tokenizer } from '../vlm/tokenizer';
 import { DecoderTarget } from './decoderTarget';
 import type { TokenInfo } from './types';
@@ -25,10 +25,13 @@ export async function loadDecoderTarget(dir: string, opts: { dtype?: string; thr
   const stopIds = [...cfg.eosIds];
   const close = tokenizer.tryId('</doctag>');
   if (close !== undefined && !stopIds.includes(close)) stopIds.push(close);
+  // Shapes from the graph where it fixes them (the tiny fixtures carry the real config.json).
+  const io = describeDecoder(decoder.session, embed.session);
   const model = {
     decoder: decoder.session,
     embed: embed.session,
-    shape: { layers: cfg.text.layers, kvHeads: cfg.text.kvHeads, headDim: cfg.text.headDim, hidden: cfg.text.hidden },
+    io,
+    shape: { layers: io.layers || cfg.text.layers, kvHeads: io.kvHeads ?? cfg.text.kvHeads, headDim: io.headDim ?? cfg.text.headDim, hidden: io.hidden ?? cfg.text.hidden },
     padId: cfg.eosIds[0] ?? 0,
   };
   return {

@@ -12,13 +12,27 @@
  *  - `selectRows(rows)` keep / reorder / duplicate rows (`selectRows([0,0,0])` forks one row
  *                       into three draft chains).
  *
- * Positions are per row: a row's next position is the number of unmasked cache entries, the same
- * rule as transformers' `cumsum(attention_mask) - 1`, so left padding and masked holes (ragged
- * steps) never shift the rotary positions. The caches are kept as the decoder returned them
- * (`present.*` fed back as `past_key_values.*`); cutting positions or dropping rows compacts
- * them inside their own buffers, and only forking a row (`selectRows([0, 0, …])`) allocates.
+ * Positions: the real granite-docling export has no `position_ids` input; its graph numbers the
+ * new positions from the cache length (transformers' Llama without position_ids), so a row's
+ * positions are its cache indices, left padding included. Left padding only offsets every
+ * position of a row alike, which rotary attention does not see (it depends on differences); a
+ * masked hole INSIDE a row's cache would shift every later position, so no operation here leaves
+ * one: ragged steps pad on the right and `keepPath`/`keepPaths`/`truncate` cut those pads away.
+ * Exports that declare `position_ids` get the number of unmasked entries before each position
+ * (transformers' `cumsum(attention_mask) - 1`), which is the same number for a hole-free cache.
+ *
+ * The caches are kept as the decoder returned them (`present.*` fed back as `past_key_values.*`);
+ * cutting positions or dropping rows compacts them inside their own buffers, and only forking a
+ * row (`selectRows([0, 0, …])`) allocates. Element types (float32 / float16) come from the
+ * sessions' metadata (`describeDecoder`); Folio's side is always float32.
+ *
+ * Prefill: the real decoder returns logits for every position (vocab × length × 4 bytes: ~450 MB
+ * for a 1,130-token page prompt). Without `num_logits_to_keep`, the prompt is fed in chunks whose
+ * logits stay under `prefillLogitsBytes` (the cache carries the positions across chunks, so the
+ * result is the same as one run).
  */
 import { Tensor, type Session } from '../onnx/runtime';
+import { asFloat32, floatData, sessionValues } from '../onnx/tensorTypes';
 
 export interface DecoderShape {
   layers: number;
@@ -35,6 +49,61 @@ export interface DecoderModel {
   shape: DecoderShape;
   /** Token used to fill padded positions (never attended to). */
   padId: number;
+  /** The decoder's interface as its session declares it (default: read from `decoder`). */
+  io?: DecoderIo;
+  /** Most bytes of logits one prefill run may return (default 128 MiB). */
+  prefillLogitsBytes?: number;
+}
+
+/** What the decoder graph declares: optional inputs, element types, shapes. */
+export interface DecoderIo {
+  positionIds: boolean;
+  numLogitsToKeep: boolean;
+  useCacheBranch: boolean;
+  /** Element types of inputs_embeds, past_key_values.*, logits, and the embedder's output. */
+  embedsType: string;
+  kvType: string;
+  logitsType: string;
+  embedOutType: string;
+  /** From the graph when its dims are fixed (else undefined: the config's value is used). */
+  layers: number;
+  kvHeads?: number;
+  headDim?: number;
+  hidden?: number;
+  vocab?: number;
+}
+
+/** Inputs every granite-docling decoder export has; the rest are optional. */
+export const REQUIRED_DECODER_INPUTS = ['inputs_embeds', 'attention_mask', 'past_key_values.0.key', 'past_key_values.0.value'] as const;
+
+/** Reads the decoder's interface from the sessions' metadata. */
+export function describeDecoder(decoder: Session, embed: Session): DecoderIo {
+  const { inputs, outputs } = sessionValues(decoder);
+  const embedOut = sessionValues(embed).outputs.get('inputs_embeds') ?? [...sessionValues(embed).outputs.values()][0];
+  const fixed = (v: number | string | undefined) => (typeof v === 'number' && v > 0 ? v : undefined);
+  const kv = inputs.get('past_key_values.0.key');
+  let layers = 0;
+  while (inputs.has(`past_key_values.${layers}.key`)) layers++;
+  return {
+    positionIds: inputs.has('position_ids'),
+    numLogitsToKeep: inputs.has('num_logits_to_keep'),
+    useCacheBranch: inputs.has('use_cache_branch'),
+    embedsType: inputs.get('inputs_embeds')?.type ?? 'float32',
+    kvType: kv?.type ?? 'float32',
+    logitsType: outputs.get('logits')?.type ?? 'float32',
+    embedOutType: embedOut?.type ?? 'float32',
+    layers,
+    kvHeads: fixed(kv?.shape[1]),
+    headDim: fixed(kv?.shape[3]),
+    hidden: fixed(inputs.get('inputs_embeds')?.shape[2]),
+    vocab: fixed(outputs.get('logits')?.shape[2]),
+  };
+}
+
+type KvData = Float32Array | Uint16Array;
+
+function allocLike(buf: KvData, n: number): KvData {
+  return buf instanceof Uint16Array ? new Uint16Array(n) : new Float32Array(n);
 }
 
 /** Time spent in the decoder's runs, for the benchmark's breakdown. */
@@ -56,7 +125,11 @@ export class DecoderSession {
   private lastStep: { k: number; lens: number[] } | undefined;
   readonly timings: DecoderTimings = { embedMs: 0, decoderMs: 0, runs: 0 };
 
-  constructor(private readonly model: DecoderModel) {}
+  private readonly io: DecoderIo;
+
+  constructor(private readonly model: DecoderModel) {
+    this.io = model.io ?? describeDecoder(model.decoder, model.embed);
+  }
 
   get batch(): number {
     return this.mask.length;
@@ -67,9 +140,21 @@ export class DecoderSession {
     return this.mask[0]?.length ?? 0;
   }
 
-  /** Next rotary position of each row. */
+  /**
+   * Next position of each row as the graph will number it: the cache length (real export), or
+   * the number of unmasked entries when the graph takes `position_ids`.
+   */
   positions(): number[] {
+    if (!this.io.positionIds) return this.mask.map((m) => m.length);
     return this.mask.map((m) => m.reduce((a, b) => a + b, 0));
+  }
+
+  /** True when no row has a masked entry after its first unmasked one (left padding only). */
+  holeFree(): boolean {
+    return this.mask.every((m) => {
+      const first = m.indexOf(1);
+      return first < 0 || m.indexOf(0, first) < 0;
+    });
   }
 
   /** Logits width: from the config until the first run, then from the decoder's output. */
@@ -84,7 +169,7 @@ export class DecoderSession {
     const t0 = performance.now();
     const out = await this.model.embed.run({ input_ids: int64(ids.flat(), [ids.length, len]) });
     this.timings.embedMs += performance.now() - t0;
-    return out.inputs_embeds.data as Float32Array;
+    return asFloat32(out.inputs_embeds ?? out[this.model.embed.outputNames[0]]);
   }
 
   /**
@@ -98,22 +183,40 @@ export class DecoderSession {
     const b = rows.length;
     const embeds = new Float32Array(b * S * H);
     const mask: number[][] = [];
-    const pos: number[] = [];
     rows.forEach((r, i) => {
       const pad = S - lens[i];
       embeds.set(r, (i * S + pad) * H);
       mask.push([...new Array(pad).fill(0), ...new Array(lens[i]).fill(1)]);
-      for (let j = 0; j < S; j++) pos.push(j < pad ? 1 : j - pad);
     });
     const { kvHeads, headDim, layers } = this.model.shape;
-    const empty = Array.from({ length: layers }, () => [0, 1].map(() => new Tensor('float32', new Float32Array(0), [b, kvHeads, 0, headDim])));
-    this.kv = empty;
-    this.mask = mask;
-    // Only the last position's logits are needed unless `all`: with num_logits_to_keep the real
-    // export then skips a [b, ~1100, 100352] float output (~450 MB per page).
-    const logits = await this.run(new Tensor('float32', embeds, [b, S, H]), pos, S, opts.all ? S : 1);
+    const kvEmpty = () => (this.io.kvType === 'float16' ? new Uint16Array(0) : new Float32Array(0));
+    this.kv = Array.from({ length: layers }, () => [0, 1].map(() => new Tensor(this.io.kvType as 'float32', kvEmpty() as Float32Array, [b, kvHeads, 0, headDim])));
+    // With num_logits_to_keep one run returns only the last position's logits. Without it (the
+    // real export) every position's logits come back, so the prompt goes in chunks small enough
+    // that a chunk's logits stay within the budget; only the wanted ones are kept.
+    const V = this.io.vocab ?? this.model.shape.vocab ?? 100352;
+    const budget = this.model.prefillLogitsBytes ?? 128 * 1024 * 1024;
+    const chunk = this.io.numLogitsToKeep && !opts.all ? S : Math.max(16, Math.floor(budget / (b * V * 4)));
+    const kept: Float32Array[][] = mask.map(() => []);
+    this.mask = mask.map(() => []);
+    for (let c0 = 0; c0 < S; c0 += chunk) {
+      const c1 = Math.min(S, c0 + chunk);
+      const n = c1 - c0;
+      const part = new Float32Array(b * n * H);
+      const pos: number[] = [];
+      for (let i = 0; i < b; i++) {
+        part.set(embeds.subarray((i * S + c0) * H, (i * S + c1) * H), i * n * H);
+        const pad = S - lens[i];
+        for (let j = c0; j < c1; j++) pos.push(j < pad ? 1 : j - pad);
+      }
+      this.mask = mask.map((m) => m.slice(0, c1));
+      const keep = opts.all ? n : c1 === S ? 1 : 0;
+      const logits = await this.run(part, pos, n, keep);
+      // Copies: the runtime's output buffer is not kept across runs.
+      logits.forEach((rowLogits, i) => kept[i].push(...rowLogits.map((l) => l.slice())));
+    }
     this.lastStep = undefined;
-    return logits.map((rowLogits, i) => (opts.all ? rowLogits.slice(S - lens[i]) : [rowLogits[rowLogits.length - 1]]));
+    return kept.map((rowLogits, i) => (opts.all ? rowLogits.slice(S - lens[i]) : [rowLogits[rowLogits.length - 1]]));
   }
 
   /**
@@ -128,11 +231,13 @@ export class DecoderSession {
     const next = this.positions();
     const pos: number[] = [];
     tokens.forEach((t, r) => {
+      // Shorter rows are padded on the right (masked, then cut by keepPath/keepPaths/truncate),
+      // so their real tokens keep contiguous positions.
       for (let i = 0; i < k; i++) pos.push(next[r] + Math.min(i, Math.max(0, t.length - 1)));
       this.mask[r].push(...new Array(t.length).fill(1), ...new Array(k - t.length).fill(0));
     });
     const embeds = await this.embed(padded);
-    const logits = await this.run(new Tensor('float32', embeds, [tokens.length, k, this.model.shape.hidden]), pos, k);
+    const logits = await this.run(embeds, pos, k);
     this.lastStep = { k, lens: tokens.map((t) => t.length) };
     return logits.map((l, r) => l.slice(0, tokens[r].length));
   }
@@ -146,24 +251,21 @@ export class DecoderSession {
   }
 
   /**
-   * Keeps several rows (in the given order), each with only the first `keeps[i]` positions of the
-   * last `step`: the accepted chains of several sequences decoded as one batch (speculative
-   * Stage 1). Rows that keep fewer positions than the longest get masked holes, which the
-   * per-row positions already skip. Added by server/speculative (see docs/speculative.md).
+   * Keeps several rows (in the given order), each with the first `keep` positions of the last
+   * `step`: the accepted chains of several sequences decoded as one batch (speculative Stage 1).
+   * One length for all rows: a row that accepted more would need a masked hole in the others,
+   * which the real export's positions (from the cache length) do not skip. The adapter
+   * (server/speculative/decoderTarget.ts) keeps the shortest accepted length and feeds the rest
+   * of each longer row again at the start of its next step.
    */
-  keepPaths(rows: number[], keeps: number[]): void {
+  keepPaths(rows: number[], keep: number): void {
     const last = this.lastStep;
     if (!last) throw new Error('keepPaths: no step to keep paths of');
-    if (rows.length !== keeps.length || rows.length === 0) throw new Error('keepPaths: one keep length per row');
-    rows.forEach((r, i) => {
-      if (keeps[i] < 0 || keeps[i] > last.lens[r]) throw new Error(`keepPaths: cannot keep ${keeps[i]} of ${last.lens[r]} positions`);
+    if (rows.length === 0) throw new Error('keepPaths: no rows');
+    rows.forEach((r) => {
+      if (keep < 0 || keep > last.lens[r]) throw new Error(`keepPaths: cannot keep ${keep} of ${last.lens[r]} positions of row ${r}`);
     });
-    const most = Math.max(...keeps);
-    const len = this.length - last.k + most;
-    this.reshapeCache(rows, len);
-    rows.forEach((_, i) => {
-      for (let j = keeps[i]; j < most; j++) this.mask[i][len - most + j] = 0;
-    });
+    this.reshapeCache(rows, this.length - last.k + keep);
   }
 
   /** Cuts every row's cache back to its first `len` positions. */
@@ -192,7 +294,7 @@ export class DecoderSession {
           x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
           d[i] = (x / 4294967296 - 0.5) * 0.2;
         }
-        return new Tensor('float32', d, [1, kvHeads, len, headDim]);
+        return this.kvTensor(this.io.kvType === 'float16' ? floatData(d, 'float16') : d, [1, kvHeads, len, headDim]);
       }),
     );
     this.mask = [new Array(len).fill(1)];
@@ -222,7 +324,7 @@ export class DecoderSession {
     if (inPlace) {
       this.kv = this.kv.map((pair) =>
         pair.map((t) => {
-          const buf = t.data as Float32Array;
+          const buf = t.data as KvData;
           rows.forEach((r, i) => {
             for (let h = 0; h < kvHeads; h++) {
               const from = (r * kvHeads + h) * T * headDim;
@@ -230,7 +332,7 @@ export class DecoderSession {
               if (from !== to) buf.copyWithin(to, from, from + len * headDim);
             }
           });
-          return new Tensor('float32', buf.subarray(0, rows.length * kvHeads * len * headDim), [rows.length, kvHeads, len, headDim]);
+          return this.kvTensor(buf.subarray(0, rows.length * kvHeads * len * headDim), [rows.length, kvHeads, len, headDim]);
         }),
       );
       this.mask = rows.map((r) => this.mask[r].slice(0, len));
@@ -239,15 +341,15 @@ export class DecoderSession {
       this.cacheOps.copied++;
       this.kv = this.kv.map((pair) =>
         pair.map((t) => {
-          const src = t.data as Float32Array;
-          const dst = new Float32Array(rows.length * kvHeads * len * headDim);
+          const src = t.data as KvData;
+          const dst = allocLike(src, rows.length * kvHeads * len * headDim);
           rows.forEach((r, i) => {
             for (let h = 0; h < kvHeads; h++) {
               const from = ((r * kvHeads + h) * T) * headDim;
               dst.set(src.subarray(from, from + len * headDim), ((i * kvHeads + h) * len) * headDim);
             }
           });
-          return new Tensor('float32', dst, [rows.length, kvHeads, len, headDim]);
+          return this.kvTensor(dst, [rows.length, kvHeads, len, headDim]);
         }),
       );
       this.mask = rows.map((r) => this.mask[r].slice(0, len));
@@ -255,23 +357,27 @@ export class DecoderSession {
     this.lastStep = undefined;
   }
 
+  private kvTensor(data: KvData, dims: number[]): Tensor {
+    return data instanceof Uint16Array ? new Tensor('float16', data, dims) : new Tensor('float32', data, dims);
+  }
+
   /**
-   * One decoder run over k new positions; returns logits per row for the last `keep` positions
-   * (all k when the graph has no num_logits_to_keep input and returns every position).
+   * One decoder run over k new positions (`embeds`: b × k × hidden, float32); returns logits per
+   * row for the last `keep` positions (the graph returns all k unless it takes num_logits_to_keep).
    */
-  private async run(embeds: Tensor, pos: number[], k: number, keep = k): Promise<Float32Array[][]> {
+  private async run(embeds: Float32Array, pos: number[], k: number, keep = k): Promise<Float32Array[][]> {
     const b = this.batch;
     const T = this.length;
-    const names = this.model.decoder.inputNames;
+    const io = this.io;
     const feeds: Record<string, Tensor> = {
-      inputs_embeds: embeds,
+      inputs_embeds: new Tensor(io.embedsType as 'float32', floatData(embeds, io.embedsType) as Float32Array, [b, k, this.model.shape.hidden]),
       attention_mask: int64(this.mask.flat(), [b, T]),
     };
-    // Inputs that differ between exports: onnxruntime wants every declared input fed and
-    // rejects undeclared ones, so each is sent only when the graph declares it.
-    if (names.includes('position_ids')) feeds.position_ids = int64(pos, [b, k]);
-    if (names.includes('num_logits_to_keep')) feeds.num_logits_to_keep = new Tensor('int64', BigInt64Array.from([BigInt(keep)]), []);
-    if (names.includes('use_cache_branch')) feeds.use_cache_branch = new Tensor('bool', Uint8Array.from([T - k > 0 ? 1 : 0]), [1]);
+    // Optional inputs (absent from the real export): onnxruntime wants every declared input fed
+    // and rejects undeclared ones, so each is sent only when the graph declares it.
+    if (io.positionIds) feeds.position_ids = int64(pos, [b, k]);
+    if (io.numLogitsToKeep) feeds.num_logits_to_keep = new Tensor('int64', BigInt64Array.from([BigInt(Math.max(1, keep))]), []);
+    if (io.useCacheBranch) feeds.use_cache_branch = new Tensor('bool', Uint8Array.from([T - k > 0 ? 1 : 0]), [1]);
     this.kv.forEach((pair, l) => {
       feeds[`past_key_values.${l}.key`] = pair[0];
       feeds[`past_key_values.${l}.value`] = pair[1];
@@ -285,7 +391,7 @@ export class DecoderSession {
     const V = logits.dims[2];
     const L = logits.dims[1];
     this.vocab = V;
-    const data = logits.data as Float32Array;
+    const data = asFloat32(logits);
     const res: Float32Array[][] = [];
     for (let r = 0; r < b; r++) {
       const row: Float32Array[] = [];

@@ -1,10 +1,14 @@
 /**
  * docling-layout-heron (RT-DETRv2) as a source of layout priors for the VLM prompt, when the
- * user has installed it beside the VLM. Input: the page image resized to 640 × 640, rescaled by
- * 1/255 without mean/std normalization (RT-DETR's image processor defaults; an assumption for
- * heron, see docs/vlm.md), plus `orig_target_sizes` (width, height); outputs `labels`, `boxes`
- * (x0, y0, x1, y1 in original pixels) and `scores`, one per query, no NMS. Boxes under Docling's
- * default threshold (0.3) are dropped.
+ * user has installed it beside the VLM. Input: the page image resized to 640 × 640 with the
+ * filter its preprocessor config names (bilinear), as the element type the session declares:
+ * the official ONNX export takes **uint8** RGB (`images` [b,3,640,640]; the graph rescales
+ * itself and its config says `do_rescale: false`), so raw bytes are fed; a float32 export gets
+ * the config's rescale (and mean/std when `do_normalize`). Plus `orig_target_sizes` (width,
+ * height). Outputs are read by position as docling does: labels, boxes (x0, y0, x1, y1 in
+ * original pixels), scores, one per query, no NMS. Boxes under Docling's default threshold (0.3)
+ * are dropped. A detector that fails on a page never fails the page (vlmWorker.ts falls back to
+ * the pipeline's items as priors, with a warning).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,6 +16,7 @@ import sharp from 'sharp';
 import type { RegionClass } from '../protocol';
 import { toGrid, type DocItem } from '../doctags/types';
 import { createSession, Tensor, type LoadedSession } from '../onnx/runtime';
+import { sessionValues } from '../onnx/tensorTypes';
 import type { ImageInput } from './preprocess';
 
 /** Heron's 17 labels in output order → Folio's region classes. */
@@ -30,10 +35,14 @@ export function findDetector(root: string): string | undefined {
 }
 
 export class HeronDetector {
-  /** Input side (RT-DETR: 640), rescale factor and optional mean/std (RT-DETR: none). */
+  /** Input side (RT-DETR: 640), resize filter, rescale (float inputs only) and optional mean/std. */
   size = 640;
+  kernel: 'nearest' | 'linear' | 'cubic' | 'lanczos3' = 'linear';
   rescale = 1 / 255;
+  doRescale = true;
   norm: { mean: number[]; std: number[] } | undefined;
+  /** Element type of `images` as the session declares it ('uint8' for the official export). */
+  inputType = 'float32';
 
   private constructor(private readonly s: LoadedSession, readonly threshold = 0.3) {}
 
@@ -43,13 +52,29 @@ export class HeronDetector {
 
   static async load(path: string, providers: string[], threads?: number): Promise<HeronDetector> {
     const det = new HeronDetector(await createSession(path, { providers, threads }));
+    const { inputs, outputs } = sessionValues(det.s.session);
+    for (const n of ['images', 'orig_target_sizes']) if (!inputs.has(n)) throw new Error(`${path} has no input "${n}"; it is not a docling-layout-heron export`);
+    if (outputs.size < 3) throw new Error(`${path} has ${outputs.size} outputs; a docling-layout-heron export has labels, boxes and scores`);
+    det.inputType = inputs.get('images')!.type;
+    if (det.inputType !== 'uint8' && det.inputType !== 'float32') throw new Error(`${path} takes ${det.inputType} images; Folio feeds uint8 or float32`);
     // The export's preprocessor_config.json, when shipped, overrides the RT-DETR defaults.
     const cfgPath = join(dirname(path), 'preprocessor_config.json');
     if (existsSync(cfgPath)) {
       try {
-        const c = JSON.parse(readFileSync(cfgPath, 'utf8')) as { size?: { height?: number; width?: number }; do_normalize?: boolean; image_mean?: number[]; image_std?: number[]; rescale_factor?: number };
+        const c = JSON.parse(readFileSync(cfgPath, 'utf8')) as {
+          size?: { height?: number; width?: number };
+          resample?: number;
+          do_rescale?: boolean;
+          do_normalize?: boolean;
+          image_mean?: number[];
+          image_std?: number[];
+          rescale_factor?: number;
+        };
         if (c.size?.height && c.size.height === c.size.width) det.size = c.size.height;
+        // PIL codes: 0 nearest, 2 bilinear, 3 bicubic, 1 Lanczos.
+        if (typeof c.resample === 'number') det.kernel = ({ 0: 'nearest', 1: 'lanczos3', 2: 'linear', 3: 'cubic' } as const)[c.resample as 0 | 1 | 2 | 3] ?? 'linear';
         if (typeof c.rescale_factor === 'number') det.rescale = c.rescale_factor;
+        if (c.do_rescale === false) det.doRescale = false;
         if (c.do_normalize && c.image_mean?.length === 3 && c.image_std?.length === 3) det.norm = { mean: c.image_mean, std: c.image_std };
       } catch {
         // A damaged config: keep the defaults (the model still loads and runs).
@@ -68,18 +93,30 @@ export class HeronDetector {
     const meta = 'path' in image ? await sharp(image.path).metadata() : { width: image.width, height: image.height };
     const W = meta.width ?? 1;
     const Hh = meta.height ?? 1;
-    const rgb = await src.flatten({ background: '#ffffff' }).removeAlpha().resize(S, S, { fit: 'fill' }).raw().toBuffer();
-    const px = new Float32Array(3 * S * S);
-    const mean = this.norm?.mean ?? [0, 0, 0];
-    const std = this.norm?.std ?? [1, 1, 1];
-    for (let i = 0; i < S * S; i++) for (let c = 0; c < 3; c++) px[c * S * S + i] = (rgb[i * 3 + c] * this.rescale - mean[c]) / std[c];
-    const out = await this.s.session.run({
-      images: new Tensor('float32', px, [1, 3, S, S]),
-      orig_target_sizes: new Tensor('int64', BigInt64Array.from([BigInt(W), BigInt(Hh)]), [1, 2]),
-    });
-    const labels = out.labels.data as BigInt64Array;
-    const boxes = out.boxes.data as Float32Array;
-    const scores = out.scores.data as Float32Array;
+    const rgb = await src.flatten({ background: '#ffffff' }).removeAlpha().resize(S, S, { fit: 'fill', kernel: this.kernel }).raw().toBuffer();
+    let images: Tensor;
+    if (this.inputType === 'uint8') {
+      // Raw bytes, channels first: the graph rescales (do_rescale: false in heron's config).
+      const px = new Uint8Array(3 * S * S);
+      for (let i = 0; i < S * S; i++) for (let c = 0; c < 3; c++) px[c * S * S + i] = rgb[i * 3 + c];
+      images = new Tensor('uint8', px, [1, 3, S, S]);
+    } else {
+      const px = new Float32Array(3 * S * S);
+      const k = this.doRescale ? this.rescale : 1;
+      const mean = this.norm?.mean ?? [0, 0, 0];
+      const std = this.norm?.std ?? [1, 1, 1];
+      for (let i = 0; i < S * S; i++) for (let c = 0; c < 3; c++) px[c * S * S + i] = (rgb[i * 3 + c] * k - mean[c]) / std[c];
+      images = new Tensor('float32', px, [1, 3, S, S]);
+    }
+    const out = await this.s.session.run({ images, orig_target_sizes: new Tensor('int64', BigInt64Array.from([BigInt(W), BigInt(Hh)]), [1, 2]) });
+    // By position, as docling reads them: labels, boxes, scores.
+    const [lo, bo, so] = this.s.session.outputNames.map((n) => out[n]);
+    const labels = lo.data as BigInt64Array | Float32Array;
+    const boxes = bo.data as Float32Array;
+    const scores = so.data as Float32Array;
+    if (boxes.length !== scores.length * 4 || labels.length !== scores.length) {
+      throw new Error(`the detector returned ${labels.length} labels, ${boxes.length / 4} boxes and ${scores.length} scores`);
+    }
     const items: DocItem[] = [];
     for (let q = 0; q < scores.length; q++) {
       const cls = HERON_LABELS[Number(labels[q])];

@@ -26,7 +26,7 @@ export interface LoadVlmOptions {
   /** Variant of the ONNX files: fp32 (default), fp16, q8, int8, uint8, q4, q4f16, bnb4. */
   dtype?: string;
   log?: (msg: string) => void;
-  /** folio.vlm.layoutPrior (default auto: send priors for pages when boxes are known). */
+  /** folio.vlm.layoutPrior (default off: the model card never shows a <layout> prompt; auto sends priors for pages when boxes are known). */
   layoutPrior?: LayoutPriorSetting;
   maxNewTokens?: number;
   loopGuard?: LoopGuardOptions | false;
@@ -118,7 +118,7 @@ export async function loadVlm(opts: LoadVlmOptions): Promise<VlmEngine> {
     providers: opts.providers,
     dtype: opts.dtype,
     threads: opts.threads,
-    layoutPrior: opts.layoutPrior ?? 'auto',
+    layoutPrior: opts.layoutPrior ?? 'off',
     maxNewTokens: opts.maxNewTokens,
     loopGuard: opts.loopGuard,
     detector: opts.detector,

@@ -7,10 +7,11 @@
  * token embeddings with the `<image>` positions replaced by the image features, row by row →
  * one left-padded prefill for the batch → greedy decoding with the KV cache → text.
  */
-import { createSession, type LoadedSession } from '../onnx/runtime';
+import { createSession, providerSummary, type LoadedSession } from '../onnx/runtime';
 import { Tensor } from '../onnx/runtime';
 import { loadVlmConfig, modelError, type VlmConfig } from './config';
-import { DecoderSession } from './decoder';
+import { asFloat32, floatData, sessionValues } from '../onnx/tensorTypes';
+import { DecoderSession, describeDecoder, REQUIRED_DECODER_INPUTS, type DecoderIo } from './decoder';
 import { AbortError, greedyGenerate, type StopReason } from './generate';
 import type { LoopGuardOptions } from './loopGuard';
 import { imagePromptString, preprocessImage, type ImageInput, type PreprocessedImage } from './preprocess';
@@ -60,6 +61,8 @@ export class VlmModel {
     private readonly decoderS: LoadedSession,
     readonly stopIds: Set<number>,
     readonly padId: number,
+    /** The decoder's interface as its session declares it (optional inputs, element types, shapes). */
+    readonly decoderIo: DecoderIo,
   ) {}
 
   /** Provider that runs the decoder (the one reported). */
@@ -75,10 +78,11 @@ export class VlmModel {
     const config = loadVlmConfig(opts.modelsDir, opts.dtype ?? 'fp32');
     const tokenizer = Tokenizer.fromFile(config.files.tokenizer);
     const providers = opts.providers && opts.providers.length ? opts.providers : ['cuda', 'webgpu', 'cpu'];
-    const onFallback = (p: string, reason: string) => opts.log?.(`VLM: provider ${p} unavailable (${reason.split('\n')[0]}); trying the next one`);
+    // Providers are probed quietly (runtime.ts checks provider libraries and the Vulkan loader
+    // before asking onnxruntime); what was chosen and why is said once, after loading.
     const open = async (path: string) => {
       try {
-        return await createSession(path, { providers, threads: opts.threads, onFallback });
+        return await createSession(path, { providers, threads: opts.threads });
       } catch (e) {
         throw modelError(`Cannot load ${path}: ${(e as Error).message.split('\n')[0]}. The file may be damaged; run "Folio: Download models" or \`folio models pull\` again.`);
       }
@@ -86,14 +90,28 @@ export class VlmModel {
     const vision = await open(config.files.vision);
     const embed = await open(config.files.embed);
     const decoder = await open(config.files.decoder);
-    for (const [s, names] of [
-      [vision, ['pixel_values', 'pixel_attention_mask']],
-      [embed, ['input_ids']],
-      [decoder, ['inputs_embeds', 'attention_mask', 'position_ids', 'past_key_values.0.key']],
+    // Only the inputs the real export has are required (decoder: inputs_embeds, attention_mask,
+    // past_key_values.*); position_ids, num_logits_to_keep and use_cache_branch are fed when a
+    // graph declares them (decoder.ts).
+    for (const [s, file, names] of [
+      [vision, config.files.vision, ['pixel_values', 'pixel_attention_mask']],
+      [embed, config.files.embed, ['input_ids']],
+      [decoder, config.files.decoder, REQUIRED_DECODER_INPUTS],
     ] as const) {
       for (const n of names) {
-        if (!s.session.inputNames.includes(n)) throw modelError(`The VLM model in ${config.dir} has no input "${n}"; it is not a granite-docling ONNX export.`);
+        if (!s.session.inputNames.includes(n)) throw modelError(`${file} has no input "${n}"; it is not a granite-docling ONNX export.`);
       }
+    }
+    const io = describeDecoder(decoder.session, embed.session);
+    const t = config.text;
+    // The graph's own dimensions rule where it fixes them (a config that disagrees is reported).
+    for (const [what, graph, cfg] of [
+      ['layers', io.layers, t.layers],
+      ['KV heads', io.kvHeads, t.kvHeads],
+      ['head size', io.headDim, t.headDim],
+      ['hidden size', io.hidden, t.hidden],
+    ] as const) {
+      if (graph !== undefined && graph !== cfg) opts.log?.(`VLM: ${config.files.decoder} has ${what} ${graph}, config.json says ${cfg}; using the graph's`);
     }
     const stop = new Set<number>(config.eosIds);
     for (const t of ['</doctag>', '<|end_of_text|>']) {
@@ -101,18 +119,26 @@ export class VlmModel {
       if (id !== undefined) stop.add(id);
     }
     const pad = tokenizer.tryId('<|end_of_text|>') ?? config.eosIds[0] ?? 0;
-    opts.log?.(`VLM: loaded ${config.dir} (${config.dtype}) on ${decoder.provider}`);
-    return new VlmModel(config, tokenizer, vision, embed, decoder, stop, pad);
+    opts.log?.(`VLM: ${providerSummary(decoder.provider, [...vision.failures, ...embed.failures, ...decoder.failures])}`);
+    opts.log?.(`VLM: loaded ${config.dir} (${config.dtype}: ${io.kvType} cache) on ${decoder.provider}${io.positionIds ? ' (decoder takes position_ids)' : ''}`);
+    return new VlmModel(config, tokenizer, vision, embed, decoder, stop, pad, io);
   }
 
   newSession(): DecoderSession {
     const t = this.config.text;
+    const io = this.decoderIo;
     return new DecoderSession({
       decoder: this.decoderS.session,
       embed: this.embedS.session,
-      shape: { layers: t.layers, kvHeads: t.kvHeads, headDim: t.headDim, hidden: t.hidden, vocab: t.vocab },
+      shape: { layers: io.layers || t.layers, kvHeads: io.kvHeads ?? t.kvHeads, headDim: io.headDim ?? t.headDim, hidden: io.hidden ?? t.hidden, vocab: io.vocab ?? t.vocab },
       padId: this.padId,
+      io,
     });
+  }
+
+  /** Width of the features the embedder and vision encoder produce (the decoder's hidden size). */
+  get hidden(): number {
+    return this.decoderIo.hidden ?? this.config.text.hidden;
   }
 
   /**
@@ -133,13 +159,15 @@ export class VlmModel {
     const per = 3 * T * T;
     const step = Math.max(1, this.visionBatch);
     const parts: Float32Array[] = [];
+    const pixelType = sessionValues(this.vision.session).inputs.get('pixel_values')?.type ?? 'float32';
     for (let i = 0; i < n; i += step) {
       const c = Math.min(step, n - i);
+      const px = floatData(pre.pixelValues.subarray(i * per, (i + c) * per), pixelType) as Float32Array;
       const out = await this.vision.session.run({
-        pixel_values: new Tensor('float32', pre.pixelValues.subarray(i * per, (i + c) * per), [1, c, 3, T, T]),
+        pixel_values: new Tensor(pixelType as 'float32', px, [1, c, 3, T, T]),
         pixel_attention_mask: new Tensor('bool', new Uint8Array(c * T * T).fill(1), [1, c, T, T]),
       });
-      parts.push((out.image_features ?? out[this.vision.session.outputNames[0]]).data as Float32Array);
+      parts.push(asFloat32(out.image_features ?? out[this.vision.session.outputNames[0]]));
     }
     if (parts.length === 1) return parts[0];
     const all = new Float32Array(parts.reduce((a, p) => a + p.length, 0));
@@ -159,7 +187,7 @@ export class VlmModel {
 
   /** Embeddings of the prompt with the image features written over the `<image>` positions. */
   async promptEmbeds(session: DecoderSession, ids: number[], features: Float32Array): Promise<Float32Array> {
-    const H = this.config.text.hidden;
+    const H = this.hidden;
     const embeds = (await session.embed([ids])).slice();
     const imageId = this.config.imageTokenId ?? this.tokenizer.id('<image>');
     let f = 0;

@@ -11,6 +11,7 @@ import { findDetector, HeronDetector } from './detector';
 import { CANCEL_SLOTS, type FromWorker, type PageJob, type ToWorker, type WorkerInit } from './messages';
 import { VlmModel } from './model';
 import { resolveVlmDir } from './config';
+import type { DocItem } from '../doctags/types';
 
 if (!parentPort) throw new Error('vlmWorker.js must run as a worker thread');
 const port = parentPort;
@@ -63,8 +64,19 @@ function settingsFor(id: number): ConvertSettings {
 
 async function runPage(id: number, job: PageJob): Promise<void> {
   const s = settingsFor(id);
-  const detected = detector && s.layoutPrior !== 'off' && job.mode !== 'regions' ? await detector.detect(job.image, job) : undefined;
+  let detected: DocItem[] | undefined;
+  let detectorWarning: string | undefined;
+  if (detector && s.layoutPrior !== 'off' && job.mode !== 'regions') {
+    try {
+      detected = await detector.detect(job.image, job);
+    } catch (e) {
+      // A detector error never fails the page: the pipeline's items stay the prior.
+      detectorWarning = `Page ${job.page}: the layout detector failed (${(e as Error).message.split('\n')[0]}); the pipeline's layout was used as the prior.`;
+      send({ type: 'log', message: `VLM: ${detectorWarning}` });
+    }
+  }
   const result = await convertPageOn(model!, job, s, detected);
+  if (detectorWarning) result.warnings.unshift(detectorWarning);
   const sp = result.speculation;
   if (sp) {
     const how = sp.mode === 'ar' ? 'greedy' : `${sp.mode}, K=${sp.K}, ${sp.chains} chain(s), ${sp.accepted} drafted tokens accepted`;

@@ -12,12 +12,15 @@ export const MiB = 1024 * 1024;
 export const DEFAULT_LIMITS: Required<ConvertLimits> = {
   documentSeconds: 3600,
   pageMemoryMb: 512,
+  // The sidecar's own page limit (SECURITY.md): a document past it could not be previewed anyway.
+  maxPages: 10000,
 };
 
 /** Accepted ranges; documentSeconds 0 turns the time budget off. */
 export const LIMIT_RANGES = {
   documentSeconds: { min: 0, max: 7 * 24 * 3600 },
   pageMemoryMb: { min: 16, max: 65536 },
+  maxPages: { min: 1, max: 1_000_000 },
 } as const;
 
 /**

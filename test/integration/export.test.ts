@@ -123,11 +123,14 @@ test('pictures: embedded as data URIs or linked under the pictures folder, as th
 test('bad parameters are refused naming the field', async () => {
   await assert.rejects(exportText({ format: 'docling', picturesDir: `${repoRoot()}/../x` }), (e: { code: number; message: string }) => e.code === -32602 && /picturesDir/.test(e.message));
   await assert.rejects(exportText({ format: 'md' as 'docling' }), (e: { code: number; message: string }) => e.code === -32602 && /format/.test(e.message));
-  // `embed` reads the files pictures link: none outside the pictures folder.
-  const sneaky = { ...pages[0]!, markdown: pages[0]!.markdown + '\n\n![x](../../../etc/passwd)\n' };
-  await assert.rejects(exportText({ format: 'docling', images: 'embed', picturesDir: repoRoot(), pages: [sneaky] }), (e: { code: number; message: string }) => e.code === -32602 && /pages\[0\].*outside picturesDir/.test(e.message));
-  const absolute = { ...pages[0]!, markdown: '![x](/etc/passwd)' };
-  await assert.rejects(exportText({ format: 'chunks', images: 'embed', picturesDir: repoRoot(), pages: [absolute] }), (e: { code: number }) => e.code === -32602);
+  // Pictures are read from the files the regions name (issue 21 item 2): none outside the pictures folder.
+  const withPicture = (imagePath: string) => ({ ...pages[0]!, regions: pages[0]!.regions.map((r, i) => (i === 0 ? { ...r, imagePath } : r)) });
+  await assert.rejects(exportText({ format: 'docling', images: 'embed', picturesDir: repoRoot(), pages: [withPicture('../../../etc/passwd')] }), (e: { code: number; message: string }) => e.code === -32602 && /pages\[0\].*imagePath.*picturesDir/.test(e.message));
+  await assert.rejects(exportText({ format: 'chunks', images: 'embed', picturesDir: repoRoot(), pages: [withPicture('/etc/passwd')] }), (e: { code: number }) => e.code === -32602);
+  // A link in the Markdown text is only text: never read.
+  const linkOnly = { ...pages[0]!, markdown: pages[0]!.markdown + '\n\n![x](/etc/passwd)\n' };
+  const out = await exportText({ format: 'docling', images: 'embed', picturesDir: repoRoot(), pages: [linkOnly] });
+  assert.ok(!out.text.includes(Buffer.from('root:x:').toString('base64').slice(0, 8)), 'no byte of /etc/passwd in the export');
   await assert.rejects(exportText({ format: 'chunks', pages: [{ page: 0 } as PageResult] }), (e: { code: number; message: string }) => e.code === -32602 && /pages\[0\]/.test(e.message));
 });
 

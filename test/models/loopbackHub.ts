@@ -6,7 +6,9 @@
  * in pages of 4 linked by `Link: rel="next"` headers. `main` resolves to the fixed commit
  * `HUB_COMMIT` (`/api/models/{repo}/revision/main`); listings and files answer for `main` and for
  * that commit. Test knobs: cut a file's transfer after N bytes (once), serve damaged bytes for a
- * file, serve a file without end (a hub lying about its size), redirect a file elsewhere.
+ * file, serve a file without end (a hub lying about its size), redirect a file elsewhere; and
+ * the hostile hub of issue 21 item 12: a listing that states another size, a listing without
+ * end (64 MB, then held open), API calls never answered, a transfer that stops sending.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -27,6 +29,14 @@ export interface HubServer {
   oversized(path: string, extra: number): void;
   /** Answer `path` with a redirect to `location`. */
   redirect(path: string, location: string): void;
+  /** List `path` with this size (file and LFS size) instead of its true one. */
+  listSize(path: string, size: number): void;
+  /** Answer listings with a JSON array without end (64 MB, then the connection is held). */
+  endlessListing(): void;
+  /** Never answer API calls (`/api/…`): the connection is held open. */
+  silentApi(): void;
+  /** Send `bytes` bytes of `path`, then hold the connection without sending more. */
+  stallAfter(path: string, bytes: number): void;
   /** Bytes of file bodies written so far (endless streams included). */
   bytesServed(): number;
   close(): Promise<void>;
@@ -50,12 +60,21 @@ export async function startHub(repos: Record<string, string>): Promise<HubServer
   const oversized = new Map<string, number>();
   const redirects = new Map<string, string>();
   let served = 0;
+  const listSizes = new Map<string, number>();
+  const stalls = new Map<string, number>();
+  let endlessList = false;
+  let silent = false;
+  const held = new Set<import('node:http').ServerResponse>();
   const rev = `(?:main|${HUB_COMMIT})`;
   const isLfs = (p: string) => /\.onnx(_data)?$/.test(p);
   const server: Server = createServer((req, res) => {
     const url = decodeURIComponent(req.url ?? '');
     log.push(`${req.method} ${url}${req.headers.range ? ' range=' + req.headers.range : ''}`);
     const [path, query = ''] = url.split('?');
+    if (silent && path.startsWith('/api/')) {
+      held.add(res);
+      return;
+    }
     const revision = /^\/api\/models\/([^/]+\/[^/]+)\/revision\/main$/.exec(path);
     if (revision) {
       if (!repos[revision[1]]) return void res.writeHead(404).end('{"error":"Repository not found"}');
@@ -67,6 +86,21 @@ export async function startHub(repos: Record<string, string>): Promise<HubServer
       const root = repos[tree[1]];
       if (!root) return void res.writeHead(404).end('{"error":"Repository not found"}');
       const folder = tree[2];
+      if (endlessList) {
+        held.add(res);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const item = Buffer.from(JSON.stringify({ type: 'file', oid: '0'.repeat(40), size: 1, path: 'x.json' }) + ',');
+        const block = Buffer.concat(Array(Math.ceil(65536 / item.length)).fill(item));
+        res.write('[');
+        let sent = 0;
+        const pump = () => {
+          while (!res.destroyed && sent < 64 * 1024 * 1024) {
+            sent += block.length;
+            if (!res.write(block)) return void res.once('drain', pump);
+          }
+        };
+        return void pump();
+      }
       const names = readdirSync(join(root, folder));
       const body = names.map((n) => {
         const rel = folder ? `${folder}/${n}` : n;
@@ -74,8 +108,9 @@ export async function startHub(repos: Record<string, string>): Promise<HubServer
         if (statSync(abs).isDirectory()) return { type: 'directory', oid: '0'.repeat(40), size: 0, path: rel };
         const data = readFileSync(abs);
         const blob = createHash('sha1').update(`blob ${data.length}\0`).update(data).digest('hex');
-        const entry: Record<string, unknown> = { type: 'file', oid: blob, size: data.length, path: rel };
-        if (isLfs(rel)) entry.lfs = { oid: createHash('sha256').update(data).digest('hex'), size: data.length, pointerSize: 134 };
+        const size = listSizes.get(rel) ?? data.length;
+        const entry: Record<string, unknown> = { type: 'file', oid: blob, size, path: rel };
+        if (isLfs(rel)) entry.lfs = { oid: createHash('sha256').update(data).digest('hex'), size, pointerSize: 134 };
         return entry;
       });
       // Pages of 4 entries with a `Link: <…>; rel="next"` header, as the hub paginates.
@@ -131,6 +166,12 @@ export async function startHub(repos: Record<string, string>): Promise<HubServer
       ...(range ? { 'content-range': `bytes ${start}-${data.length - 1}/${data.length}` } : {}),
     });
     served += body.length;
+    const stall = stalls.get(m[2]);
+    if (stall !== undefined) {
+      held.add(res);
+      res.write(body.subarray(0, stall));
+      return;
+    }
     const cut = interrupts.get(m[2]);
     if (cut !== undefined) {
       interrupts.delete(m[2]);
@@ -149,8 +190,16 @@ export async function startHub(repos: Record<string, string>): Promise<HubServer
     endless: (p) => endless.add(p),
     oversized: (p, extra) => oversized.set(p, extra),
     redirect: (p, location) => redirects.set(p, location),
+    listSize: (p, size) => listSizes.set(p, size),
+    endlessListing: () => (endlessList = true),
+    silentApi: () => (silent = true),
+    stallAfter: (p, bytes) => stalls.set(p, bytes),
     bytesServed: () => served,
-    close: () => new Promise((r) => server.close(() => r())),
+    close: () => {
+      for (const r of held) r.destroy();
+      server.closeAllConnections();
+      return new Promise((r) => server.close(() => r()));
+    },
   };
 }
 

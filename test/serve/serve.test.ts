@@ -36,7 +36,7 @@ before(async () => {
   copyFileSync(SAMPLE, join(dir, 'outside.pdf'));
   mkdirSync(allowed);
   copyFileSync(SAMPLE, join(allowed, 'inside.pdf'));
-  app = await buildServer({ runner, work, baseOptions: { engine: 'pipeline' }, apiKey: KEY, maxUploadBytes: 2 * 1024 * 1024, allowLocalRoot: allowed, version: 'test' });
+  app = await buildServer({ runner, work, baseOptions: { engine: 'pipeline' }, apiKey: KEY, maxUploadBytes: 2 * 1024 * 1024, allowLocalRoot: allowed, version: 'test', limits: { maxUploadsInFlight: 20 } });
   base = await app.listen({ host: '127.0.0.1', port: 0 });
 });
 after(async () => {
@@ -60,7 +60,9 @@ async function json(res: Response): Promise<any> {
 }
 
 test('sync upload: the Markdown is the in-process conversion of the same file', { timeout: 300_000 }, async () => {
-  const res = await fetch(`${base}/v1/convert/file`, { method: 'POST', headers: H, body: form(readFileSync(SAMPLE)) });
+  const f = form(readFileSync(SAMPLE), 'sample.pdf', { image_export_mode: 'referenced' });
+  for (const t of ['md', 'json', 'doctags']) f.append('to_formats', t);
+  const res = await fetch(`${base}/v1/convert/file`, { method: 'POST', headers: H, body: f });
   const body = await json(res);
   assert.equal(res.status, 200, JSON.stringify(body));
   assert.equal(body.status, 'success');
@@ -68,26 +70,32 @@ test('sync upload: the Markdown is the in-process conversion of the same file', 
   const ref = await convertDocument(pool, { uri: SAMPLE, options: { engine: 'pipeline' } }, { page: () => undefined });
   assert.equal(body.document.md_content, ref.markdown);
   assert.equal(body.document.doctags_content, ref.doctags);
-  assert.equal(body.document.json_content.pages.length, 2);
+  assert.equal(body.document.json_content.schema_name, 'DoclingDocument');
+  assert.deepEqual(Object.keys(body.document.json_content.pages), ['1', '2']);
   assert.deepEqual(readdirSync(work.uploads), [], 'the upload was removed after conversion');
 });
 
 test('async submit → poll (pages done/total) → result as JSON and as zip', { timeout: 300_000 }, async () => {
-  const sub = await json(await fetch(`${base}/v1/convert/file/async`, { method: 'POST', headers: H, body: form(readFileSync(SAMPLE), 'sample.pdf', { page_range: '2', ocr: 'never' }) }));
+  const f = form(readFileSync(SAMPLE), 'sample.pdf', { page_range: '2', ocr: 'never' });
+  f.append('to_formats', 'md');
+  f.append('to_formats', 'json');
+  const sub = await json(await fetch(`${base}/v1/convert/file/async`, { method: 'POST', headers: H, body: f }));
   assert.match(sub.task_id, /^[0-9a-f-]{36}$/);
   assert.ok(['pending', 'started'].includes(sub.task_status));
   const early = await fetch(`${base}/v1/result/${sub.task_id}`, { headers: H });
   if (early.status !== 200) assert.equal(early.status, 409);
   const st = await json(await fetch(`${base}/v1/status/poll/${sub.task_id}?wait=60`, { headers: H }));
   assert.equal(st.task_status, 'success');
-  assert.deepEqual(st.task_meta, { pages_done: 1, pages_total: 1 });
+  assert.equal(st.task_type, 'convert');
+  assert.deepEqual(st.task_meta, { num_docs: 1, num_processed: 1, num_succeeded: 1, num_failed: 0, pages_done: 1, pages_total: 1 });
   const r = await json(await fetch(`${base}/v1/result/${sub.task_id}`, { headers: H }));
-  assert.equal(r.document.json_content.pages[0].page, 2);
+  assert.deepEqual(Object.keys(r.document.json_content.pages), ['2']);
   const zip = await fetch(`${base}/v1/result/${sub.task_id}?target=zip`, { headers: H });
   assert.equal(zip.headers.get('content-type'), 'application/zip');
   const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));
   assert.equal(strFromU8(files['sample.md']), r.document.md_content);
   assert.ok(files['sample.doctags.txt'] && files['sample.folio-result.json']);
+  assert.equal(JSON.parse(strFromU8(files['sample.json'])).schema_name, 'DoclingDocument');
 });
 
 test('cancel a running task: it ends cancelled with the pages already done', { timeout: 300_000 }, async () => {
@@ -109,7 +117,9 @@ test('20 clients at once all get their document', { timeout: 600_000 }, async ()
   const all = await Promise.all(
     Array.from({ length: 20 }, async (_, i) => {
       const res = await fetch(`${base}/v1/convert/file`, { method: 'POST', headers: H, body: form(bytes, `c${i}.pdf`, { page_range: '1', ocr: 'never' }) });
-      return { status: res.status, body: await json(res) };
+      const body = await json(res);
+      assert.equal(res.status, 200, JSON.stringify(body));
+      return { status: res.status, body };
     }),
   );
   const first = all[0].body.document.md_content;
@@ -146,8 +156,8 @@ test('bad input: clear 4xx JSON errors', { timeout: 120_000 }, async () => {
   await expect(fetch(`${base}/v1/status/poll/00000000-0000-4000-8000-000000000000`, { headers: H }), 404, /no task/);
   await expect(fetch(`${base}/v1/status/poll/..%2F..%2Fetc`, { headers: H }), 400, /task_id/);
   // Local paths: only inside the allowed folder.
-  await expect(post(JSON.stringify({ path: join(dir, 'outside.pdf') }), { ...H, 'content-type': 'application/json' }, '/v1/convert/source'), 403, /outside the folder/);
-  await expect(post(JSON.stringify({ path: '../outside.pdf' }), { ...H, 'content-type': 'application/json' }, '/v1/convert/source'), 403, /outside the folder/);
+  await expect(post(JSON.stringify({ path: join(dir, 'outside.pdf') }), { ...H, 'content-type': 'application/json' }, '/v1/convert/source'), 404, /not a file inside the folder/);
+  await expect(post(JSON.stringify({ path: '../outside.pdf' }), { ...H, 'content-type': 'application/json' }, '/v1/convert/source'), 404, /not a file inside the folder/);
   const ok = await post(JSON.stringify({ path: 'inside.pdf', options: { page_range: '1', ocr: 'never' } }), { ...H, 'content-type': 'application/json' }, '/v1/convert/source');
   assert.equal(ok.status, 200);
   assert.equal((await json(ok)).document.filename, 'inside.pdf');

@@ -46,7 +46,7 @@ function maxDiff(a: Float32Array, b: Float32Array): number {
 
 test('KV-cached steps give the same logits as recomputing the whole sequence', async () => {
   const row = await promptRow(3, 300, 200, 'Convert table to OTSL.');
-  const H = model.config.text.hidden;
+  const H = model.hidden;
   const s = model.newSession();
   await s.prefill([row]);
   const steps = [5, 17, 250];

@@ -2,11 +2,15 @@
  * FakeOpenAiServer: a loopback stand-in for an OpenAI-compatible VLM server (vLLM, llama-server,
  * Ollama, LM Studio) — no such server with granite-docling can run in CI here. It records each
  * request (headers and JSON body) and answers in one of the ways real servers do: a replayed
- * answer streamed as server-sent events in small chunks, or failures (slow, garbage, HTTP 500).
+ * answer streamed as server-sent events in small chunks, or failures (slow, garbage, HTTP 500),
+ * or the hostile answers of issue 21 item 5: an endless body (`flood`), one endless line
+ * (`longline`), a token every 100 ms forever (`trickle`), a redirect (`redirect`). The endless
+ * ones stop sending after `floodBytes` and hold the connection, so a client without caps hangs
+ * (and fails its test) instead of taking the machine's memory.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
-export type FakeMode = 'replay' | 'slow' | 'garbage' | 'error500';
+export type FakeMode = 'replay' | 'slow' | 'garbage' | 'error500' | 'flood' | 'longline' | 'trickle' | 'redirect';
 
 export interface RecordedRequest {
   url: string;
@@ -21,6 +25,8 @@ export class FakeOpenAiServer {
   answer = '';
   chunkChars = 7;
   chunkDelayMs = 5;
+  /** Bytes the endless modes send before holding the connection open. */
+  floodBytes = 64 * 1024 * 1024;
   private server?: Server;
   private readonly open = new Set<ServerResponse>();
   url = '';
@@ -55,7 +61,16 @@ export class FakeOpenAiServer {
         this.open.add(res); // never answers; closed at stop()
         return;
       }
+      if (this.mode === 'redirect') {
+        res.writeHead(307, { location: 'http://192.0.2.1/v1/chat/completions' }).end();
+        return;
+      }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      if (this.mode === 'flood' || this.mode === 'longline' || this.mode === 'trickle') {
+        this.open.add(res);
+        void this.endless(res, this.mode);
+        return;
+      }
       if (this.mode === 'garbage') {
         res.end('data: <html>Bad Gateway</html>\n\n');
         return;
@@ -71,6 +86,22 @@ export class FakeOpenAiServer {
       send({}, 'stop');
       res.end('data: [DONE]\n\n');
     });
+  }
+
+  private async endless(res: ServerResponse, mode: 'flood' | 'longline' | 'trickle'): Promise<void> {
+    const event = `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'more text ' }, finish_reason: null }] })}\n\n`;
+    if (mode === 'trickle') {
+      while (!res.destroyed) {
+        res.write(event);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return;
+    }
+    const block = mode === 'flood' ? Buffer.from(event.repeat(Math.ceil(65536 / event.length))) : Buffer.alloc(65536, 'a');
+    if (mode === 'longline') res.write('data: {"choices":[{"delta":{"content":"');
+    for (let sent = 0; sent < this.floodBytes && !res.destroyed; sent += block.length) {
+      if (!res.write(block)) await new Promise((r) => res.once('drain', r));
+    }
   }
 
   async stop(): Promise<void> {

@@ -51,7 +51,7 @@ test('the engine loads it unchanged, encodes tiles to 64 × 576 features and dec
   const model = await VlmModel.load({ modelsDir: dir, providers: ['cpu'], threads: 1 });
   try {
     assert.equal(model.config.text.vocab, 100352);
-    assert.equal(model.config.text.layers, 2);
+    assert.equal(model.decoderIo.layers, 2);
     // A 600×500 px image, resized to 1024 × 854 (this model's longest edge): 2 × 2 tiles of 512
     // + the global image = 5 images, encoded one tile per run on the CPU.
     const w = 600;

@@ -57,7 +57,7 @@ const useless: DocItem[] = [
 test('a page decoded speculatively equals greedy decoding (good and useless drafts); good drafts need far fewer passes', async () => {
   const off = await convertPageOn(scripted, job(), settings('off'));
   assert.equal(off.speculation?.mode, 'ar');
-  assert.equal(off.tokens, 18);
+  assert.equal(off.tokens, 44, 'real tokenizer: each <loc_N> is several pieces');
   // Good drafts: the pipeline's items are what the model writes.
   const good = parseDocTags(off.doctags)[0]!.items;
   const offGood = await convertPageOn(scripted, job(good), settings('off'));
@@ -163,6 +163,6 @@ test('--speculation / folio.vlm.speculation reach the worker: off decodes greedi
   assert.equal(auto.out.speculation?.mode, 'page');
   assert.equal(auto.out.doctags, off.out.doctags);
   assert.ok(auto.out.speculation!.passes < off.out.speculation!.passes);
-  assert.ok(off.logs.some((l) => /page 1: speculation off → greedy: 18 tokens in 17 decoder passes/.test(l)), off.logs.join('\n'));
+  assert.ok(off.logs.some((l) => /page 1: speculation off → greedy: 44 tokens in 43 decoder passes/.test(l)), off.logs.join('\n'));
   assert.ok(auto.logs.some((l) => /page 1: speculation auto → page, K=8, 1 chain\(s\)/.test(l)), auto.logs.join('\n'));
 });

@@ -1,0 +1,24 @@
+/**
+ * Where a line stands on the page: in the body (in one XY-cut column) or in a furniture band.
+ * Lines in different places never share a block or a paragraph.
+ */
+
+/** `header`/`footer`: the furniture bands at the top and bottom; `margin`: text turned up a side margin. */
+export type Band = 'body' | 'header' | 'footer' | 'margin';
+
+export interface Place {
+  band: Band;
+  /** XY-cut path of the body column (`xycut.ts`); '' in the furniture bands. */
+  column: string;
+  /** A line turned off the horizontal is a place of its own: its number on the page. */
+  rotated?: number;
+}
+
+export function samePlace(a: Place, b: Place): boolean {
+  return a.band === b.band && a.column === b.column && a.rotated === b.rotated;
+}
+
+/** Header, footer and margin text never continue the body's paragraphs. */
+export function inFurnitureBand(p: Place): boolean {
+  return p.band !== 'body';
+}

@@ -1,0 +1,133 @@
+/**
+ * The service's gate, checked on every request before any route runs (issue 21 items 1 and 10):
+ *
+ * 1. the request target must be origin-form (`/path?query`): an absolute-form target
+ *    (`http://host/v1/...`), `*` or anything else is refused, so no route is reached by a
+ *    spelling the checks below did not see;
+ * 2. too many connections → 503 (the connection is closed after the answer);
+ * 3. the Host header must name this service: an IP literal, `localhost`, or a name given with
+ *    `--allow-host` (DNS rebinding: a web page whose name resolves to 127.0.0.1 sends its own
+ *    name as Host);
+ * 4. a browser's cross-site request is refused: `Origin` must be this service's own origin or one
+ *    given with `--allow-origin`, and `Sec-Fetch-Site: cross-site` is refused;
+ * 5. the API key, on every route except the public ones (health, readiness, version, the API
+ *    description). The decision uses the route Fastify matched — after it decoded the path — never
+ *    the raw URL: `/%761/convert/file` is the route `/v1/convert/file` and needs the key.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { isIP, type Socket } from 'node:net';
+import type { Server } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+export interface GateConfig {
+  apiKey?: string;
+  /** Host names accepted besides IP literals and `localhost`; `*` accepts any. */
+  allowedHosts: string[];
+  /** Origins (`https://app.example:8443`) accepted besides the service's own; `*` accepts any. */
+  allowedOrigins: string[];
+  maxConnections: number;
+}
+
+/** Routes (as registered) that answer without the key. */
+export const PUBLIC_ROUTES = new Set(['/health', '/ready', '/version', '/openapi.json', '/docs']);
+
+export interface GateRefusal {
+  status: number;
+  code: string;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+export function keyMatches(expected: string | undefined, given: unknown): boolean {
+  if (!expected) return true;
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** `host[:port]` → the host name, lower case, brackets of an IPv6 literal removed; undefined when malformed. */
+export function hostName(header: string): string | undefined {
+  const h = header.trim().toLowerCase();
+  if (h.startsWith('[')) {
+    const end = h.indexOf(']');
+    if (end < 0) return undefined;
+    const rest = h.slice(end + 1);
+    if (rest !== '' && !/^:\d{1,5}$/.test(rest)) return undefined;
+    return h.slice(1, end);
+  }
+  const m = /^([a-z0-9._-]+)(?::\d{1,5})?$/.exec(h);
+  return m ? m[1] : undefined;
+}
+
+export function hostAllowed(header: string | undefined, allowed: string[]): boolean {
+  if (!header) return false;
+  const name = hostName(header);
+  if (!name) return false;
+  if (isIP(name) || name === 'localhost') return true;
+  return allowed.some((a) => a === '*' || a.toLowerCase() === name);
+}
+
+function originAllowed(origin: string, host: string | undefined, allowed: string[]): boolean {
+  if (allowed.includes('*')) return true;
+  let u: URL;
+  try {
+    u = new URL(origin);
+  } catch {
+    return false; // "null" (sandboxed frames, file: pages) and garbage
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
+  if (allowed.some((a) => a.replace(/\/$/, '').toLowerCase() === u.origin.toLowerCase())) return true;
+  // Same origin: the page was served by this very host:port.
+  return host !== undefined && u.host.toLowerCase() === host.trim().toLowerCase();
+}
+
+/**
+ * Counts the server's connections; those past `max` are marked and answered 503 on their first
+ * request (then closed), and closed after 5 s if they send nothing.
+ */
+export function limitConnections(server: Server, max: number): WeakSet<Socket> {
+  const excess = new WeakSet<Socket>();
+  let open = 0;
+  server.on('connection', (sock: Socket) => {
+    open++;
+    sock.once('close', () => open--);
+    if (open > max) {
+      excess.add(sock);
+      sock.setTimeout(5000, () => sock.destroy());
+    }
+  });
+  return excess;
+}
+
+/** The checks in the order above; undefined when the request may go on. */
+export function gate(cfg: GateConfig, excess: WeakSet<Socket>, req: FastifyRequest): GateRefusal | undefined {
+  const target = req.raw.url ?? '';
+  if (!target.startsWith('/')) {
+    return { status: 400, code: 'bad_request_target', message: 'the request target must be a path (origin-form, "/v1/..."), not an absolute URL or "*"' };
+  }
+  if (excess.has(req.raw.socket)) {
+    return { status: 503, code: 'too_many_connections', message: `this service takes at most ${cfg.maxConnections} connections at once: retry later`, headers: { 'retry-after': '5', connection: 'close' } };
+  }
+  const host = req.headers.host;
+  if (!hostAllowed(host, cfg.allowedHosts)) {
+    return { status: 403, code: 'host_not_allowed', message: `Host "${String(host ?? '').slice(0, 100)}" is not a name of this service: use its IP address or localhost, or start it with --allow-host <name>` };
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !originAllowed(origin, host, cfg.allowedOrigins)) {
+    return { status: 403, code: 'origin_not_allowed', message: `requests from the web page at ${origin.slice(0, 100)} are not accepted: start the service with --allow-origin <origin> to allow it` };
+  }
+  if (origin === undefined && req.headers['sec-fetch-site'] === 'cross-site') {
+    return { status: 403, code: 'origin_not_allowed', message: 'cross-site requests from web pages are not accepted' };
+  }
+  const route = req.routeOptions.url;
+  if (!(route !== undefined && PUBLIC_ROUTES.has(route)) && !keyMatches(cfg.apiKey, req.headers['x-api-key'])) {
+    return { status: 401, code: 'unauthorized', message: 'missing or wrong API key: send it in the X-Api-Key header' };
+  }
+  return undefined;
+}
+
+export function refuse(reply: FastifyReply, r: GateRefusal): FastifyReply {
+  if (r.headers) reply.headers(r.headers);
+  return reply.code(r.status).send({ error: { status: r.status, code: r.code, message: r.message } });
+}

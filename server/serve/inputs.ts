@@ -1,0 +1,86 @@
+/**
+ * What a request brings to convert, made ready for a runner: the bytes in the work folder under
+ * a generated name (mode 0600), their kind sniffed from the content (never the name), a PNG,
+ * JPEG or TIFF scan turned into an image-only PDF as the CLI does (server/convert/imageInput.ts),
+ * and docling-core's `binary_hash` of what the client sent. A refused input is removed at once.
+ */
+import { closeSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { binaryHash } from '../export';
+import { pdfForInput } from '../convert/imageInput';
+import { HttpError } from './httpError';
+import type { WorkDir } from './workdir';
+
+export interface StoredInput {
+  path: string;
+  /** The client's file name (checked: no path separators). */
+  name: string;
+  kind: 'pdf' | 'image';
+  mimetype: string;
+  binaryHash: number;
+  /** The service wrote it (removed after conversion); false for a local file read by path. */
+  owned: boolean;
+}
+
+type Sniffed = { kind: 'pdf'; mimetype: 'application/pdf'; ext: '.pdf' } | { kind: 'image'; mimetype: string; ext: string };
+
+/** The content's type from its first bytes: PDF (`%PDF-` in the first KiB), PNG, JPEG or TIFF. */
+export function sniff(path: string): Sniffed | undefined {
+  const fd = openSync(path, 'r');
+  let head: Buffer;
+  try {
+    const buf = Buffer.alloc(1024);
+    head = buf.subarray(0, readSync(fd, buf, 0, 1024, 0));
+  } finally {
+    closeSync(fd);
+  }
+  if (head.includes('%PDF-')) return { kind: 'pdf', mimetype: 'application/pdf', ext: '.pdf' };
+  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return { kind: 'image', mimetype: 'image/png', ext: '.png' };
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return { kind: 'image', mimetype: 'image/jpeg', ext: '.jpg' };
+  const t = head.subarray(0, 4).toString('latin1');
+  if (t === 'II*\0' || t === 'MM\0*') return { kind: 'image', mimetype: 'image/tiff', ext: '.tif' };
+  return undefined;
+}
+
+/** A file name as a client may give it: no path, no control characters, at most 255 characters. */
+export function checkName(name: string): string {
+  if (!name || /[\\/]/.test(name) || name === '.' || name === '..' || name.length > 255 || /[\x00-\x1f]/.test(name)) {
+    throw new HttpError(400, 'bad_filename', `file name "${name.slice(0, 100)}" is not accepted: give a plain name without path separators`);
+  }
+  return name;
+}
+
+/**
+ * Checks the stored bytes at `path` and makes them convertible. `fromFormats` is docling-serve's
+ * `from_formats` (the input kinds the client accepts). Throws an HttpError naming the file.
+ */
+export async function readyInput(work: WorkDir, path: string, name: string, owned: boolean, fromFormats?: string[]): Promise<StoredInput> {
+  const fail = (status: number, code: string, message: string) => {
+    if (owned) work.remove(path);
+    return new HttpError(status, code, message);
+  };
+  const size = statSync(path).size;
+  if (size === 0) throw fail(400, 'empty_file', `${name} is empty (0 bytes): it is not a PDF`);
+  const kind = sniff(path);
+  if (!kind) throw fail(415, 'not_a_pdf', `${name} is not a PDF (no %PDF- header) nor a PNG, JPEG or TIFF image; Folio converts PDFs and scanned images`);
+  if (fromFormats && !fromFormats.includes(kind.kind)) throw fail(415, 'format_not_requested', `${name} is ${kind.kind === 'pdf' ? 'a PDF' : 'an image'}, and from_formats (${fromFormats.join(', ')}) does not include "${kind.kind}"`);
+  const hash = binaryHash(path);
+  if (kind.kind === 'pdf') return { path, name, kind: 'pdf', mimetype: kind.mimetype, binaryHash: hash, owned };
+  if (!owned) throw fail(415, 'not_a_pdf', `${name}: local paths must be PDFs`);
+  // The image under its own extension (imageInput picks the decoder by it), then its PDF in its place.
+  const image = path.replace(/\.pdf$/, '') + kind.ext;
+  renameSync(path, image);
+  let pdf: { path: string; cleanup: () => void };
+  try {
+    pdf = await pdfForInput(image);
+  } catch (e) {
+    work.remove(image);
+    throw new HttpError(422, 'bad_image', `${name}: ${(e as Error).message}`);
+  }
+  try {
+    writeFileSync(path, readFileSync(pdf.path), { flag: 'wx', mode: 0o600 });
+  } finally {
+    pdf.cleanup();
+    work.remove(image);
+  }
+  return { path, name, kind: 'image', mimetype: kind.mimetype, binaryHash: hash, owned };
+}
