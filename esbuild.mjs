@@ -104,16 +104,6 @@ const builds = [
     sourcemap: 'linked',
     logLevel: 'warning',
   },
-  existsSync('media/pdfEditor/main.ts') && wanted('media/pdfEditor/main.ts') && {
-    entryPoints: ['media/pdfEditor/main.ts'],
-    outfile: 'dist/media/pdfEditor.js',
-    bundle: true,
-    platform: 'browser',
-    target: 'es2022',
-    format: 'iife',
-    sourcemap: 'linked',
-    logLevel: 'warning',
-  },
 ].filter(Boolean);
 
 if (!watch && !only && !distOnly) rmSync('out/test', { recursive: true, force: true });

@@ -58,6 +58,8 @@ export interface InitMessage extends Addressed {
   converting: boolean;
   /** Id of the conversion running (its partial-result token); `partial` messages of another are stale. */
   conversion?: string;
+  /** The view was opened on a PDF without Markdown yet (the `folio.pdf` editor): it offers to convert. */
+  notConverted?: boolean;
 }
 /** One page arrived or changed (a reparse, a region edit, the `.md` was edited). */
 export interface PageMessage extends Addressed {
@@ -131,6 +133,10 @@ export interface AddRegionMessage extends Addressed {
   bbox: BBox;
   cls: RegionClass;
 }
+/** The "Convert to Markdown" button of a view on a PDF without Markdown. */
+export interface ConvertMessage extends Addressed {
+  type: 'convert';
+}
 export interface DeleteRegionMessage extends Addressed {
   type: 'deleteRegion';
   page: number;
@@ -143,7 +149,8 @@ export type ViewMessage =
   | EditRegionMessage
   | ReparseMessage
   | AddRegionMessage
-  | DeleteRegionMessage;
+  | DeleteRegionMessage
+  | ConvertMessage;
 
 /** A message without its address (the sender adds uri and version). */
 export type Unaddressed<T> = T extends unknown ? Omit<T, 'uri' | 'version'> : never;
@@ -210,6 +217,8 @@ export function parseViewMessage(raw: unknown): ViewMessage | string {
   switch (raw.type) {
     case 'ready':
       return { type: 'ready', uri, version };
+    case 'convert':
+      return { type: 'convert', uri, version };
     case 'reveal':
       if (!isRegionId(raw.regionId)) return 'reveal: bad regionId';
       return { type: 'reveal', uri, version, regionId: raw.regionId, focus: raw.focus === true };
@@ -280,6 +289,7 @@ export function parseHostMessage(raw: unknown): HostMessage | string {
       if (!Array.isArray(raw.pages) || !raw.pages.every(isPageView)) return 'init: bad pages';
       if (typeof raw.converting !== 'boolean') return 'init: bad converting';
       if (raw.conversion !== undefined && !isStr(raw.conversion, 200)) return 'init: bad conversion';
+      if (raw.notConverted !== undefined && typeof raw.notConverted !== 'boolean') return 'init: bad notConverted';
       return raw as unknown as InitMessage;
     case 'page':
       if (!isPageView(raw.page)) return 'page: bad page';

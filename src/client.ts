@@ -14,18 +14,28 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { LogNotification, PagePartialNotification, type PagePartialParams } from '../server/protocol';
+import { LogNotification, type PagePartialParams } from '../server/protocol';
 
 /**
  * Listeners of `folio/pagePartial` by request (partial-result token). The client keeps one
- * handler per method, so conversions running side by side share this one and are told apart here.
+ * handler per method, so conversions running side by side share it and are told apart here. One
+ * router per context (FolioContext.pagePartials), fed by the handler the context registers on its
+ * client and disposes with it.
  */
-const partialListeners = new Map<string | number, (p: PagePartialParams) => void>();
+export class PagePartialRouter {
+  private readonly listeners = new Map<string | number, (p: PagePartialParams) => void>();
 
-/** Follows the partial pages of one `folio/convert` request until disposed. */
-export function onPagePartial(partialResultToken: string | number, listener: (p: PagePartialParams) => void): vscode.Disposable {
-  partialListeners.set(partialResultToken, listener);
-  return new vscode.Disposable(() => partialListeners.delete(partialResultToken));
+  /** Follows the partial pages of one `folio/convert` request until disposed. */
+  follow(partialResultToken: string | number, listener: (p: PagePartialParams) => void): vscode.Disposable {
+    this.listeners.set(partialResultToken, listener);
+    return new vscode.Disposable(() => {
+      if (this.listeners.get(partialResultToken) === listener) this.listeners.delete(partialResultToken);
+    });
+  }
+
+  dispatch(p: PagePartialParams): void {
+    this.listeners.get(p.partialResultToken)?.(p);
+  }
 }
 
 export function createClient(extension: vscode.ExtensionContext, output: vscode.LogOutputChannel): LanguageClient {
@@ -59,6 +69,5 @@ export function createClient(extension: vscode.ExtensionContext, output: vscode.
   client.onNotification(LogNotification.type, ({ level, message }) => {
     output.appendLine(`[${level}] ${message}`);
   });
-  client.onNotification(PagePartialNotification.type, (p) => partialListeners.get(p.partialResultToken)?.(p));
   return client;
 }

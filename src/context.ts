@@ -4,9 +4,9 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { createClient } from './client';
+import { createClient, PagePartialRouter } from './client';
 import { ConversionListeners } from './conversion';
-import type { ConvertOptions, PictureMode, RemoteVlmSettings } from '../server/protocol';
+import { PagePartialNotification, type ConvertOptions, type PictureMode, type RemoteVlmSettings } from '../server/protocol';
 import { modelsDirOption } from './paths';
 import { ExportRecords } from './commands/exportRecords';
 
@@ -73,7 +73,11 @@ export class FolioContext implements vscode.Disposable {
   readonly cacheDir: vscode.Uri;
   /** What Folio last wrote to each DoclingDocument / chunks / DocTags output (overwrite and up-to-date checks). */
   readonly exportRecords: ExportRecords;
+  /** Routes `folio/pagePartial` to the conversion that asked for it (by partial-result token). */
+  readonly pagePartials = new PagePartialRouter();
   private clientPromise: Promise<LanguageClient> | undefined;
+  /** Disposed when the client stops (rust-analyzer's pushClientCleanup): handlers on the client. */
+  private readonly clientCleanups: vscode.Disposable[] = [];
   private client_: LanguageClient | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -108,6 +112,7 @@ export class FolioContext implements vscode.Disposable {
     if (!this.clientPromise) {
       const client = createClient(this.extension, this.output);
       this.client_ = client;
+      this.pushClientCleanup(client.onNotification(PagePartialNotification.type, (p) => this.pagePartials.dispatch(p)));
       this.clientPromise = client.start().then(
         () => client,
         (e: unknown) => {
@@ -119,11 +124,17 @@ export class FolioContext implements vscode.Disposable {
     return this.clientPromise;
   }
 
+  /** Ties `d` to the backend client's lifetime: disposed when the client stops. */
+  pushClientCleanup(d: vscode.Disposable): void {
+    this.clientCleanups.push(d);
+  }
+
   push(...d: vscode.Disposable[]): void {
     this.disposables.push(...d);
   }
 
   async stop(): Promise<void> {
+    for (const d of this.clientCleanups.splice(0)) d.dispose();
     await this.client_?.stop().catch(() => undefined);
   }
 

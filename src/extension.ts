@@ -7,7 +7,6 @@ import { registerPreview } from './preview';
 import { registerLmTool } from './lmTool';
 import { registerMcpProvider } from './mcpProvider';
 import { convertFolderCommand } from './commands/convertFolder';
-import { registerPdfEditor } from './pdfEditor';
 
 let ctx: FolioContext | undefined;
 
@@ -23,7 +22,6 @@ export function activate(extension: vscode.ExtensionContext): FolioContext {
   registerPreview(ctx);
   registerLmTool(ctx);
   registerMcpProvider(ctx);
-  registerPdfEditor(ctx);
   return ctx;
 }
 

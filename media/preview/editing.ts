@@ -76,12 +76,33 @@ export class Editing {
     });
   }
 
+  get isDrawing(): boolean {
+    return this.drawing;
+  }
+
+  /**
+   * Draw mode without a mouse (Enter): a region across the text width in the middle of the part
+   * of `page` in view, of the class in the toolbar; arrows and Alt+arrows then move and size it.
+   */
+  addAt(page: PageView): void {
+    const sheet = document.querySelector<HTMLElement>(`.sheet[data-page="${page.page}"]`);
+    if (!sheet) return;
+    const rect = sheet.getBoundingClientRect();
+    const mid = (Math.max(rect.top, 0) + Math.min(rect.bottom, window.innerHeight)) / 2;
+    const y = ((mid - rect.top) / rect.height) * page.height;
+    const box = clampBox({ x0: page.width * 0.12, y0: y - 12, x1: page.width * 0.88, y1: y + 12 }, page.width, page.height);
+    const cls = ((document.getElementById('class-select') as HTMLSelectElement).value || 'text') as RegionClass;
+    this.host.post({ type: 'addRegion', page: page.page, bbox: box, cls });
+    this.host.setStatus(`Adding a ${classLabel(cls)} region…`);
+    this.toggleDraw();
+  }
+
   toggleDraw(): void {
     this.drawing = !this.drawing;
     document.getElementById('folio-root')!.classList.toggle('drawing', this.drawing);
     const btn = document.getElementById('draw-btn')!;
     btn.setAttribute('aria-pressed', String(this.drawing));
-    this.host.setStatus(this.drawing ? 'Draw mode: drag on a page to add a region (Esc to stop)' : '');
+    this.host.setStatus(this.drawing ? 'Draw mode: drag on a page, or press Enter for a box in the middle of the page (Esc to stop)' : '');
   }
 
   cancel(): void {

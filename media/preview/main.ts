@@ -1,7 +1,9 @@
 /**
- * The Folio preview webview: page images with region boxes, the page's rendered Markdown beside
- * them, linked both ways with the `.md` editor, and region editing (select, move, resize, change
- * class, draw, delete, reparse). It talks to src/preview/panel.ts only through media/messages.ts.
+ * The Folio linked view: the PDF's pages, readable (fit width by default, zoom), with region
+ * boxes, linked both ways with the `.md` editor beside it, region editing (select, move, resize,
+ * change class, draw, delete, reparse), every action on a key, and the page's rendered Markdown one
+ * key away (M). Page images are virtualised (virtual.ts). It talks to src/preview/view.ts only
+ * through media/messages.ts.
  *
  * Every PDF-derived string reaches the DOM through textContent (see markdown.ts); styles are set
  * through CSSOM, which the CSP (no 'unsafe-inline') allows.
@@ -20,6 +22,8 @@ import { renderMarkdown } from './markdown';
 import { classLabel, el, place } from './dom';
 import { Editing } from './editing';
 import { PartialPages } from './partials';
+import { Zoom } from './zoom';
+import { PageImages } from './virtual';
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void; setState(s: unknown): void; getState(): unknown };
 const vscode = acquireVsCodeApi();
@@ -38,7 +42,7 @@ const legendEl = document.getElementById('legend')!;
 const statusEl = document.getElementById('status')!;
 const titleEl = document.getElementById('title')!;
 
-const saved = vscode.getState() as { uri?: string } | undefined;
+const saved = vscode.getState() as { uri?: string; zoom?: number; showMd?: boolean } | undefined;
 const state: State = {
   uri: root.dataset.uri || saved?.uri || '',
   version: 0,
@@ -50,6 +54,13 @@ const partials = new PartialPages();
 const hiddenClasses = new Set<RegionClass>();
 let selectedId: string | undefined;
 const busy = new Set<string>();
+const images = new PageImages();
+const zoom = new Zoom(document.getElementById('zoom-level')!, () => saveState());
+let showMd = saved?.showMd === true;
+
+function saveState(): void {
+  vscode.setState({ uri: state.uri, zoom: zoom.value, showMd });
+}
 
 export function post(m: ViewMessageBody): void {
   vscode.postMessage({ ...m, uri: state.uri, version: state.version });
@@ -98,13 +109,13 @@ function renderPage(p: PageView): void {
   const body = el('div', { class: 'page-body' });
   const sheet = el('div', { class: 'sheet', 'data-page': String(p.page) });
   sheet.style.aspectRatio = `${p.width} / ${p.height}`;
-  if (p.imageSrc) {
-    const img = el('img', { class: 'page-image', alt: `Rendered page ${p.page}`, loading: 'lazy', decoding: 'async', draggable: 'false' });
-    img.src = p.imageSrc;
-    sheet.append(img);
-  } else sheet.append(el('div', { class: 'no-image' }, 'No page image'));
+  sheet.setAttribute('role', 'group');
+  sheet.setAttribute('aria-label', `Page ${p.page}`);
+  if (!p.imageSrc) sheet.append(el('div', { class: 'no-image' }, 'No page image'));
+  images.watch(sheet, p.page, p.imageSrc);
   const overlay = el('div', { class: 'overlay', role: 'list', 'aria-label': `Regions of page ${p.page}` });
-  for (const r of [...p.regions].sort((a, b) => a.order - b.order)) overlay.append(regionBox(p, r));
+  const excerpts = new Map(p.blocks.filter((b) => b.regionId).map((b) => [b.regionId!, excerpt(b.markdown)]));
+  for (const r of [...p.regions].sort((a, b) => a.order - b.order)) overlay.append(regionBox(p, r, excerpts.get(r.id)));
   sheet.append(overlay);
   editing.attachSheet(sheet, p);
 
@@ -153,18 +164,26 @@ function renderPartial(page: number, markdown: string): void {
   );
 }
 
-function regionBox(p: PageView, r: RegionView): HTMLElement {
+/** The start of a block's text, for a screen reader's label (Markdown marks dropped). */
+function excerpt(md: string): string {
+  const t = md.replace(/[#*_`>|$\\[\]]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return t.length > 80 ? `${t.slice(0, 80)}…` : t;
+}
+
+function regionBox(p: PageView, r: RegionView, text: string | undefined): HTMLElement {
   const furniture = r.cls === 'page_header' || r.cls === 'page_footer';
   const box = el('div', {
     class: `region cls-${r.cls}${furniture ? ' furniture' : ''}${r.linked ? '' : ' unlinked'}${busy.has(r.id) ? ' busy' : ''}`,
     role: 'listitem',
     tabindex: '0',
     'data-id': r.id,
-    'aria-label': `${r.order + 1}. ${classLabel(r.cls)}${r.linked ? '' : ' (no Markdown)'}`,
+    'aria-label': `Region ${r.order + 1}, ${classLabel(r.cls)}, page ${p.page}${r.linked ? (text ? `: ${text}` : '') : ' (no Markdown)'}`,
     title: `${r.order + 1}. ${classLabel(r.cls)} — Enter: reveal, R: reparse, Del: delete, menu: more`,
   });
   place(box, r.bbox, p.width, p.height);
   box.append(el('span', { class: 'order', 'aria-hidden': 'true' }, String(r.order + 1)));
+  // Shown on hover and focus: class and reading-order number.
+  box.append(el('span', { class: 'region-label', 'aria-hidden': 'true' }, `${r.order + 1} · ${classLabel(r.cls)}`));
   box.addEventListener('mouseenter', () => hover(r.id, true));
   box.addEventListener('mouseleave', () => hover(r.id, false));
   box.addEventListener('click', (ev) => {
@@ -233,8 +252,11 @@ export function select(id: string | undefined, scroll: boolean): void {
   markOnly('.md-block', 'selected', id);
   editing.setSelected(id);
   if (id && scroll) {
-    document.querySelector(`.region[data-id="${CSS.escape(id)}"]`)?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
-    document.querySelector(`.md-block[data-region="${CSS.escape(id)}"]`)?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    // Where the view last scrolled to on its own (the end-to-end test reads it).
+    root.dataset.scrolledTo = `${id}@${Date.now()}`;
+    // One smooth scroll only: a second scrollIntoView (even of a hidden block) cancels the first.
+    const target = document.querySelector(`.region[data-id="${CSS.escape(id)}"]`) ?? (showMd ? document.querySelector(`.md-block[data-region="${CSS.escape(id)}"]`) : null);
+    target?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }
   const r = id ? regionOf(id) : undefined;
   const classSelect = document.getElementById('class-select') as HTMLSelectElement;
@@ -255,6 +277,40 @@ function reveal(id: string, focus: boolean): void {
   select(id, false);
   clearTimeout(hoverTimer);
   post({ type: 'reveal', regionId: id, focus });
+}
+
+/** Next / previous region in reading order, across pages (the `.md` editor follows). */
+function stepRegion(dir: 1 | -1): void {
+  const all = [...document.querySelectorAll<HTMLElement>('section.page .region[data-id]')].filter((e) => e.offsetParent !== null);
+  if (!all.length) return;
+  const i = selectedId ? all.findIndex((e) => e.dataset.id === selectedId) : -1;
+  const next = all[i < 0 ? (dir > 0 ? 0 : all.length - 1) : Math.min(all.length - 1, Math.max(0, i + dir))]!;
+  const id = next.dataset.id!;
+  select(id, true);
+  next.focus({ preventScroll: true });
+  if (regionOf(id)?.linked) post({ type: 'reveal', regionId: id, focus: false });
+}
+
+/** The page most visible in the viewport. */
+function pageInView(): PageView | undefined {
+  let best: PageView | undefined;
+  let bestArea = 0;
+  for (const sheet of document.querySelectorAll<HTMLElement>('section.page .sheet')) {
+    const r = sheet.getBoundingClientRect();
+    const visible = Math.max(0, Math.min(r.bottom, window.innerHeight) - Math.max(r.top, 0));
+    if (visible > bestArea) {
+      bestArea = visible;
+      best = state.pages.get(Number(sheet.dataset.page));
+    }
+  }
+  return best;
+}
+
+function setShowMd(on: boolean): void {
+  showMd = on;
+  (document.getElementById('show-md') as HTMLInputElement).checked = on;
+  root.classList.toggle('hide-md', !on);
+  saveState();
 }
 
 function onRegionKey(ev: KeyboardEvent, id: string): boolean {
@@ -283,14 +339,34 @@ function setupToolbar(): void {
     const cb = document.getElementById(id) as HTMLInputElement;
     cb.addEventListener('change', () => root.classList.toggle(cls, !cb.checked));
   };
-  toggle('show-md', 'hide-md');
+  const mdBox = document.getElementById('show-md') as HTMLInputElement;
+  mdBox.addEventListener('change', () => setShowMd(mdBox.checked));
+  setShowMd(showMd);
   toggle('show-order', 'hide-order');
+  document.getElementById('zoom-in')!.addEventListener('click', () => zoom.in());
+  document.getElementById('zoom-out')!.addEventListener('click', () => zoom.out());
+  document.getElementById('zoom-level')!.addEventListener('click', () => zoom.fit());
+  document.getElementById('convert-btn')!.addEventListener('click', () => post({ type: 'convert' }));
+  window.addEventListener('wheel', (e) => zoom.wheel(e), { passive: false });
+  zoom.set(saved?.zoom ?? 1);
   const help = document.getElementById('help')!;
   document.getElementById('help-btn')!.addEventListener('click', () => help.toggleAttribute('hidden'));
   document.addEventListener('keydown', (ev) => {
     if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (ev.key === '?') help.toggleAttribute('hidden');
     else if (ev.key === 'n' || ev.key === 'N') editing.toggleDraw();
+    else if (ev.key === ']' || ev.key === 'j') stepRegion(1);
+    else if (ev.key === '[' || ev.key === 'k') stepRegion(-1);
+    else if (ev.key === '+' || ev.key === '=') zoom.in();
+    else if (ev.key === '-' || ev.key === '_') zoom.out();
+    else if (ev.key === '0') zoom.fit();
+    else if (ev.key === 'm' || ev.key === 'M') setShowMd(!showMd);
+    else if (ev.key === 'Enter' && editing.isDrawing) {
+      // Drawing without a mouse: a box in the middle of the page in view, then arrows move it.
+      const p = pageInView();
+      if (p) editing.addAt(p);
+    }
     else if (ev.key === 'Escape') {
       editing.cancel();
       help.setAttribute('hidden', '');
@@ -319,10 +395,13 @@ function onHostMessage(raw: unknown): void {
 function handle(m: HostMessage): void {
   switch (m.type) {
     case 'init':
+      root.dataset.inits = String(Number(root.dataset.inits ?? 0) + 1);
       state.uri = m.uri;
       state.pdfUri = m.pdfUri;
       state.converting = m.converting;
-      vscode.setState({ uri: m.uri });
+      saveState();
+      root.classList.toggle('not-converted', !!m.notConverted);
+      document.getElementById('not-converted')!.hidden = !m.notConverted;
       titleEl.textContent = m.title;
       state.pages = new Map(m.pages.map((p) => [p.page, p]));
       partials.reset(m.converting ? m.conversion : undefined, state.pages.keys());
@@ -332,6 +411,7 @@ function handle(m: HostMessage): void {
       root.dataset.converting = String(m.converting);
       if (m.converting) delete root.dataset.finishedAt;
       if (m.converting) setStatus('Converting…');
+      else if (m.notConverted) setStatus('Not converted yet');
       else setStatus(`${m.pages.length} page${m.pages.length === 1 ? '' : 's'}`);
       break;
     case 'page':
@@ -353,6 +433,8 @@ function handle(m: HostMessage): void {
         if (m.busy) busy.add(m.regionId);
         else busy.delete(m.regionId);
         document.querySelector(`.region[data-id="${CSS.escape(m.regionId)}"]`)?.classList.toggle('busy', !!m.busy);
+        // The end of a reparse carries no text: keep its result message.
+        if (!m.busy && !m.text) break;
       }
       setStatus(m.text, m.level);
       break;

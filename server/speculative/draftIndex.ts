@@ -8,6 +8,13 @@
  * miss on every block. They are still part of the proposed suffixes, and when the output already
  * holds m location tokens after the key, the first m location tokens after the match are skipped
  * so the proposal lines up with what the model has to write next.
+ *
+ * Where a location is several BPE pieces (granite-docling's real vocabulary: `<` `loc` `_` `N`
+ * `>`, with `>` merged into the next piece), `TokenInfo.locationRoles` marks them by context:
+ * every piece of a location is left out of the keys and skipped when aligning, and the value
+ * piece `N` is what box distances, calibration and location variants work on. A box is then 16
+ * pieces of fixed structure, so skipping the output's trailing location pieces in the draft
+ * keeps the two aligned whatever the values.
  */
 import type { MatchOptions, TokenInfo } from './types';
 
@@ -26,7 +33,12 @@ export interface Candidate {
   keyLength: number;
   /** Sum of |output location − draft location| over the location tokens skipped to align (0 if none). */
   locDistance: number;
+  /** Location roles of `tokens` (see `TokenInfo.locationRoles`). */
+  roles: Int8Array;
 }
+
+/** How far back the output is classified for a lookup (keys are a few tokens; boxes 17 pieces). */
+const TAIL = 512;
 
 /** Stands for "start of the sequence" in keys, so the beginning of a draft matches an empty output. */
 const BOS = -1;
@@ -36,8 +48,10 @@ export const DEFAULT_MATCH: MatchOptions = { n: 3, K: 32, maxChains: 8 };
 export class DraftIndex {
   /** maps[k-1]: key of k non-location tokens → positions just after the key's last token. */
   private readonly maps: Map<string, DraftPos[]>[] = [];
-  /** Per draft token: its index (0–3) within a box of location tokens, −1 for other tokens. */
+  /** Per draft token: its index (0–3) within a box of location values, −1 for other tokens. */
   private readonly coord: Int8Array[] = [];
+  /** Per draft token: its location role (−1 none, 0 structural piece, 1 value). */
+  private readonly roles: Int8Array[] = [];
   /** Recent (model − draft) differences per box coordinate, for box calibration. */
   private readonly deltas: number[][] = [[], [], [], []];
   private lastObserved = -1;
@@ -101,6 +115,12 @@ export class DraftIndex {
     return out;
   }
 
+  /** Location roles of a token sequence (single-token locations: every location is a value). */
+  private rolesOf(tokens: readonly number[]): Int8Array {
+    if (this.info.locationRoles) return this.info.locationRoles(tokens);
+    return Int8Array.from(tokens, (id) => (this.info.isLocation(id) ? 1 : -1));
+  }
+
   private sym(id: number): number {
     return this.info.keySymbol ? this.info.keySymbol(id) : id;
   }
@@ -115,10 +135,12 @@ export class DraftIndex {
     const stream: number[] = [BOS];
     const after: number[] = [0];
     const coord = new Int8Array(d.length).fill(-1);
+    const roles = this.rolesOf(d);
+    this.roles[di] = roles;
     let run = 0;
     for (let i = 0; i < d.length; i++) {
-      if (this.info.isLocation(d[i])) {
-        coord[i] = run++ % 4;
+      if (roles[i] >= 0) {
+        if (roles[i] === 1) coord[i] = run++ % 4;
         continue;
       }
       run = 0;
@@ -146,14 +168,18 @@ export class DraftIndex {
    */
   candidates(output: readonly number[], opts: Pick<MatchOptions, 'K' | 'maxChains'>, cursor?: DraftPos): Candidate[] {
     // Walk back over trailing location tokens, then collect up to n non-location key tokens.
+    // Only the output's tail is classified (roles depend on a few neighbours only).
+    const start = Math.max(0, output.length - TAIL);
+    const outRoles = this.rolesOf(output.slice(start));
+    const isLoc = (i: number) => outRoles[i - start] >= 0;
     const trailingLocs: number[] = [];
     let i = output.length - 1;
-    while (i >= 0 && this.info.isLocation(output[i])) trailingLocs.unshift(output[i--]);
+    while (i >= start && isLoc(i)) trailingLocs.unshift(output[i--]);
     const keyTokens: number[] = [];
-    for (; i >= 0 && keyTokens.length < this.n; i--) {
-      if (!this.info.isLocation(output[i])) keyTokens.unshift(this.sym(output[i]));
+    for (; i >= start && keyTokens.length < this.n; i--) {
+      if (!isLoc(i)) keyTokens.unshift(this.sym(output[i]));
     }
-    if (keyTokens.length < this.n) keyTokens.unshift(BOS);
+    if (keyTokens.length < this.n && i < 0) keyTokens.unshift(BOS);
 
     for (let k = Math.min(this.n, keyTokens.length); k >= 1; k--) {
       const hits = this.maps[k - 1].get(keyOf(keyTokens, keyTokens.length - k, keyTokens.length));
@@ -176,11 +202,12 @@ export class DraftIndex {
       let locDistance = 0;
       // Skip as many draft locations as the output already wrote after the key.
       const coord = this.coord[h.draft];
+      const roles = this.roles[h.draft];
       for (const loc of trailingLocs) {
-        if (p >= d.length || !this.info.isLocation(d[p])) break;
+        if (p >= d.length || roles[p] < 0) break;
         const a = this.info.location?.(loc);
         const b = this.info.location?.(d[p]);
-        if (a !== undefined && b !== undefined) locDistance += Math.abs(a - b - this.shift(Math.max(0, coord[p])));
+        if (a !== undefined && b !== undefined && coord[p] >= 0) locDistance += Math.abs(a - b - this.shift(coord[p]));
         p++;
       }
       if (p >= d.length) continue;
@@ -189,7 +216,7 @@ export class DraftIndex {
       const sig = tokens.join(',');
       if (seen.has(sig)) continue;
       seen.add(sig);
-      out.push({ tokens, at: { draft: h.draft, pos: p }, keyLength: k, locDistance });
+      out.push({ tokens, at: { draft: h.draft, pos: p }, keyLength: k, locDistance, roles: roles.slice(p, p + tokens.length) });
     }
     return out;
   }
@@ -231,13 +258,25 @@ const VARIANT_TAIL = 8;
 export function locationVariants(best: Candidate, info: TokenInfo, spread: number): Candidate[] {
   if (spread <= 0 || !info.location || !info.locationToken) return [];
   const out: Candidate[] = [];
-  for (let j = 0; j < best.tokens.length && j < 4; j++) {
+  // The box the proposal starts with: its pieces up to the first non-location token, at most
+  // four values.
+  let end = 0;
+  let values = 0;
+  while (end < best.tokens.length && best.roles[end] >= 0 && values < 4) {
+    if (best.roles[end] === 1) values++;
+    end++;
+  }
+  if (end < best.tokens.length && best.roles[end] === 0) end++; // the box's closing '>'
+  for (let j = 0; j < end; j++) {
+    if (best.roles[j] !== 1) continue;
     const v = info.location(best.tokens[j]);
-    if (v === undefined) break;
+    if (v === undefined) continue;
     for (let d = 1; d <= spread; d++) {
       for (const w of [v - d, v + d]) {
         const id = w >= 0 ? info.locationToken(w) : undefined;
-        if (id !== undefined) out.push({ ...best, tokens: [...best.tokens.slice(0, j), id, ...best.tokens.slice(j + 1, 4 + VARIANT_TAIL)] });
+        if (id === undefined) continue;
+        const tokens = [...best.tokens.slice(0, j), id, ...best.tokens.slice(j + 1, end + VARIANT_TAIL)];
+        out.push({ ...best, tokens, roles: best.roles.slice(0, tokens.length) });
       }
     }
   }

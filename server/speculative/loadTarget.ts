@@ -42,21 +42,102 @@ export async function loadDecoderTarget(dir: string, opts: { dtype?: string; thr
   };
 }
 
-/** Location tokens are `<loc_N>` vocabulary entries; stop tokens the model's EOS ids. */
+/**
+ * Token classes for the matcher. Locations: single `<loc_N>` tokens where the vocabulary has them
+ * (the tiny oracle tokenizer); otherwise — granite-docling's real vocabulary — a location is the
+ * BPE pieces `<` (or `><`) `loc` `_` `N` `>` (or `><`, or `>` merged with the text after it), and
+ * `locationRoles` finds them by context; the value piece is the number token `N` (0–499 are single
+ * tokens of cl100k). Stop tokens: the model's EOS ids.
+ */
 export function tokenInfoFor(tokenizer: Tokenizer, stopIds: readonly number[]): TokenInfo {
-  const locCache = new Map<number, number | undefined>();
-  const location = (id: number) => {
-    if (!locCache.has(id)) {
-      const m = /^<loc_(\d+)>$/.exec(tokenizer.token(id) ?? '');
-      locCache.set(id, m ? Number(m[1]) : undefined);
-    }
-    return locCache.get(id);
-  };
   const stops = new Set(stopIds);
+  if (tokenizer.tryId('<loc_0>') !== undefined) {
+    const locCache = new Map<number, number | undefined>();
+    const location = (id: number) => {
+      if (!locCache.has(id)) {
+        const m = /^<loc_(\d+)>$/.exec(tokenizer.token(id) ?? '');
+        locCache.set(id, m ? Number(m[1]) : undefined);
+      }
+      return locCache.get(id);
+    };
+    return {
+      isLocation: (id) => location(id) !== undefined,
+      isStop: (id) => stops.has(id),
+      location,
+      locationToken: (v) => tokenizer.tryId(`<loc_${v}>`),
+    };
+  }
+  const pieces = locationPieces(tokenizer);
   return {
-    isLocation: (id) => location(id) !== undefined,
+    // Per id, no piece is a location by itself (`<`, `_` and numbers occur in text): roles decide.
+    isLocation: () => false,
     isStop: (id) => stops.has(id),
-    location,
-    locationToken: (v) => tokenizer.tryId(`<loc_${v}>`),
+    location: (id) => pieces?.value.get(id),
+    locationToken: (v) => pieces?.valueToken[v],
+    locationRoles: pieces ? (tokens) => locationRoles(tokens, pieces) : undefined,
   };
+}
+
+/** The ids of a BPE vocabulary's location pieces; undefined when it lacks one of them. */
+export interface LocationPieces {
+  open: number; // '<'
+  between: number; // '><'
+  close: number; // '>'
+  loc: number; // 'loc'
+  underscore: number; // '_'
+  /** number token id → grid value (0–499) */
+  value: Map<number, number>;
+  valueToken: number[];
+  /** ids whose text starts with '>' (a location's end merged with what follows) */
+  startsWithClose: (id: number) => boolean;
+}
+
+export function locationPieces(tokenizer: Tokenizer): LocationPieces | undefined {
+  const ids = ['<', '><', '>', 'loc', '_'].map((t) => tokenizer.tryId(t));
+  if (ids.some((i) => i === undefined)) return undefined;
+  const value = new Map<number, number>();
+  const valueToken: number[] = [];
+  for (let v = 0; v < 500; v++) {
+    const id = tokenizer.tryId(String(v));
+    if (id === undefined) return undefined;
+    value.set(id, v);
+    valueToken[v] = id;
+  }
+  const cache = new Map<number, boolean>();
+  const startsWithClose = (id: number) => {
+    let r = cache.get(id);
+    if (r === undefined) {
+      r = !tokenizer.isAdded(id) && (tokenizer.token(id) ?? '').startsWith('>');
+      cache.set(id, r);
+    }
+    return r;
+  };
+  const [open, between, close, loc, underscore] = ids as number[];
+  return { open, between, close, loc, underscore, value, valueToken, startsWithClose };
+}
+
+/** See `TokenInfo.locationRoles`. */
+export function locationRoles(tokens: readonly number[], p: LocationPieces): Int8Array {
+  const n = tokens.length;
+  const roles = new Int8Array(n).fill(-1);
+  for (let i = 0; i < n; i++) {
+    const t = tokens[i];
+    if (t !== p.open && t !== p.between) continue;
+    // `<` loc _ N then a piece starting with '>'; a prefix of that at the very end counts too.
+    const want = [(x: number) => x === p.loc, (x: number) => x === p.underscore, (x: number) => p.value.has(x), (x: number) => p.startsWithClose(x)];
+    let ok = true;
+    for (let k = 1; k <= 4 && i + k < n; k++) {
+      if (!want[k - 1](tokens[i + k])) {
+        ok = false;
+        break;
+      }
+    }
+    if (!ok) continue;
+    roles[i] = 0;
+    if (i + 1 < n) roles[i + 1] = 0;
+    if (i + 2 < n) roles[i + 2] = 0;
+    if (i + 3 < n) roles[i + 3] = 1;
+    if (i + 4 < n && (tokens[i + 4] === p.close || tokens[i + 4] === p.between)) roles[i + 4] = 0;
+  }
+  return roles;
 }

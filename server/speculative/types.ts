@@ -77,6 +77,15 @@ export interface TokenInfo {
   location?(id: number): number | undefined;
   /** Optional: the token of grid value `value` (lets the matcher propose nearby boxes). */
   locationToken?(value: number): number | undefined;
+  /**
+   * Optional, for vocabularies where `<loc_N>` is several BPE pieces (granite-docling's real one:
+   * `<` `loc` `_` `N` `>`, with `>` merged into the next piece: `><`, `>T`): per token of
+   * `tokens`, −1 outside locations, 0 a structural piece of a location, 1 the value piece (whose
+   * grid value `location(id)` gives). A piece mixing a location's `>` with following text
+   * (`>T`) is not a location piece. A location cut off at the end of `tokens` counts as one (the
+   * model is writing it). When absent, `isLocation` marks single-token locations as values.
+   */
+  locationRoles?(tokens: readonly number[]): Int8Array;
 }
 
 export type SpecMode = 'ar' | 'page' | 'hsd';

@@ -30,7 +30,6 @@ import { MarkdownWriter } from './markdownWriter';
 import { OUTPUT_FORMATS, sharedConvertOptions, type OutputFormat } from '../context';
 import { chooseExportTarget, exportUriFor } from './exportFile';
 import { convertToExport } from './convertToExport';
-import { onPagePartial } from '../client';
 
 /** The PDF the command was invoked on: explorer / editor-title argument, active tab, or a file picker. */
 async function targetPdf(arg: unknown): Promise<vscode.Uri | undefined> {
@@ -221,7 +220,7 @@ async function convertOnce(ctx: FolioContext, pdfUri: vscode.Uri, mdUri: vscode.
         // A page the VLM is still writing: the preview opens on the first one (a remote page can
         // take many seconds) and shows it until the page itself arrives. Queued with the pages,
         // so a partial never overtakes its page.
-        onPagePartial(partialResultToken, (partial) => {
+        ctx.pagePartials.follow(partialResultToken, (partial) => {
           pagesQueue = pagesQueue.then(async () => {
             await begin();
             ctx.conversions.emit('partial', { pdfUri, mdUri, conversionId: partialResultToken, partial });
@@ -233,8 +232,8 @@ async function convertOnce(ctx: FolioContext, pdfUri: vscode.Uri, mdUri: vscode.
         if (started) return;
         started = true;
         await writer.create();
+        // The linked view (src/preview) lays out the PDF's pages and the `.md` side by side.
         ctx.conversions.emit('started', { pdfUri, mdUri, options, conversionId: partialResultToken });
-        void vscode.window.showTextDocument(mdUri, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: false });
       };
       let pagesQueue: Promise<void> = Promise.resolve();
       try {

@@ -1,5 +1,5 @@
 /**
- * The preview webview's HTML: a strict CSP (no inline script or style, scripts only with this
+ * The linked view's HTML: a strict CSP (no inline script or style, scripts only with this
  * load's nonce, images/fonts/styles only from the webview's own resource roots), the toolbar,
  * the keyboard help, and the bundle dist/media/preview.js. No PDF-derived text is put here; it
  * arrives later as messages and is written with textContent.
@@ -37,36 +37,48 @@ export function previewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, m
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" nonce="${nonce}" href="${escapeAttr(asset('node_modules', 'katex', 'dist', 'katex.min.css'))}">
 <link rel="stylesheet" nonce="${nonce}" href="${escapeAttr(asset('media', 'preview.css'))}">
-<title>Folio preview</title>
+<title>Folio view</title>
 </head>
 <body>
-<div id="folio-root" data-uri="${escapeAttr(mdUri)}">
-  <div class="toolbar" role="toolbar" aria-label="Folio preview">
-    <h1 id="title">Folio preview</h1>
-    <label><input type="checkbox" id="show-md" checked> Markdown</label>
+<div id="folio-root" class="hide-md" data-uri="${escapeAttr(mdUri)}">
+  <div class="toolbar" role="toolbar" aria-label="Folio view">
+    <h1 id="title">Folio</h1>
+    <span class="group" role="group" aria-label="Zoom">
+      <button id="zoom-out" title="Zoom out (−, Ctrl+wheel)" aria-label="Zoom out">−</button>
+      <button id="zoom-level" title="Fit width (0)">Fit width</button>
+      <button id="zoom-in" title="Zoom in (+, Ctrl+wheel)" aria-label="Zoom in">+</button>
+    </span>
+    <label title="The page's rendered Markdown beside it (M)"><input type="checkbox" id="show-md"> Markdown</label>
     <label><input type="checkbox" id="show-order" checked> Order</label>
     <select id="class-select" aria-label="Class of the selected region (and of new regions)"></select>
-    <button id="reparse-btn" title="Reparse the selected region (R)">Reparse region</button>
+    <button id="reparse-btn" title="Reparse the selected region (R)">Reparse</button>
     <button id="delete-btn" title="Delete the selected region (Del)">Delete</button>
-    <button id="draw-btn" aria-pressed="false" title="Draw a new region (N)">Draw region</button>
-    <button id="help-btn" title="Keyboard shortcuts (?)" aria-controls="help">Shortcuts</button>
+    <button id="draw-btn" aria-pressed="false" title="Draw a new region (N)">Draw</button>
+    <button id="help-btn" title="Keyboard shortcuts (?)" aria-controls="help">?</button>
     <div id="legend" role="group" aria-label="Region classes (uncheck to hide)"></div>
     <div id="status" role="status" aria-live="polite"></div>
   </div>
   <div id="help" hidden>
     <dl>
-      <dt>Tab / Shift+Tab</dt><dd>move between regions (in reading order)</dd>
-      <dt>Enter</dt><dd>reveal the region's Markdown in the editor</dd>
+      <dt>] / [ (or J / K), Tab / Shift+Tab</dt><dd>next / previous region in reading order (the editor follows)</dd>
+      <dt>Enter</dt><dd>reveal the region's Markdown in the editor (focus moves there)</dd>
       <dt>Space</dt><dd>select the region</dd>
       <dt>R</dt><dd>reparse the region</dd>
       <dt>Del</dt><dd>delete the region and its Markdown</dd>
       <dt>Arrows (Shift: ×5)</dt><dd>move the region</dd>
       <dt>Alt+Arrows</dt><dd>resize the region</dd>
       <dt>Shift+F10 / Menu</dt><dd>region menu: reparse, change class, delete</dd>
-      <dt>N</dt><dd>draw a new region</dd>
+      <dt>N, then drag or Enter</dt><dd>draw a new region (Enter: in the middle of the page in view)</dd>
+      <dt>+ / − / 0, Ctrl+wheel</dt><dd>zoom in / out / fit width</dd>
+      <dt>M</dt><dd>show or hide the rendered Markdown beside each page</dd>
       <dt>Esc</dt><dd>leave draw mode, close menus</dd>
       <dt>Ctrl+Alt+R (editor)</dt><dd>Folio: Reparse Region at the cursor</dd>
+      <dt>Ctrl+K V (editor)</dt><dd>VS Code's Markdown preview of the whole file</dd>
     </dl>
+  </div>
+  <div id="not-converted" hidden>
+    <p>This PDF has no Markdown yet.</p>
+    <button id="convert-btn" class="primary">Convert to Markdown</button>
   </div>
   <main id="pages" aria-label="Pages"></main>
 </div>

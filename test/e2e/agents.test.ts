@@ -164,55 +164,26 @@ async function openInViewer(folder: string | undefined, file: string): Promise<v
   await vs.clickMenuItem('Open PDF in Folio Viewer');
 }
 
-test('PDF viewer (custom editor): pages as paper, fit to width, zoom keeps boxes aligned, Convert to Markdown', async () => {
+test('"Open PDF in Folio Viewer" is the linked view: a converted PDF shows its pages and boxes; an unconverted one converts into the same view', async () => {
   await shot('pdf-viewer', async () => {
     await vs.command('View: Close All Editors');
-    await openInViewer('batch', 'a.pdf'); // converted by the folder test, so its regions show
+    await openInViewer('batch', 'a.pdf'); // converted by the folder test: its sidecar has the regions
     const view = vs.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-    const sheets = view.locator('.sheet');
-    await until('two rendered pages', 120_000, async () => (await sheets.count()) === 2 && (await view.locator('.sheet img').first().evaluate((i) => (i as HTMLImageElement).naturalWidth > 0)));
-    const img = view.locator('.sheet img').first();
-    const natural = await img.evaluate((i) => (i as HTMLImageElement).naturalWidth);
-    const fit = (await sheets.first().boundingBox())!;
-    const frameWidth = await view.locator('body').evaluate(() => window.innerWidth);
-    assert.ok(Math.abs(fit.width - (frameWidth - 48)) < 4, `fit to width: ${fit.width} of ${frameWidth}`);
-    assert.ok(natural >= fit.width * 0.9, `page image not upscaled at fit width (${natural} px for ${fit.width} px): text stays sharp`);
-    const paper = await sheets.first().evaluate((s) => ({ shadow: getComputedStyle(s).boxShadow, bg: getComputedStyle(s).backgroundColor, body: getComputedStyle(document.body).backgroundColor }));
-    assert.notEqual(paper.shadow, 'none', 'the page has a shadow');
-    assert.notEqual(paper.bg, paper.body, 'the page stands out from the background');
-    const boxes = view.locator('.sheet >> nth=0 >> .box');
-    assert.ok((await boxes.count()) > 3, 'region boxes of the converted PDF');
-    assert.ok(await boxes.first().isVisible(), 'shown because the PDF has Markdown');
-    const rel = async () => {
-      const s = (await sheets.first().boundingBox())!;
-      const b = (await boxes.nth(1).boundingBox())!;
-      return [(b.x - s.x) / s.width, (b.y - s.y) / s.height, b.width / s.width, b.height / s.height];
-    };
-    const before = await rel();
-    await view.locator('#zoom-in').click();
-    await view.locator('#zoom-in').click();
-    const zoomed = (await sheets.first().boundingBox())!;
-    assert.ok(Math.abs(zoomed.width / fit.width - 1.5625) < 0.02, `two zoom steps: ×${(zoomed.width / fit.width).toFixed(3)}`);
-    const after = await rel();
-    before.forEach((v, i) => assert.ok(Math.abs(v - after[i]!) < 0.004, `box stays aligned (${before} vs ${after})`));
-    await view.locator('#zoom-level').click();
-    await vs.page.keyboard.press('0');
-    await until('fit width again (key 0)', 5_000, async () => Math.abs((await sheets.first().boundingBox())!.width - fit.width) < 2);
-    await vs.page.mouse.move(fit.x + fit.width / 2, fit.y + 100);
-    await vs.page.keyboard.down('Control');
-    await vs.page.mouse.wheel(0, -200);
-    await vs.page.keyboard.up('Control');
-    await until('Ctrl+wheel zooms in', 5_000, async () => (await sheets.first().boundingBox())!.width > fit.width * 1.05);
-    await view.locator('#zoom-fit').click();
-    await vs.screenshot('pdf-viewer-fit');
+    await until('two pages with boxes and images', 120_000, async () => (await view.locator('section.page').count()) === 2 && (await view.locator('#page-1 .region').count()) > 3 && (await view.locator('#page-1 .sheet[data-image="loaded"]').count()) === 1);
+    assert.match((await view.locator('#title').textContent()) ?? '', /a\.pdf ⇄ a\.md/);
+    // Linked: a click on a box opens a.md with the box's Markdown selected.
+    await view.locator('#page-1 .region:not(.unlinked)').first().click();
+    await vs.page.locator('.monaco-editor[data-uri$="/batch/a.md"] .selected-text').first().waitFor({ timeout: 20_000 });
 
-    // The button runs the usual conversion; sample.pdf has no Markdown yet.
+    // The button runs the usual conversion; sample.pdf has no Markdown yet. The pages arrive in this view.
     await vs.command('View: Close All Editors');
     await openInViewer(undefined, 'sample.pdf');
     const view2 = vs.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-    await view2.locator('.sheet img').first().waitFor({ timeout: 120_000 });
-    assert.equal(await view2.locator('.box').first().isVisible(), false, 'no boxes before conversion');
+    await view2.locator('#not-converted #convert-btn').waitFor({ timeout: 60_000 });
+    assert.equal(await view2.locator('section.page').count(), 0, 'no pages before the conversion');
     await view2.locator('#convert-btn').click();
     await until('sample.md written by Convert to Markdown', 180_000, () => existsSync(join(vs.workspace, 'sample.md')) && readFileSync(join(vs.workspace, 'sample.md'), 'utf8').length > 300);
+    await until('the pages in the same view', 60_000, async () => (await view2.locator('section.page').count()) === 2 && (await view2.locator('#not-converted').isHidden()));
+    assert.equal(await vs.page.locator('iframe.webview.ready').count(), 1, 'one view, not a second panel');
   });
 });

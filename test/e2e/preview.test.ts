@@ -86,8 +86,9 @@ async function editorSelects(first: string, last: string): Promise<void> {
 
 /** The preview block id whose rendered Markdown contains `text`. */
 async function regionWithText(text: string): Promise<string> {
+  // The rendered Markdown pane is hidden by default (the `.md` editor is beside the view): attached, not visible.
   const block = vs.preview().locator('.md-block[data-region]', { hasText: text }).first();
-  await block.waitFor({ timeout: 30_000 });
+  await block.waitFor({ state: 'attached', timeout: 30_000 });
   return (await block.getAttribute('data-region'))!;
 }
 
@@ -95,7 +96,8 @@ async function regionWithText(text: string): Promise<string> {
 async function savedMdWhen(pdf: string, what: string, ok: (md: string) => boolean): Promise<string> {
   const name = pdf.replace(/\.pdf$/, '.md');
   return until(what, 45_000, async () => {
-    await vs.page.locator('.tab', { hasText: name }).first().click();
+    // Focus the `.md` editor itself (the view's tab, "x.pdf ⇄ x.md", names the file too).
+    await vs.page.locator(`.monaco-editor[data-uri$="/${name}"] .view-lines`).first().click({ position: { x: 2, y: 2 } });
     await vs.page.keyboard.press('Control+S');
     await new Promise((r) => setTimeout(r, 300));
     const md = readMd(pdf);
@@ -129,7 +131,7 @@ test('1. converting a two-page PDF shows both pages with boxes and writes the he
       const p2 = await pv.locator('#page-2 .region').count();
       return pages === 2 && p1 > 0 && p2 > 0;
     });
-    assert.equal(await pv.locator('#page-1 img.page-image').count(), 1, 'page 1 image');
+    await until('page 1 image shown', 30_000, async () => (await pv.locator('#page-1 img.page-image').count()) === 1);
     const md = await until('the .md with all headings', 30_000, () => {
       const t = readMd(TWO_PAGE.file);
       return TWO_PAGE.headings.every((h) => new RegExp(`^#{1,6} ${h}$`, 'm').test(t)) ? t : undefined;
@@ -145,7 +147,7 @@ test('2. a clicked box selects its Markdown; the editor cursor highlights its bo
     const pv = vs.preview();
     const id = await regionWithText('Folio reads this first line');
     await pv.locator(`.region[data-id="${id}"]`).click();
-    await pv.locator(`.md-block.selected[data-region="${id}"]`).waitFor({ timeout: 10_000 });
+    await pv.locator(`.md-block.selected[data-region="${id}"]`).waitFor({ state: 'attached', timeout: 10_000 });
     await editorSelects('Folio reads this first line', 'more words.');
 
     const other = await regionWithText('Another paragraph sits');
@@ -156,7 +158,7 @@ test('2. a clicked box selects its Markdown; the editor cursor highlights its bo
     // Keyboard: focus the first paragraph's box (Tab order is reading order) and press Enter.
     await pv.locator(`.region[data-id="${id}"]`).focus();
     await pv.locator(`.region[data-id="${id}"]`).press('Enter');
-    await pv.locator(`.md-block.selected[data-region="${id}"]`).waitFor({ timeout: 10_000 });
+    await pv.locator(`.md-block.selected[data-region="${id}"]`).waitFor({ state: 'attached', timeout: 10_000 });
     await editorSelects('Folio reads this first line', 'more words.');
   });
 });
@@ -197,7 +199,7 @@ test('3. resize a paragraph to its first line and reparse; undo restores; class 
     await pv.locator('#reparse-btn').click();
     const md = await savedMdWhen(TWO_PAGE.file, 'a fenced code block', (t) => /```[^\n]*\n[^\n]*Reparse this line as code please\.\n```/.test(t));
     assert.ok(md.includes('## Gamma Section'));
-    await pv.locator(`.md-block[data-region="${codeId}"] pre.md-code`).waitFor({ timeout: 10_000 });
+    await pv.locator(`.md-block[data-region="${codeId}"] pre.md-code`).waitFor({ state: 'attached', timeout: 10_000 });
   });
 });
 
@@ -205,6 +207,8 @@ test('3b. a drawn region is parsed into its reading-order place; deleting it rem
   await shot('3b-draw-delete', async () => {
     const pv = vs.preview();
     const line = TWO_PAGE.codeParagraph[0]!;
+    // Page 2 to the top of the view (at fit width one page fills the view).
+    await pv.locator('#page-2').evaluate((e) => e.scrollIntoView({ block: 'start' }));
     const sheet = await pv.locator('#page-2 .sheet').boundingBox();
     assert.ok(sheet);
     const scale = sheet.width / 612;
@@ -244,7 +248,7 @@ test('4. PDF text that looks like HTML is shown as text and runs nothing', async
   await shot('4-xss', async () => {
     await convert(XSS.file);
     const pv = vs.preview();
-    for (const p of XSS.payloads) await pv.locator('.md-block', { hasText: p }).first().waitFor({ timeout: 90_000 });
+    for (const p of XSS.payloads) await pv.locator('.md-block', { hasText: p }).first().waitFor({ state: 'attached', timeout: 90_000 });
     const frame = await vs.previewFrame();
     const probe = await frame.evaluate(() => ({
       pwned: (window as unknown as { folioPwned?: unknown }).folioPwned ?? null,
@@ -326,7 +330,7 @@ test('6. after a window reload the preview comes back, and "Show Preview" reopen
     const pv = vs.preview();
     await until('the two-page preview from its sidecar', 30_000, async () => (await pv.locator('#page-2 .region').count()) > 0);
     // Still linked: the code block written by test 3 is found again in the .md by its text.
-    await pv.locator('.md-block[data-region] pre.md-code').first().waitFor({ timeout: 10_000 });
+    await pv.locator('.md-block[data-region] pre.md-code').first().waitFor({ state: 'attached', timeout: 10_000 });
   });
 });
 

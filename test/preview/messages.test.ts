@@ -46,3 +46,10 @@ test('a message older than the newest version seen is stale', () => {
   assert.equal(isStale(4, 4), false);
   assert.equal(isStale(5, 4), false);
 });
+
+test('the Convert button of a view on an unconverted PDF: `convert` carries nothing else; `notConverted` is a boolean', () => {
+  assert.deepEqual(parseViewMessage({ ...base, type: 'convert', pdf: '/etc/passwd' }), { ...base, type: 'convert' });
+  const init = { ...base, type: 'init', title: 'a.pdf', pdfUri: 'file:///w/a.pdf', pages: [], converting: false };
+  assert.equal(typeof parseHostMessage({ ...init, notConverted: true }), 'object');
+  assert.equal(typeof parseHostMessage({ ...init, notConverted: 'yes' }), 'string');
+});

@@ -7,10 +7,10 @@ import { parseServeArgs } from '../../server/serve/serveCommand';
 import { remoteVlmOption } from '../../server/vlm/remoteOptions';
 
 test('convert: --queue, --range-pages and the remote VLM flags', () => {
-  const a = parseConvertArgs(['x.pdf', '--queue', 'redis://h:6379', '--range-pages', '4', '--engine', 'vlm', '--vlm-url', 'http://gpu:8000/v1', '--vlm-parallel', '8', '--vlm-timeout', '30']);
+  const a = parseConvertArgs(['x.pdf', '--queue', 'redis://h:6379', '--range-pages', '4', '--engine', 'vlm', '--vlm-url', 'https://gpu:8000/v1', '--vlm-parallel', '8', '--vlm-timeout', '30']);
   assert.equal(a.queue, 'redis://h:6379');
   assert.equal(a.rangePages, 4);
-  assert.deepEqual(remoteVlmOption(a), { remoteVlm: { url: 'http://gpu:8000/v1', model: 'ibm-granite/granite-docling-258M', parallel: 8, timeoutMs: 30000 } });
+  assert.deepEqual(remoteVlmOption(a), { remoteVlm: { url: 'https://gpu:8000/v1', model: 'ibm-granite/granite-docling-258M', parallel: 8, timeoutMs: 30000 } });
   assert.deepEqual(remoteVlmOption(parseConvertArgs(['x.pdf'])), {});
   assert.throws(() => parseConvertArgs(['x.pdf', '--vlm-url', 'gpu:8000']), /--vlm-url must be an http\(s\) URL/);
   assert.throws(() => parseConvertArgs(['x.pdf', '--range-pages', '0']), /--range-pages takes a whole number/);

@@ -166,3 +166,35 @@ test('--speculation / folio.vlm.speculation reach the worker: off decodes greedi
   assert.ok(off.logs.some((l) => /page 1: speculation off → greedy: 44 tokens in 43 decoder passes/.test(l)), off.logs.join('\n'));
   assert.ok(auto.logs.some((l) => /page 1: speculation auto → page, K=8, 1 chain\(s\)/.test(l)), auto.logs.join('\n'));
 });
+
+test('real interface, real tokenizer: page and hsd, one chain and eight, good / box-shifted / useless drafts all give greedy decoding’s tokens', async () => {
+  // A small rendering (one tile: short prompts), so the 24 decodes stay quick on a shared CPU.
+  const small = await renderPage('selfmade-example/sample.libreoffice.pdf', 1, 0.5);
+  const img = { data: small.data, width: small.width, height: small.height };
+  const req = { image: img, instruction: PAGE_INSTRUCTION };
+  const crop = (left: number) => ({ image: img, crop: { left, top: 0, width: Math.floor(small.width / 2), height: Math.floor(small.height / 2) }, instruction: PAGE_INSTRUCTION });
+  const configs = [
+    { K: 8, maxChains: 1, verify: 'deepest' as const, locSpread: 1, calibrateBoxes: true },
+    { K: 32, maxChains: 8, verify: 'chains' as const, locSpread: 1, calibrateBoxes: true },
+  ];
+  for (const [name, model, maxNewTokens] of [['scripted', scripted, 64], ['free', free, 96]] as const) {
+    const ar = (await model.generate([req], { maxNewTokens, loopGuard: false })).outputs[0];
+    const words = ar.text.split(/(?=\s)/);
+    const drafts: Record<string, string> = {
+      good: ar.text,
+      // Every box value one grid step off: the location pieces still align, the values miss.
+      shifted: ar.text.replace(/<loc_(\d+)>/g, (_m, v: string) => `<loc_${Math.min(499, Number(v) + 1)}>`),
+      useless: words.map((_, i) => words[(i * 7 + 3) % words.length]).join(''),
+    };
+    for (const mode of ['page', 'hsd'] as const) {
+      for (const decode of configs) {
+        for (const [kind, draft] of Object.entries(drafts)) {
+          const regions = mode === 'hsd' ? [0, Math.floor(small.width / 2)].map((left) => ({ req: crop(left), drafts: [draft], wrap: (t: string) => t })) : undefined;
+          const res = await generateSpeculative(model, req, { mode, decode, drafts: [draft], regions, maxNewTokens, loopGuard: false });
+          assert.deepEqual(res.output.tokens, ar.tokens, `${name}, ${mode}, K=${decode.K} × ${decode.maxChains}, ${kind} drafts`);
+          if (kind === 'good') assert.ok(res.stats.stage2Passes * 2 < ar.tokens.length, `${name} ${mode} ${kind}: ${res.stats.stage2Passes} passes for ${ar.tokens.length} tokens`);
+        }
+      }
+    }
+  }
+});

@@ -1,36 +1,39 @@
 /**
- * One converted `.md` and its preview: the region map, the webview panel (at most one), the link
- * between them, and the sidecar. Conversion events fill the map page by page; document changes
- * move its ranges; webview messages become editor selections and region edits.
+ * One converted `.md` and its linked view: the region map, the webview (a panel, or the `folio.pdf`
+ * custom editor, which hosts the same view), the link between them, and the sidecar. Conversion
+ * events fill the map page by page; document changes move its ranges; webview messages become
+ * editor selections and region edits. All state is private: the manager (manager.ts) drives it
+ * through its methods, and a reparse (reparse.ts) through the narrow `ReparseTarget` interface.
  */
 import * as vscode from 'vscode';
-import type { ConvertOptions, PagePartialParams, PageResult } from '../../server/protocol';
+import type { BBox, ConvertOptions, PagePartialParams, PageResult, RegionClass } from '../../server/protocol';
 import { isStale, parseViewMessage, type HostMessageBody, type MarkdownBlock, type PageView, type ViewMessage } from '../../media/messages';
 import type { FolioContext } from '../context';
 import { previewHtml, previewResourceRoots } from './html';
 import { gridOf, RegionMap, type MappedPage } from './regionMap';
 import { writeSidecar, sidecarOptions, SIDECAR_VERSION, type Sidecar } from './sidecar';
 import { isInside } from '../../server/util/safeWrite';
-import { deleteRegion, reparseRegion } from './reparse';
+import { deleteRegion, reparseRegion, type RegionSnapshot, type ReparseTarget } from './reparse';
+import { planReparse, type ReparseContext, type ReparsePlan } from './reparsePlan';
 
 export const PREVIEW_VIEW_TYPE = 'folio.preview';
 
-export class PreviewSession implements vscode.Disposable {
-  map = new RegionMap();
-  pdfUri: vscode.Uri | undefined;
-  options: ConvertOptions = {};
-  converting = false;
+export class LinkedView implements vscode.Disposable, ReparseTarget {
+  private map = new RegionMap();
+  private pdf: vscode.Uri | undefined;
+  private options: ConvertOptions = {};
+  private converting = false;
   /** The running conversion's id (its partial-result token): partials of any other are stale. */
-  conversionId: string | undefined;
-  panel: vscode.WebviewPanel | undefined;
+  private conversionId: string | undefined;
+  private panel: vscode.WebviewPanel | undefined;
   /** Reparses in flight, by region id; a newer one cancels the older. */
-  readonly inflight = new Map<string, vscode.CancellationTokenSource>();
-  /** Region last selected in the preview (target of the "Reparse Region" command). */
-  selectedRegion: string | undefined;
-  /** Password the PDF needed for a reparse (kept for this session only). */
-  password: string | undefined;
+  private readonly inflight = new Map<string, vscode.CancellationTokenSource>();
+  /** Region last selected in the view (target of the "Reparse Region" command). */
+  private selected: string | undefined;
+  /** Password the PDF needed for a reparse (kept for this view only). */
+  private password: string | undefined;
   /** SHA-256 of the `.md` as Folio last wrote it (kept in the sidecar; see commands/convertPdf). */
-  writtenHash: string | undefined;
+  private writtenHash: string | undefined;
   private synced = true;
   private settleUntil = 0;
   private sentVersion = -1;
@@ -42,7 +45,7 @@ export class PreviewSession implements vscode.Disposable {
 
   constructor(
     readonly mdUri: vscode.Uri,
-    readonly ctx: FolioContext,
+    private readonly ctx: FolioContext,
   ) {}
 
   get key(): string {
@@ -53,11 +56,43 @@ export class PreviewSession implements vscode.Disposable {
     return this.mdUri.path.split('/').pop() ?? this.key;
   }
 
-  document(): vscode.TextDocument | undefined {
+  get pdfUri(): vscode.Uri | undefined {
+    return this.pdf;
+  }
+
+  /** The region last selected in the view, if it still exists. */
+  get selectedRegion(): string | undefined {
+    return this.selected && this.map.region(this.selected) ? this.selected : undefined;
+  }
+
+  /** True when the view's webview is the focused editor. */
+  get isActive(): boolean {
+    return !!this.panel?.active;
+  }
+
+  get hasPanel(): boolean {
+    return !!this.panel;
+  }
+
+  /** The editor group the view is in. */
+  get viewColumn(): vscode.ViewColumn | undefined {
+    return this.panel?.viewColumn;
+  }
+
+  hasPages(): boolean {
+    return this.map.allPages().length > 0;
+  }
+
+  /** The region whose Markdown holds `offset` of the `.md`. */
+  regionIdAt(offset: number): string | undefined {
+    return this.map.regionAt(offset)?.id;
+  }
+
+  private document(): vscode.TextDocument | undefined {
     return vscode.workspace.textDocuments.find((d) => d.uri.toString() === this.key);
   }
 
-  version(): number {
+  documentVersion(): number {
     return this.document()?.version ?? 0;
   }
 
@@ -68,7 +103,7 @@ export class PreviewSession implements vscode.Disposable {
     for (const c of this.inflight.values()) c.cancel();
     this.inflight.clear();
     this.map = new RegionMap();
-    this.pdfUri = pdfUri;
+    this.pdf = pdfUri;
     this.options = options;
     this.converting = true;
     this.synced = false;
@@ -111,13 +146,18 @@ export class PreviewSession implements vscode.Disposable {
   restore(pdf: string, options: ConvertOptions, pages: MappedPage[], writtenHash?: string): void {
     this.map = new RegionMap();
     for (const p of pages) this.map.restorePage(p);
-    this.pdfUri = vscode.Uri.parse(pdf);
+    this.pdf = vscode.Uri.parse(pdf);
     this.options = options;
     this.writtenHash = writtenHash;
     this.converting = false;
     this.synced = false;
     this.settleUntil = 0;
     this.trySync();
+  }
+
+  /** A view opened on a PDF that has no Markdown yet (the `folio.pdf` editor): only its PDF is known. */
+  setPdf(pdfUri: vscode.Uri): void {
+    if (!this.pdf) this.pdf = pdfUri;
   }
 
   // ------------------------------------------------------------ document
@@ -138,7 +178,7 @@ export class PreviewSession implements vscode.Disposable {
    * finished) the map counts as synced only when every region was found; afterwards edits are
    * followed change by change.
    */
-  trySync(): void {
+  private trySync(): void {
     const doc = this.document();
     if (!doc) return;
     if (this.synced) this.map.captureTexts(doc.getText());
@@ -147,12 +187,13 @@ export class PreviewSession implements vscode.Disposable {
     this.synced = linked === wanted || (!this.converting && Date.now() > this.settleUntil);
   }
 
-  // ------------------------------------------------------------ panel
+  // ------------------------------------------------------------ webview
 
-  show(column: vscode.ViewColumn, preserveFocus: boolean): vscode.WebviewPanel {
+  /** Shows the view in its own panel (created on first use) in `column`. */
+  show(column: vscode.ViewColumn, preserveFocus: boolean): void {
     if (this.panel) {
       this.panel.reveal(undefined, preserveFocus);
-      return this.panel;
+      return;
     }
     const panel = vscode.window.createWebviewPanel(
       PREVIEW_VIEW_TYPE,
@@ -161,11 +202,11 @@ export class PreviewSession implements vscode.Disposable {
       { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: previewResourceRoots(this.ctx.extension.extensionUri, this.ctx.cacheDir) },
     );
     this.attach(panel);
-    return panel;
   }
 
+  /** Hosts the view in `panel` (a new panel, a restored one, or the `folio.pdf` custom editor's). */
   attach(panel: vscode.WebviewPanel): void {
-    this.panel?.dispose();
+    if (this.panel && this.panel !== panel) this.panel.dispose();
     this.panel = panel;
     panel.title = this.title();
     panel.webview.options = { enableScripts: true, localResourceRoots: previewResourceRoots(this.ctx.extension.extensionUri, this.ctx.cacheDir) };
@@ -181,23 +222,26 @@ export class PreviewSession implements vscode.Disposable {
   }
 
   private title(): string {
-    return `Preview ${this.name}`;
+    const pdf = this.pdf?.path.split('/').pop();
+    return pdf ? `${pdf} ⇄ ${this.name}` : `Folio ${this.name}`;
   }
 
-  post(m: HostMessageBody): void {
+  private post(m: HostMessageBody): void {
     if (!this.panel) return;
-    const version = this.version();
+    const version = this.documentVersion();
     this.sentVersion = version;
     void this.panel.webview.postMessage({ ...m, uri: this.key, version });
   }
 
   sendInit(): void {
     if (!this.panel) return;
+    this.panel.title = this.title();
     const text = this.document()?.getText();
     const pages = this.map.allPages().map((p) => this.pageView(p, text));
     this.lastSent.clear();
     for (const p of pages) this.lastSent.set(p.page, JSON.stringify(p));
-    this.post({ type: 'init', title: this.name, pdfUri: this.pdfUri?.toString() ?? '', pages, converting: this.converting, conversion: this.converting ? this.conversionId : undefined });
+    const hasMarkdown = pages.length > 0 || this.converting;
+    this.post({ type: 'init', title: this.title(), pdfUri: this.pdf?.toString() ?? '', pages, converting: this.converting, conversion: this.converting ? this.conversionId : undefined, ...(hasMarkdown ? {} : { notConverted: true }) });
   }
 
   private scheduleRefresh(ms = 60): void {
@@ -206,7 +250,7 @@ export class PreviewSession implements vscode.Disposable {
   }
 
   /** Sends the pages (all, or `only`) whose view changed since last sent. */
-  refresh(only?: number[]): void {
+  private refresh(only?: number[]): void {
     if (!only) clearTimeout(this.refreshTimer);
     if (!this.panel) return;
     const text = this.document()?.getText();
@@ -220,7 +264,7 @@ export class PreviewSession implements vscode.Disposable {
     }
   }
 
-  pageView(p: MappedPage, text = this.document()?.getText()): PageView {
+  private pageView(p: MappedPage, text = this.document()?.getText()): PageView {
     const regions = [...p.regions].sort((a, b) => a.order - b.order);
     const blocks: MarkdownBlock[] = [];
     const linked = regions.filter((r) => r.range).sort((a, b) => a.range!.start - b.range!.start);
@@ -270,12 +314,12 @@ export class PreviewSession implements vscode.Disposable {
     const r = this.map.regionAt(offset);
     if (r?.id === this.lastHighlight) return;
     this.lastHighlight = r?.id;
-    if (r) this.selectedRegion = r.id;
+    if (r) this.selected = r.id;
     this.post({ type: 'highlight', regionId: r?.id, reveal: true });
   }
 
-  async reveal(id: string, focus: boolean): Promise<void> {
-    this.selectedRegion = id;
+  private async reveal(id: string, focus: boolean): Promise<void> {
+    this.selected = id;
     const r = this.map.region(id);
     if (!r?.range) {
       this.post({ type: 'status', level: 'info', text: `Region ${id} has no Markdown in ${this.name} (reparse it to write some).` });
@@ -293,9 +337,10 @@ export class PreviewSession implements vscode.Disposable {
     editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
 
+  /** The group beside the view, where the `.md` belongs when it is not open. */
   private editorColumn(): vscode.ViewColumn {
     const pc = this.panel?.viewColumn;
-    return pc && pc > 1 ? pc - 1 : vscode.ViewColumn.Beside;
+    return pc ? ((pc + 1) as vscode.ViewColumn) : vscode.ViewColumn.Beside;
   }
 
   // ------------------------------------------------------------ webview messages
@@ -311,6 +356,10 @@ export class PreviewSession implements vscode.Disposable {
       this.sendInit();
       return;
     }
+    if (m.type === 'convert') {
+      if (this.pdf) void vscode.commands.executeCommand('folio.convertPdf', this.pdf, 'markdown');
+      return;
+    }
     if (isStale(m.version, this.sentVersion)) {
       // The webview acted on a state it had not yet replaced: drop it and let it catch up.
       this.post({ type: 'status', level: 'warning', text: 'The document changed meanwhile; that action was dropped. Try again.' });
@@ -324,34 +373,28 @@ export class PreviewSession implements vscode.Disposable {
     });
   }
 
-  private async handle(m: Exclude<ViewMessage, { type: 'ready' }>): Promise<void> {
+  private async handle(m: Exclude<ViewMessage, { type: 'ready' } | { type: 'convert' }>): Promise<void> {
     switch (m.type) {
       case 'reveal':
         await this.reveal(m.regionId, m.focus);
         return;
       case 'editRegion': {
-        const r = this.map.region(m.regionId);
-        const p = this.map.page(m.page);
-        if (!r || !p) return;
-        r.bbox = m.bbox;
-        r.cls = m.cls;
-        r.grid = gridOf(m.bbox, p.width, p.height);
-        this.selectedRegion = r.id;
+        if (!this.editRegion(m.regionId, { bbox: m.bbox, cls: m.cls })) return;
         this.refresh();
         this.persist();
         return;
       }
       case 'reparse':
-        await reparseRegion(this, m.regionId, { bbox: m.bbox, cls: m.cls });
+        await reparseRegion(this.ctx, this, m.regionId, { bbox: m.bbox, cls: m.cls });
         return;
       case 'addRegion': {
         const r = this.map.addRegion(m.page, m.bbox, m.cls);
-        this.selectedRegion = r.id;
+        this.selected = r.id;
         this.refresh();
         // The region just drawn becomes the selection, ready to adjust or delete.
         this.lastHighlight = r.id;
         this.post({ type: 'highlight', regionId: r.id, reveal: false });
-        await reparseRegion(this, r.id, {});
+        await reparseRegion(this.ctx, this, r.id, {});
         return;
       }
       case 'deleteRegion':
@@ -360,20 +403,97 @@ export class PreviewSession implements vscode.Disposable {
     }
   }
 
+  // ------------------------------------------------------------ ReparseTarget (reparse.ts)
+
+  editRegion(id: string, change: { bbox?: BBox; cls?: RegionClass }): RegionSnapshot | undefined {
+    const r = this.map.region(id);
+    const p = r && this.map.page(r.page);
+    if (!r || !p) return undefined;
+    if (change.bbox) {
+      r.bbox = change.bbox;
+      r.grid = gridOf(change.bbox, p.width, p.height);
+    }
+    if (change.cls) r.cls = change.cls;
+    this.selected = r.id;
+    return { page: r.page, bbox: r.bbox, cls: r.cls, order: r.order, linked: !!r.range };
+  }
+
+  reparseOptions(): ConvertOptions {
+    return this.options;
+  }
+
+  pdfPassword(): string | undefined {
+    return this.password;
+  }
+
+  rememberPassword(pw: string): void {
+    this.password = pw;
+  }
+
+  beginReparse(id: string, text: string): vscode.CancellationToken {
+    this.inflight.get(id)?.cancel();
+    const cts = new vscode.CancellationTokenSource();
+    this.inflight.set(id, cts);
+    this.post({ type: 'status', level: 'info', text, regionId: id, busy: true });
+    return cts.token;
+  }
+
+  endReparse(id: string, token: vscode.CancellationToken): void {
+    const cts = this.inflight.get(id);
+    if (cts?.token !== token) return; // a newer reparse of this region owns it now
+    this.inflight.delete(id);
+    cts.dispose();
+    this.post({ type: 'status', level: 'info', text: '', regionId: id, busy: false });
+  }
+
+  planReparse(id: string, c: ReparseContext): ReparsePlan {
+    return planReparse(this.map, id, c);
+  }
+
+  setRegionMarkdown(id: string, start: number, markdown: string, doctags: string): void {
+    const region = this.map.region(id);
+    if (!region) return;
+    region.range = markdown ? { start, end: start + markdown.length } : undefined;
+    region.text = markdown;
+    region.doctags = doctags;
+    const doc = this.document();
+    if (markdown && doc && doc.getText().slice(start, start + markdown.length) !== markdown) this.trySync();
+    this.refresh();
+    this.persist();
+  }
+
+  removeRegion(id: string): { start: number; end: number } | undefined | false {
+    this.inflight.get(id)?.cancel();
+    const region = this.map.removeRegion(id);
+    if (!region) return false;
+    if (this.selected === id) this.selected = undefined;
+    return region.range;
+  }
+
+  regionDeleted(): void {
+    this.refresh();
+    this.persist();
+  }
+
+  notify(level: 'info' | 'warning', text: string, alsoPopup = false): void {
+    this.post({ type: 'status', level, text });
+    if (alsoPopup) void vscode.window.showWarningMessage(`Folio: ${text}`);
+  }
+
   // ------------------------------------------------------------ sidecar
 
-  persist(): void {
+  private persist(): void {
     clearTimeout(this.persistTimer);
     this.persistTimer = setTimeout(() => this.persistNow(), 300);
   }
 
   persistNow(): void {
     clearTimeout(this.persistTimer);
-    if (!this.pdfUri) return;
+    if (!this.pdf || !this.hasPages()) return;
     const doc = this.document();
     if (doc && this.synced) this.map.captureTexts(doc.getText());
     // Only how the text was read goes into the sidecar; folders come from the configuration.
-    const data: Sidecar = { folio: SIDECAR_VERSION, pdf: this.pdfUri.toString(), options: sidecarOptions(this.options), pages: this.map.allPages(), ...(this.writtenHash ? { mdSha256: this.writtenHash } : {}) };
+    const data: Sidecar = { folio: SIDECAR_VERSION, pdf: this.pdf.toString(), options: sidecarOptions(this.options), pages: this.map.allPages(), ...(this.writtenHash ? { mdSha256: this.writtenHash } : {}) };
     writeSidecar(this.mdUri, data).catch((e: unknown) =>
       this.ctx.output.appendLine(`[warning] preview: could not write the sidecar of ${this.name}: ${e instanceof Error ? e.message : String(e)}`),
     );
