@@ -106,7 +106,8 @@ async function main(): Promise<number> {
       const s = (results.scanned as Throughput[]).find((r) => r.peer === 'Folio');
       if (s) console.log(`Folio scanned: ${fmt(s.secPerPage, 2)} s/page (target ≤ 3)${s.failed ? `; ${s.failed} file(s) failed` : ''}`);
     }
-    if (parts.has('queue')) results.queue = await benchQueue(repo, born, work, Number(arg('queue-docs') ?? (quick ? 2 : 12)));
+    // The queue takes multi-page documents from the whole born-digital set (--quick keeps 2 of them).
+    if (parts.has('queue')) results.queue = await benchQueue(repo, inSets(manifest, BORN_DIGITAL).filter((e) => e.pages !== undefined), work, Number(arg('queue-docs') ?? (quick ? 2 : 12)));
     if (parts.has('startup')) {
       // A one-page page of a paper (text, a table) by default; any corpus file or path with --startup-pdf.
       const rel = arg('startup-pdf') ?? 'docling/pdf/2305.03393v1-pg9.pdf';
