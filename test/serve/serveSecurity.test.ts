@@ -118,6 +118,16 @@ test('#21.10 Host allow-list (DNS rebinding) and Origin check (web pages)', { ti
   const { port: p2 } = await start({ allowedOrigins: ['https://app.example:8443'] });
   const ok = await rawRequest(p2, req('GET', `/v1/status/poll/${NO_TASK}`, p2, { 'x-api-key': KEY, origin: 'https://app.example:8443' }));
   assert.equal(ok.status, 404, ok.body);
+  assert.equal(ok.headers['access-control-allow-origin'], 'https://app.example:8443', 'the allowed page may read the answer');
+  const pre = await rawRequest(p2, req('OPTIONS', '/v1/convert/file', p2, { origin: 'https://app.example:8443', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key' }));
+  assert.equal(pre.status, 204, pre.body);
+  assert.match(pre.headers['access-control-allow-headers'] ?? '', /X-Api-Key/i);
+  const other = await rawRequest(p2, req('OPTIONS', '/v1/convert/file', p2, { origin: 'https://evil.example', 'access-control-request-method': 'POST' }));
+  assert.equal(other.status, 403);
+  assert.equal(other.headers['access-control-allow-origin'], undefined);
+  const noKey = await rawRequest(p2, req('GET', `/v1/status/poll/${NO_TASK}`, p2, { origin: 'https://app.example:8443' }));
+  assert.equal(noKey.status, 401, 'an allowed origin still needs the key');
+  assert.equal(same.headers['access-control-allow-origin'], undefined, 'no CORS for origins not listed');
 });
 
 test('#21.10 limits: a body past the limit gets 413 before it is read; too many uploads 429; partial uploads removed; files 0600', { timeout: 120_000 }, async () => {
