@@ -29,7 +29,7 @@ export async function vlmPageEngine(options: ConvertOptions, log: (m: string) =>
   // A remote OpenAI-compatible server needs no model folder: same seam, same fallback.
   if (options.remoteVlm) {
     const { remoteVlmEngine } = await import('../vlm/remoteEngine');
-    const remote = remoteVlmEngine(options.remoteVlm, options.layoutPrior ?? 'auto');
+    const remote = remoteVlmEngine(options.remoteVlm, options.layoutPrior ?? 'off');
     return {
       provider: remote.provider,
       convertPage: async (a, signal, onText) => {
@@ -49,10 +49,10 @@ export async function vlmPageEngine(options: ConvertOptions, log: (m: string) =>
       'The VLM engine needs a model folder: pass --models <dir> (or set folio.models.path), or run `folio models pull` / "Folio: Download models".',
     );
   }
-  const key = JSON.stringify([modelsDir, options.providers ?? null, options.layoutPrior ?? 'auto', options.speculation ?? 'auto']);
+  const key = JSON.stringify([modelsDir, options.providers ?? null, options.layoutPrior ?? 'off', options.speculation ?? 'auto']);
   let loading = engines.get(key);
   if (!loading) {
-    loading = import('../vlm/index').then(({ loadVlm }) => loadVlm({ modelsDir, providers: options.providers, layoutPrior: options.layoutPrior ?? 'auto', speculation: options.speculation, log }));
+    loading = import('../vlm/index').then(({ loadVlm }) => loadVlm({ modelsDir, providers: options.providers, layoutPrior: options.layoutPrior ?? 'off', speculation: options.speculation, log }));
     engines.set(key, loading);
     loading.catch(() => engines.delete(key));
   }
