@@ -22,6 +22,7 @@ import { engineOptions } from '../convertCommand/engineOptions';
 import { exportProblem } from '../convertCommand/exportCheck';
 import { linkedAssetsFolder } from '../convertCommand/pictures';
 import { renderExport } from '../export';
+import { commandBundle } from './commandBundle';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
@@ -166,7 +167,7 @@ async function convertCommand(argv: string[]): Promise<number> {
   if (args.queue && args.images) throw new UsageError('--page-images renders into the converting machine\'s cache: it does not combine with --queue');
   if (args.queue) {
     // The queue writes the same outputs under the same rules (planOutputs, no overwrite without --force).
-    const { convertViaQueue } = await import('../queue/convertViaQueue');
+    const { convertViaQueue } = commandBundle<typeof import('../queue/convertViaQueue')>('queue');
     const byPdf = new Map(plans.map((p) => [p.pdf, p]));
     const byOut = new Map(plans.map((p) => [p.out, p]));
     const documents = new Map<string, string | undefined>();
@@ -282,15 +283,15 @@ async function main(argv: string[]): Promise<number> {
       case 'convert':
         return await convertCommand(rest);
       case 'mcp': {
-        const { runMcpCommand } = await import('../mcp/server');
+        const { runMcpCommand } = commandBundle<typeof import('../mcp/server')>('mcp');
         return await runMcpCommand(rest);
       }
       case 'models': {
-        const { runModelsCommand } = await import('./models');
+        const { runModelsCommand } = commandBundle<typeof import('./models')>('models');
         return await runModelsCommand(rest);
       }
       case 'worker': {
-        const { workerCommand, WorkerUsageError } = await import('../queue/workerCommand');
+        const { workerCommand, WorkerUsageError } = commandBundle<typeof import('../queue/workerCommand')>('worker');
         try {
           return await workerCommand(rest);
         } catch (e) {
@@ -299,7 +300,7 @@ async function main(argv: string[]): Promise<number> {
         }
       }
       case 'serve': {
-        const { serveCommand, ServeUsageError } = await import('../serve/serveCommand');
+        const { serveCommand, ServeUsageError } = commandBundle<typeof import('../serve/serveCommand')>('serve');
         try {
           return await serveCommand(rest);
         } catch (e) {

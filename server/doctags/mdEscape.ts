@@ -87,9 +87,13 @@ export function escapeOneLine(text: string): string {
   return escapeLineStart(escapeInline(text.replace(/\s*\n\s*/g, ' ').trim()));
 }
 
-/** ATX heading content: also a trailing `#` run, which would be read as a closing sequence. */
+/**
+ * ATX heading content: inline escapes and a trailing `#` run, which would be read as a closing
+ * sequence. A heading's content starts no block, so a section number stays "## 1. Introduction"
+ * (not "1\."), as readers and olmOCR-style checks expect.
+ */
 export function escapeHeading(text: string): string {
-  return escapeOneLine(text).replace(/(^|\s)(#+)$/, '$1\\$2');
+  return escapeInline(text.replace(/\s*\n\s*/g, ' ').trim()).replace(/(^|\s)(#+)$/, '$1\\$2');
 }
 
 /**

@@ -200,6 +200,19 @@ function maxX1(spans: TextSpan[]): number {
   return m;
 }
 
+/** Regular letters after a line's last bold run for it to be a run-in lead, not a bold line. */
+const RUN_IN_MIN_LETTERS = 2;
+
+function endsRegular(spans: TextSpan[]): boolean {
+  let trailing = 0;
+  for (let i = spans.length - 1; i >= 0; i--) {
+    const s = spans[i]!;
+    if (s.bold) break;
+    trailing += (s.text.match(/\p{L}/gu) ?? []).length;
+  }
+  return trailing >= RUN_IN_MIN_LETTERS && spans.some((s) => s.bold);
+}
+
 export function makeLine(spans: TextSpan[], rtl: boolean): Line {
   const ordered = rtl ? [...spans].sort((a, b) => b.bbox.x1 - a.bbox.x1) : spans;
   let text = '';
@@ -244,7 +257,10 @@ export function makeLine(spans: TextSpan[], rtl: boolean): Line {
     bbox,
     text: text.replace(/\s+/g, ' ').trim(),
     fontSize,
-    bold: boldChars / c > 0.6,
+    // A bold lead-in followed by regular words on the same line ("2. No dependencies: the
+    // tool…", "Measuring Correctness The main goal…") opens a paragraph or a list item: the
+    // line is not a bold line, whatever share of it the lead takes.
+    bold: boldChars / c > 0.6 && !endsRegular(ordered),
     italic: italicChars / c > 0.6,
     monospace: monoChars / c > 0.6,
     mathRatio: mathChars / c,

@@ -113,16 +113,29 @@ async function sampleStats(doc: PDFDocumentProxy): Promise<DocStats> {
   /** Sizes at which a line starts with a section number ("1 Introduction", "2.1"). */
   const numbered = new Set<number>();
   let titleCandidate = 0;
+  /** Horizontal extent of the title-sized runs at the top of page 1, and that page's width. */
+  const titleX = new Map<number, { x0: number; x1: number }>();
+  let page1 = { x0: 0, x1: 0 };
+  let leftMargin = Infinity;
   const n = Math.min(doc.numPages, 8);
   for (let p = 1; p <= n; p++) {
     const page = await doc.getPage(p);
     try {
       const tc = await page.getTextContent();
+      // Text turned against the page's own direction (an arXiv stamp at 20 pt up the margin) sets
+      // no size of the page's text. The page's direction is its text's: a page with /Rotate
+      // draws all of its text turned.
+      const turn = (t: number[]) => Math.round((Math.atan2(t[1]!, t[0]!) * 2) / Math.PI) & 3;
+      const turns = [0, 0, 0, 0];
+      for (const it of tc.items) if ('str' in it) turns[turn(it.transform)]! += it.str.trim().length;
+      const pageTurn = turns.indexOf(Math.max(...turns));
       for (const it of tc.items) {
         if (!('str' in it)) continue;
         const len = it.str.trim().length;
         if (len === 0) continue;
-        const size = Math.round(Math.hypot(it.transform[2], it.transform[3]) * 2) / 2;
+        const [a, b, c, d] = it.transform as number[];
+        if (turn(it.transform) !== pageTurn || Math.min(Math.abs(a), Math.abs(b)) > 0.1 * Math.max(Math.abs(a), Math.abs(b)) || Math.min(Math.abs(c), Math.abs(d)) > 0.1 * Math.max(Math.abs(c), Math.abs(d))) continue;
+        const size = Math.round(Math.hypot(c, d) * 2) / 2;
         if (size <= 0) continue;
         chars.set(size, (chars.get(size) ?? 0) + len);
         const nLetters = (it.str.match(/\p{L}/gu) ?? []).length;
@@ -130,7 +143,17 @@ async function sampleStats(doc: PDFDocumentProxy): Promise<DocStats> {
         items.set(size, (items.get(size) ?? 0) + 1);
         if (SECTION_NUMBER.test(it.str)) numbered.add(size);
         // Big brackets and radicals of a formula are no title.
-        if (p === 1 && nLetters > 0 && it.transform[5] > page.view[3] - (page.view[3] - page.view[1]) * 0.45) titleCandidate = Math.max(titleCandidate, size);
+        if (p === 1 && nLetters > 0 && it.transform[5] > page.view[3] - (page.view[3] - page.view[1]) * 0.45) {
+          titleCandidate = Math.max(titleCandidate, size);
+          const x0 = it.transform[4] as number;
+          const x = titleX.get(size) ?? { x0, x1: x0 + it.width };
+          // Centring is read on an upright page only.
+          if (pageTurn === 0) titleX.set(size, { x0: Math.min(x.x0, x0), x1: Math.max(x.x1, x0 + it.width) });
+        }
+        if (p === 1) {
+          page1 = { x0: page.view[0], x1: page.view[2] };
+          leftMargin = Math.min(leftMargin, it.transform[4] as number);
+        }
       }
     } finally {
       page.cleanup();
@@ -138,12 +161,16 @@ async function sampleStats(doc: PDFDocumentProxy): Promise<DocStats> {
   }
   const stats = statsFromHistogram(chars, letters);
   // A title is large, near the top of page 1, and short (its size is used for nothing else).
-  // Set only a little larger than the body, it is a title where the sections under it carry
-  // numbers in a smaller size ("1 Introduction" under a 16 pt title over 12 pt text); without
-  // numbered sections it may as well be the first section's heading.
+  // Set only a little larger than the body, it is a title where it is centred on the page or the
+  // sections under it carry numbers ("1 Introduction" under a 16 pt title over 12 pt text);
+  // flush left without numbered sections it may as well be the first section's heading.
   const ratio = titleCandidate / stats.bodySize;
-  const numberedBelow = [...numbered].some((s) => s < titleCandidate && stats.headingSizes.includes(s));
-  if ((ratio >= TITLE_MIN_BODY_RATIO || (ratio >= TITLE_OVER_NUMBERED_MIN_BODY_RATIO && numberedBelow)) && (chars.get(titleCandidate) ?? 0) <= 200 && titleCandidate === stats.headingSizes[0]) {
+  const numberedBelow = [...numbered].some((s) => s < titleCandidate && s > stats.bodySize);
+  const tx = titleX.get(titleCandidate);
+  const pageW = page1.x1 - page1.x0;
+  // Centred: set in from the text's left edge (a long flush-left line has its middle there too).
+  const centred = tx !== undefined && pageW > 0 && tx.x0 > leftMargin + pageW * TITLE_CENTRE_TOLERANCE && Math.abs((tx.x0 + tx.x1) / 2 - (page1.x0 + page1.x1) / 2) < pageW * TITLE_CENTRE_TOLERANCE && tx.x1 - tx.x0 < pageW * 0.9;
+  if ((ratio >= TITLE_MIN_BODY_RATIO || (ratio >= TITLE_SMALL_MIN_BODY_RATIO && (numberedBelow || centred))) && (chars.get(titleCandidate) ?? 0) <= 200 && titleCandidate === stats.headingSizes[0]) {
     stats.titleSize = titleCandidate;
   }
   return stats;
@@ -151,8 +178,10 @@ async function sampleStats(doc: PDFDocumentProxy): Promise<DocStats> {
 
 /** A title is set at least this much larger than the body… */
 const TITLE_MIN_BODY_RATIO = 1.4;
-/** …or this much over numbered section headings (a 16 pt title over 12 pt text). */
-const TITLE_OVER_NUMBERED_MIN_BODY_RATIO = 1.25;
+/** …or this much, centred or over numbered section headings (a 16 pt title over 12 pt text). */
+const TITLE_SMALL_MIN_BODY_RATIO = 1.25;
+/** A centred title's middle lies within this share of the page width of the page's middle. */
+const TITLE_CENTRE_TOLERANCE = 0.04;
 const SECTION_NUMBER = /^\s*\d{1,2}(\.\d{1,2})*\.?(\s+\p{L}|$)/u;
 /** A heading size holds a few letters at least: a formula's big brackets set at 32 pt do not rank headings. */
 const HEADING_SIZE_MIN_LETTERS = 2;

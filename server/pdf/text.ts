@@ -24,7 +24,8 @@ interface FontInfo {
 
 const MONO_RE = /mono|courier|consol|cmtt|menlo|inconsolata|typewriter|lucida ?console|sfmono|source ?code/i;
 // TeX fonts encode weight in the name: cmbx/sfbx (bold extended), lmromandemi, …
-const BOLD_RE = /bold|black|heavy|semibold|demi|cmbx|sfbx|cmb10|extrabold|[-,]bd\b|^[a-z]*bx\d/i;
+// URW's Times and Palatino clones name their bold "Medi" (NimbusRomNo9L-Medi, -MediItal).
+const BOLD_RE = /bold|black|heavy|semibold|demi|cmbx|sfbx|cmb10|extrabold|[-,]bd\b|^[a-z]*bx\d|-medi(ital)?$/i;
 const ITALIC_RE = /italic|oblique|cmti|sfti|cmmi|[-,]it\b/i;
 
 function fontInfo(page: PDFPageProxy, fontName: string, family: string | undefined): FontInfo {

@@ -81,8 +81,8 @@ export class Jobs {
     if (j) return j;
     const s = await this.runner.status(id);
     if (!s) return undefined;
-    const r = await this.runner.result(id);
-    return { id, type: 'convert', docs: [{ taskId: id, name: r?.name ?? 'document.pdf', mimetype: 'application/pdf', binaryHash: 0 }], opts: DEFAULT_OPTS, zip: false, includeConvertedDoc: false, warnings: [], created: Date.now() };
+    // The name comes with the result (read only when the result is asked for: a poll stays cheap).
+    return { id, type: 'convert', docs: [{ taskId: id, name: '', mimetype: 'application/pdf', binaryHash: 0 }], opts: DEFAULT_OPTS, zip: false, includeConvertedDoc: false, warnings: [], created: Date.now() };
   }
 
   private async states(job: Job): Promise<TaskStatusView[]> {
@@ -101,7 +101,7 @@ export class Jobs {
     else if (states.some((s) => s.state === 'cancelled')) state = 'cancelled';
     else if (failed === states.length) state = 'failure';
     else state = 'partial_success';
-    const errs = states.filter((s) => s.error).map((s, i) => (states.length > 1 ? `${job.docs[i]!.name}: ${s.error}` : s.error!));
+    const errs = states.flatMap((s, i) => (s.error ? [states.length > 1 ? `${job.docs[i]!.name}: ${s.error}` : s.error] : []));
     const totals = states.map((s) => s.pagesTotal);
     const position = states.find((s) => s.position !== undefined)?.position;
     return {
@@ -147,7 +147,10 @@ export class Jobs {
     const states = await this.states(job);
     const started = Date.now();
     const results: { src: DocSource; r: TaskResult | undefined; s: TaskStatusView }[] = [];
-    for (const [i, src] of job.docs.entries()) results.push({ src, r: await this.runner.result(src.taskId), s: states[i]! });
+    for (const [i, doc] of job.docs.entries()) {
+      const r = await this.runner.result(doc.taskId);
+      results.push({ src: doc.name ? doc : { ...doc, name: r?.name ?? 'document.pdf' }, r, s: states[i]! });
+    }
     const warnings = [...job.warnings];
     const exported = results.map(({ src, r, s }) => {
       if (!r) return { src, r, s, document: { filename: src.name, md_content: null, json_content: null, html_content: null, text_content: null, doctags_content: null } };
@@ -159,7 +162,7 @@ export class Jobs {
     });
     const elapsed = Math.max(...results.map((x) => x.r?.summary.elapsedMs ?? 0), 0) / 1000 + (Date.now() - started) / 1000;
     if (job.type === 'convert') {
-      if (job.zip) return { kind: 'zip', bytes: resultsZip(exported.filter((x) => x.r).map((x) => ({ result: x.r!, document: x.document }))) };
+      if (job.zip) return { kind: 'zip', bytes: resultsZip(exported.filter((x) => x.r && x.r.pages.length > 0).map((x) => ({ result: x.r!, document: x.document }))) };
       const one = exported[0]!;
       const body = {
         document: one.document,

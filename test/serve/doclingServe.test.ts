@@ -292,3 +292,27 @@ test('docling option values Folio cannot take get a clear 400 naming the option;
   const second = await post({ page_range: [2, 2], to_formats: 'json' });
   assert.deepEqual(Object.keys(second.b.document.json_content.pages), ['2']);
 });
+
+test('an async request of several documents: one task, its status adds them up, a failed one is named', { timeout: 300_000 }, async () => {
+  const broken = Buffer.from('%PDF-1.4\nthis is not a PDF body at all\n%%EOF\n');
+  const sub = await fetch(`${base}/v1/convert/file/async`, {
+    method: 'POST',
+    headers: H,
+    body: httpxForm({ do_ocr: false }, [
+      { name: 'sample.pdf', bytes: readFileSync(SAMPLE), type: 'application/pdf' },
+      { name: 'broken.pdf', bytes: broken, type: 'application/pdf' },
+    ]),
+  });
+  let task = await body(sub);
+  assert.equal(sub.status, 200, JSON.stringify(task));
+  assert.equal(task.task_meta.num_docs, 2);
+  while (['pending', 'started'].includes(task.task_status)) task = await body(await fetch(`${base}/v1/status/poll/${task.task_id}?wait=5`, { headers: H }));
+  assert.equal(task.task_status, 'partial_success', JSON.stringify(task));
+  assert.deepEqual({ ...task.task_meta, pages_done: undefined, pages_total: undefined }, { num_docs: 2, num_processed: 2, num_succeeded: 1, num_failed: 1, pages_done: undefined, pages_total: undefined });
+  assert.match(task.error_message, /^broken\.pdf: /);
+  const res = await fetch(`${base}/v1/result/${task.task_id}`, { headers: H });
+  assert.equal(res.headers.get('content-type'), 'application/zip');
+  const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+  assert.ok(files['sample.md'] && strFromU8(files['sample.md']).length > 100);
+  assert.ok(!files['broken.md'], 'nothing made up for the failed document');
+});
