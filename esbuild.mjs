@@ -42,6 +42,12 @@ const nodeEntries = [
   ['server/vlm/vlmWorker.ts', 'dist/vlmWorker.js'],
   ['server/export/exportWorker.ts', 'dist/exportWorker.js'],
   ['server/cli/main.ts', 'dist/cli.js'],
+  // The CLI's other commands, loaded by dist/cli.js when they run (server/cli/commandBundle.ts).
+  ['server/mcp/server.ts', 'dist/cli-mcp.js'],
+  ['server/serve/serveCommand.ts', 'dist/cli-serve.js'],
+  ['server/queue/workerCommand.ts', 'dist/cli-worker.js'],
+  ['server/queue/convertViaQueue.ts', 'dist/cli-queue.js'],
+  ['server/cli/models.ts', 'dist/cli-models.js'],
 ].filter(([entry]) => existsSync(entry) && wanted(entry));
 
 /** Scripts (eval, bench, fixture generators) are bundled the same way into out/scripts. */

@@ -2,18 +2,23 @@
  * `npm run bench` (issues 2 and 4): speed and memory, Folio next to its peers in the same run.
  *
  *   node out/scripts/bench/bench.main.js [--jobs 2] [--big-pages 1000] [--skip-big]
- *                                        [--parts born,scanned,stream,queue] [--queue-docs 12] [--out eval/out] [--quick]
+ *                                        [--parts born,scanned,stream,queue,startup] [--queue-docs 12]
+ *                                        [--startup-pdf <corpus file>] [--startup-runs 7] [--out eval/out] [--quick]
  *
  * 1. Born-digital pages/s end to end (CLI, no page images) on the corpus sets with ground
  *    truth, for Folio and each peer; the ratio Folio / peer.
  * 2. Seconds per scanned page (docling/ocr), same converters.
  * 3. Through the backend process: time to the first page of a 50-page PDF, and a generated
  *    1,000-page PDF: peak RSS (target < 1 GiB) and whether pages stream from the first on.
+ * 4. `--parts queue` (not by default: needs redis-server): documents per minute in-process and
+ *    through the queue with one and two workers, first page through `folio serve` (bench/queue.ts).
+ * 5. `--parts startup` (not by default): a one-page PDF through the CLI, whole process, next to
+ *    pdf2md's whole process, alternating, medians and the ratio (target ≤ 1.5; bench/startup.ts).
  * --quick (the CI smoke test): 2 born-digital files, 1 scan, Folio and pdftotext only, a
  * 10-page stream and no big PDF. Prints tables and writes <out>/bench.json. Exit non-zero on
  * harness errors and when a part asked for measured nothing (no files, no page converted).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { corpusRoot, inSets, readManifest } from '../eval/corpus';
@@ -29,11 +34,15 @@ import { requireMeasured } from '../eval/report/nothingMeasured';
 import { convertThroughBackend, type StreamFigures } from './backendRun';
 import { measure, type Throughput } from './throughput';
 import { benchQueue } from './queue';
+import { benchStartup } from './startup';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
+
+/** Every part `--parts` accepts (the default runs the first three); docs/benchmarks name them all. */
+export const PARTS = ['born', 'scanned', 'stream', 'queue', 'startup'] as const;
 
 const MiB = 2 ** 20;
 const BORN_DIGITAL = ['docling-src-rendered', 'docling/pdf', 'docling/odf', 'selfmade-example'];
@@ -54,8 +63,8 @@ async function main(): Promise<number> {
   const jobs = Number(arg('jobs') ?? 2);
   const quick = process.argv.includes('--quick');
   const parts = new Set((arg('parts') ?? 'born,scanned,stream').split(','));
-  const unknown = [...parts].filter((p) => !['born', 'scanned', 'stream'].includes(p));
-  if (unknown.length > 0) throw new Error(`unknown --parts ${unknown.join(',')}: use born, scanned, stream`);
+  const unknown = [...parts].filter((p) => !(PARTS as readonly string[]).includes(p));
+  if (unknown.length > 0) throw new Error(`unknown --parts ${unknown.join(',')}: use ${PARTS.join(', ')}`);
   const outDir = resolve(arg('out') ?? join(repo, 'eval', 'out'));
   const manifest = readManifest(root);
   // Password-protected and broken files (no page count) are not throughput material.
@@ -97,7 +106,15 @@ async function main(): Promise<number> {
       const s = (results.scanned as Throughput[]).find((r) => r.peer === 'Folio');
       if (s) console.log(`Folio scanned: ${fmt(s.secPerPage, 2)} s/page (target ≤ 3)${s.failed ? `; ${s.failed} file(s) failed` : ''}`);
     }
-    if (parts.has('queue')) results.queue = await benchQueue(repo, born, work, Number(arg('queue-docs') ?? 12));
+    // The queue takes multi-page documents from the whole born-digital set (--quick keeps 2 of them).
+    if (parts.has('queue')) results.queue = await benchQueue(repo, inSets(manifest, BORN_DIGITAL).filter((e) => e.pages !== undefined), work, Number(arg('queue-docs') ?? (quick ? 2 : 12)));
+    if (parts.has('startup')) {
+      // A one-page page of a paper (text, a table) by default; any corpus file or path with --startup-pdf.
+      const rel = arg('startup-pdf') ?? 'docling/pdf/2305.03393v1-pg9.pdf';
+      const pdf = existsSync(rel) ? resolve(rel) : join(root, rel);
+      requireMeasured(existsSync(pdf) ? 1 : 0, `the start-up PDF ${rel}`, `Not found in ${root} (or as a path).`);
+      results.startup = await benchStartup(repo, pdf, work, Number(arg('startup-runs') ?? (quick ? 3 : 7)));
+    }
     // Streaming and memory through the backend process, on generated text PDFs.
     const stream = async (pages: number, timeoutMs: number): Promise<StreamFigures> => {
       const file = join(work, `generated-${pages}.pdf`);

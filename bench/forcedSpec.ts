@@ -9,9 +9,12 @@
  * oracle replay of bench:spec). The prompt's KV cache is seeded at the page prompt's length
  * (prefill is the same for every mode and is measured separately).
  *
- * Token ids: the oracle tokenizer (cl100k + one id per DocTags tag and location, ids up to
- * 300,499) is mapped one-to-one into the model's 100,352 ids (ids the page does not use are
- * reassigned), and the matcher's token classes follow the map.
+ * Token ids: the model's own tokenizer (the real granite-docling tokenizer.json the fixture
+ * folders carry: `<loc_N>` is several BPE pieces) when it is the real one, so ids are the model's
+ * and the location pieces are found as in the product; otherwise (an older fixture) the oracle
+ * tokenizer (cl100k + one id per DocTags tag and location, ids up to 300,499), mapped one-to-one
+ * into the model's 100,352 ids (ids the page does not use are reassigned), the matcher's token
+ * classes following the map.
  */
 import { pagesFromDocTags, assemblePage } from '../server/speculative/oracle/corpusPages';
 import { DocTagsTokenizer } from '../server/speculative/oracle/doctagsTokenizer';
@@ -21,6 +24,7 @@ import { DecoderTargetSession } from '../server/speculative/decoderTarget';
 import { mulberry32 } from '../server/speculative/random';
 import { specDefaultsFor } from '../server/speculative/defaults';
 import type { DecodeOptions, LogProbs, TargetSession, TokenInfo } from '../server/speculative/types';
+import { tokenInfoFor } from '../server/speculative/loadTarget';
 import type { VlmModel } from '../server/vlm/model';
 
 export interface SpecRun {
@@ -75,6 +79,7 @@ class IdMap {
           }
         : undefined,
       keySymbol: base.keySymbol ? (x) => base.keySymbol!(this.from(x)) : undefined,
+      locationRoles: base.locationRoles ? (xs) => base.locationRoles!(xs.map((x) => this.from(x))) : undefined,
     };
   }
 }
@@ -131,7 +136,10 @@ export async function forcedPageRuns(
   docs: { pdf: string; gt: string; doctags: string }[],
   o: { promptTokens: number; maxTokens: number; provider: string; progress?: (m: string) => void; defaultsOnly?: boolean },
 ): Promise<SpecRun[]> {
-  const tok = new DocTagsTokenizer();
+  const mt = model.tokenizer;
+  const realVocab = mt.tryId('<loc_0>') === undefined && mt.tryId('<doctag>') !== undefined;
+  const tok = realVocab ? new DocTagsTokenizer({ tok: mt, info: tokenInfoFor(mt, [...model.stopIds]) }) : new DocTagsTokenizer();
+  o.progress?.(`forced speculation: tokenizer ${tok.label}`);
   const base = tok.tokenInfo({ tagWildcards: true });
   const pages = docs.flatMap((d) => pagesFromDocTags('docling/pdf', d.pdf, d.gt, d.doctags, false).slice(0, 1));
   if (pages.length === 0) throw new Error('forced speculation: no corpus page with a pipeline draft');

@@ -350,7 +350,9 @@ export function interp(tab: Record<string, number>, k: number): number {
 
 export async function fullSizeMain(): Promise<void> {
   const childAt = argv.indexOf('--child');
-  const dir = ensureFullSizeVlm(fullSizeCacheDir(), {}, (m) => process.stderr.write(m + '\n'));
+  // --vision-layers N: a reduced vision encoder (enough for --spec-only, which never runs it).
+  const vl = opt('--vision-layers', '');
+  const dir = ensureFullSizeVlm(fullSizeCacheDir(), vl ? { visionLayers: Number(vl) } : {}, (m) => process.stderr.write(m + '\n'));
   if (childAt >= 0) {
     const res = await child(dir, Number(argv[childAt + 1]));
     process.stdout.write(`@@RESULT ${JSON.stringify(res)}\n`);

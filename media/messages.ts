@@ -133,6 +133,15 @@ export interface AddRegionMessage extends Addressed {
   bbox: BBox;
   cls: RegionClass;
 }
+/**
+ * The view shows these pages wider (zoom × device pixel ratio) than their images have pixels:
+ * render them again at `scale` (1 = 72 dpi) so the text stays crisp.
+ */
+export interface SharpenMessage extends Addressed {
+  type: 'sharpen';
+  pages: number[];
+  scale: number;
+}
 /** The "Convert to Markdown" button of a view on a PDF without Markdown. */
 export interface ConvertMessage extends Addressed {
   type: 'convert';
@@ -150,7 +159,8 @@ export type ViewMessage =
   | ReparseMessage
   | AddRegionMessage
   | DeleteRegionMessage
-  | ConvertMessage;
+  | ConvertMessage
+  | SharpenMessage;
 
 /** A message without its address (the sender adds uri and version). */
 export type Unaddressed<T> = T extends unknown ? Omit<T, 'uri' | 'version'> : never;
@@ -171,6 +181,10 @@ export const EDITABLE_CLASSES: readonly RegionClass[] = [
   'page_header',
   'page_footer',
 ];
+
+/** Most pages one `sharpen` asks for, and the largest render scale (8 = 576 dpi). */
+export const MAX_SHARPEN_PAGES = 6;
+export const MAX_SHARPEN_SCALE = 8;
 
 /** True when a message made at `version` is older than the newest version this side has seen. */
 export function isStale(version: number, newestSeen: number): boolean {
@@ -219,6 +233,10 @@ export function parseViewMessage(raw: unknown): ViewMessage | string {
       return { type: 'ready', uri, version };
     case 'convert':
       return { type: 'convert', uri, version };
+    case 'sharpen':
+      if (!Array.isArray(raw.pages) || raw.pages.length < 1 || raw.pages.length > MAX_SHARPEN_PAGES || !raw.pages.every(isPage)) return 'sharpen: bad pages';
+      if (!isNum(raw.scale) || raw.scale < 1 || raw.scale > MAX_SHARPEN_SCALE) return 'sharpen: bad scale';
+      return { type: 'sharpen', uri, version, pages: [...(raw.pages as number[])], scale: raw.scale };
     case 'reveal':
       if (!isRegionId(raw.regionId)) return 'reveal: bad regionId';
       return { type: 'reveal', uri, version, regionId: raw.regionId, focus: raw.focus === true };

@@ -25,6 +25,9 @@ if [ "${#missing[@]}" -gt 0 ]; then
     exit 1
   fi
 fi
+# The smoke test (test/bench/benchSmoke.test.ts) runs every bench part and eval set in its
+# smallest mode: their producers and documents are installed the same way (scripts/eval-deps.sh).
+bash scripts/eval-deps.sh all
 if [ -f test/e2e/setup.sh ]; then
   bash test/e2e/setup.sh
 fi

@@ -211,7 +211,9 @@ connection.onRequest(ReparseRegionRequest.type, async (params: ReparseRegionPara
 connection.onRequest(ExportRequest.type, async (params, token) => {
   refuseBadParams(checkExportParams(params));
   try {
-    return await exportInWorker(exportJob(params, toPath(params.uri)), abortSignal(token));
+    // The line says the export left this thread (the tests wait for it rather than for a time).
+    const started = () => log('info', `export: ${params.format} of ${params.pages.length} page(s) running in a worker thread`);
+    return await exportInWorker(exportJob(params, toPath(params.uri)), abortSignal(token), undefined, started);
   } catch (e) {
     if (e instanceof ExportCancelledError) throw new ResponseError(-32800, e.message);
     throw toResponseError(e);

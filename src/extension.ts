@@ -5,6 +5,7 @@ import { convertPdfCommand } from './commands/convertPdf';
 import { downloadModelsCommand } from './commands/downloadModels';
 import { registerPreview } from './preview';
 import { registerLmTool } from './lmTool';
+import { registerMcpProvider } from './mcpProvider';
 import { convertFolderCommand } from './commands/convertFolder';
 
 let ctx: FolioContext | undefined;
@@ -20,6 +21,7 @@ export function activate(extension: vscode.ExtensionContext): FolioContext {
   );
   registerPreview(ctx);
   registerLmTool(ctx);
+  registerMcpProvider(ctx);
   return ctx;
 }
 

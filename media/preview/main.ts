@@ -12,6 +12,8 @@ import type { RegionClass } from '../../server/protocol';
 import {
   EDITABLE_CLASSES,
   isStale,
+  MAX_SHARPEN_PAGES,
+  MAX_SHARPEN_SCALE,
   parseHostMessage,
   type HostMessage,
   type PageView,
@@ -55,7 +57,38 @@ const hiddenClasses = new Set<RegionClass>();
 let selectedId: string | undefined;
 const busy = new Set<string>();
 const images = new PageImages();
-const zoom = new Zoom(document.getElementById('zoom-level')!, () => saveState());
+const zoom = new Zoom(document.getElementById('zoom-level')!, () => {
+  saveState();
+  scheduleSharpen();
+});
+
+let sharpenTimer: ReturnType<typeof setTimeout> | undefined;
+/** After zooming or scrolling settles: ask for sharper images of the pages in view that need them. */
+function scheduleSharpen(): void {
+  clearTimeout(sharpenTimer);
+  sharpenTimer = setTimeout(requestSharper, 400);
+}
+
+/**
+ * Pages in view whose image has fewer pixels than the page covers on the device (CSS width ×
+ * devicePixelRatio) are asked again at the scale that covers it (in ¼ steps, at most ×8).
+ */
+function requestSharper(): void {
+  if (state.converting) return;
+  const pages: number[] = [];
+  let scale = 0;
+  for (const sheet of document.querySelectorAll<HTMLElement>('section.page .sheet')) {
+    const r = sheet.getBoundingClientRect();
+    if (r.bottom < 0 || r.top > window.innerHeight) continue;
+    const p = state.pages.get(Number(sheet.dataset.page));
+    if (!p?.imageSrc || !p.imageWidth) continue;
+    const need = r.width * window.devicePixelRatio;
+    if (p.imageWidth >= need * 0.98) continue;
+    pages.push(p.page);
+    scale = Math.max(scale, Math.min(MAX_SHARPEN_SCALE, Math.ceil((need / p.width) * 4) / 4));
+  }
+  if (pages.length) post({ type: 'sharpen', pages: pages.slice(0, MAX_SHARPEN_PAGES), scale });
+}
 let showMd = saved?.showMd === true;
 
 function saveState(): void {
@@ -348,6 +381,7 @@ function setupToolbar(): void {
   document.getElementById('zoom-level')!.addEventListener('click', () => zoom.fit());
   document.getElementById('convert-btn')!.addEventListener('click', () => post({ type: 'convert' }));
   window.addEventListener('wheel', (e) => zoom.wheel(e), { passive: false });
+  window.addEventListener('scroll', () => scheduleSharpen(), { passive: true });
   zoom.set(saved?.zoom ?? 1);
   const help = document.getElementById('help')!;
   document.getElementById('help-btn')!.addEventListener('click', () => help.toggleAttribute('hidden'));
@@ -410,6 +444,7 @@ function handle(m: HostMessage): void {
       updateLegend();
       root.dataset.converting = String(m.converting);
       if (m.converting) delete root.dataset.finishedAt;
+      scheduleSharpen();
       if (m.converting) setStatus('Converting…');
       else if (m.notConverted) setStatus('Not converted yet');
       else setStatus(`${m.pages.length} page${m.pages.length === 1 ? '' : 's'}`);
@@ -444,6 +479,7 @@ function handle(m: HostMessage): void {
       state.converting = false;
       root.dataset.finishedAt = String(Date.now());
       root.dataset.converting = 'false';
+      scheduleSharpen();
       setStatus(m.cancelled ? `Conversion cancelled after ${m.pagesDone} page(s)` : `Converted ${m.pagesDone} page(s)`);
       break;
   }

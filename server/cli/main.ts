@@ -9,7 +9,7 @@
  *   folio worker --redis redis://…                 queue worker (server/queue)
  */
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { ConvertSummary, PageResult } from '../protocol';
 import { PageWorkerPool } from '../worker/pool';
 import { convertDocument } from '../convert/convertDocument';
@@ -17,10 +17,12 @@ import { disposeVlmEngines } from '../convert/vlmEngine';
 import { CONVERT_USAGE, parseConvertArgs, UsageError, type ConvertArgs } from '../convertCommand/args';
 import { ProgressLine } from '../convertCommand/progress';
 import { overwriteProblem, planOutputs, pruneWriteRecords, writeOutput, type OutputPlan } from './outputs';
-import { fitFileName } from '../util/safeWrite';
 import { defaultPageCacheDir, evictCache } from '../util/cache';
 import { engineOptions } from '../convertCommand/engineOptions';
+import { exportProblem } from '../convertCommand/exportCheck';
+import { linkedAssetsFolder } from '../convertCommand/pictures';
 import { renderExport } from '../export';
+import { commandBundle } from './commandBundle';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
@@ -158,17 +160,22 @@ async function convertCommand(argv: string[]): Promise<number> {
   if (files.length === 0) throw new UsageError('no PDF found in the folders given');
   const many = files.length > 1 || (args.output?.endsWith('/') ?? false);
   const plans = planOutputs(files, EXT[args.format], args.output, many);
+  if (args.queue && (args.models || args.vlmUrl)) {
+    // Workers refuse jobs that name places on their machine or the network (server/queue/schema.ts).
+    throw new UsageError(`${args.models ? '--models' : '--vlm-url'} is each worker's own setting with --queue: give it to \`folio worker\``);
+  }
+  if (args.queue && args.images) throw new UsageError('--page-images renders into the converting machine\'s cache: it does not combine with --queue');
   if (args.queue) {
     // The queue writes the same outputs under the same rules (planOutputs, no overwrite without --force).
-    const { convertViaQueue } = await import('../queue/convertViaQueue');
+    const { convertViaQueue } = commandBundle<typeof import('../queue/convertViaQueue')>('queue');
     const byPdf = new Map(plans.map((p) => [p.pdf, p]));
     const byOut = new Map(plans.map((p) => [p.out, p]));
     const documents = new Map<string, string | undefined>();
     return convertViaQueue({ ...args, queue: args.queue }, plans.map((p) => p.pdf), {
       outputPath: (pdf) => byPdf.get(pdf)!.out,
-      render: (s) => {
+      render: (s, picturesDir, picturesRoot) => {
         const plan = byPdf.get(s.uri)!;
-        const r = render(args, s, s.uri, dirname(plan.out));
+        const r = render(args, s, s.uri, picturesDir, picturesRoot);
         documents.set(plan.out, r.document);
         return r.text;
       },
@@ -200,7 +207,7 @@ async function convertCommand(argv: string[]): Promise<number> {
       const pages: PageResult[] = [];
       // Pictures: linked crops go to <name>.assets beside the output; embedded ones are read
       // from a temporary folder and removed; `none` saves no crops at all.
-      const linkedAssets = join(dirname(out), fitFileName(basename(out, extname(out)).replace(/\.(docling|chunks)$/, ''), '.assets'));
+      const linkedAssets = join(dirname(out), linkedAssetsFolder(out));
       const embedDir = args.pictures === 'embed' ? mkdtempSync(join(tmpdir(), 'folio-pictures-')) : undefined;
       const picturesDir = embedDir ?? dirname(out);
       const keepPages = args.format !== 'md' && args.format !== 'doctags' ? true : args.pictures === 'embed';
@@ -236,7 +243,10 @@ async function convertCommand(argv: string[]): Promise<number> {
         if (args.format === 'json' || keepPages) summary.pages = pages;
         // Checked again: the file may have appeared or changed while the PDF was converting.
         refuseOverwrite([plan, documentPlan(plan, args)], args.force);
-        writeRendered(plan, args, render(args, summary, pdf, picturesDir, embedDir ?? linkedAssets));
+        const rendered = render(args, summary, pdf, picturesDir, embedDir ?? linkedAssets);
+        const empty = exportProblem(args.format, rendered.text, summary);
+        if (empty) throw new Error(empty);
+        writeRendered(plan, args, rendered);
         const secs = ((Date.now() - started) / 1000).toFixed(1);
         const extra = [
           summary.cancelled ? `cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages` : '',
@@ -273,15 +283,15 @@ async function main(argv: string[]): Promise<number> {
       case 'convert':
         return await convertCommand(rest);
       case 'mcp': {
-        const { runMcpCommand } = await import('../mcp/server');
+        const { runMcpCommand } = commandBundle<typeof import('../mcp/server')>('mcp');
         return await runMcpCommand(rest);
       }
       case 'models': {
-        const { runModelsCommand } = await import('./models');
+        const { runModelsCommand } = commandBundle<typeof import('./models')>('models');
         return await runModelsCommand(rest);
       }
       case 'worker': {
-        const { workerCommand, WorkerUsageError } = await import('../queue/workerCommand');
+        const { workerCommand, WorkerUsageError } = commandBundle<typeof import('../queue/workerCommand')>('worker');
         try {
           return await workerCommand(rest);
         } catch (e) {
@@ -290,7 +300,7 @@ async function main(argv: string[]): Promise<number> {
         }
       }
       case 'serve': {
-        const { serveCommand, ServeUsageError } = await import('../serve/serveCommand');
+        const { serveCommand, ServeUsageError } = commandBundle<typeof import('../serve/serveCommand')>('serve');
         try {
           return await serveCommand(rest);
         } catch (e) {

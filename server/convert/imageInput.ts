@@ -17,7 +17,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } fro
 import { basename, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { deflateSync } from 'node:zlib';
-import sharp from 'sharp';
+import type sharpType from 'sharp';
 import { FolioErrorCodes } from '../protocol';
 import { FolioError } from '../errors';
 import { CancelledError } from '../worker/pool';
@@ -130,6 +130,8 @@ class StreamedPdf {
 /** Checks the header and writes the PDF page by page. */
 async function writeImagePdf(path: string, file: string, opts: ImageInputOptions): Promise<void> {
   const bytes = readFileSync(path);
+  // sharp (native, ~0.1 s to load) only for image inputs: a PDF's conversion never loads it (CLI start-up).
+  const sharp: typeof sharpType = (await import('sharp')).default;
   // Header only: sharp's metadata() reads the size and the TIFF page count without decoding pixels.
   const meta = await abortable(sharp(bytes, { limitInputPixels: false }).metadata(), opts.signal);
   const width = meta.width ?? 0;

@@ -7,8 +7,9 @@ import type { BBox, ConvertOptions, RegionClass } from '../protocol';
 import { FolioErrorCodes } from '../protocol';
 import { FolioError } from '../errors';
 import type { PageAnalysis } from '../pipeline/types';
-import { loadVlm, type VlmEngine } from '../vlm/index';
-import { remoteVlmEngine } from '../vlm/remoteEngine';
+// Loaded when a VLM conversion starts (`await import`), not with the converter: they bring
+// onnxruntime-node and sharp, which a pipeline conversion never needs (CLI start-up, issue 22).
+import type { VlmEngine } from '../vlm/index';
 
 export interface VlmPageEngine {
   readonly provider: string;
@@ -27,7 +28,8 @@ const engines = new Map<string, Promise<VlmEngine>>();
 export async function vlmPageEngine(options: ConvertOptions, log: (m: string) => void): Promise<VlmPageEngine> {
   // A remote OpenAI-compatible server needs no model folder: same seam, same fallback.
   if (options.remoteVlm) {
-    const remote = remoteVlmEngine(options.remoteVlm, options.layoutPrior ?? 'auto');
+    const { remoteVlmEngine } = await import('../vlm/remoteEngine');
+    const remote = remoteVlmEngine(options.remoteVlm, options.layoutPrior ?? 'off');
     return {
       provider: remote.provider,
       convertPage: async (a, signal, onText) => {
@@ -47,10 +49,10 @@ export async function vlmPageEngine(options: ConvertOptions, log: (m: string) =>
       'The VLM engine needs a model folder: pass --models <dir> (or set folio.models.path), or run `folio models pull` / "Folio: Download models".',
     );
   }
-  const key = JSON.stringify([modelsDir, options.providers ?? null, options.layoutPrior ?? 'auto', options.speculation ?? 'auto']);
+  const key = JSON.stringify([modelsDir, options.providers ?? null, options.layoutPrior ?? 'off', options.speculation ?? 'auto']);
   let loading = engines.get(key);
   if (!loading) {
-    loading = loadVlm({ modelsDir, providers: options.providers, layoutPrior: options.layoutPrior ?? 'auto', speculation: options.speculation, log });
+    loading = import('../vlm/index').then(({ loadVlm }) => loadVlm({ modelsDir, providers: options.providers, layoutPrior: options.layoutPrior ?? 'off', speculation: options.speculation, log }));
     engines.set(key, loading);
     loading.catch(() => engines.delete(key));
   }

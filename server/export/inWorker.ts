@@ -16,7 +16,8 @@ export class ExportCancelledError extends Error {
   }
 }
 
-export function exportInWorker(job: ExportJob, signal: AbortSignal, script = join(__dirname, 'exportWorker.js')): Promise<ExportOutput> {
+/** `onStarted`: the worker thread is running the export (the JSON-RPC thread is free again). */
+export function exportInWorker(job: ExportJob, signal: AbortSignal, script = join(__dirname, 'exportWorker.js'), onStarted?: () => void): Promise<ExportOutput> {
   if (signal.aborted) return Promise.reject(new ExportCancelledError());
   if (!existsSync(script)) return Promise.reject(new Error(`The export worker (exportWorker.js) is missing beside ${__dirname}; rebuild Folio (npm run build).`));
   return new Promise((resolve, reject) => {
@@ -31,6 +32,7 @@ export function exportInWorker(job: ExportJob, signal: AbortSignal, script = joi
     };
     const onAbort = () => settle(() => reject(new ExportCancelledError()));
     signal.addEventListener('abort', onAbort);
+    if (onStarted) worker.once('online', onStarted);
     worker.on('message', (m: ExportReply) => settle(() => ('ok' in m ? resolve(m.ok) : reject(new Error(`export failed: ${m.error}`)))));
     worker.on('error', (e) => settle(() => reject(new Error(`export failed: ${e.message}`))));
     worker.on('exit', (code) => settle(() => reject(new Error(`the export worker stopped (exit code ${code}) before answering`))));

@@ -4,7 +4,7 @@
  * extension's backend: converted pages in, the file's text out.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PageResult } from '../protocol';
@@ -54,8 +54,18 @@ export interface ExportOutput {
  * safe JSON integer (a 64-bit number would be rounded by every JavaScript JSON reader).
  */
 export function binaryHash(path: string): number {
-  const d = createHash('sha256').update(readFileSync(path)).digest();
-  return d.readUIntBE(0, 6);
+  // Read as a regular file in chunks, never whole: the path may come from a request, and a
+  // device (`/dev/zero`) or a huge file must not be loaded into memory.
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file`);
+    const h = createHash('sha256');
+    const buf = Buffer.alloc(1 << 20);
+    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0; ) h.update(buf.subarray(0, n));
+    return h.digest().readUIntBE(0, 6);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function exportPages(req: Pick<ExportRequest, 'pages' | 'images' | 'imagesBaseDir' | 'picturesRoot'>): { pages: ExportPage[]; warnings: string[] } {

@@ -1,10 +1,12 @@
 /**
  * Which files an MCP client may have converted: only files inside the folders the user named on
  * the command line (`folio mcp <folder>...`), after resolving symbolic links, so `..` and links
- * cannot reach outside them.
+ * cannot reach outside them. A path may be given as a `file://` URI (what MCP clients put in
+ * roots and resource links).
  */
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const CONVERTIBLE = /\.(pdf|png|jpe?g|tiff?)$/i;
 
@@ -26,6 +28,14 @@ export class AllowedRoots {
   /** The real path of `input` (absolute, or relative to the first folder) when it is a convertible file inside a folder; else a PathError saying why. */
   check(input: string): string {
     if (typeof input !== 'string' || input.trim() === '') throw new PathError('path is empty: give the path of a PDF');
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input) && !/^file:/i.test(input)) throw new PathError(`${input.slice(0, 200)}: only local files (a path or a file:// URI) can be converted`);
+    if (/^file:/i.test(input)) {
+      try {
+        input = fileURLToPath(input);
+      } catch (e) {
+        throw new PathError(`${input.slice(0, 200)} is not a local file URI (${(e as Error).message})`);
+      }
+    }
     const abs = isAbsolute(input) ? resolve(input) : resolve(this.roots[0]!, input);
     let real: string;
     try {

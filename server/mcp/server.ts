@@ -1,15 +1,16 @@
 /**
  * `folio mcp <folder>...`: Folio as a Model Context Protocol server over stdio (the official
  * TypeScript SDK). Tools:
- * - `convert_pdf` {path, pages?, format?, chunkSize?}: converts a PDF inside the allowed
- *   folders and returns its Markdown (or retrieval chunks, DocTags, a DoclingDocument). Sends
+ * - `convert_pdf` {path, pages?, format?, password?, chunkSize?}: converts a PDF inside the
+ *   allowed folders (a path or a `file://` URI) and returns its Markdown (or Docling-shaped
+ *   retrieval chunks, DocTags, a DoclingDocument as compact JSON). Sends
  *   `notifications/progress` per page when the client gave a progress token; a
- *   `notifications/cancelled` stops the conversion (the SDK aborts the request's signal).
- * - `list_pdfs`: the PDFs in the allowed folders.
+ *   `notifications/cancelled` stops the conversion (the SDK aborts the request's signal). A
+ *   document converted before (same bytes, pages and password) comes from the cache (cache.ts).
+ * - `list_pdfs`: the files in the allowed folders that `convert_pdf` accepts (list.ts).
  * stdout carries the protocol only; diagnostics go to stderr and to MCP logging.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
@@ -19,7 +20,9 @@ import { convertDocument } from '../convert/convertDocument';
 import { checkLimit } from '../worker/limits';
 import { disposeVlmEngines } from '../convert/vlmEngine';
 import { renderExport } from '../export';
-import { AllowedRoots, CONVERTIBLE, PathError } from './paths';
+import { AllowedRoots, PathError } from './paths';
+import { listConvertible } from './list';
+import { cacheKey, ConversionCache, fileSha256, type CachedConversion } from './cache';
 
 /** Results above this size are cut (with a note) so one call cannot flood the client's context. */
 export const MAX_RESULT_CHARS = 400_000;
@@ -28,7 +31,8 @@ export const MCP_USAGE = `usage: folio mcp <folder>... [--jobs N] [--max-chars N
                   [--max-pages N] [--max-document-seconds S] [--max-page-memory MB]
 
 Serves the Model Context Protocol on stdin/stdout. Only files inside the folders named may be
-converted. Tools: convert_pdf {path, pages?, format?: markdown|chunks|doctags|docling}, list_pdfs.`;
+converted. Tools: convert_pdf {path (or file:// URI), pages?, format?: markdown|chunks|doctags|docling,
+password?, chunkSize?}, list_pdfs. Conversions are cached by content for the server's life.`;
 
 export interface McpOptions {
   folders: string[];
@@ -62,31 +66,10 @@ export function parseMcpArgs(argv: string[]): McpOptions {
   return o;
 }
 
-function listPdfs(roots: readonly string[], limit = 500): string[] {
-  const out: string[] = [];
-  const walk = (dir: string, depth: number) => {
-    if (out.length >= limit || depth > 8) return;
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      if (name.startsWith('.') || name === 'node_modules') continue;
-      const p = join(dir, name);
-      const st = statSync(p, { throwIfNoEntry: false });
-      if (st?.isDirectory()) walk(p, depth + 1);
-      else if (st?.isFile() && CONVERTIBLE.test(name) && out.length < limit) out.push(p);
-    }
-  };
-  for (const r of roots) walk(r, 0);
-  return out;
-}
-
 export function createFolioMcpServer(opts: McpOptions): { server: McpServer; close: () => Promise<void> } {
   const roots = new AllowedRoots(opts.folders);
   const pool = new PageWorkerPool({ size: opts.jobs });
+  const cache = new ConversionCache();
   const server = new McpServer({ name: 'folio', version: '0.1.0' }, { capabilities: { logging: {} } });
   const log = (level: 'info' | 'warning' | 'error', data: string) => {
     process.stderr.write(`folio mcp: ${data}\n`);
@@ -99,13 +82,15 @@ export function createFolioMcpServer(opts: McpOptions): { server: McpServer; clo
       title: 'Convert a PDF to Markdown',
       description:
         'Converts a PDF on this machine to Markdown (Folio: text layer, OCR for scans, layout, tables, reading order). ' +
-        'format: markdown (default), chunks (JSON Lines for retrieval, with heading paths and pages), doctags, or docling (DoclingDocument JSON). ' +
-        `Only files inside ${roots.roots.join(', ')} may be read; relative paths are relative to the first.`,
+        'format: markdown (default), chunks (JSON Lines for retrieval in Docling\'s DocChunk shape: text, meta.headings, meta.doc_items with pages and boxes), doctags, or docling (DoclingDocument JSON, compact). ' +
+        `Only files inside ${roots.roots.join(', ')} may be read; relative paths are relative to the first; file:// URIs are accepted. ` +
+        'A document converted before (same content) is answered from the cache.',
       inputSchema: {
-        path: z.string().describe('Path of the PDF (absolute, or relative to the first allowed folder)'),
+        path: z.string().describe('Path of the PDF (absolute, relative to the first allowed folder, or a file:// URI)'),
         pages: z.string().regex(/^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/).optional().describe('Pages, e.g. "1-3,7" (default: all)'),
         format: z.enum(['markdown', 'chunks', 'doctags', 'docling']).optional().describe('Output format (default markdown)'),
         chunkSize: z.number().int().min(16).max(1_000_000).optional().describe('chunks: size limit in characters (default 2000)'),
+        password: z.string().max(1024).optional().describe('Password of an encrypted PDF'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -118,38 +103,53 @@ export function createFolioMcpServer(opts: McpOptions): { server: McpServer; clo
       }
       const token = extra._meta?.progressToken;
       const label = relative(roots.roots[0]!, path) || path;
-      const pages: PageResult[] = [];
-      // Progress notifications are awaited before the result goes out: the client drops progress
-      // for a request it already has the answer to.
-      const notified: Promise<void>[] = [];
       try {
-        const summary = await convertDocument(
-          pool,
-          { uri: path, pages: args.pages, limits: opts.limits, options: { engine: 'pipeline', ocr: 'auto' } },
-          {
-            page: (p) => pages.push(p),
-            progress: (done, total) => {
-              if (token === undefined) return;
-              notified.push(
-                extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, total, message: `${label}: page ${done}/${total}` } }).catch(() => undefined),
-              );
+        const key = cacheKey(await fileSha256(path), { pages: args.pages, password: args.password });
+        let done: CachedConversion | undefined = cache.get(key);
+        if (done) {
+          cache.hits++;
+          log('info', `${label}: from the cache (same content converted before; ${cache.hits} cached, ${cache.misses} converted)`);
+        } else {
+          const pages: PageResult[] = [];
+          // Progress notifications are awaited before the result goes out: the client drops progress
+          // for a request it already has the answer to.
+          const notified: Promise<void>[] = [];
+          const summary = await convertDocument(
+            pool,
+            { uri: path, pages: args.pages, password: args.password, limits: opts.limits, options: { engine: 'pipeline', ocr: 'auto' } },
+            {
+              page: (p) => pages.push(p),
+              progress: (n, total) => {
+                if (token === undefined) return;
+                notified.push(
+                  extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: n, total, message: `${label}: page ${n}/${total}` } }).catch(() => undefined),
+                );
+              },
             },
-          },
-          extra.signal,
-        );
-        await Promise.all(notified);
-        if (summary.cancelled || extra.signal.aborted) {
-          log('info', `conversion of ${label} cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages`);
-          return { isError: true, content: [{ type: 'text', text: `cancelled after ${summary.pagesDone.length} pages` }] };
+            extra.signal,
+          );
+          await Promise.all(notified);
+          if (summary.cancelled || extra.signal.aborted) {
+            log('info', `conversion of ${label} cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages`);
+            return { isError: true, content: [{ type: 'text', text: `cancelled after ${summary.pagesDone.length} pages` }] };
+          }
+          if (summary.pagesDone.length === 0 && summary.pageErrors.length > 0) {
+            return { isError: true, content: [{ type: 'text', text: `${label}: no page could be converted (${summary.pageErrors[0]!.message})` }] };
+          }
+          done = { summary, pages: pages.sort((a, b) => a.page - b.page) };
+          cache.misses++;
+          // Only a whole conversion of the bytes it was keyed by is kept (the file may have changed meanwhile).
+          const complete = summary.pageErrors.length === 0 && !summary.stopped;
+          if (complete && cacheKey(await fileSha256(path), { pages: args.pages, password: args.password }) === key) cache.set(key, done);
+          log('info', `${label}: converted ${summary.pagesDone.length} pages (${cache.hits} cached, ${cache.misses} converted)`);
         }
-        if (summary.pagesDone.length === 0 && summary.pageErrors.length > 0) {
-          return { isError: true, content: [{ type: 'text', text: `${label}: no page could be converted (${summary.pageErrors[0]!.message})` }] };
-        }
+        const { summary, pages } = done;
         const format = args.format ?? 'markdown';
         let text: string;
         if (format === 'doctags') text = summary.doctags;
         else if (format === 'markdown') text = summary.markdown;
-        else text = renderExport({ format, pdfPath: path, pages, images: 'none', imagesBaseDir: roots.roots[0]!, keepFurniture: false, chunk: { maxSize: args.chunkSize ?? 2000, unit: 'chars' } }).text;
+        // JSON compact: an agent's context pays for every indentation space.
+        else text = renderExport({ format, pdfPath: path, pages, images: 'none', imagesBaseDir: roots.roots[0]!, keepFurniture: false, chunk: { maxSize: args.chunkSize ?? 2000, unit: 'chars' }, json: 'compact' }).text;
         const notes = summary.pageErrors.map((e) => `page ${e.page} failed: ${e.message}`);
         if (text.length > opts.maxChars) {
           notes.push(`output cut at ${opts.maxChars} of ${text.length} characters: ask for fewer pages (pages argument)`);
@@ -168,10 +168,10 @@ export function createFolioMcpServer(opts: McpOptions): { server: McpServer; clo
     'list_pdfs',
     {
       title: 'List PDFs',
-      description: 'Lists the PDFs in the folders this server may read (at most 500).',
+      description: 'Lists the PDFs (and PNG/JPEG/TIFF scans) in the folders this server may read that convert_pdf accepts (at most 500), one absolute path a line.',
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async () => ({ content: [{ type: 'text', text: listPdfs(roots.roots).join('\n') || '(no PDF found)' }] }),
+    async () => ({ content: [{ type: 'text', text: listConvertible(roots).join('\n') || '(no PDF found)' }] }),
   );
 
   return {

@@ -10,6 +10,7 @@
  */
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { deferSystemFonts } from './systemFonts';
 
 type PdfjsModule = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 
@@ -48,6 +49,7 @@ let loaded: Promise<PdfjsModule> | undefined;
 export function pdfjs(): Promise<PdfjsModule> {
   if (!loaded) {
     installPolyfills();
+    deferSystemFonts(); // pdf.js loads the canvas, which would scan every installed font (systemFonts.ts)
     loaded = import('pdfjs-dist/legacy/build/pdf.mjs') as Promise<PdfjsModule>;
   }
   return loaded;

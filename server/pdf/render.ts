@@ -12,6 +12,7 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/displa
 import { FolioError } from '../errors';
 import { FolioErrorCodes } from '../protocol';
 import { pdfjsWork } from './guard';
+import { loadDeferredSystemFonts } from './systemFonts';
 
 export const MAX_PIXELS = 25_000_000;
 /** Canvas backends refuse sides beyond ~32k px; stay well below. */
@@ -72,6 +73,7 @@ export async function renderPage(doc: PDFDocumentProxy, page: PDFPageProxy, scal
   const base = page.getViewport({ scale: 1 });
   const s = cappedScale(base.width, base.height, scale);
   if (s === undefined) throw new FolioError(FolioErrorCodes.TooLarge, renderSkipReason(base.width, base.height) ?? 'the page cannot be rendered');
+  loadDeferredSystemFonts();
   const viewport = page.getViewport({ scale: s });
   const w = Math.max(1, Math.ceil(viewport.width));
   const h = Math.max(1, Math.ceil(viewport.height));

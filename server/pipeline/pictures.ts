@@ -4,7 +4,7 @@
  * refuses a linked assets folder or a linked file (sharp's `toFile` followed both).
  */
 import { basename, dirname, join, relative, sep } from 'node:path';
-import sharp from 'sharp';
+import type sharpType from 'sharp';
 import { fitFileName, isInside, safeWriteFile } from '../util/safeWrite';
 import type { DocItem } from '../doctags/types';
 import type { RenderedPage } from '../pdf/render';
@@ -30,6 +30,8 @@ export async function savePictures(
     if (width < 2 || height < 2) continue;
     const file = join(assetsDir, fitFileName(`${stem}-p${pageNo}-${k}`, '.png'));
     try {
+      // sharp (native) is loaded by the first picture, not with the page worker (CLI start-up, issue 22).
+      const sharp: typeof sharpType = (await import('sharp')).default;
       const png = await sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength), { raw: { width: img.width, height: img.height, channels: 4 } })
         .extract({ left, top, width, height })
         .png()

@@ -11,6 +11,7 @@ import type { ConvertOptions } from '../protocol';
 import { connectRedis } from './connection';
 import { QUEUE_NAME, type FolioJobData } from './keys';
 import { DocStore, type DocResult, type DocStatus } from './store';
+import { WORKER_OWNED_OPTIONS, type PictureLayout } from './schema';
 
 export interface SubmitInput {
   name: string;
@@ -23,6 +24,12 @@ export interface SubmitInput {
   maxPages?: number;
   /** Per-task timeout in ms (0 or absent: none). */
   timeoutMs?: number;
+  /**
+   * Where the crops go, as the submitter will lay them out beside its output: `folder` (named
+   * `assetsFolder`, default `<stem>.assets`), `flat`, or `none` (no crops saved).
+   */
+  pictures?: PictureLayout;
+  assetsFolder?: string;
 }
 
 export const JOB_DEFAULTS = {
@@ -49,6 +56,9 @@ export class QueueClient {
   }
 
   async submit(input: SubmitInput): Promise<string> {
+    // Workers refuse these (schema.ts); saying so here names the submitter's own setting.
+    const owned = WORKER_OWNED_OPTIONS.find((k) => input.options[k] !== undefined);
+    if (owned) throw new Error(`options.${owned} is not sent through the queue: folders, models and the remote VLM are each worker's own settings (folio worker --models, --vlm-url)`);
     const id = randomUUID();
     const now = Date.now();
     await this.store.create(
@@ -63,6 +73,8 @@ export class QueueClient {
         deadline: input.timeoutMs ? now + input.timeoutMs : 0,
         created: now,
         cancelled: false,
+        pictures: input.pictures,
+        assetsFolder: input.assetsFolder,
       },
       input.pdf,
     );

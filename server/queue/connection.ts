@@ -29,7 +29,11 @@ export function connectRedis(url: string, log: (message: string) => void): Redis
   checkRedisUrl(url);
   const shown = redactUrl(url);
   let lastError = '';
+  // A password from the environment keeps it out of the process list and the Compose command;
+  // one in the URL wins.
+  const envPassword = process.env.FOLIO_REDIS_PASSWORD;
   const redis = new IORedis(url, {
+    ...(envPassword && !new URL(url).password ? { password: envPassword } : {}),
     // BullMQ's blocking commands need this; requests wait for the connection instead of failing.
     maxRetriesPerRequest: null,
     retryStrategy: (times) => {

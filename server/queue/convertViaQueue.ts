@@ -1,19 +1,29 @@
 /**
- * `folio convert --queue redis://… <files>`: the same outputs as an in-process conversion, but
- * every document goes through the BullMQ queue to whichever `folio worker`s are running.
+ * `folio convert --queue redis://… <files>`: the same outputs as an in-process conversion, byte
+ * for byte in every format and picture mode (test/queue/exports.test.ts), but every document goes
+ * through the BullMQ queue to whichever `folio worker`s are running. The pages come back from
+ * Redis and are rendered here exactly as in-process: the crops are laid out as the in-process run
+ * lays them out (convertCommand/pictures.ts), so the links, names and bytes are the same.
  */
-import { readFileSync } from 'node:fs';
-import { fitFileName, safeWriteFileSync } from '../util/safeWrite';
-import { basename, dirname, extname, join, relative } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { safeWriteFileSync } from '../util/safeWrite';
+import { basename, dirname, join, relative } from 'node:path';
 import type { ConvertArgs } from '../convertCommand/args';
 import type { ConvertSummary } from '../protocol';
 import { ProgressLine } from '../convertCommand/progress';
 import { engineOptions } from '../convertCommand/engineOptions';
+import { exportProblem } from '../convertCommand/exportCheck';
+import { linkedAssetsFolder } from '../convertCommand/pictures';
 import { QueueClient } from './client';
 
 export interface QueueOutputs {
   outputPath(pdf: string): string;
-  render(summary: ConvertSummary): string;
+  /**
+   * Renders the output; `picturesDir` is the folder the pages' picture links are relative to,
+   * `picturesRoot` the document's pictures folder (the only place an export reads pictures from).
+   */
+  render(summary: ConvertSummary, picturesDir: string, picturesRoot: string): string;
   write(path: string, text: string): void;
 }
 
@@ -28,6 +38,7 @@ export async function convertViaQueue(args: ConvertArgs & { queue: string }, fil
       files.map(async (pdf) => {
         const label = relative(process.cwd(), pdf) || pdf;
         const started = Date.now();
+        let embedDir: string | undefined;
         try {
           let bytes: Buffer;
           try {
@@ -37,6 +48,9 @@ export async function convertViaQueue(args: ConvertArgs & { queue: string }, fil
           }
           if (bytes.length === 0) throw new Error('is empty (0 bytes): it is not a PDF; re-download or re-export it');
           const outPath = out.outputPath(pdf);
+          // Crops as the in-process run lays them out: a folder beside the output, flat in a
+          // temporary folder for embedding, or none.
+          const layout = args.pictures === 'none' ? { pictures: 'none' as const } : args.pictures === 'embed' ? { pictures: 'flat' as const } : { pictures: 'folder' as const, assetsFolder: linkedAssetsFolder(outPath) };
           const id = await client.submit({
             name: basename(pdf),
             pdf: bytes,
@@ -44,6 +58,7 @@ export async function convertViaQueue(args: ConvertArgs & { queue: string }, fil
             password: args.password,
             rangePages: args.rangePages,
             options: engineOptions(args),
+            ...layout,
           });
           const st = await client.wait(id, (done, total) => progress.update(label, done, total ?? 0), abort.signal);
           if (st.state === 'failure') throw new Error(st.error ?? 'failed');
@@ -52,24 +67,28 @@ export async function convertViaQueue(args: ConvertArgs & { queue: string }, fil
           if (res.summary.pagesDone.length === 0 && res.summary.pageErrors.length > 0) {
             throw new Error(`no page could be converted (${res.summary.pageErrors[0].message})`); // as in-process: nothing written
           }
-          if (args.format === 'json') res.summary.pages = res.pages;
+          // Every format renders from the pages (docling, chunks, embedded pictures, json): all of them, always.
+          res.summary.pages = res.pages;
           res.summary.uri = pdf;
           res.summary.elapsedMs = Date.now() - started;
-          // Assets are stored as "<stem>.assets/<file>"; put them beside the output under its stem.
+          // Asset names were checked against the task's layout when read (queue/schema.ts); the
+          // writes never follow a link or leave their folder (server/util/safeWrite), as in-process.
           const assets = await client.store.assets(id);
-          // Asset names come from Redis: only their base name is used, and the write never follows
-          // a link or leaves the output's folder (server/util/safeWrite), as in-process writes.
-          const assetsDir = join(dirname(outPath), fitFileName(basename(outPath, extname(outPath)), '.assets'));
-          for (const [name, bytes] of assets) {
-            safeWriteFileSync(join(assetsDir, basename(name)), bytes, { root: dirname(outPath) });
-          }
-          out.write(outPath, out.render(res.summary));
+          embedDir = args.pictures === 'embed' ? mkdtempSync(join(tmpdir(), 'folio-pictures-')) : undefined;
+          const picturesDir = embedDir ?? dirname(outPath);
+          for (const [name, data] of assets) safeWriteFileSync(join(picturesDir, name), data, { root: picturesDir });
+          const text = out.render(res.summary, picturesDir, embedDir ?? join(dirname(outPath), linkedAssetsFolder(outPath)));
+          const empty = exportProblem(args.format, text, res.summary);
+          if (empty) throw new Error(empty);
+          out.write(outPath, text);
           const errs = res.summary.pageErrors.length;
           progress.note(`${label} → ${outPath} (${res.summary.pagesDone.length} pages via the queue, ${((Date.now() - started) / 1000).toFixed(1)} s${errs ? `; ${errs} page(s) failed` : ''})`, process.stdout);
           if (errs > 0 || st.state === 'cancelled') failures++;
         } catch (e) {
           failures++;
           progress.note(`folio: ${label}: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}`);
+        } finally {
+          if (embedDir) rmSync(embedDir, { recursive: true, force: true });
         }
       }),
     );

@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis';
 import type { ConvertOptions, ConvertSummary, PageResult } from '../protocol';
 import { joinDocTags, joinPages } from '../convert/pageResult';
 import { docKeys } from './keys';
+import { checkAssetName, checkTaskId, parsePageResult, parseRecord, type PictureLayout } from './schema';
 
 export type TaskState = 'pending' | 'started' | 'success' | 'failure' | 'cancelled';
 
@@ -26,6 +27,9 @@ export interface DocRecord {
   pageCount?: number;
   error?: string;
   cancelled: boolean;
+  /** Where the task's picture crops go (server/queue/schema.ts): a folder (default `<stem>.assets`), flat, or none. */
+  pictures?: PictureLayout;
+  assetsFolder?: string;
 }
 
 export interface DocStatus {
@@ -66,27 +70,16 @@ export class DocStore {
     if (rec.pages) fields.pages = rec.pages;
     if (rec.password) fields.password = rec.password;
     if (rec.maxPages) fields.maxPages = String(rec.maxPages);
+    if (rec.pictures && rec.pictures !== 'folder') fields.pictures = rec.pictures;
+    if (rec.assetsFolder !== undefined) fields.assetsFolder = rec.assetsFolder;
+    parseRecord(fields); // what a worker will refuse is refused here first, with the same message
     await this.redis.multi().hset(k.record, fields).set(k.pdf, pdf).exec();
     await this.touch(id);
   }
 
+  /** The record, checked against the schema (a hostile or damaged one throws BadQueueDataError). */
   async record(id: string): Promise<DocRecord | undefined> {
-    const h = await this.redis.hgetall(docKeys(id).record);
-    if (!h.name) return undefined;
-    return {
-      name: h.name,
-      options: JSON.parse(h.options ?? '{}') as ConvertOptions,
-      pages: h.pages,
-      password: h.password,
-      rangePages: Number(h.rangePages) || 8,
-      maxPages: h.maxPages ? Number(h.maxPages) : undefined,
-      deadline: Number(h.deadline) || 0,
-      created: Number(h.created) || 0,
-      total: h.total ? Number(h.total) : undefined,
-      pageCount: h.pageCount ? Number(h.pageCount) : undefined,
-      error: h.error,
-      cancelled: h.cancelled === '1',
-    };
+    return parseRecord(await this.redis.hgetall(docKeys(checkTaskId(id)).record));
   }
 
   pdf(id: string): Promise<Buffer | null> {
@@ -132,9 +125,13 @@ export class DocStore {
     await this.redis.hsetnx(docKeys(id).assets, name, bytes);
   }
 
+  /** The task's picture crops; every name checked (checkAssetName) before it names a file or a zip entry. */
   async assets(id: string): Promise<Map<string, Buffer>> {
+    const rec = await this.record(id);
+    if (!rec) return new Map();
     const h = await this.redis.hgetallBuffer(docKeys(id).assets);
-    return new Map(Object.entries(h));
+    const layout = { pictures: rec.pictures ?? 'folder', assetsFolder: rec.assetsFolder };
+    return new Map(Object.entries(h).map(([name, bytes]) => [checkAssetName(name, layout), bytes]));
   }
 
   async deliveries(id: string): Promise<Map<number, number>> {
@@ -159,8 +156,9 @@ export class DocStore {
     const rec = await this.record(id);
     if (!rec) return undefined;
     const raw = await this.redis.hgetall(docKeys(id).pages);
-    const pages = Object.values(raw)
-      .map((j) => JSON.parse(j) as PageResult)
+    const layout = { pictures: rec.pictures ?? 'folder', assetsFolder: rec.assetsFolder };
+    const pages = Object.entries(raw)
+      .map(([key, json]) => parsePageResult(json, key, layout))
       .sort((a, b) => a.page - b.page);
     const warnings: string[] = [];
     for (const r of pages) for (const w of r.warnings) warnings.push(`page ${r.page}: ${w}`);
@@ -177,6 +175,9 @@ export class DocStore {
       engine: rec.options.engine ?? 'pipeline',
       elapsedMs: 0,
     };
+    // As convertDocument: the provider of the last page that ran a model.
+    const provider = pages.reduce<string | undefined>((last, p) => p.provider ?? last, undefined);
+    if (provider) summary.provider = provider;
     return { name: rec.name, pages, summary };
   }
 }

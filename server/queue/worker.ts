@@ -9,12 +9,12 @@
  * to another one; retries back off exponentially. On a range's last failed attempt its missing
  * pages are stored as page errors, so the document still completes.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { PageResult } from '../protocol';
+import type { ConvertOptions, PageResult } from '../protocol';
 import { PageWorkerPool } from '../worker/pool';
 import { convertDocument, FURNITURE_WINDOW } from '../convert/convertDocument';
 import { failedPageResult } from '../convert/pageResult';
@@ -24,7 +24,9 @@ import { connectRedis } from './connection';
 import { JOB_DEFAULTS } from './client';
 import { QUEUE_NAME, type FolioJobData, type RangeJobData } from './keys';
 import { planRanges, toSelection } from './ranges';
-import { DocStore } from './store';
+import { DocStore, type DocRecord } from './store';
+import { BadQueueDataError, parseJobData, workerFileName } from './schema';
+import { isInside } from '../util/safeWrite';
 
 export interface WorkerOptions {
   redis: string;
@@ -35,6 +37,12 @@ export interface WorkerOptions {
   /** BullMQ lock duration: a job whose worker stops renewing it for this long is taken over. */
   lockMs?: number;
   ttlSeconds?: number;
+  /**
+   * The options that name places (folders, models, the remote VLM): the worker's own
+   * configuration, never a job's (server/queue/schema.ts). `cacheDir` defaults to the per-user
+   * page cache, `modelsDir` to the model manager's folder.
+   */
+  own?: Pick<ConvertOptions, 'cacheDir' | 'modelsDir' | 'remoteVlm'>;
   log?: (m: string) => void;
 }
 
@@ -42,11 +50,9 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
-/** PDF names become file names here: keep letters, digits, dot, dash, underscore. */
+/** PDF names become file names here: letters, digits, dot, dash, underscore; always `.pdf`. */
 export function safeFileName(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? 'document.pdf';
-  const clean = base.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '');
-  return /\.pdf$/i.test(clean) ? clean : `${clean || 'document'}.pdf`;
+  return workerFileName(name.split(/[\\/]/).pop() ?? 'document.pdf');
 }
 
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
@@ -59,7 +65,40 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const queue = new Queue<FolioJobData>(QUEUE_NAME, { connection: queueConn });
   queue.on('error', () => undefined);
   const pool = new PageWorkerPool({ size: opts.threads ?? 2 });
-  const scratch = join(tmpdir(), `folio-worker-${process.pid}`);
+  // A private folder of our own (0700, unpredictable name): never a name another user could have made first.
+  const scratch = mkdtempSync(join(tmpdir(), 'folio-worker-'));
+  /** Removes a job folder only when it is verifiably a real folder directly inside the scratch folder. */
+  const removeJobDir = (dir: string): void => {
+    const st = lstatSync(dir, { throwIfNoEntry: false });
+    if (!st) return;
+    if (!isInside(scratch, dir) || resolve(dir, '..') !== scratch || !st.isDirectory()) {
+      log(`not removing ${dir}: not a folder of this worker's scratch folder ${scratch}`);
+      return;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  /** The job's data and its task's record, or an unrecoverable failure naming what is wrong. */
+  const checked = async (job: Job<FolioJobData>): Promise<{ data: FolioJobData; rec: DocRecord | undefined }> => {
+    let data: FolioJobData;
+    try {
+      data = parseJobData(job.data);
+    } catch (e) {
+      throw new UnrecoverableError(`job ${job.id} refused: ${(e as Error).message}`);
+    }
+    try {
+      return { data, rec: await store.record(data.docId) };
+    } catch (e) {
+      if (!(e instanceof BadQueueDataError)) throw e;
+      const message = `the task's record was refused: ${e.message}`;
+      await store.fail(data.docId, message);
+      throw new UnrecoverableError(message);
+    }
+  };
+  /** The job's options with the worker's own places: nothing a job says can name a folder, a model or a URL. */
+  const ownOptions = (rec: DocRecord): ConvertOptions => {
+    const { cacheDir: _c, modelsDir: _m, remoteVlm: _r, assetsDir: _a, markdownDir: _d, ...fromJob } = rec.options;
+    return { ...fromJob, renderImages: false, ...opts.own };
+  };
 
   const fetchPdf = async (docId: string, name: string, dir: string): Promise<string> => {
     const bytes = await store.pdf(docId);
@@ -71,8 +110,8 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   };
 
   const plan = async (job: Job<FolioJobData>): Promise<void> => {
-    const { docId } = job.data;
-    const rec = await store.record(docId);
+    const { data, rec } = await checked(job);
+    const { docId } = data;
     if (!rec || (await store.shouldStop(docId))) return;
     const dir = join(scratch, `${docId}-plan`);
     try {
@@ -111,14 +150,15 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
         })),
       );
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      removeJobDir(dir);
     }
   };
 
   const range = async (job: Job<FolioJobData>): Promise<void> => {
-    const data = job.data as RangeJobData;
+    const c = await checked(job);
+    const data = c.data as RangeJobData;
+    const rec = c.rec;
     const { docId } = data;
-    const rec = await store.record(docId);
     if (!rec || (await store.shouldStop(docId))) return;
     const dir = join(scratch, `${docId}-r${data.index}`);
     const abort = new AbortController();
@@ -141,18 +181,19 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     let delivered = 0;
     try {
       const file = await fetchPdf(docId, rec.name, dir);
-      const stem = safeFileName(rec.name).replace(/\.pdf$/i, '');
-      const assetsDir = join(dir, `${stem}.assets`);
+      // The pictures as the submitter lays them out beside its output (schema.ts): crops in a
+      // named folder, or flat beside the document, or none saved at all. Links are relative to `dir`.
+      const pictures = rec.pictures ?? 'folder';
+      const places = pictures === 'none' ? {} : { markdownDir: dir, assetsDir: pictures === 'flat' ? dir : join(dir, rec.assetsFolder!) };
       const store1 = async (p: PageResult) => {
-        // Assets first: once the page is visible, everything it links to is there.
-        const prefix = `${stem}-p${p.page}-`;
-        let names: string[] = [];
-        try {
-          names = readdirSync(assetsDir).filter((n) => n.startsWith(prefix));
-        } catch {
-          /* no pictures on this range */
+        // Assets first: once the page is visible, everything it links to is there. The names are
+        // the regions' picture files (what the exporters read), relative to `dir`.
+        for (const r of p.regions) {
+          if (!r.imagePath) continue;
+          const path = join(dir, r.imagePath);
+          if (!isInside(dir, path)) continue;
+          await store.putAsset(docId, r.imagePath, readFileSync(path));
         }
-        for (const n of names) await store.putAsset(docId, `${stem}.assets/${n}`, readFileSync(join(assetsDir, n)));
         const { image: _local, imageWidth: _w, imageHeight: _h, ...portable } = p; // paths on this machine mean nothing elsewhere
         await store.putPage(docId, portable);
         delivered++;
@@ -164,7 +205,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
           uri: file,
           pages: toSelection(data.context),
           password: rec.password,
-          options: { ...rec.options, markdownDir: dir, assetsDir },
+          options: { ...ownOptions(rec), ...places },
         },
         {
           page: (p) => {
@@ -185,7 +226,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     } catch (e) {
       await writes.catch(() => undefined);
       const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1) || e instanceof UnrecoverableError;
-      if (last) {
+      if (last && rec) {
         // The document must still complete: its missing pages become page errors.
         const reason = `not converted after ${job.attemptsMade + 1} attempt(s): ${e instanceof Error ? e.message : String(e)}`;
         for (const page of data.pages) await store.putPage(docId, failedPageResult(page, rec.options.engine ?? 'pipeline', reason));
@@ -193,7 +234,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       throw e;
     } finally {
       clearInterval(check);
-      rmSync(dir, { recursive: true, force: true });
+      removeJobDir(dir);
     }
   };
 

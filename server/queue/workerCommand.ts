@@ -1,4 +1,8 @@
 /** `folio worker --redis redis://…`: runs until SIGINT/SIGTERM, then finishes its current jobs' bookkeeping and exits. */
+import { resolve } from 'node:path';
+import type { ConvertOptions } from '../protocol';
+import { remoteVlmOption } from '../vlm/remoteOptions';
+import { remoteUrlProblem } from '../util/loopback';
 import { checkRedisUrl } from './connection';
 import { startWorker } from './worker';
 
@@ -8,12 +12,29 @@ export const WORKER_USAGE = `usage: folio worker --redis <redis://host:6379> [op
       --threads <n>       page-worker threads (default 2)
       --concurrency <n>   jobs this process runs at once (default 1)
       --lock-ms <ms>      job lock; a dead worker's job is taken over after about this long (default 30000)
-      --result-ttl <s>    seconds results are kept in Redis (default 86400)`;
+      --result-ttl <s>    seconds results are kept in Redis (default 86400)
+      --models <dir>      model folder for jobs with engine vlm (default: folio models' folder)
+      --vlm-url <url>     remote VLM for jobs with engine vlm (OpenAI-compatible base URL);
+      --vlm-model <name>  --vlm-api-key <k> (or FOLIO_VLM_API_KEY) as for folio convert
+  Redis password: in the URL (redis://:PASSWORD@host:6379) or, kept out of the process list,
+  in FOLIO_REDIS_PASSWORD. Folders, models and the remote VLM are this worker's own settings:
+  a job that names any of them is refused (SECURITY.md, "Queue worker").`;
 
 export class WorkerUsageError extends Error {}
 
-export function parseWorkerArgs(argv: string[]): { redis: string; threads: number; concurrency: number; lockMs: number; ttlSeconds: number } {
-  const a = { redis: '', threads: 2, concurrency: 1, lockMs: 30000, ttlSeconds: 86400 };
+export interface WorkerArgs {
+  redis: string;
+  threads: number;
+  concurrency: number;
+  lockMs: number;
+  ttlSeconds: number;
+  /** The places jobs may not name: the worker's own model folder and remote VLM. */
+  own: Pick<ConvertOptions, 'modelsDir' | 'remoteVlm'>;
+}
+
+export function parseWorkerArgs(argv: string[]): WorkerArgs {
+  const a: WorkerArgs = { redis: '', threads: 2, concurrency: 1, lockMs: 30000, ttlSeconds: 86400, own: {} };
+  const vlm: { vlmUrl?: string; vlmModel?: string; vlmApiKey?: string } = {};
   const num = (flag: string, v: string | undefined, min: number, max: number): number => {
     const n = Number(v);
     if (v === undefined || !Number.isInteger(n) || n < min || n > max) throw new WorkerUsageError(`${flag} takes a whole number from ${min} to ${max}`);
@@ -38,10 +59,28 @@ export function parseWorkerArgs(argv: string[]): { redis: string; threads: numbe
       case '--result-ttl':
         a.ttlSeconds = num(flag, value(), 60, 30 * 86400);
         break;
+      case '--models': {
+        const d = value();
+        if (!d) throw new WorkerUsageError('--models needs a folder');
+        a.own.modelsDir = resolve(d);
+        break;
+      }
+      case '--vlm-url':
+        vlm.vlmUrl = value();
+        if (!vlm.vlmUrl || !/^https?:\/\//.test(vlm.vlmUrl)) throw new WorkerUsageError(`--vlm-url must be an http(s) URL such as https://host:8000/v1, not "${vlm.vlmUrl ?? ''}"`);
+        if (remoteUrlProblem(vlm.vlmUrl)) throw new WorkerUsageError(`--vlm-url ${vlm.vlmUrl} is refused: ${remoteUrlProblem(vlm.vlmUrl)}`);
+        break;
+      case '--vlm-model':
+        vlm.vlmModel = value();
+        break;
+      case '--vlm-api-key':
+        vlm.vlmApiKey = value();
+        break;
       default:
         throw new WorkerUsageError(`unknown option ${argv[i]}`);
     }
   }
+  Object.assign(a.own, remoteVlmOption(vlm));
   if (!a.redis) throw new WorkerUsageError('--redis <url> is required (e.g. redis://127.0.0.1:6379)');
   try {
     checkRedisUrl(a.redis);

@@ -22,7 +22,7 @@ import { OptionsError, toConvertOptions } from './options';
 import { readChunking, readOptions, type ChunkingRequest, type RequestOptions } from './doclingOptions';
 import type { TaskRunner } from './tasks';
 import type { WorkDir } from './workdir';
-import { gate, limitConnections, refuse } from './guard';
+import { corsHeaders, gate, limitConnections, refuse } from './guard';
 import { HttpError } from './httpError';
 import { checkName, readyInput, type StoredInput } from './inputs';
 import { fetchSource, SourceError } from './sources';
@@ -96,7 +96,11 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
   const jobs = new Jobs(cfg.runner, cfg.work, cfg.retentionMs ?? 3600_000);
   // First of all hooks, on matched and unmatched routes alike (guard.ts says why and in which order).
   app.addHook('onRequest', async (req, reply) => {
-    const no = gate({ apiKey: cfg.apiKey, allowedHosts: cfg.allowedHosts ?? [], allowedOrigins: cfg.allowedOrigins ?? [], maxConnections: limits.maxConnections }, excess, req);
+    const gateCfg = { apiKey: cfg.apiKey, allowedHosts: cfg.allowedHosts ?? [], allowedOrigins: cfg.allowedOrigins ?? [], maxConnections: limits.maxConnections };
+    const no = gate(gateCfg, excess, req);
+    const cors = no && no.status === 403 ? undefined : corsHeaders(gateCfg, req);
+    if (cors) reply.headers(cors);
+    if (no?.status === 204) return reply.code(204).send();
     if (no) return refuse(reply, no);
   });
   await app.register(swagger, {
@@ -377,8 +381,21 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     }
     return reply.send(res.body);
   };
+  /** Waits for the job; a client that goes away meanwhile cancels it (nobody is left to answer). */
   const finishSync = async (job: Job, reply: FastifyReply) => {
-    await jobs.wait(job);
+    const gone = new AbortController();
+    const onClose = () => {
+      if (reply.raw.writableEnded) return;
+      gone.abort();
+      void jobs.cancel(job);
+    };
+    reply.raw.once('close', onClose);
+    try {
+      await jobs.wait(job, gone.signal);
+    } finally {
+      reply.raw.off('close', onClose);
+    }
+    if (gone.signal.aborted) return reply;
     return sendResult(job, reply, true);
   };
 
@@ -388,7 +405,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     const ok = await cfg.runner.ready();
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', runner: cfg.runner.kind });
   });
-  app.get('/version', { schema: { summary: 'Versions: Folio, and the docling-serve API it answers' } }, async () => ({ folio: cfg.version, 'docling-serve-api': '1.31.0 (v1)', node: process.versions.node, platform: `${process.platform}-${process.arch}` }));
+  app.get('/version', { schema: { summary: 'Versions: Folio, and the docling-serve API it answers' } }, async () => ({ folio: cfg.version, 'docling-serve-api': '1.31.0 (v1)' })); // public: nothing about the machine
   const openapi = () => completeOpenApi(JSON.parse(JSON.stringify(app.swagger())) as Record<string, any>);
   app.get('/openapi.json', { schema: { hide: true } }, async () => openapi());
   app.get('/docs', { schema: { hide: true } }, async (_req, reply) => reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).header('x-content-type-options', 'nosniff').send(docsPage(openapi())));

@@ -100,6 +100,25 @@ export function limitConnections(server: Server, max: number): WeakSet<Socket> {
   return excess;
 }
 
+/**
+ * CORS for the origins given with `--allow-origin` (never for others, never for the service's
+ * own pages, which need none): the headers a browser needs to let that page read the answer and
+ * send `X-Api-Key`.
+ */
+export function corsHeaders(cfg: GateConfig, req: FastifyRequest): Record<string, string> | undefined {
+  const origin = req.headers.origin;
+  if (origin === undefined || cfg.allowedOrigins.length === 0) return undefined;
+  const listed = cfg.allowedOrigins.includes('*') || cfg.allowedOrigins.some((a) => a.replace(/\/$/, '').toLowerCase() === origin.toLowerCase());
+  if (!listed) return undefined;
+  return {
+    'access-control-allow-origin': origin,
+    vary: 'Origin',
+    'access-control-allow-methods': 'GET, POST',
+    'access-control-allow-headers': 'X-Api-Key, Content-Type, Accept',
+    'access-control-max-age': '600',
+  };
+}
+
 /** The checks in the order above; undefined when the request may go on. */
 export function gate(cfg: GateConfig, excess: WeakSet<Socket>, req: FastifyRequest): GateRefusal | undefined {
   const target = req.raw.url ?? '';
@@ -120,6 +139,8 @@ export function gate(cfg: GateConfig, excess: WeakSet<Socket>, req: FastifyReque
   if (origin === undefined && req.headers['sec-fetch-site'] === 'cross-site') {
     return { status: 403, code: 'origin_not_allowed', message: 'cross-site requests from web pages are not accepted' };
   }
+  // A CORS preflight from an allowed origin carries no key (browsers never send one on it): answered 204 in app.ts.
+  if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] && corsHeaders(cfg, req)) return { status: 204, code: 'preflight', message: '' };
   const route = req.routeOptions.url;
   if (!(route !== undefined && PUBLIC_ROUTES.has(route)) && !keyMatches(cfg.apiKey, req.headers['x-api-key'])) {
     return { status: 401, code: 'unauthorized', message: 'missing or wrong API key: send it in the X-Api-Key header' };

@@ -56,6 +56,6 @@ export function toConvertOptions(o: ApiOptions, base: ConvertOptions): ConvertOp
     ocr: o.ocr ?? base.ocr ?? 'auto',
     keepFurniture: o.keep_furniture ?? base.keepFurniture ?? false,
     scale: o.scale ?? base.scale ?? 2,
-    layoutPrior: o.layout_prior ?? base.layoutPrior ?? 'auto',
+    layoutPrior: o.layout_prior ?? base.layoutPrior ?? 'off',
   };
 }

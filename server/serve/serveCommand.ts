@@ -201,6 +201,10 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     }
   }
   Object.assign(a.base, remoteVlmOption(vlm));
+  if (a.redis && (a.base.modelsDir || a.base.remoteVlm)) {
+    // Workers refuse jobs that name places (server/queue/schema.ts): these are the workers' own settings.
+    throw new ServeUsageError('with --redis the workers convert: give --models / --vlm-url to each `folio worker`, not to folio serve');
+  }
   if (a.httpSources.allowPrivate && !a.httpSources.enabled) throw new ServeUsageError('--allow-private-sources needs --allow-http-sources');
   return a;
 }

@@ -6,7 +6,7 @@
  * through its methods, and a reparse (reparse.ts) through the narrow `ReparseTarget` interface.
  */
 import * as vscode from 'vscode';
-import type { BBox, ConvertOptions, PagePartialParams, PageResult, RegionClass } from '../../server/protocol';
+import { ConvertRequest, type BBox, type ConvertOptions, type PagePartialParams, type PageResult, type RegionClass } from '../../server/protocol';
 import { isStale, parseViewMessage, type HostMessageBody, type MarkdownBlock, type PageView, type ViewMessage } from '../../media/messages';
 import type { FolioContext } from '../context';
 import { previewHtml, previewResourceRoots } from './html';
@@ -42,6 +42,9 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly panelSubs: vscode.Disposable[] = [];
+  /** Sharper page images rendered for zoom (`sharpen`), by page: kept for this view only, not in the sidecar. */
+  private readonly sharp = new Map<number, { scale: number; image: string; width?: number; height?: number }>();
+  private sharpening: vscode.CancellationTokenSource | undefined;
 
   constructor(
     readonly mdUri: vscode.Uri,
@@ -100,6 +103,8 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
 
   start(pdfUri: vscode.Uri, options: ConvertOptions, conversionId?: string): void {
     this.conversionId = conversionId;
+    this.sharpening?.cancel();
+    this.sharp.clear();
     for (const c of this.inflight.values()) c.cancel();
     this.inflight.clear();
     this.map = new RegionMap();
@@ -279,14 +284,16 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       blocks.push({ regionId: r.id, markdown: text !== undefined ? text.slice(rng.start, rng.end) : r.text });
       prevEnd = rng.end;
     }
-    const image = p.image && this.panel ? this.imageSrc(p.image) : undefined;
+    const sharp = this.sharp.get(p.page);
+    const path = sharp?.image ?? p.image;
+    const image = path && this.panel ? this.imageSrc(path) : undefined;
     return {
       page: p.page,
       width: p.width,
       height: p.height,
       imageSrc: image,
-      imageWidth: p.imageWidth,
-      imageHeight: p.imageHeight,
+      imageWidth: sharp?.width ?? p.imageWidth,
+      imageHeight: sharp?.height ?? p.imageHeight,
       regions: regions.map((r) => ({ id: r.id, cls: r.cls, level: r.level, bbox: r.bbox, grid: r.grid, order: r.order, linked: !!r.range })),
       blocks,
       ocr: p.ocr,
@@ -360,6 +367,10 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       if (this.pdf) void vscode.commands.executeCommand('folio.convertPdf', this.pdf, 'markdown');
       return;
     }
+    if (m.type === 'sharpen') {
+      void this.sharpen(m.pages, m.scale);
+      return;
+    }
     if (isStale(m.version, this.sentVersion)) {
       // The webview acted on a state it had not yet replaced: drop it and let it catch up.
       this.post({ type: 'status', level: 'warning', text: 'The document changed meanwhile; that action was dropped. Try again.' });
@@ -373,7 +384,35 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     });
   }
 
-  private async handle(m: Exclude<ViewMessage, { type: 'ready' } | { type: 'convert' }>): Promise<void> {
+  /**
+   * Renders `pages` again at `scale` (page images only: no OCR, the pipeline engine) for a view
+   * zoomed past its images' pixels. One request at a time; pages already that sharp are skipped;
+   * a conversion running, or a newer request, wins.
+   */
+  private async sharpen(pages: number[], scale: number): Promise<void> {
+    if (!this.pdf || this.converting || this.sharpening) return;
+    const base = this.options.scale ?? this.ctx.config.renderScale;
+    const want = pages.filter((n) => this.map.page(n) && scale > (this.sharp.get(n)?.scale ?? base) + 0.01);
+    if (!want.length) return;
+    const cts = (this.sharpening = new vscode.CancellationTokenSource());
+    try {
+      const client = await this.ctx.client();
+      const summary = await client.sendRequest(
+        ConvertRequest.type,
+        { uri: this.pdf.toString(), pages: want.join(','), password: this.password, options: { renderImages: true, ocr: 'never', engine: 'pipeline', scale, keepFurniture: true, cacheDir: this.ctx.cacheDir.fsPath } },
+        cts.token,
+      );
+      for (const p of summary.pages ?? []) if (p.image) this.sharp.set(p.page, { scale, image: p.image, width: p.imageWidth, height: p.imageHeight });
+      this.refresh(want);
+    } catch (e) {
+      if (!cts.token.isCancellationRequested) this.ctx.output.appendLine(`[warning] preview: could not render sharper pages ${want.join(',')} of ${this.name}: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      if (this.sharpening === cts) this.sharpening = undefined;
+      cts.dispose();
+    }
+  }
+
+  private async handle(m: Exclude<ViewMessage, { type: 'ready' } | { type: 'convert' } | { type: 'sharpen' }>): Promise<void> {
     switch (m.type) {
       case 'reveal':
         await this.reveal(m.regionId, m.focus);
@@ -500,6 +539,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
   }
 
   dispose(): void {
+    this.sharpening?.cancel();
     clearTimeout(this.refreshTimer);
     clearTimeout(this.persistTimer);
     for (const c of this.inflight.values()) c.cancel();

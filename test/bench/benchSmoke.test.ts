@@ -65,6 +65,53 @@ test('bench --quick prints born-digital and scanned rows for Folio and pdftotext
   assert.equal(json.scanned.length, 2);
 });
 
+test('bench --quick --parts startup prints the one-page whole-process comparison with pdf2md and its ratio', { timeout: 300_000 }, () => {
+  const out = ok('bench/bench.main.js', ['--quick', '--parts', 'startup', '--out', join(work, 'bench-startup')]);
+  has(out, /== start-up: one-page PDF, whole process \(/, 'the start-up table title');
+  has(out, new RegExp(`\\nFolio +3 +${NUM} +${NUM} +${NUM} +${NUM}`), "Folio's start-up row");
+  has(out, new RegExp(`\\npdf2md +3 +${NUM}`), "pdf2md's start-up row");
+  has(out, new RegExp(`Folio ÷ pdf2md = ${NUM} \\(target ≤ 1\\.5\\): (met|NOT met)`), 'the ratio against the target');
+  const json = JSON.parse(readFileSync(join(work, 'bench-startup', 'bench.json'), 'utf8')) as { startup: { ratio: number; folioMs: number[] } };
+  assert.equal(json.startup.folioMs.length, 3);
+  assert.ok(json.startup.ratio > 0);
+});
+
+// `--parts queue` was refused once ("unknown --parts queue"): it must be accepted and measure.
+// It starts redis-server (scripts/test-deps.sh installs it; missing, the bench fails saying so).
+test('bench --quick --parts queue prints documents per minute in-process and through the queue', { timeout: 600_000 }, () => {
+  const out = ok('bench/bench.main.js', ['--quick', '--parts', 'queue', '--out', join(work, 'bench-queue')]);
+  has(out, /== queue: [1-9]\d* documents, [1-9]\d* pages, \d+ cores, same run ==/, 'the queue table title');
+  has(out, new RegExp(`time to first page of a \\d+-page PDF through folio serve \\(warm\\): in-process ${NUM} s; with --redis and a worker ${NUM} s`), 'the first-page figures');
+});
+
+test('bench rejects an unknown part, naming every part it accepts', () => {
+  const r = runScript('bench/bench.main.js', ['--parts', 'nosuch']);
+  assert.notEqual(r.code, 0);
+  assert.match(r.err, /unknown --parts nosuch: use born, scanned, stream, queue, startup/);
+});
+
+// The generated and Debian-sourced eval sets, smallest mode. Their producers (XeLaTeX, Chromium,
+// LibreOffice; texlive documentation packages) are Debian packages that scripts/eval-deps.sh
+// installs (run by scripts/test-deps.sh before `npm test`). Without them these fail with the
+// message naming the packages: they are not skipped.
+test('eval --sets multicol --quick builds and scores the generated multi-column set', { timeout: 1_200_000 }, () => {
+  const out = ok('eval/eval.main.js', ['--sets', 'multicol', '--quick', '--peers', 'Folio', '--out', join(work, 'eval-multicol')]);
+  has(out, new RegExp(`== overall ==[\\s\\S]*\\nFolio +[1-9]\\d*/[1-9]\\d* +${NUM}`), "Folio's overall row");
+});
+
+test('eval --sets math typesets the formulas-and-tables set and scores it', { timeout: 1_800_000 }, () => {
+  const r = runScript('eval/eval.main.js', ['--sets', 'math', '--peers', 'Folio', '--out', join(work, 'eval-math')], {}, 1_790_000);
+  assert.equal(r.code, 0, `eval --sets math exited ${r.code}\n${r.out.slice(-3000)}\n${r.err.slice(-3000)}`);
+  assert.ok(existsSync(join(work, 'eval-math', 'mathset', 'report.md')), 'mathset/report.md written');
+});
+
+test('eval --sets realworld on one page cut from a Debian-installed document runs its tests', { timeout: 600_000 }, () => {
+  const lines = readFileSync(join(repo, 'eval', 'realworld', 'tests.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; pdf: string });
+  const one = lines.find((t) => t.pdf.startsWith('debian/')) ?? lines[0]!;
+  const out = ok('eval/eval.main.js', ['--sets', 'realworld', '--only', one.id, '--peers', 'Folio', '--out', join(work, 'eval-realworld')]);
+  has(out, /== realworld: pass rate per test type \(1 tests, 1 pages\) ==/, 'the realworld table for the one test');
+});
+
 test('bench:spec --quick prints the oracle replay tables (pipeline drafts found) and the wall-clock table', { timeout: 300_000 }, () => {
   const out = ok('bench/spec.main.js', ['--quick', '--sets', 'selfmade']);
   // The oracle reads the CLI's `--format json` output: a wrong file name empties these tables.

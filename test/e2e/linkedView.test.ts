@@ -214,6 +214,21 @@ test('zoom: + twice, 0 for fit width, Ctrl+wheel; boxes stay on their text; M sh
     console.log(`zoom 156%: ${crisp.toFixed(2)} image px per device px`);
     assert.ok(crisp >= 1, 'still not upscaled at 156%');
     await vs.screenshot('view-4-zoomed');
+    // Past the image's pixels (×3.05): the view asks for a sharper render of the pages in view.
+    for (let i = 0; i < 3; i++) await pv.locator('#zoom-in').click();
+    const sharp = await until('sharper images of the pages in view at ×3', 60_000, () =>
+      frame.evaluate(() => {
+        const inView = [...document.querySelectorAll<HTMLImageElement>('img.page-image')].filter((i) => {
+          const r = i.getBoundingClientRect();
+          return r.bottom > 0 && r.top < window.innerHeight;
+        });
+        if (!inView.length || inView.some((i) => !i.complete || !i.naturalWidth)) return undefined;
+        const need = inView[0]!.getBoundingClientRect().width * window.devicePixelRatio;
+        return inView.every((i) => i.naturalWidth >= need * 0.98) ? { natural: inView[0]!.naturalWidth, need } : undefined;
+      }),
+    );
+    console.log(`zoom ×3.05: page image re-rendered at ${sharp.natural} px for ${sharp.need.toFixed(0)} device px (was 1224)`);
+    await vs.screenshot('view-4-zoomed-3x');
     await vs.page.keyboard.press('0');
     await until('fit width again (0)', 5_000, async () => Math.abs((await sheet.boundingBox())!.width - fit.width) < 2);
     const web = (await vs.page.locator('iframe.webview.ready').first().boundingBox())!;

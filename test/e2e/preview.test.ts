@@ -378,7 +378,8 @@ test('7. a remote VLM page streams into the preview under "generating…", as te
       }, 100);
       console.log(`screenshot: ${await vs.screenshot('7-remote-stream-generating')}`);
       for (let i = 1; i < seen.length; i++) assert.ok(seen[i]!.length > seen[i - 1]!.length, `grew: ${JSON.stringify(seen)}`);
-      assert.match(seen[0]!, /^Streamed/);
+      // The first text caught may be shorter than the first word (the view can open early).
+      assert.ok(seen[0]!.startsWith('Streamed') || 'Streamed heading'.startsWith(seen[0]!), `starts with the model's first words: ${JSON.stringify(seen[0])}`);
       await until('both pages final, none generating', 30_000, async () => (await pv.locator('section.page').count()) === 2 && (await pv.locator('section.page-partial').count()) === 0);
       const md = (await pv.locator('#page-1 .page-md').textContent()) ?? '';
       assert.match(md, /Streamed heading/);

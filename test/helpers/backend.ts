@@ -37,6 +37,7 @@ export class BackendProcess {
   readonly child: ChildProcessWithoutNullStreams;
   readonly connection: MessageConnection;
   readonly logs: string[] = [];
+  private readonly logWaiters: { re: RegExp; resolve: (line: string) => void }[] = [];
   stderr = '';
   exitCode: number | null = null;
   /** One handler per method in vscode-jsonrpc: partials are dispatched by request token here. */
@@ -51,7 +52,12 @@ export class BackendProcess {
     this.child.on('exit', (code) => (this.exitCode = code));
     this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
     this.connection.onNotification(LogNotification.type, (p) => {
-      this.logs.push(`[${p.level}] ${p.message}`);
+      const line = `[${p.level}] ${p.message}`;
+      this.logs.push(line);
+      for (const w of this.logWaiters.filter((x) => x.re.test(line))) {
+        this.logWaiters.splice(this.logWaiters.indexOf(w), 1);
+        w.resolve(line);
+      }
     });
     this.connection.onNotification(PagePartialNotification.type, (p) => this.partialListeners.get(p.partialResultToken)?.(p));
     this.connection.listen();
@@ -66,6 +72,13 @@ export class BackendProcess {
     if (settings) b.connection.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section ? (settings[i.section] ?? null) : null)));
     await b.connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: settings ? { workspace: { configuration: true } } : {} });
     return b;
+  }
+
+  /** The first `folio/log` line from index `from` on matching `re`, when it arrives (an event to wait for instead of a time). */
+  waitForLog(re: RegExp, from = 0): Promise<string> {
+    const seen = this.logs.slice(from).find((l) => re.test(l));
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve) => this.logWaiters.push({ re, resolve }));
   }
 
   convert(params: Omit<ConvertParams, 'workDoneToken' | 'partialResultToken'>): ConvertRun {

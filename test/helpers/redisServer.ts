@@ -26,13 +26,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startRedis(port?: number): Promise<RedisHandle> {
+/** `password`: Redis runs with `requirepass` (as docs/scaling.md's examples do) and `url` carries it. */
+export async function startRedis(port?: number, opts: { password?: string } = {}): Promise<RedisHandle> {
   if (spawnSync('redis-server', ['--version']).status !== 0) {
     throw new Error('redis-server is not installed: run `sudo apt-get install -y redis-server` (scripts/test-deps.sh does it in CI)');
   }
   const p = port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'folio-redis-'));
-  const child: ChildProcess = spawn('redis-server', ['--port', String(p), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
+  const child: ChildProcess = spawn('redis-server', ['--port', String(p), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', ...(opts.password ? ['--requirepass', opts.password] : [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -52,7 +53,7 @@ export async function startRedis(port?: number): Promise<RedisHandle> {
   });
   return {
     port: p,
-    url: `redis://127.0.0.1:${p}`,
+    url: opts.password ? `redis://:${encodeURIComponent(opts.password)}@127.0.0.1:${p}` : `redis://127.0.0.1:${p}`,
     pid: child.pid!,
     stop: async () => {
       if (child.exitCode === null) {

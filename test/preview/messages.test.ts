@@ -53,3 +53,10 @@ test('the Convert button of a view on an unconverted PDF: `convert` carries noth
   assert.equal(typeof parseHostMessage({ ...init, notConverted: true }), 'object');
   assert.equal(typeof parseHostMessage({ ...init, notConverted: 'yes' }), 'string');
 });
+
+test('sharpen: a few whole pages and a bounded scale only', () => {
+  assert.deepEqual(parseViewMessage({ ...base, type: 'sharpen', pages: [1, 2], scale: 3.25 }), { ...base, type: 'sharpen', pages: [1, 2], scale: 3.25 });
+  for (const bad of [{ pages: [], scale: 3 }, { pages: [0], scale: 3 }, { pages: [1.5], scale: 3 }, { pages: [1, 2, 3, 4, 5, 6, 7], scale: 3 }, { pages: [1], scale: 9 }, { pages: [1], scale: 0.5 }, { pages: '1', scale: 3 }]) {
+    assert.equal(typeof parseViewMessage({ ...base, type: 'sharpen', ...bad }), 'string', JSON.stringify(bad));
+  }
+});

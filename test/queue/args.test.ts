@@ -17,10 +17,19 @@ test('convert: --queue, --range-pages and the remote VLM flags', () => {
 });
 
 test('worker: --redis required and checked', () => {
-  assert.deepEqual(parseWorkerArgs(['--redis', 'redis://127.0.0.1:6379', '--threads', '1', '--lock-ms=5000']), { redis: 'redis://127.0.0.1:6379', threads: 1, concurrency: 1, lockMs: 5000, ttlSeconds: 86400 });
+  assert.deepEqual(parseWorkerArgs(['--redis', 'redis://127.0.0.1:6379', '--threads', '1', '--lock-ms=5000']), { redis: 'redis://127.0.0.1:6379', threads: 1, concurrency: 1, lockMs: 5000, ttlSeconds: 86400, own: {} });
   assert.throws(() => parseWorkerArgs([]), /--redis <url> is required/);
   assert.throws(() => parseWorkerArgs(['--redis', 'http://x']), /not a Redis URL/);
   assert.throws(() => parseWorkerArgs(['--redis', 'redis://x', '--bogus']), /unknown option --bogus/);
+});
+
+test('worker: models and the remote VLM are its own settings; the service with --redis cannot set them', () => {
+  const w = parseWorkerArgs(['--redis', 'redis://x', '--models', '/srv/models', '--vlm-url', 'https://vlm.internal/v1', '--vlm-api-key', 'k']);
+  assert.deepEqual(w.own, { modelsDir: '/srv/models', remoteVlm: { url: 'https://vlm.internal/v1', model: 'ibm-granite/granite-docling-258M', apiKey: 'k' } });
+  assert.throws(() => parseWorkerArgs(['--redis', 'redis://x', '--vlm-url', 'file:///etc']), /--vlm-url must be an http\(s\) URL/);
+  assert.throws(() => parseWorkerArgs(['--redis', 'redis://x', '--vlm-url', 'http://gpu:8000/v1']), /needs https:\/\//);
+  assert.throws(() => parseServeArgs(['--redis', 'redis://x', '--vlm-url', 'http://127.0.0.1:8000/v1'], {}), /give --models \/ --vlm-url to each `folio worker`/);
+  assert.throws(() => parseServeArgs(['--redis', 'redis://x', '--models', '/m'], {}), /give --models \/ --vlm-url to each `folio worker`/);
 });
 
 test('serve: safe defaults (loopback, limits, timeout), key from the environment', () => {

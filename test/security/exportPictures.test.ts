@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fixture, runCli } from './issue21Cli';
 import { readPictureFile, readPictureHeader } from '../../server/export/pictureFile';
+import { binaryHash, renderExport } from '../../server/export';
+import { createHash } from 'node:crypto';
 
 let dir: string;
 const env = () => ({ FOLIO_CACHE_DIR: join(dir, 'cache') });
@@ -103,4 +105,13 @@ test('pictureFile: only regular files really inside the pictures folder, size-ca
   refused('doc.assets/fifo.png', /not a regular file/); // opened without blocking, then refused
   refused('doc.assets', /outside the pictures folder/);
   refused('doc.assets/ok.png', /larger than/, 50);
+});
+
+test('the docling export hashes its source only as a regular file, in chunks (a device path costs nothing)', () => {
+  const t = Date.now();
+  const out = renderExport({ format: 'docling', pdfPath: '/dev/zero', pages: [], images: 'none', imagesBaseDir: dir, keepFurniture: false });
+  assert.equal(JSON.parse(out.text).origin.binary_hash, 0);
+  assert.ok(Date.now() - t < 5000);
+  const pdf = fixture('caption-hostname.pdf');
+  assert.equal(binaryHash(pdf), createHash('sha256').update(readFileSync(pdf)).digest().readUIntBE(0, 6));
 });

@@ -14,7 +14,7 @@ import { repoRoot, corpusPath } from '../helpers/corpus';
 import { openSocket, rawRequest, multipartBody } from '../helpers/rawHttp';
 import { PageWorkerPool } from '../../server/worker/pool';
 import { buildServer, type ServeConfig } from '../../server/serve/app';
-import { InProcessRunner } from '../../server/serve/tasks';
+import { InProcessRunner, type NewTask, type TaskRunner } from '../../server/serve/tasks';
 import { WorkDir } from '../../server/serve/workdir';
 import { parseServeArgs } from '../../server/serve/serveCommand';
 
@@ -118,6 +118,16 @@ test('#21.10 Host allow-list (DNS rebinding) and Origin check (web pages)', { ti
   const { port: p2 } = await start({ allowedOrigins: ['https://app.example:8443'] });
   const ok = await rawRequest(p2, req('GET', `/v1/status/poll/${NO_TASK}`, p2, { 'x-api-key': KEY, origin: 'https://app.example:8443' }));
   assert.equal(ok.status, 404, ok.body);
+  assert.equal(ok.headers['access-control-allow-origin'], 'https://app.example:8443', 'the allowed page may read the answer');
+  const pre = await rawRequest(p2, req('OPTIONS', '/v1/convert/file', p2, { origin: 'https://app.example:8443', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key' }));
+  assert.equal(pre.status, 204, pre.body);
+  assert.match(pre.headers['access-control-allow-headers'] ?? '', /X-Api-Key/i);
+  const other = await rawRequest(p2, req('OPTIONS', '/v1/convert/file', p2, { origin: 'https://evil.example', 'access-control-request-method': 'POST' }));
+  assert.equal(other.status, 403);
+  assert.equal(other.headers['access-control-allow-origin'], undefined);
+  const noKey = await rawRequest(p2, req('GET', `/v1/status/poll/${NO_TASK}`, p2, { origin: 'https://app.example:8443' }));
+  assert.equal(noKey.status, 401, 'an allowed origin still needs the key');
+  assert.equal(same.headers['access-control-allow-origin'], undefined, 'no CORS for origins not listed');
 });
 
 test('#21.10 limits: a body past the limit gets 413 before it is read; too many uploads 429; partial uploads removed; files 0600', { timeout: 120_000 }, async () => {
@@ -254,4 +264,65 @@ test('serve flags for the gate and the limits', () => {
   assert.deepEqual(parseServeArgs([], {}).httpSources, { enabled: false, allowPrivate: false }, 'URL fetching is off by default');
   assert.deepEqual(parseServeArgs(['--allow-http-sources', '--allow-private-sources', '--max-files', '3'], {}).httpSources, { enabled: true, allowPrivate: true });
   assert.throws(() => parseServeArgs(['--allow-private-sources'], {}), /needs --allow-http-sources/);
+});
+
+/** The real in-process runner, with the ids of the tasks it was given recorded (a decorator, not a fake). */
+class RecordingRunner implements TaskRunner {
+  readonly kind = 'in-process' as const;
+  readonly ids: string[] = [];
+  constructor(private readonly inner: InProcessRunner) {}
+  async submit(t: NewTask): Promise<string> {
+    const id = await this.inner.submit(t);
+    this.ids.push(id);
+    return id;
+  }
+  status(id: string) {
+    return this.inner.status(id);
+  }
+  result(id: string) {
+    return this.inner.result(id);
+  }
+  cancel(id: string) {
+    return this.inner.cancel(id);
+  }
+  wait(id: string, signal?: AbortSignal) {
+    return this.inner.wait(id, signal);
+  }
+  ready() {
+    return this.inner.ready();
+  }
+  backlog() {
+    return this.inner.backlog();
+  }
+  close() {
+    return this.inner.close();
+  }
+}
+
+test('#21.10 a synchronous request whose client goes away stops its conversion', { timeout: 300_000 }, async () => {
+  const work = new WorkDir(mkdtempSync(join(dir, 'work-')));
+  const inner = new InProcessRunner(pool, work, { maxPages: 40, timeoutMs: 300_000, retentionMs: 600_000 }, 1);
+  const runner = new RecordingRunner(inner);
+  const app = await buildServer({ runner, work, baseOptions: { engine: 'pipeline' }, apiKey: KEY, maxUploadBytes: 8 * 1024 * 1024, version: 'test' });
+  servers.push({ app, runner: inner });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const port = (app.server.address() as { port: number }).port;
+  // 15 pages, every one through OCR: long enough that "cancelled" can only come from the disconnect.
+  const up = multipartBody([{ name: 'long.pdf', bytes: readFileSync(LONG) }], { ocr: 'always' });
+  const s = await openSocket(port);
+  s.on('error', () => undefined);
+  s.write(req('POST', '/v1/convert/file', port, { 'x-api-key': KEY, 'content-type': up.contentType, 'content-length': String(up.body.length) }) + '\r\n\r\n');
+  s.write(up.body);
+  await until(() => runner.ids.length === 1, 'the task is submitted');
+  const id = runner.ids[0]!;
+  for (;;) {
+    const st = await inner.status(id);
+    if (st && st.pagesDone >= 1) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  s.destroy();
+  const end = await inner.wait(id);
+  assert.equal(end?.state, 'cancelled', JSON.stringify(end));
+  assert.ok((end?.pagesDone ?? 15) < 15, `stopped early: ${end?.pagesDone} pages`);
+  await until(() => readdirSync(work.uploads).length === 0, 'the upload is removed');
 });

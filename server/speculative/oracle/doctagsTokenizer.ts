@@ -6,6 +6,11 @@
  * wherever figures are printed. Token ids: cl100k ids as they are, tags from 200 000, locations
  * 300 000 + N.
  *
+ * With `real` given (bench:spec `--tokenizer real`), the model's actual tokenizer is used
+ * instead: granite-docling's assembled tokenizer.json, where the DocTags element tags are added
+ * tokens but `<loc_N>` is several BPE pieces (and `<srow>`, `<inline>`, `<_Python_>` are text),
+ * with its location pieces found by `TokenInfo.locationRoles`.
+ *
  * Each token also carries a class, so the replay can say why a pass ended: location, tag, OTSL
  * cell tag, separator (whitespace/punctuation-only piece) or text, and whether it sits inside a
  * table or a formula.
@@ -35,15 +40,34 @@ const OTSL_CELLS = new Set(['fcel', 'ecel', 'lcel', 'ucel', 'xcel', 'ched', 'rhe
 /** Elements that hold others: a token inside them belongs to the inner element. */
 const CONTAINERS = new Set(['doctag', 'ordered_list', 'unordered_list']);
 
+/** The model's tokenizer as the oracle needs it (server/vlm/tokenizer.ts `Tokenizer` fits). */
+export interface RealTokenizer {
+  encode(text: string): number[];
+  decode(ids: readonly number[]): string;
+  token(id: number): string | undefined;
+  isAdded(id: number): boolean;
+  id(token: string): number;
+}
+
 export class DocTagsTokenizer {
   private readonly bpe = new Tiktoken(cl100k);
+  /**
+   * `real`: tokenize with the model's own tokenizer, `info` its token classes (from
+   * speculative/loadTarget.ts `tokenInfoFor`, built by the caller).
+   */
+  constructor(private readonly real?: { tok: RealTokenizer; info: TokenInfo }) {}
+
+  /** Which tokenizer this is, for printed tables. */
+  get label(): string {
+    return this.real ? "granite-docling's real tokenizer (<loc_N> = several BPE pieces)" : 'stand-in: cl100k + every tag and <loc_N> as one token';
+  }
   private readonly tagIds = new Map<string, number>();
   private readonly tagNames: string[] = [];
   private readonly memo = new Map<string, number[]>();
 
   /** `<|end_of_text|>`: ends a Stage 1 region output (region prompts are not wrapped in `<doctag>`). */
   get endId(): number {
-    return this.tagId('<|end_of_text|>');
+    return this.real ? this.real.tok.id('<|end_of_text|>') : this.tagId('<|end_of_text|>');
   }
 
   /** A region output: its content tokens followed by the end token. */
@@ -78,6 +102,7 @@ export class DocTagsTokenizer {
   }
 
   decode(ids: readonly number[]): string {
+    if (this.real) return this.real.tok.decode(ids);
     let out = '';
     let run: number[] = [];
     const flush = () => {
@@ -98,6 +123,7 @@ export class DocTagsTokenizer {
   }
 
   encode(doctags: string): TokenizedDocTags {
+    if (this.real) return this.encodeReal(doctags);
     const ids: number[] = [];
     const kinds: TokenKind[] = [];
     const context: string[] = [];
@@ -143,8 +169,54 @@ export class DocTagsTokenizer {
     return { ids, kinds, context };
   }
 
+  /** `encode` with the real tokenizer: classes from added tags and location roles. */
+  private encodeReal(doctags: string): TokenizedDocTags {
+    const { tok, info } = this.real!;
+    const ids = tok.encode(doctags);
+    const roles = info.locationRoles ? info.locationRoles(ids) : Int8Array.from(ids, (id) => (info.isLocation(id) ? 1 : -1));
+    const kinds: TokenKind[] = [];
+    const context: string[] = [];
+    const stack: string[] = [];
+    const inner = () => {
+      for (let i = stack.length - 1; i >= 0; i--) if (!CONTAINERS.has(stack[i])) return stack[i];
+      return '';
+    };
+    ids.forEach((id, i) => {
+      const piece = tok.token(id) ?? '';
+      if (roles[i] >= 0) kinds.push('location');
+      else if (tok.isAdded(id)) {
+        const m = /^<(\/?)([a-z][a-z0-9_]*)>$/.exec(piece);
+        const name = m?.[2] ?? '';
+        kinds.push(OTSL_CELLS.has(name) ? 'cell' : 'tag');
+        if (m && m[1]) {
+          context.push(inner());
+          const at = stack.lastIndexOf(name);
+          if (at >= 0) stack.length = at;
+          return;
+        }
+        if (m && !OTSL_CELLS.has(name) && name !== 'page_break') stack.push(name);
+      } else kinds.push(/^[\s\p{P}\p{S}]*$/u.test(tok.decode([id])) ? 'separator' : 'text');
+      context.push(inner());
+    });
+    return { ids, kinds, context };
+  }
+
   /** Matcher token classes: locations are wildcards, opening/closing element tags match any tag. */
   tokenInfo(opts: { tagWildcards: boolean }): TokenInfo {
+    if (this.real) {
+      const { tok, info } = this.real;
+      return {
+        ...info,
+        keySymbol: opts.tagWildcards
+          ? (id) => {
+              if (!tok.isAdded(id)) return id;
+              const name = tok.token(id) ?? '';
+              if (!/^<\/?[a-z]/.test(name) || !isElementTag(name)) return id;
+              return name.startsWith('</') ? CLOSE_SYMBOL : OPEN_SYMBOL;
+            }
+          : undefined,
+      };
+    }
     const end = this.tagId('</doctag>');
     const eot = this.endId;
     return {
