@@ -13,8 +13,16 @@ export interface ZipEntry {
   document: ExportDocument;
 }
 
-/** Asset names as runners give them: `<stem>.assets/<file>`, nothing else. */
-const ASSET = /^[^/\\]+\.assets\/[A-Za-z0-9._-]+$/;
+/**
+ * Asset names as runners give them: `<stem>.assets/<file>`, nothing else. Letters of any script
+ * (a PDF named `café.pdf` has crops `café-p1-1.png`, as in-process runs write them); a file part
+ * made only of dots is never a picture.
+ */
+const ASSET = /^[^/\\]+\.assets\/(?!\.+$)[\p{L}\p{N}._~-]+$/u;
+
+export function isZipAssetName(name: string): boolean {
+  return ASSET.test(name);
+}
 
 export function resultsZip(entries: readonly ZipEntry[]): Buffer {
   const files: Record<string, Uint8Array> = {};
@@ -30,7 +38,7 @@ export function resultsZip(entries: readonly ZipEntry[]): Buffer {
     files[`${stem}.doctags.txt`] = strToU8(r.summary.doctags + '\n');
     files[`${stem}.folio-result.json`] = strToU8(JSON.stringify({ ...r.summary, pages: r.pages }, null, 2) + '\n');
     for (const [name, bytes] of r.assets) {
-      if (!ASSET.test(name)) continue;
+      if (!isZipAssetName(name)) continue;
       files[stem === base ? name : name.replace(/^[^/]+\.assets\//, `${stem}.assets/`)] = new Uint8Array(bytes);
     }
   }

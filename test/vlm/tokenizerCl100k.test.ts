@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { Tokenizer } from '../../server/vlm/tokenizer';
-import { bytesToUnicode } from '../../scripts/fixtures/tinyTokenizer';
+import { bytesToUnicode } from '../../scripts/fixtures/byteLevel';
 import { corpusPath } from '../helpers/corpus';
 
 let ours: Tokenizer;
