@@ -114,22 +114,29 @@ export function checkJobOptions(options: unknown): ConvertOptions {
 /** The record hash's fields, as strings from HGETALL. */
 const RECORD_FIELDS = ['name', 'options', 'pages', 'password', 'rangePages', 'maxPages', 'deadline', 'created', 'total', 'pageCount', 'error', 'cancelled', 'pictures', 'assetsFolder'];
 
-export interface CheckedRecord {
+/** A task's record as the submitter writes it (server/queue/store.ts). */
+export interface DocRecord {
   name: string;
   options: ConvertOptions;
   pages?: string;
   password?: string;
   rangePages: number;
   maxPages?: number;
+  /** Epoch ms after which the task counts as failed (per-task timeout); 0 = none. */
   deadline: number;
   created: number;
+  /** Pages selected (what "done" counts to) and pages in the PDF, known once a worker opened it. */
   total?: number;
   pageCount?: number;
   error?: string;
   cancelled: boolean;
-  pictures: PictureLayout;
+  /** Where the task's picture crops go (server/queue/schema.ts): a folder (default `<stem>.assets`), flat, or none. */
+  pictures?: PictureLayout;
   assetsFolder?: string;
 }
+
+/** A record read back and checked: the picture layout always known. */
+export type CheckedRecord = DocRecord & { pictures: PictureLayout };
 
 /** A task's PDF name as the worker writes it (letters, digits, `._-`; always ending `.pdf`), so the crops' names match an in-process conversion's. */
 export function workerFileName(name: string): string {

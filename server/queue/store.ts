@@ -5,32 +5,15 @@
  * after a worker died stores each page once.
  */
 import type { Redis } from 'ioredis';
-import type { ConvertOptions, ConvertSummary, PageResult } from '../protocol';
+import type { ConvertSummary, PageResult } from '../protocol';
 import { joinDocTags, joinPages } from '../convert/pageResult';
 import { docKeys } from './keys';
-import { checkAssetName, checkTaskId, parsePageResult, parseRecord, type PictureLayout } from './schema';
+import { checkAssetName, checkTaskId, parsePageResult, parseRecord, type DocRecord } from './schema';
+
+export type { DocRecord } from './schema';
 
 export type TaskState = 'pending' | 'started' | 'success' | 'failure' | 'cancelled';
 
-export interface DocRecord {
-  name: string;
-  options: ConvertOptions;
-  pages?: string;
-  password?: string;
-  rangePages: number;
-  maxPages?: number;
-  /** Epoch ms after which the task counts as failed (per-task timeout); 0 = none. */
-  deadline: number;
-  created: number;
-  /** Pages selected (what "done" counts to) and pages in the PDF, known once a worker opened it. */
-  total?: number;
-  pageCount?: number;
-  error?: string;
-  cancelled: boolean;
-  /** Where the task's picture crops go (server/queue/schema.ts): a folder (default `<stem>.assets`), flat, or none. */
-  pictures?: PictureLayout;
-  assetsFolder?: string;
-}
 
 export interface DocStatus {
   state: TaskState;
