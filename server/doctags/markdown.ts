@@ -9,6 +9,7 @@
 import type { TextRange } from '../protocol';
 import type { DocItem } from './types';
 import { escapeBlock, escapeHeading, escapeInline, escapeLineStart, escapeLinkText, escapeOneLine } from './mdEscape';
+import { numberOfLabel } from './listLabel';
 import { tableToMarkdown } from './mdTable';
 
 export interface MarkdownOptions {
@@ -23,10 +24,12 @@ interface ListState {
   /** Per depth: ordered-ness of the open list and the last number used. */
   ordered: boolean[];
   counters: number[];
+  /** Per depth: width of the open item's marker and space ("212. " is 5), which its children indent past. */
+  widths: number[];
 }
 
 function freshState(): ListState {
-  return { depth: -1, ordered: [], counters: [] };
+  return { depth: -1, ordered: [], counters: [], widths: [] };
 }
 
 function fence(code: string): string {
@@ -111,8 +114,27 @@ function listItemLine(item: DocItem, state: ListState): string {
   state.counters.length = depth + 1;
   state.counters[depth] = (state.counters[depth] ?? 0) + 1;
   state.depth = depth;
-  const marker = ordered ? `${state.counters[depth]}.` : '-';
-  return '    '.repeat(depth) + marker + ' ' + (inlineMath(item) ?? escapeOneLine(item.text));
+  const body = inlineMath(item) ?? escapeOneLine(item.text);
+  let marker = ordered ? `${state.counters[depth]}.` : '-';
+  let label = '';
+  if (ordered && item.marker) {
+    // The document's own label: a number is the list marker itself (CommonMark lists may start
+    // at any number, "212." then "213."); a letter, roman or parenthesised label stays text in
+    // a bullet item, where Markdown reads it as written ("- (a) …", "- a. Syntax").
+    const num = numberOfLabel(item.marker);
+    if (num) {
+      state.counters[depth] = num.n;
+      marker = `${num.n}${num.delim}`;
+    } else {
+      marker = '-';
+      label = item.marker + ' ';
+    }
+  }
+  state.widths.length = depth;
+  // A child sits past its parent's marker (CommonMark), at least 4 spaces per level as before.
+  const indent = Array.from({ length: depth }, (_, d) => Math.max(4, state.widths[d] ?? 4)).reduce((a, b) => a + b, 0);
+  state.widths[depth] = marker.length + 1;
+  return ' '.repeat(indent) + marker + ' ' + label + body;
 }
 
 /** The Markdown of one block (no list context: a list item is written at its own level). */

@@ -14,6 +14,7 @@
 import type { RegionClass } from '../protocol';
 import { partsToText, type DocItem, type DocPage, type InlinePart, type OtslCell } from './types';
 import { tokenize, type Token } from './tokenize';
+import { splitListLabel } from './listLabel';
 import { classOfTag, isFigureTag, isOtslTag, LIST_TAGS } from './vocab';
 
 interface Caption {
@@ -137,6 +138,7 @@ function parseTokens(tokens: Token[]): DocPage[] {
     if (grid) item.grid = grid;
     if (e.level !== undefined) item.level = e.level;
     if (e.ordered !== undefined) item.ordered = e.ordered;
+    if (e.ordered === true) takeLabel(item);
     if (e.language !== undefined) item.language = e.language;
     if (e.figure && e.rows.length > 0) item.table = e.rows;
     if (e.cls === 'table' && !item.table) item.table = [];
@@ -321,6 +323,29 @@ function parseTokens(tokens: Token[]): DocPage[] {
   if (!sawAnything) return [];
   for (const p of pages) for (const it of p.items) if (it.table) it.table = normalizeCells(it.table);
   return pages;
+}
+
+/**
+ * An ordered item's text that starts with its label ("212. …", "(a) …"): the label moves to
+ * `marker`, so Markdown writes it once, as the document does (listLabel.ts).
+ */
+function takeLabel(item: DocItem): void {
+  const first = item.parts?.[0];
+  if (item.parts && first) {
+    if (first.math) return;
+    const sp = splitListLabel(first.text);
+    if (!sp || (!sp.rest && item.parts.length < 2)) return;
+    item.marker = sp.label;
+    if (sp.rest) first.text = sp.rest;
+    else item.parts.shift();
+    item.text = partsToText(item.parts);
+    return;
+  }
+  const sp = splitListLabel(item.text);
+  // A label alone is the item's only text: keep it as text.
+  if (!sp || !sp.rest) return;
+  item.marker = sp.label;
+  item.text = sp.rest;
 }
 
 /** Cell texts trimmed; merge markers (lcel, ucel, xcel) carry none. */

@@ -11,6 +11,7 @@
 import type { GridBox } from '../protocol';
 import type { DocItem, InlinePart, OtslCell } from './types';
 import { tagOfItem } from './vocab';
+import { isListLabel } from './listLabel';
 
 /**
  * `<` and `>` as `&lt;` `&gt;`; `&` only where it starts one of the three entities the tokenizer
@@ -65,8 +66,25 @@ function hasMath(item: DocItem): item is DocItem & { parts: InlinePart[] } {
   return item.parts !== undefined && item.parts.some((p) => p.math);
 }
 
+/** The item with its label written at the start of its text (and of its inline parts). */
+function withLabelInText(item: DocItem, label: string): DocItem {
+  const out: DocItem = { ...item, text: label + ' ' + item.text.trim() };
+  delete out.marker;
+  if (item.parts) {
+    const first = item.parts[0];
+    out.parts =
+      first && !first.math
+        ? [{ math: false, text: label + ' ' + first.text.replace(/^\s+/, '') }, ...item.parts.slice(1)]
+        : [{ math: false, text: label + ' ' }, ...item.parts];
+  }
+  return out;
+}
+
 /** One element (a list item is written without its enclosing list). */
 export function serializeItem(item: DocItem): string {
+  if (item.cls === 'list_item' && item.ordered === true && item.marker && isListLabel(item.marker)) {
+    item = withLabelInText(item, item.marker);
+  }
   const tag = tagOfItem(item.cls, item.level);
   const loc = locTokens(item.grid);
   if (hasMath(item) && item.cls !== 'table' && item.cls !== 'picture' && item.cls !== 'chart' && item.cls !== 'code' && item.cls !== 'formula') {

@@ -38,6 +38,12 @@ export interface DocItem {
   level?: number;
   /** list_item: true when it belongs to an ordered list. */
   ordered?: boolean;
+  /**
+   * list_item of an ordered list: its label as the document writes it ("212.", "a.", "(iii)").
+   * Absent when unknown; Markdown then numbers the list itself. DocTags carries it as the start
+   * of the item's text (listLabel.ts).
+   */
+  marker?: string;
   /** code: language name when known (DocTags writes it as `<_Python_>`). */
   language?: string;
   /** table: OTSL rows (each row a list of cells; `<nl>` ends a row). */

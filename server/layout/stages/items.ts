@@ -100,6 +100,18 @@ export function buildItems(state: PageState): PageState {
       addMath(item, b, c.cls === 'list_item' ? b.marker?.marker : undefined);
       if (c.level !== undefined) item.level = c.level;
       if (c.ordered !== undefined) item.ordered = c.ordered;
+      // The document's own label ("212.", "(a)"), kept for Markdown instead of renumbering.
+      if (c.cls === 'list_item' && c.ordered && b.marker?.ordered) {
+        item.marker = b.marker.marker;
+        // A label set in math italic (REVTeX's run-in "a.") came through as an inline formula.
+        const first = item.parts?.[0];
+        if (item.parts && first?.math && first.text.trim() === item.marker) {
+          item.parts.shift();
+          if (item.parts[0] && !item.parts[0].math) item.parts[0].text = item.parts[0].text.replace(/^\s+/, '');
+          if (!item.parts.some((p) => p.math)) delete item.parts;
+          item.text = item.parts ? partsToText(item.parts) : item.text.replace(/^\$[^$]*\$\s*/, '');
+        }
+      }
       items.push(item);
       lastText = c.cls === 'text' || c.cls === 'list_item' ? { item, block: b } : undefined;
     }
