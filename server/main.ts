@@ -109,6 +109,8 @@ connection.onRequest(ConvertRequest.type, async (params: ConvertParams, token: C
           else collected.push(p);
         },
         progress: (done, total) => {
+          // Said once the PDF is open: the log shows a conversion under way (and its size) before any page.
+          if (done === 0) log('info', `${name}: converting ${total} page(s)`);
           if (workDone !== undefined) {
             void connection.sendProgress(WorkDoneProgress.type, workDone, {
               kind: 'report',

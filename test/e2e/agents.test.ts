@@ -58,8 +58,8 @@ interface ToolOutcome {
   tools: string[];
 }
 
-/** Asks the test extension to invoke the tool; answers VS Code's confirmation dialog; optionally cancels `cancelAfterMs` after confirming. */
-async function invokeTool(id: string, input: Record<string, unknown>, opts: { answer?: 'Yes' | 'Cancel'; cancelAfterMs?: number } = {}): Promise<ToolOutcome> {
+/** Asks the test extension to invoke the tool; answers VS Code's confirmation dialog; optionally cancels once the Folio log matches `cancelWhenLogged`. */
+async function invokeTool(id: string, input: Record<string, unknown>, opts: { answer?: 'Yes' | 'Cancel'; cancelWhenLogged?: RegExp } = {}): Promise<ToolOutcome> {
   writeFileSync(join(vs.workspace, `lm-request-${id}.json`), JSON.stringify({ input }));
   await vs.command('Folio Test: Invoke LM Tool');
   const result = join(vs.workspace, `lm-result-${id}.json`);
@@ -71,8 +71,11 @@ async function invokeTool(id: string, input: Record<string, unknown>, opts: { an
     assert.match(text, /Convert PDF to Markdown/);
     assert.ok(text.includes(String(input.path)), `the dialog names the file: ${text}`);
     await dialog.locator('.monaco-button', { hasText: opts.answer ?? 'Yes' }).first().click();
-    if (opts.cancelAfterMs !== undefined) {
-      await new Promise((r) => setTimeout(r, opts.cancelAfterMs));
+    if (opts.cancelWhenLogged !== undefined) {
+      // Cancel on an event (the backend says the conversion is under way), not after a delay: on a
+      // quiet machine the whole document converted within a fixed 3 s and nothing was left to cancel.
+      const seen = opts.cancelWhenLogged;
+      await until('the conversion under way in the Folio log', 60_000, () => seen.test(vs.folioLog()), 50);
       writeFileSync(join(vs.workspace, `lm-cancel-${id}`), '');
     }
   }
@@ -101,7 +104,7 @@ test('language-model tool: invoked with vscode.lm.invokeTool it returns the PDFâ
 
 test('language-model tool: the cancellation token stops the backend conversion', async () => {
   await shot('lm-tool-cancel', async () => {
-    const r = await invokeTool('cancel', { path: AGENT_LONG.file }, { cancelAfterMs: 3000 });
+    const r = await invokeTool('cancel', { path: AGENT_LONG.file }, { cancelWhenLogged: new RegExp(`agents-long\\.pdf: converting ${AGENT_LONG.pages} page`) });
     assert.equal(r.ok, false, 'cancelled, not finished');
     assert.match(`${r.name} ${r.error}`, /cancel/i);
     assert.ok(r.elapsedMs < 60_000, `returned ${r.elapsedMs} ms after the call`);
