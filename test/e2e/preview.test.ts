@@ -358,7 +358,8 @@ test('7. a remote VLM page streams into the preview under "generating…", as te
       // VS Code applies a changed settings file through a watcher, which under load can take
       // longer than any fixed wait (a CI run converted on the pipeline): a conversion that sent
       // nothing to the server and finished is run again, at most three times.
-      const finished = () => vs.folioLog().split(`${pdf}: `).length;
+      // The backend's closing line for a conversion (`<name>: 2/2 pages in N ms`), not its opening one.
+      const finished = () => vs.folioLog().match(/remote-stream\.pdf: \d+\/\d+ pages in/g)?.length ?? 0;
       for (let attempt = 1; ; attempt++) {
         const before = finished();
         await convert(pdf);
