@@ -128,6 +128,9 @@ function renderPage(p: PageView): void {
   let section = document.getElementById(`page-${p.page}`);
   const fresh = !section;
   if (!section) section = pageSection(p.page);
+  // A redraw replaces the region boxes; keyboard focus on one (a class change, a reparse's
+  // result) moves to its replacement, so the next key (R, Del, arrows) still reaches it.
+  const focused = section.contains(document.activeElement) ? (document.activeElement as HTMLElement).closest<HTMLElement>('.region')?.dataset.id : undefined;
   // When the page arrived (ms since epoch): lets the end-to-end test time a cancel precisely.
   // A section first made for the page's partial gets it now, when the page itself is in.
   if (fresh || section.classList.contains('page-partial')) section.dataset.arrived = String(Date.now());
@@ -169,6 +172,7 @@ function renderPage(p: PageView): void {
   body.append(sheet, md);
   section.append(body);
   if (selectedId && pageOf(selectedId) === p) select(selectedId, false);
+  if (focused) [...overlay.querySelectorAll<HTMLElement>('.region')].find((b) => b.dataset.id === focused)?.focus({ preventScroll: true });
   if (fresh) updateLegend();
 }
 

@@ -31,12 +31,19 @@ import { OUTPUT_FORMATS, sharedConvertOptions, type OutputFormat } from '../cont
 import { chooseExportTarget, exportUriFor } from './exportFile';
 import { convertToExport } from './convertToExport';
 
-/** The PDF the command was invoked on: explorer / editor-title argument, active tab, or a file picker. */
-async function targetPdf(arg: unknown): Promise<vscode.Uri | undefined> {
+/**
+ * The PDF the command was invoked on: explorer / editor-title argument, active tab, or a file
+ * picker. Where it came from goes to the log: a conversion that "did not start" is then told
+ * apart from a picker the user closed.
+ */
+async function targetPdf(arg: unknown, log: (line: string) => void): Promise<vscode.Uri | undefined> {
   if (arg instanceof vscode.Uri) return arg;
-  const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input as { uri?: vscode.Uri } | undefined;
+  const active = vscode.window.tabGroups.activeTabGroup.activeTab;
+  const tab = active?.input as { uri?: vscode.Uri } | undefined;
   if (tab?.uri && /\.pdf$/i.test(tab.uri.path)) return tab.uri;
+  log(`[info] Convert PDF: the active tab (${active ? active.label : 'none'}) is not a PDF; asking for one`);
   const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { PDF: ['pdf'] }, openLabel: 'Convert to Markdown' });
+  if (!picked?.[0]) log('[info] Convert PDF: no PDF chosen');
   return picked?.[0];
 }
 
@@ -65,7 +72,7 @@ async function pickFormat(current: OutputFormat): Promise<OutputFormat | undefin
  */
 export function convertPdfCommand(ctx: FolioContext, askFormat = false) {
   return async (arg?: unknown, formatArg?: unknown): Promise<ConvertSummary | undefined> => {
-    const pdfUri = await targetPdf(arg);
+    const pdfUri = await targetPdf(arg, (line) => ctx.output.appendLine(line));
     if (!pdfUri) return undefined;
     const format = OUTPUT_FORMATS.includes(formatArg as OutputFormat) ? (formatArg as OutputFormat) : askFormat ? await pickFormat(ctx.config.outputFormat) : ctx.config.outputFormat;
     if (!format) return undefined;
@@ -167,6 +174,7 @@ async function chooseTarget(ctx: FolioContext, mdUri: vscode.Uri): Promise<vscod
   const writtenHash = diskText !== undefined ? (await readSidecar(mdUri, warn))?.mdSha256 : undefined;
   if (existingMarkdownDecision({ diskText, dirty: doc?.isDirty ?? false, writtenHash }) === 'write') return mdUri;
   const name = mdUri.path.split('/').pop()!;
+  ctx.output.appendLine(`[info] ${name} exists with text Folio did not write; asking before replacing it`);
   const replace = 'Replace';
   const keepBoth = 'Keep Both';
   const answer = await vscode.window.showWarningMessage(
