@@ -357,8 +357,9 @@ export interface PullModelResult {
 export namespace PullModelRequest {
   /** Sent by the client: download one catalog model into the models root. Cancellable. */
   export const method = 'folio/pullModel' as const;
-  export const type = new RequestType<PullModelParams, PullModelResult, void>(method);
+  export declare const type: RequestType<PullModelParams, PullModelResult, void>;
 }
+lazyType(PullModelRequest, 'type', (lsp) => new lsp.RequestType<PullModelParams, PullModelResult, void>(PullModelRequest.method));
 
 export interface LogParams {
   level: 'info' | 'warning' | 'error';
