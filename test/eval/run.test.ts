@@ -23,7 +23,7 @@ test('runProcess: a timeout kills the whole process group, grandchildren include
   // SIGKILL is delivered at once but the process is gone only when the kernel has torn it down:
   // wait for that (its /proc entry going or turning zombie), within a generous deadline.
   const deadline = Date.now() + 10_000;
-  while (alive(grandchild) && Date.now() < deadline) await new Promise((res) => setImmediate(res));
+  while (alive(grandchild) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 5)); // a poll, not a guess
   assert.equal(alive(grandchild), false, 'the background grandchild survived the timeout');
 });
 
