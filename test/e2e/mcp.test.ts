@@ -4,7 +4,7 @@
  * (src/mcpProvider.ts, package.json `mcpServerDefinitionProviders`) is
  *   1. listed by the command palette's "MCP: List Servers" (which activates Folio through
  *      `onMcpCollection:folio.mcp`),
- *   2. started by VS Code's own MCP client, as the process src/mcpServerSpec.ts describes, with its
+ *   2. started from that list (Folio → Start Server) by VS Code's own MCP client, as the process src/mcpServerSpec.ts describes, with its
  *      tools discovered and published in `vscode.lm.tools` (as `mcp_folio_<tool>`),
  *   3. called through VS Code's MCP client: `vscode.lm.invokeTool('mcp_folio_convert_pdf', …)`
  *      from another installed extension (test/e2e/mcpTestExtension.ts) converts a real PDF.
@@ -120,8 +120,16 @@ test('MCP: List Servers lists Folio, offered by the extension (activated on onMc
 
 test('VS Code starts the server (dist/cli.js mcp <workspace> under the extension host’s Node) and discovers its tools', async () => {
   await shot('mcp-start', async () => {
-    // VS Code's own "Start Server" (the action of List Servers → Folio), waiting until the tools are live.
-    const started = await request('start', { action: 'start', toolPrefix: 'mcp_folio_' });
+    // As a user does: MCP: List Servers → Folio → Start Server.
+    await folioServerRow(/Folio/);
+    const widget = vs.page.locator('.quick-input-widget');
+    await widget.locator('.monaco-list-row', { hasText: 'Folio' }).first().click();
+    const startRow = widget.locator('.monaco-list-row', { hasText: 'Start Server' }).first();
+    await startRow.waitFor({ timeout: 30_000 });
+    await startRow.click();
+    // The tools reach other extensions' vscode.lm.tools once VS Code has listed them from the server.
+    const started = await request('tools', { action: 'tools', toolPrefix: 'mcp_folio_' });
+    console.log(`tools reached vscode.lm.tools ${started.elapsedMs} ms after the request`);
     assert.equal(started.ok, true, started.error);
     tools = started.tools.filter((t) => t.name.startsWith('mcp_folio_'));
     assert.deepEqual(tools.map((t) => t.name).sort(), ['mcp_folio_convert_pdf', 'mcp_folio_list_pdfs'], `tools: ${started.tools.map((t) => t.name).join(', ')}`);

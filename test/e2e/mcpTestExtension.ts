@@ -5,6 +5,7 @@
  *     `waitForLiveTools`: it returns once the started servers' tools are live), waits until a
  *     tool named `toolPrefix…` reaches this extension host, then reports `vscode.lm.tools`, where
  *     VS Code publishes the MCP servers' tools (as `mcp_<server>_<tool>`);
+ *   - `tools`: the same wait and report, without starting anything;
  *   - `invoke`: `vscode.lm.invokeTool(<tool name>, {input})` on one of those tools, which VS Code
  *     forwards to the MCP server as a `tools/call`.
  * Its command reads `mcp-request-<id>.json` ({action, toolPrefix?, tool?, input?}) from the workspace and
@@ -47,13 +48,14 @@ exports.activate = (context) => {
       const out = {};
       const t0 = Date.now();
       try {
-        if (req.action === 'start') {
-          await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
+        if (req.action === 'start') await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
+        if (req.action === 'start' || req.action === 'tools') {
           // The workbench publishes the live tools to this extension host in a separate message:
           // wait (bounded) until a tool named with req.toolPrefix arrives.
           const until = Date.now() + 60000;
           while (req.toolPrefix && !vscode.lm.tools.some((t) => t.name.startsWith(req.toolPrefix)) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-        } else if (req.action === 'invoke') {
+        }
+        if (req.action === 'invoke') {
           const r = await vscode.lm.invokeTool(req.tool, { input: req.input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
           out.text = r.content.map((p) => (typeof p.value === 'string' ? p.value : '')).join('');
         }
