@@ -8,7 +8,7 @@
  * This module imports only `vscode-languageserver-protocol` (a dependency of both the client and
  * the server libraries), so either side can bundle it.
  */
-import { ProgressType, RequestType, NotificationType } from 'vscode-languageserver-protocol';
+import { ErrorCodes, LSPErrorCodes, ProgressType, RequestType, NotificationType } from 'vscode-languageserver-protocol';
 
 /** Layout classes, Docling's layout vocabulary (DocTags tag names). */
 export type RegionClass =
@@ -119,6 +119,8 @@ export interface PageResult {
   warnings: string[];
   /** Set when the page could not be converted at all; the page then has empty content. */
   error?: string;
+  /** Why, beside `error` (docs/errors.md). */
+  errorKind?: ErrorKind;
 }
 
 export interface ConvertOptions {
@@ -207,8 +209,8 @@ export interface ConvertSummary {
   doctags: string;
   /** Whole-document Markdown of the pages done. */
   markdown: string;
-  /** Pages that failed; the others converted. */
-  pageErrors: { page: number; message: string }[];
+  /** Pages that failed; the others converted. `kind` says why (docs/errors.md), the message says it in words. */
+  pageErrors: PageError[];
   warnings: string[];
   engine: EngineName;
   provider?: string;
@@ -217,6 +219,32 @@ export interface ConvertSummary {
   pages?: PageResult[];
   /** Set when a document limit stopped the conversion early; the pages done are kept. */
   stopped?: { limit: 'documentSeconds'; message: string };
+}
+
+/**
+ * Why a document or a page failed (docs/errors.md). Every surface decides on this, never on a
+ * message's words: the CLI's exit code, the extension's message, MCP's error and the HTTP status
+ * each come from one table keyed by it. One kind per code in `FolioErrorCodes`.
+ */
+export type ErrorKind =
+  | 'input'
+  | 'not-found'
+  | 'damaged'
+  | 'encrypted'
+  | 'password'
+  | 'empty'
+  | 'limit'
+  | 'timeout'
+  | 'memory'
+  | 'model'
+  | 'cancelled'
+  | 'internal';
+
+/** A page that failed: its number, why (`kind`), and a sentence for people. */
+export interface PageError {
+  page: number;
+  kind: ErrorKind;
+  message: string;
 }
 
 /** Error codes in `ResponseError.code` for documents that cannot be converted. */
@@ -228,9 +256,33 @@ export const FolioErrorCodes = {
   EmptyDocument: -32005,
   TooLarge: -32006,
   ModelError: -32007,
+  /** A page or document ran past its time limit. */
+  Timeout: -32008,
+  /** A page ran past its memory (a page worker's heap). */
+  OutOfMemory: -32009,
   /** JSON-RPC's own code: a parameter has the wrong type or is out of range. */
-  InvalidParams: -32602,
+  InvalidParams: ErrorCodes.InvalidParams,
+  /** LSP's code for a request its client cancelled. */
+  RequestCancelled: LSPErrorCodes.RequestCancelled as -32800,
+  /** JSON-RPC's own code: anything Folio did not foresee (a bug or a crashed worker). */
+  InternalError: ErrorCodes.InternalError,
 } as const;
+
+/** The code of each kind: the one table between the two (kindOfCode in errorKinds.ts reads it backwards). */
+export const ERROR_KIND_CODES: Record<ErrorKind, (typeof FolioErrorCodes)[keyof typeof FolioErrorCodes]> = {
+  input: FolioErrorCodes.InvalidParams,
+  'not-found': FolioErrorCodes.FileNotFound,
+  damaged: FolioErrorCodes.InvalidPdf,
+  encrypted: FolioErrorCodes.PasswordRequired,
+  password: FolioErrorCodes.PasswordIncorrect,
+  empty: FolioErrorCodes.EmptyDocument,
+  limit: FolioErrorCodes.TooLarge,
+  timeout: FolioErrorCodes.Timeout,
+  memory: FolioErrorCodes.OutOfMemory,
+  model: FolioErrorCodes.ModelError,
+  cancelled: FolioErrorCodes.RequestCancelled,
+  internal: FolioErrorCodes.InternalError,
+};
 
 export namespace ConvertRequest {
   /** Sent by the client: convert a PDF; the server streams pages and answers with a summary. */

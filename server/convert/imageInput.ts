@@ -19,8 +19,7 @@ import { tmpdir } from 'node:os';
 import { deflateSync } from 'node:zlib';
 import type sharpType from 'sharp';
 import { FolioErrorCodes } from '../protocol';
-import { FolioError } from '../errors';
-import { CancelledError } from '../worker/pool';
+import { CancelledError, FolioError, isCancelled } from '../errors';
 
 export const IMAGE_INPUT = /\.(png|jpe?g|tiff?)$/i;
 
@@ -193,7 +192,7 @@ export async function pdfForInput(path: string, opts: ImageInputOptions = {}): P
     await writeImagePdf(path, pdf, opts);
   } catch (e) {
     cleanup();
-    if (e instanceof FolioError || e instanceof CancelledError) throw e;
+    if (e instanceof FolioError || isCancelled(e)) throw e;
     throw new Error(`${basename(path)} could not be read as an image (${(e as Error).message.split('\n')[0]}): check that it is a PNG, JPEG or TIFF file`);
   }
   return { path: pdf, cleanup };

@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { pullModel } from '../../server/models/manager';
 import type { FolioContext } from '../context';
+import { messageOf } from '../../server/errorKinds';
 
 interface ModelPick extends vscode.QuickPickItem {
   repos: string[];
@@ -79,7 +80,7 @@ export function downloadModelsCommand(ctx: FolioContext) {
         },
       );
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
+      const message = messageOf(e);
       ctx.output.appendLine(`[error] model download: ${message}`);
       void vscode.window.showErrorMessage(`Folio: the model download failed: ${message} The pipeline engine keeps working.`);
       return undefined;
