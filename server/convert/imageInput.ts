@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { deflateSync } from 'node:zlib';
 import type sharpType from 'sharp';
 import { FolioErrorCodes } from '../protocol';
-import { CancelledError, FolioError, isCancelled } from '../errors';
+import { CancelledError, FolioError, isCancelled, messageOf } from '../errors';
 
 export const IMAGE_INPUT = /\.(png|jpe?g|tiff?)$/i;
 
@@ -193,7 +193,8 @@ export async function pdfForInput(path: string, opts: ImageInputOptions = {}): P
   } catch (e) {
     cleanup();
     if (e instanceof FolioError || isCancelled(e)) throw e;
-    throw new Error(`${basename(path)} could not be read as an image (${(e as Error).message.split('\n')[0]}): check that it is a PNG, JPEG or TIFF file`);
+    // A file that is not the image its name says is damaged input, as a bad PDF is.
+    throw new FolioError(FolioErrorCodes.InvalidPdf, `${basename(path)} could not be read as an image (${messageOf(e).split('\n')[0]}): check that it is a PNG, JPEG or TIFF file`);
   }
   return { path: pdf, cleanup };
 }

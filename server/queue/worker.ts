@@ -85,7 +85,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     try {
       data = parseJobData(job.data);
     } catch (e) {
-      throw new UnrecoverableError(`job ${job.id} refused: ${(e as Error).message}`);
+      throw new UnrecoverableError(`job ${job.id} refused: ${messageOf(e)}`);
     }
     try {
       return { data, rec: await store.record(data.docId) };
