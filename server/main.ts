@@ -15,6 +15,7 @@ import {
   ExportRequest,
   LogNotification,
   PagePartialNotification,
+  PullModelRequest,
   ReparseRegionRequest,
   pageProgressMessage,
   type ConvertParams,
@@ -35,6 +36,7 @@ import { resolveLimits } from './worker/limits';
 import type { ConvertLimits } from './protocol';
 import { checkExportParams } from './export/checkExportParams';
 import { exportInWorker, exportJob } from './export/inWorker';
+import { checkPullModelParams, pullModelRequest } from './models/pullRequest';
 
 const connection = createConnection(ProposedFeatures.all);
 const pool = new PageWorkerPool({ size: Number(process.env.FOLIO_WORKERS) || 2 });
@@ -217,6 +219,24 @@ connection.onRequest(ExportRequest.type, async (params, token) => {
     return await exportInWorker(exportJob(params, toPath(params.uri)), abortSignal(token), undefined, started);
   } catch (e) {
     throw toResponseError(e);
+  }
+});
+
+// folio/pullModel: the extension's "Download models" (streamed I/O on this thread's event loop).
+connection.onRequest(PullModelRequest.type, async (params, token) => {
+  refuseBadParams(checkPullModelParams(params));
+  const workDone = params.workDoneToken;
+  if (workDone !== undefined) void connection.sendProgress(WorkDoneProgress.type, workDone, { kind: 'begin', title: `Downloading ${params.repo}`, cancellable: true });
+  const signal = abortSignal(token);
+  try {
+    return await pullModelRequest(params, signal, (message, percentage) => {
+      if (workDone !== undefined) void connection.sendProgress(WorkDoneProgress.type, workDone, { kind: 'report', message, percentage });
+    });
+  } catch (e) {
+    if (signal.aborted) throw toResponseError(new CancelledError(`the download of ${params.repo}`));
+    throw toResponseError(e);
+  } finally {
+    if (workDone !== undefined) void connection.sendProgress(WorkDoneProgress.type, workDone, { kind: 'end' });
   }
 });
 

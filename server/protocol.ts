@@ -367,6 +367,34 @@ export namespace ExportRequest {
   export const type = new RequestType<ExportParams, ExportResult, void>(method);
 }
 
+/**
+ * A model download from the catalog (`folio models pull`): the extension asks the backend, so
+ * the extension host runs no backend code of its own. Streamed I/O; work-done progress carries
+ * `<model>: <file> (<pct>%)`; cancelling stops the transfer and keeps what was installed before.
+ */
+export interface PullModelParams {
+  /** Catalog name: `granite-docling` or `heron`. */
+  repo: string;
+  /** Variant of a repository with dtype variants (`fp32`, `fp16`, `q8`, `q4`). */
+  dtype: string;
+  /** Absolute models root (`folio.modelsDir`). */
+  dir: string;
+  /** The user accepted files the catalog pins no checksum for (checked against the hub's listing). */
+  trustHub: boolean;
+  workDoneToken?: string | number;
+}
+
+export interface PullModelResult {
+  /** The installed model's folder. */
+  folder: string;
+}
+
+export namespace PullModelRequest {
+  /** Sent by the client: download one catalog model into the models root. Cancellable. */
+  export const method = 'folio/pullModel' as const;
+  export const type = new RequestType<PullModelParams, PullModelResult, void>(method);
+}
+
 export interface LogParams {
   level: 'info' | 'warning' | 'error';
   message: string;

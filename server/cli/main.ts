@@ -10,7 +10,7 @@
  */
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { ConvertSummary, PageResult } from '../protocol';
+import { ERROR_KIND_CODES, type ConvertSummary, type ErrorKind, type PageResult } from '../protocol';
 import { PageWorkerPool } from '../worker/pool';
 import { convertDocument } from '../convert/convertDocument';
 import { disposeVlmEngines } from '../convert/vlmEngine';
@@ -25,7 +25,6 @@ import { renderExport } from '../export';
 import { commandBundle } from './commandBundle';
 import { EXIT_CODES } from './exitCodes';
 import { FolioError, kindOf, messageOf } from '../errors';
-import { ERROR_KIND_CODES, type ErrorKind } from '../protocol';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 

@@ -77,13 +77,36 @@ export function findGutters(spans: TextSpan[], pageWidth: number): { x0: number;
     let y = x;
     while (y < end && cover[y] <= limit) y++;
     if (y - x >= 3) {
-      const startsRight = spans.filter((s) => s.bbox.x0 >= y - 1 && s.bbox.x0 <= y + 3).length;
+      const right = spans.filter((s) => s.bbox.x0 >= y - 1 && s.bbox.x0 <= y + 3);
       const endsLeft = spans.filter((s) => s.bbox.x1 <= x + 1 && s.bbox.x1 >= x - 40).length;
-      if (startsRight >= 5 && endsLeft >= 5) out.push({ x0: x, x1: y });
+      if (right.length >= 5 && endsLeft >= 5 && !crossedWithin(spans, x, y, right)) out.push({ x0: x, x1: y });
     }
     x = y + 1;
   }
   return out;
+}
+
+/**
+ * Lines wider than 60 % of the page are left out of the coverage above (a title or an abstract
+ * over two columns), so a gap can look clear while full-width lines cross it all the way down.
+ * Chromium breaks a line's run where a ligature starts ("reviewed the" | "ﬁgures for the"): with
+ * the same words opening five paragraphs, the break lined up into a fake gutter and every first
+ * line was cut in two. Between the first and the last line beside a real gutter, fewer lines
+ * cross it than start at its edge (a float's caption, a spanning heading).
+ */
+function crossedWithin(spans: TextSpan[], x0: number, x1: number, right: TextSpan[]): boolean {
+  let top = Infinity;
+  let bottom = -Infinity;
+  let h = 0;
+  for (const s of right) {
+    top = Math.min(top, s.bbox.y0);
+    bottom = Math.max(bottom, s.bbox.y1);
+    h = Math.max(h, s.bbox.y1 - s.bbox.y0);
+  }
+  // A line's height of slack: the last line beside the gap may be followed by a crossing one.
+  const within = (s: TextSpan) => (s.bbox.y0 + s.bbox.y1) / 2 >= top - h && (s.bbox.y0 + s.bbox.y1) / 2 <= bottom + h;
+  const crossing = spans.filter((s) => s.bbox.x0 < x0 && s.bbox.x1 > x1 && within(s)).length;
+  return crossing >= right.length;
 }
 
 export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number }[] = []): Line[] {

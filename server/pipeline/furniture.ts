@@ -74,9 +74,12 @@ export function markFurniture(pages: PageAnalysis[], index: number): void {
   }
 }
 
-/** Stamps a platform or publisher puts on every page it serves, whatever the document. */
+/**
+ * Stamps a platform or publisher puts on every page it serves, whatever the document. "©" stands
+ * anywhere: after a space there is no word boundary before it ("… Presentation · © 2019 …").
+ */
 const STAMP_RE =
-  /(^|\b)(downloaded from|provided by|licen[cs]ed to|this (article|paper|document) is protected|all rights reserved|accepted manuscript|author'?s? (accepted )?manuscript|not the version of record|preprint (submitted|under review)|©|\(c\)\s*(19|20)\d\d|copyright\s*(©\s*)?(19|20)\d\d)|https?:\/\/\S+\s+on\s+\d/i;
+  /(^|\b)(downloaded from|provided by|licen[cs]ed to|this (article|paper|document) is protected|all rights reserved|accepted manuscript|author'?s? (accepted )?manuscript|not the version of record|preprint (submitted|under review)|published under (a )?(cc|creative commons)\b|\(c\)\s*(19|20)\d\d|copyright\s*(©\s*)?(19|20)\d\d)|©|https?:\/\/\S+\s+on\s+\d/i;
 
 /** Another furniture candidate shares the row (a running head set left and right). */
 function rowMate(page: PageAnalysis, ci: number): boolean {
@@ -97,9 +100,10 @@ const CITATION_RE = /\b(vol\.?|volume|no\.|issue|pp\.)\s*\d|\(\s*(19|20)\d\d\s*\
  * Furniture of a page without neighbours: a stamp by its words (anywhere in the bands or the side
  * margins); anything turned up a side margin outside the body; a short running head at the top
  * (not a heading, not a sentence) that has the form of one: set left and right on one row, led or
- * ended by a page number, or a citation line (journal, volume, pages, year). A short line at the
- * top is not enough: pages with small margins start their body there.
- * Bottom lines other than stamps and page numbers are left as they are: footnotes live there.
+ * ended by a page number, a citation line (journal, volume, pages, year), or alone over a clear
+ * gap. A short line at the top with the body right under it is not enough: pages with small
+ * margins start their body there. At the foot, where footnotes live, only a chapter–page number,
+ * a line with a row mate or a citation line not led by a footnote mark.
  */
 export function furnitureByForm(it: DocItem, page: PageAnalysis, hasRowMate = false): boolean {
   const text = it.text.trim();
@@ -109,9 +113,49 @@ export function furnitureByForm(it: DocItem, page: PageAnalysis, hasRowMate = fa
   const side = it.bbox.y1 - it.bbox.y0 > 2 * (it.bbox.x1 - it.bbox.x0) && (it.bbox.x1 <= page.width * 0.15 || it.bbox.x0 >= page.width * 0.85);
   if (side) return text.length <= 200;
   const y = relY(it, page);
-  if (y >= 0.5 || it.cls === 'section_header' || it.cls === 'title' || it.cls === 'list_item') return false;
+  if (it.cls === 'section_header' || it.cls === 'title' || it.cls === 'list_item') return false;
   const words = text.split(/\s+/).length;
-  if (text.length > 90 || words > 14 || /[.!?]["'”’)]*$/u.test(text.replace(/\bet al\.$/, 'et al'))) return false;
+  if (text.length > 90 || words > 14) return false;
+  // A journal's citation line may end in a full stop ("… Publication date: August 2018.").
+  const citation = CITATION_RE.test(text) && !/^[\d*†‡§¶]/u.test(text);
+  if (!citation && /[.!?]["'”’)]*$/u.test(text.replace(/\bet al\.$/, 'et al'))) return false;
+  // At the foot: a chapter–page number ("7-45"), or a short line sharing its row with another
+  // band line ("Journal of Heat Transfer" … "PREPRINT FOR REVIEW / 1") or a citation line
+  // ("J. ACM, Vol. 37, No. 4, Article 111."). A footnote fills its row alone and is a sentence.
+  if (y >= 0.5) return /^\d{1,3}\s*[-–]\s*\d{1,4}$/.test(text) || hasRowMate || citation;
   const numbered = /^\d{1,4}\s+\S|\S\s+\d{1,4}$/.test(text);
-  return hasRowMate || numbered || CITATION_RE.test(text);
+  return hasRowMate || numbered || citation || standsAlone(it, page);
+}
+
+/** White space under a running head, in its own heights: more than a paragraph's break. */
+const RUNNING_HEAD_MIN_GAP = 1;
+/** A running head set right or centred starts this share of the text's width in from its left edge. */
+const RUNNING_HEAD_INSET = 0.2;
+/** …and its middle is at least this share of the page's width from the left. */
+const RUNNING_HEAD_MIN_MIDDLE = 0.4;
+
+/**
+ * A short line alone at the top, set right or centred over the text, with a clear line's height
+ * of white space under it ("Using and understanding the Valgrind core", "How to use bzip2",
+ * "Shared MIME-info Database"): a running head. A body that starts high on the page starts at
+ * the text's left edge ("Before the table" over a table) or runs on at line spacing.
+ */
+function standsAlone(it: DocItem, page: PageAnalysis): boolean {
+  const b = it.bbox!;
+  const h = b.y1 - b.y0;
+  let gap = Infinity;
+  let left = Infinity;
+  let right = -Infinity;
+  for (const o of page.items) {
+    const c = o.bbox;
+    if (!c || o === it) continue;
+    left = Math.min(left, c.x0);
+    right = Math.max(right, c.x1);
+    if (c.y0 < b.y1 - 0.5 || Math.min(b.x1, c.x1) - Math.max(b.x0, c.x0) <= 0) continue;
+    gap = Math.min(gap, c.y0 - b.y1);
+  }
+  // Set in from the text's left edge, and not in the page's left part (a page of a few short
+  // lines has a narrow text block).
+  const setIn = b.x0 >= left + RUNNING_HEAD_INSET * (right - left) && (b.x0 + b.x1) / 2 >= RUNNING_HEAD_MIN_MIDDLE * page.width;
+  return Number.isFinite(gap) && gap >= RUNNING_HEAD_MIN_GAP * h && setIn;
 }

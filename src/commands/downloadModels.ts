@@ -1,12 +1,14 @@
 /**
  * "Folio: Download models": downloads granite-docling (and optionally the heron layout
- * detector) into the models folder, with a cancellable progress notification. Downloads are
- * plain streamed I/O, so they run in the extension host through the model manager directly
- * (server/models), without the backend. A failed or offline download changes nothing installed:
+ * detector) into the models folder, with a cancellable progress notification. The backend does
+ * the download (`folio/pullModel`, server/models), as it does every other piece of work: the
+ * extension host runs no backend code. A failed or offline download changes nothing installed:
  * the pipeline engine keeps working.
  */
 import * as vscode from 'vscode';
-import { pullModel } from '../../server/models/manager';
+import { randomUUID } from 'node:crypto';
+import { WorkDoneProgress, type WorkDoneProgressReport } from 'vscode-languageclient/node';
+import { PullModelRequest } from '../../server/protocol';
 import type { FolioContext } from '../context';
 import { messageOf } from '../../server/errorKinds';
 
@@ -53,33 +55,39 @@ export function downloadModelsCommand(ctx: FolioContext) {
     if (trust !== 'Download') return undefined;
     const dir = ctx.config.modelsDir;
     const installed: string[] = [];
+    let cancelled = false;
     try {
       await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'Folio: downloading models', cancellable: true },
         async (progress, token) => {
-          const abort = new AbortController();
-          token.onCancellationRequested(() => abort.abort());
+          token.onCancellationRequested(() => (cancelled = true));
+          const client = await ctx.client();
           for (const repo of which.repos) {
             let lastPct = 0;
-            const folder = await pullModel({
-              repo,
-              dtype,
-              dir,
-              trustHub: true,
-              signal: abort.signal,
-              onProgress: (p) => {
-                const pct = p.overallTotal > 0 ? Math.floor((p.overallReceived / p.overallTotal) * 100) : 0;
-                if (pct === lastPct) return;
-                progress.report({ message: `${repo}: ${p.file} (${pct}%)`, increment: (pct - lastPct) / which.repos.length });
-                lastPct = pct;
-              },
+            const workDoneToken = randomUUID();
+            const sub = client.onProgress(WorkDoneProgress.type, workDoneToken, (v) => {
+              if (v.kind !== 'report') return;
+              const r = v as WorkDoneProgressReport;
+              const pct = r.percentage ?? lastPct;
+              progress.report({ message: r.message, increment: (pct - lastPct) / which.repos.length });
+              lastPct = pct;
             });
+            let folder: string;
+            try {
+              ({ folder } = await client.sendRequest(PullModelRequest.type, { repo, dtype, dir, trustHub: true, workDoneToken }, token));
+            } finally {
+              sub.dispose();
+            }
             installed.push(folder);
             ctx.output.appendLine(`[info] model ${repo} (${dtype}) installed in ${folder}`);
           }
         },
       );
     } catch (e) {
+      if (cancelled) {
+        ctx.output.appendLine(`[info] model download cancelled${installed.length ? `; installed before the cancel: ${installed.join(', ')}` : ''}`);
+        return undefined;
+      }
       const message = messageOf(e);
       ctx.output.appendLine(`[error] model download: ${message}`);
       void vscode.window.showErrorMessage(`Folio: the model download failed: ${message} The pipeline engine keeps working.`);

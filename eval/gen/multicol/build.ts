@@ -14,7 +14,7 @@ import { toFodt } from './fodt';
 import { toHtml } from './html';
 import { toLatex } from './latex';
 import { toMarkdown } from './markdown';
-import { scanVariant } from './scan';
+import { SCAN_DPIS, scanVariant, type ScanDpi } from './scan';
 
 /** Bump when the generator's output changes, so stale caches are rebuilt. */
 const VERSION = 'v1';
@@ -76,8 +76,11 @@ async function typeset(d: Doc, producer: Producer, dir: string, png: Buffer): Pr
   return out;
 }
 
-/** Builds what is missing and lists the set. `scans`: add the scanned variants. */
-export async function buildMulticolSet(opts: { quick?: boolean; scans?: boolean; producers?: readonly Producer[] } = {}): Promise<SetEntry[]> {
+/** The scanned set at `dpi`: `multicol-scan` (200 dpi, the first one made), `multicol-scan-150`, `multicol-scan-300`. */
+export const scanSetName = (dpi: ScanDpi): string => (dpi === 200 ? 'multicol-scan' : `multicol-scan-${dpi}`);
+
+/** Builds what is missing and lists the set. `scans`: add the scanned variants at these resolutions. */
+export async function buildMulticolSet(opts: { quick?: boolean; scans?: readonly ScanDpi[]; producers?: readonly Producer[] } = {}): Promise<SetEntry[]> {
   const dir = cacheDir();
   mkdirSync(dir, { recursive: true });
   const png = await figurePng();
@@ -90,10 +93,12 @@ export async function buildMulticolSet(opts: { quick?: boolean; scans?: boolean;
     for (const p of opts.producers ?? PRODUCERS) {
       const pdf = await typeset(d, p, dir, png);
       out.push({ pdf, gt, set: `multicol/${p}`, rel: `multicol/${p}/${d.name}.pdf` });
-      if (opts.scans) {
-        const scan = join(dir, `${d.name}.${p}.scan.pdf`);
-        if (!existsSync(scan)) await scanVariant(pdf, scan, seed);
-        out.push({ pdf: scan, gt, set: `multicol-scan/${p}`, rel: `multicol-scan/${p}/${d.name}.pdf` });
+      for (const dpi of SCAN_DPIS.filter((x) => opts.scans?.includes(x))) {
+        // The same seed at every resolution: the same skew and noise pattern, only the pixels differ.
+        const scan = join(dir, dpi === 200 ? `${d.name}.${p}.scan.pdf` : `${d.name}.${p}.scan${dpi}.pdf`);
+        if (!existsSync(scan)) await scanVariant(pdf, scan, seed, dpi);
+        const set = scanSetName(dpi);
+        out.push({ pdf: scan, gt, set: `${set}/${p}`, rel: `${set}/${p}/${d.name}.pdf` });
       }
       seed++;
     }

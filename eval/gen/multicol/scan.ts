@@ -1,5 +1,5 @@
 /**
- * Scanned variants of the typeset PDFs: each page rendered at 200 dpi (poppler's pdftoppm),
+ * Scanned variants of the typeset PDFs: each page rendered at 150, 200 or 300 dpi (poppler's pdftoppm),
  * turned by a slight skew, speckled with seeded noise, JPEG-encoded and written into an
  * image-only PDF (no text layer), so Folio must OCR it.
  */
@@ -10,10 +10,12 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { rng } from './doc';
 
-const DPI = 200;
+/** The resolutions the scanned sets are made at (200: the default of office scanners). */
+export const SCAN_DPIS = [150, 200, 300] as const;
+export type ScanDpi = (typeof SCAN_DPIS)[number];
 
 /** An image-only PDF: one DCT (JPEG) image per page, drawn over the whole page. */
-export function imagePdf(pages: { jpeg: Buffer; width: number; height: number }[]): Buffer {
+export function imagePdf(pages: { jpeg: Buffer; width: number; height: number }[], dpi: ScanDpi = 200): Buffer {
   const chunks: Buffer[] = [];
   const offsets: number[] = [];
   let pos = 0;
@@ -35,8 +37,8 @@ export function imagePdf(pages: { jpeg: Buffer; width: number; height: number }[
   obj(2, [`<< /Type /Pages /Kids [${kids}] /Count ${n} >>`]);
   pages.forEach((p, i) => {
     const [pg, img, content] = [3 + i * 3, 4 + i * 3, 5 + i * 3];
-    const w = (p.width * 72) / DPI;
-    const h = (p.height * 72) / DPI;
+    const w = (p.width * 72) / dpi;
+    const h = (p.height * 72) / dpi;
     obj(pg, [`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w.toFixed(2)} ${h.toFixed(2)}] /Resources << /XObject << /Im0 ${img} 0 R >> >> /Contents ${content} 0 R >>`]);
     obj(img, [`<< /Type /XObject /Subtype /Image /Width ${p.width} /Height ${p.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode /Length ${p.jpeg.length} >>\nstream\n`, p.jpeg, '\nendstream']);
     const draw = `q ${w.toFixed(2)} 0 0 ${h.toFixed(2)} 0 0 cm /Im0 Do Q`;
@@ -50,10 +52,10 @@ export function imagePdf(pages: { jpeg: Buffer; width: number; height: number }[
   return Buffer.concat(chunks);
 }
 
-export async function scanVariant(pdf: string, out: string, seed: number): Promise<void> {
+export async function scanVariant(pdf: string, out: string, seed: number, dpi: ScanDpi = 200): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'folio-scan-'));
   try {
-    execFileSync('pdftoppm', ['-r', String(DPI), '-gray', '-png', pdf, join(dir, 'p')]);
+    execFileSync('pdftoppm', ['-r', String(dpi), '-gray', '-png', pdf, join(dir, 'p')]);
     const files = readdirSync(dir).filter((f) => f.endsWith('.png')).sort();
     if (files.length === 0) throw new Error(`pdftoppm rendered no page of ${pdf}`);
     const r = rng(seed);
@@ -74,7 +76,7 @@ export async function scanVariant(pdf: string, out: string, seed: number): Promi
       const jpeg = await sharp(gray, { raw: { width: info.width, height: info.height, channels: 1 } }).jpeg({ quality: 75 }).toBuffer();
       pages.push({ jpeg, width: info.width, height: info.height });
     }
-    writeFileSync(out, imagePdf(pages));
+    writeFileSync(out, imagePdf(pages, dpi));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
