@@ -6,9 +6,22 @@
  * this file for readers who do not read TypeScript.
  *
  * This module imports only `vscode-languageserver-protocol` (a dependency of both the client and
- * the server libraries), so either side can bundle it.
+ * the server libraries), so either side can bundle it. It loads it when a message `type` is first
+ * read: page workers and `folio convert` use this module's constants only, and evaluating the
+ * library cost ~18 ms in each of their threads at start (issue 22's start-up).
  */
-import { ErrorCodes, LSPErrorCodes, ProgressType, RequestType, NotificationType } from 'vscode-languageserver-protocol';
+import type { ProgressType, RequestType, NotificationType } from 'vscode-languageserver-protocol';
+
+type Lsp = typeof import('vscode-languageserver-protocol');
+
+/** Defines `ns[key]` as built by `make` from the library on first read. */
+function lazyType<T>(ns: object, key: string, make: (lsp: Lsp) => T): void {
+  let value: T | undefined;
+  Object.defineProperty(ns, key, {
+    enumerable: true,
+    get: () => (value ??= make(require('vscode-languageserver-protocol') as Lsp)),
+  });
+}
 
 /** Layout classes, Docling's layout vocabulary (DocTags tag names). */
 export type RegionClass =
@@ -260,12 +273,14 @@ export const FolioErrorCodes = {
   Timeout: -32008,
   /** A page ran past its memory (a page worker's heap). */
   OutOfMemory: -32009,
-  /** JSON-RPC's own code: a parameter has the wrong type or is out of range. */
-  InvalidParams: ErrorCodes.InvalidParams,
-  /** LSP's code for a request its client cancelled. */
-  RequestCancelled: LSPErrorCodes.RequestCancelled as -32800,
-  /** JSON-RPC's own code: anything Folio did not foresee (a bug or a crashed worker). */
-  InternalError: ErrorCodes.InternalError,
+  // The library's codes, written as literals so that reading them does not load the library (see
+  // above); test/integration/errorKinds.test.ts checks each against its named constant.
+  /** JSON-RPC's `ErrorCodes.InvalidParams`: a parameter has the wrong type or is out of range. */
+  InvalidParams: -32602,
+  /** LSP's `LSPErrorCodes.RequestCancelled`: a request its client cancelled. */
+  RequestCancelled: -32800,
+  /** JSON-RPC's `ErrorCodes.InternalError`: anything Folio did not foresee (a bug or a crashed worker). */
+  InternalError: -32603,
 } as const;
 
 /** The code of each kind: the one table between the two (kindOfCode in errorKinds.ts reads it backwards). */
@@ -287,9 +302,11 @@ export const ERROR_KIND_CODES: Record<ErrorKind, (typeof FolioErrorCodes)[keyof 
 export namespace ConvertRequest {
   /** Sent by the client: convert a PDF; the server streams pages and answers with a summary. */
   export const method = 'folio/convert' as const;
-  export const type = new RequestType<ConvertParams, ConvertSummary, void>(method);
-  export const partialResult = new ProgressType<PageResult>();
+  export declare const type: RequestType<ConvertParams, ConvertSummary, void>;
+  export declare const partialResult: ProgressType<PageResult>;
 }
+lazyType(ConvertRequest, 'type', (lsp) => new lsp.RequestType<ConvertParams, ConvertSummary, void>(ConvertRequest.method));
+lazyType(ConvertRequest, 'partialResult', (lsp) => new lsp.ProgressType<PageResult>());
 
 export interface ReparseRegionParams {
   uri: string;
@@ -320,8 +337,9 @@ export interface ReparseRegionResult {
 export namespace ReparseRegionRequest {
   /** Sent by the client: re-parse one region of a page with a given box and class. */
   export const method = 'folio/reparseRegion' as const;
-  export const type = new RequestType<ReparseRegionParams, ReparseRegionResult, void>(method);
+  export declare const type: RequestType<ReparseRegionParams, ReparseRegionResult, void>;
 }
+lazyType(ReparseRegionRequest, 'type', (lsp) => new lsp.RequestType<ReparseRegionParams, ReparseRegionResult, void>(ReparseRegionRequest.method));
 
 /**
  * Output files besides Markdown, as `folio convert --format` names them: the file beside the PDF
@@ -364,8 +382,9 @@ export interface ExportResult {
 export namespace ExportRequest {
   /** Sent by the client: render converted pages as a DoclingDocument or retrieval chunks (in a worker thread). Cancellable. */
   export const method = 'folio/export' as const;
-  export const type = new RequestType<ExportParams, ExportResult, void>(method);
+  export declare const type: RequestType<ExportParams, ExportResult, void>;
 }
+lazyType(ExportRequest, 'type', (lsp) => new lsp.RequestType<ExportParams, ExportResult, void>(ExportRequest.method));
 
 /**
  * A model download from the catalog (`folio models pull`): the extension asks the backend, so
@@ -392,8 +411,9 @@ export interface PullModelResult {
 export namespace PullModelRequest {
   /** Sent by the client: download one catalog model into the models root. Cancellable. */
   export const method = 'folio/pullModel' as const;
-  export const type = new RequestType<PullModelParams, PullModelResult, void>(method);
+  export declare const type: RequestType<PullModelParams, PullModelResult, void>;
 }
+lazyType(PullModelRequest, 'type', (lsp) => new lsp.RequestType<PullModelParams, PullModelResult, void>(PullModelRequest.method));
 
 export interface LogParams {
   level: 'info' | 'warning' | 'error';
@@ -403,8 +423,9 @@ export interface LogParams {
 export namespace LogNotification {
   /** Sent by the server: a line for the "Folio" output channel. */
   export const method = 'folio/log' as const;
-  export const type = new NotificationType<LogParams>(method);
+  export declare const type: NotificationType<LogParams>;
 }
+lazyType(LogNotification, 'type', (lsp) => new lsp.NotificationType<LogParams>(LogNotification.method));
 
 /**
  * A page still being written by the VLM (remote: as its server-sent events arrive). Throttled by
@@ -436,8 +457,9 @@ export const PAGE_PARTIAL_INTERVAL_MS = 150;
 export namespace PagePartialNotification {
   /** Sent by the server: the text so far of a page the VLM is writing (`ConvertParams.pagePartials`). */
   export const method = 'folio/pagePartial' as const;
-  export const type = new NotificationType<PagePartialParams>(method);
+  export declare const type: NotificationType<PagePartialParams>;
 }
+lazyType(PagePartialNotification, 'type', (lsp) => new lsp.NotificationType<PagePartialParams>(PagePartialNotification.method));
 
 /** Work-done progress message for a conversion: "page 3/12". */
 export function pageProgressMessage(done: number, total: number): string {

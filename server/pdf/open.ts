@@ -9,6 +9,7 @@ import { FolioError, isFolioError } from '../errors';
 import { FolioErrorCodes } from '../protocol';
 import { pdfjs, pdfjsAssetOptions } from './pdfjs';
 import { pdfjsWork } from './guard';
+import { keepSampledText } from './text';
 import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api';
 
 export interface PdfHandle {
@@ -122,6 +123,7 @@ async function sampleStats(doc: PDFDocumentProxy): Promise<DocStats> {
     const page = await doc.getPage(p);
     try {
       const tc = await page.getTextContent();
+      keepSampledText(page, tc);
       // Text turned against the page's own direction (an arXiv stamp at 20 pt up the margin) sets
       // no size of the page's text. The page's direction is its text's: a page with /Rotate
       // draws all of its text turned.

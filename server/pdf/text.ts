@@ -3,7 +3,7 @@
  * applied), with font size, bold/italic/monospace guessed from the embedded font's name.
  * Must run after `getOperatorList` (that is when pdf.js loads the fonts into commonObjs).
  */
-import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
+import type { PDFPageProxy, TextContent } from 'pdfjs-dist/types/src/display/api';
 import type { TextSpan } from '../pipeline/types';
 import { pdfjsWork } from './guard';
 
@@ -55,8 +55,24 @@ export function mul(m1: number[], m2: number[]): number[] {
   ];
 }
 
+/**
+ * Text read while the document was opened (openPdf samples the first pages' font sizes), kept
+ * for the page's analysis in the same worker: the first pages' text is then extracted once, not
+ * twice (~20–30 ms a page here; issue 22's start-up). Taken once — a reparse asks pdf.js again —
+ * and kept only for ordinary pages, so a page with a huge text layer is not held in memory.
+ * pdf.js hands out one `PDFPageProxy` per page of a document, so the page is the key.
+ */
+const sampledText = new WeakMap<PDFPageProxy, TextContent>();
+const KEEP_MAX_ITEMS = 20_000;
+
+export function keepSampledText(page: PDFPageProxy, tc: TextContent): void {
+  if (tc.items.length <= KEEP_MAX_ITEMS) sampledText.set(page, tc);
+}
+
 export async function readSpans(page: PDFPageProxy, viewportTransform: number[]): Promise<PdfSpan[]> {
-  const tc = await pdfjsWork(() => page.getTextContent());
+  const kept = sampledText.get(page);
+  sampledText.delete(page);
+  const tc = kept ?? (await pdfjsWork(() => page.getTextContent()));
   const styles = tc.styles as Record<string, { fontFamily?: string; ascent?: number; descent?: number }>;
   const fonts = new Map<string, FontInfo>();
   const out: PdfSpan[] = [];

