@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { CancelledError, deserializeError, FolioError } from '../errors';
 import { FolioErrorCodes } from '../protocol';
 import type { WorkerInit, WorkerRequest, WorkerResponse } from './messages';
-import { claimForcedTermination, claimTermination, createCancelBuffer, nativeRuns, requestCancel } from './cancelFlag';
+import { claimForcedTermination, claimTermination, createCancelBuffer, inPdfjs, nativeRuns, requestCancel } from './cancelFlag';
 import { DEFAULT_LIMITS, MiB } from './limits';
 
 /** Distributes `Omit<T, 'id'>` over a union, so each request kind keeps its own fields. */
@@ -222,6 +222,11 @@ class PoolWorker {
     return this.dead ? 0 : nativeRuns(this.cancel);
   }
 
+  /** Whether this worker's thread is inside pdf.js now (read from the shared flag). */
+  inPdfjs(): boolean {
+    return !this.dead && inPdfjs(this.cancel);
+  }
+
   async terminate(): Promise<void> {
     this.dead = true;
     await this.worker.terminate().catch(() => undefined);
@@ -321,6 +326,11 @@ export class PageWorkerPool {
   /** onnxruntime runs in flight over all workers, read without waiting (diagnostics and tests). */
   nativeRunsInFlight(): number {
     return this.slots.reduce((n, w) => n + (w?.nativeRuns() ?? 0), 0);
+  }
+
+  /** Workers inside pdf.js now, read without waiting (tests wait for a parse to be under way with it). */
+  pdfjsWorkInFlight(): number {
+    return this.slots.reduce((n, w) => n + (w?.inPdfjs() ? 1 : 0), 0);
   }
 
   /** Resolves when no worker runs anything, answered or abandoned (tests measure cancellation with it). */
