@@ -102,7 +102,8 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
       !/[.,;:!?)]$/.test(text) &&
       size >= body * 0.95 &&
       !largerThanBody(size, body);
-    if (headingLike || italicHeading) {
+    const capsHeading = !headingLike && !italicHeading && capsHeadingLine(b, text, size, body);
+    if (headingLike || italicHeading || capsHeading) {
       const isTitle = info.page === 1 && info.stats.titleSize !== undefined && Math.abs(size - info.stats.titleSize) < 0.3 && !out.some((c) => c.cls === 'title');
       if (isTitle) {
         out.push({ block: b, cls: 'title', text });
@@ -111,7 +112,7 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
       const depth = headingNumberDepth(text);
       const level = depth !== undefined && depth <= 6 ? depth : largerThanBody(size, body) ? levelForSize(size, info.stats) : levelForSize(body, info.stats);
       // A bold numbered line that is long reads as an ordered list item, not a heading.
-      if (!(b.marker && b.marker.ordered && !allBold && !largerThanBody(size, body))) {
+      if (capsHeading || !(b.marker && b.marker.ordered && !allBold && !largerThanBody(size, body))) {
         out.push({ block: b, cls: 'section_header', text, level });
         continue;
       }
@@ -133,6 +134,28 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
   }
   assignListLevels(out);
   return out;
+}
+
+/** Letters a capitals heading needs, and the share of them that are capitals. */
+const CAPS_HEADING_MIN_LETTERS = 4;
+const CAPS_HEADING_UPPER_SHARE = 0.8;
+
+/** A bold capitals heading may be set this much smaller than the body (REVTeX: 9 pt over 10 pt). */
+const CAPS_HEADING_MIN_SIZE = 0.8;
+
+/**
+ * A section heading in bold capitals set a size below the body (REVTeX's "ACKNOWLEDGMENTS" and
+ * "I. FIRST-LEVEL HEADING", MNRAS's "1 INTRODUCTION": 9 pt bold over a 10 pt body, under the
+ * 0.92 a bold line needs): one line of its own, short, no sentence, no math, in the column's flow
+ * (not a table cell or a form label). Small-caps fonts give their small capitals as capitals.
+ */
+function capsHeadingLine(b: Block, text: string, size: number, body: number): boolean {
+  const l = b.lines[0];
+  if (b.lines.length !== 1 || !l.bold || l.inRow || l.monospace || l.mathRatio > 0) return false;
+  if (text.length > 80 || text.split(/\s+/).length > 10 || /[.,;:!?]$/.test(text) || size < body * CAPS_HEADING_MIN_SIZE) return false;
+  const upper = (text.match(/\p{Lu}/gu) ?? []).length;
+  const lower = (text.match(/\p{Ll}/gu) ?? []).length;
+  return upper >= CAPS_HEADING_MIN_LETTERS && upper >= CAPS_HEADING_UPPER_SHARE * (upper + lower);
 }
 
 /** Nesting depth from indentation: a stack of marker x positions within each run of list items. */

@@ -28,8 +28,12 @@ export interface Line {
   inRow?: boolean;
 }
 
-/** Marks lines that share their row with another short line (cells, label/value pairs). */
-export function markRowMates(lines: Line[], pageWidth: number): void {
+/**
+ * Marks lines that share their row with another short line (cells, label/value pairs). Lines on
+ * either side of a column gutter, one bold and one not, are in different columns, not in one row:
+ * a short heading in the left column beside a paragraph's last line in the right one is no cell.
+ */
+export function markRowMates(lines: Line[], pageWidth: number, gutters: { x0: number; x1: number }[] = []): void {
   const short = (l: Line) => l.bbox.x1 - l.bbox.x0 < pageWidth * 0.3;
   const byY = [...lines].sort((a, b) => a.bbox.y0 - b.bbox.y0);
   for (let i = 0; i < byY.length; i++) {
@@ -38,6 +42,9 @@ export function markRowMates(lines: Line[], pageWidth: number): void {
       const b = byY[j];
       const ov = Math.min(a.bbox.y1, b.bbox.y1) - Math.max(a.bbox.y0, b.bbox.y0);
       if (ov < 0.5 * Math.min(a.bbox.y1 - a.bbox.y0, b.bbox.y1 - b.bbox.y0)) continue;
+      const [l, r] = a.bbox.x0 <= b.bbox.x0 ? [a, b] : [b, a];
+      // A table's cells can line up into a gutter too: there the row's cells share their weight.
+      if (a.bold !== b.bold && gutters.some((g) => l.bbox.x1 <= g.x0 + 1 && r.bbox.x0 >= g.x1 - 1)) continue;
       if (short(a) && short(b)) {
         a.inRow = true;
         b.inRow = true;

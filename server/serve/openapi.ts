@@ -8,6 +8,7 @@
  * and a serialising schema would drop the DoclingDocument's fields).
  */
 import { DOCLING_OPTION_NAMES } from './doclingOptions';
+import { ERROR_KIND_CODES } from '../protocol';
 
 const str = { type: 'string' };
 const bool = { type: 'boolean' };
@@ -84,7 +85,8 @@ const EXPORT_DOCUMENT = {
     doctags_content: nullable(str),
   },
 };
-const ERROR_ITEM = { type: 'object', properties: { component_type: str, module_name: str, error_message: str } };
+// `category` and `page_no` are Folio's additions to docling's ErrorItem (docs/errors.md).
+const ERROR_ITEM = { type: 'object', properties: { component_type: str, module_name: str, error_message: str, category: { type: 'string', enum: Object.keys(ERROR_KIND_CODES) }, page_no: { type: 'integer', minimum: 1 } } };
 const CONVERT_RESPONSE = {
   type: 'object',
   properties: {

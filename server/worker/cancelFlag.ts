@@ -92,6 +92,12 @@ export function claimForcedTermination(flag: Int32Array): boolean {
   }
 }
 
+/** Whether the thread is inside pdf.js now (tests and diagnostics). */
+export function inPdfjs(flag: Int32Array): boolean {
+  const v = Atomics.load(flag, PHASE);
+  return v !== TERMINATING && (v & PDFJS_BIT) !== 0;
+}
+
 /** The number of onnxruntime runs in flight on the thread (tests and diagnostics). */
 export function nativeRuns(flag: Int32Array): number {
   const v = Atomics.load(flag, PHASE);

@@ -15,20 +15,14 @@
  */
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
-import { deserializeError } from '../errors';
+import { CancelledError, deserializeError, FolioError } from '../errors';
+import { FolioErrorCodes } from '../protocol';
 import type { WorkerInit, WorkerRequest, WorkerResponse } from './messages';
-import { claimForcedTermination, claimTermination, createCancelBuffer, nativeRuns, requestCancel } from './cancelFlag';
+import { claimForcedTermination, claimTermination, createCancelBuffer, inPdfjs, nativeRuns, requestCancel } from './cancelFlag';
 import { DEFAULT_LIMITS, MiB } from './limits';
 
 /** Distributes `Omit<T, 'id'>` over a union, so each request kind keeps its own fields. */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
-
-export class CancelledError extends Error {
-  constructor() {
-    super('cancelled');
-    this.name = 'CancelledError';
-  }
-}
 
 export interface DocumentRef {
   docId: string;
@@ -104,8 +98,9 @@ class PoolWorker {
       this.abandoned.clear();
       this.checkIdle();
     };
-    this.worker.on('error', (err) => fail(new Error(`page worker failed: ${err.message}`)));
-    this.worker.on('exit', (code) => fail(new Error(`page worker stopped (exit code ${code})`)));
+    // A heap past its limit is the page's memory, not a bug: its own kind (docs/errors.md).
+    this.worker.on('error', (err) => fail(new FolioError((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? FolioErrorCodes.OutOfMemory : FolioErrorCodes.InternalError, `page worker failed: ${err.message}`)));
+    this.worker.on('exit', (code) => fail(new FolioError(FolioErrorCodes.InternalError, `page worker stopped (exit code ${code})`)));
     // Idle workers must not keep the CLI process alive.
     this.worker.unref();
   }
@@ -137,7 +132,7 @@ class PoolWorker {
     return new Promise<WorkerResponse>((resolve, reject) => {
       const timeout = setTimeout(() => {
         settle();
-        reject(new Error(`timed out after ${Math.round(timeoutMs / 1000)} s`));
+        reject(new FolioError(FolioErrorCodes.Timeout, `timed out after ${Math.round(timeoutMs / 1000)} s`));
         // Stuck outside pdf.js (a loop of ours, or native code ignoring the flag): terminate anyway.
         this.stop(id, 0, this.forceMs);
       }, timeoutMs);
@@ -225,6 +220,11 @@ class PoolWorker {
   /** onnxruntime runs in flight on this worker's thread (read from the shared flag). */
   nativeRuns(): number {
     return this.dead ? 0 : nativeRuns(this.cancel);
+  }
+
+  /** Whether this worker's thread is inside pdf.js now (read from the shared flag). */
+  inPdfjs(): boolean {
+    return !this.dead && inPdfjs(this.cancel);
   }
 
   async terminate(): Promise<void> {
@@ -326,6 +326,11 @@ export class PageWorkerPool {
   /** onnxruntime runs in flight over all workers, read without waiting (diagnostics and tests). */
   nativeRunsInFlight(): number {
     return this.slots.reduce((n, w) => n + (w?.nativeRuns() ?? 0), 0);
+  }
+
+  /** Workers inside pdf.js now, read without waiting (tests wait for a parse to be under way with it). */
+  pdfjsWorkInFlight(): number {
+    return this.slots.reduce((n, w) => n + (w?.inPdfjs() ? 1 : 0), 0);
   }
 
   /** Resolves when no worker runs anything, answered or abandoned (tests measure cancellation with it). */

@@ -20,7 +20,10 @@ test('runProcess: a timeout kills the whole process group, grandchildren include
   assert.ok(r.ms < 5000, `took ${r.ms} ms`);
   const grandchild = Number(r.stdout.trim());
   assert.ok(grandchild > 0, r.stdout);
-  await new Promise((res) => setTimeout(res, 200));
+  // SIGKILL is delivered at once but the process is gone only when the kernel has torn it down:
+  // wait for that (its /proc entry going or turning zombie), within a generous deadline.
+  const deadline = Date.now() + 10_000;
+  while (alive(grandchild) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 5)); // a poll, not a guess
   assert.equal(alive(grandchild), false, 'the background grandchild survived the timeout');
 });
 
@@ -33,15 +36,30 @@ test('runProcess: exit code, output and peak RSS of a normal run', async () => {
   assert.ok(r.peakRss > 64 * 2 ** 20, `peak RSS ${r.peakRss}`);
 });
 
-test('mapLimit: keeps order and never runs more than the limit at once', async () => {
+test('mapLimit: keeps order and never runs more than the limit at once', { timeout: 30_000 }, async () => {
   let running = 0;
   let most = 0;
-  const out = await mapLimit([5, 1, 4, 2, 3], 2, async (x) => {
+  // Each item's work ends when the test says so: the newest started first, so they finish out of order.
+  const started: { x: number; finish: () => void }[] = [];
+  let startedOne: () => void = () => undefined;
+  const run = mapLimit([5, 1, 4, 2, 3], 2, async (x) => {
     most = Math.max(most, ++running);
-    await new Promise((r) => setTimeout(r, x * 5));
+    await new Promise<void>((finish) => {
+      started.push({ x, finish });
+      startedOne();
+    });
     running--;
     return x * 10;
   });
-  assert.deepEqual(out, [50, 10, 40, 20, 30]);
+  const nextStart = () => new Promise<void>((r) => (startedOne = r));
+  for (let done = 0; done < 5; done++) {
+    // Both lanes take an item while items remain: wait for the start that fills the free lane.
+    while (started.length < Math.min(done + 2, 5)) await nextStart();
+    // Finish the most recently started item still running (so items finish out of order).
+    const item = started.filter((s) => s.x >= 0).at(-1)!;
+    item.x = -1;
+    item.finish();
+  }
+  assert.deepEqual(await run, [50, 10, 40, 20, 30]);
   assert.equal(most, 2);
 });

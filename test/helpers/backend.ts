@@ -29,6 +29,8 @@ export interface ConvertRun {
   /** `folio/pagePartial` notifications of this request (`pagePartials: true`); `n` orders them among `pages`. */
   partials: { partial: PagePartialParams; at: number; n: number }[];
   progress: string[];
+  /** Resolves once `count` partials of this request have arrived (a test waits for streaming to be under way). */
+  partialsReach(count: number): Promise<void>;
   /** Sends $/cancelRequest. */
   cancel(): void;
 }
@@ -94,8 +96,14 @@ export class BackendProcess {
         pages.push({ page: p, at: Date.now(), n: n++ });
       }),
     ];
+    let partialWaiters: { count: number; resolve: () => void }[] = [];
     // Kept after the answer (not removed with the others): a late partial must be seen to be caught.
-    this.partialListeners.set(partialResultToken, (p) => partials.push({ partial: p, at: Date.now(), n: n++ }));
+    this.partialListeners.set(partialResultToken, (p) => {
+      partials.push({ partial: p, at: Date.now(), n: n++ });
+      partialWaiters = partialWaiters.filter((w) => (partials.length >= w.count ? (w.resolve(), false) : true));
+    });
+    const partialsReach = (count: number) =>
+      partials.length >= count ? Promise.resolve() : new Promise<void>((resolve) => partialWaiters.push({ count, resolve }));
     subs.push(
       this.connection.onProgress(WorkDoneProgress.type, workDoneToken, (v) => {
         if (v.kind === 'report' && v.message) progress.push(v.message);
@@ -104,7 +112,7 @@ export class BackendProcess {
     const result = this.connection
       .sendRequest(ConvertRequest.type, { ...params, workDoneToken, partialResultToken }, cts.token)
       .finally(() => subs.forEach((s) => s.dispose()));
-    return { result, pages, partials, progress, cancel: () => cts.cancel() };
+    return { result, pages, partials, progress, partialsReach, cancel: () => cts.cancel() };
   }
 
   reparse(params: ReparseRegionParams): Promise<ReparseRegionResult> {

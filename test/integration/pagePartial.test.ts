@@ -35,6 +35,27 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * "Nothing arrives after the answer" is checked behind a barrier, not after a sleep: another
+ * conversion with partials through the same backend, answered. Messages on the stdio connection
+ * are ordered, and the backend's timers fire in order, so a stray partial of the earlier request
+ * (a throttle timer left running fires at most one interval after it was set) would have arrived
+ * before the barrier's answer — the barrier is checked to last longer than that. Under load the
+ * barrier only gets longer.
+ */
+async function barrier(): Promise<void> {
+  fake.mode = 'replay';
+  fake.answer = ANSWER;
+  fake.chunkChars = 4;
+  fake.chunkDelayMs = 8;
+  const t0 = Date.now();
+  const run = backend.convert({ uri: SAMPLE, pages: '1', options: options(), pagePartials: true });
+  assert.deepEqual((await run.result).pagesDone, [1]);
+  assert.ok(run.partials.length > 0, 'the barrier streamed partials itself');
+  const ms = Date.now() - t0;
+  assert.ok(ms > 3 * PAGE_PARTIAL_INTERVAL_MS, `the barrier lasted ${ms} ms, more than a throttle interval`);
+}
+
 const options = (): ConvertOptions => ({
   engine: 'vlm',
   ocr: 'never',
@@ -76,7 +97,7 @@ test('partials reach the client in order, growing, as prefixes of the final page
   }
   // Nothing arrives after the answer.
   const count = run.partials.length;
-  await new Promise((r) => setTimeout(r, 400));
+  await barrier();
   assert.equal(run.partials.length, count);
 });
 
@@ -100,8 +121,7 @@ test('partials stop on cancel', { timeout: 120_000 }, async () => {
   fake.chunkChars = 4;
   fake.chunkDelayMs = 25; // about 25 s for the whole answer: the cancel lands mid-stream
   const run = backend.convert({ uri: SAMPLE, pages: '1-2', options: options(), pagePartials: true });
-  const deadline = Date.now() + 60_000;
-  while (run.partials.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await run.partialsReach(3); // streaming is under way (the test's timeout bounds the wait)
   assert.ok(run.partials.length >= 3, 'partials were streaming');
   const atCancel = run.partials.length;
   run.cancel();
@@ -110,7 +130,7 @@ test('partials stop on cancel', { timeout: 120_000 }, async () => {
   assert.deepEqual(run.pages, [], 'the page being written was not finished');
   const atAnswer = run.partials.length;
   assert.ok(atAnswer - atCancel <= 1, `${atAnswer - atCancel} partials between the cancel and its answer`);
-  await new Promise((r) => setTimeout(r, 3 * PAGE_PARTIAL_INTERVAL_MS + 300));
+  await barrier();
   assert.equal(run.partials.length, atAnswer, 'no partial after the cancelled request answered');
   fake.answer = ANSWER;
 });

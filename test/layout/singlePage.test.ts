@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runTest } from '../../eval/realworld/checks';
+import { runTest, type PageTest } from '../../eval/realworld/checks';
 import { materializePages } from '../../eval/realworld/pages';
 import { readTests, setDir, TESTS_FILE } from '../../eval/realworld/set';
 import { corpusRoot } from '../../eval/corpus';
@@ -26,6 +26,33 @@ test('Chromium-printed paragraphs stay whole (a run broken at "ﬁ" is no column
     assert.match(p, /^Paragraph \d of section \d\. The committee reviewed the figures for the quarter and agreed that the reading order of a printed page must survive conversion into Markdown without losing a line\.$/, md);
   }
   assert.ok(!md.split('\n').some((l) => l.endsWith('reviewed the')), md);
+});
+
+/** The set's tests with these ids, run on Folio's Markdown of their page cut alone; the failures. */
+async function failingSetTests(ids: string[], keep: (t: PageTest) => boolean = () => true): Promise<{ failed: string[]; ran: PageTest[] }> {
+  const repo = repoRoot();
+  const tests = readTests(join(setDir(repo), TESTS_FILE)).filter((t) => ids.includes(t.id) && keep(t));
+  const dir = mkdtempSync(join(tmpdir(), 'folio-single-'));
+  try {
+    const files = materializePages(tests, dir, corpusRoot(repo), setDir(repo));
+    const failed: string[] = [];
+    for (const t of tests) {
+      const r = runTest(t, await fileMarkdown(files.get(`${t.pdf}#${t.page}`)!));
+      if (!r.passed) failed.push(`${t.id}: ${r.why}`);
+    }
+    return { failed, ran: tests };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("a bold heading beside a paragraph's last line in the other column is a heading, not a table cell; bold capitals a size under the body too", async () => {
+  // REVTeX (APS) "ACKNOWLEDGMENTS" (9 pt bold capitals over a 10 pt body); the MORAN arXiv paper's
+  // "3.2. Attention-based Sequence Recognition Network"; elsarticle's "2. Evanescent vs. …".
+  const ids = ['aps-p6-01', 'moran-p5-03', 'els5p-p2-01'];
+  const { failed, ran } = await failingSetTests(ids);
+  assert.equal(ran.length, ids.length);
+  assert.deepEqual(failed, []);
 });
 
 /** Pages whose running heads, page numbers and journal footers are furniture, with the set's tests for them. */

@@ -146,8 +146,19 @@ test('a cancel during a long pdf.js parse stops the worker promptly', async (t) 
   const ac = new AbortController();
   const started = Date.now();
   const run = convertDocument(pool, { uri: path, limits: { pageMemoryMb: 4096 } }, { page: () => undefined }, ac.signal);
-  // Long enough for the worker to be inside pdf.js (opening reads page 1's text: the 384 MB stream).
-  await new Promise((r) => setTimeout(r, 1500));
+  // Cancel once the worker is inside the long parse (opening reads page 1's text: the 384 MB
+  // stream), seen through the shared phase flag — not after a guessed time. pdf.js is entered
+  // briefly for getDocument first; the parse then takes tens of seconds, so the worker is still
+  // inside pdf.js 100 ms of its own later (a brief getDocument would have left by then).
+  const deadline = Date.now() + 120_000;
+  let insideSince: number | undefined;
+  while (Date.now() < deadline) {
+    if (pool.pdfjsWorkInFlight() === 0) insideSince = undefined;
+    else if (insideSince === undefined) insideSince = Date.now();
+    else if (Date.now() - insideSince >= 100) break;
+    await new Promise((r) => setTimeout(r, 5)); // a poll of the flag, leaving the CPU to the worker
+  }
+  assert.ok(insideSince !== undefined, 'the worker entered the long parse');
   const cancelAt = Date.now();
   ac.abort();
   const summary = await run;

@@ -161,11 +161,23 @@ test('cache eviction removes the oldest of Folio\'s own entries only, down to 80
 
 test('idle map: an entry in use is kept; idle ones are closed after the idle time', async () => {
   const closed: string[] = [];
-  const m = new IdleMap<number>(50, (k) => closed.push(k));
+  // Waits for b's close itself (the map's own idle timer), not for a guessed time.
+  let bClosed!: () => void;
+  const bIdle = new Promise<void>((r) => (bClosed = r));
+  const m = new IdleMap<number>(50, (k) => {
+    closed.push(k);
+    if (k === 'b') bClosed();
+  });
   const a = m.acquire('a', () => 1);
   const b = m.acquire('b', () => 2);
+  const released = performance.now();
   b.release();
-  await new Promise((r) => setTimeout(r, 150));
+  assert.deepEqual(closed, [], 'not closed before its idle time');
+  // The map's timers are unref'd: this one keeps the test's event loop alive meanwhile.
+  const keepAlive = setTimeout(() => undefined, 60_000);
+  await bIdle;
+  clearTimeout(keepAlive);
+  assert.ok(performance.now() - released >= 45, 'closed after its idle time, not before');
   assert.deepEqual(closed, ['b']);
   assert.equal(m.acquire('a', () => 9).value, 1, 'a was in use: still open');
   a.release();

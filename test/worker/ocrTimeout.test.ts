@@ -24,7 +24,8 @@ import { repoRoot } from '../helpers/corpus';
 
 const SAMPLE = join(repoRoot(), 'test', 'fixtures', 'sample.pdf');
 const SCRIPT = () => join(repoRoot(), 'dist', 'pageWorker.js');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Polls the shared flag between checks (a state read, not a wait for a guessed time).
+const nextPoll = () => new Promise((r) => setTimeout(r, 1));
 
 interface DisposeRun {
   /** Runs in flight when dispose was called. */
@@ -56,7 +57,7 @@ async function disposeDuringRun(nth: number, opts: object): Promise<DisposeRun> 
     inRun = runs > 0;
     if (inRun && seen >= nth) break;
     if (Date.now() - t0 > 300_000) throw new Error(`run ${nth} never started (${seen} seen)`);
-    await sleep(1);
+    await nextPoll();
   }
   const runsAtDispose = pool.nativeRunsInFlight();
   const d0 = Date.now();
@@ -82,7 +83,7 @@ async function child(): Promise<void> {
     () => 'finished',
     (e: Error) => e.message,
   );
-  await sleep(200);
+  // The stopped request's worker is terminated once its run returns: settled() resolves on that.
   await limited.settled();
   const again = await limited.analyze('d', 1, { ...opts, ocr: 'never' as const });
   await limited.dispose(5000);

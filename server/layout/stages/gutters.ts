@@ -18,7 +18,7 @@ const GUTTER_EDGE_TOLERANCE = 0.5;
 export function findColumnGutters(state: PageState): PageState {
   const gutters = findGutters(state.upright, state.width);
   const lines = buildLines(state.upright, gutters);
-  markRowMates(lines, state.width);
+  markRowMates(lines, state.width, gutters);
   const units: PageUnit[] = [];
   for (const l of lines) units.push({ kind: 'line', line: l, rotated: false, bbox: l.bbox, cutBox: lineCutBox(l.bbox), words: l.text.split(/\s+/).length });
   for (const s of state.rotated) {
