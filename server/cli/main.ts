@@ -21,7 +21,6 @@ import { defaultPageCacheDir, evictCache } from '../util/cache';
 import { engineOptions } from '../convertCommand/engineOptions';
 import { exportProblem } from '../convertCommand/exportCheck';
 import { linkedAssetsFolder } from '../convertCommand/pictures';
-import { renderExport } from '../export';
 import { commandBundle } from './commandBundle';
 import { EXIT_CODES } from './exitCodes';
 import { FolioError, kindOf, messageOf } from '../errors';
@@ -107,6 +106,7 @@ interface Rendered {
 /** `picturesRoot`: the document's assets folder, the only place an export reads picture files from. */
 function render(args: ConvertArgs, summary: ConvertSummary, pdf: string, picturesDir: string, picturesRoot?: string): Rendered {
   if (args.format === 'docling' || args.format === 'chunks' || (args.format === 'md' && args.pictures === 'embed')) {
+    const { renderExport } = commandBundle<typeof import('../export')>('export');
     const out = renderExport({
       format: args.format,
       pdfPath: pdf,
