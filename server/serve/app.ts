@@ -28,7 +28,7 @@ import { HttpError } from './httpError';
 import { checkName, readyInput, type StoredInput } from './inputs';
 import { fetchSource, SourceError } from './sources';
 import { Jobs, type Job } from './jobs';
-import { completeOpenApi, docsPage, DOCS_CSP } from './openapi';
+import { completeOpenApi, docsPage, DOCS_CSP, type OpenApiNode } from './openapi';
 
 export { HttpError };
 
@@ -400,7 +400,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', runner: cfg.runner.kind });
   });
   app.get('/version', { schema: { summary: 'Versions: Folio, and the docling-serve API it answers' } }, async () => ({ folio: cfg.version, 'docling-serve-api': '1.31.0 (v1)' })); // public: nothing about the machine
-  const openapi = () => completeOpenApi(JSON.parse(JSON.stringify(app.swagger())) as Record<string, any>);
+  const openapi = () => completeOpenApi(JSON.parse(JSON.stringify(app.swagger())) as OpenApiNode);
   app.get('/openapi.json', { schema: { hide: true } }, async () => openapi());
   app.get('/docs', { schema: { hide: true } }, async (_req, reply) => reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).header('x-content-type-options', 'nosniff').send(docsPage(openapi())));
 

@@ -4,8 +4,9 @@
  * (src/mcpProvider.ts, package.json `mcpServerDefinitionProviders`) is
  *   1. listed by the command palette's "MCP: List Servers" (which activates Folio through
  *      `onMcpCollection:folio.mcp`),
- *   2. started from that list (Folio → Start Server) by VS Code's own MCP client, as the process src/mcpServerSpec.ts describes, with its
- *      tools discovered and published in `vscode.lm.tools` (as `mcp_folio_<tool>`),
+ *   2. started from that list (Folio → Start Server) by VS Code's own MCP client as the process
+ *      src/mcpServerSpec.ts describes, its tools discovered ("Discovered 2 tools" in the server's
+ *      output, Folio → Show Output) and published in `vscode.lm.tools` as `mcp_folio_<tool>`,
  *   3. called through VS Code's MCP client: `vscode.lm.invokeTool('mcp_folio_convert_pdf', …)`
  *      from another installed extension (test/e2e/mcpTestExtension.ts) converts a real PDF.
  * Every wait is on an event (a list row, a result file, a log line). Screenshots go to
@@ -80,6 +81,15 @@ async function folioServerRow(state: RegExp): Promise<string> {
   }, 500);
 }
 
+/** With List Servers open: Folio → one of its actions ("Start Server", "Show Output", …). */
+async function folioServerAction(label: string): Promise<void> {
+  const widget = vs.page.locator('.quick-input-widget');
+  await widget.locator('.monaco-list-row', { hasText: 'Folio' }).first().click();
+  const action = widget.locator('.monaco-list-row', { hasText: label }).first();
+  await action.waitFor({ timeout: 30_000 });
+  await action.click();
+}
+
 /** Asks the MCP test extension to run one request and waits for its result file. */
 async function request(id: string, body: Record<string, unknown>): Promise<McpOutcome> {
   await vs.page.keyboard.press('Escape');
@@ -122,11 +132,7 @@ test('VS Code starts the server (dist/cli.js mcp <workspace> under the extension
   await shot('mcp-start', async () => {
     // As a user does: MCP: List Servers → Folio → Start Server.
     await folioServerRow(/Folio/);
-    const widget = vs.page.locator('.quick-input-widget');
-    await widget.locator('.monaco-list-row', { hasText: 'Folio' }).first().click();
-    const startRow = widget.locator('.monaco-list-row', { hasText: 'Start Server' }).first();
-    await startRow.waitFor({ timeout: 30_000 });
-    await startRow.click();
+    await folioServerAction('Start Server');
     // The tools reach other extensions' vscode.lm.tools once VS Code has listed them from the server.
     const started = await request('tools', { action: 'tools', toolPrefix: 'mcp_folio_' });
     console.log(`tools reached vscode.lm.tools ${started.elapsedMs} ms after the request`);
@@ -150,6 +156,15 @@ test('VS Code starts the server (dist/cli.js mcp <workspace> under the extension
     assert.ok(procs[0]!.env.includes('ELECTRON_RUN_AS_NODE=1'));
 
     assert.match(await folioServerRow(/Running/), /Folio.*Running/);
+    // The server's own log, as a user reads it: List Servers → Folio → Show Output.
+    await folioServerAction('Show Output');
+    const output = vs.page.locator('.part.panel .view-lines');
+    const discovered = output.filter({ hasText: 'Discovered 2 tools' }).first();
+    await discovered.waitFor({ timeout: 30_000 });
+    // The editor renders spaces as U+00A0.
+    const log = (await vs.page.locator('.part.panel .view-line').allTextContents()).join('\n').replace(/\u00a0/g, ' ');
+    console.log(`MCP output:\n${log.slice(0, 2000)}`);
+    assert.ok(log.includes(`[server stderr] folio mcp: serving ${vs.workspace} on stdio`), 'the server’s stderr reaches the output');
   });
 });
 
@@ -170,7 +185,9 @@ test('a tool call through VS Code’s MCP client converts the workspace’s PDF;
     assert.ok(!existsSync(join(vs.workspace, 'sample.md')), 'the tool writes nothing');
 
     const outside = await request('outside', { action: 'invoke', tool: 'mcp_folio_convert_pdf', input: { path: '../outside.pdf' } });
-    // The server answers with an MCP error result (isError), which VS Code hands back as the text.
-    assert.equal(`${outside.text ?? ''}${outside.error ?? ''}`, `${join(vs.root, 'outside.pdf')} is outside the folders this server may read (${vs.workspace})`);
+    // The server answers with an MCP error result (isError: the message, then advice for the
+    // agent), which VS Code hands back as the tool's text.
+    const refusal = `${outside.text ?? ''}${outside.error ?? ''}`;
+    assert.ok(refusal.startsWith(`${join(vs.root, 'outside.pdf')} is outside the folders this server may read (${vs.workspace})`), refusal);
   });
 });
