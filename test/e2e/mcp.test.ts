@@ -15,7 +15,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { buildVsix, CACHE, ensureSetup, until, VsCode } from './harness';
 import { buildMcpTestExtension, type McpOutcome } from './mcpTestExtension';
@@ -72,13 +81,18 @@ function extHostLog(): string {
  */
 async function folioServerRow(state: RegExp): Promise<string> {
   const widget = vs.page.locator('.quick-input-widget');
-  return until(`Folio (${state.source}) in MCP: List Servers`, 120_000, async () => {
-    await vs.command('MCP: List Servers');
-    const row = widget.locator('.monaco-list-row', { hasText: 'Folio' }).first();
-    await row.waitFor({ timeout: 5_000 });
-    const text = (await row.innerText()).replace(/\s+/g, ' ');
-    return state.test(text) ? text : false;
-  }, 500);
+  return until(
+    `Folio (${state.source}) in MCP: List Servers`,
+    120_000,
+    async () => {
+      await vs.command('MCP: List Servers');
+      const row = widget.locator('.monaco-list-row', { hasText: 'Folio' }).first();
+      await row.waitFor({ timeout: 5_000 });
+      const text = (await row.innerText()).replace(/\s+/g, ' ');
+      return state.test(text) ? text : false;
+    },
+    500,
+  );
 }
 
 /** With List Servers open: Folio → one of its actions ("Start Server", "Show Output", …). */
@@ -124,7 +138,10 @@ test('MCP: List Servers lists Folio, offered by the extension (activated on onMc
   await shot('mcp-list', async () => {
     const row = await folioServerRow(/Folio/);
     console.log(`List Servers row: ${row}`);
-    assert.match(extHostLog(), /_doActivateExtension folio-dev\.folio, startup: false, activationEvent: 'onMcpCollection:folio\.mcp'/);
+    assert.match(
+      extHostLog(),
+      /_doActivateExtension folio-dev\.folio, startup: false, activationEvent: 'onMcpCollection:folio\.mcp'/,
+    );
   });
 });
 
@@ -138,13 +155,26 @@ test('VS Code starts the server (dist/cli.js mcp <workspace> under the extension
     console.log(`tools reached vscode.lm.tools ${started.elapsedMs} ms after the request`);
     assert.equal(started.ok, true, started.error);
     tools = started.tools.filter((t) => t.name.startsWith('mcp_folio_'));
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['mcp_folio_convert_pdf', 'mcp_folio_list_pdfs'], `tools: ${started.tools.map((t) => t.name).join(', ')}`);
+    assert.deepEqual(
+      tools.map((t) => t.name).sort(),
+      ['mcp_folio_convert_pdf', 'mcp_folio_list_pdfs'],
+      `tools: ${started.tools.map((t) => t.name).join(', ')}`,
+    );
     const convert = tools.find((t) => t.name === 'mcp_folio_convert_pdf')!;
     assert.ok(convert.tags.includes('mcp'), 'VS Code tags it as an MCP tool');
-    assert.match(convert.description, new RegExp(`Only files inside ${vs.workspace.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} may be read`), 'the server reads the workspace folder only');
+    assert.match(
+      convert.description,
+      new RegExp(`Only files inside ${vs.workspace.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} may be read`),
+      'the server reads the workspace folder only',
+    );
     const schema = convert.inputSchema as { required?: string[]; properties?: Record<string, unknown> };
     assert.deepEqual(schema.required, ['path']);
-    assert.ok(schema.properties && 'format' in schema.properties && 'pages' in schema.properties && 'password' in schema.properties);
+    assert.ok(
+      schema.properties &&
+        'format' in schema.properties &&
+        'pages' in schema.properties &&
+        'password' in schema.properties,
+    );
 
     // The running process is exactly src/mcpServerSpec.ts's: the extension host's Node
     // (code-server's Node 24 here; Electron in desktop VS Code, hence ELECTRON_RUN_AS_NODE), the
@@ -164,7 +194,10 @@ test('VS Code starts the server (dist/cli.js mcp <workspace> under the extension
     // The editor renders spaces as U+00A0.
     const log = (await vs.page.locator('.part.panel .view-line').allTextContents()).join('\n').replace(/\u00a0/g, ' ');
     console.log(`MCP output:\n${log.slice(0, 2000)}`);
-    assert.ok(log.includes(`[server stderr] folio mcp: serving ${vs.workspace} on stdio`), 'the server’s stderr reaches the output');
+    assert.ok(
+      log.includes(`[server stderr] folio mcp: serving ${vs.workspace} on stdio`),
+      'the server’s stderr reaches the output',
+    );
   });
 });
 
@@ -175,19 +208,45 @@ test('a tool call through VS Code’s MCP client converts the workspace’s PDF;
     assert.equal(listed.ok, true, listed.error);
     assert.equal(listed.text?.trim(), join(vs.workspace, 'sample.pdf'));
 
-    const converted = await request('convert', { action: 'invoke', tool: 'mcp_folio_convert_pdf', input: { path: 'sample.pdf' } });
+    const converted = await request('convert', {
+      action: 'invoke',
+      tool: 'mcp_folio_convert_pdf',
+      input: { path: 'sample.pdf' },
+    });
     assert.equal(converted.ok, true, converted.error);
     // The same Markdown as the CLI with pictures as placeholders (the MCP server returns text only).
-    const cli = spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'convert', join(vs.workspace, 'sample.pdf'), '-o', join(vs.root, 'cli.md'), '--images', 'none', '-q'], { encoding: 'utf8' });
+    const cli = spawnSync(
+      process.execPath,
+      [
+        join(repoRoot(), 'dist', 'cli.js'),
+        'convert',
+        join(vs.workspace, 'sample.pdf'),
+        '-o',
+        join(vs.root, 'cli.md'),
+        '--images',
+        'none',
+        '-q',
+      ],
+      { encoding: 'utf8' },
+    );
     assert.equal(cli.status, 0, cli.stderr);
     assert.equal(converted.text, readFileSync(join(vs.root, 'cli.md'), 'utf8'));
     assert.match(converted.text ?? '', /^# Sliding Window Attention/);
     assert.ok(!existsSync(join(vs.workspace, 'sample.md')), 'the tool writes nothing');
 
-    const outside = await request('outside', { action: 'invoke', tool: 'mcp_folio_convert_pdf', input: { path: '../outside.pdf' } });
+    const outside = await request('outside', {
+      action: 'invoke',
+      tool: 'mcp_folio_convert_pdf',
+      input: { path: '../outside.pdf' },
+    });
     // The server answers with an MCP error result (isError: the message, then advice for the
     // agent), which VS Code hands back as the tool's text.
     const refusal = `${outside.text ?? ''}${outside.error ?? ''}`;
-    assert.ok(refusal.startsWith(`${join(vs.root, 'outside.pdf')} is outside the folders this server may read (${vs.workspace})`), refusal);
+    assert.ok(
+      refusal.startsWith(
+        `${join(vs.root, 'outside.pdf')} is outside the folders this server may read (${vs.workspace})`,
+      ),
+      refusal,
+    );
   });
 });
