@@ -19,6 +19,7 @@ function lazyType<T>(ns: object, key: string, make: (lsp: Lsp) => T): void {
   let value: T | undefined;
   Object.defineProperty(ns, key, {
     enumerable: true,
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, on purpose
     get: () => (value ??= make(require('vscode-languageserver-protocol') as Lsp)),
   });
 }
