@@ -48,6 +48,8 @@ const nodeEntries = [
   ['server/queue/workerCommand.ts', 'dist/cli-worker.js'],
   ['server/queue/convertViaQueue.ts', 'dist/cli-queue.js'],
   ['server/cli/models.ts', 'dist/cli-models.js'],
+  // Docling, chunks and embedded pictures for `folio convert` (js-tiktoken's ranks are 1 MB of it).
+  ['server/export/index.ts', 'dist/cli-export.js'],
 ].filter(([entry]) => existsSync(entry) && wanted(entry));
 
 /** Scripts (eval, bench, fixture generators) are bundled the same way into out/scripts. */

@@ -6,7 +6,7 @@
  * This thread only routes messages and assembles results: every page is parsed, rendered and
  * OCR'd in the worker pool (server/worker), so `$/cancelRequest` is handled at once.
  */
-import { createConnection, ProposedFeatures, ResponseError, type CancellationToken } from 'vscode-languageserver/node';
+import { createConnection, ErrorCodes, LSPErrorCodes, ProposedFeatures, ResponseError, type CancellationToken } from 'vscode-languageserver/node';
 import { WorkDoneProgress } from 'vscode-languageserver-protocol';
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
@@ -22,9 +22,9 @@ import {
   type ReparseRegionParams,
   type ReparseRegionResult,
 } from './protocol';
-import { PageWorkerPool, CancelledError } from './worker/pool';
+import { PageWorkerPool } from './worker/pool';
 import { analyzeOptions, convertDocument, toPath } from './convert/convertDocument';
-import { isFolioError } from './errors';
+import { CancelledError, isCancelled, isFolioError, messageOf } from './errors';
 import { renderRegion } from './convert/region';
 import { disposeVlmEngines, vlmPageEngine } from './convert/vlmEngine';
 import { parseDocTags } from './doctags/parse';
@@ -35,7 +35,7 @@ import { IdleMap } from './util/idleMap';
 import { resolveLimits } from './worker/limits';
 import type { ConvertLimits } from './protocol';
 import { checkExportParams } from './export/checkExportParams';
-import { ExportCancelledError, exportInWorker, exportJob } from './export/inWorker';
+import { exportInWorker, exportJob } from './export/inWorker';
 import { checkPullModelParams, pullModelRequest } from './models/pullRequest';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -53,10 +53,11 @@ function abortSignal(token: CancellationToken): AbortSignal {
   return ac.signal;
 }
 
+/** Any error → the JSON-RPC error the client reads: a cancel is LSP's RequestCancelled, ours keep their code (docs/errors.md). */
 function toResponseError(e: unknown): ResponseError<void> {
+  if (isCancelled(e)) return new ResponseError(LSPErrorCodes.RequestCancelled, messageOf(e));
   if (isFolioError(e)) return new ResponseError(e.code, e.message);
-  const message = e instanceof Error ? e.message : String(e);
-  return new ResponseError(-32603, message);
+  return new ResponseError(ErrorCodes.InternalError, messageOf(e));
 }
 
 /** Whether the client answers `workspace/configuration` (VS Code does; a bare JSON-RPC client may not). */
@@ -84,7 +85,7 @@ connection.onInitialize((init) => {
 
 /** Parameters are checked on every request: options can come from a workspace file (server/convert/checkParams). */
 function refuseBadParams(problem: string | undefined): void {
-  if (problem) throw new ResponseError(-32602, `Folio refused the request: ${problem}`);
+  if (problem) throw new ResponseError(ErrorCodes.InvalidParams, `Folio refused the request: ${problem}`);
 }
 
 connection.onRequest(ConvertRequest.type, async (params: ConvertParams, token: CancellationToken) => {
@@ -136,8 +137,7 @@ connection.onRequest(ConvertRequest.type, async (params: ConvertParams, token: C
     log('info', `${name}: ${summary.pagesDone.length}/${summary.pageCount} pages in ${summary.elapsedMs} ms${summary.cancelled ? ' (cancelled)' : ''}`);
     return summary;
   } catch (e) {
-    if (e instanceof CancelledError) throw new ResponseError(-32800, 'conversion cancelled');
-    log('error', `${name}: ${e instanceof Error ? e.message : String(e)}`);
+    if (!isCancelled(e)) log('error', `${name}: ${messageOf(e)}`);
     throw toResponseError(e);
   } finally {
     open = false;
@@ -196,15 +196,14 @@ connection.onRequest(ReparseRegionRequest.type, async (params: ReparseRegionPara
         }
         warnings.push('the VLM wrote nothing for this region; the pipeline read it instead');
       } catch (e) {
-        if (signal.aborted) throw new CancelledError();
-        warnings.push(`the VLM failed (${e instanceof Error ? e.message : String(e)}); the pipeline read this region instead`);
+        if (signal.aborted) throw new CancelledError('the reparse');
+        warnings.push(`the VLM failed (${messageOf(e)}); the pipeline read this region instead`);
       }
     }
     const item = await pool.reparse(docId, params.page, params.bbox, params.cls, aopts, signal);
     const { doctags, markdown } = renderRegion(item);
     return { uri: params.uri, version: params.version, page: params.page, regionId: params.regionId, doctags, markdown, engine: 'pipeline', warnings };
   } catch (e) {
-    if (e instanceof CancelledError) throw new ResponseError(-32800, 'reparse cancelled');
     throw toResponseError(e);
   } finally {
     held.release();
@@ -219,7 +218,6 @@ connection.onRequest(ExportRequest.type, async (params, token) => {
     const started = () => log('info', `export: ${params.format} of ${params.pages.length} page(s) running in a worker thread`);
     return await exportInWorker(exportJob(params, toPath(params.uri)), abortSignal(token), undefined, started);
   } catch (e) {
-    if (e instanceof ExportCancelledError) throw new ResponseError(-32800, e.message);
     throw toResponseError(e);
   }
 });
@@ -235,7 +233,7 @@ connection.onRequest(PullModelRequest.type, async (params, token) => {
       if (workDone !== undefined) void connection.sendProgress(WorkDoneProgress.type, workDone, { kind: 'report', message, percentage });
     });
   } catch (e) {
-    if (signal.aborted) throw new ResponseError(-32800, `the download of ${params.repo} was cancelled`);
+    if (signal.aborted) throw toResponseError(new CancelledError(`the download of ${params.repo}`));
     throw toResponseError(e);
   } finally {
     if (workDone !== undefined) void connection.sendProgress(WorkDoneProgress.type, workDone, { kind: 'end' });

@@ -19,6 +19,7 @@ function lazyType<T>(ns: object, key: string, make: (lsp: Lsp) => T): void {
   let value: T | undefined;
   Object.defineProperty(ns, key, {
     enumerable: true,
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, on purpose
     get: () => (value ??= make(require('vscode-languageserver-protocol') as Lsp)),
   });
 }
@@ -132,6 +133,8 @@ export interface PageResult {
   warnings: string[];
   /** Set when the page could not be converted at all; the page then has empty content. */
   error?: string;
+  /** Why, beside `error` (docs/errors.md). */
+  errorKind?: ErrorKind;
 }
 
 export interface ConvertOptions {
@@ -220,8 +223,8 @@ export interface ConvertSummary {
   doctags: string;
   /** Whole-document Markdown of the pages done. */
   markdown: string;
-  /** Pages that failed; the others converted. */
-  pageErrors: { page: number; message: string }[];
+  /** Pages that failed; the others converted. `kind` says why (docs/errors.md), the message says it in words. */
+  pageErrors: PageError[];
   warnings: string[];
   engine: EngineName;
   provider?: string;
@@ -230,6 +233,32 @@ export interface ConvertSummary {
   pages?: PageResult[];
   /** Set when a document limit stopped the conversion early; the pages done are kept. */
   stopped?: { limit: 'documentSeconds'; message: string };
+}
+
+/**
+ * Why a document or a page failed (docs/errors.md). Every surface decides on this, never on a
+ * message's words: the CLI's exit code, the extension's message, MCP's error and the HTTP status
+ * each come from one table keyed by it. One kind per code in `FolioErrorCodes`.
+ */
+export type ErrorKind =
+  | 'input'
+  | 'not-found'
+  | 'damaged'
+  | 'encrypted'
+  | 'password'
+  | 'empty'
+  | 'limit'
+  | 'timeout'
+  | 'memory'
+  | 'model'
+  | 'cancelled'
+  | 'internal';
+
+/** A page that failed: its number, why (`kind`), and a sentence for people. */
+export interface PageError {
+  page: number;
+  kind: ErrorKind;
+  message: string;
 }
 
 /** Error codes in `ResponseError.code` for documents that cannot be converted. */
@@ -241,9 +270,35 @@ export const FolioErrorCodes = {
   EmptyDocument: -32005,
   TooLarge: -32006,
   ModelError: -32007,
-  /** JSON-RPC's own code: a parameter has the wrong type or is out of range. */
+  /** A page or document ran past its time limit. */
+  Timeout: -32008,
+  /** A page ran past its memory (a page worker's heap). */
+  OutOfMemory: -32009,
+  // The library's codes, written as literals so that reading them does not load the library (see
+  // above); test/integration/errorKinds.test.ts checks each against its named constant.
+  /** JSON-RPC's `ErrorCodes.InvalidParams`: a parameter has the wrong type or is out of range. */
   InvalidParams: -32602,
+  /** LSP's `LSPErrorCodes.RequestCancelled`: a request its client cancelled. */
+  RequestCancelled: -32800,
+  /** JSON-RPC's `ErrorCodes.InternalError`: anything Folio did not foresee (a bug or a crashed worker). */
+  InternalError: -32603,
 } as const;
+
+/** The code of each kind: the one table between the two (kindOfCode in errorKinds.ts reads it backwards). */
+export const ERROR_KIND_CODES: Record<ErrorKind, (typeof FolioErrorCodes)[keyof typeof FolioErrorCodes]> = {
+  input: FolioErrorCodes.InvalidParams,
+  'not-found': FolioErrorCodes.FileNotFound,
+  damaged: FolioErrorCodes.InvalidPdf,
+  encrypted: FolioErrorCodes.PasswordRequired,
+  password: FolioErrorCodes.PasswordIncorrect,
+  empty: FolioErrorCodes.EmptyDocument,
+  limit: FolioErrorCodes.TooLarge,
+  timeout: FolioErrorCodes.Timeout,
+  memory: FolioErrorCodes.OutOfMemory,
+  model: FolioErrorCodes.ModelError,
+  cancelled: FolioErrorCodes.RequestCancelled,
+  internal: FolioErrorCodes.InternalError,
+};
 
 export namespace ConvertRequest {
   /** Sent by the client: convert a PDF; the server streams pages and answers with a summary. */

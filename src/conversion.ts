@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { ConvertOptions, ConvertSummary, PagePartialParams, PageResult } from '../server/protocol';
+import { messageOf } from '../server/errorKinds';
 
 export interface ConversionEvents {
   /**
@@ -40,7 +41,7 @@ export class ConversionListeners {
       try {
         handler.call(l, arg);
       } catch (e) {
-        this.output.appendLine(`[error] conversion listener (${event}): ${e instanceof Error ? e.message : String(e)}`);
+        this.output.appendLine(`[error] conversion listener (${event}): ${messageOf(e)}`);
       }
     }
   }

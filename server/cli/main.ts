@@ -10,7 +10,7 @@
  */
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { ConvertSummary, PageResult } from '../protocol';
+import { ERROR_KIND_CODES, type ConvertSummary, type ErrorKind, type PageResult } from '../protocol';
 import { PageWorkerPool } from '../worker/pool';
 import { convertDocument } from '../convert/convertDocument';
 import { disposeVlmEngines } from '../convert/vlmEngine';
@@ -21,8 +21,9 @@ import { defaultPageCacheDir, evictCache } from '../util/cache';
 import { engineOptions } from '../convertCommand/engineOptions';
 import { exportProblem } from '../convertCommand/exportCheck';
 import { linkedAssetsFolder } from '../convertCommand/pictures';
-import { renderExport } from '../export';
 import { commandBundle } from './commandBundle';
+import { EXIT_CODES } from './exitCodes';
+import { FolioError, kindOf, messageOf } from '../errors';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
@@ -105,6 +106,7 @@ interface Rendered {
 /** `picturesRoot`: the document's assets folder, the only place an export reads picture files from. */
 function render(args: ConvertArgs, summary: ConvertSummary, pdf: string, picturesDir: string, picturesRoot?: string): Rendered {
   if (args.format === 'docling' || args.format === 'chunks' || (args.format === 'md' && args.pictures === 'embed')) {
+    const { renderExport } = commandBundle<typeof import('../export')>('export');
     const out = renderExport({
       format: args.format,
       pdfPath: pdf,
@@ -196,7 +198,9 @@ async function convertCommand(argv: string[]): Promise<number> {
     abort.abort();
   });
   const progress = new ProgressLine(process.stderr, !args.quiet && process.stderr.isTTY === true);
-  let failures = 0;
+  /** The run's exit code so far: the highest of its failures' (EXIT_CODES). */
+  let exitCode = 0;
+  const failed = (kind: ErrorKind) => (exitCode = Math.max(exitCode, EXIT_CODES[kind]));
   let next = 0;
   const worker = async () => {
     while (next < files.length && !abort.signal.aborted) {
@@ -238,7 +242,8 @@ async function convertCommand(argv: string[]): Promise<number> {
           abort.signal,
         );
         if (summary.pagesDone.length === 0 && summary.pageErrors.length > 0) {
-          throw new Error(`no page could be converted (${summary.pageErrors[0].message})`);
+          const first = summary.pageErrors[0];
+          throw new FolioError(ERROR_KIND_CODES[first.kind], `no page could be converted (${first.message})`);
         }
         if (args.format === 'json' || keepPages) summary.pages = pages;
         // Checked again: the file may have appeared or changed while the PDF was converting.
@@ -254,10 +259,11 @@ async function convertCommand(argv: string[]): Promise<number> {
           summary.provider ? `provider ${summary.provider}` : '',
         ].filter(Boolean);
         progress.note(`${label} → ${out} (${summary.pagesDone.length} pages, ${secs} s${extra.length ? '; ' + extra.join('; ') : ''})`, process.stdout);
-        if (summary.pageErrors.length > 0 || summary.cancelled) failures++;
+        if (summary.pageErrors.length > 0) failed(summary.pageErrors[0].kind);
+        if (summary.cancelled) failed('cancelled');
       } catch (e) {
-        failures++;
-        const reason = (e instanceof Error ? e.message : String(e)).split('\n')[0];
+        failed(kindOf(e));
+        const reason = messageOf(e).split('\n')[0];
         progress.note(`folio: ${label}: ${reason}`);
       } finally {
         if (embedDir) rmSync(embedDir, { recursive: true, force: true });
@@ -272,8 +278,8 @@ async function convertCommand(argv: string[]): Promise<number> {
     evictCache(defaultPageCacheDir());
     pruneWriteRecords();
   }
-  if (interrupted) return 130;
-  return failures > 0 ? 1 : 0;
+  if (interrupted) return EXIT_CODES.cancelled;
+  return exitCode;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -326,8 +332,8 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`folio: ${e.message}\n`);
       return 2;
     }
-    process.stderr.write(`folio: ${e instanceof Error ? e.message : String(e)}\n`);
-    return 1;
+    process.stderr.write(`folio: ${messageOf(e)}\n`);
+    return EXIT_CODES[kindOf(e)];
   }
 }
 

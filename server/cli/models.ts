@@ -8,7 +8,7 @@
  *
  * Returns the process exit code: 0 done, 1 failed (message on stderr), 2 usage error.
  */
-import { isFolioError } from '../errors';
+import { isCancelled, isFolioError } from '../errors';
 import { CATALOG, defaultModelsDir } from '../models/catalog';
 import { listModels, pullModel, removeModel } from '../models/manager';
 import { DTYPE_SUFFIX } from '../vlm/config';
@@ -132,7 +132,7 @@ export async function runModelsCommand(argv: string[]): Promise<number> {
       process.stderr.write(`folio models: ${e.message}\n${MODELS_USAGE}\n`);
       return 2;
     }
-    if ((e as Error).name === 'AbortError') {
+    if (isCancelled(e)) {
       process.stderr.write('\nfolio models: interrupted; run the same command again to resume\n');
       return 130;
     }

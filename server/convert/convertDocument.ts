@@ -19,12 +19,12 @@ import { lstatSync, statSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultPageCacheDir } from '../util/cache';
-import type { ConvertLimits, ConvertOptions, ConvertSummary, EngineName, PageResult } from '../protocol';
+import type { ConvertLimits, ConvertOptions, ConvertSummary, EngineName, ErrorKind, PageError, PageResult } from '../protocol';
 import { FolioErrorCodes } from '../protocol';
-import { FolioError } from '../errors';
+import { CancelledError, FolioError, isCancelled, isFolioError, messageOf } from '../errors';
 import type { AnalyzeOptions, PageAnalysis } from '../pipeline/types';
 import { markFurniture } from '../pipeline/furniture';
-import { CancelledError, type PageWorkerPool } from '../worker/pool';
+import type { PageWorkerPool } from '../worker/pool';
 import { resolveLimits } from '../worker/limits';
 import { countPageSelection, parsePageSelection } from './pageSelection';
 import { buildPageResult, failedPageResult, joinDocTags, joinPages } from './pageResult';
@@ -122,7 +122,7 @@ export async function convertDocument(
   checkFile(path);
   const docId = randomUUID();
   const results: PageResult[] = [];
-  const pageErrors: { page: number; message: string }[] = [];
+  const pageErrors: PageError[] = [];
   const warnings: string[] = [];
   const linkedAssets = linkedAssetsWarning(options.assetsDir);
   if (linkedAssets) {
@@ -198,16 +198,16 @@ export async function convertDocument(
       const page = selected[i];
       let result: PageResult;
       if (current instanceof Error) {
-        if (current instanceof CancelledError) break;
+        if (isCancelled(current)) break;
+        const { kind, reason } = pageFailure(current);
         // A document-level problem (password, damage) surfaces on the first page: report it as
-        // the document's error rather than as N identical page errors.
-        // A page over its memory budget (TooLarge) is that page's problem only.
-        if (current.name === 'FolioError' && (current as FolioError).code !== FolioErrorCodes.TooLarge && results.length === 0 && i === 0) throw current;
-        const reason = pageErrorReason(current);
+        // the document's error rather than as N identical page errors. A page's own limits
+        // (memory budget, time, heap) are that page's problem only.
+        if (isFolioError(current) && DOCUMENT_KINDS.has(kind) && results.length === 0 && i === 0) throw current;
         const message = `page ${page}: ${reason}`;
-        pageErrors.push({ page, message });
+        pageErrors.push({ page, kind, message });
         sink.log?.('warning', `${basename(path)}: ${message}`);
-        result = failedPageResult(page, engine, reason);
+        result = failedPageResult(page, engine, reason, kind);
       } else {
         const window: PageAnalysis[] = [];
         let self = 0;
@@ -234,7 +234,7 @@ export async function convertDocument(
     }
     cancelled = inner.signal.aborted;
   } catch (e) {
-    if (!(e instanceof CancelledError) || !inner.signal.aborted) throw e;
+    if (!isCancelled(e) || !inner.signal.aborted) throw e;
     cancelled = true;
   } finally {
     clearTimeout(budget);
@@ -252,7 +252,7 @@ export async function convertDocument(
     const which = first === last ? `page ${first} was` : `pages ${first}–${last} were`;
     const message = `the document's time budget of ${limits.documentSeconds} s ran out: ${which} not converted (${results.length} page(s) done are kept). If the file is trusted, raise the limit with --max-document-seconds or the folio.limits.documentSeconds setting`;
     stopped = { limit: 'documentSeconds', message };
-    pageErrors.push({ page: first, message: `page ${first}: ${message}` });
+    pageErrors.push({ page: first, kind: 'timeout', message: `page ${first}: ${message}` });
     sink.log?.('warning', `${basename(path)}: ${message}`);
   }
   for (const r of results) for (const w of r.warnings) warnings.push(`page ${r.page}: ${w}`);
@@ -273,14 +273,18 @@ export async function convertDocument(
   return summary;
 }
 
+/** Kinds that, on the first page, are the whole document's failure (the others stay page errors). */
+const DOCUMENT_KINDS: ReadonlySet<ErrorKind> = new Set<ErrorKind>(['input', 'not-found', 'damaged', 'encrypted', 'password', 'empty', 'model']);
+
 /**
- * A page error as the user should read it. Our own errors already say what happened; a bare
- * parser message from pdf.js ("Illegal character: 41", "End of file inside array.") does not,
- * so it is wrapped to say the page is damaged, keeping the parser's words for a bug report.
+ * A page failure's kind and its words for the user. Our own errors (FolioError: a timeout, a
+ * worker out of memory, a budget) already say what happened; anything else comes from pdf.js
+ * parsing the page ("Illegal character: 41", "End of file inside array.") and says nothing to a
+ * user, so it is a `damaged` page, wrapped to say so, keeping the parser's words for a bug report.
  */
-export function pageErrorReason(e: Error): string {
-  if (e.name === 'FolioError' || /timed out|page worker|out of memory|ERR_WORKER_OUT_OF_MEMORY/i.test(e.message)) return e.message;
-  return `this page is damaged or uses a PDF feature Folio cannot read (${e.message.replace(/\s+$/, '')})`;
+export function pageFailure(e: Error): { kind: ErrorKind; reason: string } {
+  const ours = isFolioError(e) ? e : new FolioError(FolioErrorCodes.InvalidPdf, `this page is damaged or uses a PDF feature Folio cannot read (${e.message.replace(/\s+$/, '')})`);
+  return { kind: ours.kind, reason: ours.message };
 }
 
 async function pageResultFor(
@@ -310,8 +314,8 @@ async function pageResultFor(
       partials?.close();
       return buildPageResult({ ...base, engine: 'vlm', doctags: out.doctags, provider: out.provider, warnings: [...base.warnings, ...out.warnings] });
     } catch (e) {
-      if (signal.aborted) throw new CancelledError();
-      const reason = e instanceof Error ? e.message : String(e);
+      if (signal.aborted) throw new CancelledError('the page');
+      const reason = messageOf(e);
       sink.log?.('warning', `page ${a.page}: the VLM failed (${reason}); using the pipeline's result for this page`);
       base.warnings.push(`VLM failed (${reason}); this page comes from the pipeline engine`);
     } finally {

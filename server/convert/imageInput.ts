@@ -19,8 +19,7 @@ import { tmpdir } from 'node:os';
 import { deflateSync } from 'node:zlib';
 import type sharpType from 'sharp';
 import { FolioErrorCodes } from '../protocol';
-import { FolioError } from '../errors';
-import { CancelledError } from '../worker/pool';
+import { CancelledError, FolioError, isCancelled, messageOf } from '../errors';
 
 export const IMAGE_INPUT = /\.(png|jpe?g|tiff?)$/i;
 
@@ -193,8 +192,9 @@ export async function pdfForInput(path: string, opts: ImageInputOptions = {}): P
     await writeImagePdf(path, pdf, opts);
   } catch (e) {
     cleanup();
-    if (e instanceof FolioError || e instanceof CancelledError) throw e;
-    throw new Error(`${basename(path)} could not be read as an image (${(e as Error).message.split('\n')[0]}): check that it is a PNG, JPEG or TIFF file`);
+    if (e instanceof FolioError || isCancelled(e)) throw e;
+    // A file that is not the image its name says is damaged input, as a bad PDF is.
+    throw new FolioError(FolioErrorCodes.InvalidPdf, `${basename(path)} could not be read as an image (${messageOf(e).split('\n')[0]}): check that it is a PNG, JPEG or TIFF file`);
   }
   return { path: pdf, cleanup };
 }

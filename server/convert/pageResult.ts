@@ -5,7 +5,7 @@
  * pipeline is exactly what the same DocTags would give from the VLM, and the DocTags shown in
  * the preview are the ones the Markdown came from.
  */
-import type { EngineName, PageResult, Region } from '../protocol';
+import type { EngineName, ErrorKind, PageResult, Region } from '../protocol';
 import type { DocItem } from '../doctags/types';
 import { fromGrid, toGrid } from '../doctags/types';
 import { serializePage } from '../doctags/serialize';
@@ -77,8 +77,8 @@ export function buildPageResult(input: PageInput): PageResult {
 }
 
 /** A page that could not be converted: empty content and the reason. */
-export function failedPageResult(page: number, engine: EngineName, message: string): PageResult {
-  return { page, width: 0, height: 0, doctags: '', markdown: '', regions: [], engine, ocr: false, warnings: [], error: message };
+export function failedPageResult(page: number, engine: EngineName, message: string, kind: ErrorKind): PageResult {
+  return { page, width: 0, height: 0, doctags: '', markdown: '', regions: [], engine, ocr: false, warnings: [], error: message, errorKind: kind };
 }
 
 /** Joins page Markdown the way the .md file is written: non-empty pages separated by a blank line. */

@@ -8,6 +8,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { renderExport } from './index';
+import { messageOf } from '../errors';
 import type { ExportJob, ExportReply } from './inWorker';
 
 if (!parentPort) throw new Error('exportWorker.js must run as a worker thread');
@@ -17,6 +18,6 @@ let reply: ExportReply;
 try {
   reply = { ok: renderExport(job) };
 } catch (e) {
-  reply = { error: e instanceof Error ? e.message : String(e) };
+  reply = { error: messageOf(e) };
 }
 parentPort.postMessage(reply);

@@ -6,19 +6,14 @@ import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ExportOutput, ExportRequest as ExportJobFields } from './index';
+import { CancelledError } from '../errors';
 
 export type ExportJob = ExportJobFields;
 export type ExportReply = { ok: ExportOutput } | { error: string };
 
-export class ExportCancelledError extends Error {
-  constructor() {
-    super('export cancelled');
-  }
-}
-
 /** `onStarted`: the worker thread is running the export (the JSON-RPC thread is free again). */
 export function exportInWorker(job: ExportJob, signal: AbortSignal, script = join(__dirname, 'exportWorker.js'), onStarted?: () => void): Promise<ExportOutput> {
-  if (signal.aborted) return Promise.reject(new ExportCancelledError());
+  if (signal.aborted) return Promise.reject(new CancelledError('the export'));
   if (!existsSync(script)) return Promise.reject(new Error(`The export worker (exportWorker.js) is missing beside ${__dirname}; rebuild Folio (npm run build).`));
   return new Promise((resolve, reject) => {
     const worker = new Worker(script, { workerData: job });
@@ -30,7 +25,7 @@ export function exportInWorker(job: ExportJob, signal: AbortSignal, script = joi
       f();
       void worker.terminate();
     };
-    const onAbort = () => settle(() => reject(new ExportCancelledError()));
+    const onAbort = () => settle(() => reject(new CancelledError('the export')));
     signal.addEventListener('abort', onAbort);
     if (onStarted) worker.once('online', onStarted);
     worker.on('message', (m: ExportReply) => settle(() => ('ok' in m ? resolve(m.ok) : reject(new Error(`export failed: ${m.error}`)))));

@@ -23,6 +23,8 @@ import { renderExport } from '../export';
 import { AllowedRoots, PathError } from './paths';
 import { listConvertible } from './list';
 import { cacheKey, ConversionCache, fileSha256, type CachedConversion } from './cache';
+import { toolError } from './toolErrors';
+import { kindOf, messageOf } from '../errors';
 
 /** Results above this size are cut (with a note) so one call cannot flood the client's context. */
 export const MAX_RESULT_CHARS = 400_000;
@@ -99,7 +101,7 @@ export function createFolioMcpServer(opts: McpOptions): { server: McpServer; clo
       try {
         path = roots.check(args.path);
       } catch (e) {
-        return { isError: true, content: [{ type: 'text', text: (e as Error).message }] };
+        return toolError('input', messageOf(e));
       }
       const token = extra._meta?.progressToken;
       const label = relative(roots.roots[0]!, path) || path;
@@ -131,10 +133,11 @@ export function createFolioMcpServer(opts: McpOptions): { server: McpServer; clo
           await Promise.all(notified);
           if (summary.cancelled || extra.signal.aborted) {
             log('info', `conversion of ${label} cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages`);
-            return { isError: true, content: [{ type: 'text', text: `cancelled after ${summary.pagesDone.length} pages` }] };
+            return toolError('cancelled', `cancelled after ${summary.pagesDone.length} pages`);
           }
           if (summary.pagesDone.length === 0 && summary.pageErrors.length > 0) {
-            return { isError: true, content: [{ type: 'text', text: `${label}: no page could be converted (${summary.pageErrors[0]!.message})` }] };
+            const first = summary.pageErrors[0]!;
+            return toolError(first.kind, `${label}: no page could be converted (${first.message})`);
           }
           done = { summary, pages: pages.sort((a, b) => a.page - b.page) };
           cache.misses++;
@@ -159,7 +162,7 @@ export function createFolioMcpServer(opts: McpOptions): { server: McpServer; clo
         if (notes.length > 0) content.push({ type: 'text', text: notes.join('\n') });
         return { content };
       } catch (e) {
-        return { isError: true, content: [{ type: 'text', text: `${label}: ${(e as Error).message.split('\n')[0]}` }] };
+        return toolError(kindOf(e), `${label}: ${messageOf(e).split('\n')[0]}`);
       }
     },
   );

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { createSession, type Session } from '../onnx/runtime';
 import { FolioError } from '../errors';
 import { FolioErrorCodes } from '../protocol';
+import { messageOf } from '../errors';
 
 export const MODEL_FILES = {
   det: 'ch_PP-OCRv4_det_infer.onnx',
@@ -58,7 +59,7 @@ export async function openModel(path: string, providers: readonly string[] | und
     const { session, provider } = await createSession(path, { providers, threads });
     return { session, provider };
   } catch (e) {
-    const reason = e instanceof Error ? e.message : String(e);
+    const reason = messageOf(e);
     throw new FolioError(
       FolioErrorCodes.ModelError,
       `OCR model file ${path} could not be loaded (${firstLine(reason)}): it is probably corrupt or truncated; ${REMEDY}.`,

@@ -16,6 +16,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ort from 'onnxruntime-node';
+import { messageOf } from '../errors';
 
 export type Tensor = ort.Tensor;
 export type Session = ort.InferenceSession;
@@ -117,7 +118,7 @@ export async function createSession(
       return { session: reportRuns(session), provider, failures };
     } catch (err) {
       lastError = err;
-      const reason = err instanceof Error ? err.message : String(err);
+      const reason = messageOf(err);
       if (provider === 'cpu' || isModelError(reason)) throw err;
       failures.push({ provider, reason });
       options.onFallback?.(provider, reason);

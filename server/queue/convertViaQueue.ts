@@ -16,6 +16,7 @@ import { engineOptions } from '../convertCommand/engineOptions';
 import { exportProblem } from '../convertCommand/exportCheck';
 import { linkedAssetsFolder } from '../convertCommand/pictures';
 import { QueueClient } from './client';
+import { messageOf } from '../errors';
 
 export interface QueueOutputs {
   outputPath(pdf: string): string;
@@ -86,7 +87,7 @@ export async function convertViaQueue(args: ConvertArgs & { queue: string }, fil
           if (errs > 0 || st.state === 'cancelled') failures++;
         } catch (e) {
           failures++;
-          progress.note(`folio: ${label}: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}`);
+          progress.note(`folio: ${label}: ${messageOf(e).split('\n')[0]}`);
         } finally {
           if (embedDir) rmSync(embedDir, { recursive: true, force: true });
         }

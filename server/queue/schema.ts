@@ -9,8 +9,8 @@
  * worker's machine or the network (folders, models, the remote VLM): those come from the
  * worker's own configuration only (`folio worker --models/--vlm-url`).
  */
-import type { ConvertOptions, EngineName, PageResult, Region } from '../protocol';
-import { REGION_CLASSES } from '../protocol';
+import type { ConvertOptions, EngineName, ErrorKind, PageResult, Region } from '../protocol';
+import { ERROR_KIND_CODES, REGION_CLASSES } from '../protocol';
 import { checkOptions } from '../convert/checkParams';
 import { TASK_ID, type FolioJobData } from './keys';
 
@@ -111,8 +111,14 @@ export function checkJobOptions(options: unknown): ConvertOptions {
   return o;
 }
 
+/** An error kind read back from Redis: one of the protocol's, nothing else. */
+function checkKind(v: unknown, what: string): ErrorKind {
+  if (typeof v !== 'string' || !Object.hasOwn(ERROR_KIND_CODES, v)) bad(`${what} is not an error kind`);
+  return v as ErrorKind;
+}
+
 /** The record hash's fields, as strings from HGETALL. */
-const RECORD_FIELDS = ['name', 'options', 'pages', 'password', 'rangePages', 'maxPages', 'deadline', 'created', 'total', 'pageCount', 'error', 'cancelled', 'pictures', 'assetsFolder'];
+const RECORD_FIELDS = ['name', 'options', 'pages', 'password', 'rangePages', 'maxPages', 'deadline', 'created', 'total', 'pageCount', 'error', 'errorKind', 'cancelled', 'pictures', 'assetsFolder'];
 
 /** A task's record as the submitter writes it (server/queue/store.ts). */
 export interface DocRecord {
@@ -129,6 +135,8 @@ export interface DocRecord {
   total?: number;
   pageCount?: number;
   error?: string;
+  /** The kind of `error` (docs/errors.md), written with it. */
+  errorKind?: ErrorKind;
   cancelled: boolean;
   /** Where the task's picture crops go (server/queue/schema.ts): a folder (default `<stem>.assets`), flat, or none. */
   pictures?: PictureLayout;
@@ -193,13 +201,14 @@ export function parseRecord(h: Record<string, string>): CheckedRecord | undefine
     total: int('total', 0, MAX_PAGE),
     pageCount: int('pageCount', 0, MAX_PAGE),
     error: text('error', 4096),
+    ...(h.errorKind !== undefined ? { errorKind: checkKind(h.errorKind, 'record field errorKind') } : {}),
     cancelled: h.cancelled === '1',
     pictures: pictures as PictureLayout,
     ...(assetsFolder !== undefined ? { assetsFolder } : {}),
   };
 }
 
-const PAGE_FIELDS = ['page', 'width', 'height', 'doctags', 'markdown', 'regions', 'engine', 'provider', 'ocr', 'rotation', 'warnings', 'error'];
+const PAGE_FIELDS = ['page', 'width', 'height', 'doctags', 'markdown', 'regions', 'engine', 'provider', 'ocr', 'rotation', 'warnings', 'error', 'errorKind'];
 const REGION_FIELDS = ['id', 'cls', 'level', 'bbox', 'grid', 'order', 'mdRange', 'imagePath'];
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -256,6 +265,7 @@ export function parsePageResult(json: string, key: string, layout: { pictures: P
   if (p.rotation !== undefined && !finite(p.rotation)) bad(`${where} rotation is not a number`);
   if (!Array.isArray(p.warnings) || p.warnings.length > 1000 || !p.warnings.every((w) => typeof w === 'string' && w.length <= 4096)) bad(`${where} warnings are not a list of lines`);
   if (p.error !== undefined && (typeof p.error !== 'string' || p.error.length > 4096)) bad(`${where} error is not a line of text`);
+  if (p.errorKind !== undefined) checkKind(p.errorKind, `${where} errorKind`);
   if (!Array.isArray(p.regions) || p.regions.length > 100_000) bad(`${where} regions are not a list`);
   const mdLength = (p.markdown as string).length;
   (p.regions as unknown[]).forEach((r, i) => checkRegion(r, `${where} region ${i}`, mdLength, layout));

@@ -5,7 +5,7 @@
  * after a worker died stores each page once.
  */
 import type { Redis } from 'ioredis';
-import type { ConvertSummary, PageResult } from '../protocol';
+import type { ConvertSummary, ErrorKind, PageResult } from '../protocol';
 import { joinDocTags, joinPages } from '../convert/pageResult';
 import { docKeys } from './keys';
 import { checkAssetName, checkTaskId, parsePageResult, parseRecord, type DocRecord } from './schema';
@@ -20,6 +20,7 @@ export interface DocStatus {
   pagesDone: number;
   pagesTotal?: number;
   error?: string;
+  errorKind?: ErrorKind;
 }
 
 export interface DocResult {
@@ -73,9 +74,9 @@ export class DocStore {
     await this.redis.hset(docKeys(id).record, { total: String(total), pageCount: String(pageCount) });
   }
 
-  /** The first error wins: later ones are usually consequences of it. */
-  async fail(id: string, message: string): Promise<void> {
-    await this.redis.hsetnx(docKeys(id).record, 'error', message);
+  /** The first error wins: later ones are usually consequences of it. Message and kind are set together (MULTI). */
+  async fail(id: string, message: string, kind: ErrorKind): Promise<void> {
+    await this.redis.multi().hsetnx(docKeys(id).record, 'error', message).hsetnx(docKeys(id).record, 'errorKind', kind).exec();
   }
 
   async cancel(id: string): Promise<void> {
@@ -129,8 +130,8 @@ export class DocStore {
     const base = { pagesDone, pagesTotal: rec.total };
     if (rec.total !== undefined && pagesDone >= rec.total) return { ...base, state: 'success' };
     if (rec.cancelled) return { ...base, state: 'cancelled' };
-    if (rec.error) return { ...base, state: 'failure', error: rec.error };
-    if (rec.deadline > 0 && Date.now() > rec.deadline) return { ...base, state: 'failure', error: `the task timed out after ${Math.round((rec.deadline - rec.created) / 1000)} s` };
+    if (rec.error) return { ...base, state: 'failure', error: rec.error, errorKind: rec.errorKind ?? 'internal' };
+    if (rec.deadline > 0 && Date.now() > rec.deadline) return { ...base, state: 'failure', error: `the task timed out after ${Math.round((rec.deadline - rec.created) / 1000)} s`, errorKind: 'timeout' };
     return { ...base, state: rec.total === undefined ? 'pending' : 'started' };
   }
 
@@ -153,7 +154,7 @@ export class DocStore {
       cancelled: st?.state === 'cancelled',
       doctags: joinDocTags(pages),
       markdown: joinPages(pages),
-      pageErrors: pages.filter((p) => p.error).map((p) => ({ page: p.page, message: `page ${p.page}: ${p.error}` })),
+      pageErrors: pages.filter((p) => p.error).map((p) => ({ page: p.page, kind: p.errorKind ?? 'internal', message: `page ${p.page}: ${p.error}` })),
       warnings,
       engine: rec.options.engine ?? 'pipeline',
       elapsedMs: 0,

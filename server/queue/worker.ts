@@ -14,7 +14,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { ConvertOptions, PageResult } from '../protocol';
+import { FolioErrorCodes, type ConvertOptions, type PageResult } from '../protocol';
+import { FolioError, kindOf, messageOf } from '../errors';
+import { RETRIED } from './retries';
 import { PageWorkerPool } from '../worker/pool';
 import { convertDocument, FURNITURE_WINDOW } from '../convert/convertDocument';
 import { failedPageResult } from '../convert/pageResult';
@@ -83,14 +85,14 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     try {
       data = parseJobData(job.data);
     } catch (e) {
-      throw new UnrecoverableError(`job ${job.id} refused: ${(e as Error).message}`);
+      throw new UnrecoverableError(`job ${job.id} refused: ${messageOf(e)}`);
     }
     try {
       return { data, rec: await store.record(data.docId) };
     } catch (e) {
       if (!(e instanceof BadQueueDataError)) throw e;
       const message = `the task's record was refused: ${e.message}`;
-      await store.fail(data.docId, message);
+      await store.fail(data.docId, message, 'input');
       throw new UnrecoverableError(message);
     }
   };
@@ -122,8 +124,8 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
         pageCount = await pool.open(ref);
       } catch (e) {
         // Not a PDF, damaged, encrypted: no retry will change that.
-        const message = e instanceof Error ? e.message : String(e);
-        await store.fail(docId, message);
+        const message = messageOf(e);
+        await store.fail(docId, message, kindOf(e));
         throw new UnrecoverableError(message);
       } finally {
         void pool.close(ref.docId);
@@ -132,13 +134,13 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       try {
         selected = parsePageSelection(rec.pages, pageCount);
       } catch (e) {
-        await store.fail(docId, (e as Error).message);
-        throw new UnrecoverableError((e as Error).message);
+        await store.fail(docId, messageOf(e), kindOf(e));
+        throw new UnrecoverableError(messageOf(e));
       }
       if (rec.maxPages && selected.length > rec.maxPages) {
-        const message = `${rec.name} has ${selected.length} pages to convert; this service takes at most ${rec.maxPages} per document`;
-        await store.fail(docId, message);
-        throw new UnrecoverableError(message);
+        const e = new FolioError(FolioErrorCodes.TooLarge, `${rec.name} has ${selected.length} pages to convert; this service takes at most ${rec.maxPages} per document`);
+        await store.fail(docId, e.message, e.kind);
+        throw new UnrecoverableError(e.message);
       }
       await store.setTotal(docId, selected.length, pageCount);
       const ranges = planRanges(selected, rec.rangePages, FURNITURE_WINDOW);
@@ -179,6 +181,8 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     const own = new Set(data.pages);
     let writes = Promise.resolve();
     let delivered = 0;
+    /** The conversion's own error, kept when it is wrapped in an UnrecoverableError. */
+    let cause: unknown;
     try {
       const file = await fetchPdf(docId, rec.name, dir);
       // The pictures as the submitter lays them out beside its output (schema.ts): crops in a
@@ -214,10 +218,11 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
         },
         abort.signal,
       ).catch(async (e: unknown) => {
-        const message = e instanceof Error ? e.message : String(e);
-        if ((e as Error)?.name === 'FolioError') {
-          await store.fail(docId, message);
-          throw new UnrecoverableError(message);
+        cause = e;
+        const kind = kindOf(e);
+        if (!RETRIED[kind]) {
+          await store.fail(docId, messageOf(e), kind);
+          throw new UnrecoverableError(messageOf(e));
         }
         throw e;
       });
@@ -228,8 +233,8 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1) || e instanceof UnrecoverableError;
       if (last && rec) {
         // The document must still complete: its missing pages become page errors.
-        const reason = `not converted after ${job.attemptsMade + 1} attempt(s): ${e instanceof Error ? e.message : String(e)}`;
-        for (const page of data.pages) await store.putPage(docId, failedPageResult(page, rec.options.engine ?? 'pipeline', reason));
+        const reason = `not converted after ${job.attemptsMade + 1} attempt(s): ${messageOf(e)}`;
+        for (const page of data.pages) await store.putPage(docId, failedPageResult(page, rec.options.engine ?? 'pipeline', reason, kindOf(cause ?? e)));
       }
       throw e;
     } finally {

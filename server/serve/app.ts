@@ -17,6 +17,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import type { ConvertOptions } from '../protocol';
+import { HTTP_STATUS } from './httpStatus';
 import { TASK_ID } from '../queue/keys';
 import { OptionsError, toConvertOptions } from './options';
 import { readChunking, readOptions, type ChunkingRequest, type RequestOptions } from './doclingOptions';
@@ -27,7 +28,7 @@ import { HttpError } from './httpError';
 import { checkName, readyInput, type StoredInput } from './inputs';
 import { fetchSource, SourceError } from './sources';
 import { Jobs, type Job } from './jobs';
-import { completeOpenApi, docsPage, DOCS_CSP } from './openapi';
+import { completeOpenApi, docsPage, DOCS_CSP, type OpenApiNode } from './openapi';
 
 export { HttpError };
 
@@ -69,13 +70,6 @@ export interface ServiceLimits {
 export const DEFAULT_LIMITS: ServiceLimits = { maxConnections: 64, maxUploadsInFlight: 16, maxQueued: 100, requestTimeoutMs: 300_000 };
 
 const TASK_PARAMS = { type: 'object', required: ['task_id'], properties: { task_id: { type: 'string', pattern: TASK_ID.source } } } as const;
-
-/** A failed task's message → the HTTP status a synchronous caller gets. */
-function failureStatus(message: string): number {
-  if (/takes at most/.test(message)) return 413;
-  if (/timed out/.test(message)) return 504;
-  return 422;
-}
 
 /** Form fields → options: a repeated field is a list; `prefix` (chunk forms: convert_, chunking_) picks and strips. */
 function pick(fields: Record<string, unknown>, prefix: string, except: string[] = []): Record<string, unknown> {
@@ -376,7 +370,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
       return reply.header('content-type', 'application/zip').header('content-disposition', `attachment; filename="${name}.zip"`).send(res.bytes);
     }
     if (sync && res.failed) {
-      const status = failureStatus(res.failed.message);
+      const status = HTTP_STATUS[res.failed.kind];
       return reply.code(status).send({ ...res.body, detail: res.failed.message, error: { status, code: 'conversion_failed', message: res.failed.message } });
     }
     return reply.send(res.body);
@@ -406,7 +400,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', runner: cfg.runner.kind });
   });
   app.get('/version', { schema: { summary: 'Versions: Folio, and the docling-serve API it answers' } }, async () => ({ folio: cfg.version, 'docling-serve-api': '1.31.0 (v1)' })); // public: nothing about the machine
-  const openapi = () => completeOpenApi(JSON.parse(JSON.stringify(app.swagger())) as Record<string, any>);
+  const openapi = () => completeOpenApi(JSON.parse(JSON.stringify(app.swagger())) as OpenApiNode);
   app.get('/openapi.json', { schema: { hide: true } }, async () => openapi());
   app.get('/docs', { schema: { hide: true } }, async (_req, reply) => reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).header('x-content-type-options', 'nosniff').send(docsPage(openapi())));
 

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ConvertOptions } from '../protocol';
+import type { ConvertOptions, ErrorKind } from '../protocol';
 import { chunkItems, conversionStatus, errorItems, exportDocument, type DocSource } from './doclingResult';
 import type { ChunkingRequest, RequestOptions } from './doclingOptions';
 import type { StoredInput } from './inputs';
@@ -39,7 +39,7 @@ export interface StatusBody {
   error: string | null;
 }
 
-export type JobResult = { kind: 'json'; body: Record<string, unknown>; failed?: { message: string } } | { kind: 'zip'; bytes: Buffer };
+export type JobResult = { kind: 'json'; body: Record<string, unknown>; failed?: { message: string; kind: ErrorKind } } | { kind: 'zip'; bytes: Buffer };
 
 const DEFAULT_OPTS: RequestOptions = { api: {}, toFormats: ['md', 'json', 'doctags'], imageMode: 'referenced', warnings: [] };
 
@@ -87,7 +87,7 @@ export class Jobs {
 
   private async states(job: Job): Promise<TaskStatusView[]> {
     const all = await Promise.all(job.docs.map((d) => this.runner.status(d.taskId)));
-    return all.map((s, i) => s ?? { id: job.docs[i]!.taskId, state: 'failure', pagesDone: 0, error: 'the task is no longer kept (past its retention time)' });
+    return all.map((s, i) => s ?? { id: job.docs[i]!.taskId, state: 'failure', pagesDone: 0, error: 'the task is no longer kept (past its retention time)', errorKind: 'not-found' });
   }
 
   async status(job: Job): Promise<StatusBody> {
@@ -173,7 +173,7 @@ export class Jobs {
         warnings: [...warnings, ...(one.r?.summary.warnings ?? [])],
         task_id: job.id,
       };
-      return one.s.state === 'failure' ? { kind: 'json', body, failed: { message: one.s.error ?? 'conversion failed' } } : { kind: 'json', body };
+      return one.s.state === 'failure' ? { kind: 'json', body, failed: { message: one.s.error ?? 'conversion failed', kind: one.s.errorKind ?? 'internal' } } : { kind: 'json', body };
     }
     const chunks: Record<string, unknown>[] = [];
     for (const x of exported) if (x.r) chunks.push(...chunkItems(x.r, x.src, x.dir!, job.chunking!).items);

@@ -8,6 +8,14 @@
  * and a serialising schema would drop the DoclingDocument's fields).
  */
 import { DOCLING_OPTION_NAMES } from './doclingOptions';
+import { ERROR_KIND_CODES } from '../protocol';
+
+/**
+ * A node of an OpenAPI document as JSON (what @fastify/swagger returns): walked key by key, with
+ * no schema type to check it against, hence `any`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type OpenApiNode = Record<string, any>;
 
 const str = { type: 'string' };
 const bool = { type: 'boolean' };
@@ -84,7 +92,8 @@ const EXPORT_DOCUMENT = {
     doctags_content: nullable(str),
   },
 };
-const ERROR_ITEM = { type: 'object', properties: { component_type: str, module_name: str, error_message: str } };
+// `category` and `page_no` are Folio's additions to docling's ErrorItem (docs/errors.md).
+const ERROR_ITEM = { type: 'object', properties: { component_type: str, module_name: str, error_message: str, category: { type: 'string', enum: Object.keys(ERROR_KIND_CODES) }, page_no: { type: 'integer', minimum: 1 } } };
 const CONVERT_RESPONSE = {
   type: 'object',
   properties: {
@@ -150,7 +159,7 @@ function formSchema(prefix = ''): object {
 }
 
 /** Adds request bodies, responses and components to the document @fastify/swagger made. */
-export function completeOpenApi(doc: Record<string, any>): Record<string, any> {
+export function completeOpenApi(doc: OpenApiNode): OpenApiNode {
   doc.components ??= {};
   doc.components.schemas = {
     ...doc.components.schemas,
@@ -209,17 +218,17 @@ export function completeOpenApi(doc: Record<string, any>): Record<string, any> {
 const esc = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The `/docs` page: every route with its summary, request fields and response schema names. */
-export function docsPage(doc: Record<string, any>): string {
+export function docsPage(doc: OpenApiNode): string {
   const rows: string[] = [];
-  for (const [path, ops] of Object.entries<Record<string, any>>(doc.paths ?? {})) {
-    for (const [method, o] of Object.entries<Record<string, any>>(ops)) {
+  for (const [path, ops] of Object.entries<OpenApiNode>(doc.paths ?? {})) {
+    for (const [method, o] of Object.entries<OpenApiNode>(ops)) {
       const body = o.requestBody?.content ?? {};
-      const fields = Object.entries<Record<string, any>>(body).map(([type, c]) => {
+      const fields = Object.entries<OpenApiNode>(body).map(([type, c]) => {
         const s = c.schema?.$ref ? doc.components.schemas[c.schema.$ref.split('/').pop()] : c.schema;
         const props = Object.keys(s?.properties ?? {});
         return `<p><code>${esc(type)}</code>: ${props.map((p) => `<code>${esc(p)}</code>`).join(', ')}</p>`;
       });
-      const ok = Object.entries<Record<string, any>>(o.responses?.['200']?.content ?? {}).map(([type, c]) => `<code>${esc(type)}</code> ${esc(c.schema?.$ref?.split('/').pop() ?? (c.schema?.oneOf ? c.schema.oneOf.map((x: any) => x.$ref?.split('/').pop()).join(' | ') : ''))}`);
+      const ok = Object.entries<OpenApiNode>(o.responses?.['200']?.content ?? {}).map(([type, c]) => `<code>${esc(type)}</code> ${esc(c.schema?.$ref?.split('/').pop() ?? (c.schema?.oneOf ? c.schema.oneOf.map((x: OpenApiNode) => x.$ref?.split('/').pop()).join(' | ') : ''))}`);
       rows.push(`<section><h2><span class="m">${esc(method.toUpperCase())}</span> <code>${esc(path)}</code></h2><p>${esc(o.summary ?? '')}</p>${fields.join('')}${ok.length ? `<p>200: ${ok.join(', ')}</p>` : ''}</section>`);
     }
   }

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ConvertOptions, ConvertSummary, PageResult } from '../protocol';
+import { FolioErrorCodes, type ConvertOptions, type ConvertSummary, type ErrorKind, type PageResult } from '../protocol';
+import { CancelledError, FolioError, kindOf, messageOf } from '../errors';
 import type { PageWorkerPool } from '../worker/pool';
 import { convertDocument } from '../convert/convertDocument';
 import { QueueClient } from '../queue/client';
@@ -37,6 +38,8 @@ export interface TaskStatusView {
   pagesDone: number;
   pagesTotal?: number;
   error?: string;
+  /** Why it failed (docs/errors.md): what the HTTP status of a synchronous caller is made from. */
+  errorKind?: ErrorKind;
   /** Place among tasks waiting here (in-process only). */
   position?: number;
 }
@@ -74,11 +77,11 @@ interface LocalTask {
   state: TaskState;
   pages: PageResult[];
   total?: number;
-  error?: string;
+  error?: { message: string; kind: ErrorKind };
   summary?: ConvertSummary;
   abort: AbortController;
   /** Why the task was stopped (cancel, timeout, page limit); the first reason wins. */
-  why?: string;
+  why?: FolioError;
   outDir: string;
   finished?: number;
   done: Promise<void>;
@@ -132,11 +135,11 @@ export class InProcessRunner implements TaskRunner {
 
   private async run(t: LocalTask): Promise<void> {
     t.state = 'started';
-    const stop = (reason: string) => {
+    const stop = (reason: FolioError) => {
       t.why ??= reason;
       t.abort.abort();
     };
-    const timer = this.limits.timeoutMs > 0 ? setTimeout(() => stop(`the task timed out after ${this.limits.timeoutMs / 1000} s`), this.limits.timeoutMs) : undefined;
+    const timer = this.limits.timeoutMs > 0 ? setTimeout(() => stop(new FolioError(FolioErrorCodes.Timeout, `the task timed out after ${this.limits.timeoutMs / 1000} s`)), this.limits.timeoutMs) : undefined;
     const stem = t.input.name.replace(/\.pdf$/i, '');
     try {
       const summary = await convertDocument(
@@ -154,29 +157,36 @@ export class InProcessRunner implements TaskRunner {
           },
           progress: (_done, total) => {
             t.total = total;
-            if (this.limits.maxPages > 0 && total > this.limits.maxPages) stop(`${t.input.name} has ${total} pages to convert; this service takes at most ${this.limits.maxPages} per document`);
+            if (this.limits.maxPages > 0 && total > this.limits.maxPages) stop(new FolioError(FolioErrorCodes.TooLarge, `${t.input.name} has ${total} pages to convert; this service takes at most ${this.limits.maxPages} per document`));
           },
         },
         t.abort.signal,
       );
       t.summary = summary;
-      if (t.why) {
-        t.state = t.why === 'cancelled' ? 'cancelled' : 'failure';
-        if (t.why !== 'cancelled') t.error = t.why;
-      } else t.state = 'success';
+      if (t.why) this.end(t, t.why);
+      else t.state = 'success';
     } catch (e) {
-      t.state = t.why === 'cancelled' ? 'cancelled' : 'failure';
-      if (t.why !== 'cancelled') t.error = t.why ?? (e instanceof Error ? e.message : String(e));
+      this.end(t, t.why ?? e);
     } finally {
       if (timer) clearTimeout(timer);
     }
+  }
+
+  /** A stopped or failed task: cancelled, or failed with the error's message and kind. */
+  private end(t: LocalTask, e: unknown): void {
+    const kind = kindOf(e);
+    t.state = kind === 'cancelled' ? 'cancelled' : 'failure';
+    if (kind !== 'cancelled') t.error = { message: messageOf(e), kind };
   }
 
   async status(id: string): Promise<TaskStatusView | undefined> {
     const t = this.tasks.get(id);
     if (!t) return undefined;
     const v: TaskStatusView = { id, state: t.state, pagesDone: t.pages.length, pagesTotal: t.total };
-    if (t.error) v.error = t.error;
+    if (t.error) {
+      v.error = t.error.message;
+      v.errorKind = t.error.kind;
+    }
     if (t.state === 'pending') v.position = this.waiting.indexOf(t) + 1;
     return v;
   }
@@ -209,7 +219,7 @@ export class InProcessRunner implements TaskRunner {
       t.settle();
     } else if (t.state === 'started') {
       // convertDocument stops and returns the pages done; run() then marks the task cancelled.
-      t.why ??= 'cancelled';
+      t.why ??= new CancelledError('the task');
       t.abort.abort();
     }
     return true;

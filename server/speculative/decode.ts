@@ -14,11 +14,11 @@ import { buildPrefixTree, deepestOnly, type PrefixTree } from './prefixTree';
 import type { DecodeOptions, DecodeResult, DecodeStats, LogProbs, TargetSession, TokenInfo } from './types';
 import { mulberry32 } from './random';
 import { DEFAULT_LOOP_GUARD, LoopGuard } from '../vlm/loopGuard';
-import { AbortError } from '../vlm/generate';
+import { CancelledError } from '../errors';
 
-/** Throws `AbortError` when the decode's cancel signal is set (checked between passes). */
+/** Throws `CancelledError` when the decode's cancel signal is set (checked between passes). */
 export function checkAborted(opts: DecodeOptions): void {
-  if (opts.signal?.aborted) throw new AbortError();
+  if (opts.signal?.aborted) throw new CancelledError('the VLM generation');
 }
 
 export const DEFAULT_MAX_NEW_TOKENS = 8192;

@@ -122,7 +122,7 @@ export interface DecodeOptions extends Partial<MatchOptions> {
   stage1Batched?: boolean;
   /** Repetition-loop guard (server/vlm/loopGuard.ts; default DEFAULT_LOOP_GUARD, false = off). */
   loopGuard?: LoopGuardOptions | false;
-  /** Checked before every decoder pass; when set the decode throws `AbortError` (server/vlm/generate.ts). */
+  /** Checked before every decoder pass; when set the decode throws `CancelledError` (server/errors.ts). */
   signal?: { readonly aborted: boolean };
   /**
    * Streamer: called with each committed token in order (stop token included), as greedyGenerate

@@ -6,6 +6,7 @@
  */
 import type { DecoderSession } from './decoder';
 import { DEFAULT_LOOP_GUARD, LoopGuard, type LoopGuardOptions } from './loopGuard';
+import { CancelledError } from '../errors';
 
 export type StopReason = 'stop' | 'max' | 'loop';
 
@@ -41,12 +42,6 @@ export function argmax(v: Float32Array): number {
   return best;
 }
 
-export class AbortError extends Error {
-  constructor() {
-    super('VLM generation was cancelled');
-    this.name = 'AbortError';
-  }
-}
 
 /** `first[r]` is row r's logits after its prompt (from `prefill`). */
 export async function greedyGenerate(session: DecoderSession, first: Float32Array[], opts: GenerateOptions): Promise<GenerateResult> {
@@ -60,7 +55,7 @@ export async function greedyGenerate(session: DecoderSession, first: Float32Arra
   let logits = first;
   let steps = 0;
   while (active.length > 0) {
-    if (opts.signal?.aborted) throw new AbortError();
+    if (opts.signal?.aborted) throw new CancelledError('the VLM generation');
     const keep: number[] = [];
     const next: number[][] = [];
     active.forEach((row, b) => {

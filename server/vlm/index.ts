@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { deserializeError, FolioError } from '../errors';
+import { CancelledError, deserializeError, FolioError } from '../errors';
 import { FolioErrorCodes } from '../protocol';
 import { loadVlmConfig } from './config';
 import type { LoopGuardOptions } from './loopGuard';
@@ -137,7 +137,7 @@ export async function loadVlm(opts: LoadVlmOptions): Promise<VlmEngine> {
   const submit = (msg: (id: number) => ToWorker, signal?: AbortSignal) =>
     new Promise<VlmPageOutput>((resolve, reject) => {
       if (dead) return reject(dead);
-      if (signal?.aborted) return reject(new FolioError(FolioErrorCodes.ModelError, 'cancelled'));
+      if (signal?.aborted) return reject(new CancelledError('the VLM request'));
       const id = nextId++;
       const onAbort = () => Atomics.store(flag, id % CANCEL_SLOTS, id);
       signal?.addEventListener('abort', onAbort, { once: true });

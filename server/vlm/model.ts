@@ -12,7 +12,8 @@ import { Tensor } from '../onnx/runtime';
 import { loadVlmConfig, modelError, type VlmConfig } from './config';
 import { asFloat32, floatData, sessionValues } from '../onnx/tensorTypes';
 import { DecoderSession, describeDecoder, REQUIRED_DECODER_INPUTS, type DecoderIo } from './decoder';
-import { AbortError, greedyGenerate, type StopReason } from './generate';
+import { greedyGenerate, type StopReason } from './generate';
+import { CancelledError } from '../errors';
 import type { LoopGuardOptions } from './loopGuard';
 import { imagePromptString, preprocessImage, type ImageInput, type PreprocessedImage } from './preprocess';
 import { chatPrompt } from './prompt';
@@ -207,7 +208,7 @@ export class VlmModel {
    */
   async prepare(r: GenerateRequest, timings: Timings, signal?: { readonly aborted: boolean }): Promise<{ ids: number[]; features: Float32Array }> {
     const check = () => {
-      if (signal?.aborted) throw new AbortError();
+      if (signal?.aborted) throw new CancelledError('the VLM generation');
     };
     check();
     let t = performance.now();
@@ -233,7 +234,7 @@ export class VlmModel {
       const rows: Float32Array[] = [];
       // A cancelled request stops before each costly phase, not only between decoder steps.
       const check = () => {
-        if (opts.signal?.aborted) throw new AbortError();
+        if (opts.signal?.aborted) throw new CancelledError('the VLM generation');
       };
       for (const r of reqs) {
         const { ids, features } = await this.prepare(r, timings, opts.signal);

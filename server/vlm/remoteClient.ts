@@ -11,6 +11,7 @@
  * (it used to restart on every chunk, so a trickle never ended).
  */
 import type { RemoteVlmSettings } from '../protocol';
+import { CancelledError } from '../errors';
 import { chatRequestBody, completionsUrl } from './remoteRequest';
 import { DEFAULT_STREAM_CAPS, sseDeltas, StreamCapError, type StreamCaps, type StreamEnd } from './remoteSse';
 import { remoteUrlProblem } from '../util/loopback';
@@ -89,7 +90,7 @@ export class RemoteVlmClient {
     const attempts = Math.max(1, this.settings.attempts ?? 2);
     let last: Error = new Error('no attempt made');
     for (let k = 1; k <= attempts; k++) {
-      if (signal?.aborted) throw new Error('cancelled');
+      if (signal?.aborted) throw new CancelledError('the remote VLM request');
       try {
         const a = await this.once(png, instruction, signal, onText);
         return { ...a, attempts: k };

@@ -15,20 +15,14 @@
  */
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
-import { deserializeError } from '../errors';
+import { CancelledError, deserializeError, FolioError } from '../errors';
+import { FolioErrorCodes } from '../protocol';
 import type { WorkerInit, WorkerRequest, WorkerResponse } from './messages';
 import { claimForcedTermination, claimTermination, createCancelBuffer, inPdfjs, nativeRuns, requestCancel } from './cancelFlag';
 import { DEFAULT_LIMITS, MiB } from './limits';
 
 /** Distributes `Omit<T, 'id'>` over a union, so each request kind keeps its own fields. */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
-
-export class CancelledError extends Error {
-  constructor() {
-    super('cancelled');
-    this.name = 'CancelledError';
-  }
-}
 
 export interface DocumentRef {
   docId: string;
@@ -104,8 +98,9 @@ class PoolWorker {
       this.abandoned.clear();
       this.checkIdle();
     };
-    this.worker.on('error', (err) => fail(new Error(`page worker failed: ${err.message}`)));
-    this.worker.on('exit', (code) => fail(new Error(`page worker stopped (exit code ${code})`)));
+    // A heap past its limit is the page's memory, not a bug: its own kind (docs/errors.md).
+    this.worker.on('error', (err) => fail(new FolioError((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? FolioErrorCodes.OutOfMemory : FolioErrorCodes.InternalError, `page worker failed: ${err.message}`)));
+    this.worker.on('exit', (code) => fail(new FolioError(FolioErrorCodes.InternalError, `page worker stopped (exit code ${code})`)));
     // Idle workers must not keep the CLI process alive.
     this.worker.unref();
   }
@@ -137,7 +132,7 @@ class PoolWorker {
     return new Promise<WorkerResponse>((resolve, reject) => {
       const timeout = setTimeout(() => {
         settle();
-        reject(new Error(`timed out after ${Math.round(timeoutMs / 1000)} s`));
+        reject(new FolioError(FolioErrorCodes.Timeout, `timed out after ${Math.round(timeoutMs / 1000)} s`));
         // Stuck outside pdf.js (a loop of ours, or native code ignoring the flag): terminate anyway.
         this.stop(id, 0, this.forceMs);
       }, timeoutMs);

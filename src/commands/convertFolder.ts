@@ -20,6 +20,7 @@ import { readSidecar, sidecarOptions, SIDECAR_VERSION, writeSidecar } from '../p
 import { writeLocalFile } from '../localFiles';
 import { RegionMap } from '../preview/regionMap';
 import { exportUriFor, pictureFolders, renderOutput, sha256Hex, writeExport, type ExportFormat } from './exportFile';
+import { messageOf } from '../../server/errorKinds';
 
 export interface FolderSummary {
   converted: string[];
@@ -80,7 +81,7 @@ export function convertFolderCommand(ctx: FolioContext) {
             else if (outcome === 'cancelled') break;
             else summary.converted.push(rel);
           } catch (e) {
-            summary.failed.push({ file: rel, reason: (e instanceof Error ? e.message : String(e)).split('\n')[0]! });
+            summary.failed.push({ file: rel, reason: messageOf(e).split('\n')[0]! });
           }
         }
         summary.cancelled = token.isCancellationRequested;

@@ -14,7 +14,6 @@ import { lstatSync } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
 import {
   ConvertRequest,
-  FolioErrorCodes,
   type ConvertOptions,
   type ConvertParams,
   type ConvertSummary,
@@ -30,6 +29,8 @@ import { MarkdownWriter } from './markdownWriter';
 import { OUTPUT_FORMATS, sharedConvertOptions, type OutputFormat } from '../context';
 import { chooseExportTarget, exportUriFor } from './exportFile';
 import { convertToExport } from './convertToExport';
+import { messageOf } from '../../server/errorKinds';
+import { reactionTo } from '../errorReactions';
 
 /**
  * The PDF the command was invoked on: explorer / editor-title argument, active tab, or a file
@@ -45,11 +46,6 @@ async function targetPdf(arg: unknown, log: (line: string) => void): Promise<vsc
   const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { PDF: ['pdf'] }, openLabel: 'Convert to Markdown' });
   if (!picked?.[0]) log('[info] Convert PDF: no PDF chosen');
   return picked?.[0];
-}
-
-function errorCode(e: unknown): number | undefined {
-  const code = (e as { code?: unknown })?.code;
-  return typeof code === 'number' ? code : undefined;
 }
 
 const FORMAT_PICKS: Record<OutputFormat, { label: string; detail: string }> = {
@@ -82,7 +78,7 @@ export function convertPdfCommand(ctx: FolioContext, askFormat = false) {
     try {
       mdUri = await chooseTarget(ctx, markdownUriFor(pdfUri, ctx.config.outputDirectory));
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
+      const message = messageOf(e);
       ctx.output.appendLine(`[error] ${name}: ${message}`);
       void vscode.window.showErrorMessage(`Folio could not convert ${name}: ${message}`);
       return undefined;
@@ -93,21 +89,13 @@ export function convertPdfCommand(ctx: FolioContext, askFormat = false) {
       try {
         return await convertOnce(ctx, pdfUri, mdUri, password);
       } catch (e) {
-        const code = errorCode(e);
-        if (code === FolioErrorCodes.PasswordRequired || code === FolioErrorCodes.PasswordIncorrect) {
-          password = await vscode.window.showInputBox({
-            title: `Folio: ${name} is password-protected`,
-            prompt: code === FolioErrorCodes.PasswordIncorrect ? 'That password is not correct. Try again.' : 'Enter the PDF password',
-            password: true,
-            ignoreFocusOut: true,
-          });
+        const reaction = reactionTo(e);
+        if (reaction.do === 'ask-password') {
+          password = await askPassword(name, reaction.prompt);
           if (password === undefined) return undefined;
           continue;
         }
-        const message = e instanceof Error ? e.message : String(e);
-        ctx.output.appendLine(`[error] ${name}: ${message}`);
-        void vscode.window.showErrorMessage(`Folio could not convert ${name}: ${message}`);
-        return undefined;
+        return showFailure(ctx, name, e);
       }
     }
     return undefined;
@@ -121,12 +109,7 @@ async function convertWithPassword<T>(
   convert: (password: string | undefined, target: T) => Promise<ConvertSummary>,
   choose: () => Promise<T | undefined>,
 ): Promise<ConvertSummary | undefined> {
-  const fail = (e: unknown) => {
-    const message = e instanceof Error ? e.message : String(e);
-    ctx.output.appendLine(`[error] ${name}: ${message}`);
-    void vscode.window.showErrorMessage(`Folio could not convert ${name}: ${message}`);
-    return undefined;
-  };
+  const fail = (e: unknown) => showFailure(ctx, name, e);
   let target: T | undefined;
   try {
     target = await choose();
@@ -139,9 +122,9 @@ async function convertWithPassword<T>(
     try {
       return await convert(password, target);
     } catch (e) {
-      const code = errorCode(e);
-      if (code === FolioErrorCodes.PasswordRequired || code === FolioErrorCodes.PasswordIncorrect) {
-        password = await askPassword(name, code);
+      const reaction = reactionTo(e);
+      if (reaction.do === 'ask-password') {
+        password = await askPassword(name, reaction.prompt);
         if (password === undefined) return undefined;
         continue;
       }
@@ -151,13 +134,18 @@ async function convertWithPassword<T>(
   return undefined;
 }
 
-function askPassword(name: string, code: number): Thenable<string | undefined> {
-  return vscode.window.showInputBox({
-    title: `Folio: ${name} is password-protected`,
-    prompt: code === FolioErrorCodes.PasswordIncorrect ? 'That password is not correct. Try again.' : 'Enter the PDF password',
-    password: true,
-    ignoreFocusOut: true,
-  });
+function askPassword(name: string, prompt: string): Thenable<string | undefined> {
+  return vscode.window.showInputBox({ title: `Folio: ${name} is password-protected`, prompt, password: true, ignoreFocusOut: true });
+}
+
+/** A failed conversion, told as its kind says (src/errorReactions.ts); always logged. */
+function showFailure(ctx: FolioContext, name: string, e: unknown): undefined {
+  const message = messageOf(e);
+  const reaction = reactionTo(e);
+  ctx.output.appendLine(`[${reaction.do === 'show' ? reaction.severity : 'info'}] ${name}: ${message}`);
+  if (reaction.do === 'show' && reaction.severity === 'warning') void vscode.window.showWarningMessage(`Folio could not convert ${name}: ${message}`);
+  else if (reaction.do === 'show') void vscode.window.showErrorMessage(`Folio could not convert ${name}: ${message}`);
+  return undefined;
 }
 
 /**

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkDoneProgress, type WorkDoneProgressReport } from 'vscode-languageclient/node';
 import { PullModelRequest } from '../../server/protocol';
 import type { FolioContext } from '../context';
+import { messageOf } from '../../server/errorKinds';
 
 interface ModelPick extends vscode.QuickPickItem {
   repos: string[];
@@ -87,7 +88,7 @@ export function downloadModelsCommand(ctx: FolioContext) {
         ctx.output.appendLine(`[info] model download cancelled${installed.length ? `; installed before the cancel: ${installed.join(', ')}` : ''}`);
         return undefined;
       }
-      const message = e instanceof Error ? e.message : String(e);
+      const message = messageOf(e);
       ctx.output.appendLine(`[error] model download: ${message}`);
       void vscode.window.showErrorMessage(`Folio: the model download failed: ${message} The pipeline engine keeps working.`);
       return undefined;

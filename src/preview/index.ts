@@ -12,6 +12,7 @@ import { PREVIEW_VIEW_TYPE } from './view';
 import { LinkedViews } from './manager';
 import { reparseRegion } from './reparse';
 import { viewColumnFor } from './layout';
+import { messageOf } from '../../server/errorKinds';
 
 export const PDF_EDITOR_VIEW_TYPE = 'folio.pdf';
 
@@ -80,7 +81,7 @@ async function showPreview(ctx: FolioContext, views: LinkedViews, arg: unknown):
       v.sendInit();
     } else await views.openSideBySide(v, column, false);
   } catch (e) {
-    void vscode.window.showErrorMessage(`Folio: ${e instanceof Error ? e.message : String(e)}`);
+    void vscode.window.showErrorMessage(`Folio: ${messageOf(e)}`);
   }
 }
 
@@ -100,6 +101,6 @@ async function reparseAtCursor(ctx: FolioContext, views: LinkedViews): Promise<v
   try {
     await reparseRegion(ctx, v, id, {});
   } catch (e) {
-    void vscode.window.showErrorMessage(`Folio: reparse failed: ${e instanceof Error ? e.message : String(e)}`);
+    void vscode.window.showErrorMessage(`Folio: reparse failed: ${messageOf(e)}`);
   }
 }

@@ -12,6 +12,7 @@ import { markdownUriFor } from '../paths';
 import { readSidecar, sidecarUri } from './sidecar';
 import { LinkedView } from './view';
 import { closeRawPdfTabs, showMarkdownBeside, viewColumnFor } from './layout';
+import { messageOf } from '../../server/errorKinds';
 
 export class LinkedViews implements vscode.Disposable {
   private readonly views = new Map<string, LinkedView>();
@@ -90,7 +91,7 @@ export class LinkedViews implements vscode.Disposable {
       (await this.load(vscode.Uri.parse(uri, true))).attach(panel);
     } catch (e) {
       panel.dispose();
-      void vscode.window.showWarningMessage(`Folio: ${e instanceof Error ? e.message : String(e)}`);
+      void vscode.window.showWarningMessage(`Folio: ${messageOf(e)}`);
     }
   }
 

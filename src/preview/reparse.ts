@@ -8,7 +8,8 @@
  * It sees the linked view only through `ReparseTarget` (no view fields are changed from here).
  */
 import * as vscode from 'vscode';
-import { FolioErrorCodes, ReparseRegionRequest, type BBox, type ConvertOptions, type RegionClass, type ReparseRegionParams, type ReparseRegionResult } from '../../server/protocol';
+import { ReparseRegionRequest, type BBox, type ConvertOptions, type RegionClass, type ReparseRegionParams, type ReparseRegionResult } from '../../server/protocol';
+import { reactionTo } from '../errorReactions';
 import { sidecarOptions } from './sidecarSchema';
 import { modelsDirOption } from '../paths';
 import type { FolioContext } from '../context';
@@ -57,11 +58,6 @@ function reparseOptions(ctx: FolioContext, t: ReparseTarget): ReparseRegionParam
   return { ...sidecarOptions(t.reparseOptions()), renderImages: false, cacheDir: ctx.cacheDir.fsPath, modelsDir: modelsDirOption(config.modelsDir), providers: config.providers, ...(config.remoteVlm ? { remoteVlm: config.remoteVlm } : {}) };
 }
 
-function errorCode(e: unknown): number | undefined {
-  const c = (e as { code?: unknown })?.code;
-  return typeof c === 'number' ? c : undefined;
-}
-
 export async function reparseRegion(ctx: FolioContext, t: ReparseTarget, id: string, change: { bbox?: BBox; cls?: RegionClass }): Promise<void> {
   const region = t.editRegion(id, change);
   if (!region) throw new Error(`Region ${id} is not in the view of ${t.name}.`);
@@ -86,10 +82,10 @@ export async function reparseRegion(ctx: FolioContext, t: ReparseTarget, id: str
       try {
         result = await client.sendRequest(ReparseRegionRequest.type, params, token);
       } catch (e) {
-        const code = errorCode(e);
         if (token.isCancellationRequested) return;
-        if (code !== FolioErrorCodes.PasswordRequired && code !== FolioErrorCodes.PasswordIncorrect) throw e;
-        const pw = await vscode.window.showInputBox({ title: `Folio: ${pdfUri.path.split('/').pop()} is password-protected`, prompt: 'Enter the PDF password', password: true, ignoreFocusOut: true });
+        const reaction = reactionTo(e);
+        if (reaction.do !== 'ask-password') throw e;
+        const pw = await vscode.window.showInputBox({ title: `Folio: ${pdfUri.path.split('/').pop()} is password-protected`, prompt: reaction.prompt, password: true, ignoreFocusOut: true });
         if (pw === undefined) return;
         t.rememberPassword(pw);
         params.password = pw;

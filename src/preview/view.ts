@@ -15,6 +15,7 @@ import { writeSidecar, sidecarOptions, SIDECAR_VERSION, type Sidecar } from './s
 import { isInside } from '../../server/util/safeWrite';
 import { deleteRegion, reparseRegion, type RegionSnapshot, type ReparseTarget } from './reparse';
 import { planReparse, type ReparseContext, type ReparsePlan } from './reparsePlan';
+import { messageOf } from '../../server/errorKinds';
 
 export const PREVIEW_VIEW_TYPE = 'folio.preview';
 
@@ -378,7 +379,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       return;
     }
     void this.handle(m).catch((e: unknown) => {
-      const msg = e instanceof Error ? e.message : String(e);
+      const msg = messageOf(e);
       this.ctx.output.appendLine(`[error] preview (${m.type}): ${msg}`);
       this.post({ type: 'status', level: 'error', text: msg });
     });
@@ -405,7 +406,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       for (const p of summary.pages ?? []) if (p.image) this.sharp.set(p.page, { scale, image: p.image, width: p.imageWidth, height: p.imageHeight });
       this.refresh(want);
     } catch (e) {
-      if (!cts.token.isCancellationRequested) this.ctx.output.appendLine(`[warning] preview: could not render sharper pages ${want.join(',')} of ${this.name}: ${e instanceof Error ? e.message : String(e)}`);
+      if (!cts.token.isCancellationRequested) this.ctx.output.appendLine(`[warning] preview: could not render sharper pages ${want.join(',')} of ${this.name}: ${messageOf(e)}`);
     } finally {
       if (this.sharpening === cts) this.sharpening = undefined;
       cts.dispose();
@@ -534,7 +535,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     // Only how the text was read goes into the sidecar; folders come from the configuration.
     const data: Sidecar = { folio: SIDECAR_VERSION, pdf: this.pdf.toString(), options: sidecarOptions(this.options), pages: this.map.allPages(), ...(this.writtenHash ? { mdSha256: this.writtenHash } : {}) };
     writeSidecar(this.mdUri, data).catch((e: unknown) =>
-      this.ctx.output.appendLine(`[warning] preview: could not write the sidecar of ${this.name}: ${e instanceof Error ? e.message : String(e)}`),
+      this.ctx.output.appendLine(`[warning] preview: could not write the sidecar of ${this.name}: ${messageOf(e)}`),
     );
   }
 

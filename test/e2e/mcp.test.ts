@@ -4,8 +4,9 @@
  * (src/mcpProvider.ts, package.json `mcpServerDefinitionProviders`) is
  *   1. listed by the command palette's "MCP: List Servers" (which activates Folio through
  *      `onMcpCollection:folio.mcp`),
- *   2. started from that list (Folio → Start Server) by VS Code's own MCP client, as the process src/mcpServerSpec.ts describes, with its
- *      tools discovered and published in `vscode.lm.tools` (as `mcp_folio_<tool>`),
+ *   2. started from that list (Folio → Start Server) by VS Code's own MCP client as the process
+ *      src/mcpServerSpec.ts describes, its tools discovered ("Discovered 2 tools" in the server's
+ *      output, Folio → Show Output) and published in `vscode.lm.tools` as `mcp_folio_<tool>`,
  *   3. called through VS Code's MCP client: `vscode.lm.invokeTool('mcp_folio_convert_pdf', …)`
  *      from another installed extension (test/e2e/mcpTestExtension.ts) converts a real PDF.
  * Every wait is on an event (a list row, a result file, a log line). Screenshots go to
@@ -14,7 +15,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { buildVsix, CACHE, ensureSetup, until, VsCode } from './harness';
 import { buildMcpTestExtension, type McpOutcome } from './mcpTestExtension';
@@ -71,13 +81,27 @@ function extHostLog(): string {
  */
 async function folioServerRow(state: RegExp): Promise<string> {
   const widget = vs.page.locator('.quick-input-widget');
-  return until(`Folio (${state.source}) in MCP: List Servers`, 120_000, async () => {
-    await vs.command('MCP: List Servers');
-    const row = widget.locator('.monaco-list-row', { hasText: 'Folio' }).first();
-    await row.waitFor({ timeout: 5_000 });
-    const text = (await row.innerText()).replace(/\s+/g, ' ');
-    return state.test(text) ? text : false;
-  }, 500);
+  return until(
+    `Folio (${state.source}) in MCP: List Servers`,
+    120_000,
+    async () => {
+      await vs.command('MCP: List Servers');
+      const row = widget.locator('.monaco-list-row', { hasText: 'Folio' }).first();
+      await row.waitFor({ timeout: 5_000 });
+      const text = (await row.innerText()).replace(/\s+/g, ' ');
+      return state.test(text) ? text : false;
+    },
+    500,
+  );
+}
+
+/** With List Servers open: Folio → one of its actions ("Start Server", "Show Output", …). */
+async function folioServerAction(label: string): Promise<void> {
+  const widget = vs.page.locator('.quick-input-widget');
+  await widget.locator('.monaco-list-row', { hasText: 'Folio' }).first().click();
+  const action = widget.locator('.monaco-list-row', { hasText: label }).first();
+  await action.waitFor({ timeout: 30_000 });
+  await action.click();
 }
 
 /** Asks the MCP test extension to run one request and waits for its result file. */
@@ -114,7 +138,10 @@ test('MCP: List Servers lists Folio, offered by the extension (activated on onMc
   await shot('mcp-list', async () => {
     const row = await folioServerRow(/Folio/);
     console.log(`List Servers row: ${row}`);
-    assert.match(extHostLog(), /_doActivateExtension folio-dev\.folio, startup: false, activationEvent: 'onMcpCollection:folio\.mcp'/);
+    assert.match(
+      extHostLog(),
+      /_doActivateExtension folio-dev\.folio, startup: false, activationEvent: 'onMcpCollection:folio\.mcp'/,
+    );
   });
 });
 
@@ -122,23 +149,32 @@ test('VS Code starts the server (dist/cli.js mcp <workspace> under the extension
   await shot('mcp-start', async () => {
     // As a user does: MCP: List Servers → Folio → Start Server.
     await folioServerRow(/Folio/);
-    const widget = vs.page.locator('.quick-input-widget');
-    await widget.locator('.monaco-list-row', { hasText: 'Folio' }).first().click();
-    const startRow = widget.locator('.monaco-list-row', { hasText: 'Start Server' }).first();
-    await startRow.waitFor({ timeout: 30_000 });
-    await startRow.click();
+    await folioServerAction('Start Server');
     // The tools reach other extensions' vscode.lm.tools once VS Code has listed them from the server.
     const started = await request('tools', { action: 'tools', toolPrefix: 'mcp_folio_' });
     console.log(`tools reached vscode.lm.tools ${started.elapsedMs} ms after the request`);
     assert.equal(started.ok, true, started.error);
     tools = started.tools.filter((t) => t.name.startsWith('mcp_folio_'));
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['mcp_folio_convert_pdf', 'mcp_folio_list_pdfs'], `tools: ${started.tools.map((t) => t.name).join(', ')}`);
+    assert.deepEqual(
+      tools.map((t) => t.name).sort(),
+      ['mcp_folio_convert_pdf', 'mcp_folio_list_pdfs'],
+      `tools: ${started.tools.map((t) => t.name).join(', ')}`,
+    );
     const convert = tools.find((t) => t.name === 'mcp_folio_convert_pdf')!;
     assert.ok(convert.tags.includes('mcp'), 'VS Code tags it as an MCP tool');
-    assert.match(convert.description, new RegExp(`Only files inside ${vs.workspace.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} may be read`), 'the server reads the workspace folder only');
+    assert.match(
+      convert.description,
+      new RegExp(`Only files inside ${vs.workspace.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} may be read`),
+      'the server reads the workspace folder only',
+    );
     const schema = convert.inputSchema as { required?: string[]; properties?: Record<string, unknown> };
     assert.deepEqual(schema.required, ['path']);
-    assert.ok(schema.properties && 'format' in schema.properties && 'pages' in schema.properties && 'password' in schema.properties);
+    assert.ok(
+      schema.properties &&
+        'format' in schema.properties &&
+        'pages' in schema.properties &&
+        'password' in schema.properties,
+    );
 
     // The running process is exactly src/mcpServerSpec.ts's: the extension host's Node
     // (code-server's Node 24 here; Electron in desktop VS Code, hence ELECTRON_RUN_AS_NODE), the
@@ -150,6 +186,18 @@ test('VS Code starts the server (dist/cli.js mcp <workspace> under the extension
     assert.ok(procs[0]!.env.includes('ELECTRON_RUN_AS_NODE=1'));
 
     assert.match(await folioServerRow(/Running/), /Folio.*Running/);
+    // The server's own log, as a user reads it: List Servers → Folio → Show Output.
+    await folioServerAction('Show Output');
+    const output = vs.page.locator('.part.panel .view-lines');
+    const discovered = output.filter({ hasText: 'Discovered 2 tools' }).first();
+    await discovered.waitFor({ timeout: 30_000 });
+    // The editor renders spaces as U+00A0.
+    const log = (await vs.page.locator('.part.panel .view-line').allTextContents()).join('\n').replace(/\u00a0/g, ' ');
+    console.log(`MCP output:\n${log.slice(0, 2000)}`);
+    assert.ok(
+      log.includes(`[server stderr] folio mcp: serving ${vs.workspace} on stdio`),
+      'the server’s stderr reaches the output',
+    );
   });
 });
 
@@ -160,17 +208,45 @@ test('a tool call through VS Code’s MCP client converts the workspace’s PDF;
     assert.equal(listed.ok, true, listed.error);
     assert.equal(listed.text?.trim(), join(vs.workspace, 'sample.pdf'));
 
-    const converted = await request('convert', { action: 'invoke', tool: 'mcp_folio_convert_pdf', input: { path: 'sample.pdf' } });
+    const converted = await request('convert', {
+      action: 'invoke',
+      tool: 'mcp_folio_convert_pdf',
+      input: { path: 'sample.pdf' },
+    });
     assert.equal(converted.ok, true, converted.error);
     // The same Markdown as the CLI with pictures as placeholders (the MCP server returns text only).
-    const cli = spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'convert', join(vs.workspace, 'sample.pdf'), '-o', join(vs.root, 'cli.md'), '--images', 'none', '-q'], { encoding: 'utf8' });
+    const cli = spawnSync(
+      process.execPath,
+      [
+        join(repoRoot(), 'dist', 'cli.js'),
+        'convert',
+        join(vs.workspace, 'sample.pdf'),
+        '-o',
+        join(vs.root, 'cli.md'),
+        '--images',
+        'none',
+        '-q',
+      ],
+      { encoding: 'utf8' },
+    );
     assert.equal(cli.status, 0, cli.stderr);
     assert.equal(converted.text, readFileSync(join(vs.root, 'cli.md'), 'utf8'));
     assert.match(converted.text ?? '', /^# Sliding Window Attention/);
     assert.ok(!existsSync(join(vs.workspace, 'sample.md')), 'the tool writes nothing');
 
-    const outside = await request('outside', { action: 'invoke', tool: 'mcp_folio_convert_pdf', input: { path: '../outside.pdf' } });
-    // The server answers with an MCP error result (isError), which VS Code hands back as the text.
-    assert.equal(`${outside.text ?? ''}${outside.error ?? ''}`, `${join(vs.root, 'outside.pdf')} is outside the folders this server may read (${vs.workspace})`);
+    const outside = await request('outside', {
+      action: 'invoke',
+      tool: 'mcp_folio_convert_pdf',
+      input: { path: '../outside.pdf' },
+    });
+    // The server answers with an MCP error result (isError: the message, then advice for the
+    // agent), which VS Code hands back as the tool's text.
+    const refusal = `${outside.text ?? ''}${outside.error ?? ''}`;
+    assert.ok(
+      refusal.startsWith(
+        `${join(vs.root, 'outside.pdf')} is outside the folders this server may read (${vs.workspace})`,
+      ),
+      refusal,
+    );
   });
 });

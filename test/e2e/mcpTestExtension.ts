@@ -93,7 +93,11 @@ export function buildMcpTestExtension(dir: string): string {
   writeFileSync(join(src, 'README.md'), 'Test extension for Folio end-to-end tests of the MCP server in VS Code.\n');
   const vsce = join(repoRoot(), 'node_modules', '@vscode', 'vsce', 'vsce');
   const out = join(dir, 'folio-mcp-test.vsix');
-  const r = spawnSync(process.execPath, [vsce, 'package', '--allow-missing-repository', '--skip-license', '--out', out], { cwd: src, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(
+    process.execPath,
+    [vsce, 'package', '--allow-missing-repository', '--skip-license', '--out', out],
+    { cwd: src, encoding: 'utf8', timeout: 120_000 },
+  );
   if (r.status !== 0) throw new Error(`packaging the MCP test extension failed: ${r.stdout}\n${r.stderr}`);
   return out;
 }

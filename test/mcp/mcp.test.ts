@@ -178,10 +178,12 @@ test('password: an encrypted PDF asks for it, refuses a wrong one, converts with
   const none = (await client.callTool({ name: 'convert_pdf', arguments: { path: 'locked.pdf' } }, undefined, SLOW)) as CallToolResult;
   assert.equal(none.isError, true);
   assert.match(text(none), /locked\.pdf: .*password/i);
+  assert.equal(none._meta?.['folio/errorKind'], 'encrypted', 'the kind, for clients that act on it (docs/errors.md)');
   const wrong = (await client.callTool({ name: 'convert_pdf', arguments: { path: 'locked.pdf', password: 'not-it' } }, undefined, SLOW)) as CallToolResult;
   assert.equal(wrong.isError, true);
   assert.match(text(wrong), /password/i);
   assert.notEqual(text(wrong), text(none), 'a wrong password is told apart from none');
+  assert.equal(wrong._meta?.['folio/errorKind'], 'password');
   // docling's own test password for this file (docling tests/test_backend_pdf_password.py).
   const right = (await client.callTool({ name: 'convert_pdf', arguments: { path: 'locked.pdf', password: '1234' } }, undefined, SLOW)) as CallToolResult;
   assert.ok(!right.isError, text(right));

@@ -70,7 +70,7 @@ async function finished(job: Job): Promise<Error | undefined> {
 }
 
 /** Writes a task as a hostile writer would: record fields as given, the PDF, and its plan job; waits for the plan and any range it queued. */
-async function hostileTask(fields: Record<string, string>): Promise<{ id: string; error: string | null; pages: number }> {
+async function hostileTask(fields: Record<string, string>): Promise<{ id: string; error: string | null; errorKind: string | null; pages: number }> {
   const id = randomUUID();
   const k = docKeys(id);
   await redis.hset(k.record, { name: 'lorem.pdf', rangePages: '8', deadline: '0', created: String(Date.now()), ...fields });
@@ -79,7 +79,7 @@ async function hostileTask(fields: Record<string, string>): Promise<{ id: string
   await finished(plan);
   const range = await queue.getJob(`${id}-r0`);
   if (range) await finished(range);
-  return { id, error: await redis.hget(k.record, 'error'), pages: await redis.hlen(k.pages) };
+  return { id, error: await redis.hget(k.record, 'error'), errorKind: await redis.hget(k.record, 'errorKind'), pages: await redis.hlen(k.pages) };
 }
 
 test('a range job whose index climbs out of the scratch folder writes and deletes nothing there', { timeout: 240_000 }, async () => {
@@ -111,6 +111,7 @@ test('job options cannot name the cache folder: nothing written or chmod-ed ther
   assert.deepEqual(readdirSync(victim), [], 'no page image was written into the hostile cache folder');
   assert.equal(statSync(victim).mode, before, 'the folder mode is unchanged');
   assert.match(t.error ?? '', /options\.cacheDir comes from the worker's own configuration/);
+  assert.equal(t.errorKind, 'input', 'the refusal is stored with its kind (docs/errors.md): the service answers from it');
   assert.equal(t.pages, 0);
 });
 

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { crc32, createDeflate, deflateSync } from 'node:zlib';
 import { runCli } from './issue21Cli';
 import { pdfForInput } from '../../server/convert/imageInput';
-import { CancelledError } from '../../server/worker/pool';
+import { CancelledError } from '../../server/errors';
 
 let dir: string;
 const env = () => ({ FOLIO_CACHE_DIR: join(dir, 'cache') });

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { convertPageOn, type ConvertSettings } from '../../server/vlm/convert';
 import { VlmModel } from '../../server/vlm/model';
 import { loadVlm } from '../../server/vlm/index';
-import { AbortError } from '../../server/vlm/generate';
+import { CancelledError } from '../../server/errors';
 import { generateSpeculative } from '../../server/vlm/specGenerate';
 import { PAGE_INSTRUCTION } from '../../server/vlm/prompt';
 import { parseDocTags } from '../../server/doctags/parse';
@@ -138,7 +138,7 @@ test('cancel stops a speculative page between decoder passes', async () => {
     }
   };
   const t0 = Date.now();
-  await assert.rejects(convertPageOn(looping, job(lalala), settings('auto', { signal, loopGuard: false, maxNewTokens: 1_000_000, onToken })), AbortError);
+  await assert.rejects(convertPageOn(looping, job(lalala), settings('auto', { signal, loopGuard: false, maxNewTokens: 1_000_000, onToken })), CancelledError);
   assert.ok(Date.now() - t0 < 20_000);
   assert.equal(atCancel, 60, 'it was decoding when cancelled');
   // The pass under way finishes (its accepted drafts and one bonus token: K = 8 on the CPU), no more.
