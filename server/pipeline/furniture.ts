@@ -118,7 +118,9 @@ export function furnitureByForm(it: DocItem, page: PageAnalysis, hasRowMate = fa
   if (text.length > 90 || words > 14) return false;
   // A journal's citation line may end in a full stop ("… Publication date: August 2018.").
   const citation = CITATION_RE.test(text) && !/^[\d*†‡§¶]/u.test(text);
-  if (!citation && /[.!?]["'”’)]*$/u.test(text.replace(/\bet al\.$/, 'et al'))) return false;
+  // A few words beside another band line may end in an abbreviation's stop ("Isr. J. Math.").
+  const abbreviated = hasRowMate && words <= ROW_MATE_MAX_WORDS_WITH_STOP;
+  if (!citation && !abbreviated && /[.!?]["'”’)]*$/u.test(text.replace(/\bet al\.$/, 'et al'))) return false;
   // At the foot: a chapter–page number ("7-45"), or a short line sharing its row with another
   // band line ("Journal of Heat Transfer" … "PREPRINT FOR REVIEW / 1") or a citation line
   // ("J. ACM, Vol. 37, No. 4, Article 111."). A footnote fills its row alone and is a sentence.
@@ -126,6 +128,9 @@ export function furnitureByForm(it: DocItem, page: PageAnalysis, hasRowMate = fa
   const numbered = /^\d{1,4}\s+\S|\S\s+\d{1,4}$/.test(text);
   return hasRowMate || numbered || citation || standsAlone(it, page);
 }
+
+/** A band line with a row mate and at most this many words may end in a full stop. */
+const ROW_MATE_MAX_WORDS_WITH_STOP = 4;
 
 /** White space under a running head, in its own heights: more than a paragraph's break. */
 const RUNNING_HEAD_MIN_GAP = 1;

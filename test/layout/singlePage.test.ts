@@ -82,3 +82,14 @@ test('single-page furniture: running heads set right, chapter–page numbers, fo
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('footnotes set in Computer Modern 8 pt are prose, not one formula; a running head set low is furniture', async () => {
+  // REVTeX's title footnotes (CMR8: "Also at Physics Department, XYZ University." came out as
+  // `$\dagger\mathrm{Also}…$`); amsmath testmath's running heads at 12 % of the page, below the
+  // header band ("Sample paper for the amsmath package" … "3"; "REFERENCES" … "41"), and
+  // aomart's "SAMPLE PAPER" … "19", which were hidden as a formula before.
+  const ids = ['aps-p1-06', 'aps-p1-07', 'aip-p1-03', 'testmath-p3-01', 'testmath-p41-01', 'aom-p3-01'];
+  const { failed, ran } = await failingSetTests(ids);
+  assert.equal(ran.length, ids.length);
+  assert.deepEqual(failed, []);
+});

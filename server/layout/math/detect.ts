@@ -52,7 +52,10 @@ export function isMathSpan(s: TextSpan, body: string): boolean {
   // A lone math symbol may come in a font pdf.js calls monospace; code never is all symbols.
   if (s.monospace) return [...t].every((c) => isMathChar(c) || /\s/.test(c));
   const bare = s.fontName.replace(/^[A-Z]{6}\+/, '');
-  if (MATH_FONT_RE.test(bare) || /^cmr(5|6|7|8)$/i.test(bare)) return !/^[.,;:]+$/.test(t);
+  if (MATH_FONT_RE.test(bare)) return !/^[.,;:]+$/.test(t);
+  // Computer Modern's small upright sizes set scripts ("x_2", "_{max}") and also footnotes and
+  // affiliations: a run of words there is prose ("Also at Physics Department, XYZ University.").
+  if (/^cmr(5|6|7|8)$/i.test(bare)) return !/^[.,;:]+$/.test(t) && !isProseRun(t);
   if ([...t].some(isMathChar)) return true;
   if (!s.italic) return false;
   // Variables: words of one or two letters (and function names), nothing longer.
@@ -64,6 +67,15 @@ export function isMathSpan(s: TextSpan, body: string): boolean {
     return words.length > 0 && words.every((w) => /^\p{L}$/u.test(w) || (/^\p{L}{2}$/u.test(w) && !SHORT_WORDS.has(w.toLowerCase())));
   }
   return words.length > 0 && words.every((w) => w.length <= 2 || FUNCTIONS.has(w) || w === 'mod') && /\p{L}/u.test(t);
+}
+
+/** Words of this many letters and more, not function names, that make a small-size run prose. */
+const PROSE_WORD_LETTERS = 3;
+const PROSE_MIN_WORDS = 2;
+
+function isProseRun(t: string): boolean {
+  const words = (t.match(/\p{L}+/gu) ?? []).filter((w) => w.length >= PROSE_WORD_LETTERS && !FUNCTIONS.has(w));
+  return words.length >= PROSE_MIN_WORDS;
 }
 
 export interface FormulaFound {

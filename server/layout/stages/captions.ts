@@ -4,7 +4,7 @@
  * decides across neighbouring pages).
  */
 import { attachCaptions } from '../captions';
-import type { PageState } from './state';
+import type { PageState, PageUnit } from './state';
 
 /** Tolerance (points) for a band line's box lying inside an item's box. */
 const BOX_TOLERANCE = 0.5;
@@ -13,11 +13,40 @@ export function placeCaptions(state: PageState): PageState {
   const items = attachCaptions(state.items);
   const furnitureCandidates: number[] = [];
   const bandBoxes = [...state.header, ...state.footer, ...state.margin].map((u) => u.bbox);
+  const topBoxes = topRow(state).map((u) => u.bbox);
   items.forEach((it, i) => {
     if (!it.bbox || it.cls === 'picture' || it.cls === 'table') return;
     const b = it.bbox;
     const t = BOX_TOLERANCE;
-    if (bandBoxes.some((u) => u.x0 >= b.x0 - t && u.x1 <= b.x1 + t && u.y0 >= b.y0 - t && u.y1 <= b.y1 + t)) furnitureCandidates.push(i);
+    const holds = (u: { x0: number; y0: number; x1: number; y1: number }) => u.x0 >= b.x0 - t && u.x1 <= b.x1 + t && u.y0 >= b.y0 - t && u.y1 <= b.y1 + t;
+    // A heading that opens the page is no running head, whatever the next page's head repeats.
+    const heading = it.cls === 'section_header' || it.cls === 'title';
+    if (bandBoxes.some(holds) || (!heading && topBoxes.some(holds))) furnitureCandidates.push(i);
   });
   return { ...state, items, furnitureCandidates };
+}
+
+/** The first row may stand this far down the page (AMS classes set their running heads at 12–13 %). */
+const TOP_ROW_MAX = 0.16;
+/** …and apart from the line under it by this share of its height. */
+const TOP_ROW_GAP = 0.8;
+
+/**
+ * The page's first row of body lines when it stands apart from the rest, below the header band
+ * (a running head set low: "SAMPLE PAPER … 19"), and not bold: only a candidate. It stays where the body
+ * order put it; furniture.ts decides, by repetition on neighbouring pages or, on a page alone,
+ * by form (row mates, a page number, a citation line).
+ */
+function topRow(state: PageState): PageUnit[] {
+  const lines = state.body.filter((u) => u.kind === 'line' && !u.rotated);
+  if (lines.length < 4) return [];
+  const top = Math.min(...lines.map((u) => u.bbox.y0));
+  const first = lines.filter((u) => u.bbox.y0 <= top + 2);
+  // A bold first row is a heading or a table's header row, not a running head.
+  if (first.some((u) => u.kind === 'line' && u.line.bold)) return [];
+  const bottom = Math.max(...first.map((u) => u.bbox.y1));
+  if (bottom > state.height * TOP_ROW_MAX) return [];
+  const h = Math.max(...first.map((u) => u.bbox.y1 - u.bbox.y0));
+  const next = Math.min(...state.body.filter((u) => !first.includes(u)).map((u) => u.bbox.y0));
+  return next - bottom >= TOP_ROW_GAP * h ? first : [];
 }
