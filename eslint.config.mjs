@@ -10,10 +10,21 @@ import importPlugin from 'eslint-plugin-import';
 const BACKEND_ONLY = {
   patterns: [
     {
-      group: ['**/server/*', '**/server/**'],
-      message: 'src/ and media/ reach the backend only through common/ (protocol, safe writes, view messages, errors); see ARCHITECTURE.md.',
+      regex: '^(\\.\\./)+server/',
+      message: 'src/ and media/ reach the backend only through common/ (protocol, errors, safe writes, view messages); see ARCHITECTURE.md.',
     },
   ],
+};
+
+/** common/ is imported by every side, so it imports none of them. */
+const SHARED_ONLY = {
+  patterns: [{ regex: '^(\\.\\./)+(server|src|media)/', message: 'common/ imports no room of its own: it is the layer every side shares.' }],
+};
+
+/** The backend and the CLI never reach into the extension host or the webview. */
+const NO_EDITOR = {
+  paths: [{ name: 'vscode', message: 'server/ runs without VS Code.' }],
+  patterns: [{ regex: '^(\\.\\./)+(src|media)/', message: 'server/ runs without VS Code: share code through common/.' }],
 };
 
 export default tseslint.config(
@@ -46,6 +57,8 @@ export default tseslint.config(
     },
   },
   { files: ['src/**/*.ts', 'media/**/*.ts'], rules: { 'no-restricted-imports': ['error', BACKEND_ONLY] } },
+  { files: ['common/**/*.ts'], rules: { 'no-restricted-imports': ['error', SHARED_ONLY] } },
+  { files: ['server/**/*.ts'], rules: { 'no-restricted-imports': ['error', NO_EDITOR] } },
   // Test bodies are one `test(...)` callback per scenario; their length is the scenario's.
   // Tests read JSON answers (HTTP bodies, recorded requests) field by field: asserting on their shape is the test's job.
   { files: ['test/**/*.ts'], rules: { 'max-lines-per-function': 'off', '@typescript-eslint/no-explicit-any': 'off' } },

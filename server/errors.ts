@@ -4,10 +4,10 @@
  * extension asking for a password, the CLI's exit code, the HTTP status, a queue's retry — reads
  * those, never the message, whose words are for people only.
  */
-import { FolioErrorCodes, type ErrorKind } from './protocol';
-import { kindOfCode } from './errorKinds';
+import { FolioErrorCodes, type ErrorKind } from '../common/protocol';
+import { kindOfCode } from '../common/errorKinds';
 
-export { kindOf, kindOfCode, messageOf } from './errorKinds';
+export { kindOf, kindOfCode, messageOf } from '../common/errorKinds';
 
 export type FolioErrorCode = (typeof FolioErrorCodes)[keyof typeof FolioErrorCodes];
 

@@ -21,7 +21,7 @@ import {
   type ConvertParams,
   type ReparseRegionParams,
   type ReparseRegionResult,
-} from './protocol';
+} from '../common/protocol';
 import { PageWorkerPool } from './worker/pool';
 import { analyzeOptions, convertDocument, toPath } from './convert/convertDocument';
 import { CancelledError, isCancelled, isFolioError, messageOf } from './errors';
@@ -33,7 +33,7 @@ import { checkConvertParams, checkReparseParams } from './convert/checkParams';
 import { evictCache } from './util/cache';
 import { IdleMap } from './util/idleMap';
 import { resolveLimits } from './worker/limits';
-import type { ConvertLimits } from './protocol';
+import type { ConvertLimits } from '../common/protocol';
 import { checkExportParams } from './export/checkExportParams';
 import { exportInWorker, exportJob } from './export/inWorker';
 import { checkPullModelParams, pullModelRequest } from './models/pullRequest';
@@ -97,7 +97,7 @@ connection.onRequest(ConvertRequest.type, async (params: ConvertParams, token: C
   if (workDone !== undefined) {
     void connection.sendProgress(WorkDoneProgress.type, workDone, { kind: 'begin', title: `Converting ${name}`, cancellable: true });
   }
-  const collected: import('./protocol').PageResult[] = [];
+  const collected: import('../common/protocol').PageResult[] = [];
   // Partials only where asked for and addressable (the token says which request they belong to);
   // `open` guards against one slipping out once the request has answered.
   let open = true;

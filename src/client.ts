@@ -14,7 +14,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { LogNotification, type PagePartialParams } from '../server/protocol';
+import { LogNotification, type PagePartialParams } from '../common/protocol';
 
 /**
  * Listeners of `folio/pagePartial` by request (partial-result token). The client keeps one

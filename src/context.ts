@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { createClient, PagePartialRouter } from './client';
 import { ConversionListeners } from './conversion';
-import { PagePartialNotification, type ConvertOptions, type PictureMode, type RemoteVlmSettings } from '../server/protocol';
+import { PagePartialNotification, type ConvertOptions, type PictureMode, type RemoteVlmSettings } from '../common/protocol';
 import { modelsDirOption } from './paths';
 import { ExportRecords } from './commands/exportRecords';
 

@@ -3,8 +3,8 @@
  * (the preview, src/preview). The command owns the conversion; listeners only observe.
  */
 import * as vscode from 'vscode';
-import type { ConvertOptions, ConvertSummary, PagePartialParams, PageResult } from '../server/protocol';
-import { messageOf } from '../server/errorKinds';
+import type { ConvertOptions, ConvertSummary, PagePartialParams, PageResult } from '../common/protocol';
+import { messageOf } from '../common/errorKinds';
 
 export interface ConversionEvents {
   /**

@@ -4,8 +4,8 @@
  * cancel the user asked for. The extension's one table of kinds; the backend's words are shown,
  * never read. No `vscode` import, so the table is checked by plain unit tests.
  */
-import type { ErrorKind } from '../server/protocol';
-import { kindOf } from '../server/errorKinds';
+import type { ErrorKind } from '../common/protocol';
+import { kindOf } from '../common/errorKinds';
 
 export type Reaction =
   /** Ask for the PDF's password with this prompt, then try again. */

@@ -9,7 +9,7 @@
  * time and typed here with the subset Folio uses, so older editors run the rest of Folio.
  */
 import * as vscode from 'vscode';
-import { ConvertRequest, type ConvertParams } from '../server/protocol';
+import { ConvertRequest, type ConvertParams } from '../common/protocol';
 import { sharedConvertOptions, type FolioContext } from './context';
 import { boundResult, resolveWorkspacePdf } from './lmToolCore';
 

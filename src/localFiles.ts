@@ -1,12 +1,12 @@
 /**
- * The extension's file writes: the `.md` and the sidecar go through server/util/safeWrite (no
+ * The extension's file writes: the `.md` and the sidecar go through common/safeWrite (no
  * write through a link, nothing outside the workspace folder, short temp names), the same rules
  * as the backend and the CLI. `workspace.fs.writeFile` followed a linked `doc.md`. Folio
  * declares `virtualWorkspaces: false`, so every file it writes is a local `file:` one.
  */
 import * as vscode from 'vscode';
 import { dirname } from 'node:path';
-import { safeWriteFile } from '../server/util/safeWrite';
+import { safeWriteFile } from '../common/safeWrite';
 
 export function localPath(uri: vscode.Uri): string {
   if (uri.scheme !== 'file') throw new Error(`Folio works on local files only; ${uri.toString()} is not one.`);

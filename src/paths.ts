@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
-import { fitFileName } from '../server/util/safeWrite';
+import { fitFileName } from '../common/safeWrite';
 
 export function markdownUriFor(pdfUri: vscode.Uri, outputDirectory: string): vscode.Uri {
   return outputUriFor(pdfUri, outputDirectory, '.md');

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { FolioErrorCodes } from '../../server/protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 import { BackendProcess } from '../../test/helpers/backend';
 import { mutate, MUTATIONS, type MutationKind } from './mutate';
 

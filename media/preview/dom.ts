@@ -1,5 +1,5 @@
 /** Small DOM helpers for the preview webview. Text is always set through textContent. */
-import type { BBox, RegionClass } from '../../server/protocol';
+import type { BBox, RegionClass } from '../../common/protocol';
 
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,

@@ -4,8 +4,8 @@
  * reparse. Geometry is in PDF points; pixel deltas are converted with the sheet's current size.
  * Every change is sent to the host, which owns the region map and the `.md`.
  */
-import type { BBox, RegionClass } from '../../server/protocol';
-import { EDITABLE_CLASSES, type PageView, type RegionView, type ViewMessageBody } from '../messages';
+import type { BBox, RegionClass } from '../../common/protocol';
+import { EDITABLE_CLASSES, type PageView, type RegionView, type ViewMessageBody } from '../../common/viewMessages';
 import { clampBox, classLabel, el, place } from './dom';
 
 export interface EditingHost {

@@ -3,12 +3,12 @@
  * boxes, linked both ways with the `.md` editor beside it, region editing (select, move, resize,
  * change class, draw, delete, reparse), every action on a key, and the page's rendered Markdown one
  * key away (M). Page images are virtualised (virtual.ts). It talks to src/preview/view.ts only
- * through media/messages.ts.
+ * through common/viewMessages.ts.
  *
  * Every PDF-derived string reaches the DOM through textContent (see markdown.ts); styles are set
  * through CSSOM, which the CSP (no 'unsafe-inline') allows.
  */
-import type { RegionClass } from '../../server/protocol';
+import type { RegionClass } from '../../common/protocol';
 import {
   EDITABLE_CLASSES,
   isStale,
@@ -19,7 +19,7 @@ import {
   type PageView,
   type RegionView,
   type ViewMessageBody,
-} from '../messages';
+} from '../../common/viewMessages';
 import { renderMarkdown } from './markdown';
 import { classLabel, el, place } from './dom';
 import { Editing } from './editing';

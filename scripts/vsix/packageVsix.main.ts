@@ -18,7 +18,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFil
 import { join, resolve } from 'node:path';
 import { repoRoot } from '../../test/helpers/corpus';
 import { ignoreLines, nativeDirs, TARGETS, targetByName, vsixName, type VsixTarget } from './targets';
-import { messageOf } from '../../server/errorKinds';
+import { messageOf } from '../../common/errorKinds';
 
 /** Files of the checkout a VSIX is built from (the rest comes from node_modules). */
 const EXTENSION_FILES = ['README.md', 'LICENSE', 'LICENSE.md', 'CHANGELOG.md', '.npmrc', 'package-lock.json', 'dist', 'media'];

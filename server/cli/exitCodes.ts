@@ -4,7 +4,7 @@
  * as the README has always promised (a script tells "some file failed" from "bad arguments", 2,
  * and from an interrupt, 130, like a shell's SIGINT); the line on stderr says which and why.
  */
-import type { ErrorKind } from '../protocol';
+import type { ErrorKind } from '../../common/protocol';
 
 export const EXIT_CODES: Record<ErrorKind, number> = {
   input: 2,

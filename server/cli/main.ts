@@ -10,7 +10,7 @@
  */
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { ERROR_KIND_CODES, type ConvertSummary, type ErrorKind, type PageResult } from '../protocol';
+import { ERROR_KIND_CODES, type ConvertSummary, type ErrorKind, type PageResult } from '../../common/protocol';
 import { PageWorkerPool } from '../worker/pool';
 import { convertDocument } from '../convert/convertDocument';
 import { disposeVlmEngines } from '../convert/vlmEngine';

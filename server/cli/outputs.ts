@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { fitFileName, safeWriteFileSync } from '../util/safeWrite';
+import { fitFileName, safeWriteFileSync } from '../../common/safeWrite';
 import { ensurePrivateDir, userCacheRoot } from '../util/cache';
 
 export interface OutputPlan {

@@ -7,7 +7,7 @@
  * Returns a message naming the bad field, or undefined when the parameters are acceptable.
  */
 import { isAbsolute, resolve, dirname } from 'node:path';
-import { REGION_CLASSES, type ConvertOptions } from '../protocol';
+import { REGION_CLASSES, type ConvertOptions } from '../../common/protocol';
 import { remoteUrlProblem } from '../util/loopback';
 
 const MAX_PATH = 4096;

@@ -18,7 +18,7 @@ import { basename, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { deflateSync } from 'node:zlib';
 import type sharpType from 'sharp';
-import { FolioErrorCodes } from '../protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 import { CancelledError, FolioError, isCancelled, messageOf } from '../errors';
 
 export const IMAGE_INPUT = /\.(png|jpe?g|tiff?)$/i;

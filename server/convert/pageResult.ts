@@ -5,7 +5,7 @@
  * pipeline is exactly what the same DocTags would give from the VLM, and the DocTags shown in
  * the preview are the ones the Markdown came from.
  */
-import type { EngineName, ErrorKind, PageResult, Region } from '../protocol';
+import type { EngineName, ErrorKind, PageResult, Region } from '../../common/protocol';
 import type { DocItem } from '../doctags/types';
 import { fromGrid, toGrid } from '../doctags/types';
 import { serializePage } from '../doctags/serialize';

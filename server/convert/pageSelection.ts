@@ -1,6 +1,6 @@
 /** Page selections such as "1-3,7,10-" (1-based, inclusive; an open end means "to the last page"). */
 import { FolioError } from '../errors';
-import { FolioErrorCodes } from '../protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 
 function isAll(spec: string | undefined): boolean {
   return spec === undefined || spec.trim() === '' || spec.trim() === 'all';

@@ -3,7 +3,7 @@
  * submits to the queue (engine, OCR, scale, furniture, models, VLM and speculation), built in
  * one place so a new flag reaches both paths.
  */
-import type { ConvertOptions } from '../protocol';
+import type { ConvertOptions } from '../../common/protocol';
 import type { ConvertArgs } from './args';
 import { remoteVlmOption } from '../vlm/remoteOptions';
 

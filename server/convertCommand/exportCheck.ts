@@ -5,7 +5,7 @@
  * `--format chunks` an empty file). A document whose pages hold nothing is not affected: its
  * empty export says what the pages say.
  */
-import type { ConvertSummary } from '../protocol';
+import type { ConvertSummary } from '../../common/protocol';
 import type { OutputFormat } from './args';
 
 /** A message when `text` (the rendered output) is empty although the pages converted hold content; undefined when it is fine. */

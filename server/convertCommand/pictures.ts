@@ -5,7 +5,7 @@
  * `--images embed` the crops only pass through a temporary folder, flat.
  */
 import { basename, extname } from 'node:path';
-import { fitFileName } from '../util/safeWrite';
+import { fitFileName } from '../../common/safeWrite';
 
 /** The linked pictures folder's name (a single segment) beside the output file `out`. */
 export function linkedAssetsFolder(out: string): string {

@@ -6,7 +6,7 @@
  * `<!-- formula-not-decoded -->`) and returns, for each item, the range of Markdown it wrote
  * so the preview can link boxes and text.
  */
-import type { TextRange } from '../protocol';
+import type { TextRange } from '../../common/protocol';
 import type { DocItem } from './types';
 import { escapeBlock, escapeHeading, escapeInline, escapeLineStart, escapeLinkText, escapeOneLine } from './mdEscape';
 import { numberOfLabel } from './listLabel';

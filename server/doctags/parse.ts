@@ -11,7 +11,7 @@
  *   paper about HTML) stays text; names outside the vocabulary are always text.
  * - Stray closing tags are ignored; stray text between elements becomes a text item.
  */
-import type { RegionClass } from '../protocol';
+import type { RegionClass } from '../../common/protocol';
 import { partsToText, type DocItem, type DocPage, type InlinePart, type OtslCell } from './types';
 import { tokenize, type Token } from './tokenize';
 import { splitListLabel } from './listLabel';

@@ -8,7 +8,7 @@
  * read back (issue 21 item 11). docling-core's DocLang serializer escapes text the same way
  * (`xml.sax.saxutils.escape`); its legacy DocTags writer does not. The tokenizer decodes it.
  */
-import type { GridBox } from '../protocol';
+import type { GridBox } from '../../common/protocol';
 import type { DocItem, InlinePart, OtslCell } from './types';
 import { tagOfItem } from './vocab';
 import { isListLabel } from './listLabel';

@@ -4,7 +4,7 @@
  * element. The pipeline engine builds items from the text layer or OCR; the VLM's output is
  * parsed into the same items. Nothing here imports anything.
  */
-import type { BBox, GridBox, RegionClass } from '../protocol';
+import type { BBox, GridBox, RegionClass } from '../../common/protocol';
 
 /** One OTSL cell token and its text (empty for `ecel`, `lcel`, `ucel`, `xcel`). */
 export type OtslTag = 'fcel' | 'ecel' | 'lcel' | 'ucel' | 'xcel' | 'ched' | 'rhed' | 'srow';

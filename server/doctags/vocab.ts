@@ -2,7 +2,7 @@
  * DocTags vocabulary (docling-core's token names) and the mapping between tag names and Folio's
  * region classes. Shared by the serializer and the parser so both speak exactly the same set.
  */
-import type { RegionClass } from '../protocol';
+import type { RegionClass } from '../../common/protocol';
 import type { OtslTag } from './types';
 
 /** Leaf elements whose content is text (plus location tokens and, for some, a caption). */

@@ -5,7 +5,7 @@
  * exporter reads; their content was produced by this backend's own conversion.
  */
 import { isAbsolute } from 'node:path';
-import type { ExportParams } from '../protocol';
+import type { ExportParams } from '../../common/protocol';
 import { picturePathProblem } from './pictureFile';
 
 const MAX_PATH = 4096;

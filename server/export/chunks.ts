@@ -7,7 +7,7 @@
  * never inside a cell or a merged cell — with its header rows repeated in every piece.
  * docs/formats.md describes the output.
  */
-import type { BBox, RegionClass } from '../protocol';
+import type { BBox, RegionClass } from '../../common/protocol';
 import type { DocItem, OtslCell } from '../doctags/types';
 import { renderRegionMarkdown } from '../doctags/markdown';
 import { tableToMarkdown, rectangular } from '../doctags/mdTable';

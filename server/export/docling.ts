@@ -37,7 +37,7 @@ import type {
   TitleItem,
   UnorderedList,
 } from '@docling/docling-core';
-import type { BBox } from '../protocol';
+import type { BBox } from '../../common/protocol';
 import type { DocItem } from '../doctags/types';
 import { fromGrid } from '../doctags/types';
 import type { ExportPage } from './pages';

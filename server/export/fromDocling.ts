@@ -5,7 +5,7 @@
  * DoclingDocument whose items carry page provenance.
  */
 import type { DoclingDocument, NodeItem, RefItem, TableItem, PictureItem } from '@docling/docling-core';
-import type { RegionClass } from '../protocol';
+import type { RegionClass } from '../../common/protocol';
 import { partsToText, type DocItem, type InlinePart } from '../doctags/types';
 import { pageToMarkdown } from '../doctags/markdown';
 import { tableDataToOtsl } from './doclingTable';

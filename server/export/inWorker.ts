@@ -35,7 +35,7 @@ export function exportInWorker(job: ExportJob, signal: AbortSignal, script = joi
 }
 
 /** The exporter's job for a `folio/export` request (parameters already checked; `pdfPath` from its URI). */
-export function exportJob(params: import('../protocol').ExportParams, pdfPath: string): ExportJob {
+export function exportJob(params: import('../../common/protocol').ExportParams, pdfPath: string): ExportJob {
   return {
     format: params.format,
     pdfPath,

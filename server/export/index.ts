@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { PageResult } from '../protocol';
+import type { PageResult } from '../../common/protocol';
 import { exportPageFromResult, type ExportPage } from './pages';
 import { toDoclingDocument, type DoclingOptions } from './docling';
 import { chunkDocument, chunksToJsonl, type ChunkOptions } from './chunks';

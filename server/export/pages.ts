@@ -4,7 +4,7 @@
  * DocTags and its regions (boxes in points, one per item, same order); the items come back from
  * the DocTags with the one parser, so an export says exactly what the Markdown says.
  */
-import type { PageResult } from '../protocol';
+import type { PageResult } from '../../common/protocol';
 import type { DocItem } from '../doctags/types';
 import { fromGrid } from '../doctags/types';
 import { parseDocTags } from '../doctags/parse';

@@ -3,7 +3,7 @@
  * list marker, a change of font size, weight or monospace, a wider than usual line pitch, or a
  * jump in indentation.
  */
-import type { BBox } from '../protocol';
+import type { BBox } from '../../common/protocol';
 import type { Line } from './lines';
 import { parseMarker, type Marker } from './markers';
 import { isCaptionStart } from './captions';

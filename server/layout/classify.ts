@@ -4,7 +4,7 @@
  * section numbering; lists from markers with nesting from indentation; code from monospace
  * fonts; formulas from math fonts and symbols; captions and footnotes from wording, size and place.
  */
-import type { RegionClass } from '../protocol';
+import type { RegionClass } from '../../common/protocol';
 import type { DocStats } from '../pdf/open';
 import type { Block } from './blocks';
 import { headingNumberDepth } from './markers';

@@ -3,7 +3,7 @@
  * the horizontal gap is too wide to be a word space (columns, table cells). Spaces are inserted
  * from gaps when the producer did not emit them.
  */
-import type { BBox } from '../protocol';
+import type { BBox } from '../../common/protocol';
 import type { TextSpan } from '../pipeline/types';
 import { composeAccents, normalizeSpanText } from './normalize';
 import { flushRightEdges, justifiedContinuations } from './streamEvidence';

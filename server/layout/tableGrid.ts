@@ -3,7 +3,7 @@
  * merged) and the page's text spans to OTSL rows. Shared by both table sources: ruling lines and
  * text alignment.
  */
-import type { BBox } from '../protocol';
+import type { BBox } from '../../common/protocol';
 import type { OtslCell } from '../doctags/types';
 import type { TextSpan } from '../pipeline/types';
 

@@ -8,7 +8,7 @@
  * What keeps text out: the body must have at least two rows with two or more short cells in most
  * of them, in at least two columns; a rule under a heading or over footnotes has prose under it.
  */
-import type { BBox } from '../protocol';
+import type { BBox } from '../../common/protocol';
 import type { OtslCell } from '../doctags/types';
 import type { Rule, TextSpan } from '../pipeline/types';
 import { normalizeSpanText } from './normalize';

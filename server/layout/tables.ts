@@ -4,7 +4,7 @@
  * 2. for the text left over, column alignment over ≥ 3 lines with ≥ 2 gaps (tableAlign.ts).
  * Both produce a grid that tableGrid.ts fills with the page's spans and turns into OTSL.
  */
-import type { BBox } from '../protocol';
+import type { BBox } from '../../common/protocol';
 import type { OtslCell } from '../doctags/types';
 import type { PageContent } from '../pipeline/types';
 import { fillGrid, markHeader, pruneEmpty, type Grid, type GridTable } from './tableGrid';

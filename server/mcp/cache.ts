@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import type { ConvertSummary, PageResult } from '../protocol';
+import type { ConvertSummary, PageResult } from '../../common/protocol';
 
 export interface CachedConversion {
   summary: ConvertSummary;

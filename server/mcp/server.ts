@@ -14,7 +14,7 @@ import { relative } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
-import type { ConvertLimits, PageResult } from '../protocol';
+import type { ConvertLimits, PageResult } from '../../common/protocol';
 import { PageWorkerPool } from '../worker/pool';
 import { convertDocument } from '../convert/convertDocument';
 import { checkLimit } from '../worker/limits';

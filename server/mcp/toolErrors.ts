@@ -3,7 +3,7 @@
  * for a failure the model should see and act on, not a JSON-RPC error), its kind in `_meta`, and
  * what an agent can do next — MCP's one table of kinds (docs/errors.md).
  */
-import type { ErrorKind } from '../protocol';
+import type { ErrorKind } from '../../common/protocol';
 
 export const MCP_ADVICE: Record<ErrorKind, string> = {
   input: 'Fix the arguments (path inside the allowed folders, pages such as "1-3,7") and call again.',

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { FolioError } from '../errors';
-import { FolioErrorCodes } from '../protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 import { DEFAULT_IDLE_MS, DEFAULT_REQUEST_MS, hubFetch, offlineError, type HubFile, type HubPolicy } from './hub';
 
 export interface FileProgress {

@@ -14,7 +14,7 @@
  * against a local fake hub).
  */
 import { FolioError } from '../errors';
-import { FolioErrorCodes } from '../protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 import { isLoopbackHost } from '../util/loopback';
 
 export interface HubFile {

@@ -15,7 +15,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FolioError } from '../errors';
-import { FolioErrorCodes } from '../protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 import { CATALOG, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_TOTAL_BYTES, findEntry, isWeightFile, MAX_OTHER_FILE_BYTES, wantedFile, type CatalogEntry } from './catalog';
 import { downloadFile, verifyFile } from './download';
 import { hubEndpoint, listRepoFiles, resolveRevision, resolveUrl, type HubFile, type HubPolicy } from './hub';

@@ -4,7 +4,7 @@
  * from another process: checked before a byte is fetched.
  */
 import { isAbsolute } from 'node:path';
-import type { PullModelParams, PullModelResult } from '../protocol';
+import type { PullModelParams, PullModelResult } from '../../common/protocol';
 import { DTYPE_SUFFIX } from '../vlm/config';
 import { CATALOG } from './catalog';
 import { pullModel } from './manager';

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createSession, type Session } from '../onnx/runtime';
 import { FolioError } from '../errors';
-import { FolioErrorCodes } from '../protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 import { messageOf } from '../errors';
 
 export const MODEL_FILES = {

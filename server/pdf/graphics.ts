@@ -4,7 +4,7 @@
  * of vector drawing (figures), and tiny vector marks (bullets drawn as shapes, as Chromium does).
  * Coordinates are displayed-page points, top-left origin.
  */
-import type { BBox } from '../protocol';
+import type { BBox } from '../../common/protocol';
 import type { Rule } from '../pipeline/types';
 import { mul } from './text';
 

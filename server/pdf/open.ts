@@ -6,7 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createHash } from 'node:crypto';
 import { FolioError, isFolioError } from '../errors';
-import { FolioErrorCodes } from '../protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 import { pdfjs, pdfjsAssetOptions } from './pdfjs';
 import { pdfjsWork } from './guard';
 import { keepSampledText } from './text';

@@ -10,7 +10,7 @@ import { writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import { FolioError } from '../errors';
-import { FolioErrorCodes } from '../protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 import { pdfjsWork } from './guard';
 import { loadDeferredSystemFonts } from './systemFonts';
 

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
-import type { BBox, RegionClass } from '../protocol';
+import type { BBox, RegionClass } from '../../common/protocol';
 import { toGrid, type DocItem } from '../doctags/types';
 import type { AnalyzeOptions, PageAnalysis, PageContent } from './types';
 import { openPdf, type PdfHandle } from '../pdf/open';

@@ -2,7 +2,7 @@
  * OCR output → TextSpans for layout. Layout runs in the upright frame (rotation undone, so lines
  * are horizontal); the resulting boxes are mapped back to the displayed page for `bbox`.
  */
-import type { BBox } from '../protocol';
+import type { BBox } from '../../common/protocol';
 import type { TextSpan } from './types';
 import { mapUprightToOriginal, type Box, type OcrResult } from '../ocr/index';
 

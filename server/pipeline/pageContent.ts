@@ -3,7 +3,7 @@
  * Operator list first: it makes pdf.js load the fonts whose names tell bold and monospace.
  */
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
-import type { BBox } from '../protocol';
+import type { BBox } from '../../common/protocol';
 import type { PageContent } from './types';
 import { pdfjs } from '../pdf/pdfjs';
 import { pdfjsWork } from '../pdf/guard';

@@ -5,7 +5,7 @@
  */
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type sharpType from 'sharp';
-import { fitFileName, isInside, safeWriteFile } from '../util/safeWrite';
+import { fitFileName, isInside, safeWriteFile } from '../../common/safeWrite';
 import type { DocItem } from '../doctags/types';
 import type { RenderedPage } from '../pdf/render';
 

@@ -1,5 +1,5 @@
 /** Re-parsing one region: the spans inside a box, shaped by the class the user chose. */
-import type { BBox, RegionClass } from '../protocol';
+import type { BBox, RegionClass } from '../../common/protocol';
 import { toGrid, type DocItem, type OtslCell } from '../doctags/types';
 import type { PageContent, TextSpan } from './types';
 import { buildLines, type Line } from '../layout/lines';

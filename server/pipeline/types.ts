@@ -52,7 +52,7 @@ export interface AnalyzeOptions {
 /** One run of text on the page: a pdf.js text item, or a word or line from OCR. Points, top-left origin. */
 export interface TextSpan {
   text: string;
-  bbox: import('../protocol').BBox;
+  bbox: import('../../common/protocol').BBox;
   /** Font size in points (from the text matrix; for OCR, the line height). */
   fontSize: number;
   fontName: string;
@@ -81,5 +81,5 @@ export interface PageContent {
   spans: TextSpan[];
   rules: Rule[];
   /** Placed images (image XObjects) and clusters of vector drawing, as boxes. */
-  graphics: { bbox: import('../protocol').BBox; kind: 'image' | 'vector' }[];
+  graphics: { bbox: import('../../common/protocol').BBox; kind: 'image' | 'vector' }[];
 }

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { ConvertOptions } from '../protocol';
+import type { ConvertOptions } from '../../common/protocol';
 import { connectRedis } from './connection';
 import { QUEUE_NAME, type FolioJobData } from './keys';
 import { DocStore, type DocResult, type DocStatus } from './store';

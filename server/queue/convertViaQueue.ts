@@ -7,10 +7,10 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { safeWriteFileSync } from '../util/safeWrite';
+import { safeWriteFileSync } from '../../common/safeWrite';
 import { basename, dirname, join, relative } from 'node:path';
 import type { ConvertArgs } from '../convertCommand/args';
-import type { ConvertSummary } from '../protocol';
+import type { ConvertSummary } from '../../common/protocol';
 import { ProgressLine } from '../convertCommand/progress';
 import { engineOptions } from '../convertCommand/engineOptions';
 import { exportProblem } from '../convertCommand/exportCheck';
@@ -73,7 +73,7 @@ export async function convertViaQueue(args: ConvertArgs & { queue: string }, fil
           res.summary.uri = pdf;
           res.summary.elapsedMs = Date.now() - started;
           // Asset names were checked against the task's layout when read (queue/schema.ts); the
-          // writes never follow a link or leave their folder (server/util/safeWrite), as in-process.
+          // writes never follow a link or leave their folder (common/safeWrite), as in-process.
           const assets = await client.store.assets(id);
           embedDir = args.pictures === 'embed' ? mkdtempSync(join(tmpdir(), 'folio-pictures-')) : undefined;
           const picturesDir = embedDir ?? dirname(outPath);

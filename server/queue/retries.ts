@@ -1,4 +1,4 @@
-import type { ErrorKind } from '../protocol';
+import type { ErrorKind } from '../../common/protocol';
 
 /**
  * Which failures of a range are tried again (BullMQ's attempts) — the queue's table of kinds

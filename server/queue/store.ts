@@ -5,7 +5,7 @@
  * after a worker died stores each page once.
  */
 import type { Redis } from 'ioredis';
-import type { ConvertSummary, ErrorKind, PageResult } from '../protocol';
+import type { ConvertSummary, ErrorKind, PageResult } from '../../common/protocol';
 import { joinDocTags, joinPages } from '../convert/pageResult';
 import { docKeys } from './keys';
 import { checkAssetName, checkTaskId, parsePageResult, parseRecord, type DocRecord } from './schema';

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { FolioErrorCodes, type ConvertOptions, type PageResult } from '../protocol';
+import { FolioErrorCodes, type ConvertOptions, type PageResult } from '../../common/protocol';
 import { FolioError, kindOf, messageOf } from '../errors';
 import { RETRIED } from './retries';
 import { PageWorkerPool } from '../worker/pool';
@@ -28,7 +28,7 @@ import { QUEUE_NAME, type FolioJobData, type RangeJobData } from './keys';
 import { planRanges, toSelection } from './ranges';
 import { DocStore, type DocRecord } from './store';
 import { BadQueueDataError, parseJobData, workerFileName } from './schema';
-import { isInside } from '../util/safeWrite';
+import { isInside } from '../../common/safeWrite';
 
 export interface WorkerOptions {
   redis: string;

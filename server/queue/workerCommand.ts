@@ -1,6 +1,6 @@
 /** `folio worker --redis redis://…`: runs until SIGINT/SIGTERM, then finishes its current jobs' bookkeeping and exits. */
 import { resolve } from 'node:path';
-import type { ConvertOptions } from '../protocol';
+import type { ConvertOptions } from '../../common/protocol';
 import { remoteVlmOption } from '../vlm/remoteOptions';
 import { remoteUrlProblem } from '../util/loopback';
 import { checkRedisUrl } from './connection';

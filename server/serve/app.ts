@@ -16,7 +16,7 @@ import { relative, isAbsolute, basename, resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
-import type { ConvertOptions } from '../protocol';
+import type { ConvertOptions } from '../../common/protocol';
 import { HTTP_STATUS } from './httpStatus';
 import { TASK_ID } from '../queue/keys';
 import { OptionsError, toConvertOptions } from './options';

@@ -13,7 +13,7 @@ import { pagesToMarkdown, type ImageMode } from '../export/images';
 import { cl100kCounter } from '../export/chunks';
 import type { ChunkingRequest, ImageExportMode, RequestOptions } from './doclingOptions';
 import type { TaskResult, TaskStatusView } from './tasks';
-import type { ErrorKind } from '../protocol';
+import type { ErrorKind } from '../../common/protocol';
 
 /** One input document of a request: what the response says about where it came from. */
 export interface DocSource {

@@ -1,4 +1,4 @@
-import type { ErrorKind } from '../protocol';
+import type { ErrorKind } from '../../common/protocol';
 
 /**
  * A failed task's kind → the HTTP status a synchronous caller gets: the service's one table of

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ConvertOptions, ErrorKind } from '../protocol';
+import type { ConvertOptions, ErrorKind } from '../../common/protocol';
 import { chunkItems, conversionStatus, errorItems, exportDocument, type DocSource } from './doclingResult';
 import type { ChunkingRequest, RequestOptions } from './doclingOptions';
 import type { StoredInput } from './inputs';

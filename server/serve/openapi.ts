@@ -8,7 +8,7 @@
  * and a serialising schema would drop the DoclingDocument's fields).
  */
 import { DOCLING_OPTION_NAMES } from './doclingOptions';
-import { ERROR_KIND_CODES } from '../protocol';
+import { ERROR_KIND_CODES } from '../../common/protocol';
 
 /**
  * A node of an OpenAPI document as JSON (what @fastify/swagger returns): walked key by key, with

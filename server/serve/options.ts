@@ -4,7 +4,7 @@
  * /v1/convert/source. Unknown fields are errors, as on the command line.
  */
 import Ajv from 'ajv';
-import type { ConvertOptions } from '../protocol';
+import type { ConvertOptions } from '../../common/protocol';
 
 export const OPTIONS_SCHEMA = {
   type: 'object',

@@ -1,7 +1,7 @@
 /** `folio serve`: parses its flags, builds the runner (in-process, or the queue with --redis) and listens. */
 import { resolve } from 'node:path';
 import { statSync } from 'node:fs';
-import type { ConvertOptions } from '../protocol';
+import type { ConvertOptions } from '../../common/protocol';
 import { PageWorkerPool } from '../worker/pool';
 import { disposeVlmEngines } from '../convert/vlmEngine';
 import { checkRedisUrl } from '../queue/connection';

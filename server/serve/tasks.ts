@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FolioErrorCodes, type ConvertOptions, type ConvertSummary, type ErrorKind, type PageResult } from '../protocol';
+import { FolioErrorCodes, type ConvertOptions, type ConvertSummary, type ErrorKind, type PageResult } from '../../common/protocol';
 import { CancelledError, FolioError, kindOf, messageOf } from '../errors';
 import type { PageWorkerPool } from '../worker/pool';
 import { convertDocument } from '../convert/convertDocument';

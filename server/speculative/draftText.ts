@@ -9,7 +9,7 @@
  * the CLI's output).
  */
 import type { DocItem } from '../doctags/types';
-import type { GridBox } from '../protocol';
+import type { GridBox } from '../../common/protocol';
 import { serializeItem, serializePage } from '../doctags/serialize';
 
 /** Characters the model never writes: soft hyphen, zero-width space/joiners, BOM, private use. */

@@ -8,7 +8,7 @@
 import { chmodSync, closeSync, lstatSync, openSync, readdirSync, readSync, unlinkSync, constants } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ensureDirSync, safeWriteFile, UnsafeWriteError } from './safeWrite';
+import { ensureDirSync, safeWriteFile, UnsafeWriteError } from '../../common/safeWrite';
 
 /** Default size cap of a page-image cache folder; `FOLIO_CACHE_MAX_MB` changes it. */
 export const DEFAULT_CACHE_MAX_BYTES = 1024 * 1024 * 1024;
@@ -49,7 +49,7 @@ export function ensurePrivateDir(dir: string): void {
 
 /** Page-image cache entries: `<16 hex file key>-p<page>-s<scale>.png` (server/pipeline). */
 const ENTRY = /^[0-9a-f]{16}-p\d+-s[\d.]+\.png$/;
-/** Temporary files left by an interrupted write (server/util/safeWrite). */
+/** Temporary files left by an interrupted write (common/safeWrite). */
 const TEMP = /^\.folio-[0-9a-f]{12}\.tmp$/;
 
 /**

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { FolioError } from '../errors';
-import { FolioErrorCodes } from '../protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 
 /** transformers.js file-name suffixes of the export's variants. */
 export const DTYPE_SUFFIX: Record<string, string> = {

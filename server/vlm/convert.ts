@@ -17,7 +17,7 @@
  * greedy (their batches already decode many regions per pass).
  */
 import { FolioError } from '../errors';
-import { FolioErrorCodes, type RegionClass } from '../protocol';
+import { FolioErrorCodes, type RegionClass } from '../../common/protocol';
 import { parseDocTags } from '../doctags/parse';
 import { serializeItem, serializePage } from '../doctags/serialize';
 import { toGrid, type DocItem } from '../doctags/types';

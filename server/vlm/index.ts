@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { CancelledError, deserializeError, FolioError } from '../errors';
-import { FolioErrorCodes } from '../protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 import { loadVlmConfig } from './config';
 import type { LoopGuardOptions } from './loopGuard';
 import { CANCEL_SLOTS, type FromWorker, type PageJob, type RegionJob, type ToWorker, type VlmPageOutput, type WorkerInit } from './messages';

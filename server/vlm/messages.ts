@@ -5,7 +5,7 @@
  * the whole page was generated, while the shared flag is read between decoder steps.
  */
 import type { SerializedError } from '../errors';
-import type { BBox, RegionClass } from '../protocol';
+import type { BBox, RegionClass } from '../../common/protocol';
 import type { DocItem } from '../doctags/types';
 import type { LoopGuardOptions } from './loopGuard';
 import type { ImageInput } from './preprocess';

@@ -3,7 +3,7 @@
  * region class (the model card's prompts), and the optional layout prior (the detector's or the
  * pipeline's boxes as DocTags inside `<layout>…</layout>`, after the instruction).
  */
-import type { RegionClass } from '../protocol';
+import type { RegionClass } from '../../common/protocol';
 import type { DocItem } from '../doctags/types';
 import { serializePage } from '../doctags/serialize';
 

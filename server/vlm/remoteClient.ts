@@ -10,7 +10,7 @@
  * (remoteSse.ts), an error body read to 4 KB at most, and `timeoutMs` bounds the whole attempt
  * (it used to restart on every chunk, so a trickle never ended).
  */
-import type { RemoteVlmSettings } from '../protocol';
+import type { RemoteVlmSettings } from '../../common/protocol';
 import { CancelledError } from '../errors';
 import { chatRequestBody, completionsUrl } from './remoteRequest';
 import { DEFAULT_STREAM_CAPS, sseDeltas, StreamCapError, type StreamCaps, type StreamEnd } from './remoteSse';

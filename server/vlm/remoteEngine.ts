@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
-import type { BBox, RegionClass, RemoteVlmSettings } from '../protocol';
+import type { BBox, RegionClass, RemoteVlmSettings } from '../../common/protocol';
 import type { DocItem } from '../doctags/types';
 import { toGrid } from '../doctags/types';
 import { parseDocTags } from '../doctags/parse';

@@ -1,5 +1,5 @@
 /** The CLI's --vlm-* flags as the conversion option `remoteVlm` (the API key may come from FOLIO_VLM_API_KEY). */
-import type { ConvertOptions } from '../protocol';
+import type { ConvertOptions } from '../../common/protocol';
 
 export const DEFAULT_REMOTE_MODEL = 'ibm-granite/granite-docling-258M';
 

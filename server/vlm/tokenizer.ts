@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { FolioError } from '../errors';
-import { FolioErrorCodes } from '../protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 
 interface AddedToken {
   id: number;

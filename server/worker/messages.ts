@@ -3,7 +3,7 @@
  * blocking work — pdf.js parsing and rendering, OCR's onnxruntime runs, image encoding — happens
  * in the worker, so the main thread keeps answering requests and `$/cancelRequest` at once.
  */
-import type { BBox, RegionClass } from '../protocol';
+import type { BBox, RegionClass } from '../../common/protocol';
 import type { DocItem } from '../doctags/types';
 import type { AnalyzeOptions, PageAnalysis } from '../pipeline/types';
 import type { SerializedError } from '../errors';

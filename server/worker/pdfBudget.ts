@@ -21,7 +21,7 @@
  * the canvas, onnxruntime and sharp — bounded by the render pixel cap (server/pdf/render.ts).
  */
 import { FolioError } from '../errors';
-import { FolioErrorCodes } from '../protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 import { setPdfjsHooks } from '../pdf/guard';
 import { awaitTermination, enterPdfjs, leavePdfjs } from './cancelFlag';
 

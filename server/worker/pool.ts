@@ -16,7 +16,7 @@
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { CancelledError, deserializeError, FolioError } from '../errors';
-import { FolioErrorCodes } from '../protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 import type { WorkerInit, WorkerRequest, WorkerResponse } from './messages';
 import { claimForcedTermination, claimTermination, createCancelBuffer, inPdfjs, nativeRuns, requestCancel } from './cancelFlag';
 import { DEFAULT_LIMITS, MiB } from './limits';
@@ -281,8 +281,8 @@ export class PageWorkerPool {
   async reparse(
     docId: string,
     page: number,
-    bbox: import('../protocol').BBox,
-    cls: import('../protocol').RegionClass,
+    bbox: import('../../common/protocol').BBox,
+    cls: import('../../common/protocol').RegionClass,
     options: import('../pipeline/types').AnalyzeOptions,
     signal?: AbortSignal,
   ) {

@@ -13,14 +13,14 @@
  */
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
-import { ConvertRequest, type ConvertOptions, type ConvertParams, type PageResult } from '../../server/protocol';
+import { ConvertRequest, type ConvertOptions, type ConvertParams, type PageResult } from '../../common/protocol';
 import { sharedConvertOptions, type FolioContext } from '../context';
 import { markdownUriFor } from '../paths';
 import { readSidecar, sidecarOptions, SIDECAR_VERSION, writeSidecar } from '../preview/sidecar';
 import { writeLocalFile } from '../localFiles';
 import { RegionMap } from '../preview/regionMap';
 import { exportUriFor, pictureFolders, renderOutput, sha256Hex, writeExport, type ExportFormat } from './exportFile';
-import { messageOf } from '../../server/errorKinds';
+import { messageOf } from '../../common/errorKinds';
 
 export interface FolderSummary {
   converted: string[];

@@ -18,10 +18,10 @@ import {
   type ConvertParams,
   type ConvertSummary,
   type PageResult,
-} from '../../server/protocol';
+} from '../../common/protocol';
 import type { FolioContext } from '../context';
 import { markdownUriFor } from '../paths';
-import { fitFileName } from '../../server/util/safeWrite';
+import { fitFileName } from '../../common/safeWrite';
 import { localPath } from '../localFiles';
 import { readSidecar } from '../preview/sidecar';
 import { existingMarkdownDecision, keepBothName } from './markdownGuard';
@@ -29,7 +29,7 @@ import { MarkdownWriter } from './markdownWriter';
 import { OUTPUT_FORMATS, sharedConvertOptions, type OutputFormat } from '../context';
 import { chooseExportTarget, exportUriFor } from './exportFile';
 import { convertToExport } from './convertToExport';
-import { messageOf } from '../../server/errorKinds';
+import { messageOf } from '../../common/errorKinds';
 import { reactionTo } from '../errorReactions';
 
 /**

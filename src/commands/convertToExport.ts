@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { forwardWorkDone } from '../workDoneProgress';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { ConvertRequest, type ConvertOptions, type ConvertParams, type ConvertSummary, type PageResult } from '../../server/protocol';
+import { ConvertRequest, type ConvertOptions, type ConvertParams, type ConvertSummary, type PageResult } from '../../common/protocol';
 import { sharedConvertOptions, type FolioContext } from '../context';
 import { localPath } from '../localFiles';
 import { pictureFolders, renderOutput, sha256Hex, writeExport, type ExportFormat } from './exportFile';

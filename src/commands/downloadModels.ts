@@ -8,9 +8,9 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import { WorkDoneProgress, type WorkDoneProgressReport } from 'vscode-languageclient/node';
-import { PullModelRequest } from '../../server/protocol';
+import { PullModelRequest } from '../../common/protocol';
 import type { FolioContext } from '../context';
-import { messageOf } from '../../server/errorKinds';
+import { messageOf } from '../../common/errorKinds';
 
 interface ModelPick extends vscode.QuickPickItem {
   repos: string[];

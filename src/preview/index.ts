@@ -12,7 +12,7 @@ import { PREVIEW_VIEW_TYPE } from './view';
 import { LinkedViews } from './manager';
 import { reparseRegion } from './reparse';
 import { viewColumnFor } from './layout';
-import { messageOf } from '../../server/errorKinds';
+import { messageOf } from '../../common/errorKinds';
 
 export const PDF_EDITOR_VIEW_TYPE = 'folio.pdf';
 

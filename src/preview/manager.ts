@@ -12,7 +12,7 @@ import { markdownUriFor } from '../paths';
 import { readSidecar, sidecarUri } from './sidecar';
 import { LinkedView } from './view';
 import { closeRawPdfTabs, showMarkdownBeside, viewColumnFor } from './layout';
-import { messageOf } from '../../server/errorKinds';
+import { messageOf } from '../../common/errorKinds';
 
 export class LinkedViews implements vscode.Disposable {
   private readonly views = new Map<string, LinkedView>();

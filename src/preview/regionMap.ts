@@ -11,7 +11,7 @@
  *
  * Pure data, no `vscode` import: unit-tested in Node (test/preview/regionMap.test.ts).
  */
-import type { BBox, GridBox, PageResult, Region, RegionClass, TextRange } from '../../server/protocol';
+import type { BBox, GridBox, PageResult, Region, RegionClass, TextRange } from '../../common/protocol';
 
 export interface MappedRegion {
   id: string;

@@ -8,7 +8,7 @@
  * It sees the linked view only through `ReparseTarget` (no view fields are changed from here).
  */
 import * as vscode from 'vscode';
-import { ReparseRegionRequest, type BBox, type ConvertOptions, type RegionClass, type ReparseRegionParams, type ReparseRegionResult } from '../../server/protocol';
+import { ReparseRegionRequest, type BBox, type ConvertOptions, type RegionClass, type ReparseRegionParams, type ReparseRegionResult } from '../../common/protocol';
 import { reactionTo } from '../errorReactions';
 import { sidecarOptions } from './sidecarSchema';
 import { modelsDirOption } from '../paths';

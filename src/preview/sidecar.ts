@@ -10,7 +10,7 @@
  */
 import * as vscode from 'vscode';
 import { lstat, readFile, realpath } from 'node:fs/promises';
-import { fitFileName, isInside } from '../../server/util/safeWrite';
+import { fitFileName, isInside } from '../../common/safeWrite';
 import { localPath, writeLocalFile, writeRoot } from '../localFiles';
 import { parseSidecar, SIDECAR_LIMITS, type Sidecar } from './sidecarSchema';
 

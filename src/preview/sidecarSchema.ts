@@ -8,8 +8,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { dirname } from 'node:path';
-import { REGION_CLASSES, type ConvertOptions } from '../../server/protocol';
-import { isInside } from '../../server/util/safeWrite';
+import { REGION_CLASSES, type ConvertOptions } from '../../common/protocol';
+import { isInside } from '../../common/safeWrite';
 import type { MappedPage, MappedRegion } from './regionMap';
 
 export const SIDECAR_VERSION = 1 as const;

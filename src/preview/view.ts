@@ -6,16 +6,16 @@
  * through its methods, and a reparse (reparse.ts) through the narrow `ReparseTarget` interface.
  */
 import * as vscode from 'vscode';
-import { ConvertRequest, type BBox, type ConvertOptions, type PagePartialParams, type PageResult, type RegionClass } from '../../server/protocol';
-import { isStale, parseViewMessage, type HostMessageBody, type MarkdownBlock, type PageView, type ViewMessage } from '../../media/messages';
+import { ConvertRequest, type BBox, type ConvertOptions, type PagePartialParams, type PageResult, type RegionClass } from '../../common/protocol';
+import { isStale, parseViewMessage, type HostMessageBody, type MarkdownBlock, type PageView, type ViewMessage } from '../../common/viewMessages';
 import type { FolioContext } from '../context';
 import { previewHtml, previewResourceRoots } from './html';
 import { gridOf, RegionMap, type MappedPage } from './regionMap';
 import { writeSidecar, sidecarOptions, SIDECAR_VERSION, type Sidecar } from './sidecar';
-import { isInside } from '../../server/util/safeWrite';
+import { isInside } from '../../common/safeWrite';
 import { deleteRegion, reparseRegion, type RegionSnapshot, type ReparseTarget } from './reparse';
 import { planReparse, type ReparseContext, type ReparsePlan } from './reparsePlan';
-import { messageOf } from '../../server/errorKinds';
+import { messageOf } from '../../common/errorKinds';
 
 export const PREVIEW_VIEW_TYPE = 'folio.preview';
 

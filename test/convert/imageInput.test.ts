@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import sharp from 'sharp';
 import { pdfForInput } from '../../server/convert/imageInput';
 import { pdfjs, pdfjsAssetOptions } from '../../server/pdf/pdfjs';
-import type { ConvertSummary } from '../../server/protocol';
+import type { ConvertSummary } from '../../common/protocol';
 import { scanPdfPage, tokenize, wordRecall } from '../ocr/scan';
 import { repoRoot } from '../helpers/corpus';
 

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DocItem, OtslCell } from '../../server/doctags/types';
-import type { GridBox, RegionClass } from '../../server/protocol';
+import type { GridBox, RegionClass } from '../../common/protocol';
 import { serializeDocument, serializeItem, serializePage } from '../../server/doctags/serialize';
 import { parseDocTags } from '../../server/doctags/parse';
 import { mulberry32 } from '../../server/util/random';

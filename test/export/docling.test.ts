@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { isDocling, iterateDocumentItems, type DoclingDocument } from '@docling/docling-core';
 import { parseDocTags } from '../../server/doctags/parse';
 import { fromGrid, type OtslCell } from '../../server/doctags/types';
-import type { ConvertSummary } from '../../server/protocol';
+import type { ConvertSummary } from '../../common/protocol';
 import { toDoclingDocument } from '../../server/export/docling';
 import { doclingToMarkdown, doclingToPages } from '../../server/export/fromDocling';
 import { otslToTableData, tableDataToOtsl } from '../../server/export/doclingTable';

@@ -18,7 +18,7 @@ import {
   WorkDoneProgress,
   type MessageConnection,
 } from 'vscode-languageserver-protocol/node';
-import { ConvertRequest, LogNotification, PagePartialNotification, ReparseRegionRequest, type PagePartialParams, type ConvertParams, type ConvertSummary, type PageResult, type ReparseRegionParams, type ReparseRegionResult } from '../../server/protocol';
+import { ConvertRequest, LogNotification, PagePartialNotification, ReparseRegionRequest, type PagePartialParams, type ConvertParams, type ConvertSummary, type PageResult, type ReparseRegionParams, type ReparseRegionResult } from '../../common/protocol';
 import { repoRoot } from './corpus';
 
 export interface ConvertRun {

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { BackendProcess } from '../helpers/backend';
 import { corpusPath } from '../helpers/corpus';
 import { makePdf, loremPage } from '../helpers/pdfWriter';
-import { FolioErrorCodes } from '../../server/protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 
 let backend: BackendProcess;
 let dir: string;

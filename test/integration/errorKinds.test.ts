@@ -15,7 +15,7 @@ import { ErrorCodes, LSPErrorCodes } from 'vscode-languageserver-protocol';
 import { repoRoot, corpusPath } from '../helpers/corpus';
 import { PageWorkerPool } from '../../server/worker/pool';
 import { analyzeOptions, convertDocument } from '../../server/convert/convertDocument';
-import { ERROR_KIND_CODES, FolioErrorCodes, type ErrorKind } from '../../server/protocol';
+import { ERROR_KIND_CODES, FolioErrorCodes, type ErrorKind } from '../../common/protocol';
 import { CancelledError, isCancelled, isFolioError, kindOf, kindOfCode, messageOf } from '../../server/errors';
 import { EXIT_CODES } from '../../server/cli/exitCodes';
 import { HTTP_STATUS } from '../../server/serve/httpStatus';

@@ -15,7 +15,7 @@ import { CancellationTokenSource } from 'vscode-languageserver-protocol/node';
 import { BackendProcess } from '../helpers/backend';
 import { corpusPath, repoRoot } from '../helpers/corpus';
 import { doclingValidator, SCHEMA_VERSIONS } from '../export/doclingSchema';
-import { EXPORT_EXTENSIONS, ExportRequest, type ConvertSummary, type ExportParams, type PageResult } from '../../server/protocol';
+import { EXPORT_EXTENSIONS, ExportRequest, type ConvertSummary, type ExportParams, type PageResult } from '../../common/protocol';
 
 let backend: BackendProcess;
 let summary: ConvertSummary;

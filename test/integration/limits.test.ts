@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { BackendProcess } from '../helpers/backend';
 import { writeStreamPdf } from '../helpers/pdfWriter';
-import { FolioErrorCodes } from '../../server/protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 
 let dir: string;
 let bomb: string;

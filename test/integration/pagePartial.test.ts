@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { BackendProcess } from '../helpers/backend';
 import { repoRoot } from '../helpers/corpus';
 import { FakeOpenAiServer } from '../vlm/fakeOpenAiServer';
-import { PAGE_PARTIAL_INTERVAL_MS, type ConvertOptions } from '../../server/protocol';
+import { PAGE_PARTIAL_INTERVAL_MS, type ConvertOptions } from '../../common/protocol';
 
 const SAMPLE = join(repoRoot(), 'test', 'fixtures', 'sample.pdf');
 const para = (i: number) => `<text><loc_40><loc_${60 + i * 30}><loc_460><loc_${80 + i * 30}>Paragraph ${i} streamed token by token from the fake server.</text>`;

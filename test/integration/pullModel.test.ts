@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CancellationTokenSource, ResponseError, WorkDoneProgress, type WorkDoneProgressBegin } from 'vscode-languageserver-protocol/node';
 import { BackendProcess } from '../helpers/backend';
-import { FolioErrorCodes, PullModelRequest } from '../../server/protocol';
+import { FolioErrorCodes, PullModelRequest } from '../../common/protocol';
 
 const dir = mkdtempSync(join(tmpdir(), 'folio-pull-'));
 const started: BackendProcess[] = [];

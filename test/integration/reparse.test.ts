@@ -10,7 +10,7 @@ import { BackendProcess } from '../helpers/backend';
 import { repoRoot } from '../helpers/corpus';
 import { join } from 'node:path';
 import { tinyModels } from '../vlm/tinyModels';
-import type { PageResult, Region } from '../../server/protocol';
+import type { PageResult, Region } from '../../common/protocol';
 
 let backend: BackendProcess;
 let fx: ReturnType<typeof tinyModels>;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { getOcr } from '../../server/ocr/index';
 import { MODEL_FILES, modelDir } from '../../server/ocr/models';
 import { isFolioError } from '../../server/errors';
-import { FolioErrorCodes } from '../../server/protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 
 /** A copy of the real model folder in which one file is damaged or missing. */
 function brokenModels(damage: (dir: string) => void): string {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzePage, openPdf } from '../../server/pipeline/index';
 import { FolioError } from '../../server/errors';
-import { FolioErrorCodes } from '../../server/protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 import { MAX_PIXELS } from '../../server/pdf/render';
 import { corpusPath } from '../helpers/corpus';
 import { makePdf } from './makePdf';

@@ -22,7 +22,7 @@ import { PageWorkerPool } from '../../server/worker/pool';
 import { convertDocument } from '../../server/convert/convertDocument';
 import { parseConvertArgs } from '../../server/convertCommand/args';
 import { resolveLimits } from '../../server/worker/limits';
-import { FolioErrorCodes } from '../../server/protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 import { repoRoot } from '../helpers/corpus';
 import { writeStreamPdf } from '../helpers/pdfWriter';
 import { options } from './analyze';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isStale, parseHostMessage, parseViewMessage } from '../../media/messages';
+import { isStale, parseHostMessage, parseViewMessage } from '../../common/viewMessages';
 
 const base = { uri: 'file:///w/doc.md', version: 3 };
 const box = { x0: 10, y0: 20, x1: 200, y1: 60 };

@@ -1,13 +1,13 @@
 /**
  * The preview's merge of partial and final pages (media/preview/partials.ts) and the `partial`
- * message's validation (media/messages.ts): partials of the running conversion are shown in
+ * message's validation (common/viewMessages.ts): partials of the running conversion are shown in
  * `seq` order; a final page supersedes its partial for good; partials of another conversion,
  * of a page already final, older ones, and any after the conversion ended are dropped.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PartialPages } from '../../media/preview/partials';
-import { parseHostMessage } from '../../media/messages';
+import { parseHostMessage } from '../../common/viewMessages';
 
 const conv = 'c-1';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PageResult, Region } from '../../server/protocol';
+import type { PageResult, Region } from '../../common/protocol';
 import { RegionMap, type TextChange } from '../../src/preview/regionMap';
 
 /** Builds a page whose Markdown is the blocks joined by blank lines, with one region per block. */

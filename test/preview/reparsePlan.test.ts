@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PageResult } from '../../server/protocol';
+import type { PageResult } from '../../common/protocol';
 import { RegionMap } from '../../src/preview/regionMap';
 import { planReparse } from '../../src/preview/reparsePlan';
 

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { repoRoot, corpusRoot } from '../helpers/corpus';
 import { startRedis, type RedisHandle } from '../helpers/redisServer';
 import { exportProblem } from '../../server/convertCommand/exportCheck';
-import type { ConvertSummary } from '../../server/protocol';
+import type { ConvertSummary } from '../../common/protocol';
 
 const cli = () => join(repoRoot(), 'dist', 'cli.js');
 const PASSWORD = 'queue test pässword';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BackendProcess } from '../helpers/backend';
 import { corpusPath, repoRoot } from '../helpers/corpus';
-import type { ConvertOptions } from '../../server/protocol';
+import type { ConvertOptions } from '../../common/protocol';
 
 let backend: BackendProcess;
 let dir: string;

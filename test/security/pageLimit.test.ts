@@ -17,7 +17,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { cliPath, runCli } from './issue21Cli';
 import { repoRoot } from '../helpers/corpus';
 import { BackendProcess } from '../helpers/backend';
-import { FolioErrorCodes } from '../../server/protocol';
+import { FolioErrorCodes } from '../../common/protocol';
 import { countPageSelection } from '../../server/convert/pageSelection';
 
 let dir: string;

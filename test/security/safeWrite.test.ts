@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fitFileName, isInside, safeWriteFile, safeWriteFileSync, UnsafeWriteError } from '../../server/util/safeWrite';
+import { fitFileName, isInside, safeWriteFile, safeWriteFileSync, UnsafeWriteError } from '../../common/safeWrite';
 import { savePictures } from '../../server/pipeline/pictures';
 import { analyzePage, openPdf } from '../../server/pipeline/index';
 import type { DocItem } from '../../server/doctags/types';

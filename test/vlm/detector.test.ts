@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { encodeModel } from '../../scripts/fixtures/onnxWriter';
 import { detectorGraph } from '../../scripts/fixtures/tinyVlm';
 import { findDetector, HeronDetector } from '../../server/vlm/detector';
-import { REGION_CLASSES } from '../../server/protocol';
+import { REGION_CLASSES } from '../../common/protocol';
 import { tinyModels } from './tinyModels';
 import { renderPage } from './pageImage';
 

@@ -16,7 +16,7 @@ import { PageWorkerPool } from '../../server/worker/pool';
 import { convertDocument } from '../../server/convert/convertDocument';
 import { remoteVlmEngine } from '../../server/vlm/remoteEngine';
 import { chatRequestBody } from '../../server/vlm/remoteRequest';
-import type { ConvertOptions, PageResult } from '../../server/protocol';
+import type { ConvertOptions, PageResult } from '../../common/protocol';
 import { FakeOpenAiServer } from './fakeOpenAiServer';
 
 const SAMPLE = join(repoRoot(), 'test', 'fixtures', 'sample.pdf');

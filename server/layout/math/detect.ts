@@ -14,7 +14,7 @@
  * come back as one formula unit with its LaTeX, so the pieces never become headings, code or
  * paragraphs of their own.
  */
-import type { BBox } from '../../protocol';
+import type { BBox } from '../../../common/protocol';
 import type { Rule, TextSpan } from '../../pipeline/types';
 import { buildLines, findGutters, type Line } from '../lines';
 import { spansToGlyphs } from './glyphs';

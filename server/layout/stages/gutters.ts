@@ -2,7 +2,7 @@
  * Stage 2, gutters: the page's column gutters, the upright lines built against them, and every
  * unit the XY-cut orders, with the box it is cut by.
  */
-import type { BBox } from '../../protocol';
+import type { BBox } from '../../../common/protocol';
 import { buildLines, findGutters, makeLine, markRowMates } from '../lines';
 import type { PageState, PageUnit } from './state';
 

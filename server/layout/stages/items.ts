@@ -4,7 +4,7 @@
  * (math/), and a paragraph broken across columns or bands is joined again (continuation.ts).
  * Pictures, tables and display formulas stand as items of their own between the blocks.
  */
-import type { BBox } from '../../protocol';
+import type { BBox } from '../../../common/protocol';
 import { partsToText, toGrid, type DocItem } from '../../doctags/types';
 import type { Line } from '../lines';
 import { buildBlocks, type Block, type BlockLine } from '../blocks';

@@ -2,7 +2,7 @@
  * The page state that the layout stages pass along (server/layout/index.ts): plain data, each
  * stage reads what the stages before it wrote and fills its own fields.
  */
-import type { BBox } from '../../protocol';
+import type { BBox } from '../../../common/protocol';
 import type { DocItem } from '../../doctags/types';
 import type { PageContent, TextSpan } from '../../pipeline/types';
 import type { DocStats } from '../../pdf/open';

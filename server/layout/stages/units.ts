@@ -7,7 +7,7 @@ import { isJustifiedProse } from '../streamEvidence';
 import { isJustifiedOcrProse } from '../justifiedOcr';
 import { findDisplayFormulas } from '../math/index';
 import { isCaptionStart } from '../captions';
-import type { BBox } from '../../protocol';
+import type { BBox } from '../../../common/protocol';
 import type { TextSpan } from '../../pipeline/types';
 import { area, centre, inside, type PageState } from './state';
 
