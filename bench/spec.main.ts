@@ -21,9 +21,8 @@ import { pagesFromDocTags, pagesFromMarkdown, type OraclePage } from '../server/
 import { DocTagsTokenizer } from '../server/speculative/oracle/doctagsTokenizer';
 import { replayPage, VARIANTS, type DraftVariant } from '../server/speculative/oracle/oracleRun';
 import { CAUSES, addStats, emptyStats, type ReplayStats } from '../server/speculative/oracle/replay';
-import { makeTinyModels } from '../scripts/fixtures/makeTinyModels';
+import { makeTinyModels , realTokenizer } from '../scripts/fixtures/makeTinyModels';
 import { loadDecoderTarget, tokenInfoFor } from '../server/speculative/loadTarget';
-import { realTokenizer } from '../scripts/fixtures/makeTinyModels';
 import { decodePage, type PageJob, type RegionJob } from '../server/speculative/hsd';
 import { mulberry32 } from '../server/speculative/random';
 import type { DecodeOptions, SpecMode } from '../server/speculative/types';

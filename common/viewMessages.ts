@@ -10,8 +10,7 @@
  *
  * No imports from `vscode` or the DOM: this file is bundled into both sides and unit-tested in Node.
  */
-import type { BBox, Region, RegionClass } from './protocol';
-import { REGION_CLASSES } from './protocol';
+import { REGION_CLASSES, type BBox, type Region, type RegionClass } from './protocol';
 
 /** One region as the webview shows it: the protocol's region, with a link flag instead of offsets. */
 export interface RegionView extends Omit<Region, 'mdRange'> {

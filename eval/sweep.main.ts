@@ -12,7 +12,7 @@
  * failed (use the CI test test/corpus/sweep.test.ts for assertions), or 1 with --strict when a
  * crash or timeout occurred.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { corpusRoot, SWEEP_SETS } from './corpus';
@@ -23,7 +23,6 @@ import { countOutcomes, sweepSummary, sweepTsv } from './sweep/report';
 import { listSweepFiles, runSweep } from './sweep/runSweep';
 import { seededSample } from './sweep/sample';
 import { snapshotDist } from './sweep/snapshot';
-import { existsSync, readFileSync } from 'node:fs';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

@@ -21,7 +21,7 @@ import {
   type ConvertParams,
   type ReparseRegionParams,
   type ReparseRegionResult,
-} from '../common/protocol';
+type  ConvertLimits } from '../common/protocol';
 import { PageWorkerPool } from './worker/pool';
 import { analyzeOptions, convertDocument, toPath } from './convert/convertDocument';
 import { CancelledError, isCancelled, isFolioError, messageOf } from './errors';
@@ -33,7 +33,6 @@ import { checkConvertParams, checkReparseParams } from './convert/checkParams';
 import { evictCache } from './util/cache';
 import { IdleMap } from './util/idleMap';
 import { resolveLimits } from './worker/limits';
-import type { ConvertLimits } from '../common/protocol';
 import { checkExportParams } from './export/checkExportParams';
 import { exportInWorker, exportJob } from './export/inWorker';
 import { checkPullModelParams, pullModelRequest } from './models/pullRequest';

@@ -8,7 +8,7 @@
  *   folio serve [options]                          HTTP API (server/serve)
  *   folio worker --redis redis://…                 queue worker (server/queue)
  */
-import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ERROR_KIND_CODES, type ConvertSummary, type ErrorKind, type PageResult } from '../../common/protocol';
 import { PageWorkerPool } from '../worker/pool';
@@ -24,7 +24,6 @@ import { linkedAssetsFolder } from '../convertCommand/pictures';
 import { commandBundle } from './commandBundle';
 import { EXIT_CODES } from './exitCodes';
 import { FolioError, kindOf, messageOf } from '../errors';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
 const VERSION = '0.1.0';

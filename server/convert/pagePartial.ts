@@ -7,8 +7,7 @@
  * final result is handed to the sink) and an aborted signal end it: nothing is sent afterwards, so
  * a partial never follows its page's result.
  */
-import type { EngineName } from '../../common/protocol';
-import { PAGE_PARTIAL_INTERVAL_MS } from '../../common/protocol';
+import { PAGE_PARTIAL_INTERVAL_MS, type EngineName } from '../../common/protocol';
 import { parseDocTags } from '../doctags/parse';
 import { pageToMarkdown } from '../doctags/markdown';
 

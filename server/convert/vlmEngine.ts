@@ -3,8 +3,7 @@
  * thread holding the ONNX sessions) is loaded once per model folder and provider list and kept
  * for later conversions in the same process: loading the real model takes seconds.
  */
-import type { BBox, ConvertOptions, RegionClass } from '../../common/protocol';
-import { FolioErrorCodes } from '../../common/protocol';
+import { FolioErrorCodes, type BBox, type ConvertOptions, type RegionClass } from '../../common/protocol';
 import { FolioError } from '../errors';
 import type { PageAnalysis } from '../pipeline/types';
 // Loaded when a VLM conversion starts (`await import`), not with the converter: they bring

@@ -235,8 +235,8 @@ function gutterIn(block: Line[], g: [number, number][], all: Line[]): number | u
     const right = pieces.filter((p) => p.x0 >= x);
     const lx0 = Math.min(...left.map((p) => p.x0));
     const rx1 = Math.max(...right.map((p) => p.x1));
-    const nLeft = around.filter(([s, e]) => e <= x && e > lx0).length;
-    const nRight = around.filter(([s, e]) => s >= x && s < rx1).length;
+    const nLeft = around.filter(([, e]) => e <= x && e > lx0).length;
+    const nRight = around.filter(([s]) => s >= x && s < rx1).length;
     if (nLeft >= 3 && nRight >= 3) return x;
   }
   return undefined;

@@ -5,9 +5,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createSession, type Session } from '../onnx/runtime';
-import { FolioError } from '../errors';
+import { FolioError , messageOf } from '../errors';
 import { FolioErrorCodes } from '../../common/protocol';
-import { messageOf } from '../errors';
 
 export const MODEL_FILES = {
   det: 'ch_PP-OCRv4_det_infer.onnx',

@@ -19,7 +19,7 @@ export function furnitureKey(text: string): string {
 export function isPageNumber(text: string): boolean {
   const t = text.trim().toLowerCase();
   return (
-    /^[-–—(\[]?\s*\d{1,4}\s*[-–—)\]]?$/.test(t) ||
+    /^[-–—([]?\s*\d{1,4}\s*[-–—)\]]?$/.test(t) ||
     /^(page|p\.|pg\.?|seite|página|pagina)\s*\d{1,4}(\s*(of|\/|von|de)\s*\d{1,4})?$/.test(t) ||
     /^\d{1,4}\s*(of|\/)\s*\d{1,4}$/.test(t) ||
     /^[ivxlc]{1,6}$/.test(t)

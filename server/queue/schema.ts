@@ -9,8 +9,7 @@
  * worker's machine or the network (folders, models, the remote VLM): those come from the
  * worker's own configuration only (`folio worker --models/--vlm-url`).
  */
-import type { ConvertOptions, EngineName, ErrorKind, PageResult, Region } from '../../common/protocol';
-import { ERROR_KIND_CODES, REGION_CLASSES } from '../../common/protocol';
+import { ERROR_KIND_CODES, REGION_CLASSES, type ConvertOptions, type EngineName, type ErrorKind, type PageResult, type Region } from '../../common/protocol';
 import { checkOptions } from '../convert/checkParams';
 import { TASK_ID, type FolioJobData } from './keys';
 

@@ -7,8 +7,7 @@
  * token embeddings with the `<image>` positions replaced by the image features, row by row →
  * one left-padded prefill for the batch → greedy decoding with the KV cache → text.
  */
-import { createSession, providerSummary, type LoadedSession } from '../onnx/runtime';
-import { Tensor } from '../onnx/runtime';
+import { Tensor, createSession, providerSummary, type LoadedSession } from '../onnx/runtime';
 import { loadVlmConfig, modelError, type VlmConfig } from './config';
 import { asFloat32, floatData, sessionValues } from '../onnx/tensorTypes';
 import { DecoderSession, describeDecoder, REQUIRED_DECODER_INPUTS, type DecoderIo } from './decoder';

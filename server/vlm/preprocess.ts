@@ -11,9 +11,8 @@
  * what a 512-pixel tile can show).
  */
 import sharp from 'sharp';
-import type { BBox } from '../../common/protocol';
+import { type BBox , FolioErrorCodes } from '../../common/protocol';
 import { FolioError } from '../errors';
-import { FolioErrorCodes } from '../../common/protocol';
 import type { VlmConfig } from './config';
 
 export type ImageInput = { path: string } | { data: Uint8ClampedArray | Uint8Array; width: number; height: number; channels?: 3 | 4 };

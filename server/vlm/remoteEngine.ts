@@ -8,8 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import type { BBox, RegionClass, RemoteVlmSettings } from '../../common/protocol';
-import type { DocItem } from '../doctags/types';
-import { toGrid } from '../doctags/types';
+import { type DocItem , toGrid } from '../doctags/types';
 import { parseDocTags } from '../doctags/parse';
 import { serializeItem } from '../doctags/serialize';
 import { PAGE_INSTRUCTION, layoutPrior, regionInstruction, stripWrapper, usePrior, type LayoutPriorSetting } from './prompt';

@@ -3,8 +3,7 @@
  * Used by the pool (page memory budget), the orchestrator (document time budget), the backend
  * (settings) and the CLI (flags), so each checks the same ranges and says the same thing.
  */
-import type { ConvertLimits } from '../../common/protocol';
-import { FolioErrorCodes } from '../../common/protocol';
+import { FolioErrorCodes, type ConvertLimits } from '../../common/protocol';
 import { FolioError } from '../errors';
 
 export const MiB = 1024 * 1024;

@@ -19,14 +19,13 @@ import {
   type ConvertSummary,
   type PageResult,
 } from '../../common/protocol';
-import type { FolioContext } from '../context';
+import { type FolioContext , OUTPUT_FORMATS, sharedConvertOptions, type OutputFormat } from '../context';
 import { markdownUriFor } from '../paths';
 import { fitFileName } from '../../common/safeWrite';
 import { localPath } from '../localFiles';
 import { readSidecar } from '../preview/sidecar';
 import { existingMarkdownDecision, keepBothName } from './markdownGuard';
 import { MarkdownWriter } from './markdownWriter';
-import { OUTPUT_FORMATS, sharedConvertOptions, type OutputFormat } from '../context';
 import { chooseExportTarget, exportUriFor } from './exportFile';
 import { convertToExport } from './convertToExport';
 import { messageOf } from '../../common/errorKinds';

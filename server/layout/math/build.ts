@@ -110,7 +110,7 @@ export function buildLatex(glyphs: Glyph[], rules: Rule[]): string {
   atoms = fractions(atoms, bars, used);
   atoms = limits(atoms);
   atoms = accents(atoms);
-  return tidy(layout(atoms, true));
+  return tidy(layout(atoms));
 }
 
 /**
@@ -211,8 +211,8 @@ function radicals(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
     const index = atoms.filter(
       (a) => a !== r && !inside.includes(a) && a.size < Math.min(r.size, inner) * 0.8 && a.x0 < cx(r) && a.x1 <= r.x1 && a.x1 >= r.x0 - r.size * 0.6 && a.base < (r.y0 + r.y1) / 2 && a.base > r.y0 - r.size * 0.3,
     );
-    const body = layout(inside, false);
-    const tex = index.length ? `\\sqrt[${layout(index, false)}]{${body}}` : `\\sqrt{${body}}`;
+    const body = layout(inside);
+    const tex = index.length ? `\\sqrt[${layout(index)}]{${body}}` : `\\sqrt{${body}}`;
     const box = union([r, ...inside, ...index]);
     const sz = inside.length ? mainSize(inside) : r.size;
     const base = inside.length ? mainBase(inside, sz) : r.base;
@@ -243,14 +243,14 @@ function fractions(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
       used.add(bar);
       const size = Math.max(mainSize(n), mainSize(dn));
       atoms = atoms.filter((a) => !n.includes(a) && !dn.includes(a));
-      atoms.push({ x0: bar.x0, x1: bar.x1, y0: Math.min(...n.map((a) => a.y0)), y1: Math.max(...dn.map((a) => a.y1)), base: y + size * 0.25, size, tex: `\\frac{${layout(n, false)}}{${layout(dn, false)}}` });
+      atoms.push({ x0: bar.x0, x1: bar.x1, y0: Math.min(...n.map((a) => a.y0)), y1: Math.max(...dn.map((a) => a.y1)), base: y + size * 0.25, size, tex: `\\frac{${layout(n)}}{${layout(dn)}}` });
     } else if (!n.length && dn.length && Math.min(...dn.map((a) => a.y0)) - y < mainSize(dn) * 0.6) {
       // A bar just over atoms with nothing above it: an overline (a single letter: a bar accent).
       const under = dn.filter((a) => a.base - y < a.size * 1.4);
       if (!under.length) continue;
       used.add(bar);
       atoms = atoms.filter((a) => !under.includes(a));
-      const body = layout(under, false);
+      const body = layout(under);
       const tex = under.length === 1 && under[0]!.ch ? `\\bar{${body}}` : `\\overline{${body}}`;
       const u = union(under);
       atoms.push({ ...u, y0: bar.y0, base: mainBase(under, mainSize(under)), size: mainSize(under), tex });
@@ -286,7 +286,7 @@ function limits(atoms: Atom[]): Atom[] {
     const below = grow(seedBelow.filter((a) => !above.includes(a))).filter((a) => !above.includes(a));
     if (!above.length && !below.length) continue;
     atoms = atoms.filter((a) => !above.includes(a) && !below.includes(a));
-    op.tex = `${op.tex}${below.length ? `_{${layout(below, false)}}` : ''}${above.length ? `^{${layout(above, false)}}` : ''}`;
+    op.tex = `${op.tex}${below.length ? `_{${layout(below)}}` : ''}${above.length ? `^{${layout(above)}}` : ''}`;
     op.limits = true;
     const u = union([op, ...above, ...below]);
     Object.assign(op, { x0: u.x0, x1: u.x1, y0: u.y0, y1: u.y1 });
@@ -320,16 +320,16 @@ function lineBaselines(atoms: Atom[], size: number): number[] {
   return out.filter((b) => atoms.filter((a) => Math.abs(a.base - b) <= size * 0.3).length >= 1);
 }
 
-function layout(atoms: Atom[], top: boolean): string {
+function layout(atoms: Atom[]): string {
   if (atoms.length === 0) return '';
   const size = mainSize(atoms);
   const lines = lineBaselines(atoms, size);
-  if (lines.length >= 2) return multiline(atoms, lines, size, top);
+  if (lines.length >= 2) return multiline(atoms, lines, size);
   return row(atoms);
 }
 
 /** Atoms on several lines: a matrix inside big delimiters, cases after a lone brace, or aligned lines. */
-function multiline(atoms: Atom[], lines: number[], size: number, top: boolean): string {
+function multiline(atoms: Atom[], lines: number[], size: number): string {
   const sorted = [...atoms].sort((a, b) => a.x0 - b.x0);
   const open = sorted.find((a) => isBigDelim(a, size) && OPEN_DELIMS.has(a.ch!) && a.y0 <= Math.min(...lines) - size * 0.5 && a.y1 >= Math.max(...lines));
   if (open) {
@@ -367,7 +367,8 @@ function multiline(atoms: Atom[], lines: number[], size: number, top: boolean): 
     return `${row(s.slice(0, rel))} &${row(s.slice(rel))}`;
   });
   const body = parts.join(' \\\\ ');
-  return top || true ? `\\begin{aligned}${body}\\end{aligned}` : body;
+  // Aligned at every depth: a nested block's lines need the environment as much as the top one's.
+  return `\\begin{aligned}${body}\\end{aligned}`;
 }
 
 function delimTex(a: Atom): string {
@@ -486,9 +487,9 @@ function scripts(tex: string, it: { sup: Atom[]; sub: Atom[] }): string {
   let out = tex;
   // A base that is itself a command with arguments, or a script, needs braces before more scripts.
   if ((it.sub.length || it.sup.length) && /[_^]/.test(tex) && !/^\\(sum|prod|int|bigcup|bigcap|coprod|oint|iint|iiint|bigoplus|bigotimes)/.test(tex)) out = `{${out}}`;
-  if (it.sub.length) out += `_{${layout(it.sub, false)}}`;
+  if (it.sub.length) out += `_{${layout(it.sub)}}`;
   if (it.sup.length) {
-    const sup = layout(it.sup, false);
+    const sup = layout(it.sup);
     // Primes are superscripts already: x′ → x'.
     out += /^'+$/.test(sup) ? sup : `^{${sup}}`;
   }
