@@ -60,7 +60,8 @@ function findFiles(dir, suffix) {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) {
       // Test data folders named `fixtures` are skipped, but scripts/fixtures holds generators.
-      if ((name === 'fixtures' && p !== join('scripts', 'fixtures')) || name === 'node_modules' || name.startsWith('.')) continue;
+      if ((name === 'fixtures' && p !== join('scripts', 'fixtures')) || name === 'node_modules' || name.startsWith('.'))
+        continue;
       found.push(...findFiles(p, suffix));
     } else if (p.endsWith(suffix)) found.push(p);
   }
@@ -68,7 +69,9 @@ function findFiles(dir, suffix) {
 }
 
 const testEntries = distOnly ? [] : findFiles('test', '.test.ts').filter(wanted);
-const scriptEntries = distOnly ? [] : ['eval', 'bench', 'scripts'].flatMap((d) => findFiles(d, '.main.ts')).filter(wanted);
+const scriptEntries = distOnly
+  ? []
+  : ['eval', 'bench', 'scripts'].flatMap((d) => findFiles(d, '.main.ts')).filter(wanted);
 
 const common = {
   bundle: true,
@@ -96,16 +99,17 @@ const builds = [
     outdir: 'out/scripts',
     outbase: '.',
   },
-  existsSync('media/preview/main.ts') && wanted('media/preview/main.ts') && {
-    entryPoints: ['media/preview/main.ts'],
-    outfile: 'dist/media/preview.js',
-    bundle: true,
-    platform: 'browser',
-    target: 'es2022',
-    format: 'iife',
-    sourcemap: 'linked',
-    logLevel: 'warning',
-  },
+  existsSync('media/preview/main.ts') &&
+    wanted('media/preview/main.ts') && {
+      entryPoints: ['media/preview/main.ts'],
+      outfile: 'dist/media/preview.js',
+      bundle: true,
+      platform: 'browser',
+      target: 'es2022',
+      format: 'iife',
+      sourcemap: 'linked',
+      logLevel: 'warning',
+    },
 ].filter(Boolean);
 
 if (!watch && !only && !distOnly) rmSync('out/test', { recursive: true, force: true });

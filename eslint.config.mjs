@@ -11,24 +11,34 @@ const BACKEND_ONLY = {
   patterns: [
     {
       regex: '^(\\.\\./)+server/',
-      message: 'src/ and media/ reach the backend only through common/ (protocol, errors, safe writes, view messages); see ARCHITECTURE.md.',
+      message:
+        'src/ and media/ reach the backend only through common/ (protocol, errors, safe writes, view messages); see ARCHITECTURE.md.',
     },
   ],
 };
 
 /** common/ is imported by every side, so it imports none of them. */
 const SHARED_ONLY = {
-  patterns: [{ regex: '^(\\.\\./)+(server|src|media)/', message: 'common/ imports no room of its own: it is the layer every side shares.' }],
+  patterns: [
+    {
+      regex: '^(\\.\\./)+(server|src|media)/',
+      message: 'common/ imports no room of its own: it is the layer every side shares.',
+    },
+  ],
 };
 
 /** The backend and the CLI never reach into the extension host or the webview. */
 const NO_EDITOR = {
   paths: [{ name: 'vscode', message: 'server/ runs without VS Code.' }],
-  patterns: [{ regex: '^(\\.\\./)+(src|media)/', message: 'server/ runs without VS Code: share code through common/.' }],
+  patterns: [
+    { regex: '^(\\.\\./)+(src|media)/', message: 'server/ runs without VS Code: share code through common/.' },
+  ],
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/.artifacts/**', 'eval/out/**', 'bench/out/**', '**/*.d.ts'] },
+  {
+    ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/.artifacts/**', 'eval/out/**', 'bench/out/**', '**/*.d.ts'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -49,7 +59,10 @@ export default tseslint.config(
       // Long functions are a review signal, not an error: npm test fails only when their number grows (--max-warnings).
       'max-lines-per-function': ['warn', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
       // `_`-prefixed names are deliberately unused (callback signatures, destructured rests).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       // Folio matches control characters on purpose: it strips or refuses them in untrusted text.
       'no-control-regex': 'off',
       // Empty catch blocks carry a comment saying why the error is dropped.

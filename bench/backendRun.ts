@@ -30,7 +30,11 @@ export function processPeakRss(pid: number): number {
   }
 }
 
-export async function convertThroughBackend(file: string, timeoutMs: number, backend?: BackendProcess): Promise<StreamFigures> {
+export async function convertThroughBackend(
+  file: string,
+  timeoutMs: number,
+  backend?: BackendProcess,
+): Promise<StreamFigures> {
   const b = backend ?? (await BackendProcess.start());
   const pid = b.child.pid as number;
   let peak = processPeakRss(pid);
@@ -41,7 +45,10 @@ export async function convertThroughBackend(file: string, timeoutMs: number, bac
   try {
     const summary = await Promise.race([
       run.result,
-      new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error(`no answer for ${file} within ${timeoutMs / 1000} s`)), timeoutMs))),
+      new Promise<never>(
+        (_, rej) =>
+          (timer = setTimeout(() => rej(new Error(`no answer for ${file} within ${timeoutMs / 1000} s`)), timeoutMs)),
+      ),
     ]);
     const totalMs = Date.now() - t0;
     peak = Math.max(peak, processPeakRss(pid));

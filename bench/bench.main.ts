@@ -49,10 +49,31 @@ const BORN_DIGITAL = ['docling-src-rendered', 'docling/pdf', 'docling/odf', 'sel
 const SCANNED = ['docling/ocr'];
 
 function table(title: string, rows: Throughput[], folio: Throughput | undefined, scanned: boolean): string {
-  const head = ['converter', 'files ok', 'pages', 'wall s', scanned ? 's/page' : 'pages/s', 'Folio ÷ peer', 'peak RSS MiB'];
+  const head = [
+    'converter',
+    'files ok',
+    'pages',
+    'wall s',
+    scanned ? 's/page' : 'pages/s',
+    'Folio ÷ peer',
+    'peak RSS MiB',
+  ];
   const body = rows.map((r) => {
-    const ratio = folio && r.peer !== folio.peer ? (scanned ? folio.secPerPage / r.secPerPage : folio.pagesPerSec / r.pagesPerSec) : NaN;
-    return [r.peer, `${r.files - r.failed}/${r.files}`, String(r.pages), fmt(r.wallMs / 1000, 1), scanned ? fmt(r.secPerPage, 3) : fmt(r.pagesPerSec, 1), r.peer === folio?.peer ? '1' : fmt(ratio, 3), fmt(r.peakRss / MiB, 0)];
+    const ratio =
+      folio && r.peer !== folio.peer
+        ? scanned
+          ? folio.secPerPage / r.secPerPage
+          : folio.pagesPerSec / r.pagesPerSec
+        : NaN;
+    return [
+      r.peer,
+      `${r.files - r.failed}/${r.files}`,
+      String(r.pages),
+      fmt(r.wallMs / 1000, 1),
+      scanned ? fmt(r.secPerPage, 3) : fmt(r.pagesPerSec, 1),
+      r.peer === folio?.peer ? '1' : fmt(ratio, 3),
+      fmt(r.peakRss / MiB, 0),
+    ];
   });
   return `== ${title} ==\n${textTable(head, body)}`;
 }
@@ -69,10 +90,19 @@ async function main(): Promise<number> {
   const manifest = readManifest(root);
   // Password-protected and broken files (no page count) are not throughput material.
   // --quick takes the shortest files (by pages, then name), so the smoke test stays short.
-  const pick = (es: ReturnType<typeof readManifest>, n: number) => (quick ? [...es].sort((x, y) => (x.pages ?? 0) - (y.pages ?? 0) || x.rel.localeCompare(y.rel)).slice(0, n) : es);
-  const born = pick(inSets(manifest, BORN_DIGITAL).filter((e) => e.pages !== undefined), 2);
-  const scans = pick(inSets(manifest, SCANNED).filter((e) => e.pages !== undefined), 1);
-  const peers: Peer[] = quick ? [folioPeer(repo), pdftotextPeer(false)] : [folioPeer(repo), pdftotextPeer(false), pdftotextPeer(true), pdf2mdPeer(repo), pymupdfPeer()];
+  const pick = (es: ReturnType<typeof readManifest>, n: number) =>
+    quick ? [...es].sort((x, y) => (x.pages ?? 0) - (y.pages ?? 0) || x.rel.localeCompare(y.rel)).slice(0, n) : es;
+  const born = pick(
+    inSets(manifest, BORN_DIGITAL).filter((e) => e.pages !== undefined),
+    2,
+  );
+  const scans = pick(
+    inSets(manifest, SCANNED).filter((e) => e.pages !== undefined),
+    1,
+  );
+  const peers: Peer[] = quick
+    ? [folioPeer(repo), pdftotextPeer(false)]
+    : [folioPeer(repo), pdftotextPeer(false), pdftotextPeer(true), pdf2mdPeer(repo), pymupdfPeer()];
   const folio = peers[0];
   const why = folio.unavailable();
   if (why) throw new Error(why);
@@ -80,7 +110,11 @@ async function main(): Promise<number> {
   const results: Record<string, unknown> = { date: new Date().toISOString(), jobs };
   try {
     const run = async (label: string, entries: typeof born, scanned: boolean) => {
-      requireMeasured(entries.length, `the ${label} set`, `No PDF of ${(scanned ? SCANNED : BORN_DIGITAL).join(', ')} with a page count in ${root}/MANIFEST.tsv.`);
+      requireMeasured(
+        entries.length,
+        `the ${label} set`,
+        `No PDF of ${(scanned ? SCANNED : BORN_DIGITAL).join(', ')} with a page count in ${root}/MANIFEST.tsv.`,
+      );
       const rows: Throughput[] = [];
       for (const p of peers) {
         const w = p.unavailable();
@@ -92,8 +126,20 @@ async function main(): Promise<number> {
         rows.push(await measure(p, entries, join(work, label), jobs));
       }
       const folioRow = rows.find((r) => r.peer === 'Folio');
-      requireMeasured(folioRow?.pages ?? 0, `Folio's ${label} row`, `Folio converted none of the ${entries.length} files (see the errors above).`);
-      console.log('\n' + table(`${label}: ${entries.length} files, ${entries.reduce((s, e) => s + (e.pages ?? 0), 0)} pages, ${jobs} at once`, rows, rows.find((r) => r.peer === 'Folio'), scanned));
+      requireMeasured(
+        folioRow?.pages ?? 0,
+        `Folio's ${label} row`,
+        `Folio converted none of the ${entries.length} files (see the errors above).`,
+      );
+      console.log(
+        '\n' +
+          table(
+            `${label}: ${entries.length} files, ${entries.reduce((s, e) => s + (e.pages ?? 0), 0)} pages, ${jobs} at once`,
+            rows,
+            rows.find((r) => r.peer === 'Folio'),
+            scanned,
+          ),
+      );
       return rows;
     };
     if (parts.has('born')) {
@@ -104,10 +150,19 @@ async function main(): Promise<number> {
     if (parts.has('scanned')) {
       results.scanned = await run('scanned', scans, true);
       const s = (results.scanned as Throughput[]).find((r) => r.peer === 'Folio');
-      if (s) console.log(`Folio scanned: ${fmt(s.secPerPage, 2)} s/page (target ≤ 3)${s.failed ? `; ${s.failed} file(s) failed` : ''}`);
+      if (s)
+        console.log(
+          `Folio scanned: ${fmt(s.secPerPage, 2)} s/page (target ≤ 3)${s.failed ? `; ${s.failed} file(s) failed` : ''}`,
+        );
     }
     // The queue takes multi-page documents from the whole born-digital set (--quick keeps 2 of them).
-    if (parts.has('queue')) results.queue = await benchQueue(repo, inSets(manifest, BORN_DIGITAL).filter((e) => e.pages !== undefined), work, Number(arg('queue-docs') ?? (quick ? 2 : 12)));
+    if (parts.has('queue'))
+      results.queue = await benchQueue(
+        repo,
+        inSets(manifest, BORN_DIGITAL).filter((e) => e.pages !== undefined),
+        work,
+        Number(arg('queue-docs') ?? (quick ? 2 : 12)),
+      );
     if (parts.has('startup')) {
       // A one-page page of a paper (text, a table) by default; any corpus file or path with --startup-pdf.
       const rel = arg('startup-pdf') ?? 'docling/pdf/2305.03393v1-pg9.pdf';
@@ -124,7 +179,11 @@ async function main(): Promise<number> {
     };
     const s50 = parts.has('stream') ? await stream(quick ? 10 : 50, 300_000) : undefined;
     if (s50) {
-      requireMeasured(s50.pages, `the backend stream of a generated ${quick ? 10 : 50}-page PDF`, `The backend delivered no page (${s50.pageErrors} page errors).`);
+      requireMeasured(
+        s50.pages,
+        `the backend stream of a generated ${quick ? 10 : 50}-page PDF`,
+        `The backend delivered no page (${s50.pageErrors} page errors).`,
+      );
       results.fifty = { ...s50, arrivals: undefined };
       console.log(
         `\n== backend, generated ${quick ? 10 : 50}-page PDF ==\ntime to first page ${fmt(s50.firstPageMs / 1000, 2)} s; all ${s50.pages} pages in ${fmt(s50.totalMs / 1000, 1)} s (${fmt(s50.pages / (s50.totalMs / 1000), 1)} pages/s); peak RSS ${fmt(s50.peakRss / MiB, 0)} MiB; pages in order: ${s50.inOrder}`,
@@ -133,7 +192,11 @@ async function main(): Promise<number> {
     if (s50 && !quick && !process.argv.includes('--skip-big')) {
       const n = Number(arg('big-pages') ?? 1000);
       const big = await stream(n, 1_800_000);
-      requireMeasured(big.pages, `the backend stream of a generated ${n}-page PDF`, `The backend delivered no page (${big.pageErrors} page errors).`);
+      requireMeasured(
+        big.pages,
+        `the backend stream of a generated ${n}-page PDF`,
+        `The backend delivered no page (${big.pageErrors} page errors).`,
+      );
       results.big = { ...big, arrivals: undefined };
       // Streaming: the first page arrives in the first half of the run and pages keep arriving
       // after it, rather than all at the end.
@@ -156,7 +219,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => (process.exitCode = code),
   (e) => {
-    console.error(`bench: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+    console.error(`bench: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     process.exitCode = 2;
   },
 );

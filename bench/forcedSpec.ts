@@ -134,11 +134,19 @@ class ForcedSession implements TargetSession {
 export async function forcedPageRuns(
   model: VlmModel,
   docs: { pdf: string; gt: string; doctags: string }[],
-  o: { promptTokens: number; maxTokens: number; provider: string; progress?: (m: string) => void; defaultsOnly?: boolean },
+  o: {
+    promptTokens: number;
+    maxTokens: number;
+    provider: string;
+    progress?: (m: string) => void;
+    defaultsOnly?: boolean;
+  },
 ): Promise<SpecRun[]> {
   const mt = model.tokenizer;
   const realVocab = mt.tryId('<loc_0>') === undefined && mt.tryId('<doctag>') !== undefined;
-  const tok = realVocab ? new DocTagsTokenizer({ tok: mt, info: tokenInfoFor(mt, [...model.stopIds]) }) : new DocTagsTokenizer();
+  const tok = realVocab
+    ? new DocTagsTokenizer({ tok: mt, info: tokenInfoFor(mt, [...model.stopIds]) })
+    : new DocTagsTokenizer();
   o.progress?.(`forced speculation: tokenizer ${tok.label}`);
   const base = tok.tokenInfo({ tagWildcards: true });
   const pages = docs.flatMap((d) => pagesFromDocTags('docling/pdf', d.pdf, d.gt, d.doctags, false).slice(0, 1));
@@ -147,28 +155,54 @@ export async function forcedPageRuns(
   const common: DecodeOptions = { maxNewTokens: o.maxTokens, locSpread: 1, calibrateBoxes: true };
   const configs: { name: string; drafts: 'none' | 'good' | 'useless'; opts: DecodeOptions }[] = [
     { name: 'ar', drafts: 'none', opts: common },
-    { name: `page, pipeline drafts, defaults (K=${cpu.K}, ${cpu.maxChains} chain)`, drafts: 'good', opts: { ...common, K: cpu.K, maxChains: cpu.maxChains, verify: cpu.verify } },
-    { name: `page, useless drafts, defaults (K=${cpu.K}, ${cpu.maxChains} chain)`, drafts: 'useless', opts: { ...common, K: cpu.K, maxChains: cpu.maxChains, verify: cpu.verify } },
+    {
+      name: `page, pipeline drafts, defaults (K=${cpu.K}, ${cpu.maxChains} chain)`,
+      drafts: 'good',
+      opts: { ...common, K: cpu.K, maxChains: cpu.maxChains, verify: cpu.verify },
+    },
+    {
+      name: `page, useless drafts, defaults (K=${cpu.K}, ${cpu.maxChains} chain)`,
+      drafts: 'useless',
+      opts: { ...common, K: cpu.K, maxChains: cpu.maxChains, verify: cpu.verify },
+    },
     { name: 'page, pipeline drafts, K=32, 8 chains', drafts: 'good', opts: { ...common, K: 32, maxChains: 8 } },
     { name: 'page, useless drafts, K=32, 8 chains', drafts: 'useless', opts: { ...common, K: 32, maxChains: 8 } },
   ];
-  const runs: SpecRun[] = configs.map((c) => ({ name: c.name, pages: 0, tokens: 0, passes: 0, scored: 0, ms: 0, same: true, peakMiB: 0 }));
+  const runs: SpecRun[] = configs.map((c) => ({
+    name: c.name,
+    pages: 0,
+    tokens: 0,
+    passes: 0,
+    scored: 0,
+    ms: 0,
+    same: true,
+    peakMiB: 0,
+  }));
   const V = model.config.text.vocab;
   const prepared = pages.map((page) => {
     const target = tok.encode(page.target).ids.slice(0, o.maxTokens);
-    const blocks = mergeBulletBlocks(page.pipeline).map((b) => ({ ...b, content: normalizeBlockContent(b.tag, b.content) }));
+    const blocks = mergeBulletBlocks(page.pipeline).map((b) => ({
+      ...b,
+      content: normalizeBlockContent(b.tag, b.content),
+    }));
     const good = tok.encode(assemblePage(blocks)).ids;
     const rand = mulberry32(7);
     const useless = good.map(() => target[Math.floor(rand() * target.length)]);
     const map = new IdMap(new Set([...target, ...good].filter((x) => x < V)), V);
     const mt = target.map((x) => map.to(x));
-    return { info: map.info(base), mt, drafts: { none: undefined, good: [good.map((x) => map.to(x))], useless: [useless.map((x) => map.to(x))] } };
+    return {
+      info: map.info(base),
+      mt,
+      drafts: { none: undefined, good: [good.map((x) => map.to(x))], useless: [useless.map((x) => map.to(x))] },
+    };
   });
   // Settings in groups: the 1-chain defaults first, pages outer and settings inner (so ar and
   // page see the same machine load on a shared machine), and the peak RSS after each group (the
   // process peak so far) shows what the defaults need before the 8-chain settings fork the KV
   // cache eight times.
-  const groups = [configs.map((_, i) => i).filter((i) => (configs[i].opts.maxChains ?? 8) === 1 || configs[i].drafts === 'none')];
+  const groups = [
+    configs.map((_, i) => i).filter((i) => (configs[i].opts.maxChains ?? 8) === 1 || configs[i].drafts === 'none'),
+  ];
   if (!o.defaultsOnly) groups.push(configs.map((_, i) => i).filter((i) => !groups[0].includes(i)));
   for (const group of groups) {
     for (const p of prepared) {

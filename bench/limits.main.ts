@@ -45,13 +45,33 @@ const files: Record<string, Buffer> = {
 function run(name: string): { s: number; mb: number; code: number | null; note: string } {
   const pdf = join(dir, name);
   const t0 = Date.now();
-  const r = spawnSync('/usr/bin/time', ['-f', 'maxrss_kb=%M', process.execPath, cli, 'convert', pdf, '-o', join(dir, 'out', name + '.md'), '--images', '-q', ...extra], {
-    encoding: 'utf8',
-    timeout: 900_000,
-  });
+  const r = spawnSync(
+    '/usr/bin/time',
+    [
+      '-f',
+      'maxrss_kb=%M',
+      process.execPath,
+      cli,
+      'convert',
+      pdf,
+      '-o',
+      join(dir, 'out', name + '.md'),
+      '--images',
+      '-q',
+      ...extra,
+    ],
+    {
+      encoding: 'utf8',
+      timeout: 900_000,
+    },
+  );
   const s = (Date.now() - t0) / 1000;
   const kb = Number(/maxrss_kb=(\d+)/.exec(r.stderr)?.[1] ?? NaN);
-  const note = r.stderr.split('\n').filter((l) => l.startsWith('folio:')).map((l) => l.slice(0, 140)).join(' | ');
+  const note = r.stderr
+    .split('\n')
+    .filter((l) => l.startsWith('folio:'))
+    .map((l) => l.slice(0, 140))
+    .join(' | ');
   return { s, mb: kb / 1024, code: r.status, note };
 }
 
@@ -60,7 +80,9 @@ try {
   for (const [name, bytes] of Object.entries(files)) writeFileSync(join(dir, name), bytes);
   process.stdout.write(`cli: ${cli} ${extra.join(' ')}\n`);
   const base = run('baseline.pdf');
-  process.stdout.write(`baseline.pdf (${files['baseline.pdf'].length} B): ${base.s.toFixed(1)} s, peak RSS ${base.mb.toFixed(0)} MB, exit ${base.code}\n`);
+  process.stdout.write(
+    `baseline.pdf (${files['baseline.pdf'].length} B): ${base.s.toFixed(1)} s, peak RSS ${base.mb.toFixed(0)} MB, exit ${base.code}\n`,
+  );
   for (const name of Object.keys(files).filter((n) => n !== 'baseline.pdf')) {
     const r = run(name);
     if (Number.isFinite(r.mb)) measured++;

@@ -36,12 +36,25 @@ async function main(): Promise<void> {
   const ocr = await getOcr({ threads: opt('--threads', 2) });
   const loadS = (performance.now() - t0) / 1000;
   const batch = opt('--batch', 1);
-  ocr.tuning = { ...ocr.tuning, batching: { maxBatch: batch, maxWaste: opt('--waste', 1.3), squeeze: opt('--squeeze', ocr.tuning.batching.squeeze) } };
+  ocr.tuning = {
+    ...ocr.tuning,
+    batching: {
+      maxBatch: batch,
+      maxWaste: opt('--waste', 1.3),
+      squeeze: opt('--squeeze', ocr.tuning.batching.squeeze),
+    },
+  };
   const oi = args.indexOf('--only');
   const pages = oi >= 0 ? PAGES.filter(([rel]) => rel.includes(args[oi + 1])) : PAGES;
   const n = Math.min(pages.length, opt('--pages', pages.length));
-  requireMeasured(n, 'the OCR page list', `--only ${oi >= 0 ? args[oi + 1] : '(none)'} and --pages ${opt('--pages', pages.length)} leave no page; --only matches part of a corpus path.`);
-  console.log(`models loaded in ${loadS.toFixed(2)} s (provider ${ocr.provider}); recognition batch ≤ ${batch}, squeeze ${ocr.tuning.batching.squeeze}`);
+  requireMeasured(
+    n,
+    'the OCR page list',
+    `--only ${oi >= 0 ? args[oi + 1] : '(none)'} and --pages ${opt('--pages', pages.length)} leave no page; --only matches part of a corpus path.`,
+  );
+  console.log(
+    `models loaded in ${loadS.toFixed(2)} s (provider ${ocr.provider}); recognition batch ≤ ${batch}, squeeze ${ocr.tuning.batching.squeeze}`,
+  );
   let total = 0;
   // CPU seconds too: on a shared machine wall time includes waiting for other processes.
   let totalCpu = 0;
@@ -66,9 +79,12 @@ async function main(): Promise<void> {
     console.log(
       `${rel} p${page}: ${sec.toFixed(2)} s wall, ${cpu.toFixed(2)} s CPU (detect ${(t.detectMs / 1000).toFixed(2)}, rotation ${(t.rotationMs / 1000).toFixed(2)}, recognize ${(t.recognizeMs / 1000).toFixed(2)}; ${t.lines} lines) rotation ${res.rotation} recall ${recall}`,
     );
-    if (args.includes('--print')) for (const l of res.lines) console.log('   ', l.score.toFixed(2), JSON.stringify(l.text));
+    if (args.includes('--print'))
+      for (const l of res.lines) console.log('   ', l.score.toFixed(2), JSON.stringify(l.text));
   }
-  console.log(`OCR: ${(total / n).toFixed(2)} s/page wall, ${(totalCpu / n).toFixed(2)} CPU-s/page over ${n} pages (target ≤ 3 s/page on 2 cores); load average ${loadavg()[0].toFixed(1)}`);
+  console.log(
+    `OCR: ${(total / n).toFixed(2)} s/page wall, ${(totalCpu / n).toFixed(2)} CPU-s/page over ${n} pages (target ≤ 3 s/page on 2 cores); load average ${loadavg()[0].toFixed(1)}`,
+  );
 }
 
 main().catch((e) => {

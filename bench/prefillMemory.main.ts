@@ -17,13 +17,16 @@ async function main(): Promise<void> {
   const [dir, kind] = process.argv.slice(2);
   const mi = process.argv.indexOf('--logits-mib');
   const mib = mi >= 0 ? Number(process.argv[mi + 1]) : 128;
-  if (!dir || (kind !== 'page' && kind !== 'regions8')) throw new Error('usage: prefillMemory.main.js <model dir> page|regions8 [--logits-mib N]');
+  if (!dir || (kind !== 'page' && kind !== 'regions8'))
+    throw new Error('usage: prefillMemory.main.js <model dir> page|regions8 [--logits-mib N]');
   const model = await VlmModel.load({ modelsDir: dir, providers: ['cpu'], threads: 2 });
   const rssLoaded = process.resourceUsage().maxRSS / 1024;
   const H = model.hidden;
   // Page: 4×4 tiles + global = 17 images; a region crop resized to 2048 px: 2×1 tiles + global = 3.
   const grid = kind === 'page' ? { rows: 4, cols: 4, images: 17 } : { rows: 1, cols: 2, images: 3 };
-  const pre = { grid, tileSize: 512, pixelValues: new Float32Array(0) } as unknown as Parameters<VlmModel['promptIds']>[0];
+  const pre = { grid, tileSize: 512, pixelValues: new Float32Array(0) } as unknown as Parameters<
+    VlmModel['promptIds']
+  >[0];
   const ids = model.promptIds(pre, kind === 'page' ? 'Convert this page to docling.' : 'Convert table to OTSL.');
   const features = new Float32Array(grid.images * 64 * H);
   for (let i = 0; i < features.length; i++) features[i] = Math.sin(i) * 0.1;
@@ -37,7 +40,18 @@ async function main(): Promise<void> {
   await s.prefill(rows);
   const ms = performance.now() - t0;
   const peak = process.resourceUsage().maxRSS / 1024;
-  console.log(JSON.stringify({ kind, rows: rowsN, promptTokens: ids.length, logitsMiB: mib, decoderRuns: s.timings.runs, prefillS: +(ms / 1000).toFixed(1), rssLoadedMiB: Math.round(rssLoaded), peakRssMiB: Math.round(peak) }));
+  console.log(
+    JSON.stringify({
+      kind,
+      rows: rowsN,
+      promptTokens: ids.length,
+      logitsMiB: mib,
+      decoderRuns: s.timings.runs,
+      prefillS: +(ms / 1000).toFixed(1),
+      rssLoadedMiB: Math.round(rssLoaded),
+      peakRssMiB: Math.round(peak),
+    }),
+  );
   await model.release();
 }
 

@@ -31,7 +31,11 @@ function run(cli: string, args: string[]): Promise<number> {
     const c = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     c.stderr.on('data', (d) => (err += d));
-    c.on('exit', (code) => (code === 0 ? resolve(Date.now() - started) : reject(new Error(`folio ${args[0]} exited ${code}: ${err.slice(-500)}`))));
+    c.on('exit', (code) =>
+      code === 0
+        ? resolve(Date.now() - started)
+        : reject(new Error(`folio ${args[0]} exited ${code}: ${err.slice(-500)}`)),
+    );
   });
 }
 
@@ -41,11 +45,19 @@ function worker(cli: string, url: string, threads: number): ChildProcess {
 
 async function firstPage(cli: string, pdf: string, work: string, extra: string[]): Promise<number> {
   const port = await freePort();
-  const svc = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--work-dir', work, ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const svc = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--work-dir', work, ...extra], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   try {
     const base = `http://127.0.0.1:${port}`;
     for (let i = 0; i < 600; i++) {
-      if (await fetch(`${base}/ready`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${base}/ready`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await new Promise((r) => setTimeout(r, 100));
     }
     const submit = async (fields: Record<string, string>) => {
@@ -60,7 +72,11 @@ async function firstPage(cli: string, pdf: string, work: string, extra: string[]
     const t0 = Date.now();
     const sub = (await (await submit({})).json()) as { task_id: string };
     for (;;) {
-      const s = (await (await fetch(`${base}/v1/status/poll/${sub.task_id}`)).json()) as { task_status: string; task_meta: { pages_done: number }; error?: string };
+      const s = (await (await fetch(`${base}/v1/status/poll/${sub.task_id}`)).json()) as {
+        task_status: string;
+        task_meta: { pages_done: number };
+        error?: string;
+      };
       if (s.task_meta.pages_done >= 1) return Date.now() - t0;
       if (s.task_status === 'failure') throw new Error(`service: ${s.error}`);
       if (Date.now() - t0 > 300_000) throw new Error('service: no page after 300 s');
@@ -75,7 +91,12 @@ export async function benchQueue(repo: string, born: CorpusEntry[], work: string
   const cli = join(repo, 'dist', 'cli.js');
   const pool = born.filter((e) => e.pages !== undefined && e.pages >= 2 && e.pages <= 20);
   const rnd = mulberry32(7);
-  const picked = [...pool].sort((a, b) => a.rel.localeCompare(b.rel)).map((e) => ({ e, k: rnd() })).sort((a, b) => a.k - b.k).slice(0, docs).map((x) => x.e);
+  const picked = [...pool]
+    .sort((a, b) => a.rel.localeCompare(b.rel))
+    .map((e) => ({ e, k: rnd() }))
+    .sort((a, b) => a.k - b.k)
+    .slice(0, docs)
+    .map((x) => x.e);
   if (picked.length === 0) throw new Error('bench queue: no corpus documents to convert');
   const files = picked.map((e) => e.pdf);
   const pages = picked.reduce((s, e) => s + (e.pages ?? 0), 0);
@@ -118,10 +139,24 @@ export async function benchQueue(repo: string, born: CorpusEntry[], work: string
   };
   const rows = [
     ['in-process (folio convert --jobs 2)', fmt(inProc / 1000, 1), fmt(f.inProcessDocsPerMin, 1), '1'],
-    ['queue, 1 worker (--threads 2)', fmt(one / 1000, 1), fmt(f.oneWorkerDocsPerMin, 1), fmt(f.oneWorkerDocsPerMin / f.inProcessDocsPerMin, 3)],
-    ['queue, 2 workers (--threads 2 each)', fmt(two / 1000, 1), fmt(f.twoWorkersDocsPerMin, 1), fmt(f.twoWorkersDocsPerMin / f.inProcessDocsPerMin, 3)],
+    [
+      'queue, 1 worker (--threads 2)',
+      fmt(one / 1000, 1),
+      fmt(f.oneWorkerDocsPerMin, 1),
+      fmt(f.oneWorkerDocsPerMin / f.inProcessDocsPerMin, 3),
+    ],
+    [
+      'queue, 2 workers (--threads 2 each)',
+      fmt(two / 1000, 1),
+      fmt(f.twoWorkersDocsPerMin, 1),
+      fmt(f.twoWorkersDocsPerMin / f.inProcessDocsPerMin, 3),
+    ],
   ];
-  console.log(`\n== queue: ${files.length} documents, ${pages} pages, ${f.cores} cores, same run ==\n${textTable(['mode', 'wall s', 'docs/min', '÷ in-process'], rows)}`);
-  console.log(`time to first page of a ${firstDocPages}-page PDF through folio serve (warm): in-process ${fmt(tfpIn / 1000, 2)} s; with --redis and a worker ${fmt(tfpQ / 1000, 2)} s`);
+  console.log(
+    `\n== queue: ${files.length} documents, ${pages} pages, ${f.cores} cores, same run ==\n${textTable(['mode', 'wall s', 'docs/min', '÷ in-process'], rows)}`,
+  );
+  console.log(
+    `time to first page of a ${firstDocPages}-page PDF through folio serve (warm): in-process ${fmt(tfpIn / 1000, 2)} s; with --redis and a worker ${fmt(tfpQ / 1000, 2)} s`,
+  );
   return f;
 }

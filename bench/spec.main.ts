@@ -21,7 +21,7 @@ import { pagesFromDocTags, pagesFromMarkdown, type OraclePage } from '../server/
 import { DocTagsTokenizer } from '../server/speculative/oracle/doctagsTokenizer';
 import { replayPage, VARIANTS, type DraftVariant } from '../server/speculative/oracle/oracleRun';
 import { CAUSES, addStats, emptyStats, type ReplayStats } from '../server/speculative/oracle/replay';
-import { makeTinyModels , realTokenizer } from '../scripts/fixtures/makeTinyModels';
+import { makeTinyModels, realTokenizer } from '../scripts/fixtures/makeTinyModels';
 import { loadDecoderTarget, tokenInfoFor } from '../server/speculative/loadTarget';
 import { decodePage, type PageJob, type RegionJob } from '../server/speculative/hsd';
 import { mulberry32 } from '../server/speculative/random';
@@ -48,7 +48,11 @@ const SETS: { prefix: string; scanned: boolean; doctags: boolean }[] = [
 ];
 
 function sources(root: string): Source[] {
-  const rows = readFileSync(join(root, 'MANIFEST.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
+  const rows = readFileSync(join(root, 'MANIFEST.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t'));
   const out: Source[] = [];
   for (const s of SETS) {
     if (setsArg && !setsArg.some((a) => s.prefix.startsWith(a))) continue;
@@ -57,7 +61,13 @@ function sources(root: string): Source[] {
     for (const r of picked) {
       const gt = s.doctags ? join(root, r[0].replace(/\.pdf$/, '.doctags.txt')) : join(root, r[3]);
       if (!existsSync(gt)) continue;
-      out.push({ set: s.prefix.replace(/\/$/, ''), pdf: join(root, r[0]), gt, kind: s.doctags ? 'doctags' : 'md', scanned: s.scanned });
+      out.push({
+        set: s.prefix.replace(/\/$/, ''),
+        pdf: join(root, r[0]),
+        gt,
+        kind: s.doctags ? 'doctags' : 'md',
+        scanned: s.scanned,
+      });
     }
   }
   return out;
@@ -80,12 +90,18 @@ function pipelineOutputs(srcs: Source[]): Map<string, string> {
     if (missing.length > 0) {
       process.stderr.write(`running the Folio CLI on ${missing.length} PDFs of ${set}…\n`);
       try {
-        execFileSync(process.execPath, [cli, 'convert', ...missing.map((s) => s.pdf), '--format', 'json', '-q', '--jobs', '2', '-o', dir + '/'], {
-          stdio: ['ignore', 'ignore', 'inherit'],
-          timeout: 30 * 60_000,
-        });
+        execFileSync(
+          process.execPath,
+          [cli, 'convert', ...missing.map((s) => s.pdf), '--format', 'json', '-q', '--jobs', '2', '-o', dir + '/'],
+          {
+            stdio: ['ignore', 'ignore', 'inherit'],
+            timeout: 30 * 60_000,
+          },
+        );
       } catch (err) {
-        process.stderr.write(`the CLI failed on some files of ${set} (${(err as Error).message.split('\n')[0]}); those are left out\n`);
+        process.stderr.write(
+          `the CLI failed on some files of ${set} (${(err as Error).message.split('\n')[0]}); those are left out\n`,
+        );
       }
     }
     for (const s of list) {
@@ -105,7 +121,8 @@ function fmt(x: number, d = 2): string {
 function table(head: string[], rows: (string | number)[][]): void {
   const cells = [head, ...rows.map((r) => r.map(String))];
   const w = head.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) => '| ' + r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join(' | ') + ' |';
+  const line = (r: string[]) =>
+    '| ' + r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join(' | ') + ' |';
   console.log(line(head));
   console.log('|' + w.map((n, i) => (i === 0 ? '-'.repeat(n + 2) : '-'.repeat(n + 1) + ':')).join('|') + '|');
   for (const r of cells.slice(1)) console.log(line(r));
@@ -141,44 +158,74 @@ function aggregate(pages: OraclePage[], tok: DocTagsTokenizer, mode: 'page' | 'h
 function oracle(): void {
   const root = corpusRoot();
   const srcs = sources(root);
-  requireMeasured(srcs.length, `the oracle set (${setsArg?.join(',') ?? 'all sets'}${quick ? ', --quick' : ''})`, `No corpus PDF with ground truth matched under ${root}; check --sets and the corpus.`);
+  requireMeasured(
+    srcs.length,
+    `the oracle set (${setsArg?.join(',') ?? 'all sets'}${quick ? ', --quick' : ''})`,
+    `No corpus PDF with ground truth matched under ${root}; check --sets and the corpus.`,
+  );
   const outputs = pipelineOutputs(srcs);
-  requireMeasured(outputs.size, `the pipeline's drafts for ${srcs.length} PDFs`, 'The Folio CLI wrote no JSON result for any of them (see its errors above).');
+  requireMeasured(
+    outputs.size,
+    `the pipeline's drafts for ${srcs.length} PDFs`,
+    'The Folio CLI wrote no JSON result for any of them (see its errors above).',
+  );
   const pages: OraclePage[] = [];
   srcs.forEach((s, i) => {
     const dt = outputs.get(s.pdf);
     if (!dt) return;
     const gt = readFileSync(s.gt, 'utf8');
-    const ps = s.kind === 'doctags' ? pagesFromDocTags(s.set, s.pdf, gt, dt, s.scanned) : pagesFromMarkdown(s.set, s.pdf, gt, dt, s.scanned, 1000 + i);
+    const ps =
+      s.kind === 'doctags'
+        ? pagesFromDocTags(s.set, s.pdf, gt, dt, s.scanned)
+        : pagesFromMarkdown(s.set, s.pdf, gt, dt, s.scanned, 1000 + i);
     // Pages the ground truth has nothing for (cover images, blank pages) say nothing about drafting.
     pages.push(...ps.filter((p) => p.target.length > '<doctag>\n</doctag>'.length + 20));
   });
-  requireMeasured(pages.length, `the oracle replay (${srcs.length} PDFs)`, 'No page had both ground truth and a pipeline draft.');
+  requireMeasured(
+    pages.length,
+    `the oracle replay (${srcs.length} PDFs)`,
+    'No page had both ground truth and a pipeline draft.',
+  );
   const real = realTokenizer().tok;
-  const realTok = new DocTagsTokenizer({ tok: real, info: tokenInfoFor(real, [real.id('</doctag>'), real.id('<|end_of_text|>')]) });
+  const realTok = new DocTagsTokenizer({
+    tok: real,
+    info: tokenInfoFor(real, [real.id('</doctag>'), real.id('<|end_of_text|>')]),
+  });
   const standIn = new DocTagsTokenizer();
   const tok = argv.includes('--tokenizer') && argv[argv.indexOf('--tokenizer') + 1] === 'stand-in' ? standIn : realTok;
   const groups: [string, OraclePage[]][] = [
     ['born-digital', pages.filter((p) => !p.scanned)],
     ['scanned', pages.filter((p) => p.scanned)],
   ];
-  console.log('## Oracle replay (target = ground truth as DocTags; drafts = the Folio pipeline\'s output)\n');
+  console.log("## Oracle replay (target = ground truth as DocTags; drafts = the Folio pipeline's output)\n");
   console.log(`Tokenizer: ${tok.label}.`);
-  console.log('Passes exclude prefill; ar needs one pass per token. Matcher n = 3 with fallback to 2 and 1, at most 8 chains.\n');
+  console.log(
+    'Passes exclude prefill; ar needs one pass per token. Matcher n = 3 with fallback to 2 and 1, at most 8 chains.\n',
+  );
   for (const [name, ps] of groups) {
     if (ps.length === 0) continue;
     const files = new Set(ps.map((p) => p.file)).size;
-    console.log(`### ${name}: ${ps.length} pages from ${files} PDFs (${[...new Set(ps.map((p) => p.set))].join(', ')})\n`);
+    console.log(
+      `### ${name}: ${ps.length} pages from ${files} PDFs (${[...new Set(ps.map((p) => p.set))].join(', ')})\n`,
+    );
     console.log('Draft variants (mode page, K = 32), before → after:\n');
     table(
       ['drafts', 'tokens/pass', 'AAL', 'passes saved ×', 'scored tokens/pass'],
       VARIANTS.map((v) => {
         const a = aggregate(ps, tok, 'page', 32, v);
-        return [v.name, fmt(a.tokens / a.passes), fmt(a.stats.accepted / a.stats.passes), fmt(a.ar / a.passes), fmt(a.stats.scored / a.stats.passes, 1)];
+        return [
+          v.name,
+          fmt(a.tokens / a.passes),
+          fmt(a.stats.accepted / a.stats.passes),
+          fmt(a.ar / a.passes),
+          fmt(a.stats.scored / a.stats.passes, 1),
+        ];
       }),
     );
     const best = VARIANTS.find((v) => v.name === BEST_VARIANT) ?? VARIANTS[VARIANTS.length - 1];
-    console.log(`Modes and K (drafts: ${best.name.replace(/^\+ /, 'normalized + ')}); lost-pass shares are of the page-level passes:\n`);
+    console.log(
+      `Modes and K (drafts: ${best.name.replace(/^\+ /, 'normalized + ')}); lost-pass shares are of the page-level passes:\n`,
+    );
     const rows: (string | number)[][] = [];
     for (const mode of ['page', 'hsd'] as const) {
       for (const K of [8, 16, 32]) {
@@ -239,8 +286,27 @@ function oracle(): void {
     return cells;
   };
   table(
-    ['set', 'pages', 'stand-in: ar passes', 'page K=8', 'page K=32', 'hsd K=32', 'real: ar passes', 'page K=8', 'page K=32', 'hsd K=32'],
-    [...sets.map((set) => row(set, pages.filter((p) => p.set === set))), row('all', pages)],
+    [
+      'set',
+      'pages',
+      'stand-in: ar passes',
+      'page K=8',
+      'page K=32',
+      'hsd K=32',
+      'real: ar passes',
+      'page K=8',
+      'page K=32',
+      'hsd K=32',
+    ],
+    [
+      ...sets.map((set) =>
+        row(
+          set,
+          pages.filter((p) => p.set === set),
+        ),
+      ),
+      row('all', pages),
+    ],
   );
 }
 
@@ -263,7 +329,9 @@ async function runWallClock(dir: string, print: Table, short: boolean): Promise<
   const rand = mulberry32(5);
   const words = ['page', 'text', 'the', 'and', 'fixture', 'Tiny', 'la'];
   const prompt = (s: string) =>
-    t.tokenizer.encode(`<|start_of_role|>user<|end_of_role|>${s}<|end_of_text|>\n<|start_of_role|>assistant<|end_of_role|>`);
+    t.tokenizer.encode(
+      `<|start_of_role|>user<|end_of_role|>${s}<|end_of_text|>\n<|start_of_role|>assistant<|end_of_role|>`,
+    );
   const nPages = short ? 3 : 8;
   const maxNewTokens = 128;
   const reps = short ? 3 : 5;
@@ -281,7 +349,10 @@ async function runWallClock(dir: string, print: Table, short: boolean): Promise<
     const regions = [];
     for (let r = 0; r < 3; r++) {
       const rp = prompt(`${ask} ${r}`);
-      regions.push({ prompt: rp, ar: (await decodePage(t.target, { prompt: rp, drafts: [] }, t.info, 'ar', opts)).tokens });
+      regions.push({
+        prompt: rp,
+        ar: (await decodePage(t.target, { prompt: rp, drafts: [] }, t.info, 'ar', opts)).tokens,
+      });
     }
     pages.push({ prompt: p, ar, regions });
   }
@@ -297,7 +368,12 @@ async function runWallClock(dir: string, print: Table, short: boolean): Promise<
   const configs: { name: string; mode: SpecMode; kind: 'matching' | 'useless'; opts: DecodeOptions }[] = [
     { name: 'ar', mode: 'ar', kind: 'useless', opts },
     { name: 'page, matching drafts', mode: 'page', kind: 'matching', opts },
-    { name: 'page, matching, deepest chain only', mode: 'page', kind: 'matching', opts: { ...opts, verify: 'deepest' } },
+    {
+      name: 'page, matching, deepest chain only',
+      mode: 'page',
+      kind: 'matching',
+      opts: { ...opts, verify: 'deepest' },
+    },
     { name: 'hsd, matching drafts', mode: 'hsd', kind: 'matching', opts },
     { name: 'page, useless drafts', mode: 'page', kind: 'useless', opts },
     { name: 'page, useless, deepest chain only', mode: 'page', kind: 'useless', opts: { ...opts, verify: 'deepest' } },
@@ -324,11 +400,21 @@ async function runWallClock(dir: string, print: Table, short: boolean): Promise<
     }
     times.forEach((ts, c) => (ms[c] += best(ts)));
   }
-  console.log(`## Wall clock on the tiny fixture decoder (${nPages} pages × ${maxNewTokens} tokens, best of ${reps}, CPU 1 thread)\n`);
-  console.log('All modes wrote exactly the ar tokens (checked). hsd includes its Stage 1 (3 regions as one batch, one decoder run per round).\n');
+  console.log(
+    `## Wall clock on the tiny fixture decoder (${nPages} pages × ${maxNewTokens} tokens, best of ${reps}, CPU 1 thread)\n`,
+  );
+  console.log(
+    'All modes wrote exactly the ar tokens (checked). hsd includes its Stage 1 (3 regions as one batch, one decoder run per round).\n',
+  );
   print(
     ['mode', 'ms/page', 'ratio vs ar', 'decoder passes/page', 'scored tokens/page'],
-    configs.map((c, i) => [c.name, fmt(ms[i] / nPages, 1), fmt(ms[i] / ms[0], 3), fmt(passes[i] / nPages, 1), fmt(scoredTokens[i] / nPages, 0)]),
+    configs.map((c, i) => [
+      c.name,
+      fmt(ms[i] / nPages, 1),
+      fmt(ms[i] / ms[0], 3),
+      fmt(passes[i] / nPages, 1),
+      fmt(scoredTokens[i] / nPages, 0),
+    ]),
   );
 }
 

@@ -39,16 +39,24 @@ const median = (xs: number[]) => {
 };
 
 export async function benchStartup(repo: string, pdf: string, work: string, runs: number): Promise<StartupFigures> {
-  if (!existsSync(join(repo, 'node_modules/@opendocsg/pdf2md/package.json'))) throw new Error('the startup part compares with pdf2md: npm package @opendocsg/pdf2md is not installed (npm ci)');
+  if (!existsSync(join(repo, 'node_modules/@opendocsg/pdf2md/package.json')))
+    throw new Error('the startup part compares with pdf2md: npm package @opendocsg/pdf2md is not installed (npm ci)');
   const dir = join(work, 'startup');
   mkdirSync(dir, { recursive: true });
   const folio = async () => {
-    const r = await runProcess(process.execPath, [cliPath(repo), 'convert', pdf, '-o', join(dir, 'folio.md'), '--force', '-q'], { timeoutMs: 120_000, cwd: repo });
+    const r = await runProcess(
+      process.execPath,
+      [cliPath(repo), 'convert', pdf, '-o', join(dir, 'folio.md'), '--force', '-q'],
+      { timeoutMs: 120_000, cwd: repo },
+    );
     if (r.code !== 0) throw new Error(`folio convert ${pdf} exited ${r.code ?? r.signal}: ${r.stderr.slice(-500)}`);
     return r.ms;
   };
   const pdf2md = async () => {
-    const r = await runProcess(process.execPath, ['-e', PDF2MD, pdf, join(dir, 'pdf2md.md')], { timeoutMs: 120_000, cwd: repo });
+    const r = await runProcess(process.execPath, ['-e', PDF2MD, pdf, join(dir, 'pdf2md.md')], {
+      timeoutMs: 120_000,
+      cwd: repo,
+    });
     if (r.code !== 0) throw new Error(`pdf2md ${pdf} exited ${r.code ?? r.signal}: ${r.stderr.slice(-500)}`);
     return r.ms;
   };
@@ -71,10 +79,20 @@ export async function benchStartup(repo: string, pdf: string, work: string, runs
   const pdf2mdMedianMs = median(pdf2mdMs);
   const ratio = folioMedianMs / pdf2mdMedianMs;
   const met = ratio <= STARTUP_TARGET;
-  const row = (name: string, ms: number[], med: number) => [name, String(ms.length), fmt(med / 1000, 3), fmt(Math.min(...ms) / 1000, 3), fmt(Math.max(...ms) / 1000, 3), name === 'Folio' ? fmt(ratio, 2) : '1'];
+  const row = (name: string, ms: number[], med: number) => [
+    name,
+    String(ms.length),
+    fmt(med / 1000, 3),
+    fmt(Math.min(...ms) / 1000, 3),
+    fmt(Math.max(...ms) / 1000, 3),
+    name === 'Folio' ? fmt(ratio, 2) : '1',
+  ];
   console.log(
     `\n== start-up: one-page PDF, whole process (${pdf}) ==\n` +
-      textTable(['converter', 'runs', 'median s', 'min s', 'max s', '÷ pdf2md'], [row('Folio', folioMs, folioMedianMs), row('pdf2md', pdf2mdMs, pdf2mdMedianMs)]) +
+      textTable(
+        ['converter', 'runs', 'median s', 'min s', 'max s', '÷ pdf2md'],
+        [row('Folio', folioMs, folioMedianMs), row('pdf2md', pdf2mdMs, pdf2mdMedianMs)],
+      ) +
       `\nFolio ÷ pdf2md = ${fmt(ratio, 2)} (target ≤ ${STARTUP_TARGET}): ${met ? 'met' : 'NOT met'}`,
   );
   return { pdf, runs, folioMs, pdf2mdMs, folioMedianMs, pdf2mdMedianMs, ratio, met };

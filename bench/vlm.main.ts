@@ -49,7 +49,9 @@ async function renderPages(pdf: string, count: number, scale: number) {
       const vp = page.getViewport({ scale });
       const w = Math.round(vp.width);
       const h = Math.round(vp.height);
-      const factory = doc.canvasFactory as { create(w: number, h: number): { canvas: { getContext(k: '2d'): CanvasRenderingContext2D } } };
+      const factory = doc.canvasFactory as {
+        create(w: number, h: number): { canvas: { getContext(k: '2d'): CanvasRenderingContext2D } };
+      };
       const { canvas } = factory.create(w, h);
       await page.render({ canvas: canvas as unknown as HTMLCanvasElement, viewport: vp }).promise;
       const img = canvas.getContext('2d').getImageData(0, 0, w, h);
@@ -75,7 +77,9 @@ async function main(): Promise<void> {
     const pages = await renderPages(pdf, pageCount, 2);
     requireMeasured(pages.length, `the page set (--pages ${pageCount} of ${pdf})`, 'Ask for at least one page.');
     const model = await VlmModel.load({ modelsDir: dirs.page, providers: ['cpu'], threads });
-    console.log(`VLM benchmark: tiny fixture on ${model.provider}, ${threads} thread(s), ${pages.length} page(s) of ${pdf} at scale 2`);
+    console.log(
+      `VLM benchmark: tiny fixture on ${model.provider}, ${threads} thread(s), ${pages.length} page(s) of ${pdf} at scale 2`,
+    );
 
     // 1. Whole path per page.
     const sum = { preprocessMs: 0, visionMs: 0, prefillMs: 0, decodeMs: 0, promptTokens: 0, newTokens: 0 };
@@ -87,7 +91,9 @@ async function main(): Promise<void> {
     }
     const wall = performance.now() - t0;
     const parts = sum.preprocessMs + sum.visionMs + sum.prefillMs + sum.decodeMs;
-    console.log(`\n1. page path (${pages[0].width}×${pages[0].height} px → ${sum.promptTokens / pages.length} prompt tokens, ${sum.newTokens / pages.length} new tokens per page)`);
+    console.log(
+      `\n1. page path (${pages[0].width}×${pages[0].height} px → ${sum.promptTokens / pages.length} prompt tokens, ${sum.newTokens / pages.length} new tokens per page)`,
+    );
     console.log(`   time per page   ${ms(wall / pages.length)}`);
     console.log(`   preprocess      ${ms(sum.preprocessMs / pages.length)}  ${pct(sum.preprocessMs, parts)}`);
     console.log(`   vision encoder  ${ms(sum.visionMs / pages.length)}  ${pct(sum.visionMs, parts)}`);
@@ -150,10 +156,19 @@ async function main(): Promise<void> {
     console.log(`   decode speed-up of batching ${(singleDecode / batched.timings.decodeMs).toFixed(2)}×`);
 
     // 4. Speculation: off vs auto in page conversion, interleaved per page.
-    const job = (i: number, priors?: ReturnType<typeof parseDocTags>[0]['items']) => ({ image: pages[i], page: i + 1, width: 595, height: 842, priors });
+    const job = (i: number, priors?: ReturnType<typeof parseDocTags>[0]['items']) => ({
+      image: pages[i],
+      page: i + 1,
+      width: 595,
+      height: 842,
+      priors,
+    });
     const base = await convertPageOn(model, job(0), { layoutPrior: 'off', speculation: 'off' });
     const items = parseDocTags(base.doctags)[0]!.items;
-    const acc = { off: { ms: 0, decode: 0, other: 0, passes: 0, tokens: 0 }, auto: { ms: 0, decode: 0, other: 0, passes: 0, tokens: 0 } };
+    const acc = {
+      off: { ms: 0, decode: 0, other: 0, passes: 0, tokens: 0 },
+      auto: { ms: 0, decode: 0, other: 0, passes: 0, tokens: 0 },
+    };
     let same = true;
     for (let round = 0; round < 3; round++) {
       for (let i = 0; i < pages.length; i++) {
@@ -171,13 +186,25 @@ async function main(): Promise<void> {
         same &&= outs.off === outs.auto;
       }
     }
-    requireMeasured(acc.off.tokens, 'the speculation comparison (tokens decoded with off)', 'The fixture wrote nothing.');
+    requireMeasured(
+      acc.off.tokens,
+      'the speculation comparison (tokens decoded with off)',
+      'The fixture wrote nothing.',
+    );
     const n = pages.length * 3;
     const d = specDefaultsFor(model.provider);
-    console.log(`\n4. speculation in page conversion (auto = ${d.mode}, K=${d.K}, ${d.maxChains} chain(s) on ${model.provider}; ${n} pages each, interleaved)`);
-    console.log(`   off   ${(n / (acc.off.ms / 1000)).toFixed(2)} pages/s, decode ${ms(acc.off.decode / n)}/page (preprocess + vision + prefill ${ms(acc.off.other / n)}), ${(acc.off.passes / n).toFixed(1)} passes for ${(acc.off.tokens / n).toFixed(0)} tokens`);
-    console.log(`   auto  ${(n / (acc.auto.ms / 1000)).toFixed(2)} pages/s, decode ${ms(acc.auto.decode / n)}/page (preprocess + vision + prefill ${ms(acc.auto.other / n)}), ${(acc.auto.passes / n).toFixed(1)} passes for ${(acc.auto.tokens / n).toFixed(0)} tokens`);
-    console.log(`   same DocTags ${same ? 'yes' : 'NO'}; pages/s auto/off ${(acc.off.ms / acc.auto.ms).toFixed(2)}×, decode time off/auto ${(acc.off.decode / acc.auto.decode).toFixed(2)}×`);
+    console.log(
+      `\n4. speculation in page conversion (auto = ${d.mode}, K=${d.K}, ${d.maxChains} chain(s) on ${model.provider}; ${n} pages each, interleaved)`,
+    );
+    console.log(
+      `   off   ${(n / (acc.off.ms / 1000)).toFixed(2)} pages/s, decode ${ms(acc.off.decode / n)}/page (preprocess + vision + prefill ${ms(acc.off.other / n)}), ${(acc.off.passes / n).toFixed(1)} passes for ${(acc.off.tokens / n).toFixed(0)} tokens`,
+    );
+    console.log(
+      `   auto  ${(n / (acc.auto.ms / 1000)).toFixed(2)} pages/s, decode ${ms(acc.auto.decode / n)}/page (preprocess + vision + prefill ${ms(acc.auto.other / n)}), ${(acc.auto.passes / n).toFixed(1)} passes for ${(acc.auto.tokens / n).toFixed(0)} tokens`,
+    );
+    console.log(
+      `   same DocTags ${same ? 'yes' : 'NO'}; pages/s auto/off ${(acc.off.ms / acc.auto.ms).toFixed(2)}×, decode time off/auto ${(acc.off.decode / acc.auto.decode).toFixed(2)}×`,
+    );
     const free = await VlmModel.load({ modelsDir: dirs.free, providers: ['cpu'], threads });
     const req = { image: pages[0], instruction: 'Convert this page to docling.' };
     const T = 256;
@@ -190,15 +217,31 @@ async function main(): Promise<void> {
     for (let round = 0; round < 3; round++) {
       const a = await free.generate([req], { maxNewTokens: T, loopGuard: false });
       r4.ar += a.timings.decodeMs;
-      const own = await generateSpeculative(free, req, { mode: 'page', decode: dec, drafts: [ar.outputs[0].text], maxNewTokens: T, loopGuard: false });
+      const own = await generateSpeculative(free, req, {
+        mode: 'page',
+        decode: dec,
+        drafts: [ar.outputs[0].text],
+        maxNewTokens: T,
+        loopGuard: false,
+      });
       r4.own += own.timings.decodeMs;
       r4.ownPasses += own.stats.passes;
-      const bad = await generateSpeculative(free, req, { mode: 'page', decode: dec, drafts: [shuffled], maxNewTokens: T, loopGuard: false });
+      const bad = await generateSpeculative(free, req, {
+        mode: 'page',
+        decode: dec,
+        drafts: [shuffled],
+        maxNewTokens: T,
+        loopGuard: false,
+      });
       r4.useless += bad.timings.decodeMs;
       r4.uselessPasses += bad.stats.passes;
-      exact &&= own.output.tokens.join() === a.outputs[0].tokens.join() && bad.output.tokens.join() === a.outputs[0].tokens.join();
+      exact &&=
+        own.output.tokens.join() === a.outputs[0].tokens.join() &&
+        bad.output.tokens.join() === a.outputs[0].tokens.join();
     }
-    console.log(`   ${T} tokens, random-weight fixture (3 runs each): off decode ${ms(r4.ar / 3)}; own output as draft ${ms(r4.own / 3)} (${(r4.ownPasses / 3).toFixed(0)} passes, ${(r4.ar / r4.own).toFixed(2)}× faster); shuffled draft ${ms(r4.useless / 3)} (${(r4.uselessPasses / 3).toFixed(0)} passes, ${(r4.ar / r4.useless).toFixed(2)}×); same tokens ${exact ? 'yes' : 'NO'}`);
+    console.log(
+      `   ${T} tokens, random-weight fixture (3 runs each): off decode ${ms(r4.ar / 3)}; own output as draft ${ms(r4.own / 3)} (${(r4.ownPasses / 3).toFixed(0)} passes, ${(r4.ar / r4.own).toFixed(2)}× faster); shuffled draft ${ms(r4.useless / 3)} (${(r4.uselessPasses / 3).toFixed(0)} passes, ${(r4.ar / r4.useless).toFixed(2)}×); same tokens ${exact ? 'yes' : 'NO'}`,
+    );
     if (!same || !exact) throw new Error('speculation changed the output: it must equal greedy decoding');
     await free.release();
     await model.release();

@@ -104,13 +104,39 @@ async function child(dir: string, threads: number): Promise<CostTable> {
   if (flag('--spec-only')) {
     // Only ar vs page with the defaults (good and useless drafts), interleaved per page.
     const ids = model.promptIds(pre, 'Convert this page to docling.');
-    const spec = await forcedPageRuns(model, pipelineDrafts(), { promptTokens: ids.length, maxTokens: Number(opt('--spec-tokens', '192')), provider, progress, defaultsOnly: true });
+    const spec = await forcedPageRuns(model, pipelineDrafts(), {
+      promptTokens: ids.length,
+      maxTokens: Number(opt('--spec-tokens', '192')),
+      provider,
+      progress,
+      defaultsOnly: true,
+    });
     rss.spec = peakMiB();
     await model.release();
-    return { provider, threads, loadMs, visionTileMs: NaN, pageImages: pre.grid.images, visionPageMs: NaN, visionPageMeasured: false, promptTokens: ids.length, prefillMs: NaN, stepMs: {}, chainMs: {}, chainsMs: {}, rss, spec, loadAvg: loadavg() };
+    return {
+      provider,
+      threads,
+      loadMs,
+      visionTileMs: NaN,
+      pageImages: pre.grid.images,
+      visionPageMs: NaN,
+      visionPageMeasured: false,
+      promptTokens: ids.length,
+      prefillMs: NaN,
+      stepMs: {},
+      chainMs: {},
+      chainsMs: {},
+      rss,
+      spec,
+      loadAvg: loadavg(),
+    };
   }
   const T = pre.tileSize;
-  const oneTile: PreprocessedImage = { ...pre, grid: { ...pre.grid, rows: 0, cols: 0, images: 1 }, pixelValues: pre.pixelValues.subarray(0, 3 * T * T) };
+  const oneTile: PreprocessedImage = {
+    ...pre,
+    grid: { ...pre.grid, rows: 0, cols: 0, images: 1 },
+    pixelValues: pre.pixelValues.subarray(0, 3 * T * T),
+  };
   const visionTileMs = await best(Math.min(reps, 2), async () => void (await model.encodeImage(oneTile)));
   rss.visionTile = peakMiB();
   progress(`one tile ${s1(visionTileMs)} s`);
@@ -137,7 +163,11 @@ async function child(dir: string, threads: number): Promise<CostTable> {
   const stepMs: Record<string, number> = {};
   for (const ctx of [1024, 2048, 3072]) {
     s.seedCacheForBenchmark(ctx);
-    stepMs[ctx] = await best(reps + 2, async () => void (await s.step([[1000]])), () => s.truncate(ctx));
+    stepMs[ctx] = await best(
+      reps + 2,
+      async () => void (await s.step([[1000]])),
+      () => s.truncate(ctx),
+    );
   }
   rss.steps = peakMiB();
   progress(`steps ${JSON.stringify(stepMs)}`);
@@ -146,7 +176,12 @@ async function child(dir: string, threads: number): Promise<CostTable> {
   // not the 8-fork verification passes' below.
   let specRuns: SpecRun[] | undefined;
   if (flag('--spec') && (provider !== 'cpu' || threads === Number(opt('--spec-threads', '2')))) {
-    specRuns = await forcedPageRuns(model, pipelineDrafts(), { promptTokens: ids.length, maxTokens: Number(opt('--spec-tokens', '192')), provider, progress });
+    specRuns = await forcedPageRuns(model, pipelineDrafts(), {
+      promptTokens: ids.length,
+      maxTokens: Number(opt('--spec-tokens', '192')),
+      provider,
+      progress,
+    });
     rss.spec = peakMiB();
   }
 
@@ -157,18 +192,26 @@ async function child(dir: string, threads: number): Promise<CostTable> {
   const chain = (k: number, off: number) => Array.from({ length: k }, (_, i) => 1000 + off * 97 + i);
   const chainMs: Record<string, number> = {};
   for (const k of [1, 4, 8, 16, 32, 64]) {
-    chainMs[k] = await best(reps, async () => {
-      await target.step([chain(k, 0)]);
-      target.keep(0, 1);
-    }, () => s.truncate(C));
+    chainMs[k] = await best(
+      reps,
+      async () => {
+        await target.step([chain(k, 0)]);
+        target.keep(0, 1);
+      },
+      () => s.truncate(C),
+    );
   }
   rss.verifyChains = peakMiB();
   const chainsMs: Record<string, number> = {};
   for (const b of [2, 4, 8]) {
-    chainsMs[b] = await best(reps, async () => {
-      await target.step(Array.from({ length: b }, (_, c) => chain(8, c)));
-      target.keep(0, 1);
-    }, () => s.truncate(C));
+    chainsMs[b] = await best(
+      reps,
+      async () => {
+        await target.step(Array.from({ length: b }, (_, c) => chain(8, c)));
+        target.keep(0, 1);
+      },
+      () => s.truncate(C),
+    );
   }
   rss.verifyForks = peakMiB();
   progress(`verification ${JSON.stringify(chainMs)} ${JSON.stringify(chainsMs)}`);
@@ -206,11 +249,30 @@ export function pipelineDrafts(): { pdf: string; gt: string; doctags: string }[]
   const json = (n: string) => join(out, `${n}.folio-result.json`);
   const missing = names.filter((n) => !existsSync(json(n)));
   if (missing.length) {
-    execFileSync(process.execPath, [cli, 'convert', ...missing.map((n) => join(root, `${n}.pdf`)), '--format', 'json', '-q', '--jobs', '1', '-o', out + '/'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(
+      process.execPath,
+      [
+        cli,
+        'convert',
+        ...missing.map((n) => join(root, `${n}.pdf`)),
+        '--format',
+        'json',
+        '-q',
+        '--jobs',
+        '1',
+        '-o',
+        out + '/',
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
   }
   return names
     .filter((n) => existsSync(json(n)))
-    .map((n) => ({ pdf: join(root, `${n}.pdf`), gt: readFileSync(join(root, `${n}.doctags.txt`), 'utf8'), doctags: (JSON.parse(readFileSync(json(n), 'utf8')) as { doctags: string }).doctags }));
+    .map((n) => ({
+      pdf: join(root, `${n}.pdf`),
+      gt: readFileSync(join(root, `${n}.doctags.txt`), 'utf8'),
+      doctags: (JSON.parse(readFileSync(json(n), 'utf8')) as { doctags: string }).doctags,
+    }));
 }
 
 const f1 = (x: number) => x.toFixed(1);
@@ -220,7 +282,8 @@ const s1 = (ms: number) => (ms / 1000).toFixed(ms < 10000 ? 2 : 1);
 function table(head: string[], rows: (string | number)[][]): void {
   const cells = [head, ...rows.map((r) => r.map(String))];
   const w = head.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) => '| ' + r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join(' | ') + ' |';
+  const line = (r: string[]) =>
+    '| ' + r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join(' | ') + ' |';
   console.log(line(head));
   console.log('|' + w.map((n, i) => (i === 0 ? '-'.repeat(n + 2) : '-'.repeat(n + 1) + ':')).join('|') + '|');
   for (const r of cells.slice(1)) console.log(line(r));
@@ -233,22 +296,38 @@ function report(ts: CostTable[]): void {
     console.log(`load average at the end: ${ts.map((t) => t.loadAvg.map(f1).join(' / ')).join('; ')}`);
     return;
   }
-  console.log(`\n### Full-size pass costs (${ts[0].provider}; load average at the end of each run: ${ts.map((t) => `${t.threads} thr ${t.loadAvg.map(f1).join('/')}`).join('; ')})\n`);
+  console.log(
+    `\n### Full-size pass costs (${ts[0].provider}; load average at the end of each run: ${ts.map((t) => `${t.threads} thr ${t.loadAvg.map(f1).join('/')}`).join('; ')})\n`,
+  );
   const col = ts.map((t) => `${t.threads} thread${t.threads > 1 ? 's' : ''}`);
   const rows: (string | number)[][] = [];
   rows.push(['load the three sessions (s)', ...ts.map((t) => s1(t.loadMs))]);
   rows.push(['vision encoder, one 512 tile (s)', ...ts.map((t) => s1(t.visionTileMs))]);
-  rows.push([`vision encoder, letter page = ${ts[0].pageImages} images (s)`, ...ts.map((t) => `${s1(t.visionPageMs)}${t.visionPageMeasured ? '' : ' (tiles × tile)'}`)]);
+  rows.push([
+    `vision encoder, letter page = ${ts[0].pageImages} images (s)`,
+    ...ts.map((t) => `${s1(t.visionPageMs)}${t.visionPageMeasured ? '' : ' (tiles × tile)'}`),
+  ]);
   rows.push([`prefill, page prompt ${ts[0].promptTokens} tokens (s)`, ...ts.map((t) => s1(t.prefillMs))]);
-  for (const c of Object.keys(ts[0].stepMs)) rows.push([`decoder step at context ${c} (ms)`, ...ts.map((t) => f1(t.stepMs[c]))]);
+  for (const c of Object.keys(ts[0].stepMs))
+    rows.push([`decoder step at context ${c} (ms)`, ...ts.map((t) => f1(t.stepMs[c]))]);
   table(['measure', ...col], rows);
-  console.log(`Verification passes at the page prompt's context (${ts[0].promptTokens}), ratio to one step there (k = 1):\n`);
+  console.log(
+    `Verification passes at the page prompt's context (${ts[0].promptTokens}), ratio to one step there (k = 1):\n`,
+  );
   const vrows: (string | number)[][] = [];
-  for (const k of Object.keys(ts[0].chainMs)) vrows.push([`chain of k = ${k}`, ...ts.flatMap((t) => [f1(t.chainMs[k]), f2(t.chainMs[k] / t.chainMs[1])])]);
-  for (const b of Object.keys(ts[0].chainsMs)) vrows.push([`b = ${b} chains × 8 (prefix tree)`, ...ts.flatMap((t) => [f1(t.chainsMs[b]), f2(t.chainsMs[b] / t.chainMs[1])])]);
+  for (const k of Object.keys(ts[0].chainMs))
+    vrows.push([`chain of k = ${k}`, ...ts.flatMap((t) => [f1(t.chainMs[k]), f2(t.chainMs[k] / t.chainMs[1])])]);
+  for (const b of Object.keys(ts[0].chainsMs))
+    vrows.push([
+      `b = ${b} chains × 8 (prefix tree)`,
+      ...ts.flatMap((t) => [f1(t.chainsMs[b]), f2(t.chainsMs[b] / t.chainMs[1])]),
+    ]);
   table(['pass', ...ts.flatMap((t) => [`${t.threads} thr ms`, 'ratio'])], vrows);
   console.log('Peak RSS (MiB, the process peak after each phase):\n');
-  table(['phase', ...col], Object.keys(ts[0].rss).map((k) => [k, ...ts.map((t) => t.rss[k] ?? '—')]));
+  table(
+    ['phase', ...col],
+    Object.keys(ts[0].rss).map((k) => [k, ...ts.map((t) => t.rss[k] ?? '—')]),
+  );
   for (const t of ts) if (t.spec) reportSpec(t);
   projection(ts, pipelineDrafts());
 }
@@ -257,10 +336,34 @@ function reportSpec(t: CostTable): void {
   const runs = t.spec!;
   const ar = runs.find((r) => r.name === 'ar');
   if (!ar) throw new Error('spec: no ar run');
-  console.log(`### Measured on the full-size decoder (${t.threads} threads): the page's ground-truth DocTags forced as the model's argmax, first ${ar.tokens} tokens per page, prefill excluded (the same for every mode)\n`);
+  console.log(
+    `### Measured on the full-size decoder (${t.threads} threads): the page's ground-truth DocTags forced as the model's argmax, first ${ar.tokens} tokens per page, prefill excluded (the same for every mode)\n`,
+  );
   table(
-    ['mode (drafts)', 'pages', 'tokens', 'passes', 'tokens/pass', 'scored/pass', 'decode s', 'ratio vs ar', 'same tokens as ar', 'peak RSS MiB'],
-    runs.map((r) => [r.name, r.pages, r.tokens, r.passes, f2(r.tokens / r.passes), f1(r.scored / r.passes), s1(r.ms), f2(r.ms / ar.ms), r.same ? 'yes' : 'NO', r.peakMiB]),
+    [
+      'mode (drafts)',
+      'pages',
+      'tokens',
+      'passes',
+      'tokens/pass',
+      'scored/pass',
+      'decode s',
+      'ratio vs ar',
+      'same tokens as ar',
+      'peak RSS MiB',
+    ],
+    runs.map((r) => [
+      r.name,
+      r.pages,
+      r.tokens,
+      r.passes,
+      f2(r.tokens / r.passes),
+      f1(r.scored / r.passes),
+      s1(r.ms),
+      f2(r.ms / ar.ms),
+      r.same ? 'yes' : 'NO',
+      r.peakMiB,
+    ]),
   );
   const bad = runs.filter((r) => !r.same);
   if (bad.length) throw new Error(`speculation changed the output: ${bad.map((r) => r.name).join('; ')}`);
@@ -275,7 +378,9 @@ function reportSpec(t: CostTable): void {
 export function projection(ts: CostTable[], docs: { pdf: string; gt: string; doctags: string }[]): void {
   const tok = new DocTagsTokenizer();
   const variant = VARIANTS.find((v) => v.name === '+ bullets merged into list items')!;
-  const pages = docs.flatMap((d) => pagesFromDocTags('docling/pdf', d.pdf, d.gt, d.doctags, false)).filter((p) => p.target.length > 40);
+  const pages = docs
+    .flatMap((d) => pagesFromDocTags('docling/pdf', d.pdf, d.gt, d.doctags, false))
+    .filter((p) => p.target.length > 40);
   if (pages.length === 0) throw new Error('projection: no corpus page to replay');
   const settings: { name: string; mode: 'page' | 'hsd'; K: number; chains: number }[] = [
     { name: 'page K=4, 1 chain', mode: 'page', K: 4, chains: 1 },
@@ -295,7 +400,10 @@ export function projection(ts: CostTable[], docs: { pdf: string; gt: string; doc
     let stage1 = 0;
     let regions = 0;
     for (const p of pages) {
-      const r = replayPage(tok, p, st.mode, st.K, variant, { maxChains: st.chains, verify: st.chains === 1 ? 'deepest' : 'chains' });
+      const r = replayPage(tok, p, st.mode, st.K, variant, {
+        maxChains: st.chains,
+        verify: st.chains === 1 ? 'deepest' : 'chains',
+      });
       tokens += r.tokens - 1;
       passes += r.stats.passes + r.stage1Passes;
       scored += r.stats.scored;
@@ -303,11 +411,22 @@ export function projection(ts: CostTable[], docs: { pdf: string; gt: string; doc
       regions += p.regions.length;
     }
     arTokens = tokens;
-    return { ...st, tpp: tokens / passes, scoredPerPass: scored / Math.max(1, passes - stage1), passes, stage1, regions: regions / pages.length };
+    return {
+      ...st,
+      tpp: tokens / passes,
+      scoredPerPass: scored / Math.max(1, passes - stage1),
+      passes,
+      stage1,
+      regions: regions / pages.length,
+    };
   });
   const perPage = arTokens / pages.length;
-  console.log(`### Projected page time at real size (PROJECTED: measured pass costs × oracle-replayed acceptance; not measured end to end)\n`);
-  console.log(`Acceptance: oracle replay of ${pages.length} born-digital pages (${docs.map((d) => basename(d.pdf)).join(', ')}; target = Docling's real DocTags, drafts = the Folio pipeline's), ${f1(perPage)} output tokens per page. An ar pass costs the measured chain of k = 1, a pass that scores s tokens the measured chain of k = s (interpolated); several chains add the measured fork overhead (b = 8 × 8 vs k = 64). hsd adds its Stage 1: every region crop is resized to 2048 px and encoded (≥ 2 images per region; counted as 3), and one batched pass per round whose cost is the sum of its regions' chains.\n`);
+  console.log(
+    `### Projected page time at real size (PROJECTED: measured pass costs × oracle-replayed acceptance; not measured end to end)\n`,
+  );
+  console.log(
+    `Acceptance: oracle replay of ${pages.length} born-digital pages (${docs.map((d) => basename(d.pdf)).join(', ')}; target = Docling's real DocTags, drafts = the Folio pipeline's), ${f1(perPage)} output tokens per page. An ar pass costs the measured chain of k = 1, a pass that scores s tokens the measured chain of k = s (interpolated); several chains add the measured fork overhead (b = 8 × 8 vs k = 64). hsd adds its Stage 1: every region crop is resized to 2048 px and encoded (≥ 2 images per region; counted as 3), and one batched pass per round whose cost is the sum of its regions' chains.\n`,
+  );
   const rows: (string | number)[][] = [];
   for (const t of ts) {
     const fork = t.chainsMs[8] / t.chainMs[64];
@@ -327,17 +446,33 @@ export function projection(ts: CostTable[], docs: { pdf: string; gt: string; doc
         decode += (a.stage1 / pages.length) * pass(a.regions * Math.min(a.K, 8), a.regions);
       }
       const total = fixed + extra + decode;
-      rows.push([`${t.threads} thr`, a.name, f2(a.tpp), f1(a.scoredPerPass), s1(fixed + extra), s1(decode), s1(total), f2(arMs / total)]);
+      rows.push([
+        `${t.threads} thr`,
+        a.name,
+        f2(a.tpp),
+        f1(a.scoredPerPass),
+        s1(fixed + extra),
+        s1(decode),
+        s1(total),
+        f2(arMs / total),
+      ]);
     }
   }
-  table(['threads', 'mode', 'tokens/pass', 'scored/pass', 'vision + prefill s', 'decode s', 'page s', 'speed-up vs ar'], rows);
+  table(
+    ['threads', 'mode', 'tokens/pass', 'scored/pass', 'vision + prefill s', 'decode s', 'page s', 'speed-up vs ar'],
+    rows,
+  );
   const d = specDefaultsFor(ts[0].provider);
-  console.log(`${ts[0].provider} defaults (server/speculative/defaults.ts): mode ${d.mode}, K = ${d.K}, ${d.maxChains} chain(s) (${d.verify}), Stage 1 batched: ${d.stage1Batched}.\n`);
+  console.log(
+    `${ts[0].provider} defaults (server/speculative/defaults.ts): mode ${d.mode}, K = ${d.K}, ${d.maxChains} chain(s) (${d.verify}), Stage 1 batched: ${d.stage1Batched}.\n`,
+  );
 }
 
 /** Linear interpolation of a k → ms table (beyond the last point: linear in k from the last two). */
 export function interp(tab: Record<string, number>, k: number): number {
-  const pts = Object.entries(tab).map(([a, b]) => [Number(a), b] as const).sort((a, b) => a[0] - b[0]);
+  const pts = Object.entries(tab)
+    .map(([a, b]) => [Number(a), b] as const)
+    .sort((a, b) => a[0] - b[0]);
   for (let i = 1; i < pts.length; i++) {
     if (k <= pts[i][0] || i === pts.length - 1) {
       const [x0, y0] = pts[i - 1];
@@ -352,20 +487,29 @@ export async function fullSizeMain(): Promise<void> {
   const childAt = argv.indexOf('--child');
   // --vision-layers N: a reduced vision encoder (enough for --spec-only, which never runs it).
   const vl = opt('--vision-layers', '');
-  const dir = ensureFullSizeVlm(fullSizeCacheDir(), vl ? { visionLayers: Number(vl) } : {}, (m) => process.stderr.write(m + '\n'));
+  const dir = ensureFullSizeVlm(fullSizeCacheDir(), vl ? { visionLayers: Number(vl) } : {}, (m) =>
+    process.stderr.write(m + '\n'),
+  );
   if (childAt >= 0) {
     const res = await child(dir, Number(argv[childAt + 1]));
     process.stdout.write(`@@RESULT ${JSON.stringify(res)}\n`);
     return;
   }
-  console.log(`VLM full-size benchmark: ${basename(dir)} (shape-faithful, random weights) on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; load average ${loadavg().map(f1).join(' / ')} at start`);
+  console.log(
+    `VLM full-size benchmark: ${basename(dir)} (shape-faithful, random weights) on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; load average ${loadavg().map(f1).join(' / ')} at start`,
+  );
   const threads = opt('--threads', '1,2').split(',').map(Number);
   const results: CostTable[] = [];
   for (const n of threads) {
     process.stderr.write(`measuring with ${n} thread(s)…\n`);
-    const r = spawnSync(process.execPath, [process.argv[1], ...argv, '--child', String(n)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });
+    const r = spawnSync(process.execPath, [process.argv[1], ...argv, '--child', String(n)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 1 << 26,
+    });
     const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith('@@RESULT '));
-    if (r.status !== 0 || !line) throw new Error(`the ${n}-thread run failed (exit ${r.status}); its output: ${(r.stdout ?? '').slice(-2000)}`);
+    if (r.status !== 0 || !line)
+      throw new Error(`the ${n}-thread run failed (exit ${r.status}); its output: ${(r.stdout ?? '').slice(-2000)}`);
     results.push(JSON.parse(line.slice('@@RESULT '.length)) as CostTable);
   }
   if (results.length === 0) throw new Error('no thread count measured');

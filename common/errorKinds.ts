@@ -6,7 +6,9 @@
  */
 import { ERROR_KIND_CODES, type ErrorKind } from './protocol';
 
-const KIND_BY_CODE = new Map<number, ErrorKind>(Object.entries(ERROR_KIND_CODES).map(([kind, code]) => [code, kind as ErrorKind]));
+const KIND_BY_CODE = new Map<number, ErrorKind>(
+  Object.entries(ERROR_KIND_CODES).map(([kind, code]) => [code, kind as ErrorKind]),
+);
 
 /** The kind of a `FolioErrorCodes` code; a code Folio does not define is `internal`. */
 export function kindOfCode(code: unknown): ErrorKind {

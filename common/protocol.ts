@@ -306,7 +306,11 @@ export namespace ConvertRequest {
   export declare const type: RequestType<ConvertParams, ConvertSummary, void>;
   export declare const partialResult: ProgressType<PageResult>;
 }
-lazyType(ConvertRequest, 'type', (lsp) => new lsp.RequestType<ConvertParams, ConvertSummary, void>(ConvertRequest.method));
+lazyType(
+  ConvertRequest,
+  'type',
+  (lsp) => new lsp.RequestType<ConvertParams, ConvertSummary, void>(ConvertRequest.method),
+);
 lazyType(ConvertRequest, 'partialResult', (lsp) => new lsp.ProgressType<PageResult>());
 
 export interface ReparseRegionParams {
@@ -340,13 +344,21 @@ export namespace ReparseRegionRequest {
   export const method = 'folio/reparseRegion' as const;
   export declare const type: RequestType<ReparseRegionParams, ReparseRegionResult, void>;
 }
-lazyType(ReparseRegionRequest, 'type', (lsp) => new lsp.RequestType<ReparseRegionParams, ReparseRegionResult, void>(ReparseRegionRequest.method));
+lazyType(
+  ReparseRegionRequest,
+  'type',
+  (lsp) => new lsp.RequestType<ReparseRegionParams, ReparseRegionResult, void>(ReparseRegionRequest.method),
+);
 
 /**
  * Output files besides Markdown, as `folio convert --format` names them: the file beside the PDF
  * is `<name><ext>`. The extension's `folio.outputFormat` uses the same names.
  */
-export const EXPORT_EXTENSIONS = { docling: '.docling.json', chunks: '.chunks.jsonl', doctags: '.doctags.txt' } as const;
+export const EXPORT_EXTENSIONS = {
+  docling: '.docling.json',
+  chunks: '.chunks.jsonl',
+  doctags: '.doctags.txt',
+} as const;
 
 /** Formats `folio/export` renders from converted pages (DocTags is the summary's own `doctags`). */
 export type ExportFormatName = 'docling' | 'chunks';
@@ -414,7 +426,11 @@ export namespace PullModelRequest {
   export const method = 'folio/pullModel' as const;
   export declare const type: RequestType<PullModelParams, PullModelResult, void>;
 }
-lazyType(PullModelRequest, 'type', (lsp) => new lsp.RequestType<PullModelParams, PullModelResult, void>(PullModelRequest.method));
+lazyType(
+  PullModelRequest,
+  'type',
+  (lsp) => new lsp.RequestType<PullModelParams, PullModelResult, void>(PullModelRequest.method),
+);
 
 export interface LogParams {
   level: 'info' | 'warning' | 'error';
@@ -460,7 +476,11 @@ export namespace PagePartialNotification {
   export const method = 'folio/pagePartial' as const;
   export declare const type: NotificationType<PagePartialParams>;
 }
-lazyType(PagePartialNotification, 'type', (lsp) => new lsp.NotificationType<PagePartialParams>(PagePartialNotification.method));
+lazyType(
+  PagePartialNotification,
+  'type',
+  (lsp) => new lsp.NotificationType<PagePartialParams>(PagePartialNotification.method),
+);
 
 /** Work-done progress message for a conversion: "page 3/12". */
 export function pageProgressMessage(done: number, total: number): string {

@@ -13,7 +13,19 @@
  *
  * Node's `fs` only: the extension host imports it too (src/ may import server/util).
  */
-import { constants, lstatSync, statSync, mkdirSync, openSync, closeSync, writeSync, renameSync, unlinkSync, linkSync, type Stats } from 'node:fs';
+import {
+  constants,
+  lstatSync,
+  statSync,
+  mkdirSync,
+  openSync,
+  closeSync,
+  writeSync,
+  renameSync,
+  unlinkSync,
+  linkSync,
+  type Stats,
+} from 'node:fs';
 import { lstat, mkdir, open, rename, stat, unlink, link } from 'node:fs/promises';
 import { randomBytes, createHash } from 'node:crypto';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
@@ -73,7 +85,8 @@ function checkName(path: string): void {
 }
 
 function describe(path: string, st: Stats): string | undefined {
-  if (st.isSymbolicLink()) return `${path} is a symbolic link; Folio does not write through links. Remove the link or choose another output.`;
+  if (st.isSymbolicLink())
+    return `${path} is a symbolic link; Folio does not write through links. Remove the link or choose another output.`;
   if (!st.isFile()) return `${path} exists and is not a regular file; Folio will not replace it.`;
   return undefined;
 }
@@ -93,7 +106,8 @@ function folderChain(dir: string, root: string | undefined): { top: string; belo
 }
 
 function folderProblem(d: string, st: Stats): string | undefined {
-  if (st.isSymbolicLink()) return `${d} is a symbolic link; Folio does not write into linked folders. Remove the link or choose another output folder.`;
+  if (st.isSymbolicLink())
+    return `${d} is a symbolic link; Folio does not write into linked folders. Remove the link or choose another output folder.`;
   if (!st.isDirectory()) return `${d} is not a folder.`;
   return undefined;
 }
@@ -124,7 +138,9 @@ export async function ensureDir(dir: string, opts: Pick<SafeWriteOptions, 'root'
   for (const d of below) {
     let st = await lstat(d).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
     if (!st) {
-      await mkdir(d, { mode: opts.dirMode }).catch((e: NodeJS.ErrnoException) => (e.code === 'EEXIST' ? undefined : Promise.reject(e)));
+      await mkdir(d, { mode: opts.dirMode }).catch((e: NodeJS.ErrnoException) =>
+        e.code === 'EEXIST' ? undefined : Promise.reject(e),
+      );
       st = await lstat(d);
     }
     const problem = folderProblem(d, st);
@@ -157,7 +173,7 @@ export function safeWriteFileSync(path: string, data: string | Uint8Array, opts:
   const fd = openSync(tmp, TEMP_FLAGS, opts.mode ?? 0o666);
   try {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    for (let off = 0; off < bytes.byteLength; ) off += writeSync(fd, bytes, off, bytes.byteLength - off);
+    for (let off = 0; off < bytes.byteLength;) off += writeSync(fd, bytes, off, bytes.byteLength - off);
     closeSync(fd);
     if (opts.exclusive) {
       linkSync(tmp, path); // fails with EEXIST if the name appeared meanwhile
@@ -178,11 +194,17 @@ export function safeWriteFileSync(path: string, data: string | Uint8Array, opts:
   }
 }
 
-export async function safeWriteFile(path: string, data: string | Uint8Array, opts: SafeWriteOptions = {}): Promise<void> {
+export async function safeWriteFile(
+  path: string,
+  data: string | Uint8Array,
+  opts: SafeWriteOptions = {},
+): Promise<void> {
   checkName(path);
   const dir = dirname(resolve(path));
   await ensureDir(dir, opts);
-  const st = await lstat(path).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
+  const st = await lstat(path).catch((e: NodeJS.ErrnoException) =>
+    e.code === 'ENOENT' ? undefined : Promise.reject(e),
+  );
   if (st) {
     const problem = describe(path, st);
     if (problem) throw new UnsafeWriteError(problem);

@@ -95,7 +95,8 @@ export interface FinishedMessage extends Addressed {
   pagesDone: number;
 }
 
-export type HostMessage = InitMessage | PageMessage | PartialMessage | HighlightMessage | StatusMessage | FinishedMessage;
+export type HostMessage =
+  InitMessage | PageMessage | PartialMessage | HighlightMessage | StatusMessage | FinishedMessage;
 
 // ---------------------------------------------------------------- webview → host
 
@@ -233,7 +234,13 @@ export function parseViewMessage(raw: unknown): ViewMessage | string {
     case 'convert':
       return { type: 'convert', uri, version };
     case 'sharpen':
-      if (!Array.isArray(raw.pages) || raw.pages.length < 1 || raw.pages.length > MAX_SHARPEN_PAGES || !raw.pages.every(isPage)) return 'sharpen: bad pages';
+      if (
+        !Array.isArray(raw.pages) ||
+        raw.pages.length < 1 ||
+        raw.pages.length > MAX_SHARPEN_PAGES ||
+        !raw.pages.every(isPage)
+      )
+        return 'sharpen: bad pages';
       if (!isNum(raw.scale) || raw.scale < 1 || raw.scale > MAX_SHARPEN_SCALE) return 'sharpen: bad scale';
       return { type: 'sharpen', uri, version, pages: [...(raw.pages as number[])], scale: raw.scale };
     case 'reveal':
@@ -245,7 +252,15 @@ export function parseViewMessage(raw: unknown): ViewMessage | string {
       if (!isRegionId(raw.regionId)) return `${raw.type}: bad regionId`;
       if (!isBBox(raw.bbox)) return `${raw.type}: bad bbox`;
       if (!isRegionClass(raw.cls)) return `${raw.type}: bad class`;
-      return { type: raw.type, uri, version, page: raw.page, regionId: raw.regionId, bbox: pickBox(raw.bbox), cls: raw.cls };
+      return {
+        type: raw.type,
+        uri,
+        version,
+        page: raw.page,
+        regionId: raw.regionId,
+        bbox: pickBox(raw.bbox),
+        cls: raw.cls,
+      };
     case 'addRegion':
       if (!isPage(raw.page)) return 'addRegion: bad page';
       if (!isBBox(raw.bbox)) return 'addRegion: bad bbox';
@@ -289,7 +304,9 @@ export function isPageView(v: unknown): v is PageView {
     Array.isArray(v.regions) &&
     v.regions.every(isRegionView) &&
     Array.isArray(v.blocks) &&
-    v.blocks.every((b) => isRec(b) && isStr(b.markdown, 10_000_000) && (b.regionId === undefined || isRegionId(b.regionId))) &&
+    v.blocks.every(
+      (b) => isRec(b) && isStr(b.markdown, 10_000_000) && (b.regionId === undefined || isRegionId(b.regionId)),
+    ) &&
     typeof v.ocr === 'boolean' &&
     Array.isArray(v.warnings) &&
     v.warnings.every((w) => isStr(w))
@@ -312,14 +329,24 @@ export function parseHostMessage(raw: unknown): HostMessage | string {
       if (!isPageView(raw.page)) return 'page: bad page';
       return raw as unknown as PageMessage;
     case 'partial':
-      if (!isStr(raw.conversion, 200) || !isPage(raw.page) || !isInt(raw.seq) || (raw.seq as number) < 1) return 'partial: bad conversion/page/seq';
+      if (!isStr(raw.conversion, 200) || !isPage(raw.page) || !isInt(raw.seq) || (raw.seq as number) < 1)
+        return 'partial: bad conversion/page/seq';
       if (!isStr(raw.markdown, 10_000_000)) return 'partial: bad markdown';
-      return { type: 'partial', uri: raw.uri as string, version: raw.version as number, conversion: raw.conversion, page: raw.page, seq: raw.seq as number, markdown: raw.markdown };
+      return {
+        type: 'partial',
+        uri: raw.uri as string,
+        version: raw.version as number,
+        conversion: raw.conversion,
+        page: raw.page,
+        seq: raw.seq as number,
+        markdown: raw.markdown,
+      };
     case 'highlight':
       if (raw.regionId !== undefined && !isRegionId(raw.regionId)) return 'highlight: bad regionId';
       return raw as unknown as HighlightMessage;
     case 'status':
-      if (!isStr(raw.text) || !['info', 'warning', 'error'].includes(raw.level as string)) return 'status: bad text/level';
+      if (!isStr(raw.text) || !['info', 'warning', 'error'].includes(raw.level as string))
+        return 'status: bad text/level';
       return raw as unknown as StatusMessage;
     case 'finished':
       if (typeof raw.cancelled !== 'boolean' || !isInt(raw.pagesDone)) return 'finished: bad fields';

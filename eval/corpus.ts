@@ -22,13 +22,20 @@ export interface CorpusEntry {
 /** Sets with Markdown ground truth scored by `npm run eval` (issue 4). */
 export const QUALITY_SETS = ['docling-src-rendered', 'docling/pdf', 'docling/odf', 'selfmade-example'] as const;
 /** Sets for the robustness sweep (issue 4). */
-export const SWEEP_SETS = ['pdfjs-test-pdfs', 'pdfminer-samples', 'py-pdf-sample-files', 'opendataloader-samples'] as const;
+export const SWEEP_SETS = [
+  'pdfjs-test-pdfs',
+  'pdfminer-samples',
+  'py-pdf-sample-files',
+  'opendataloader-samples',
+] as const;
 
 /** `FOLIO_CORPUS`, else `../shared/corpus` beside the repository; a clear error when missing. */
 export function corpusRoot(repo: string): string {
   const root = process.env.FOLIO_CORPUS ?? resolve(repo, '..', 'shared', 'corpus');
   if (!existsSync(join(root, 'MANIFEST.tsv'))) {
-    throw new Error(`Folio's shared corpus was not found at ${root} (no MANIFEST.tsv). Set FOLIO_CORPUS to the corpus folder.`);
+    throw new Error(
+      `Folio's shared corpus was not found at ${root} (no MANIFEST.tsv). Set FOLIO_CORPUS to the corpus folder.`,
+    );
   }
   return root;
 }
@@ -55,7 +62,14 @@ export function readManifest(root: string): CorpusEntry[] {
     if (!/\.pdf$/i.test(rel)) continue;
     const gt = f[cGt] && f[cGt] !== '-' && f[cGt].endsWith('.md') ? join(root, f[cGt]) : undefined;
     const pages = Number(f[cPages]);
-    out.push({ rel, pdf: join(root, rel), pages: Number.isFinite(pages) ? pages : undefined, bytes: Number(f[cBytes]), gt, set: setOf(rel) });
+    out.push({
+      rel,
+      pdf: join(root, rel),
+      pages: Number.isFinite(pages) ? pages : undefined,
+      bytes: Number(f[cBytes]),
+      gt,
+      set: setOf(rel),
+    });
   }
   return out;
 }

@@ -50,7 +50,9 @@ function rowsFor(aggs: Aggregate[], set: string): string[][] {
       a.peer,
       String(a.files - a.failed) + '/' + a.files,
       fmt(a.nedMedian),
-      ...METRICS.map((m) => fmt(a.metrics[m.key]?.mean) + (m.key !== 'ned' && a.metrics[m.key] ? ` (${a.metrics[m.key]!.n})` : '')),
+      ...METRICS.map(
+        (m) => fmt(a.metrics[m.key]?.mean) + (m.key !== 'ned' && a.metrics[m.key] ? ` (${a.metrics[m.key]!.n})` : ''),
+      ),
     ]);
 }
 
@@ -66,7 +68,15 @@ async function main(): Promise<number> {
   const withRealworld = asked.includes(REALWORLD_SET);
   const sets = asked.filter((s) => s !== MATH_SET && s !== REALWORLD_SET);
   const realworld = () =>
-    runRealworld(repo, { outDir: outDirEarly, peers: arg('peers')?.split(',').map((s) => s.trim()), jobs: Number(arg('jobs') ?? 2), timeoutMs: Number(arg('timeout-s') ?? 300) * 1000, only: arg('only')?.split(',') });
+    runRealworld(repo, {
+      outDir: outDirEarly,
+      peers: arg('peers')
+        ?.split(',')
+        .map((s) => s.trim()),
+      jobs: Number(arg('jobs') ?? 2),
+      timeoutMs: Number(arg('timeout-s') ?? 300) * 1000,
+      only: arg('only')?.split(','),
+    });
   if (sets.length === 0) {
     const code = withMath ? runMathSet(repo, outDirEarly) : 0;
     return withRealworld ? Math.max(code, await realworld()) : code;
@@ -74,15 +84,28 @@ async function main(): Promise<number> {
   const jobs = Number(arg('jobs') ?? 2);
   const timeoutMs = Number(arg('timeout-s') ?? 120) * 1000;
   const outDir = resolve(arg('out') ?? join(repo, 'eval', 'out'));
-  let entries = [...inSets(readManifest(root), sets).filter((e) => e.gt), ...(await multicolEntries(sets, process.argv.includes('--quick')))];
+  let entries = [
+    ...inSets(readManifest(root), sets).filter((e) => e.gt),
+    ...(await multicolEntries(sets, process.argv.includes('--quick'))),
+  ];
   const limit = arg('limit');
   if (limit) entries = entries.slice(0, Number(limit));
-  requireMeasured(entries.length, `the set ${sets.join(', ')}`, `No PDF with ground truth in these sets under ${root}.`);
+  requireMeasured(
+    entries.length,
+    `the set ${sets.join(', ')}`,
+    `No PDF with ground truth in these sets under ${root}.`,
+  );
 
   const all: Peer[] = [folioPeer(repo), pdftotextPeer(false), pdftotextPeer(true), pdf2mdPeer(repo), pymupdfPeer()];
-  const wanted = arg('peers')?.split(',').map((s) => s.trim());
+  const wanted = arg('peers')
+    ?.split(',')
+    .map((s) => s.trim());
   const peers = all.filter((p) => !wanted || wanted.includes(p.name));
-  requireMeasured(peers.length, `the converter list (--peers ${wanted?.join(',')})`, `Known converters: ${all.map((p) => p.name).join(', ')}.`);
+  requireMeasured(
+    peers.length,
+    `the converter list (--peers ${wanted?.join(',')})`,
+    `Known converters: ${all.map((p) => p.name).join(', ')}.`,
+  );
   const skipped: string[] = [];
   const runs: PeerRun[] = [];
   const work = mkdtempSync(join(tmpdir(), 'folio-eval-'));
@@ -98,7 +121,9 @@ async function main(): Promise<number> {
       }
       console.error(`eval: ${p.name} on ${entries.length} files…`);
       const r = await runPeer(p, entries, work, { jobs, timeoutMs });
-      console.error(`eval: ${p.name} done in ${(r.wallMs / 1000).toFixed(1)} s, ${r.files.filter((f) => f.error).length} failed`);
+      console.error(
+        `eval: ${p.name} done in ${(r.wallMs / 1000).toFixed(1)} s, ${r.files.filter((f) => f.error).length} failed`,
+      );
       runs.push(r);
     }
   } finally {
@@ -110,8 +135,16 @@ async function main(): Promise<number> {
   // Entries carry their manifest set (docling/pdf …); the requested sets map onto them.
   const setNames = [...new Set(entries.map((e) => e.set))];
   const aggs = aggregate(runs, setNames);
-  const md: string[] = ['# Folio quality evaluation', '', `Corpus: \`${root}\`; ${entries.length} PDFs with ground truth; sets: ${usedSets.join(', ')}.`, ''];
-  md.push('Metrics: NED = normalized edit distance of the normalized text (lower is better); all others 0–1, higher is better, mean over files where the ground truth has the element (count in parentheses).', '');
+  const md: string[] = [
+    '# Folio quality evaluation',
+    '',
+    `Corpus: \`${root}\`; ${entries.length} PDFs with ground truth; sets: ${usedSets.join(', ')}.`,
+    '',
+  ];
+  md.push(
+    'Metrics: NED = normalized edit distance of the normalized text (lower is better); all others 0–1, higher is better, mean over files where the ground truth has the element (count in parentheses).',
+    '',
+  );
   for (const set of [...setNames, 'overall']) {
     const rows = rowsFor(aggs, set);
     console.log(`\n== ${set} ==\n${textTable(HEAD, rows)}`);
@@ -119,9 +152,18 @@ async function main(): Promise<number> {
   }
   const behind = folioBehind(aggs.filter((a) => a.set === 'docling-src-rendered' || a.set === 'selfmade-example'));
   const hasFolio = runs.some((r) => r.peer === 'Folio');
-  const target = !hasFolio ? 'not evaluated (Folio was not run).' : behind.length === 0 ? 'met: Folio is ahead of every peer on every metric on docling-src-rendered and selfmade-example.' : `not met; Folio is behind on:\n${behind.map((b) => `- ${b}`).join('\n')}`;
+  const target = !hasFolio
+    ? 'not evaluated (Folio was not run).'
+    : behind.length === 0
+      ? 'met: Folio is ahead of every peer on every metric on docling-src-rendered and selfmade-example.'
+      : `not met; Folio is behind on:\n${behind.map((b) => `- ${b}`).join('\n')}`;
   console.log(`\nTarget (issue 4): ${target}`);
-  md.push('## Target', '', `Folio ahead of every peer on every metric on docling-src-rendered and selfmade-example: ${target}`, '');
+  md.push(
+    '## Target',
+    '',
+    `Folio ahead of every peer on every metric on docling-src-rendered and selfmade-example: ${target}`,
+    '',
+  );
   const mc = multicolTargets(aggs);
   if (mc.length) {
     console.log(`\nTargets (issue 15, multi-column set, per producer):\n${mc.map((l) => `- ${l}`).join('\n')}`);
@@ -134,13 +176,40 @@ async function main(): Promise<number> {
   const svg = barChartSvg(
     'Overall quality (higher is better; NED shown as 1 − NED)',
     chartMetrics.map((m) => (m.lowerIsBetter ? `1−${m.label}` : m.label)),
-    overall.map((a) => ({ name: a.peer, values: chartMetrics.map((m) => (a.metrics[m.key] ? (m.lowerIsBetter ? 1 - a.metrics[m.key]!.mean : a.metrics[m.key]!.mean) : undefined)) })),
+    overall.map((a) => ({
+      name: a.peer,
+      values: chartMetrics.map((m) =>
+        a.metrics[m.key] ? (m.lowerIsBetter ? 1 - a.metrics[m.key]!.mean : a.metrics[m.key]!.mean) : undefined,
+      ),
+    })),
   );
   md.splice(4, 0, '![overall quality](chart.svg)', '');
-  md.push('## Per file', '', markdownTable(['file', 'converter', 'NED', 'heading F1', 'list F1', 'TEDS', 'order', 'error'], runs.flatMap((r) => r.files.map((f) => [f.rel, f.peer, fmt(f.scores.ned), fmt(f.scores.headingF1), fmt(f.scores.listF1), fmt(f.scores.teds), fmt(f.scores.readingOrder), f.error ?? '']))), '');
+  md.push(
+    '## Per file',
+    '',
+    markdownTable(
+      ['file', 'converter', 'NED', 'heading F1', 'list F1', 'TEDS', 'order', 'error'],
+      runs.flatMap((r) =>
+        r.files.map((f) => [
+          f.rel,
+          f.peer,
+          fmt(f.scores.ned),
+          fmt(f.scores.headingF1),
+          fmt(f.scores.listF1),
+          fmt(f.scores.teds),
+          fmt(f.scores.readingOrder),
+          f.error ?? '',
+        ]),
+      ),
+    ),
+    '',
+  );
 
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'results.json'), JSON.stringify({ corpus: root, date: new Date().toISOString(), skipped, aggregates: aggs, runs }, null, 1) + '\n');
+  writeFileSync(
+    join(outDir, 'results.json'),
+    JSON.stringify({ corpus: root, date: new Date().toISOString(), skipped, aggregates: aggs, runs }, null, 1) + '\n',
+  );
   writeFileSync(join(outDir, 'report.md'), md.join('\n'));
   writeFileSync(join(outDir, 'chart.svg'), svg);
   console.log(`\neval: wrote ${join(outDir, 'results.json')}, report.md, chart.svg`);
@@ -156,7 +225,11 @@ function runMathSet(repo: string, outDir: string): number {
   if (!existsSync(script)) throw new Error(`${script} is missing: build first (node esbuild.mjs)`);
   const peers = arg('peers');
   console.log('\n# math and tables (eval/gen/math)');
-  const r = spawnSync(process.execPath, [script, ...(peers ? ['--peers', peers] : []), '--out', join(outDir, 'mathset')], { stdio: 'inherit' });
+  const r = spawnSync(
+    process.execPath,
+    [script, ...(peers ? ['--peers', peers] : []), '--out', join(outDir, 'mathset')],
+    { stdio: 'inherit' },
+  );
   return r.status ?? 2;
 }
 

@@ -34,7 +34,12 @@ export interface Aggregate {
 }
 
 /** Convert with one peer and score every file; a failed conversion scores as empty output. */
-export async function runPeer(peer: Peer, entries: CorpusEntry[], workDir: string, opts: { jobs: number; timeoutMs: number }): Promise<PeerRun> {
+export async function runPeer(
+  peer: Peer,
+  entries: CorpusEntry[],
+  workDir: string,
+  opts: { jobs: number; timeoutMs: number },
+): Promise<PeerRun> {
   const batch = await peer.convertAll(
     entries.map((e) => e.pdf),
     join(workDir, peer.name.replace(/[^A-Za-z0-9]+/g, '_')),
@@ -43,7 +48,14 @@ export async function runPeer(peer: Peer, entries: CorpusEntry[], workDir: strin
   const files = entries.map((e): FileResult => {
     const out = batch.outputs.get(e.pdf) ?? { error: 'no result', ms: 0 };
     const gt = readFileSync(e.gt as string, 'utf8');
-    return { rel: e.rel, set: e.set, peer: peer.name, scores: scoreDocument(gt, out.text ?? '', peer.format), error: out.text === undefined ? out.error : undefined, ms: out.ms };
+    return {
+      rel: e.rel,
+      set: e.set,
+      peer: peer.name,
+      scores: scoreDocument(gt, out.text ?? '', peer.format),
+      error: out.text === undefined ? out.error : undefined,
+      ms: out.ms,
+    };
   });
   return { peer: peer.name, wallMs: batch.wallMs, peakRss: batch.peakRss, files };
 }
@@ -82,7 +94,8 @@ export function folioBehind(aggs: Aggregate[], folio = 'Folio'): string[] {
         const fv = f.metrics[m.key]?.mean;
         const pv = p.metrics[m.key]?.mean;
         if (fv === undefined || pv === undefined) continue;
-        if (m.lowerIsBetter ? pv < fv : pv > fv) behind.push(`${set}: ${m.label} ${fv.toFixed(3)} vs ${p.peer} ${pv.toFixed(3)}`);
+        if (m.lowerIsBetter ? pv < fv : pv > fv)
+          behind.push(`${set}: ${m.label} ${fv.toFixed(3)} vs ${p.peer} ${pv.toFixed(3)}`);
       }
     }
   }

@@ -23,7 +23,8 @@ function arg(name: string): string | undefined {
 
 async function main(): Promise<number> {
   const repo = repoRoot();
-  if (!existsSync(join(repo, 'dist', 'server.js'))) throw new Error(`${join(repo, 'dist', 'server.js')} is missing: run "node esbuild.mjs" first`);
+  if (!existsSync(join(repo, 'dist', 'server.js')))
+    throw new Error(`${join(repo, 'dist', 'server.js')} is missing: run "node esbuild.mjs" first`);
   const corpus = corpusRoot(repo);
   const count = Number(arg('cases') ?? 200);
   const cases = fuzzCases([GENERATED, ...CORPUS_SOURCES], count, Number(arg('seed') ?? 1000));
@@ -40,7 +41,9 @@ async function main(): Promise<number> {
       timeoutMs: Number(arg('timeout-s') ?? 90) * 1000,
       onResult: (r) => {
         if (r.outcome === 'crash' || r.outcome === 'hang' || r.outcome === 'unclear-error' || r.index % 25 === 0)
-          console.error(`[${r.index + 1}/${count}] ${r.outcome.padEnd(13)} ${r.source} ${r.kind} seed ${r.seed} ${r.detail.split('\n')[0]}`);
+          console.error(
+            `[${r.index + 1}/${count}] ${r.outcome.padEnd(13)} ${r.source} ${r.kind} seed ${r.seed} ${r.detail.split('\n')[0]}`,
+          );
       },
     });
   } finally {
@@ -49,7 +52,11 @@ async function main(): Promise<number> {
   const outDir = resolve(arg('out') ?? join(repo, 'eval', 'out'));
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'fuzz.tsv'), fuzzTsv(out.results));
-  const summary = fuzzSummary(out.results, out.restarts, `Folio mutation fuzzer (${count} cases, ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  const summary = fuzzSummary(
+    out.results,
+    out.restarts,
+    `Folio mutation fuzzer (${count} cases, ${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+  );
   writeFileSync(join(outDir, 'fuzz-summary.md'), summary);
   console.log(summary);
   const bad = out.results.filter((r) => r.outcome === 'crash' || r.outcome === 'hang').length;
@@ -59,7 +66,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => (process.exitCode = code),
   (e) => {
-    console.error(`fuzz: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+    console.error(`fuzz: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     process.exitCode = 2;
   },
 );

@@ -41,15 +41,20 @@ export function multicolTargets(aggs: Aggregate[]): string[] {
       const p = get(set, peer);
       if (!p) continue;
       const ok = ned < (p.metrics.ned?.mean ?? NaN) && f.nedMedian < p.nedMedian;
-      out.push(`${ok ? 'met' : 'NOT met'}: ${set} NED mean/median Folio ${ned.toFixed(4)}/${f.nedMedian.toFixed(4)} vs ${peer} ${(p.metrics.ned?.mean ?? NaN).toFixed(4)}/${p.nedMedian.toFixed(4)}`);
+      out.push(
+        `${ok ? 'met' : 'NOT met'}: ${set} NED mean/median Folio ${ned.toFixed(4)}/${f.nedMedian.toFixed(4)} vs ${peer} ${(p.metrics.ned?.mean ?? NaN).toFixed(4)}/${p.nedMedian.toFixed(4)}`,
+      );
     }
     const ro = f.metrics.readingOrder?.mean;
-    if (ro !== undefined) out.push(`${ro >= 0.99 ? 'met' : 'NOT met'}: ${set} reading order ${ro.toFixed(4)} (target ≥ 0.99)`);
+    if (ro !== undefined)
+      out.push(`${ro >= 0.99 ? 'met' : 'NOT met'}: ${set} reading order ${ro.toFixed(4)} (target ≥ 0.99)`);
     for (const dpi of SCAN_DPIS) {
       const scan = get(set.replace('multicol/', `${scanSetName(dpi)}/`), 'Folio');
       if (!scan) continue;
       const d = (scan.metrics.ned?.mean ?? NaN) - ned;
-      out.push(`${d <= 0.05 ? 'met' : 'NOT met'}: ${set} scanned at ${dpi} dpi NED ${(scan.metrics.ned?.mean ?? NaN).toFixed(4)} vs born-digital ${ned.toFixed(4)} (within 0.05)`);
+      out.push(
+        `${d <= 0.05 ? 'met' : 'NOT met'}: ${set} scanned at ${dpi} dpi NED ${(scan.metrics.ned?.mean ?? NaN).toFixed(4)} vs born-digital ${ned.toFixed(4)} (within 0.05)`,
+      );
     }
   }
   return out;

@@ -40,7 +40,12 @@ export function runProcess(cmd: string, args: string[], opts: RunOptions): Promi
   const max = opts.maxOutput ?? 4_000_000;
   return new Promise((resolvePromise) => {
     const t0 = performance.now();
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let timedOut = false;

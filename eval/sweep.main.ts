@@ -37,19 +37,30 @@ async function main(): Promise<number> {
   let files = listSweepFiles(root, sets);
   const list = arg('list');
   if (list) {
-    const wanted = new Set(readFileSync(list, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean));
+    const wanted = new Set(
+      readFileSync(list, 'utf8')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean),
+    );
     files = files.filter((f) => wanted.has(f.rel));
   }
   const sample = arg('sample');
   if (sample) files = seededSample(files, Number(sample), Number(arg('seed') ?? 42), (f) => f.rel);
-  requireMeasured(files.length, `the sweep set (${sets.join(', ')}${list ? `, --list ${list}` : ''}${sample ? `, --sample ${sample}` : ''})`, `No PDF found under ${root} for these sets.`);
+  requireMeasured(
+    files.length,
+    `the sweep set (${sets.join(', ')}${list ? `, --list ${list}` : ''}${sample ? `, --sample ${sample}` : ''})`,
+    `No PDF found under ${root} for these sets.`,
+  );
   const parallel = Number(arg('parallel') ?? 2);
   const timeoutMs = Number(arg('timeout-s') ?? 60) * 1000;
   const perPageMs = Number(arg('per-page-s') ?? 2) * 1000;
   const outDir = resolve(arg('out') ?? join(repo, 'eval', 'out'));
   const work = mkdtempSync(join(tmpdir(), 'folio-sweep-'));
   const snap = snapshotDist(repo);
-  console.error(`sweep: ${files.length} files, ${parallel} at once, ${timeoutMs / 1000} s + ${perPageMs / 1000} s/page limit each`);
+  console.error(
+    `sweep: ${files.length} files, ${parallel} at once, ${timeoutMs / 1000} s + ${perPageMs / 1000} s/page limit each`,
+  );
   const t0 = Date.now();
   let results;
   try {
@@ -61,7 +72,10 @@ async function main(): Promise<number> {
       perPageMs,
       workDir: work,
       onResult: (r, done, total) => {
-        if (r.outcome !== 'converted' || done % 50 === 0) console.error(`[${done}/${total}] ${r.outcome.padEnd(13)} ${r.rel} ${(r.ms / 1000).toFixed(1)} s ${r.reason}`);
+        if (r.outcome !== 'converted' || done % 50 === 0)
+          console.error(
+            `[${done}/${total}] ${r.outcome.padEnd(13)} ${r.rel} ${(r.ms / 1000).toFixed(1)} s ${r.reason}`,
+          );
       },
     });
   } finally {
@@ -71,7 +85,10 @@ async function main(): Promise<number> {
   const name = sample ? `sweep-sample${sample}` : list ? 'sweep-list' : 'sweep';
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, `${name}.tsv`), sweepTsv(results));
-  const summary = sweepSummary(results, `Folio robustness sweep (${files.length} files, ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  const summary = sweepSummary(
+    results,
+    `Folio robustness sweep (${files.length} files, ${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+  );
   writeFileSync(join(outDir, `${name}-summary.md`), summary);
   console.log(summary);
   console.log(`sweep: wrote ${join(outDir, name + '.tsv')} and ${name}-summary.md`);

@@ -37,12 +37,21 @@ export class CancelledError extends FolioError {
 }
 
 export function isFolioError(e: unknown): e is FolioError {
-  return e instanceof FolioError || (typeof e === 'object' && e !== null && (e as { name?: string }).name === 'FolioError' && typeof (e as { code?: unknown }).code === 'number');
+  return (
+    e instanceof FolioError ||
+    (typeof e === 'object' &&
+      e !== null &&
+      (e as { name?: string }).name === 'FolioError' &&
+      typeof (e as { code?: unknown }).code === 'number')
+  );
 }
 
 /** Whether `e` is a cancel: our `CancelledError` (also after a thread boundary) or an `AbortError`. */
 export function isCancelled(e: unknown): boolean {
-  return (isFolioError(e) && e.code === FolioErrorCodes.RequestCancelled) || (typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'AbortError');
+  return (
+    (isFolioError(e) && e.code === FolioErrorCodes.RequestCancelled) ||
+    (typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'AbortError')
+  );
 }
 
 /**
@@ -74,7 +83,8 @@ export function serializeError(e: unknown): SerializedError {
 }
 
 export function deserializeError(s: SerializedError): Error {
-  if (s.name === 'FolioError' && s.code === FolioErrorCodes.RequestCancelled) return Object.assign(new CancelledError(), { message: s.message });
+  if (s.name === 'FolioError' && s.code === FolioErrorCodes.RequestCancelled)
+    return Object.assign(new CancelledError(), { message: s.message });
   if (s.name === 'FolioError' && s.code !== undefined) return new FolioError(s.code as FolioErrorCode, s.message);
   const e = new Error(s.message);
   e.name = s.name;

@@ -6,7 +6,14 @@
  * This thread only routes messages and assembles results: every page is parsed, rendered and
  * OCR'd in the worker pool (server/worker), so `$/cancelRequest` is handled at once.
  */
-import { createConnection, ErrorCodes, LSPErrorCodes, ProposedFeatures, ResponseError, type CancellationToken } from 'vscode-languageserver/node';
+import {
+  createConnection,
+  ErrorCodes,
+  LSPErrorCodes,
+  ProposedFeatures,
+  ResponseError,
+  type CancellationToken,
+} from 'vscode-languageserver/node';
 import { WorkDoneProgress } from 'vscode-languageserver-protocol';
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
@@ -21,7 +28,8 @@ import {
   type ConvertParams,
   type ReparseRegionParams,
   type ReparseRegionResult,
-type  ConvertLimits } from '../common/protocol';
+  type ConvertLimits,
+} from '../common/protocol';
 import { PageWorkerPool } from './worker/pool';
 import { analyzeOptions, convertDocument, toPath } from './convert/convertDocument';
 import { CancelledError, isCancelled, isFolioError, messageOf } from './errors';
@@ -69,9 +77,14 @@ let clientHasConfiguration = false;
  */
 async function limitsFor(params: ConvertParams): Promise<ConvertLimits | undefined> {
   if (params.limits !== undefined || !clientHasConfiguration) return params.limits;
-  const settings = (await connection.workspace.getConfiguration('folio.limits').catch(() => undefined)) as Record<string, unknown> | undefined;
+  const settings = (await connection.workspace.getConfiguration('folio.limits').catch(() => undefined)) as
+    Record<string, unknown> | undefined;
   if (!settings) return undefined;
-  return resolveLimits({ documentSeconds: settings.documentSeconds, pageMemoryMb: settings.pageMemoryMb, maxPages: settings.maxPages }, undefined, 'folio.limits');
+  return resolveLimits(
+    { documentSeconds: settings.documentSeconds, pageMemoryMb: settings.pageMemoryMb, maxPages: settings.maxPages },
+    undefined,
+    'folio.limits',
+  );
 }
 
 connection.onInitialize((init) => {
@@ -94,7 +107,11 @@ connection.onRequest(ConvertRequest.type, async (params: ConvertParams, token: C
   const partial = params.partialResultToken;
   const name = toPath(params.uri).split(/[\\/]/).pop();
   if (workDone !== undefined) {
-    void connection.sendProgress(WorkDoneProgress.type, workDone, { kind: 'begin', title: `Converting ${name}`, cancellable: true });
+    void connection.sendProgress(WorkDoneProgress.type, workDone, {
+      kind: 'begin',
+      title: `Converting ${name}`,
+      cancellable: true,
+    });
   }
   const collected: import('../common/protocol').PageResult[] = [];
   // Partials only where asked for and addressable (the token says which request they belong to);
@@ -124,7 +141,12 @@ connection.onRequest(ConvertRequest.type, async (params: ConvertParams, token: C
         log,
         partial: wantPartials
           ? (p) => {
-              if (open) void connection.sendNotification(PagePartialNotification.type, { ...p, partialResultToken: partial!, uri: params.uri });
+              if (open)
+                void connection.sendNotification(PagePartialNotification.type, {
+                  ...p,
+                  partialResultToken: partial!,
+                  uri: params.uri,
+                });
             }
           : undefined,
       },
@@ -133,7 +155,10 @@ connection.onRequest(ConvertRequest.type, async (params: ConvertParams, token: C
     if (partial === undefined) summary.pages = collected;
     // Keep the page-image cache under its size cap (only Folio's own entry names are removed).
     if (params.options?.cacheDir) evictCache(params.options.cacheDir);
-    log('info', `${name}: ${summary.pagesDone.length}/${summary.pageCount} pages in ${summary.elapsedMs} ms${summary.cancelled ? ' (cancelled)' : ''}`);
+    log(
+      'info',
+      `${name}: ${summary.pagesDone.length}/${summary.pageCount} pages in ${summary.elapsedMs} ms${summary.cancelled ? ' (cancelled)' : ''}`,
+    );
     return summary;
   } catch (e) {
     if (!isCancelled(e)) log('error', `${name}: ${messageOf(e)}`);
@@ -160,61 +185,83 @@ const reparseDocs = new IdleMap<{ docId: string; opened?: Promise<number> }>(REP
   void pool.close(d.docId);
 });
 
-connection.onRequest(ReparseRegionRequest.type, async (params: ReparseRegionParams, token: CancellationToken): Promise<ReparseRegionResult> => {
-  refuseBadParams(checkReparseParams(params));
-  const signal = abortSignal(token);
-  const path = toPath(params.uri);
-  // Keyed by modification time too, so a PDF changed on disk is opened afresh (and the old one closed).
-  const key = `${path}\u0000${mtimeOf(path)}\u0000${params.password ?? ''}`;
-  for (const k of reparseDocs.keys((k) => k.startsWith(`${path}\u0000`) && k !== key)) reparseDocs.close(k);
-  const held = reparseDocs.acquire(key, () => ({ docId: randomUUID() }));
-  try {
-    const doc = held.value;
-    const docId = doc.docId;
-    doc.opened ??= pool.open({ docId, path, password: params.password }, signal);
-    await doc.opened.catch((e: unknown) => {
-      // Not kept: the next reparse tries again (after a password, or once the file is fixed).
-      held.release();
-      reparseDocs.close(key);
-      throw e;
-    });
-    const aopts = analyzeOptions(params.options);
-    const warnings: string[] = [];
-    if (params.options?.engine === 'vlm') {
-      // The VLM reads the region's crop of the rendered page with a class-specific prompt; any
-      // failure falls back to the pipeline's reading of the same box.
-      try {
-        const vlm = await vlmPageEngine(params.options, (m) => log('info', m));
-        const page = await pool.analyze(docId, params.page, { ...aopts, renderImages: true }, signal);
-        const out = await vlm.parseRegion(page, params.bbox, params.cls, signal);
-        const parsed = parseDocTags(out.doctags)[0]?.items[0];
-        if (parsed) {
-          const item = { ...parsed, bbox: params.bbox, grid: toGrid(params.bbox, page) };
-          const { doctags, markdown } = renderRegion(item);
-          return { uri: params.uri, version: params.version, page: params.page, regionId: params.regionId, doctags, markdown, engine: 'vlm', warnings: out.warnings };
+connection.onRequest(
+  ReparseRegionRequest.type,
+  async (params: ReparseRegionParams, token: CancellationToken): Promise<ReparseRegionResult> => {
+    refuseBadParams(checkReparseParams(params));
+    const signal = abortSignal(token);
+    const path = toPath(params.uri);
+    // Keyed by modification time too, so a PDF changed on disk is opened afresh (and the old one closed).
+    const key = `${path}\u0000${mtimeOf(path)}\u0000${params.password ?? ''}`;
+    for (const k of reparseDocs.keys((k) => k.startsWith(`${path}\u0000`) && k !== key)) reparseDocs.close(k);
+    const held = reparseDocs.acquire(key, () => ({ docId: randomUUID() }));
+    try {
+      const doc = held.value;
+      const docId = doc.docId;
+      doc.opened ??= pool.open({ docId, path, password: params.password }, signal);
+      await doc.opened.catch((e: unknown) => {
+        // Not kept: the next reparse tries again (after a password, or once the file is fixed).
+        held.release();
+        reparseDocs.close(key);
+        throw e;
+      });
+      const aopts = analyzeOptions(params.options);
+      const warnings: string[] = [];
+      if (params.options?.engine === 'vlm') {
+        // The VLM reads the region's crop of the rendered page with a class-specific prompt; any
+        // failure falls back to the pipeline's reading of the same box.
+        try {
+          const vlm = await vlmPageEngine(params.options, (m) => log('info', m));
+          const page = await pool.analyze(docId, params.page, { ...aopts, renderImages: true }, signal);
+          const out = await vlm.parseRegion(page, params.bbox, params.cls, signal);
+          const parsed = parseDocTags(out.doctags)[0]?.items[0];
+          if (parsed) {
+            const item = { ...parsed, bbox: params.bbox, grid: toGrid(params.bbox, page) };
+            const { doctags, markdown } = renderRegion(item);
+            return {
+              uri: params.uri,
+              version: params.version,
+              page: params.page,
+              regionId: params.regionId,
+              doctags,
+              markdown,
+              engine: 'vlm',
+              warnings: out.warnings,
+            };
+          }
+          warnings.push('the VLM wrote nothing for this region; the pipeline read it instead');
+        } catch (e) {
+          if (signal.aborted) throw new CancelledError('the reparse');
+          warnings.push(`the VLM failed (${messageOf(e)}); the pipeline read this region instead`);
         }
-        warnings.push('the VLM wrote nothing for this region; the pipeline read it instead');
-      } catch (e) {
-        if (signal.aborted) throw new CancelledError('the reparse');
-        warnings.push(`the VLM failed (${messageOf(e)}); the pipeline read this region instead`);
       }
+      const item = await pool.reparse(docId, params.page, params.bbox, params.cls, aopts, signal);
+      const { doctags, markdown } = renderRegion(item);
+      return {
+        uri: params.uri,
+        version: params.version,
+        page: params.page,
+        regionId: params.regionId,
+        doctags,
+        markdown,
+        engine: 'pipeline',
+        warnings,
+      };
+    } catch (e) {
+      throw toResponseError(e);
+    } finally {
+      held.release();
     }
-    const item = await pool.reparse(docId, params.page, params.bbox, params.cls, aopts, signal);
-    const { doctags, markdown } = renderRegion(item);
-    return { uri: params.uri, version: params.version, page: params.page, regionId: params.regionId, doctags, markdown, engine: 'pipeline', warnings };
-  } catch (e) {
-    throw toResponseError(e);
-  } finally {
-    held.release();
-  }
-});
+  },
+);
 
 // folio/export: the extension's DoclingDocument / chunks output, rendered in a worker thread.
 connection.onRequest(ExportRequest.type, async (params, token) => {
   refuseBadParams(checkExportParams(params));
   try {
     // The line says the export left this thread (the tests wait for it rather than for a time).
-    const started = () => log('info', `export: ${params.format} of ${params.pages.length} page(s) running in a worker thread`);
+    const started = () =>
+      log('info', `export: ${params.format} of ${params.pages.length} page(s) running in a worker thread`);
     return await exportInWorker(exportJob(params, toPath(params.uri)), abortSignal(token), undefined, started);
   } catch (e) {
     throw toResponseError(e);
@@ -225,11 +272,17 @@ connection.onRequest(ExportRequest.type, async (params, token) => {
 connection.onRequest(PullModelRequest.type, async (params, token) => {
   refuseBadParams(checkPullModelParams(params));
   const workDone = params.workDoneToken;
-  if (workDone !== undefined) void connection.sendProgress(WorkDoneProgress.type, workDone, { kind: 'begin', title: `Downloading ${params.repo}`, cancellable: true });
+  if (workDone !== undefined)
+    void connection.sendProgress(WorkDoneProgress.type, workDone, {
+      kind: 'begin',
+      title: `Downloading ${params.repo}`,
+      cancellable: true,
+    });
   const signal = abortSignal(token);
   try {
     return await pullModelRequest(params, signal, (message, percentage) => {
-      if (workDone !== undefined) void connection.sendProgress(WorkDoneProgress.type, workDone, { kind: 'report', message, percentage });
+      if (workDone !== undefined)
+        void connection.sendProgress(WorkDoneProgress.type, workDone, { kind: 'report', message, percentage });
     });
   } catch (e) {
     if (signal.aborted) throw toResponseError(new CancelledError(`the download of ${params.repo}`));
@@ -249,6 +302,8 @@ connection.onExit(() => {
 });
 
 process.on('uncaughtException', (e) => log('error', `backend: ${e.stack ?? e.message}`));
-process.on('unhandledRejection', (e) => log('error', `backend: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+process.on('unhandledRejection', (e) =>
+  log('error', `backend: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+);
 
 connection.listen();

@@ -55,7 +55,9 @@ export function createClient(extension: vscode.ExtensionContext, output: vscode.
       closed: (): CloseHandlerResult => {
         if (restarts === 0) {
           restarts++;
-          void vscode.window.showWarningMessage('Folio: the conversion backend stopped unexpectedly and was restarted.');
+          void vscode.window.showWarningMessage(
+            'Folio: the conversion backend stopped unexpectedly and was restarted.',
+          );
           return { action: CloseAction.Restart, handled: true };
         }
         void vscode.window.showErrorMessage(

@@ -6,7 +6,12 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { createClient, PagePartialRouter } from './client';
 import { ConversionListeners } from './conversion';
-import { PagePartialNotification, type ConvertOptions, type PictureMode, type RemoteVlmSettings } from '../common/protocol';
+import {
+  PagePartialNotification,
+  type ConvertOptions,
+  type PictureMode,
+  type RemoteVlmSettings,
+} from '../common/protocol';
 import { modelsDirOption } from './paths';
 import { ExportRecords } from './commands/exportRecords';
 
@@ -97,7 +102,9 @@ export class FolioContext implements vscode.Disposable {
       keepPageHeaders: c.get<boolean>('keepPageHeaders', false),
       ocr: c.get<'auto' | 'always' | 'never'>('ocr', 'auto'),
       engine: c.get<'pipeline' | 'vlm'>('engine', 'pipeline'),
-      modelsDir: c.get<string>('models.path', '').trim() || vscode.Uri.joinPath(this.extension.globalStorageUri, 'models').fsPath,
+      modelsDir:
+        c.get<string>('models.path', '').trim() ||
+        vscode.Uri.joinPath(this.extension.globalStorageUri, 'models').fsPath,
       providers: c.get<string[]>('vlm.providers', ['cuda', 'webgpu', 'cpu']),
       layoutPrior: c.get<'auto' | 'on' | 'off'>('vlm.layoutPrior', 'off'),
       speculation: oneOf(c.get<string>('vlm.speculation'), ['auto', 'off', 'page', 'hsd'] as const, 'auto'),

@@ -26,7 +26,13 @@ interface ToolsApi {
     registerTool<T>(
       name: string,
       tool: {
-        prepareInvocation?(options: { input: T }, token: vscode.CancellationToken): vscode.ProviderResult<{ invocationMessage?: string; confirmationMessages?: { title: string; message: string | vscode.MarkdownString } }>;
+        prepareInvocation?(
+          options: { input: T },
+          token: vscode.CancellationToken,
+        ): vscode.ProviderResult<{
+          invocationMessage?: string;
+          confirmationMessages?: { title: string; message: string | vscode.MarkdownString };
+        }>;
         invoke(options: { input: T }, token: vscode.CancellationToken): vscode.ProviderResult<unknown>;
       },
     ): vscode.Disposable;
@@ -37,16 +43,21 @@ interface ToolsApi {
 
 function toolsApi(): ToolsApi | undefined {
   const api = vscode as unknown as Partial<ToolsApi> & { lm?: Partial<ToolsApi['lm']> };
-  return typeof api.lm?.registerTool === 'function' && api.LanguageModelToolResult && api.LanguageModelTextPart ? (api as ToolsApi) : undefined;
+  return typeof api.lm?.registerTool === 'function' && api.LanguageModelToolResult && api.LanguageModelTextPart
+    ? (api as ToolsApi)
+    : undefined;
 }
 
 export function registerLmTool(ctx: FolioContext): void {
   const api = toolsApi();
   if (!api) {
-    ctx.output.appendLine('[info] this VS Code has no language-model tools API (1.95+): folio_convertPdf is not registered');
+    ctx.output.appendLine(
+      '[info] this VS Code has no language-model tools API (1.95+): folio_convertPdf is not registered',
+    );
     return;
   }
-  const folders = () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  const folders = () =>
+    (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
   ctx.push(
     api.lm.registerTool<ConvertToolInput>(LM_TOOL_NAME, {
       prepareInvocation(options) {
@@ -55,7 +66,9 @@ export function registerLmTool(ctx: FolioContext): void {
           invocationMessage: `Converting ${options.input.path}${pages} with Folio`,
           confirmationMessages: {
             title: 'Convert PDF to Markdown',
-            message: new vscode.MarkdownString(`Convert **${options.input.path.replace(/[\\`*_[\]<>]/g, '\\$&')}**${pages} to Markdown on this machine and give the text to the model?`),
+            message: new vscode.MarkdownString(
+              `Convert **${options.input.path.replace(/[\\`*_[\]<>]/g, '\\$&')}**${pages} to Markdown on this machine and give the text to the model?`,
+            ),
           },
         };
       },
@@ -70,12 +83,16 @@ export function registerLmTool(ctx: FolioContext): void {
         };
         const summary = await client.sendRequest(ConvertRequest.type, params, token);
         if (token.isCancellationRequested || summary.cancelled) {
-          ctx.output.appendLine(`[info] ${LM_TOOL_NAME}: conversion of ${options.input.path} cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages`);
+          ctx.output.appendLine(
+            `[info] ${LM_TOOL_NAME}: conversion of ${options.input.path} cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages`,
+          );
           throw new vscode.CancellationError();
         }
         const notes = summary.pageErrors.map((e) => `[Folio: page ${e.page} could not be converted: ${e.message}]`);
         const text = boundResult(summary.markdown) + (notes.length > 0 ? '\n\n' + notes.join('\n') : '');
-        ctx.output.appendLine(`[info] ${LM_TOOL_NAME}: ${options.input.path} → ${summary.pagesDone.length} pages, ${text.length} characters to the model`);
+        ctx.output.appendLine(
+          `[info] ${LM_TOOL_NAME}: ${options.input.path} → ${summary.pagesDone.length} pages, ${text.length} characters to the model`,
+        );
         return new api.LanguageModelToolResult([new api.LanguageModelTextPart(text)]);
       },
     }),

@@ -32,4 +32,3 @@ export function boundResult(markdown: string, max = LM_TOOL_MAX_CHARS): string {
   const kept = markdown.slice(0, cut > max / 2 ? cut : max);
   return `${kept}\n\n[Folio: output cut at ${kept.length} of ${markdown.length} characters; call the tool again with "pages" for the rest.]`;
 }
-

@@ -15,21 +15,35 @@ interface McpApi {
   lm: {
     registerMcpServerDefinitionProvider(
       id: string,
-      provider: { onDidChangeMcpServerDefinitions?: vscode.Event<void>; provideMcpServerDefinitions(token: vscode.CancellationToken): vscode.ProviderResult<unknown[]> },
+      provider: {
+        onDidChangeMcpServerDefinitions?: vscode.Event<void>;
+        provideMcpServerDefinitions(token: vscode.CancellationToken): vscode.ProviderResult<unknown[]>;
+      },
     ): vscode.Disposable;
   };
-  McpStdioServerDefinition: new (label: string, command: string, args?: string[], env?: Record<string, string | number | null>, version?: string) => unknown;
+  McpStdioServerDefinition: new (
+    label: string,
+    command: string,
+    args?: string[],
+    env?: Record<string, string | number | null>,
+    version?: string,
+  ) => unknown;
 }
 
 function mcpApi(): McpApi | undefined {
   const api = vscode as unknown as Partial<McpApi> & { lm?: Partial<McpApi['lm']> };
-  return typeof api.lm?.registerMcpServerDefinitionProvider === 'function' && typeof api.McpStdioServerDefinition === 'function' ? (api as McpApi) : undefined;
+  return typeof api.lm?.registerMcpServerDefinitionProvider === 'function' &&
+    typeof api.McpStdioServerDefinition === 'function'
+    ? (api as McpApi)
+    : undefined;
 }
 
 export function registerMcpProvider(ctx: FolioContext): void {
   const api = mcpApi();
   if (!api) {
-    ctx.output.appendLine('[info] this VS Code has no MCP server definition API (1.101+): Folio\'s MCP server is not offered to agent mode (README: MCP server)');
+    ctx.output.appendLine(
+      "[info] this VS Code has no MCP server definition API (1.101+): Folio's MCP server is not offered to agent mode (README: MCP server)",
+    );
     return;
   }
   const changed = new vscode.EventEmitter<void>();
@@ -40,9 +54,13 @@ export function registerMcpProvider(ctx: FolioContext): void {
     api.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
       onDidChangeMcpServerDefinitions: changed.event,
       provideMcpServerDefinitions() {
-        const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+        const folders = (vscode.workspace.workspaceFolders ?? [])
+          .filter((f) => f.uri.scheme === 'file')
+          .map((f) => f.uri.fsPath);
         const spec = folioMcpServerSpec(ctx.extension.extensionPath, folders, process.execPath, version);
-        return spec ? [new api.McpStdioServerDefinition(spec.label, spec.command, spec.args, spec.env, spec.version)] : [];
+        return spec
+          ? [new api.McpStdioServerDefinition(spec.label, spec.command, spec.args, spec.env, spec.version)]
+          : [];
       },
     }),
   );

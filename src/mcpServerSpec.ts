@@ -17,7 +17,12 @@ export interface McpServerSpec {
 }
 
 /** Undefined when no local folder is open: `folio mcp` needs at least one folder it may read. */
-export function folioMcpServerSpec(extensionPath: string, folders: readonly string[], execPath: string, version: string): McpServerSpec | undefined {
+export function folioMcpServerSpec(
+  extensionPath: string,
+  folders: readonly string[],
+  execPath: string,
+  version: string,
+): McpServerSpec | undefined {
   if (folders.length === 0) return undefined;
   return {
     label: 'Folio',

@@ -12,7 +12,10 @@ export function markdownUriFor(pdfUri: vscode.Uri, outputDirectory: string): vsc
 export function outputUriFor(pdfUri: vscode.Uri, outputDirectory: string, ext: string): vscode.Uri {
   // Shortened with a hash only when the name would pass the 255-byte limit (a 254-byte `<x>.pdf`);
   // scans given as images (scan.png) get scan.md, as PDFs do.
-  const base = fitFileName((pdfUri.path.split('/').pop() ?? 'document.pdf').replace(/\.(pdf|png|jpe?g|tiff?)$/i, ''), ext);
+  const base = fitFileName(
+    (pdfUri.path.split('/').pop() ?? 'document.pdf').replace(/\.(pdf|png|jpe?g|tiff?)$/i, ''),
+    ext,
+  );
   const pdfDir = vscode.Uri.joinPath(pdfUri, '..');
   const dir = outputDirectory.trim();
   if (!dir) return vscode.Uri.joinPath(pdfDir, base);

@@ -6,7 +6,11 @@
 import type * as vscode from 'vscode';
 import { WorkDoneProgress, type LanguageClient, type WorkDoneProgressReport } from 'vscode-languageclient/node';
 
-export function forwardWorkDone(client: LanguageClient, workDoneToken: string, progress: vscode.Progress<{ message?: string; increment?: number }>): vscode.Disposable {
+export function forwardWorkDone(
+  client: LanguageClient,
+  workDoneToken: string,
+  progress: vscode.Progress<{ message?: string; increment?: number }>,
+): vscode.Disposable {
   let lastPercent = 0;
   return client.onProgress(WorkDoneProgress.type, workDoneToken, (v) => {
     if (v.kind !== 'report') return;

@@ -54,7 +54,12 @@ export function mutate(src: Buffer, kind: MutationKind, seed: number): Mutation 
       const spans = objectSpans(b);
       if (spans.length === 0) return mutate(src, 'flip', seed);
       const o = spans[at(spans.length)];
-      return { kind, seed, note: `object ${o.num} deleted (bytes ${o.start}–${o.end})`, bytes: Buffer.concat([b.subarray(0, o.start), b.subarray(o.end)]) };
+      return {
+        kind,
+        seed,
+        note: `object ${o.num} deleted (bytes ${o.start}–${o.end})`,
+        bytes: Buffer.concat([b.subarray(0, o.start), b.subarray(o.end)]),
+      };
     }
     case 'zero-range': {
       const len = 1 + at(Math.min(512, b.length));

@@ -51,14 +51,15 @@ export async function runFuzz(cases: FuzzCase[], o: FuzzOptions): Promise<{ resu
   mkdirSync(o.workDir, { recursive: true });
   let backend = await BackendProcess.start();
   // One exit promise per backend process (not one listener per case).
-  const exitOf = (b: BackendProcess) => new Promise<'died'>((res) => (b.exitCode !== null ? res('died') : b.child.once('exit', () => res('died'))));
+  const exitOf = (b: BackendProcess) =>
+    new Promise<'died'>((res) => (b.exitCode !== null ? res('died') : b.child.once('exit', () => res('died'))));
   let died = exitOf(backend);
   let restarts = 0;
   const results: FuzzResult[] = [];
   try {
     for (const c of cases) {
       const m = mutate(o.sourceBytes(c.source), c.kind, c.seed);
-      const file = join(o.workDir, `case${c.index}-${c.kind}-${basename(c.source).replace(/[^\w.-]+/g, "_")}`);
+      const file = join(o.workDir, `case${c.index}-${c.kind}-${basename(c.source).replace(/[^\w.-]+/g, '_')}`);
       writeFileSync(file, m.bytes);
       const t0 = performance.now();
       const run = backend.convert({ uri: file, options: { renderImages: false } });
@@ -66,7 +67,15 @@ export async function runFuzz(cases: FuzzCase[], o: FuzzOptions): Promise<{ resu
       run.result.catch(() => undefined);
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<'timeout'>((res) => (timer = setTimeout(() => res('timeout'), o.timeoutMs)));
-      const r: FuzzResult = { ...c, outcome: 'converted', note: m.note, detail: '', pagesDone: 0, pageErrors: 0, ms: 0 };
+      const r: FuzzResult = {
+        ...c,
+        outcome: 'converted',
+        note: m.note,
+        detail: '',
+        pagesDone: 0,
+        pageErrors: 0,
+        ms: 0,
+      };
       try {
         const v = await Promise.race([run.result, timeout, died]);
         if (v === 'timeout') {
@@ -79,7 +88,11 @@ export async function runFuzz(cases: FuzzCase[], o: FuzzOptions): Promise<{ resu
           r.pagesDone = v.pagesDone.length;
           r.pageErrors = v.pageErrors.length;
           r.outcome = v.pageErrors.length > 0 ? 'partial' : 'converted';
-          if (v.pageErrors.length) r.detail = v.pageErrors.map((e) => `page ${e.page}: ${e.message}`).slice(0, 3).join('; ');
+          if (v.pageErrors.length)
+            r.detail = v.pageErrors
+              .map((e) => `page ${e.page}: ${e.message}`)
+              .slice(0, 3)
+              .join('; ');
         }
       } catch (e) {
         const code = (e as { code?: number }).code;

@@ -76,10 +76,26 @@ function main(): void {
   const work = mkdtempSync(join(tmpdir(), 'folio-furniture-'));
   try {
     writeFileSync(join(work, 'page.tex'), latex());
-    execFileSync('xelatex', ['-interaction=nonstopmode', '-halt-on-error', 'page.tex'], { cwd: work, stdio: 'pipe', timeout: 120_000 });
+    execFileSync('xelatex', ['-interaction=nonstopmode', '-halt-on-error', 'page.tex'], {
+      cwd: work,
+      stdio: 'pipe',
+      timeout: 120_000,
+    });
     renameSync(join(work, 'page.pdf'), join(out, 'page.xelatex.pdf'));
     writeFileSync(join(work, 'page.html'), html());
-    execFileSync('chromium', ['--headless', '--no-sandbox', '--disable-gpu', `--user-data-dir=${join(work, 'profile')}`, '--no-pdf-header-footer', `--print-to-pdf=${join(work, 'page.pdf')}`, `file://${join(work, 'page.html')}`], { cwd: work, stdio: 'pipe', timeout: 120_000 });
+    execFileSync(
+      'chromium',
+      [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        `--user-data-dir=${join(work, 'profile')}`,
+        '--no-pdf-header-footer',
+        `--print-to-pdf=${join(work, 'page.pdf')}`,
+        `file://${join(work, 'page.html')}`,
+      ],
+      { cwd: work, stdio: 'pipe', timeout: 120_000 },
+    );
     renameSync(join(work, 'page.pdf'), join(out, 'page.chromium.pdf'));
     writeFileSync(join(out, 'page.md'), `## ${HEADING}\n\n${PARAS.join('\n\n')}\n`);
     console.log(`wrote ${out}/page.{xelatex,chromium}.pdf and page.md`);

@@ -5,7 +5,10 @@
 import { buildMulticolSet } from './multicol/build';
 import { SCAN_DPIS } from './multicol/scan';
 
-buildMulticolSet({ quick: process.argv.includes('--quick'), scans: process.argv.includes('--scans') ? SCAN_DPIS : [] }).then(
+buildMulticolSet({
+  quick: process.argv.includes('--quick'),
+  scans: process.argv.includes('--scans') ? SCAN_DPIS : [],
+}).then(
   (es) => {
     for (const e of es) console.log(`${e.set}\t${e.pdf}\t${e.gt}`);
     if (es.length === 0) throw new Error('the multi-column set is empty');

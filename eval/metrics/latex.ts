@@ -36,17 +36,45 @@ const SYNONYMS: Record<string, string> = {
 };
 
 const DROP = new Set([
-  '\\left', '\\right', '\\big', '\\Big', '\\bigg', '\\Bigg', '\\bigl', '\\bigr', '\\Bigl', '\\Bigr', '\\biggl', '\\biggr', '\\Biggl', '\\Biggr',
-  '\\displaystyle', '\\textstyle', '\\limits', '\\nolimits', '\\quad', '\\qquad', '\\,', '\\;', '\\:', '\\!', '\\ ', '~', '\\nonumber', '\\notag',
+  '\\left',
+  '\\right',
+  '\\big',
+  '\\Big',
+  '\\bigg',
+  '\\Bigg',
+  '\\bigl',
+  '\\bigr',
+  '\\Bigl',
+  '\\Bigr',
+  '\\biggl',
+  '\\biggr',
+  '\\Biggl',
+  '\\Biggr',
+  '\\displaystyle',
+  '\\textstyle',
+  '\\limits',
+  '\\nolimits',
+  '\\quad',
+  '\\qquad',
+  '\\,',
+  '\\;',
+  '\\:',
+  '\\!',
+  '\\ ',
+  '~',
+  '\\nonumber',
+  '\\notag',
 ]);
 
 const WORD_CMDS = /\\(text|textrm|mathrm|operatorname|textnormal|mbox)\s*\{([^{}]*)\}/g;
 
 /** Tokens: commands (`\name`, `\,`), a `\mathrm{…}` word as one token, or single characters. */
 function tokens(src: string): string[] {
-  const s = src.replace(/\\tag\*?\s*\{[^{}]*\}/g, ' ').replace(WORD_CMDS, (_m, _c, w: string) => ` \u0001${w.replace(/\s+/g, '')}\u0002 `);
+  const s = src
+    .replace(/\\tag\*?\s*\{[^{}]*\}/g, ' ')
+    .replace(WORD_CMDS, (_m, _c, w: string) => ` \u0001${w.replace(/\s+/g, '')}\u0002 `);
   const out: string[] = [];
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const ch = s[i]!;
     if (/\s/.test(ch)) {
       i++;
@@ -138,15 +166,21 @@ export function matchFormulas(gt: string[], pred: string[]): FormulaMatch {
 export function formulasOf(md: string): { display: string[]; inline: string[] } {
   const display: string[] = [];
   const inline: string[] = [];
-  let rest = md.replace(/\$\$([\s\S]+?)\$\$|\\\[([\s\S]+?)\\\]/g, (_m, a: string | undefined, b: string | undefined) => {
-    display.push((a ?? b ?? '').trim());
-    return ' ';
-  });
+  let rest = md.replace(
+    /\$\$([\s\S]+?)\$\$|\\\[([\s\S]+?)\\\]/g,
+    (_m, a: string | undefined, b: string | undefined) => {
+      display.push((a ?? b ?? '').trim());
+      return ' ';
+    },
+  );
   // Code never holds math.
   rest = rest.replace(/```[\s\S]*?```/g, ' ');
-  rest.replace(/(?<![\\$])\$(?!\s)([^$\n]+?)(?<![\s\\])\$(?!\d)|\\\(([\s\S]+?)\\\)/g, (_m, a: string | undefined, b: string | undefined) => {
-    inline.push((a ?? b ?? '').trim());
-    return ' ';
-  });
+  rest.replace(
+    /(?<![\\$])\$(?!\s)([^$\n]+?)(?<![\s\\])\$(?!\d)|\\\(([\s\S]+?)\\\)/g,
+    (_m, a: string | undefined, b: string | undefined) => {
+      inline.push((a ?? b ?? '').trim());
+      return ' ';
+    },
+  );
   return { display, inline };
 }

@@ -64,7 +64,8 @@ export function parseMarkdown(md: string): Block[] {
       const lang = trimmed.slice(fence[1].length).trim().toLowerCase();
       i++;
       while (i < lines.length && !lines[i].trim().startsWith(close)) body.push(lines[i++]);
-      if (lang === 'math' || lang === 'latex') blocks.push({ kind: 'formula', text: body.join(' '), source: body.join('\n') });
+      if (lang === 'math' || lang === 'latex')
+        blocks.push({ kind: 'formula', text: body.join(' '), source: body.join('\n') });
       else blocks.push({ kind: 'code', text: body.join('\n') });
       continue;
     }
@@ -101,7 +102,12 @@ export function parseMarkdown(md: string): Block[] {
       blocks.push({ kind: 'table', text: tableText(table), table });
       continue;
     }
-    if (trimmed.includes('|') && i + 1 < lines.length && PIPE_SEPARATOR.test(lines[i + 1]) && lines[i + 1].includes('-')) {
+    if (
+      trimmed.includes('|') &&
+      i + 1 < lines.length &&
+      PIPE_SEPARATOR.test(lines[i + 1]) &&
+      lines[i + 1].includes('-')
+    ) {
       flush();
       const tl = [line, lines[i + 1]];
       i += 2;
@@ -134,7 +140,12 @@ export function parseMarkdown(md: string): Block[] {
       const ind = indentWidth(li[1]);
       listIndents = listIndents.filter((x) => x < ind);
       listIndents.push(ind);
-      blocks.push({ kind: 'list_item', level: listIndents.length - 1, ordered: /\d/.test(li[2]), text: stripInline(li[3]) });
+      blocks.push({
+        kind: 'list_item',
+        level: listIndents.length - 1,
+        ordered: /\d/.test(li[2]),
+        text: stripInline(li[3]),
+      });
       continue;
     }
     const quote = /^ {0,3}>[ \t]?(.*)$/.exec(line);

@@ -13,7 +13,8 @@ const DASHES = /[\u2010\u2011\u2012\u2013\u2014\u2015\u2212\uFE58\uFE63\uFF0D]/g
 // Soft hyphen and zero-width characters carry nothing a reader sees.
 const INVISIBLE = /\u00AD|\u200B|\u200C|\u200D|\u2060|\uFEFF/g;
 // Bullet glyphs at the start of a line: a plain-text extractor keeps them, Markdown writes "- ".
-const LEADING_BULLET = /^[ \t]*[\u2022\u25E6\u25AA\u25AB\u25CF\u25CB\u25A0\u25A1\u2023\u2043\u2219\u00B7\uF0B7\uF0A7-][ \t]+/gm;
+const LEADING_BULLET =
+  /^[ \t]*[\u2022\u25E6\u25AA\u25AB\u25CF\u25CB\u25A0\u25A1\u2023\u2043\u2219\u00B7\uF0B7\uF0A7-][ \t]+/gm;
 
 /**
  * Normalize text for comparison: NFKC (expands ligatures such as "ﬁ" and full-width forms),
@@ -54,6 +55,11 @@ export function stripInline(s: string): string {
   t = t.replace(/(^|[^\p{L}\p{N}\\])[*_]([^\s*_](?:[^*_]*[^\s*_])?)[*_](?=[^\p{L}\p{N}]|$)/gu, '$1$2');
   t = t.replace(/\$\$?([^$]+)\$\$?/g, '$1');
   t = t.replace(/\\([!-/:-@[-`{-~])/g, '$1');
-  t = t.replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"');
+  t = t
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"');
   return t;
 }

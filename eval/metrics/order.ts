@@ -15,7 +15,11 @@ const MIN_LEN = 20;
 const ANCHOR = 24;
 
 function locate(hay: string, para: string): number {
-  const anchors = [para.slice(0, ANCHOR), para.slice(Math.max(0, (para.length >> 1) - (ANCHOR >> 1)), (para.length >> 1) + (ANCHOR >> 1)), para.slice(-ANCHOR)];
+  const anchors = [
+    para.slice(0, ANCHOR),
+    para.slice(Math.max(0, (para.length >> 1) - (ANCHOR >> 1)), (para.length >> 1) + (ANCHOR >> 1)),
+    para.slice(-ANCHOR),
+  ];
   for (const a of anchors) {
     const at = hay.indexOf(a);
     if (at >= 0) return at;
@@ -51,7 +55,10 @@ export function readingOrder(gtBlocks: Block[], predText: string): OrderScore | 
 export function formulaSkeleton(src: string): string {
   return src
     .normalize('NFKC')
-    .replace(/\\(mathrm|mathbf|mathit|text|operatorname|left|right|big|Big|bigg|Bigg|qquad|quad|cdot|times|frac|sqrt|top)\b/g, ' ')
+    .replace(
+      /\\(mathrm|mathbf|mathit|text|operatorname|left|right|big|Big|bigg|Bigg|qquad|quad|cdot|times|frac|sqrt|top)\b/g,
+      ' ',
+    )
     .replace(/\\[A-Za-z]+/g, ' ')
     .replace(/[^\p{L}\p{N}]+/gu, '')
     .toLowerCase();

@@ -61,7 +61,8 @@ export function scoreDocument(gtMarkdown: string, output: string, format: Output
     s.headingF1 = fuzzyF1(gh, ph).f1;
     s.headingLevelF1 = fuzzyF1(gh, ph, { sameLevel: true }).f1;
   }
-  const items = (bs: Block[]) => bs.filter((b) => b.kind === 'list_item').map((b) => ({ text: b.text, level: b.level }));
+  const items = (bs: Block[]) =>
+    bs.filter((b) => b.kind === 'list_item').map((b) => ({ text: b.text, level: b.level }));
   const gl = items(gt);
   if (gl.length > 0) s.listF1 = fuzzyF1(gl, items(pred)).f1;
 

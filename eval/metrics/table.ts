@@ -123,7 +123,8 @@ export function expandSpans(t: Table): Table {
         // Spans beyond the table's last row are cut, as browsers do.
         if (r + dr >= t.rows.length) break;
         grid[r + dr] ??= [];
-        for (let dc = 0; dc < cell.colspan; dc++) grid[r + dr][c + dc] = { text: cell.text, rowspan: 1, colspan: 1, header: cell.header };
+        for (let dc = 0; dc < cell.colspan; dc++)
+          grid[r + dr][c + dc] = { text: cell.text, rowspan: 1, colspan: 1, header: cell.header };
       }
       c += cell.colspan;
     }

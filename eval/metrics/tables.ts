@@ -22,7 +22,12 @@ export function tableTree(t: Table): TreeNode {
     label: 'table',
     children: t.rows.map((r) => ({
       label: 'tr',
-      children: r.map((c): CellNode => ({ label: 'td', children: [], text: matchKey(c.text), span: `${c.rowspan}x${c.colspan}` })),
+      children: r.map((c): CellNode => ({
+        label: 'td',
+        children: [],
+        text: matchKey(c.text),
+        span: `${c.rowspan}x${c.colspan}`,
+      })),
     })),
   };
 }

@@ -33,7 +33,9 @@ export function makePdf(pages: GenPage[]): Buffer {
   objs.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   pages.forEach((p, i) => {
     const content = contentStream(p);
-    objs.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + 2 * i} 0 R >>`);
+    objs.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + 2 * i} 0 R >>`,
+    );
     objs.push(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`);
   });
   const parts: string[] = ['%PDF-1.4\n%\xe2\xe3\xcf\xd3\n'];
@@ -45,12 +47,20 @@ export function makePdf(pages: GenPage[]): Buffer {
     offset += Buffer.byteLength(s, 'latin1');
     parts.push(s);
   });
-  const xref = ['xref', `0 ${objs.length + 1}`, '0000000000 65535 f ', ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n `)].join('\n');
+  const xref = [
+    'xref',
+    `0 ${objs.length + 1}`,
+    '0000000000 65535 f ',
+    ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n `),
+  ].join('\n');
   parts.push(`${xref}\ntrailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${offset}\n%%EOF\n`);
   return Buffer.from(parts.join(''), 'latin1');
 }
 
-const WORDS = 'the of and a to in is for that on with as by this are be from or at an which it its have has not was were can these their more also use used two one into such than other between each new based'.split(' ');
+const WORDS =
+  'the of and a to in is for that on with as by this are be from or at an which it its have has not was were can these their more also use used two one into such than other between each new based'.split(
+    ' ',
+  );
 
 /** Page `n` of a generated document: a numbered heading and `lineCount` lines of varied words. */
 export function textPage(n: number, lineCount = 40): GenPage {

@@ -29,7 +29,12 @@ async function runChunk(c: BatchCommand, pdfs: { pdf: string; i: number }[], wor
   return runProcess(c.cmd, [...c.args, workDir, list], { timeoutMs, cwd: c.cwd });
 }
 
-export async function runBatch(c: BatchCommand, pdfs: string[], workDir: string, opts: { jobs: number; timeoutMs: number }): Promise<BatchResult> {
+export async function runBatch(
+  c: BatchCommand,
+  pdfs: string[],
+  workDir: string,
+  opts: { jobs: number; timeoutMs: number },
+): Promise<BatchResult> {
   mkdirSync(workDir, { recursive: true });
   const outputs = new Map<string, PeerOutput>();
   let peakRss = 0;
@@ -55,18 +60,35 @@ export async function runBatch(c: BatchCommand, pdfs: string[], workDir: string,
       const x = seen.get(p.i);
       if (!x) {
         if (r.timedOut) retry.push(p);
-        else outputs.set(p.pdf, { error: `helper exited (${r.code ?? r.signal}) before this file: ${r.stderr.trim().split('\n').pop() ?? ''}`, ms: 0 });
+        else
+          outputs.set(p.pdf, {
+            error: `helper exited (${r.code ?? r.signal}) before this file: ${r.stderr.trim().split('\n').pop() ?? ''}`,
+            ms: 0,
+          });
         continue;
       }
       const out = join(workDir, `${p.i}.txt`);
-      outputs.set(p.pdf, x.error || !existsSync(out) ? { error: x.error ?? 'no output', ms: x.ms } : { text: readFileSync(out, 'utf8'), ms: x.ms });
+      outputs.set(
+        p.pdf,
+        x.error || !existsSync(out)
+          ? { error: x.error ?? 'no output', ms: x.ms }
+          : { text: readFileSync(out, 'utf8'), ms: x.ms },
+      );
     }
   });
   await mapLimit(retry, opts.jobs, async (p) => {
     const r = await runChunk(c, [p], workDir, opts.timeoutMs);
     const out = join(workDir, `${p.i}.txt`);
     const ok = r.code === 0 && !r.timedOut && existsSync(out) && !/"error"/.test(r.stdout);
-    outputs.set(p.pdf, ok ? { text: readFileSync(out, 'utf8'), ms: r.ms } : { error: r.timedOut ? 'timeout' : r.stdout.trim() || r.stderr.trim().split('\n').pop() || 'failed', ms: r.ms });
+    outputs.set(
+      p.pdf,
+      ok
+        ? { text: readFileSync(out, 'utf8'), ms: r.ms }
+        : {
+            error: r.timedOut ? 'timeout' : r.stdout.trim() || r.stderr.trim().split('\n').pop() || 'failed',
+            ms: r.ms,
+          },
+    );
   });
   return { outputs, wallMs: performance.now() - t0, peakRss };
 }

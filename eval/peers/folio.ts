@@ -42,12 +42,23 @@ export function failureLines(stderr: string): Map<string, string> {
   return m;
 }
 
-export async function runFolioCli(repo: string, pdfs: string[], outDir: string, jobs: number, timeoutMs: number, extraArgs: string[] = []): Promise<RunResult> {
+export async function runFolioCli(
+  repo: string,
+  pdfs: string[],
+  outDir: string,
+  jobs: number,
+  timeoutMs: number,
+  extraArgs: string[] = [],
+): Promise<RunResult> {
   mkdirSync(outDir, { recursive: true });
-  return runProcess(process.execPath, [cliPath(repo), 'convert', ...pdfs, '-o', outDir + '/', '--jobs', String(jobs), '-q', ...extraArgs], {
-    timeoutMs,
-    cwd: repo,
-  });
+  return runProcess(
+    process.execPath,
+    [cliPath(repo), 'convert', ...pdfs, '-o', outDir + '/', '--jobs', String(jobs), '-q', ...extraArgs],
+    {
+      timeoutMs,
+      cwd: repo,
+    },
+  );
 }
 
 export function folioPeer(repo: string, o: FolioCliOptions = {}): Peer {
@@ -55,7 +66,8 @@ export function folioPeer(repo: string, o: FolioCliOptions = {}): Peer {
   return {
     name: 'Folio',
     format: 'markdown',
-    unavailable: () => (existsSync(cliPath(repo)) ? undefined : `${cliPath(repo)} is missing: run "node esbuild.mjs" first`),
+    unavailable: () =>
+      existsSync(cliPath(repo)) ? undefined : `${cliPath(repo)} is missing: run "node esbuild.mjs" first`,
     async convertAll(pdfs, workDir, opts): Promise<BatchResult> {
       const outputs = new Map<string, PeerOutput>();
       let peakRss = 0;
@@ -73,7 +85,11 @@ export function folioPeer(repo: string, o: FolioCliOptions = {}): Peer {
           if (existsSync(out)) outputs.set(pdf, { text: readFileSync(out, 'utf8'), ms: share, error: reason });
           else
             outputs.set(pdf, {
-              error: reason ?? (r.timedOut ? 'timeout' : `no output (exit ${r.code ?? r.signal}): ${r.stderr.trim().split('\n').slice(-1)[0] ?? ''}`),
+              error:
+                reason ??
+                (r.timedOut
+                  ? 'timeout'
+                  : `no output (exit ${r.code ?? r.signal}): ${r.stderr.trim().split('\n').slice(-1)[0] ?? ''}`),
               ms: share,
             });
         }

@@ -32,7 +32,10 @@ export function pdf2mdPeer(repo: string): Peer {
     name: 'pdf2md',
     format: 'markdown',
     unavailable: () =>
-      existsSync(join(repo, 'node_modules/@opendocsg/pdf2md/package.json')) ? undefined : 'npm package @opendocsg/pdf2md@0.2.1 is not installed (npm ci)',
-    convertAll: (pdfs, workDir, opts) => runBatch({ cmd: process.execPath, args: ['-e', SCRIPT], cwd: repo }, pdfs, workDir, opts),
+      existsSync(join(repo, 'node_modules/@opendocsg/pdf2md/package.json'))
+        ? undefined
+        : 'npm package @opendocsg/pdf2md@0.2.1 is not installed (npm ci)',
+    convertAll: (pdfs, workDir, opts) =>
+      runBatch({ cmd: process.execPath, args: ['-e', SCRIPT], cwd: repo }, pdfs, workDir, opts),
   };
 }

@@ -22,9 +22,16 @@ export function pdftotextPeer(layout: boolean): Peer {
       let peakRss = 0;
       const t0 = performance.now();
       await mapLimit(pdfs, opts.jobs, async (pdf) => {
-        const r = await runProcess('pdftotext', [...(layout ? ['-layout'] : []), '-enc', 'UTF-8', pdf, '-'], { timeoutMs: opts.timeoutMs });
+        const r = await runProcess('pdftotext', [...(layout ? ['-layout'] : []), '-enc', 'UTF-8', pdf, '-'], {
+          timeoutMs: opts.timeoutMs,
+        });
         peakRss = Math.max(peakRss, r.peakRss);
-        outputs.set(pdf, r.code === 0 ? { text: r.stdout, ms: r.ms } : { error: r.timedOut ? 'timeout' : r.stderr.trim().split('\n')[0] || `exit ${r.code}`, ms: r.ms });
+        outputs.set(
+          pdf,
+          r.code === 0
+            ? { text: r.stdout, ms: r.ms }
+            : { error: r.timedOut ? 'timeout' : r.stderr.trim().split('\n')[0] || `exit ${r.code}`, ms: r.ms },
+        );
       });
       return { outputs, wallMs: performance.now() - t0, peakRss };
     },

@@ -37,7 +37,9 @@ export function pymupdfPeer(): Peer {
   return {
     name: 'PyMuPDF',
     format: 'text',
-    unavailable: () => (find() ? undefined : 'PyMuPDF is not installed: install Debian python3-fitz (apt-get install -y python3-fitz)'),
-    convertAll: (pdfs, workDir, opts) => runBatch({ cmd: find() ?? 'python3', args: ['-c', SCRIPT] }, pdfs, workDir, opts),
+    unavailable: () =>
+      find() ? undefined : 'PyMuPDF is not installed: install Debian python3-fitz (apt-get install -y python3-fitz)',
+    convertAll: (pdfs, workDir, opts) =>
+      runBatch({ cmd: find() ?? 'python3', args: ['-c', SCRIPT] }, pdfs, workDir, opts),
   };
 }

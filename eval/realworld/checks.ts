@@ -111,23 +111,40 @@ export function parseTest(o: unknown): PageTest {
   const id = str('id');
   if (!id) throw new TestFormatError('Test ID cannot be empty');
   const pdf = str('pdf');
-  if (!/^(raster\d{2,3}\/)?(corpus|debian)\/[^\0]+$/.test(pdf) || pdf.split('/').includes('..')) throw new TestFormatError(`${id}: "pdf" must be [raster<dpi>/]corpus/<path> or [raster<dpi>/]debian/<key> without ".."`);
+  if (!/^(raster\d{2,3}\/)?(corpus|debian)\/[^\0]+$/.test(pdf) || pdf.split('/').includes('..'))
+    throw new TestFormatError(
+      `${id}: "pdf" must be [raster<dpi>/]corpus/<path> or [raster<dpi>/]debian/<key> without ".."`,
+    );
   const page = x.page;
-  if (typeof page !== 'number' || !Number.isInteger(page) || page < 1) throw new TestFormatError(`${id}: "page" must be a positive integer`);
+  if (typeof page !== 'number' || !Number.isInteger(page) || page < 1)
+    throw new TestFormatError(`${id}: "page" must be a positive integer`);
   const type = x.type as TestType;
   if (!TEST_TYPES.includes(type)) throw new TestFormatError(`${id}: Invalid test type: ${String(x.type)}`);
   const maxDiffs = x.max_diffs ?? 0;
-  if (typeof maxDiffs !== 'number' || !Number.isInteger(maxDiffs) || maxDiffs < 0) throw new TestFormatError(`${id}: Max diffs must be positive number or 0`);
+  if (typeof maxDiffs !== 'number' || !Number.isInteger(maxDiffs) || maxDiffs < 0)
+    throw new TestFormatError(`${id}: Max diffs must be positive number or 0`);
   const cls = x.class;
-  if (!Array.isArray(cls) || cls.length === 0 || !cls.every((c) => typeof c === 'string' && isFailureClass(c))) throw new TestFormatError(`${id}: "class" must be a non-empty list of classes from eval/realworld/classes.ts`);
+  if (!Array.isArray(cls) || cls.length === 0 || !cls.every((c) => typeof c === 'string' && isFailureClass(c)))
+    throw new TestFormatError(`${id}: "class" must be a non-empty list of classes from eval/realworld/classes.ts`);
   const checked = x.checked;
-  if (checked !== undefined && checked !== 'verified' && checked !== 'rejected') throw new TestFormatError(`${id}: "checked" must be "verified" or "rejected"`);
-  for (const k of Object.keys(x)) if (!BASE_FIELDS.includes(k) && !KNOWN_FIELDS[type].includes(k)) throw new TestFormatError(`${id}: unknown field "${k}" for a ${type} test`);
-  const base = { id, pdf, page, max_diffs: maxDiffs, class: cls as FailureClass[], checked: checked as Base['checked'] };
+  if (checked !== undefined && checked !== 'verified' && checked !== 'rejected')
+    throw new TestFormatError(`${id}: "checked" must be "verified" or "rejected"`);
+  for (const k of Object.keys(x))
+    if (!BASE_FIELDS.includes(k) && !KNOWN_FIELDS[type].includes(k))
+      throw new TestFormatError(`${id}: unknown field "${k}" for a ${type} test`);
+  const base = {
+    id,
+    pdf,
+    page,
+    max_diffs: maxDiffs,
+    class: cls as FailureClass[],
+    checked: checked as Base['checked'],
+  };
   const optInt = (k: string): number | undefined => {
     const v = x[k];
     if (v === undefined || v === null) return undefined;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new TestFormatError(`${id}: "${k}" must be a non-negative integer`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
+      throw new TestFormatError(`${id}: "${k}" must be a non-negative integer`);
     return v;
   };
   switch (type) {
@@ -144,7 +161,8 @@ export function parseTest(o: unknown): PageTest {
       const after = normalizeText(str('after'));
       if (!before.trim()) throw new TestFormatError(`${id}: Before field cannot be empty`);
       if (!after.trim()) throw new TestFormatError(`${id}: After field cannot be empty`);
-      if (maxDiffs > Math.floor([...before].length / 2) || maxDiffs > Math.floor([...after].length / 2)) throw new TestFormatError(`${id}: Max diffs is too large for this test, greater than 50% of the search string`);
+      if (maxDiffs > Math.floor([...before].length / 2) || maxDiffs > Math.floor([...after].length / 2))
+        throw new TestFormatError(`${id}: Max diffs is too large for this test, greater than 50% of the search string`);
       return { ...base, type, before, after };
     }
     case 'table': {
@@ -152,12 +170,24 @@ export function parseTest(o: unknown): PageTest {
       const f = (k: string) => normalizeText(str(k, false));
       const cell = f('cell');
       if (!cell.trim()) throw new TestFormatError(`${id}: "cell" cannot be empty`);
-      const t: TableTest = { ...base, type, cell, up: f('up'), down: f('down'), left: f('left'), right: f('right'), top_heading: f('top_heading'), left_heading: f('left_heading') };
-      if (!t.up && !t.down && !t.left && !t.right && !t.top_heading && !t.left_heading) throw new TestFormatError(`${id}: a table test names at least one neighbour of its cell`);
+      const t: TableTest = {
+        ...base,
+        type,
+        cell,
+        up: f('up'),
+        down: f('down'),
+        left: f('left'),
+        right: f('right'),
+        top_heading: f('top_heading'),
+        left_heading: f('left_heading'),
+      };
+      if (!t.up && !t.down && !t.left && !t.right && !t.top_heading && !t.left_heading)
+        throw new TestFormatError(`${id}: a table test names at least one neighbour of its cell`);
       return t;
     }
     case 'math': {
-      if (x.ignore_dollar_delimited) throw new TestFormatError(`${id}: ignore_dollar_delimited is not used in this set`);
+      if (x.ignore_dollar_delimited)
+        throw new TestFormatError(`${id}: ignore_dollar_delimited is not used in this set`);
       const math = str('math');
       if (!math.trim()) throw new TestFormatError(`${id}: Math test must have non-empty math expression`);
       return { ...base, type, math };
@@ -166,7 +196,8 @@ export function parseTest(o: unknown): PageTest {
       const mr = optInt('max_repeats') ?? 30;
       const cd = x.check_disallowed_characters ?? true;
       if (typeof cd !== 'boolean') throw new TestFormatError(`${id}: "check_disallowed_characters" must be a boolean`);
-      if (x.max_length_skips_image_alt_tags) throw new TestFormatError(`${id}: max_length_skips_image_alt_tags is not used in this set`);
+      if (x.max_length_skips_image_alt_tags)
+        throw new TestFormatError(`${id}: max_length_skips_image_alt_tags is not used in this set`);
       return { ...base, type, max_length: optInt('max_length'), max_repeats: mr, check_disallowed_characters: cd };
     }
   }
@@ -184,11 +215,25 @@ function runPresence(t: PresenceTest, md: string): Outcome {
   else if (t.last_n) content = content.slice(-t.last_n);
   const qlen = [...query].length;
   // olmOCR's length guard: partial_ratio is symmetric, so a near-empty output would "contain" a query.
-  if ([...content].length < qlen - t.max_diffs) return t.type === 'present' ? { passed: false, why: `output too short for '${query.slice(0, 40)}'` } : { passed: true, why: '' };
+  if ([...content].length < qlen - t.max_diffs)
+    return t.type === 'present'
+      ? { passed: false, why: `output too short for '${query.slice(0, 40)}'` }
+      : { passed: true, why: '' };
   const threshold = 1 - t.max_diffs / (qlen || 1);
   const best = partialRatio(query, content);
-  if (t.type === 'present') return best >= threshold ? { passed: true, why: '' } : { passed: false, why: `expected '${query.slice(0, 60)}' (threshold ${threshold.toFixed(3)}), best match ${best.toFixed(3)}` };
-  return best < threshold ? { passed: true, why: '' } : { passed: false, why: `expected no '${query.slice(0, 60)}' (threshold ${threshold.toFixed(3)}), best match ${best.toFixed(3)}` };
+  if (t.type === 'present')
+    return best >= threshold
+      ? { passed: true, why: '' }
+      : {
+          passed: false,
+          why: `expected '${query.slice(0, 60)}' (threshold ${threshold.toFixed(3)}), best match ${best.toFixed(3)}`,
+        };
+  return best < threshold
+    ? { passed: true, why: '' }
+    : {
+        passed: false,
+        why: `expected no '${query.slice(0, 60)}' (threshold ${threshold.toFixed(3)}), best match ${best.toFixed(3)}`,
+      };
 }
 
 function runOrder(t: OrderTest, md: string): Outcome {
@@ -197,7 +242,9 @@ function runOrder(t: OrderTest, md: string): Outcome {
   const a = nearMatchStarts(t.after, content, t.max_diffs);
   if (!b.length) return { passed: false, why: `'before' text '${t.before.slice(0, 40)}' not found` };
   if (!a.length) return { passed: false, why: `'after' text '${t.after.slice(0, 40)}' not found` };
-  return Math.min(...b) < Math.max(...a) ? { passed: true, why: '' } : { passed: false, why: `'${t.before.slice(0, 40)}' never precedes '${t.after.slice(0, 40)}'` };
+  return Math.min(...b) < Math.max(...a)
+    ? { passed: true, why: '' }
+    : { passed: false, why: `'${t.before.slice(0, 40)}' never precedes '${t.after.slice(0, 40)}'` };
 }
 
 function runTable(t: TableTest, md: string): Outcome {
@@ -225,7 +272,12 @@ function runTable(t: TableTest, md: string): Outcome {
       reasons.push(...fails);
     }
   }
-  return { passed: false, why: reasons.length ? `cell '${t.cell}' found but ${reasons.slice(0, 3).join('; ')}` : `no cell '${t.cell}' in any table` };
+  return {
+    passed: false,
+    why: reasons.length
+      ? `cell '${t.cell}' found but ${reasons.slice(0, 3).join('; ')}`
+      : `no cell '${t.cell}' in any table`,
+  };
 }
 
 /** Formulas in the output by olmOCR's delimiters, each pattern's matches removed before the next. */
@@ -247,7 +299,8 @@ function runMath(t: MathTest, md: string): Outcome {
   return { passed: false, why: `no formula equal to ${t.math} (${eqs.length} formulas in the output)` };
 }
 
-const DISALLOWED = /[\u4e00-\u9fff\u3040-\u309f\u30a0-\u30ff\u{1f600}-\u{1f64f}\u{1f300}-\u{1f5ff}\u{1f680}-\u{1f6ff}\u{1f1e0}-\u{1f1ff}]/u;
+const DISALLOWED =
+  /[\u4e00-\u9fff\u3040-\u309f\u30a0-\u30ff\u{1f600}-\u{1f64f}\u{1f300}-\u{1f5ff}\u{1f680}-\u{1f6ff}\u{1f1e0}-\u{1f1ff}]/u;
 
 /** Longest run of consecutive repeats of the final n-gram, for n = 1…5 (characters). */
 export function endRepeats(s: string, maxN = 5): number[] {
@@ -268,12 +321,16 @@ export function endRepeats(s: string, maxN = 5): number[] {
 
 function runBaseline(t: BaselineTest, md: string): Outcome {
   const alnum = [...md].filter((ch) => /[\p{L}\p{N}]/u.test(ch)).length;
-  if (t.max_length !== undefined) return alnum > t.max_length ? { passed: false, why: `${alnum} characters on a page expected blank` } : { passed: true, why: '' };
+  if (t.max_length !== undefined)
+    return alnum > t.max_length
+      ? { passed: false, why: `${alnum} characters on a page expected blank` }
+      : { passed: true, why: '' };
   if (alnum === 0) return { passed: false, why: 'no alphanumeric characters' };
   const reps = endRepeats(md);
   const bad = reps.findIndex((r) => r > t.max_repeats);
   if (bad >= 0) return { passed: false, why: `ends with ${reps[bad]} repeated ${bad + 1}-grams` };
-  if (t.check_disallowed_characters && DISALLOWED.test(md)) return { passed: false, why: 'contains CJK/kana/emoji characters' };
+  if (t.check_disallowed_characters && DISALLOWED.test(md))
+    return { passed: false, why: 'contains CJK/kana/emoji characters' };
   return { passed: true, why: '' };
 }
 

@@ -41,7 +41,14 @@ function popcount32(x: number): number {
  * Runs the bit-parallel LCS of `p` (its masks) against `t[from…]`, calling `at(k, lcs)` after each
  * of up to `steps` characters (k = characters consumed); `at` returns true to stop early.
  */
-function lcsScan(pm: { words: number; m: Map<string, Uint32Array> }, plen: number, t: string[], from: number, steps: number, at: (k: number, lcs: number) => boolean): void {
+function lcsScan(
+  pm: { words: number; m: Map<string, Uint32Array> },
+  plen: number,
+  t: string[],
+  from: number,
+  steps: number,
+  at: (k: number, lcs: number) => boolean,
+): void {
   const { words, m } = pm;
   const v = new Uint32Array(words).fill(0xffffffff);
   const lastBits = plen & 31;
@@ -145,7 +152,8 @@ export function nearMatchStarts(needle: string, text: string, k: number): number
     const ch = t[t.length - 1 - r];
     const next = new Array<number>(m + 1);
     next[0] = 0;
-    for (let i = 1; i <= m; i++) next[i] = Math.min(col[i] + 1, next[i - 1] + 1, col[i - 1] + (rp[i - 1] === ch ? 0 : 1));
+    for (let i = 1; i <= m; i++)
+      next[i] = Math.min(col[i] + 1, next[i - 1] + 1, col[i - 1] + (rp[i - 1] === ch ? 0 : 1));
     col = next;
     if (col[m] <= k) out.push(t.length - 1 - r);
   }

@@ -36,7 +36,8 @@ export function readDebianSources(setDir: string): Map<string, DebianSource> {
   for (const [i, line] of readFileSync(file, 'utf8').split('\n').entries()) {
     if (!line.trim() || line.startsWith('#')) continue;
     const f = line.split('\t');
-    if (f.length !== 4 || !/^[0-9a-f]{64}$/.test(f[3])) throw new Error(`${file}:${i + 1}: expected key<TAB>package<TAB>path<TAB>sha256`);
+    if (f.length !== 4 || !/^[0-9a-f]{64}$/.test(f[3]))
+      throw new Error(`${file}:${i + 1}: expected key<TAB>package<TAB>path<TAB>sha256`);
     m.set(f[0], { key: f[0], pkg: f[1], path: f[2], sha256: f[3] });
   }
   return m;
@@ -62,16 +63,25 @@ export function pdfBytes(ref: string, corpusRoot: string, debian: Map<string, De
     const root = resolve(corpusRoot);
     const p = resolve(root, ref.slice('corpus/'.length));
     if (!p.startsWith(root + sep)) throw new PageSourceError(`${ref}: path leaves the corpus folder`);
-    if (!existsSync(p)) throw new PageSourceError(`${ref}: ${p} is missing from the shared corpus (set FOLIO_CORPUS to the corpus folder)`);
+    if (!existsSync(p))
+      throw new PageSourceError(
+        `${ref}: ${p} is missing from the shared corpus (set FOLIO_CORPUS to the corpus folder)`,
+      );
     return readFileSync(p);
   }
   const key = ref.slice('debian/'.length);
   const src = debian.get(key);
   if (!src) throw new PageSourceError(`${ref}: no "${key}" in eval/realworld/${DEBIAN_TSV}`);
-  if (!existsSync(src.path)) throw new PageSourceError(`${ref}: ${src.path} is missing: install the Debian package "${src.pkg}" (apt-get install -y ${src.pkg})`);
+  if (!existsSync(src.path))
+    throw new PageSourceError(
+      `${ref}: ${src.path} is missing: install the Debian package "${src.pkg}" (apt-get install -y ${src.pkg})`,
+    );
   const raw = readFileSync(src.path);
   const got = sha256(raw);
-  if (got !== src.sha256) throw new PageSourceError(`${ref}: ${src.path} has SHA-256 ${got}, the set was checked on ${src.sha256}: package "${src.pkg}" changed version; re-check these pages before updating ${DEBIAN_TSV}`);
+  if (got !== src.sha256)
+    throw new PageSourceError(
+      `${ref}: ${src.path} has SHA-256 ${got}, the set was checked on ${src.sha256}: package "${src.pkg}" changed version; re-check these pages before updating ${DEBIAN_TSV}`,
+    );
   return src.path.endsWith('.gz') ? gunzipSync(raw) : raw;
 }
 
@@ -84,18 +94,34 @@ export function pageFileName(ref: string, page: number): string {
 export function cutPage(src: string, page: number, dst: string): void {
   const errors: string[] = [];
   try {
-    execFileSync('pdfseparate', ['-f', String(page), '-l', String(page), src, dst], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('pdfseparate', ['-f', String(page), '-l', String(page), src, dst], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     if (existsSync(dst)) return;
   } catch (e) {
-    errors.push(`pdfseparate: ${String((e as { stderr?: Buffer }).stderr ?? e).trim().split('\n')[0]}`);
+    errors.push(
+      `pdfseparate: ${
+        String((e as { stderr?: Buffer }).stderr ?? e)
+          .trim()
+          .split('\n')[0]
+      }`,
+    );
   }
   try {
     execFileSync('mutool', ['merge', '-o', dst, src, String(page)], { stdio: ['ignore', 'ignore', 'pipe'] });
     if (existsSync(dst)) return;
   } catch (e) {
-    errors.push(`mutool: ${String((e as { stderr?: Buffer }).stderr ?? e).trim().split('\n')[0]}`);
+    errors.push(
+      `mutool: ${
+        String((e as { stderr?: Buffer }).stderr ?? e)
+          .trim()
+          .split('\n')[0]
+      }`,
+    );
   }
-  throw new PageSourceError(`cannot cut page ${page} of ${src} (${errors.join('; ') || 'no output'}): install poppler-utils or mupdf-tools`);
+  throw new PageSourceError(
+    `cannot cut page ${page} of ${src} (${errors.join('; ') || 'no output'}): install poppler-utils or mupdf-tools`,
+  );
 }
 
 /** Width, height and component count of a baseline or progressive JPEG, from its SOF marker. */
@@ -105,7 +131,8 @@ function jpegSize(jpg: Buffer): { w: number; h: number; comps: number } {
     if (jpg[i] !== 0xff) throw new PageSourceError('not a JPEG stream');
     const marker = jpg[i + 1];
     const len = jpg.readUInt16BE(i + 2);
-    if (marker >= 0xc0 && marker <= 0xc3) return { h: jpg.readUInt16BE(i + 5), w: jpg.readUInt16BE(i + 7), comps: jpg[i + 9] };
+    if (marker >= 0xc0 && marker <= 0xc3)
+      return { h: jpg.readUInt16BE(i + 5), w: jpg.readUInt16BE(i + 7), comps: jpg[i + 9] };
     i += 2 + len;
   }
   throw new PageSourceError('JPEG without a frame header');
@@ -128,11 +155,26 @@ export function imagePdf(jpg: Buffer, dpi: number): Buffer {
   };
   obj(1, [Buffer.from('<< /Type /Catalog /Pages 2 0 R >>')]);
   obj(2, [Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>')]);
-  obj(3, [Buffer.from(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${pw} ${ph}] /Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>`)]);
-  obj(4, [Buffer.from(`<< /Type /XObject /Subtype /Image /Width ${w} /Height ${h} /ColorSpace ${cs} /BitsPerComponent 8 /Filter /DCTDecode /Length ${jpg.length} >>\nstream\n`), jpg, Buffer.from('\nendstream')]);
+  obj(3, [
+    Buffer.from(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${pw} ${ph}] /Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>`,
+    ),
+  ]);
+  obj(4, [
+    Buffer.from(
+      `<< /Type /XObject /Subtype /Image /Width ${w} /Height ${h} /ColorSpace ${cs} /BitsPerComponent 8 /Filter /DCTDecode /Length ${jpg.length} >>\nstream\n`,
+    ),
+    jpg,
+    Buffer.from('\nendstream'),
+  ]);
   obj(5, [Buffer.from(`<< /Length ${content.length} >>\nstream\n`), content, Buffer.from('endstream')]);
   const xref = size();
-  const table = ['xref', '0 6', '0000000000 65535 f ', ...[1, 2, 3, 4, 5].map((n) => `${String(offsets[n]).padStart(10, '0')} 00000 n `)].join('\n');
+  const table = [
+    'xref',
+    '0 6',
+    '0000000000 65535 f ',
+    ...[1, 2, 3, 4, 5].map((n) => `${String(offsets[n]).padStart(10, '0')} 00000 n `),
+  ].join('\n');
   parts.push(Buffer.from(`${table}\ntrailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`));
   return Buffer.concat(parts);
 }
@@ -141,9 +183,19 @@ export function imagePdf(jpg: Buffer, dpi: number): Buffer {
 export function rasterizePage(src: string, dpi: number, dst: string): void {
   let jpg: Buffer;
   try {
-    jpg = execFileSync('pdftoppm', ['-r', String(dpi), '-gray', '-jpeg', '-jpegopt', 'quality=85', '-singlefile', src], { maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+    jpg = execFileSync(
+      'pdftoppm',
+      ['-r', String(dpi), '-gray', '-jpeg', '-jpegopt', 'quality=85', '-singlefile', src],
+      { maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
   } catch (e) {
-    throw new PageSourceError(`cannot render ${src} at ${dpi} dpi (${String((e as { stderr?: Buffer }).stderr ?? e).trim().split('\n')[0]}): install poppler-utils`);
+    throw new PageSourceError(
+      `cannot render ${src} at ${dpi} dpi (${
+        String((e as { stderr?: Buffer }).stderr ?? e)
+          .trim()
+          .split('\n')[0]
+      }): install poppler-utils`,
+    );
   }
   writeFileSync(dst, imagePdf(jpg, dpi));
 }
@@ -152,7 +204,12 @@ export function rasterizePage(src: string, dpi: number, dst: string): void {
  * Writes every (ref, page) as a one-page PDF into `dir`; returns the path per `ref#page`.
  * Throws on the first page that cannot be produced, naming it.
  */
-export function materializePages(pages: { pdf: string; page: number }[], dir: string, corpusRoot: string, setDir: string): Map<string, string> {
+export function materializePages(
+  pages: { pdf: string; page: number }[],
+  dir: string,
+  corpusRoot: string,
+  setDir: string,
+): Map<string, string> {
   mkdirSync(dir, { recursive: true });
   const debian = readDebianSources(setDir);
   const whole = new Map<string, string>();

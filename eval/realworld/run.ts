@@ -67,7 +67,11 @@ export async function runRealworld(repo: string, o: RealworldOptions): Promise<n
 
   const all: Peer[] = [folioPeer(repo), pdftotextPeer(false), pdf2mdPeer(repo), pymupdfPeer()];
   const peers = all.filter((p) => !o.peers || o.peers.includes(p.name));
-  requireMeasured(peers.length, `the converter list (--peers ${o.peers?.join(',')})`, `Known converters: ${all.map((p) => p.name).join(', ')}.`);
+  requireMeasured(
+    peers.length,
+    `the converter list (--peers ${o.peers?.join(',')})`,
+    `Known converters: ${all.map((p) => p.name).join(', ')}.`,
+  );
   const outputs = new Map<string, Map<string, PeerOutput>>();
   const skipped: string[] = [];
   const work = mkdtempSync(join(tmpdir(), 'folio-realworld-'));
@@ -81,7 +85,10 @@ export async function runRealworld(repo: string, o: RealworldOptions): Promise<n
         continue;
       }
       console.error(`realworld: ${p.name} on ${pagePdfs.length} pages…`);
-      const r = await p.convertAll(pagePdfs, join(work, p.name.replace(/\W+/g, '_')), { jobs: o.jobs, timeoutMs: o.timeoutMs });
+      const r = await p.convertAll(pagePdfs, join(work, p.name.replace(/\W+/g, '_')), {
+        jobs: o.jobs,
+        timeoutMs: o.timeoutMs,
+      });
       const failed = [...r.outputs.values()].filter((x) => x.text === undefined).length;
       console.error(`realworld: ${p.name} done in ${(r.wallMs / 1000).toFixed(1)} s, ${failed} pages failed`);
       outputs.set(p.name, r.outputs);
@@ -100,7 +107,8 @@ export async function runRealworld(repo: string, o: RealworldOptions): Promise<n
     for (const t of tests) {
       const pdf = pages.get(`${t.pdf}#${t.page}`)!;
       const md = outs.get(pdf)?.text;
-      const r = md === undefined ? { passed: false, why: `no output: ${outs.get(pdf)?.error ?? 'missing'}` } : runTest(t, md);
+      const r =
+        md === undefined ? { passed: false, why: `no output: ${outs.get(pdf)?.error ?? 'missing'}` } : runTest(t, md);
       results.push({ id: t.id, peer, ...r });
       add(t1, t.type, r.passed);
       add(t1, 'overall', r.passed);
@@ -115,11 +123,19 @@ export async function runRealworld(repo: string, o: RealworldOptions): Promise<n
   const count = (ty: string) => (ty === 'overall' ? tests.length : tests.filter((t) => t.type === ty).length);
   const typeHead = ['converter', ...typeCols.map((c) => `${c} (${count(c)})`)];
   const typeRows = peerNames.map((p) => [p, ...typeCols.map((c) => rate(byType.get(p)!.get(c)))]);
-  const classes = (Object.keys(FAILURE_CLASSES) as FailureClass[]).filter((c) => tests.some((t) => t.class.includes(c)));
+  const classes = (Object.keys(FAILURE_CLASSES) as FailureClass[]).filter((c) =>
+    tests.some((t) => t.class.includes(c)),
+  );
   const classHead = ['class', 'tests', ...peerNames];
-  const classRows = classes.map((c) => [`${c}`, String(tests.filter((t) => t.class.includes(c)).length), ...peerNames.map((p) => rate(byClass.get(p)!.get(c)))]);
+  const classRows = classes.map((c) => [
+    `${c}`,
+    String(tests.filter((t) => t.class.includes(c)).length),
+    ...peerNames.map((p) => rate(byClass.get(p)!.get(c))),
+  ]);
   const verified = tests.filter((t) => t.checked === 'verified').length;
-  console.log(`\n== realworld: pass rate per test type (${tests.length} tests, ${pagePdfs.length} pages) ==\n${textTable(typeHead, typeRows)}`);
+  console.log(
+    `\n== realworld: pass rate per test type (${tests.length} tests, ${pagePdfs.length} pages) ==\n${textTable(typeHead, typeRows)}`,
+  );
   console.log(`\n== realworld: pass rate per failure class ==\n${textTable(classHead, classRows)}`);
 
   const folioFails = results.filter((r) => r.peer === 'Folio' && !r.passed);
@@ -141,7 +157,13 @@ export async function runRealworld(repo: string, o: RealworldOptions): Promise<n
   };
   const failRows = folioFails.map((r) => {
     const t = testById.get(r.id)!;
-    return [r.id, `${t.pdf} p${t.page}`, t.class.join(' '), describe(t).replace(/\|/g, '\\|'), r.why.replace(/\|/g, '\\|').slice(0, 160)];
+    return [
+      r.id,
+      `${t.pdf} p${t.page}`,
+      t.class.join(' '),
+      describe(t).replace(/\|/g, '\\|'),
+      r.why.replace(/\|/g, '\\|').slice(0, 160),
+    ];
   });
 
   mkdirSync(out, { recursive: true });
@@ -163,13 +185,41 @@ export async function runRealworld(repo: string, o: RealworldOptions): Promise<n
     '',
   ];
   writeFileSync(join(out, 'report.md'), md.join('\n'));
-  writeFileSync(join(out, 'folio-failures.md'), ['# Tests Folio fails', '', markdownTable(['test', 'page', 'class', 'test', 'why'], failRows), ''].join('\n'));
-  writeFileSync(join(out, 'results.json'), JSON.stringify({ date: new Date().toISOString(), tests: tests.length, pages: pagePdfs.length, skipped, byType: Object.fromEntries([...byType].map(([p, m]) => [p, Object.fromEntries(m)])), byClass: Object.fromEntries([...byClass].map(([p, m]) => [p, Object.fromEntries(m)])), results }, null, 1) + '\n');
+  writeFileSync(
+    join(out, 'folio-failures.md'),
+    ['# Tests Folio fails', '', markdownTable(['test', 'page', 'class', 'test', 'why'], failRows), ''].join('\n'),
+  );
+  writeFileSync(
+    join(out, 'results.json'),
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        tests: tests.length,
+        pages: pagePdfs.length,
+        skipped,
+        byType: Object.fromEntries([...byType].map(([p, m]) => [p, Object.fromEntries(m)])),
+        byClass: Object.fromEntries([...byClass].map(([p, m]) => [p, Object.fromEntries(m)])),
+        results,
+      },
+      null,
+      1,
+    ) + '\n',
+  );
   // Converter outputs beside the report, to read what a failing test saw.
   for (const [peer, outs] of outputs) {
     const d = join(out, 'outputs', peer.replace(/\W+/g, '_'));
     mkdirSync(d, { recursive: true });
-    for (const [pdf, r] of outs) writeFileSync(join(d, pdf.split('/').pop()!.replace(/\.pdf$/, '.md')), r.text ?? `<!-- failed: ${r.error} -->\n`);
+    for (const [pdf, r] of outs)
+      writeFileSync(
+        join(
+          d,
+          pdf
+            .split('/')
+            .pop()!
+            .replace(/\.pdf$/, '.md'),
+        ),
+        r.text ?? `<!-- failed: ${r.error} -->\n`,
+      );
   }
   console.log(`\nrealworld: wrote ${join(out, 'report.md')}, folio-failures.md, results.json, outputs/`);
   return 0;

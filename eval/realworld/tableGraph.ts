@@ -107,7 +107,12 @@ export function buildTable(rows: CellSpec[][]): TableGraph | undefined {
     for (let c = m.col; c <= colEnd && c < width; c++) {
       const dn = firstOther(occ.slice(rowEnd + 1).map((row) => row[c]));
       if (dn) down.get(cid)!.add(dn);
-      const un = firstOther(occ.slice(0, m.row).map((row) => row[c]).reverse());
+      const un = firstOther(
+        occ
+          .slice(0, m.row)
+          .map((row) => row[c])
+          .reverse(),
+      );
       if (un) up.get(cid)!.add(un);
     }
   }
@@ -159,7 +164,11 @@ export function markdownTables(md: string): TableGraph[] {
   const flush = () => {
     if (block && block.length >= 2) {
       const rows = markdownRows(block);
-      const t = rows.length ? buildTable(rows.map((row, r) => row.map((text, c) => ({ text, rowspan: 1, colspan: 1, heading: r === 0 || c === 0 })))) : undefined;
+      const t = rows.length
+        ? buildTable(
+            rows.map((row, r) => row.map((text, c) => ({ text, rowspan: 1, colspan: 1, heading: r === 0 || c === 0 }))),
+          )
+        : undefined;
       if (t) out.push(t);
     }
     block = undefined;
@@ -195,14 +204,22 @@ export function htmlTables(html: string): TableGraph[] {
     const body = tm[1];
     const rows: CellSpec[][] = [];
     // Which parts of the table are inside <thead>.
-    const theads: [number, number][] = [...body.matchAll(/<thead\b[^>]*>[\s\S]*?<\/thead>/gi)].map((m) => [m.index!, m.index! + m[0].length]);
+    const theads: [number, number][] = [...body.matchAll(/<thead\b[^>]*>[\s\S]*?<\/thead>/gi)].map((m) => [
+      m.index!,
+      m.index! + m[0].length,
+    ]);
     for (const rm of body.matchAll(/<tr\b[^>]*>([\s\S]*?)(?=<tr\b|<\/tr>|<\/tbody>|<\/thead>|$)/gi)) {
       const inHead = theads.some(([a, b]) => rm.index! >= a && rm.index! < b);
       const cells: CellSpec[] = [];
       for (const cm of rm[1].matchAll(/<(t[hd])\b([^>]*)>([\s\S]*?)(?=<t[hd]\b|<\/tr>|$)/gi)) {
         const inner = cm[3].replace(/<\/t[hd]>\s*$/i, '').replace(/<br\s*\/?>/gi, '\n');
         const text = decodeEntities(inner.replace(/<[^>]*>/g, '')).trim();
-        cells.push({ text, rowspan: spanOf(cm[2], 'rowspan'), colspan: spanOf(cm[2], 'colspan'), heading: cm[1].toLowerCase() === 'th' || inHead });
+        cells.push({
+          text,
+          rowspan: spanOf(cm[2], 'rowspan'),
+          colspan: spanOf(cm[2], 'colspan'),
+          heading: cm[1].toLowerCase() === 'th' || inHead,
+        });
       }
       rows.push(cells);
     }

@@ -25,7 +25,9 @@ export function barChartSvg(title: string, groups: string[], series: ChartSeries
   const legendY = top + h + 60;
   const height = legendY + 20 * Math.ceil(series.length / 3) + 10;
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`,
+  );
   out.push(`<rect width="100%" height="100%" fill="white"/>`);
   out.push(`<text x="${left}" y="20" font-size="14" font-weight="bold">${esc(title)}</text>`);
   for (let t = 0; t <= 4; t++) {
@@ -48,7 +50,9 @@ export function barChartSvg(title: string, groups: string[], series: ChartSeries
   series.forEach((s, si) => {
     const x = left + (si % 3) * 170;
     const y = legendY + Math.floor(si / 3) * 20;
-    out.push(`<rect x="${x}" y="${y - 10}" width="12" height="12" fill="${COLORS[si % COLORS.length]}"/><text x="${x + 18}" y="${y}">${esc(s.name)}</text>`);
+    out.push(
+      `<rect x="${x}" y="${y - 10}" width="12" height="12" fill="${COLORS[si % COLORS.length]}"/><text x="${x + 18}" y="${y}">${esc(s.name)}</text>`,
+    );
   });
   out.push('</svg>');
   return out.join('\n') + '\n';

@@ -26,7 +26,8 @@ export interface RunFacts {
 const CAUSE =
   /encrypt|password|damaged|corrupt|broken|truncat|malformed|invalid|not a pdf|not a valid|no pdf header|empty|zero bytes|0 bytes|no pages|0 pages|too large|too big|exceeds|limit|unsupported|not supported|cannot be read|could not be read|unreadable|missing|not found|no such file|permission|xref|startxref|trailer/i;
 /** Messages of JavaScript's own exceptions: an engine bug surfacing as the reason. */
-const INTERNAL = /cannot read propert|is not a function|is not defined|is not iterable|of undefined|of null|maximum call stack|unexpected token|typeerror|rangeerror|referenceerror|assertion failed/i;
+const INTERNAL =
+  /cannot read propert|is not a function|is not defined|is not iterable|of undefined|of null|maximum call stack|unexpected token|typeerror|rangeerror|referenceerror|assertion failed/i;
 const STACK = /^\s+at .+(:\d+:\d+\)?|\(native\)|\(<anonymous>\))$/m;
 const FATAL = /FATAL ERROR|Segmentation fault|Aborted|core dumped|heap out of memory|Allocation failed/;
 
@@ -49,20 +50,34 @@ export function classify(r: RunFacts): Classified {
   if (r.timedOut) return { outcome: 'timeout', reason: 'time limit reached; process group killed' };
   if (r.signal) return { outcome: 'crash', reason: `killed by ${r.signal}` };
   const fatal = FATAL.exec(r.stderr);
-  if (fatal) return { outcome: 'crash', reason: r.stderr.split('\n').find((l) => FATAL.test(l))?.trim() ?? fatal[0] };
+  if (fatal)
+    return {
+      outcome: 'crash',
+      reason:
+        r.stderr
+          .split('\n')
+          .find((l) => FATAL.test(l))
+          ?.trim() ?? fatal[0],
+    };
   if (STACK.test(r.stderr)) {
     const first = r.stderr.split('\n').find((l) => l.trim() !== '' && !/^\s+at /.test(l)) ?? 'stack trace';
     return { outcome: 'crash', reason: `stack trace: ${first.trim()}` };
   }
   const reason = failureReason(r.stderr);
   if (r.code === 0) {
-    return r.outputWritten ? { outcome: 'converted', reason: '' } : { outcome: 'crash', reason: 'exit 0 but no output written' };
+    return r.outputWritten
+      ? { outcome: 'converted', reason: '' }
+      : { outcome: 'crash', reason: 'exit 0 but no output written' };
   }
   if (reason !== undefined) {
     if (INTERNAL.test(reason) || !CAUSE.test(reason)) return { outcome: 'unclear-error', reason };
     return { outcome: 'clear-error', reason };
   }
-  if (r.outputWritten) return { outcome: 'partial', reason: (r.stdout.match(/\d+ page\(s\) failed/) ?? ['pages failed'])[0] };
+  if (r.outputWritten)
+    return { outcome: 'partial', reason: (r.stdout.match(/\d+ page\(s\) failed/) ?? ['pages failed'])[0] };
   const last = r.stderr.trim().split('\n').pop() ?? '';
-  return { outcome: 'crash', reason: `exit ${r.code} without a "folio: <file>: <reason>" line${last ? `: ${last.slice(0, 200)}` : ''}` };
+  return {
+    outcome: 'crash',
+    reason: `exit ${r.code} without a "folio: <file>: <reason>" line${last ? `: ${last.slice(0, 200)}` : ''}`,
+  };
 }

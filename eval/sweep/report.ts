@@ -8,8 +8,21 @@ const clean = (s: string) => s.replace(/[\t\n\r]+/g, ' ');
 export function sweepTsv(rs: SweepResult[]): string {
   const head = ['file', 'set', 'outcome', 'exit', 'signal', 'ms', 'peak_rss_mb', 'reason'];
   return (
-    [head.join('\t'), ...rs.map((r) => [r.rel, r.set, r.outcome, r.code ?? '', r.signal ?? '', Math.round(r.ms), (r.peakRss / 2 ** 20).toFixed(0), clean(r.reason)].join('\t'))].join('\n') +
-    '\n'
+    [
+      head.join('\t'),
+      ...rs.map((r) =>
+        [
+          r.rel,
+          r.set,
+          r.outcome,
+          r.code ?? '',
+          r.signal ?? '',
+          Math.round(r.ms),
+          (r.peakRss / 2 ** 20).toFixed(0),
+          clean(r.reason),
+        ].join('\t'),
+      ),
+    ].join('\n') + '\n'
   );
 }
 
@@ -40,11 +53,24 @@ export function sweepSummary(rs: SweepResult[], title: string): string {
   ];
   if (bad.length) {
     lines.push('## Crashes, timeouts and unclear errors', '');
-    for (const r of bad) lines.push(`- **${r.outcome}** \`${r.rel}\`: ${r.reason}${r.detail ? '\n\n  ```\n' + r.detail.split('\n').map((l) => '  ' + l).join('\n') + '\n  ```' : ''}`);
+    for (const r of bad)
+      lines.push(
+        `- **${r.outcome}** \`${r.rel}\`: ${r.reason}${
+          r.detail
+            ? '\n\n  ```\n' +
+              r.detail
+                .split('\n')
+                .map((l) => '  ' + l)
+                .join('\n') +
+              '\n  ```'
+            : ''
+        }`,
+      );
     lines.push('');
   }
   const reasons = new Map<string, number>();
-  for (const r of rs.filter((x) => x.outcome === 'clear-error')) reasons.set(r.reason, (reasons.get(r.reason) ?? 0) + 1);
+  for (const r of rs.filter((x) => x.outcome === 'clear-error'))
+    reasons.set(r.reason, (reasons.get(r.reason) ?? 0) + 1);
   if (reasons.size) {
     lines.push('## Clear errors by message', '');
     for (const [m, n] of [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 30)) lines.push(`- ${n} × ${m}`);

@@ -36,7 +36,8 @@ export function listSweepFiles(root: string, sets: readonly string[]): SweepFile
       const p = join(dir, name);
       const st = statSync(p, { throwIfNoEntry: false });
       if (st?.isDirectory()) walk(p, set);
-      else if (st?.isFile() && /\.pdf$/i.test(name)) out.push({ rel: relative(root, p), pdf: p, set, pages: pages.get(relative(root, p)) });
+      else if (st?.isFile() && /\.pdf$/i.test(name))
+        out.push({ rel: relative(root, p), pdf: p, set, pages: pages.get(relative(root, p)) });
     }
   };
   for (const s of sets) {
@@ -65,16 +66,28 @@ export async function runSweep(files: SweepFile[], o: SweepOptions): Promise<Swe
   return mapLimit(files, o.parallel, async (f, i) => {
     const out = join(o.workDir, `${i}.md`);
     // --jobs 1: one worker thread per file, `parallel` files at once.
-    const r = await runProcess(process.execPath, [o.cli ?? cliPath(o.repo), 'convert', f.pdf, '-o', out, '--jobs', '1', '-q'], {
-      timeoutMs: o.timeoutMs + (f.pages ?? 0) * (o.perPageMs ?? 0),
-      cwd: o.repo,
-      maxOutput: 200_000,
-    });
+    const r = await runProcess(
+      process.execPath,
+      [o.cli ?? cliPath(o.repo), 'convert', f.pdf, '-o', out, '--jobs', '1', '-q'],
+      {
+        timeoutMs: o.timeoutMs + (f.pages ?? 0) * (o.perPageMs ?? 0),
+        cwd: o.repo,
+        maxOutput: 200_000,
+      },
+    );
     const outputWritten = existsSync(out);
-    const c = classify({ code: r.code, signal: r.signal, timedOut: r.timedOut, stderr: r.stderr, stdout: r.stdout, outputWritten });
+    const c = classify({
+      code: r.code,
+      signal: r.signal,
+      timedOut: r.timedOut,
+      stderr: r.stderr,
+      stdout: r.stdout,
+      outputWritten,
+    });
     rmSync(out, { force: true });
     rmSync(out.replace(/\.md$/, '.assets'), { recursive: true, force: true });
-    const detail = c.outcome === 'crash' || c.outcome === 'unclear-error' ? r.stderr.trim().split('\n').slice(0, 12).join('\n') : '';
+    const detail =
+      c.outcome === 'crash' || c.outcome === 'unclear-error' ? r.stderr.trim().split('\n').slice(0, 12).join('\n') : '';
     const res: SweepResult = { ...f, ...c, code: r.code, signal: r.signal, ms: r.ms, peakRss: r.peakRss, detail };
     o.onResult?.(res, ++done, files.length);
     return res;

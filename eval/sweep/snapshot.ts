@@ -15,7 +15,8 @@ export interface DistSnapshot {
 
 export function snapshotDist(repo: string): DistSnapshot {
   const src = join(repo, 'dist');
-  if (!existsSync(join(src, 'cli.js'))) throw new Error(`${join(src, 'cli.js')} is missing: run "node esbuild.mjs" first`);
+  if (!existsSync(join(src, 'cli.js')))
+    throw new Error(`${join(src, 'cli.js')} is missing: run "node esbuild.mjs" first`);
   const dir = join(repo, 'out', `dist-snapshot-${process.pid}`);
   cpSync(src, dir, { recursive: true });
   return { dir, cli: join(dir, 'cli.js'), dispose: () => rmSync(dir, { recursive: true, force: true }) };

@@ -70,7 +70,12 @@ export class Editing {
         return;
       }
       const target = (ev.target as HTMLElement).closest('.region') as HTMLElement | null;
-      if (target && target.dataset.id === this.selected && !(ev.target as HTMLElement).classList.contains('handle') && ev.button === 0) {
+      if (
+        target &&
+        target.dataset.id === this.selected &&
+        !(ev.target as HTMLElement).classList.contains('handle') &&
+        ev.button === 0
+      ) {
         this.beginDrag(ev, target.dataset.id!, 'move');
       }
     });
@@ -90,7 +95,11 @@ export class Editing {
     const rect = sheet.getBoundingClientRect();
     const mid = (Math.max(rect.top, 0) + Math.min(rect.bottom, window.innerHeight)) / 2;
     const y = ((mid - rect.top) / rect.height) * page.height;
-    const box = clampBox({ x0: page.width * 0.12, y0: y - 12, x1: page.width * 0.88, y1: y + 12 }, page.width, page.height);
+    const box = clampBox(
+      { x0: page.width * 0.12, y0: y - 12, x1: page.width * 0.88, y1: y + 12 },
+      page.width,
+      page.height,
+    );
     const cls = ((document.getElementById('class-select') as HTMLSelectElement).value || 'text') as RegionClass;
     this.host.post({ type: 'addRegion', page: page.page, bbox: box, cls });
     this.host.setStatus(`Adding a ${classLabel(cls)} region…`);
@@ -102,7 +111,9 @@ export class Editing {
     document.getElementById('folio-root')!.classList.toggle('drawing', this.drawing);
     const btn = document.getElementById('draw-btn')!;
     btn.setAttribute('aria-pressed', String(this.drawing));
-    this.host.setStatus(this.drawing ? 'Draw mode: drag on a page, or press Enter for a box in the middle of the page (Esc to stop)' : '');
+    this.host.setStatus(
+      this.drawing ? 'Draw mode: drag on a page, or press Enter for a box in the middle of the page (Esc to stop)' : '',
+    );
   }
 
   cancel(): void {
@@ -149,7 +160,9 @@ export class Editing {
       const dy = ev.key === 'ArrowUp' ? -step : ev.key === 'ArrowDown' ? step : 0;
       const b = r.bbox;
       // Alt+arrows resize (move the bottom-right corner); plain arrows move.
-      const next = ev.altKey ? { ...b, x1: b.x1 + dx, y1: b.y1 + dy } : { x0: b.x0 + dx, y0: b.y0 + dy, x1: b.x1 + dx, y1: b.y1 + dy };
+      const next = ev.altKey
+        ? { ...b, x1: b.x1 + dx, y1: b.y1 + dy }
+        : { x0: b.x0 + dx, y0: b.y0 + dy, x1: b.x1 + dx, y1: b.y1 + dy };
       this.host.select(id);
       this.commitBox(id, clampBox(next, p.width, p.height));
     } else return false;
@@ -172,7 +185,9 @@ export class Editing {
       return b;
     };
     item('Reparse region (R)', () => this.reparse(id), { 'data-action': 'reparse' });
-    item('Reveal in editor (Enter)', () => this.host.post({ type: 'reveal', regionId: id, focus: true }), { 'data-action': 'reveal' });
+    item('Reveal in editor (Enter)', () => this.host.post({ type: 'reveal', regionId: id, focus: true }), {
+      'data-action': 'reveal',
+    });
     item('Delete region (Del)', () => this.remove(id), { 'data-action': 'delete' });
     menu.append(el('div', { class: 'menu-sep', role: 'separator' }, 'Change class'));
     for (const c of EDITABLE_CLASSES) {
@@ -215,7 +230,15 @@ export class Editing {
     ev.stopPropagation();
     const target = ev.currentTarget as HTMLElement;
     target.setPointerCapture(ev.pointerId);
-    this.drag = { id, mode, startX: ev.clientX, startY: ev.clientY, start: { ...r.bbox }, scale: p.width / sheet.getBoundingClientRect().width, moved: false };
+    this.drag = {
+      id,
+      mode,
+      startX: ev.clientX,
+      startY: ev.clientY,
+      start: { ...r.bbox },
+      scale: p.width / sheet.getBoundingClientRect().width,
+      moved: false,
+    };
     const move = (e: PointerEvent) => this.onDrag(e);
     const up = (e: PointerEvent) => {
       target.removeEventListener('pointermove', move);
@@ -287,7 +310,12 @@ export class Editing {
     sheet.querySelector('.overlay')!.append(draft);
     let box: BBox = { x0, y0, x1: x0, y1: y0 };
     const move = (e: PointerEvent) => {
-      box = clampBox({ x0, y0, x1: (e.clientX - rect.left) * scale, y1: (e.clientY - rect.top) * scale }, page.width, page.height, 0.5);
+      box = clampBox(
+        { x0, y0, x1: (e.clientX - rect.left) * scale, y1: (e.clientY - rect.top) * scale },
+        page.width,
+        page.height,
+        0.5,
+      );
       place(draft, box, page.width, page.height);
     };
     const up = () => {

@@ -130,7 +130,9 @@ function renderPage(p: PageView): void {
   if (!section) section = pageSection(p.page);
   // A redraw replaces the region boxes; keyboard focus on one (a class change, a reparse's
   // result) moves to its replacement, so the next key (R, Del, arrows) still reaches it.
-  const focused = section.contains(document.activeElement) ? (document.activeElement as HTMLElement).closest<HTMLElement>('.region')?.dataset.id : undefined;
+  const focused = section.contains(document.activeElement)
+    ? (document.activeElement as HTMLElement).closest<HTMLElement>('.region')?.dataset.id
+    : undefined;
   // When the page arrived (ms since epoch): lets the end-to-end test time a cancel precisely.
   // A section first made for the page's partial gets it now, when the page itself is in.
   if (fresh || section.classList.contains('page-partial')) section.dataset.arrived = String(Date.now());
@@ -140,7 +142,8 @@ function renderPage(p: PageView): void {
   section.replaceChildren();
   const head = el('h2', { class: 'page-title' }, `Page ${p.page}${p.ocr ? ' (OCR)' : ''}`);
   section.append(head);
-  for (const w of [...p.warnings, ...(p.error ? [p.error] : [])]) section.append(el('p', { class: 'page-warning', role: 'note' }, w));
+  for (const w of [...p.warnings, ...(p.error ? [p.error] : [])])
+    section.append(el('p', { class: 'page-warning', role: 'note' }, w));
 
   const body = el('div', { class: 'page-body' });
   const sheet = el('div', { class: 'sheet', 'data-page': String(p.page) });
@@ -172,7 +175,10 @@ function renderPage(p: PageView): void {
   body.append(sheet, md);
   section.append(body);
   if (selectedId && pageOf(selectedId) === p) select(selectedId, false);
-  if (focused) [...overlay.querySelectorAll<HTMLElement>('.region')].find((b) => b.dataset.id === focused)?.focus({ preventScroll: true });
+  if (focused)
+    [...overlay.querySelectorAll<HTMLElement>('.region')]
+      .find((b) => b.dataset.id === focused)
+      ?.focus({ preventScroll: true });
   if (fresh) updateLegend();
 }
 
@@ -193,7 +199,9 @@ function renderPartial(page: number, markdown: string): void {
   const section = document.getElementById(`page-${page}`) ?? pageSection(page, 'page-partial');
   section.setAttribute('aria-busy', 'true');
   const md = el('div', { class: 'page-md partial-md', 'aria-label': `Markdown of page ${page} so far` });
-  md.append(renderMarkdown(markdown, { picture: (alt) => el('div', { class: 'md-picture' }, `[${alt || 'picture'}]`) }));
+  md.append(
+    renderMarkdown(markdown, { picture: (alt) => el('div', { class: 'md-picture' }, `[${alt || 'picture'}]`) }),
+  );
   section.replaceChildren(
     el('h2', { class: 'page-title' }, `Page ${page}`),
     el('p', { class: 'page-generating', role: 'status' }, 'generating…'),
@@ -203,7 +211,10 @@ function renderPartial(page: number, markdown: string): void {
 
 /** The start of a block's text, for a screen reader's label (Markdown marks dropped). */
 function excerpt(md: string): string {
-  const t = md.replace(/[#*_`>|$\\[\]]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const t = md
+    .replace(/[#*_`>|$\\[\]]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return t.length > 80 ? `${t.slice(0, 80)}…` : t;
 }
 
@@ -280,7 +291,10 @@ function updateLegend(): void {
 function markOnly(selector: string, cls: string, id: string | undefined): void {
   for (const e of document.querySelectorAll(`${selector}.${cls}`)) e.classList.remove(cls);
   if (!id) return;
-  for (const e of document.querySelectorAll(`${selector}[data-${selector === '.region' ? 'id' : 'region'}="${CSS.escape(id)}"]`)) e.classList.add(cls);
+  for (const e of document.querySelectorAll(
+    `${selector}[data-${selector === '.region' ? 'id' : 'region'}="${CSS.escape(id)}"]`,
+  ))
+    e.classList.add(cls);
 }
 
 export function select(id: string | undefined, scroll: boolean): void {
@@ -292,7 +306,9 @@ export function select(id: string | undefined, scroll: boolean): void {
     // Where the view last scrolled to on its own (the end-to-end test reads it).
     root.dataset.scrolledTo = `${id}@${Date.now()}`;
     // One smooth scroll only: a second scrollIntoView (even of a hidden block) cancels the first.
-    const target = document.querySelector(`.region[data-id="${CSS.escape(id)}"]`) ?? (showMd ? document.querySelector(`.md-block[data-region="${CSS.escape(id)}"]`) : null);
+    const target =
+      document.querySelector(`.region[data-id="${CSS.escape(id)}"]`) ??
+      (showMd ? document.querySelector(`.md-block[data-region="${CSS.escape(id)}"]`) : null);
     target?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }
   const r = id ? regionOf(id) : undefined;
@@ -307,7 +323,8 @@ function hover(id: string, on: boolean): void {
   markOnly('.md-block', 'hovered', on ? id : undefined);
   clearTimeout(hoverTimer);
   // A short delay so sweeping the mouse across boxes does not jump the editor at every box.
-  if (on && regionOf(id)?.linked) hoverTimer = setTimeout(() => post({ type: 'reveal', regionId: id, focus: false }), 250);
+  if (on && regionOf(id)?.linked)
+    hoverTimer = setTimeout(() => post({ type: 'reveal', regionId: id, focus: false }), 250);
 }
 
 function reveal(id: string, focus: boolean): void {
@@ -318,7 +335,9 @@ function reveal(id: string, focus: boolean): void {
 
 /** Next / previous region in reading order, across pages (the `.md` editor follows). */
 function stepRegion(dir: 1 | -1): void {
-  const all = [...document.querySelectorAll<HTMLElement>('section.page .region[data-id]')].filter((e) => e.offsetParent !== null);
+  const all = [...document.querySelectorAll<HTMLElement>('section.page .region[data-id]')].filter(
+    (e) => e.offsetParent !== null,
+  );
   if (!all.length) return;
   const i = selectedId ? all.findIndex((e) => e.dataset.id === selectedId) : -1;
   const next = all[i < 0 ? (dir > 0 ? 0 : all.length - 1) : Math.min(all.length - 1, Math.max(0, i + dir))]!;
@@ -404,8 +423,7 @@ function setupToolbar(): void {
       // Drawing without a mouse: a box in the middle of the page in view, then arrows move it.
       const p = pageInView();
       if (p) editing.addAt(p);
-    }
-    else if (ev.key === 'Escape') {
+    } else if (ev.key === 'Escape') {
       editing.cancel();
       help.setAttribute('hidden', '');
     }

@@ -108,7 +108,11 @@ export function renderMarkdown(md: string, ctx: RenderContext): DocumentFragment
     }
     // Paragraph: consecutive plain lines.
     const para: string[] = [];
-    while (i < lines.length && lines[i]!.trim() !== '' && !/^(#{1,6}\s|```|~~~|\s*\$\$|\s*[-*+]\s|\s*\d+[.)]\s|\s*\|)/.test(lines[i]!)) {
+    while (
+      i < lines.length &&
+      lines[i]!.trim() !== '' &&
+      !/^(#{1,6}\s|```|~~~|\s*\$\$|\s*[-*+]\s|\s*\d+[.)]\s|\s*\|)/.test(lines[i]!)
+    ) {
       para.push(lines[i++]!);
     }
     if (para.length === 0) para.push(lines[i++]!);
@@ -149,7 +153,13 @@ function formula(tex: string, display: boolean): HTMLElement {
   const holder = el(display ? 'div' : 'span', display ? 'md-formula' : 'md-formula-inline');
   try {
     // `trust: false` keeps \href / \url / \htmlData from producing links or attributes.
-    katex.render(tex, holder, { displayMode: display, throwOnError: false, trust: false, strict: 'ignore', output: 'htmlAndMathml' });
+    katex.render(tex, holder, {
+      displayMode: display,
+      throwOnError: false,
+      trust: false,
+      strict: 'ignore',
+      output: 'htmlAndMathml',
+    });
   } catch {
     holder.textContent = tex;
   }
@@ -158,7 +168,8 @@ function formula(tex: string, display: boolean): HTMLElement {
 
 /** Inline Markdown: `code`, $math$, **bold**, *italic* / _italic_, [text](link) (shown as text). */
 export function inline(parent: HTMLElement, text: string): void {
-  const re = /(`+)([^`]+?)\1|\$([^$\n]+?)\$|\*\*([^*]+?)\*\*|__([^_]+?)__|\*([^*\s][^*]*?)\*|(?<![\w\\])_([^_\s][^_]*?)_(?!\w)|\[([^\]]+)\]\(([^)\s]+)\)/g;
+  const re =
+    /(`+)([^`]+?)\1|\$([^$\n]+?)\$|\*\*([^*]+?)\*\*|__([^_]+?)__|\*([^*\s][^*]*?)\*|(?<![\w\\])_([^_\s][^_]*?)_(?!\w)|\[([^\]]+)\]\(([^)\s]+)\)/g;
   let last = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     if (m.index > last) parent.append(document.createTextNode(unescapeMd(text.slice(last, m.index))));

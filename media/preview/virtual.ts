@@ -8,12 +8,15 @@ export class PageImages {
   private readonly sources = new WeakMap<Element, { src: string; page: number }>();
 
   constructor() {
-    this.observer = new IntersectionObserver((entries) => {
-      for (const e of entries) {
-        if (e.isIntersecting) this.load(e.target as HTMLElement);
-        else this.unload(e.target as HTMLElement);
-      }
-    }, { rootMargin: '100% 0px 100% 0px' });
+    this.observer = new IntersectionObserver(
+      (entries) => {
+        for (const e of entries) {
+          if (e.isIntersecting) this.load(e.target as HTMLElement);
+          else this.unload(e.target as HTMLElement);
+        }
+      },
+      { rootMargin: '100% 0px 100% 0px' },
+    );
   }
 
   /** Follows a page's sheet; the image is added when it comes near the viewport. */

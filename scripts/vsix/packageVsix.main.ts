@@ -21,7 +21,16 @@ import { ignoreLines, nativeDirs, TARGETS, targetByName, vsixName, type VsixTarg
 import { messageOf } from '../../common/errorKinds';
 
 /** Files of the checkout a VSIX is built from (the rest comes from node_modules). */
-const EXTENSION_FILES = ['README.md', 'LICENSE', 'LICENSE.md', 'CHANGELOG.md', '.npmrc', 'package-lock.json', 'dist', 'media'];
+const EXTENSION_FILES = [
+  'README.md',
+  'LICENSE',
+  'LICENSE.md',
+  'CHANGELOG.md',
+  '.npmrc',
+  'package-lock.json',
+  'dist',
+  'media',
+];
 
 /** The child npm must not read the npm_* variables of an `npm run` around this script. */
 function cleanEnv(): NodeJS.ProcessEnv {
@@ -31,19 +40,31 @@ function cleanEnv(): NodeJS.ProcessEnv {
 }
 
 function run(cmd: string, args: string[], cwd: string): void {
-  const r = spawnSync(cmd, args, { cwd, env: cleanEnv(), stdio: ['ignore', 'inherit', 'inherit'], timeout: 10 * 60_000 });
+  const r = spawnSync(cmd, args, {
+    cwd,
+    env: cleanEnv(),
+    stdio: ['ignore', 'inherit', 'inherit'],
+    timeout: 10 * 60_000,
+  });
   if (r.error) throw new Error(`${cmd} ${args.join(' ')}: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}`);
 }
 
 /** Whether this checkout's node_modules can give the target's VSIX as they are. */
 function isHost(repo: string, t: VsixTarget): boolean {
-  return t.os === process.platform && t.cpu === process.arch && !t.onnxruntime && nativeDirs(t).every((d) => existsSync(join(repo, d)));
+  return (
+    t.os === process.platform &&
+    t.cpu === process.arch &&
+    !t.onnxruntime &&
+    nativeDirs(t).every((d) => existsSync(join(repo, d)))
+  );
 }
 
 /** The manifest the staging folder installs from: runtime dependencies only. */
 function stagingManifest(repo: string, t: VsixTarget): string {
-  const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as Record<string, unknown> & { dependencies: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as Record<string, unknown> & {
+    dependencies: Record<string, string>;
+  };
   delete pkg.devDependencies;
   delete pkg.scripts;
   delete pkg.overrides;
@@ -68,9 +89,16 @@ function stage(repo: string, t: VsixTarget, dir: string): void {
   const platform = [`--os=${t.os}`, `--cpu=${t.cpu}`, ...(t.libc ? [`--libc=${t.libc}`] : [])];
   process.stderr.write(`package: installing ${t.name} runtime dependencies (npm install ${platform.join(' ')})\n`);
   // --ignore-scripts: onnxruntime-node's would download CUDA binaries (and for another OS at that).
-  run('npm', ['install', ...platform, '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], dir);
+  run(
+    'npm',
+    ['install', ...platform, '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+    dir,
+  );
   const missing = nativeDirs(t).filter((d) => !existsSync(join(dir, d)));
-  if (missing.length > 0) throw new Error(`${t.name}: npm installed no ${missing.join(', ')} in ${dir}; is that version published for this platform? (npm view <package> versions)`);
+  if (missing.length > 0)
+    throw new Error(
+      `${t.name}: npm installed no ${missing.join(', ')} in ${dir}; is that version published for this platform? (npm view <package> versions)`,
+    );
   writeFileSync(stampFile, stamp);
 }
 
@@ -87,8 +115,25 @@ function packageTarget(repo: string, t: VsixTarget, outDir: string): string {
   const out = join(outDir, vsixName(t));
   const vsce = join(repo, 'node_modules', '@vscode', 'vsce', 'vsce');
   const t0 = Date.now();
-  run(process.execPath, [vsce, 'package', '--target', t.name, '--ignoreFile', ignoreFile, '--allow-missing-repository', '--skip-license', '--out', out], cwd);
-  process.stderr.write(`package: ${vsixName(t)} ${(statSync(out).size / 2 ** 20).toFixed(1)} MiB in ${((Date.now() - t0) / 1000).toFixed(0)} s${cwd === repo ? '' : ` (staged in ${cwd})`}\n`);
+  run(
+    process.execPath,
+    [
+      vsce,
+      'package',
+      '--target',
+      t.name,
+      '--ignoreFile',
+      ignoreFile,
+      '--allow-missing-repository',
+      '--skip-license',
+      '--out',
+      out,
+    ],
+    cwd,
+  );
+  process.stderr.write(
+    `package: ${vsixName(t)} ${(statSync(out).size / 2 ** 20).toFixed(1)} MiB in ${((Date.now() - t0) / 1000).toFixed(0)} s${cwd === repo ? '' : ` (staged in ${cwd})`}\n`,
+  );
   return out;
 }
 
@@ -97,9 +142,12 @@ function main(): void {
   const repo = repoRoot();
   const oi = args.indexOf('--out');
   const outDir = oi >= 0 ? resolve(args[oi + 1]) : repo;
-  const names = args.includes('--all') ? TARGETS.map((t) => t.name) : args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--out');
+  const names = args.includes('--all')
+    ? TARGETS.map((t) => t.name)
+    : args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--out');
   if (names.length === 0) throw new Error('usage: packageVsix.main.js <target>... | --all [--out DIR]');
-  if (!existsSync(join(repo, 'dist', 'extension.js'))) throw new Error(`${join(repo, 'dist')} is not built: run \`node esbuild.mjs --dist-only\` first`);
+  if (!existsSync(join(repo, 'dist', 'extension.js')))
+    throw new Error(`${join(repo, 'dist')} is not built: run \`node esbuild.mjs --dist-only\` first`);
   mkdirSync(outDir, { recursive: true });
   for (const n of names) packageTarget(repo, targetByName(n), outDir);
 }

@@ -84,7 +84,11 @@ export function targetByName(name: string): VsixTarget {
 
 /** Where each native part of a target lives inside the extension (paths relative to it). */
 export function nativeDirs(t: VsixTarget): string[] {
-  return [`node_modules/onnxruntime-node/bin/napi-v6/${t.os}/${t.cpu}/`, ...t.sharp.map((p) => `node_modules/${p}/`), `node_modules/${t.canvas}/`];
+  return [
+    `node_modules/onnxruntime-node/bin/napi-v6/${t.os}/${t.cpu}/`,
+    ...t.sharp.map((p) => `node_modules/${p}/`),
+    `node_modules/${t.canvas}/`,
+  ];
 }
 
 /**
@@ -92,7 +96,11 @@ export function nativeDirs(t: VsixTarget): string[] {
  * to the common allowlist in `.vscodeignore`, which re-includes no native binary itself.
  */
 export function ignoreLines(t: VsixTarget): string {
-  return [`# ${t.name}: its native binaries only (scripts/vsix/targets.ts).`, ...nativeDirs(t).map((d) => `!${d}**`), ''].join('\n');
+  return [
+    `# ${t.name}: its native binaries only (scripts/vsix/targets.ts).`,
+    ...nativeDirs(t).map((d) => `!${d}**`),
+    '',
+  ].join('\n');
 }
 
 /** VSIX file name for a target. */

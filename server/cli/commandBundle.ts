@@ -15,7 +15,8 @@ export type CommandBundle = 'mcp' | 'serve' | 'worker' | 'models' | 'queue' | 'e
 
 export function commandBundle<T>(name: CommandBundle): T {
   const file = join(__dirname, `cli-${name}.js`);
-  if (!existsSync(file)) throw new Error(`${file} is missing beside ${join(__dirname, 'cli.js')}: rebuild Folio (npm run build)`);
+  if (!existsSync(file))
+    throw new Error(`${file} is missing beside ${join(__dirname, 'cli.js')}: rebuild Folio (npm run build)`);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(file) as T;
 }

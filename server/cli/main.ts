@@ -63,7 +63,8 @@ export function expandInputs(inputs: string[], warnings: string[] = []): { path:
         continue;
       }
       if (!st) {
-        if (lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() && /\.pdf$/i.test(name)) warnings.push(`${p} was skipped: a link to a file that does not exist`);
+        if (lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() && /\.pdf$/i.test(name))
+          warnings.push(`${p} was skipped: a link to a file that does not exist`);
         continue;
       }
       if (st.isDirectory()) walk(p, base);
@@ -94,7 +95,13 @@ function reason(e: unknown): string {
 
 // `.folio-result.json`, not `.json`: a PDF often has other JSON beside it (docling's ground truth
 // in the shared corpus does) that a conversion must not overwrite.
-const EXT = { md: '.md', doctags: '.doctags.txt', json: '.folio-result.json', docling: '.docling.json', chunks: '.chunks.jsonl' } as const;
+const EXT = {
+  md: '.md',
+  doctags: '.doctags.txt',
+  json: '.folio-result.json',
+  docling: '.docling.json',
+  chunks: '.chunks.jsonl',
+} as const;
 
 /** An output's text and, for Docling-shaped chunks, the DoclingDocument their `doc_items` refer to. */
 interface Rendered {
@@ -103,7 +110,13 @@ interface Rendered {
 }
 
 /** `picturesRoot`: the document's assets folder, the only place an export reads picture files from. */
-function render(args: ConvertArgs, summary: ConvertSummary, pdf: string, picturesDir: string, picturesRoot?: string): Rendered {
+function render(
+  args: ConvertArgs,
+  summary: ConvertSummary,
+  pdf: string,
+  picturesDir: string,
+  picturesRoot?: string,
+): Rendered {
   if (args.format === 'docling' || args.format === 'chunks' || (args.format === 'md' && args.pictures === 'embed')) {
     const { renderExport } = commandBundle<typeof import('../export')>('export');
     const out = renderExport({
@@ -163,29 +176,36 @@ async function convertCommand(argv: string[]): Promise<number> {
   const plans = planOutputs(files, EXT[args.format], args.output, many);
   if (args.queue && (args.models || args.vlmUrl)) {
     // Workers refuse jobs that name places on their machine or the network (server/queue/schema.ts).
-    throw new UsageError(`${args.models ? '--models' : '--vlm-url'} is each worker's own setting with --queue: give it to \`folio worker\``);
+    throw new UsageError(
+      `${args.models ? '--models' : '--vlm-url'} is each worker's own setting with --queue: give it to \`folio worker\``,
+    );
   }
-  if (args.queue && args.images) throw new UsageError('--page-images renders into the converting machine\'s cache: it does not combine with --queue');
+  if (args.queue && args.images)
+    throw new UsageError("--page-images renders into the converting machine's cache: it does not combine with --queue");
   if (args.queue) {
     // The queue writes the same outputs under the same rules (planOutputs, no overwrite without --force).
     const { convertViaQueue } = commandBundle<typeof import('../queue/convertViaQueue')>('queue');
     const byPdf = new Map(plans.map((p) => [p.pdf, p]));
     const byOut = new Map(plans.map((p) => [p.out, p]));
     const documents = new Map<string, string | undefined>();
-    return convertViaQueue({ ...args, queue: args.queue }, plans.map((p) => p.pdf), {
-      outputPath: (pdf) => byPdf.get(pdf)!.out,
-      render: (s, picturesDir, picturesRoot) => {
-        const plan = byPdf.get(s.uri)!;
-        const r = render(args, s, s.uri, picturesDir, picturesRoot);
-        documents.set(plan.out, r.document);
-        return r.text;
+    return convertViaQueue(
+      { ...args, queue: args.queue },
+      plans.map((p) => p.pdf),
+      {
+        outputPath: (pdf) => byPdf.get(pdf)!.out,
+        render: (s, picturesDir, picturesRoot) => {
+          const plan = byPdf.get(s.uri)!;
+          const r = render(args, s, s.uri, picturesDir, picturesRoot);
+          documents.set(plan.out, r.document);
+          return r.text;
+        },
+        write: (out, text) => {
+          const plan = byOut.get(out)!;
+          refuseOverwrite([plan, documentPlan(plan, args)], args.force);
+          writeRendered(plan, args, { text, document: documents.get(out) });
+        },
       },
-      write: (out, text) => {
-        const plan = byOut.get(out)!;
-        refuseOverwrite([plan, documentPlan(plan, args)], args.force);
-        writeRendered(plan, args, { text, document: documents.get(out) });
-      },
-    });
+    );
   }
   const pool = new PageWorkerPool({ size: args.jobs });
   const abort = new AbortController();
@@ -257,7 +277,10 @@ async function convertCommand(argv: string[]): Promise<number> {
           summary.pageErrors.length > 0 ? `${summary.pageErrors.length} page(s) failed` : '',
           summary.provider ? `provider ${summary.provider}` : '',
         ].filter(Boolean);
-        progress.note(`${label} → ${out} (${summary.pagesDone.length} pages, ${secs} s${extra.length ? '; ' + extra.join('; ') : ''})`, process.stdout);
+        progress.note(
+          `${label} → ${out} (${summary.pagesDone.length} pages, ${secs} s${extra.length ? '; ' + extra.join('; ') : ''})`,
+          process.stdout,
+        );
         if (summary.pageErrors.length > 0) failed(summary.pageErrors[0].kind);
         if (summary.cancelled) failed('cancelled');
       } catch (e) {
@@ -321,7 +344,9 @@ async function main(argv: string[]): Promise<number> {
       case '--help':
       case '-h':
       case 'help':
-        process.stdout.write(`folio ${VERSION}: PDF to Markdown on your own machine\n\n${CONVERT_USAGE}\n\nusage: folio models pull|list|remove ...\n       folio serve --help\n       folio worker --help\n       folio mcp <folder>...   (Model Context Protocol server on stdio)\n`);
+        process.stdout.write(
+          `folio ${VERSION}: PDF to Markdown on your own machine\n\n${CONVERT_USAGE}\n\nusage: folio models pull|list|remove ...\n       folio serve --help\n       folio worker --help\n       folio mcp <folder>...   (Model Context Protocol server on stdio)\n`,
+        );
         return command === undefined ? 2 : 0;
       default:
         throw new UsageError(`unknown command "${command}" (try folio --help)`);

@@ -57,7 +57,8 @@ function parse(argv: string[]): Parsed {
     else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
     else out.positional.push(a);
   }
-  if (out.dtype && DTYPE_SUFFIX[out.dtype] === undefined) throw new UsageError(`--dtype must be one of ${Object.keys(DTYPE_SUFFIX).join(', ')}`);
+  if (out.dtype && DTYPE_SUFFIX[out.dtype] === undefined)
+    throw new UsageError(`--dtype must be one of ${Object.keys(DTYPE_SUFFIX).join(', ')}`);
   return out;
 }
 
@@ -69,7 +70,12 @@ export async function runModelsCommand(argv: string[]): Promise<number> {
     const args = parse(rest);
     switch (sub) {
       case 'pull': {
-        const names = args.positional.length === 0 ? ['granite-docling'] : args.positional.includes('all') ? CATALOG.map((c) => c.name) : args.positional;
+        const names =
+          args.positional.length === 0
+            ? ['granite-docling']
+            : args.positional.includes('all')
+              ? CATALOG.map((c) => c.name)
+              : args.positional;
         const ac = new AbortController();
         const onSigint = () => ac.abort();
         process.once('SIGINT', onSigint);
@@ -89,7 +95,8 @@ export async function runModelsCommand(argv: string[]): Promise<number> {
               onProgress: (p) => {
                 // Clamped: whatever a hub claims, the line never grows past 100% (one line per percent at most).
                 const received = Math.min(p.overallReceived, p.overallTotal);
-                const pct = p.overallTotal > 0 ? Math.min(100, Math.max(0, Math.floor((received / p.overallTotal) * 100))) : 100;
+                const pct =
+                  p.overallTotal > 0 ? Math.min(100, Math.max(0, Math.floor((received / p.overallTotal) * 100))) : 100;
                 if (pct === lastPct) return;
                 lastPct = pct;
                 const width = 24;
@@ -115,7 +122,9 @@ export async function runModelsCommand(argv: string[]): Promise<number> {
         }
         for (const m of models) {
           const dtypes = m.dtypes.length ? ` [${m.dtypes.join(', ')}]` : '';
-          process.stdout.write(`${m.name}${dtypes}  ${mb(m.bytes)}  ${m.path}${m.managed ? '' : '  (not installed by folio)'}\n`);
+          process.stdout.write(
+            `${m.name}${dtypes}  ${mb(m.bytes)}  ${m.path}${m.managed ? '' : '  (not installed by folio)'}\n`,
+          );
         }
         return 0;
       }
@@ -136,7 +145,7 @@ export async function runModelsCommand(argv: string[]): Promise<number> {
       process.stderr.write('\nfolio models: interrupted; run the same command again to resume\n');
       return 130;
     }
-    process.stderr.write(`\nfolio models: ${isFolioError(e) ? e.message : (e as Error).stack ?? String(e)}\n`);
+    process.stderr.write(`\nfolio models: ${isFolioError(e) ? e.message : ((e as Error).stack ?? String(e))}\n`);
     return 1;
   }
 }

@@ -22,7 +22,12 @@ export interface OutputPlan {
   root?: string;
 }
 
-export function planOutputs(files: { path: string; base: string }[], ext: string, output: string | undefined, many: boolean): OutputPlan[] {
+export function planOutputs(
+  files: { path: string; base: string }[],
+  ext: string,
+  output: string | undefined,
+  many: boolean,
+): OutputPlan[] {
   const taken = new Set<string>();
   const root = output !== undefined && many ? resolve(output) : undefined;
   return files.map(({ path: pdf, base }) => {

@@ -23,7 +23,8 @@ const oneOf =
     typeof v === 'string' && values.includes(v) ? undefined : `must be one of ${values.join(', ')}`;
 const bool: Check = (v) => (typeof v === 'boolean' ? undefined : 'must be true or false');
 const folder: Check = (v) => {
-  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_PATH || v.includes('\0')) return 'must be a folder path';
+  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_PATH || v.includes('\0'))
+    return 'must be a folder path';
   if (!isAbsolute(v)) return 'must be an absolute path';
   // `..` segments are how a hostile value walks out of the folder it pretends to be in.
   if (v.split(/[\\/]/).includes('..')) return 'must not contain ".." segments';
@@ -33,7 +34,8 @@ const folder: Check = (v) => {
 const OPTION_CHECKS: Record<keyof ConvertOptions, Check> = {
   engine: oneOf('pipeline', 'vlm'),
   renderImages: bool,
-  scale: (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0.25 && v <= 8 ? undefined : 'must be a number from 0.25 to 8'),
+  scale: (v) =>
+    typeof v === 'number' && Number.isFinite(v) && v >= 0.25 && v <= 8 ? undefined : 'must be a number from 0.25 to 8',
   ocr: oneOf('auto', 'always', 'never'),
   keepFurniture: bool,
   cacheDir: folder,
@@ -59,7 +61,8 @@ const OPTION_CHECKS: Record<keyof ConvertOptions, Check> = {
     if (r.apiKey !== undefined && !text(r.apiKey, 4096)) return '.apiKey must be a string';
     for (const k of ['parallel', 'timeoutMs', 'attempts', 'maxTokens']) {
       const n = r[k];
-      if (n !== undefined && !(typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 3_600_000)) return `.${k} must be a whole number`;
+      if (n !== undefined && !(typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 3_600_000))
+        return `.${k} must be a whole number`;
     }
     return undefined;
   },
@@ -79,7 +82,8 @@ export function checkOptions(options: unknown): string | undefined {
   if (o.assetsDir !== undefined) {
     // Picture assets go into a folder beside the Markdown, never elsewhere.
     if (o.markdownDir === undefined) return 'options.assetsDir needs options.markdownDir';
-    if (dirname(resolve(o.assetsDir)) !== resolve(o.markdownDir)) return 'options.assetsDir must be a folder directly inside options.markdownDir';
+    if (dirname(resolve(o.assetsDir)) !== resolve(o.markdownDir))
+      return 'options.assetsDir must be a folder directly inside options.markdownDir';
   }
   return undefined;
 }
@@ -88,7 +92,8 @@ export function checkOptions(options: unknown): string | undefined {
 function checkUri(v: unknown): string | undefined {
   if (!text(v, MAX_PATH) || (v as string).length === 0) return 'uri must be a file: URI or an absolute path';
   const s = v as string;
-  if (/^[a-z][a-z0-9+.-]+:/i.test(s) && !s.startsWith('file:') && !/^[a-z]:[\\/]/i.test(s)) return `uri must be a file: URI, not ${s.split(':')[0]}:`;
+  if (/^[a-z][a-z0-9+.-]+:/i.test(s) && !s.startsWith('file:') && !/^[a-z]:[\\/]/i.test(s))
+    return `uri must be a file: URI, not ${s.split(':')[0]}:`;
   return undefined;
 }
 
@@ -99,7 +104,9 @@ export function checkConvertParams(p: unknown): string | undefined {
     checkUri(q.uri) ??
     (q.pages !== undefined && !text(q.pages, 1000) ? 'pages must be a page list such as 1-3,7' : undefined) ??
     (q.password !== undefined && !text(q.password, 1024) ? 'password must be a string' : undefined) ??
-    (q.pagePartials !== undefined && typeof q.pagePartials !== 'boolean' ? 'pagePartials must be true or false' : undefined) ??
+    (q.pagePartials !== undefined && typeof q.pagePartials !== 'boolean'
+      ? 'pagePartials must be true or false'
+      : undefined) ??
     checkOptions(q.options)
   );
 }
@@ -109,11 +116,12 @@ export function checkReparseParams(p: unknown): string | undefined {
   const q = p as Record<string, unknown>;
   const b = q.bbox as Record<string, unknown> | undefined;
   const finite = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && Math.abs(n) < 1e7;
-  if (!b || typeof b !== 'object' || !['x0', 'y0', 'x1', 'y1'].every((k) => finite(b[k]))) return 'bbox must have finite x0, y0, x1, y1';
+  if (!b || typeof b !== 'object' || !['x0', 'y0', 'x1', 'y1'].every((k) => finite(b[k])))
+    return 'bbox must have finite x0, y0, x1, y1';
   if (!Number.isInteger(q.page) || (q.page as number) < 1) return 'page must be a page number from 1';
-  if (typeof q.cls !== 'string' || !(REGION_CLASSES as readonly string[]).includes(q.cls)) return 'cls must be a region class';
+  if (typeof q.cls !== 'string' || !(REGION_CLASSES as readonly string[]).includes(q.cls))
+    return 'cls must be a region class';
   if (!text(q.regionId, 200)) return 'regionId must be a short string';
   if (typeof q.version !== 'number') return 'version must be a number';
   return checkConvertParams(q);
 }
-

@@ -19,7 +19,16 @@ import { lstatSync, statSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultPageCacheDir } from '../util/cache';
-import { type ConvertLimits, type ConvertOptions, type ConvertSummary, type EngineName, type ErrorKind, type PageError, type PageResult , FolioErrorCodes } from '../../common/protocol';
+import {
+  type ConvertLimits,
+  type ConvertOptions,
+  type ConvertSummary,
+  type EngineName,
+  type ErrorKind,
+  type PageError,
+  type PageResult,
+  FolioErrorCodes,
+} from '../../common/protocol';
 import { CancelledError, FolioError, isCancelled, isFolioError, messageOf } from '../errors';
 import type { AnalyzeOptions, PageAnalysis } from '../pipeline/types';
 import { markFurniture } from '../pipeline/furniture';
@@ -92,7 +101,10 @@ function checkFile(path: string): void {
     throw new FolioError(FolioErrorCodes.FileNotFound, `${path} was not found: check the path.`);
   }
   if (size === 0) {
-    throw new FolioError(FolioErrorCodes.InvalidPdf, `${basename(path)} is empty (0 bytes): it is not a PDF; re-download or re-export it.`);
+    throw new FolioError(
+      FolioErrorCodes.InvalidPdf,
+      `${basename(path)} is empty (0 bytes): it is not a PDF; re-download or re-export it.`,
+    );
   }
 }
 
@@ -273,7 +285,15 @@ export async function convertDocument(
 }
 
 /** Kinds that, on the first page, are the whole document's failure (the others stay page errors). */
-const DOCUMENT_KINDS: ReadonlySet<ErrorKind> = new Set<ErrorKind>(['input', 'not-found', 'damaged', 'encrypted', 'password', 'empty', 'model']);
+const DOCUMENT_KINDS: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
+  'input',
+  'not-found',
+  'damaged',
+  'encrypted',
+  'password',
+  'empty',
+  'model',
+]);
 
 /**
  * A page failure's kind and its words for the user. Our own errors (FolioError: a timeout, a
@@ -282,7 +302,12 @@ const DOCUMENT_KINDS: ReadonlySet<ErrorKind> = new Set<ErrorKind>(['input', 'not
  * user, so it is a `damaged` page, wrapped to say so, keeping the parser's words for a bug report.
  */
 export function pageFailure(e: Error): { kind: ErrorKind; reason: string } {
-  const ours = isFolioError(e) ? e : new FolioError(FolioErrorCodes.InvalidPdf, `this page is damaged or uses a PDF feature Folio cannot read (${e.message.replace(/\s+$/, '')})`);
+  const ours = isFolioError(e)
+    ? e
+    : new FolioError(
+        FolioErrorCodes.InvalidPdf,
+        `this page is damaged or uses a PDF feature Folio cannot read (${e.message.replace(/\s+$/, '')})`,
+      );
   return { kind: ours.kind, reason: ours.message };
 }
 
@@ -307,11 +332,19 @@ async function pageResultFor(
   };
   if (engine === 'vlm' && vlm) {
     // Closed before the page's result goes to the sink, so no partial follows it.
-    const partials = sink.partial ? pagePartialStream(a.page, 'vlm', (p) => sink.partial!(p), signal, { keepFurniture: base.keepFurniture }) : undefined;
+    const partials = sink.partial
+      ? pagePartialStream(a.page, 'vlm', (p) => sink.partial!(p), signal, { keepFurniture: base.keepFurniture })
+      : undefined;
     try {
       const out = await vlm.convertPage(a, signal, partials ? (t) => partials.push(t) : undefined);
       partials?.close();
-      return buildPageResult({ ...base, engine: 'vlm', doctags: out.doctags, provider: out.provider, warnings: [...base.warnings, ...out.warnings] });
+      return buildPageResult({
+        ...base,
+        engine: 'vlm',
+        doctags: out.doctags,
+        provider: out.provider,
+        warnings: [...base.warnings, ...out.warnings],
+      });
     } catch (e) {
       if (signal.aborted) throw new CancelledError('the page');
       const reason = messageOf(e);

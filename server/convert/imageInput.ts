@@ -54,7 +54,10 @@ export interface ImageInputOptions {
 }
 
 function tooLarge(path: string, what: string): FolioError {
-  return new FolioError(FolioErrorCodes.TooLarge, `${basename(path)} ${what}: it was not converted. If the image is trusted, scale it down or split it into smaller files.`);
+  return new FolioError(
+    FolioErrorCodes.TooLarge,
+    `${basename(path)} ${what}: it was not converted. If the image is trusted, scale it down or split it into smaller files.`,
+  );
 }
 
 /** Waits for `p` unless the signal fires first (the work goes on in sharp's thread; its result is dropped). */
@@ -113,13 +116,19 @@ class StreamedPdf {
     const h = img.hPt.toFixed(2);
     const content = `q ${w} 0 0 ${h} 0 0 cm /Im0 Do Q`;
     this.object(contentId, `<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
-    this.object(pageId, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Im0 ${imgId} 0 R >> >> /Contents ${contentId} 0 R >>`);
+    this.object(
+      pageId,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Im0 ${imgId} 0 R >> >> /Contents ${contentId} 0 R >>`,
+    );
     this.kids.push(pageId);
   }
 
   finish(): void {
     this.object(1, '<< /Type /Catalog /Pages 2 0 R >>');
-    this.object(2, `<< /Type /Pages /Kids [${this.kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${this.kids.length} >>`);
+    this.object(
+      2,
+      `<< /Type /Pages /Kids [${this.kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${this.kids.length} >>`,
+    );
     const size = this.next;
     const xref = `xref\n0 ${size}\n0000000000 65535 f \n${this.offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}trailer\n<< /Size ${size} /Root 1 0 R >>\nstartxref\n${this.offset}\n%%EOF\n`;
     this.write(Buffer.from(xref, 'latin1'));
@@ -136,22 +145,42 @@ async function writeImagePdf(path: string, file: string, opts: ImageInputOptions
   const width = meta.width ?? 0;
   const height = meta.pageHeight ?? meta.height ?? 0;
   if (width * height > MAX_IMAGE_PIXELS) {
-    throw tooLarge(path, `is ${width} × ${height} pixels (${Math.round((width * height) / MP)} megapixels), more than the ${MAX_IMAGE_PIXELS / MP}-megapixel limit of an image page`);
+    throw tooLarge(
+      path,
+      `is ${width} × ${height} pixels (${Math.round((width * height) / MP)} megapixels), more than the ${MAX_IMAGE_PIXELS / MP}-megapixel limit of an image page`,
+    );
   }
   const pages = meta.format === 'tiff' ? (meta.pages ?? 1) : 1;
   const pageCap = Math.min(MAX_IMAGE_PAGES, opts.maxPages ?? MAX_IMAGE_PAGES);
-  if (pages > pageCap) throw tooLarge(path, `has ${pages} pages, more than the limit of ${pageCap} pages of an image input`);
+  if (pages > pageCap)
+    throw tooLarge(path, `has ${pages} pages, more than the limit of ${pageCap} pages of an image input`);
   // Estimated from the first page (pages may differ: each is checked again when decoded).
   if (pages * width * height > MAX_TOTAL_PIXELS) {
-    throw tooLarge(path, `holds ${Math.round((pages * width * height) / MP)} megapixels over its ${pages} pages, more than the limit of ${MAX_TOTAL_PIXELS / MP} megapixels of an image input`);
+    throw tooLarge(
+      path,
+      `holds ${Math.round((pages * width * height) / MP)} megapixels over its ${pages} pages, more than the limit of ${MAX_TOTAL_PIXELS / MP} megapixels of an image input`,
+    );
   }
   const dpi = meta.density && meta.density >= 50 && meta.density <= 2400 ? meta.density : DEFAULT_DPI;
   const size = (w: number, h: number) => ({ wPt: (w / dpi) * 72, hPt: (h / dpi) * 72 });
   const fd = openSync(file, 'wx', 0o600);
   try {
     const pdf = new StreamedPdf(fd);
-    if (meta.format === 'jpeg' && meta.width && meta.height && (meta.channels === 3 || meta.channels === 1) && (meta.orientation ?? 1) === 1) {
-      pdf.addPage({ width: meta.width, height: meta.height, ...size(meta.width, meta.height), filter: 'DCTDecode', colorSpace: meta.channels === 1 ? 'DeviceGray' : 'DeviceRGB', data: bytes });
+    if (
+      meta.format === 'jpeg' &&
+      meta.width &&
+      meta.height &&
+      (meta.channels === 3 || meta.channels === 1) &&
+      (meta.orientation ?? 1) === 1
+    ) {
+      pdf.addPage({
+        width: meta.width,
+        height: meta.height,
+        ...size(meta.width, meta.height),
+        filter: 'DCTDecode',
+        colorSpace: meta.channels === 1 ? 'DeviceGray' : 'DeviceRGB',
+        data: bytes,
+      });
     } else {
       let total = 0;
       for (let page = 0; page < pages; page++) {
@@ -168,8 +197,19 @@ async function writeImagePdf(path: string, file: string, opts: ImageInputOptions
           .toBuffer({ resolveWithObject: true });
         const { data, info } = await abortable(decode, opts.signal);
         total += info.width * info.height;
-        if (total > MAX_TOTAL_PIXELS) throw tooLarge(path, `holds more than ${MAX_TOTAL_PIXELS / MP} megapixels over its pages, the limit of an image input`);
-        pdf.addPage({ width: info.width, height: info.height, ...size(info.width, info.height), filter: 'FlateDecode', colorSpace: 'DeviceRGB', data: deflateSync(data) });
+        if (total > MAX_TOTAL_PIXELS)
+          throw tooLarge(
+            path,
+            `holds more than ${MAX_TOTAL_PIXELS / MP} megapixels over its pages, the limit of an image input`,
+          );
+        pdf.addPage({
+          width: info.width,
+          height: info.height,
+          ...size(info.width, info.height),
+          filter: 'FlateDecode',
+          colorSpace: 'DeviceRGB',
+          data: deflateSync(data),
+        });
       }
     }
     pdf.finish();
@@ -183,7 +223,10 @@ async function writeImagePdf(path: string, file: string, opts: ImageInputOptions
  * returns the path unchanged. A file that is not a readable image gets an error naming it; one
  * past the limits a `TooLarge` error; a cancel or the time budget a `CancelledError`.
  */
-export async function pdfForInput(path: string, opts: ImageInputOptions = {}): Promise<{ path: string; cleanup: () => void }> {
+export async function pdfForInput(
+  path: string,
+  opts: ImageInputOptions = {},
+): Promise<{ path: string; cleanup: () => void }> {
   if (!IMAGE_INPUT.test(path)) return { path, cleanup: () => undefined };
   const dir = mkdtempSync(join(tmpdir(), 'folio-image-'));
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
@@ -194,7 +237,10 @@ export async function pdfForInput(path: string, opts: ImageInputOptions = {}): P
     cleanup();
     if (e instanceof FolioError || isCancelled(e)) throw e;
     // A file that is not the image its name says is damaged input, as a bad PDF is.
-    throw new FolioError(FolioErrorCodes.InvalidPdf, `${basename(path)} could not be read as an image (${messageOf(e).split('\n')[0]}): check that it is a PNG, JPEG or TIFF file`);
+    throw new FolioError(
+      FolioErrorCodes.InvalidPdf,
+      `${basename(path)} could not be read as an image (${messageOf(e).split('\n')[0]}): check that it is a PNG, JPEG or TIFF file`,
+    );
   }
   return { path: pdf, cleanup };
 }

@@ -29,7 +29,8 @@ export function pageSeparator(prev: string, next: string): { sep: string; dropHy
   const a = lastBlock(prev.trimEnd());
   const b = firstBlock(next.trimStart());
   const plainA = !NOT_PARAGRAPH.test(a) || LIST_ITEM.test(a);
-  if (!plainA || NOT_PARAGRAPH.test(b) || /\n/.test(a.trim()) || SENTENCE_END.test(a) || !/^\p{Ll}/u.test(b)) return { sep: '\n\n', dropHyphen: false };
+  if (!plainA || NOT_PARAGRAPH.test(b) || /\n/.test(a.trim()) || SENTENCE_END.test(a) || !/^\p{Ll}/u.test(b))
+    return { sep: '\n\n', dropHyphen: false };
   // "ei-" + "ther": a syllable break; "state-of-" + "the-art" keeps its hyphen.
   const hy = /\p{L}-$/u.test(a) && !/-\S*-$/u.test(a.split(/\s+/).pop() ?? '');
   return { sep: hy ? '' : ' ', dropHyphen: hy };
@@ -59,9 +60,11 @@ export function tableContinuation(prev: string, next: string): string | undefine
   if (!a.startsWith('|') || !b.startsWith('|')) return undefined;
   const aRows = a.split('\n');
   const bRows = b.split('\n');
-  if (aRows.length < 2 || bRows.length < 2 || !DELIMITER_ROW.test(aRows[1]!) || !DELIMITER_ROW.test(bRows[1]!)) return undefined;
+  if (aRows.length < 2 || bRows.length < 2 || !DELIMITER_ROW.test(aRows[1]!) || !DELIMITER_ROW.test(bRows[1]!))
+    return undefined;
   const cols = rowCells(aRows[0]!).length;
-  if (rowCells(bRows[0]!).length !== cols || bRows.some((r, k) => k !== 1 && rowCells(r).length !== cols)) return undefined;
+  if (rowCells(bRows[0]!).length !== cols || bRows.some((r, k) => k !== 1 && rowCells(r).length !== cols))
+    return undefined;
   const repeated = rowCells(bRows[0]!).join('\u0000') === rowCells(aRows[0]!).join('\u0000');
   const rest = next.trimStart().split('\n');
   rest.splice(repeated ? 0 : 1, repeated ? 2 : 1);
@@ -83,7 +86,10 @@ export function joinPageMarkdown(pages: readonly string[]): string {
       continue;
     }
     const { sep, dropHyphen } = pageSeparator(out, md);
-    out = (dropHyphen ? out.trimEnd().slice(0, -1) : sep === '\n\n' ? out : out.trimEnd()) + sep + (sep === '\n\n' ? md : md.trimStart());
+    out =
+      (dropHyphen ? out.trimEnd().slice(0, -1) : sep === '\n\n' ? out : out.trimEnd()) +
+      sep +
+      (sep === '\n\n' ? md : md.trimStart());
   }
   return out.length > 0 ? out + '\n' : '';
 }

@@ -88,10 +88,13 @@ export function pagePartialStream(
         return;
       }
       pending = soFar;
-      timer ??= setTimeout(() => {
-        timer = undefined;
-        if (pending !== undefined) send(pending);
-      }, Math.max(0, wait));
+      timer ??= setTimeout(
+        () => {
+          timer = undefined;
+          if (pending !== undefined) send(pending);
+        },
+        Math.max(0, wait),
+      );
     },
     close,
     get sent() {

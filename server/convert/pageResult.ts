@@ -6,7 +6,7 @@
  * the preview are the ones the Markdown came from.
  */
 import type { EngineName, ErrorKind, PageResult, Region } from '../../common/protocol';
-import { type DocItem , fromGrid, toGrid } from '../doctags/types';
+import { type DocItem, fromGrid, toGrid } from '../doctags/types';
 import { serializePage } from '../doctags/serialize';
 import { parseDocTags } from '../doctags/parse';
 import { pageToMarkdown } from '../doctags/markdown';
@@ -35,9 +35,12 @@ export function buildPageResult(input: PageInput): PageResult {
   // The pipeline knows exact boxes; the parser only sees the grid. Reattach them by position
   // when the round trip kept the items one to one (it does unless an item wrote nothing).
   const source = input.items;
-  const sameShape = source !== undefined && source.length === parsed.length && source.every((s, i) => s.cls === parsed[i].cls);
+  const sameShape =
+    source !== undefined && source.length === parsed.length && source.every((s, i) => s.cls === parsed[i].cls);
   // DocTags has no place for a picture's file, so the saved crop's path is carried over the same way.
-  const items = parsed.map((it, i) => (sameShape ? { ...it, bbox: source[i].bbox, id: source[i].id, imagePath: source[i].imagePath } : it));
+  const items = parsed.map((it, i) =>
+    sameShape ? { ...it, bbox: source[i].bbox, id: source[i].id, imagePath: source[i].imagePath } : it,
+  );
   const { markdown, ranges } = pageToMarkdown(items, { keepFurniture: input.keepFurniture });
   const regions: Region[] = items.map((it, i) => {
     const grid = it.grid ?? (it.bbox ? toGrid(it.bbox, size) : ([0, 0, 0, 0] as [number, number, number, number]));
@@ -77,7 +80,19 @@ export function buildPageResult(input: PageInput): PageResult {
 
 /** A page that could not be converted: empty content and the reason. */
 export function failedPageResult(page: number, engine: EngineName, message: string, kind: ErrorKind): PageResult {
-  return { page, width: 0, height: 0, doctags: '', markdown: '', regions: [], engine, ocr: false, warnings: [], error: message, errorKind: kind };
+  return {
+    page,
+    width: 0,
+    height: 0,
+    doctags: '',
+    markdown: '',
+    regions: [],
+    engine,
+    ocr: false,
+    warnings: [],
+    error: message,
+    errorKind: kind,
+  };
 }
 
 /** Joins page Markdown the way the .md file is written: non-empty pages separated by a blank line. */

@@ -13,7 +13,8 @@ function selectionRanges(spec: string, pageCount: number): [number, number][] {
     const part = raw.trim();
     if (part === '') continue;
     const m = /^(\d*)\s*(-)?\s*(\d*)$/.exec(part);
-    if (!m || (m[1] === '' && m[3] === '')) throw new FolioError(FolioErrorCodes.InvalidParams, `bad page selection "${part}" (use e.g. 1-3,7)`);
+    if (!m || (m[1] === '' && m[3] === ''))
+      throw new FolioError(FolioErrorCodes.InvalidParams, `bad page selection "${part}" (use e.g. 1-3,7)`);
     const from = m[1] === '' ? 1 : Number(m[1]);
     const to = m[2] ? (m[3] === '' ? pageCount : Number(m[3])) : from;
     if (from < 1 || to < from) throw new FolioError(FolioErrorCodes.InvalidParams, `bad page range "${part}"`);
@@ -27,7 +28,8 @@ export function parsePageSelection(spec: string | undefined, pageCount: number):
   const pages = new Set<number>();
   for (const [from, to] of selectionRanges(spec!, pageCount)) for (let p = from; p <= to; p++) pages.add(p);
   const list = [...pages].sort((a, b) => a - b);
-  if (list.length === 0) throw new FolioError(FolioErrorCodes.InvalidParams, `page selection "${spec}" selects no page of ${pageCount}`);
+  if (list.length === 0)
+    throw new FolioError(FolioErrorCodes.InvalidParams, `page selection "${spec}" selects no page of ${pageCount}`);
   return list;
 }
 

@@ -17,9 +17,18 @@ export interface VlmPageEngine {
    * more of it (the orchestrator throttles it into `folio/pagePartial`). The remote engine calls
    * it per streamed event; the local engine does not call it yet.
    */
-  convertPage(a: PageAnalysis, signal: AbortSignal, onText?: (soFar: string) => void): Promise<{ doctags: string; provider: string; warnings: string[] }>;
+  convertPage(
+    a: PageAnalysis,
+    signal: AbortSignal,
+    onText?: (soFar: string) => void,
+  ): Promise<{ doctags: string; provider: string; warnings: string[] }>;
   /** One region of a rendered page, with the class-specific prompt on its crop (region reparse). */
-  parseRegion(a: PageAnalysis, bbox: BBox, cls: RegionClass, signal: AbortSignal): Promise<{ doctags: string; provider: string; warnings: string[] }>;
+  parseRegion(
+    a: PageAnalysis,
+    bbox: BBox,
+    cls: RegionClass,
+    signal: AbortSignal,
+  ): Promise<{ doctags: string; provider: string; warnings: string[] }>;
 }
 
 const engines = new Map<string, Promise<VlmEngine>>();
@@ -33,11 +42,20 @@ export async function vlmPageEngine(options: ConvertOptions, log: (m: string) =>
       provider: remote.provider,
       convertPage: async (a, signal, onText) => {
         if (!a.image) throw new Error('the page image was not rendered');
-        return remote.convertPage({ image: { path: a.image.path }, page: a.page, width: a.width, height: a.height, priors: a.items }, signal, onText);
+        return remote.convertPage(
+          { image: { path: a.image.path }, page: a.page, width: a.width, height: a.height, priors: a.items },
+          signal,
+          onText,
+        );
       },
       parseRegion: async (a, bbox, cls, signal) => {
         if (!a.image) throw new Error('the page image was not rendered');
-        return remote.parseRegion({ image: { path: a.image.path }, page: a.page, width: a.width, height: a.height }, bbox, cls, signal);
+        return remote.parseRegion(
+          { image: { path: a.image.path }, page: a.page, width: a.width, height: a.height },
+          bbox,
+          cls,
+          signal,
+        );
       },
     };
   }
@@ -48,10 +66,23 @@ export async function vlmPageEngine(options: ConvertOptions, log: (m: string) =>
       'The VLM engine needs a model folder: pass --models <dir> (or set folio.models.path), or run `folio models pull` / "Folio: Download models".',
     );
   }
-  const key = JSON.stringify([modelsDir, options.providers ?? null, options.layoutPrior ?? 'off', options.speculation ?? 'auto']);
+  const key = JSON.stringify([
+    modelsDir,
+    options.providers ?? null,
+    options.layoutPrior ?? 'off',
+    options.speculation ?? 'auto',
+  ]);
   let loading = engines.get(key);
   if (!loading) {
-    loading = import('../vlm/index').then(({ loadVlm }) => loadVlm({ modelsDir, providers: options.providers, layoutPrior: options.layoutPrior ?? 'off', speculation: options.speculation, log }));
+    loading = import('../vlm/index').then(({ loadVlm }) =>
+      loadVlm({
+        modelsDir,
+        providers: options.providers,
+        layoutPrior: options.layoutPrior ?? 'off',
+        speculation: options.speculation,
+        log,
+      }),
+    );
     engines.set(key, loading);
     loading.catch(() => engines.delete(key));
   }
@@ -60,11 +91,26 @@ export async function vlmPageEngine(options: ConvertOptions, log: (m: string) =>
     provider: engine.provider,
     convertPage: async (a, signal) => {
       if (!a.image) throw new Error('the page image was not rendered');
-      return engine.convertPage({ image: { path: a.image.path }, page: a.page, width: a.width, height: a.height, priors: a.items, signal });
+      return engine.convertPage({
+        image: { path: a.image.path },
+        page: a.page,
+        width: a.width,
+        height: a.height,
+        priors: a.items,
+        signal,
+      });
     },
     parseRegion: async (a, bbox, cls, signal) => {
       if (!a.image) throw new Error('the page image was not rendered');
-      return engine.parseRegion({ image: { path: a.image.path }, page: a.page, width: a.width, height: a.height, bbox, cls, signal });
+      return engine.parseRegion({
+        image: { path: a.image.path },
+        page: a.page,
+        width: a.width,
+        height: a.height,
+        bbox,
+        cls,
+        signal,
+      });
     },
   };
 }

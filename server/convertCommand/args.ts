@@ -88,7 +88,24 @@ export const CONVERT_USAGE = `usage: folio convert <file.pdf|scan.png|jpg|tiff|d
       --vlm-timeout <s>   remote VLM timeout per page in seconds (default 120)`;
 
 export function parseConvertArgs(argv: string[]): ConvertArgs {
-  const a: ConvertArgs = { inputs: [], format: 'md', jobs: 2, images: false, pictures: 'link', chunkSize: 0, chunkUnit: 'chars', chunkSchema: 'docling', engine: 'pipeline', keepFurniture: false, ocr: 'auto', layoutPrior: 'off', scale: 2, quiet: false, force: false, limits: {} };
+  const a: ConvertArgs = {
+    inputs: [],
+    format: 'md',
+    jobs: 2,
+    images: false,
+    pictures: 'link',
+    chunkSize: 0,
+    chunkUnit: 'chars',
+    chunkSchema: 'docling',
+    engine: 'pipeline',
+    keepFurniture: false,
+    ocr: 'auto',
+    layoutPrior: 'off',
+    scale: 2,
+    quiet: false,
+    force: false,
+    limits: {},
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -109,7 +126,8 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
         break;
       case '--format': {
         const f = value();
-        if (f !== 'md' && f !== 'doctags' && f !== 'json' && f !== 'docling' && f !== 'chunks') throw new UsageError(`--format must be md, doctags, json, docling or chunks, not "${f}"`);
+        if (f !== 'md' && f !== 'doctags' && f !== 'json' && f !== 'docling' && f !== 'chunks')
+          throw new UsageError(`--format must be md, doctags, json, docling or chunks, not "${f}"`);
         a.format = f;
         break;
       }
@@ -137,7 +155,8 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
       }
       case '--chunk-size': {
         const n = Number(value());
-        if (!Number.isInteger(n) || n < 16 || n > 1_000_000) throw new UsageError('--chunk-size takes a whole number from 16 to 1000000');
+        if (!Number.isInteger(n) || n < 16 || n > 1_000_000)
+          throw new UsageError('--chunk-size takes a whole number from 16 to 1000000');
         a.chunkSize = n;
         break;
       }
@@ -163,26 +182,32 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
         a.models = value();
         break;
       case '--providers':
-        a.providers = value().split(',').map((s) => s.trim()).filter(Boolean);
+        a.providers = value()
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
         break;
       case '--keep-furniture':
         a.keepFurniture = true;
         break;
       case '--ocr': {
         const m = value();
-        if (m !== 'auto' && m !== 'always' && m !== 'never') throw new UsageError(`--ocr must be auto, always or never, not "${m}"`);
+        if (m !== 'auto' && m !== 'always' && m !== 'never')
+          throw new UsageError(`--ocr must be auto, always or never, not "${m}"`);
         a.ocr = m;
         break;
       }
       case '--layout-prior': {
         const m = value();
-        if (m !== 'auto' && m !== 'on' && m !== 'off') throw new UsageError(`--layout-prior must be auto, on or off, not "${m}"`);
+        if (m !== 'auto' && m !== 'on' && m !== 'off')
+          throw new UsageError(`--layout-prior must be auto, on or off, not "${m}"`);
         a.layoutPrior = m;
         break;
       }
       case '--speculation': {
         const m = value();
-        if (m !== 'auto' && m !== 'off' && m !== 'page' && m !== 'hsd') throw new UsageError(`--speculation must be auto, off, page or hsd, not "${m}"`);
+        if (m !== 'auto' && m !== 'off' && m !== 'page' && m !== 'hsd')
+          throw new UsageError(`--speculation must be auto, off, page or hsd, not "${m}"`);
         a.speculation = m;
         break;
       }
@@ -209,14 +234,17 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
         break;
       case '--range-pages': {
         const n = Number(value());
-        if (!Number.isInteger(n) || n < 1 || n > 10000) throw new UsageError('--range-pages takes a whole number from 1 to 10000');
+        if (!Number.isInteger(n) || n < 1 || n > 10000)
+          throw new UsageError('--range-pages takes a whole number from 1 to 10000');
         a.rangePages = n;
         break;
       }
       case '--vlm-url':
         a.vlmUrl = value();
-        if (!/^https?:\/\//.test(a.vlmUrl)) throw new UsageError(`--vlm-url must be an http(s) URL such as http://host:8000/v1, not "${a.vlmUrl}"`);
-        if (remoteUrlProblem(a.vlmUrl)) throw new UsageError(`--vlm-url ${a.vlmUrl} is refused: ${remoteUrlProblem(a.vlmUrl)}`);
+        if (!/^https?:\/\//.test(a.vlmUrl))
+          throw new UsageError(`--vlm-url must be an http(s) URL such as http://host:8000/v1, not "${a.vlmUrl}"`);
+        if (remoteUrlProblem(a.vlmUrl))
+          throw new UsageError(`--vlm-url ${a.vlmUrl} is refused: ${remoteUrlProblem(a.vlmUrl)}`);
         break;
       case '--vlm-model':
         a.vlmModel = value();
@@ -226,7 +254,8 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
         break;
       case '--vlm-parallel': {
         const n = Number(value());
-        if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError('--vlm-parallel takes a whole number from 1 to 64');
+        if (!Number.isInteger(n) || n < 1 || n > 64)
+          throw new UsageError('--vlm-parallel takes a whole number from 1 to 64');
         a.vlmParallel = n;
         break;
       }

@@ -23,7 +23,8 @@ export function exportProblem(format: OutputFormat, text: string, summary: Conve
       return `the docling export is not JSON; ${what}`;
     }
     const items = (doc.texts?.length ?? 0) + (doc.tables?.length ?? 0) + (doc.pictures?.length ?? 0);
-    if (Object.keys(doc.pages ?? {}).length === 0 || (hasText && items === 0)) return `${lost} (${Object.keys(doc.pages ?? {}).length} pages, ${items} items); ${what}`;
+    if (Object.keys(doc.pages ?? {}).length === 0 || (hasText && items === 0))
+      return `${lost} (${Object.keys(doc.pages ?? {}).length} pages, ${items} items); ${what}`;
     return undefined;
   }
   if (format === 'json') {

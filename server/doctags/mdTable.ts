@@ -13,11 +13,17 @@ export function rectangular(rows: OtslCell[][]): OtslCell[][] {
   const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
   return rows
     .filter((r) => r.length > 0)
-    .map((r) => (r.length < width ? [...r, ...Array.from({ length: width - r.length }, () => ({ tag: 'ecel' as const, text: '' }))] : r));
+    .map((r) =>
+      r.length < width
+        ? [...r, ...Array.from({ length: width - r.length }, () => ({ tag: 'ecel' as const, text: '' }))]
+        : r,
+    );
 }
 
 export function hasSpans(rows: OtslCell[][]): boolean {
-  return rows.some((r, ri) => r.some((c, ci) => MERGE.has(c.tag) && !(c.tag === 'lcel' && ci === 0) && !(c.tag === 'ucel' && ri === 0)));
+  return rows.some((r, ri) =>
+    r.some((c, ci) => MERGE.has(c.tag) && !(c.tag === 'lcel' && ci === 0) && !(c.tag === 'ucel' && ri === 0)),
+  );
 }
 
 function pipeCell(text: string): string {

@@ -133,7 +133,11 @@ function parseTokens(tokens: Token[]): DocPage[] {
         item.parts = parts.filter((p) => p.text !== '');
         item.text = partsToText(item.parts);
       }
-    } else if (e.parts) item.text = e.parts.map((p) => p.text).join('').trim();
+    } else if (e.parts)
+      item.text = e.parts
+        .map((p) => p.text)
+        .join('')
+        .trim();
     const grid = gridOf(e.locs);
     if (grid) item.grid = grid;
     if (e.level !== undefined) item.level = e.level;

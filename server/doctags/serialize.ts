@@ -87,7 +87,14 @@ export function serializeItem(item: DocItem): string {
   }
   const tag = tagOfItem(item.cls, item.level);
   const loc = locTokens(item.grid);
-  if (hasMath(item) && item.cls !== 'table' && item.cls !== 'picture' && item.cls !== 'chart' && item.cls !== 'code' && item.cls !== 'formula') {
+  if (
+    hasMath(item) &&
+    item.cls !== 'table' &&
+    item.cls !== 'picture' &&
+    item.cls !== 'chart' &&
+    item.cls !== 'code' &&
+    item.cls !== 'formula'
+  ) {
     // A paragraph is the inline group itself, as docling writes it; other elements hold one.
     if (item.cls === 'text') return wrap('inline', loc + inlineBody(item.parts));
     return wrap(tag, loc + wrap('inline', inlineBody(item.parts)));

@@ -9,7 +9,16 @@ import type { ExportParams } from '../../common/protocol';
 import { picturePathProblem } from './pictureFile';
 
 const MAX_PATH = 4096;
-const FIELDS: readonly (keyof ExportParams)[] = ['uri', 'format', 'pages', 'images', 'picturesDir', 'keepFurniture', 'chunkSize', 'chunkSchema'];
+const FIELDS: readonly (keyof ExportParams)[] = [
+  'uri',
+  'format',
+  'pages',
+  'images',
+  'picturesDir',
+  'keepFurniture',
+  'chunkSize',
+  'chunkSchema',
+];
 
 function pageProblem(p: unknown): string | undefined {
   if (typeof p !== 'object' || p === null) return 'must be an object';
@@ -41,8 +50,10 @@ function pictureProblem(regions: unknown[]): string | undefined {
 export function checkExportParams(params: unknown): string | undefined {
   if (typeof params !== 'object' || params === null) return 'the parameters must be an object';
   const p = params as Record<string, unknown>;
-  for (const k of Object.keys(p)) if (!FIELDS.includes(k as keyof ExportParams)) return `${k}: not a field of folio/export`;
-  if (typeof p.uri !== 'string' || p.uri.length === 0 || p.uri.length > MAX_PATH * 3 || p.uri.includes('\0')) return 'uri: must be a file URI or an absolute path';
+  for (const k of Object.keys(p))
+    if (!FIELDS.includes(k as keyof ExportParams)) return `${k}: not a field of folio/export`;
+  if (typeof p.uri !== 'string' || p.uri.length === 0 || p.uri.length > MAX_PATH * 3 || p.uri.includes('\0'))
+    return 'uri: must be a file URI or an absolute path';
   if (!p.uri.startsWith('file:') && !isAbsolute(p.uri)) return 'uri: must be a file URI or an absolute path';
   if (p.format !== 'docling' && p.format !== 'chunks') return 'format: must be one of docling, chunks';
   if (!Array.isArray(p.pages)) return 'pages: must be a list of page results';
@@ -50,18 +61,26 @@ export function checkExportParams(params: unknown): string | undefined {
     const problem = pageProblem(p.pages[i]);
     if (problem) return `pages[${i}]: ${problem}`;
   }
-  if (p.images !== undefined && p.images !== 'link' && p.images !== 'embed' && p.images !== 'none') return 'images: must be one of link, embed, none';
+  if (p.images !== undefined && p.images !== 'link' && p.images !== 'embed' && p.images !== 'none')
+    return 'images: must be one of link, embed, none';
   if (p.picturesDir !== undefined) {
     const d = p.picturesDir;
-    if (typeof d !== 'string' || d.length === 0 || d.length > MAX_PATH || d.includes('\0') || !isAbsolute(d)) return 'picturesDir: must be an absolute folder path';
+    if (typeof d !== 'string' || d.length === 0 || d.length > MAX_PATH || d.includes('\0') || !isAbsolute(d))
+      return 'picturesDir: must be an absolute folder path';
     if (d.split(/[\\/]/).includes('..')) return 'picturesDir: must not contain ".." segments';
   }
   for (let i = 0; i < p.pages.length; i++) {
     const problem = pictureProblem((p.pages[i] as { regions: unknown[] }).regions);
     if (problem) return `pages[${i}]: ${problem}`;
   }
-  if (p.keepFurniture !== undefined && typeof p.keepFurniture !== 'boolean') return 'keepFurniture: must be true or false';
-  if (p.chunkSize !== undefined && !(Number.isInteger(p.chunkSize) && (p.chunkSize as number) >= 64 && (p.chunkSize as number) <= 1_000_000)) return 'chunkSize: must be a whole number from 64 to 1000000';
-  if (p.chunkSchema !== undefined && p.chunkSchema !== 'docling' && p.chunkSchema !== 'flat') return 'chunkSchema: must be docling or flat';
+  if (p.keepFurniture !== undefined && typeof p.keepFurniture !== 'boolean')
+    return 'keepFurniture: must be true or false';
+  if (
+    p.chunkSize !== undefined &&
+    !(Number.isInteger(p.chunkSize) && (p.chunkSize as number) >= 64 && (p.chunkSize as number) <= 1_000_000)
+  )
+    return 'chunkSize: must be a whole number from 64 to 1000000';
+  if (p.chunkSchema !== undefined && p.chunkSchema !== 'docling' && p.chunkSchema !== 'flat')
+    return 'chunkSchema: must be docling or flat';
   return undefined;
 }

@@ -84,11 +84,22 @@ interface Piece {
 function box(b: BBox | undefined, page: ExportPage): ChunkBox | undefined {
   if (!b) return undefined;
   const r = (v: number) => Math.round(v * 100) / 100;
-  return { page: page.page, l: r(b.x0), t: r(page.height - b.y0), r: r(b.x1), b: r(page.height - b.y1), coord_origin: 'BOTTOMLEFT' };
+  return {
+    page: page.page,
+    l: r(b.x0),
+    t: r(page.height - b.y0),
+    r: r(b.x1),
+    b: r(page.height - b.y1),
+    coord_origin: 'BOTTOMLEFT',
+  };
 }
 
 /** Splits text into pieces within `max`, at sentence ends if it can, else between words. */
-export function splitText(text: string, max: number, size: (s: string) => number): { text: string; oversize: boolean }[] {
+export function splitText(
+  text: string,
+  max: number,
+  size: (s: string) => number,
+): { text: string; oversize: boolean }[] {
   const words = text.split(/\s+/).filter(Boolean);
   const out: { text: string; oversize: boolean }[] = [];
   let cur: string[] = [];
@@ -109,7 +120,12 @@ export function splitText(text: string, max: number, size: (s: string) => number
 }
 
 /** Splits code between lines; each piece rendered by `wrap` (its fence). A line too long alone is kept whole. */
-export function splitLines(code: string, max: number, size: (s: string) => number, wrap: (t: string) => string): { text: string; oversize: boolean }[] {
+export function splitLines(
+  code: string,
+  max: number,
+  size: (s: string) => number,
+  wrap: (t: string) => string,
+): { text: string; oversize: boolean }[] {
   const out: { text: string; oversize: boolean }[] = [];
   let cur: string[] = [];
   for (const line of code.replace(/\s+$/, '').split('\n')) {
@@ -134,10 +150,15 @@ const MERGE_DOWN = new Set(['ucel', 'xcel']);
  * which Markdown shows as the header) are repeated in every piece; rows joined by a merged cell
  * stay together.
  */
-export function splitTable(rows: OtslCell[][], max: number, size: (s: string) => number): { text: string; start: number; end: number; of: number; oversize: boolean }[] {
+export function splitTable(
+  rows: OtslCell[][],
+  max: number,
+  size: (s: string) => number,
+): { text: string; start: number; end: number; of: number; oversize: boolean }[] {
   const rect = rectangular(rows);
   let head = 0;
-  while (head < rect.length && rect[head]!.some((c) => c.tag === 'ched') && rect[head]!.every((c) => c.tag !== 'fcel')) head++;
+  while (head < rect.length && rect[head]!.some((c) => c.tag === 'ched') && rect[head]!.every((c) => c.tag !== 'fcel'))
+    head++;
   if (head === 0) head = Math.min(1, rect.length);
   // Rows joined by a vertical merge belong to one block.
   while (head < rect.length && rect[head]!.some((c) => MERGE_DOWN.has(c.tag))) head++;
@@ -172,7 +193,10 @@ export function chunkDocument(pages: readonly ExportPage[], opts: ChunkOptions):
 }
 
 /** `chunkDocument`, with the page items each chunk was made from, in order, without repeats. */
-export function chunkDocumentWithSources(pages: readonly ExportPage[], opts: ChunkOptions): { chunk: Chunk; sources: ChunkSource[] }[] {
+export function chunkDocumentWithSources(
+  pages: readonly ExportPage[],
+  opts: ChunkOptions,
+): { chunk: Chunk; sources: ChunkSource[] }[] {
   const size = opts.unit === 'tokens' ? (opts.countTokens ?? cl100kCounter()) : (s: string) => s.length;
   const max = opts.maxSize;
   const chunks: Chunk[] = [];
@@ -200,14 +224,24 @@ export function chunkDocumentWithSources(pages: readonly ExportPage[], opts: Chu
       if (!kinds.includes(p.item.cls)) kinds.push(p.item.cls);
       if (!pagesOf.includes(p.page.page)) pagesOf.push(p.page.page);
       const b = box(p.item.bbox, p.page);
-      if (b && !boxes.some((x) => x.page === b.page && x.l === b.l && x.t === b.t && x.r === b.r && x.b === b.b)) boxes.push(b);
+      if (b && !boxes.some((x) => x.page === b.page && x.l === b.l && x.t === b.t && x.r === b.r && x.b === b.b))
+        boxes.push(b);
     }
-    const c: Chunk = { index: chunks.length, text, headings: openHeadings, pages: pagesOf, boxes, kinds, size: size(text) };
+    const c: Chunk = {
+      index: chunks.length,
+      text,
+      headings: openHeadings,
+      pages: pagesOf,
+      boxes,
+      kinds,
+      size: size(text),
+    };
     if (open.length === 1 && open[0]!.tableRows) c.tableRows = open[0]!.tableRows;
     if (open.some((p) => p.oversize)) c.oversize = true;
     chunks.push(c);
     const src: ChunkSource[] = [];
-    for (const p of open) if (!src.some((s) => s.item === p.source.item && s.part === p.source.part)) src.push(p.source);
+    for (const p of open)
+      if (!src.some((s) => s.item === p.source.item && s.part === p.source.part)) src.push(p.source);
     sources.push(src);
     open = [];
   };
@@ -238,20 +272,36 @@ export function chunkDocumentWithSources(pages: readonly ExportPage[], opts: Chu
           continue;
         }
         // Too large: pieces of whole rows, each alone in its chunk; the caption goes first.
-        if (caption) add({ text: caption, item: { ...item, cls: 'caption' }, source: { item, part: 'caption' }, page }, false);
+        if (caption)
+          add({ text: caption, item: { ...item, cls: 'caption' }, source: { item, part: 'caption' }, page }, false);
         flush();
-        for (const t of splitTable(item.table, max, size)) add({ text: t.text, item, source: { item, part: 'item' }, page, tableRows: { start: t.start, end: t.end, of: t.of }, oversize: t.oversize }, true);
+        for (const t of splitTable(item.table, max, size))
+          add(
+            {
+              text: t.text,
+              item,
+              source: { item, part: 'item' },
+              page,
+              tableRows: { start: t.start, end: t.end, of: t.of },
+              oversize: t.oversize,
+            },
+            true,
+          );
         continue;
       }
       // Pictures contribute their caption (a link or an embedded image means nothing to an index).
-      const text = item.cls === 'picture' || item.cls === 'chart' ? (item.caption?.text.trim() ?? '') : renderRegionMarkdown(item);
+      const text =
+        item.cls === 'picture' || item.cls === 'chart' ? (item.caption?.text.trim() ?? '') : renderRegionMarkdown(item);
       if (!text.trim()) continue;
       if (size(text) <= max) {
         add({ text, item, source: { item, part: 'all' }, page }, false);
         continue;
       }
       // Code is split between lines (a fence around each piece); everything else between words.
-      const parts = item.cls === 'code' ? splitLines(item.text, max, size, (t) => renderRegionMarkdown({ ...item, text: t, caption: undefined })) : splitText(text, max, size);
+      const parts =
+        item.cls === 'code'
+          ? splitLines(item.text, max, size, (t) => renderRegionMarkdown({ ...item, text: t, caption: undefined }))
+          : splitText(text, max, size);
       // A code block's pieces leave its caption out; split text keeps it (the caption is part of `text`).
       const part = item.cls === 'code' ? 'item' : 'all';
       for (const s of parts) add({ text: s.text, item, source: { item, part }, page, oversize: s.oversize }, false);

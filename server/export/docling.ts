@@ -38,17 +38,70 @@ import type {
   UnorderedList,
 } from '@docling/docling-core';
 import type { BBox } from '../../common/protocol';
-import { type DocItem , fromGrid } from '../doctags/types';
+import { type DocItem, fromGrid } from '../doctags/types';
 import type { ExportPage } from './pages';
 import { otslToTableData } from './doclingTable';
 
 export const DOCLING_SCHEMA_VERSION = '1.3.0';
 
 const CODE_LANGUAGES: readonly CodeLanguageLabel[] = [
-  'Ada', 'Awk', 'Bash', 'bc', 'C', 'C#', 'C++', 'CMake', 'COBOL', 'CSS', 'Ceylon', 'Clojure', 'Crystal', 'Cuda', 'Cython', 'D', 'Dart', 'dc',
-  'Dockerfile', 'Elixir', 'Erlang', 'FORTRAN', 'Forth', 'Go', 'HTML', 'Haskell', 'Haxe', 'Java', 'JavaScript', 'Julia', 'Kotlin', 'Lisp',
-  'Lua', 'Matlab', 'MoonScript', 'Nim', 'OCaml', 'ObjectiveC', 'Octave', 'PHP', 'Pascal', 'Perl', 'Prolog', 'Python', 'Racket', 'Ruby',
-  'Rust', 'SML', 'SQL', 'Scala', 'Scheme', 'Swift', 'TypeScript', 'unknown', 'VisualBasic', 'XML', 'YAML',
+  'Ada',
+  'Awk',
+  'Bash',
+  'bc',
+  'C',
+  'C#',
+  'C++',
+  'CMake',
+  'COBOL',
+  'CSS',
+  'Ceylon',
+  'Clojure',
+  'Crystal',
+  'Cuda',
+  'Cython',
+  'D',
+  'Dart',
+  'dc',
+  'Dockerfile',
+  'Elixir',
+  'Erlang',
+  'FORTRAN',
+  'Forth',
+  'Go',
+  'HTML',
+  'Haskell',
+  'Haxe',
+  'Java',
+  'JavaScript',
+  'Julia',
+  'Kotlin',
+  'Lisp',
+  'Lua',
+  'Matlab',
+  'MoonScript',
+  'Nim',
+  'OCaml',
+  'ObjectiveC',
+  'Octave',
+  'PHP',
+  'Pascal',
+  'Perl',
+  'Prolog',
+  'Python',
+  'Racket',
+  'Ruby',
+  'Rust',
+  'SML',
+  'SQL',
+  'Scala',
+  'Scheme',
+  'Swift',
+  'TypeScript',
+  'unknown',
+  'VisualBasic',
+  'XML',
+  'YAML',
 ];
 
 export interface DoclingOptions {
@@ -78,7 +131,8 @@ type Group = UnorderedList | GroupItem;
 
 /** PNG pixel size from the IHDR chunk; undefined when the file is missing or not a PNG. */
 function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
-  if (bytes.length < 24 || bytes.readUInt32BE(0) !== 0x89504e47 || bytes.toString('ascii', 12, 16) !== 'IHDR') return undefined;
+  if (bytes.length < 24 || bytes.readUInt32BE(0) !== 0x89504e47 || bytes.toString('ascii', 12, 16) !== 'IHDR')
+    return undefined;
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
@@ -87,7 +141,9 @@ function imageHeader(uri: string, opts: DoclingOptions): Buffer | undefined {
   try {
     if (uri.startsWith('data:')) {
       const comma = uri.indexOf(',');
-      return comma > 0 && /;base64$/.test(uri.slice(0, comma)) ? Buffer.from(uri.slice(comma + 1, comma + 1 + 64), 'base64') : undefined;
+      return comma > 0 && /;base64$/.test(uri.slice(0, comma))
+        ? Buffer.from(uri.slice(comma + 1, comma + 1 + 64), 'base64')
+        : undefined;
     }
     if (!opts.baseDir) return undefined;
     return readPictureHeader(uri, { baseDir: opts.baseDir, root: opts.picturesRoot });
@@ -102,8 +158,22 @@ function bottomLeft(b: BBox, pageHeight: number): BoundingBox {
 }
 
 export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOptions): DoclingDocument {
-  const body: GroupItem = { self_ref: '#/body', parent: null, children: [], content_layer: 'body', name: '_root_', label: 'unspecified' };
-  const furniture: GroupItem = { self_ref: '#/furniture', parent: null, children: [], content_layer: 'furniture', name: '_root_', label: 'unspecified' };
+  const body: GroupItem = {
+    self_ref: '#/body',
+    parent: null,
+    children: [],
+    content_layer: 'body',
+    name: '_root_',
+    label: 'unspecified',
+  };
+  const furniture: GroupItem = {
+    self_ref: '#/furniture',
+    parent: null,
+    children: [],
+    content_layer: 'furniture',
+    name: '_root_',
+    label: 'unspecified',
+  };
   const texts: TextLike[] = [];
   const tables: TableItem[] = [];
   const pictures: PictureItem[] = [];
@@ -118,7 +188,10 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
 
   /** The references made from the page item being exported (see DoclingOptions.refs). */
   let made: ItemRefs = { items: [] };
-  const addText = <T extends TextLike>(t: Omit<T, 'self_ref'>, parent: { self_ref: string; children?: RefItem[] }): T => {
+  const addText = <T extends TextLike>(
+    t: Omit<T, 'self_ref'>,
+    parent: { self_ref: string; children?: RefItem[] },
+  ): T => {
     const item = { self_ref: `#/texts/${texts.length}`, ...t, parent: ref(parent.self_ref) } as T;
     texts.push(item);
     (parent.children ??= []).push(ref(item.self_ref));
@@ -131,7 +204,12 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
     if (page.width > 0 && page.height > 0) {
       const p: PageItem = { size: { width: page.width, height: page.height }, page_no: page.page };
       if (page.image) {
-        p.image = { mimetype: 'image/png', dpi: Math.round((72 * page.image.width) / page.width), size: { width: page.image.width, height: page.image.height }, uri: pathToFileURL(page.image.path).href };
+        p.image = {
+          mimetype: 'image/png',
+          dpi: Math.round((72 * page.image.width) / page.width),
+          size: { width: page.image.width, height: page.image.height },
+          uri: pathToFileURL(page.image.path).href,
+        };
       }
       pageItems[String(page.page)] = p;
     }
@@ -140,10 +218,23 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
       const b = it.bbox ?? (it.grid ? fromGrid(it.grid, size) : { x0: 0, y0: 0, x1: 0, y1: 0 });
       return [{ page_no: page.page, bbox: bottomLeft(b, size.height), charspan: [0, text.length] }];
     };
-    const addCaption = (owner: { self_ref: string; children?: RefItem[]; captions?: RefItem[] }, it: DocItem, withList: boolean) => {
+    const addCaption = (
+      owner: { self_ref: string; children?: RefItem[]; captions?: RefItem[] },
+      it: DocItem,
+      withList: boolean,
+    ) => {
       if (!it.caption) return;
       const capBox: DocItem = { ...it.caption, bbox: it.caption.bbox ?? (it.caption.grid ? undefined : it.bbox) };
-      const cap = addText<TextItem>({ label: 'caption', content_layer: 'body', prov: prov(capBox, it.caption.text), orig: it.caption.text, text: it.caption.text }, owner);
+      const cap = addText<TextItem>(
+        {
+          label: 'caption',
+          content_layer: 'body',
+          prov: prov(capBox, it.caption.text),
+          orig: it.caption.text,
+          text: it.caption.text,
+        },
+        owner,
+      );
       made.items.pop();
       made.caption = cap.self_ref;
       if (withList) (owner.captions ??= []).push(ref(cap.self_ref));
@@ -164,7 +255,14 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
           if (lists.length === depth) {
             // A nested list belongs to the item above it, as docling nests them.
             const parent: { self_ref: string; children?: RefItem[] } = depth === 0 ? body : lists[depth - 1]!.last;
-            const group: UnorderedList = { self_ref: `#/groups/${groups.length}`, parent: ref(parent.self_ref), children: [], content_layer: 'body', name: 'list', label: 'list' };
+            const group: UnorderedList = {
+              self_ref: `#/groups/${groups.length}`,
+              parent: ref(parent.self_ref),
+              children: [],
+              content_layer: 'body',
+              name: 'list',
+              label: 'list',
+            };
             groups.push(group);
             (parent.children ??= []).push(ref(group.self_ref));
             lists.push({ group, ordered, count: 0, last: undefined as unknown as ListItem });
@@ -172,28 +270,60 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
           const open = lists[depth]!;
           open.count++;
           open.last = addText<ListItem>(
-            { label: 'list_item', content_layer: 'body', prov: prov(it, it.text), orig: it.text, text: it.text, enumerated: ordered, marker: ordered ? `${open.count}.` : '-' },
+            {
+              label: 'list_item',
+              content_layer: 'body',
+              prov: prov(it, it.text),
+              orig: it.text,
+              text: it.text,
+              enumerated: ordered,
+              marker: ordered ? `${open.count}.` : '-',
+            },
             open.group,
           );
           break;
         }
         case 'title':
-          addText<TitleItem>({ label: 'title', content_layer: layer, prov: prov(it, it.text), orig: it.text, text: it.text }, body);
+          addText<TitleItem>(
+            { label: 'title', content_layer: layer, prov: prov(it, it.text), orig: it.text, text: it.text },
+            body,
+          );
           break;
         case 'section_header':
           addText<SectionHeaderItem>(
-            { label: 'section_header', content_layer: layer, prov: prov(it, it.text), orig: it.text, text: it.text, level: Math.min(100, Math.max(1, Math.round(it.level ?? 1))) },
+            {
+              label: 'section_header',
+              content_layer: layer,
+              prov: prov(it, it.text),
+              orig: it.text,
+              text: it.text,
+              level: Math.min(100, Math.max(1, Math.round(it.level ?? 1))),
+            },
             body,
           );
           break;
         case 'code': {
           const language = CODE_LANGUAGES.find((l) => l === it.language) ?? 'unknown';
-          const code = addText<CodeItem>({ label: 'code', content_layer: layer, prov: prov(it, it.text), orig: it.text, text: it.text, code_language: language, captions: [] }, body);
+          const code = addText<CodeItem>(
+            {
+              label: 'code',
+              content_layer: layer,
+              prov: prov(it, it.text),
+              orig: it.text,
+              text: it.text,
+              code_language: language,
+              captions: [],
+            },
+            body,
+          );
           addCaption(code, it, true);
           break;
         }
         case 'formula': {
-          const f = addText<FormulaItem>({ label: 'formula', content_layer: layer, prov: prov(it, it.text), orig: it.text, text: it.text }, body);
+          const f = addText<FormulaItem>(
+            { label: 'formula', content_layer: layer, prov: prov(it, it.text), orig: it.text, text: it.text },
+            body,
+          );
           addCaption(f, it, false); // FormulaItem has no `captions` field; the caption is its child
           break;
         }
@@ -201,7 +331,18 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
         case 'document_index': {
           // A document index as Folio reads it is text; docling's is a table: one cell holds it.
           const rows = it.cls === 'table' ? (it.table ?? []) : [[{ tag: 'fcel' as const, text: it.text }]];
-          const t: TableItem = { self_ref: `#/tables/${tables.length}`, parent: ref(body.self_ref), children: [], content_layer: layer, label: it.cls, prov: prov(it), captions: [], references: [], footnotes: [], data: otslToTableData(rows) };
+          const t: TableItem = {
+            self_ref: `#/tables/${tables.length}`,
+            parent: ref(body.self_ref),
+            children: [],
+            content_layer: layer,
+            label: it.cls,
+            prov: prov(it),
+            captions: [],
+            references: [],
+            footnotes: [],
+            data: otslToTableData(rows),
+          };
           tables.push(t);
           body.children!.push(ref(t.self_ref));
           madeOther(t.self_ref);
@@ -210,7 +351,18 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
         }
         case 'picture':
         case 'chart': {
-          const pic: PictureItem = { self_ref: `#/pictures/${pictures.length}`, parent: ref(body.self_ref), children: [], content_layer: layer, label: it.cls, prov: prov(it), captions: [], references: [], footnotes: [], annotations: [] };
+          const pic: PictureItem = {
+            self_ref: `#/pictures/${pictures.length}`,
+            parent: ref(body.self_ref),
+            children: [],
+            content_layer: layer,
+            label: it.cls,
+            prov: prov(it),
+            captions: [],
+            references: [],
+            footnotes: [],
+            annotations: [],
+          };
           pictures.push(pic);
           body.children!.push(ref(pic.self_ref));
           madeOther(pic.self_ref);
@@ -226,17 +378,35 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
             };
           }
           if (it.table && it.table.length > 0) {
-            pic.annotations!.push({ kind: 'tabular_chart_data', title: it.caption?.text ?? '', chart_data: otslToTableData(it.table) });
+            pic.annotations!.push({
+              kind: 'tabular_chart_data',
+              title: it.caption?.text ?? '',
+              chart_data: otslToTableData(it.table),
+            });
           }
           addCaption(pic, it, true);
           break;
         }
         case 'form':
         case 'key_value_region': {
-          const graph = { cells: [{ label: 'unspecified' as const, cell_id: 0, text: it.text, orig: it.text }], links: [] };
+          const graph = {
+            cells: [{ label: 'unspecified' as const, cell_id: 0, text: it.text, orig: it.text }],
+            links: [],
+          };
           const list = it.cls === 'form' ? formItems : kvItems;
           const key = it.cls === 'form' ? 'form_items' : 'key_value_items';
-          const g = { self_ref: `#/${key}/${list.length}`, parent: ref(body.self_ref), children: [], content_layer: layer, label: it.cls, prov: prov(it), captions: [], references: [], footnotes: [], graph };
+          const g = {
+            self_ref: `#/${key}/${list.length}`,
+            parent: ref(body.self_ref),
+            children: [],
+            content_layer: layer,
+            label: it.cls,
+            prov: prov(it),
+            captions: [],
+            references: [],
+            footnotes: [],
+            graph,
+          };
           if (it.cls === 'form') formItems.push(g as FormItem);
           else kvItems.push(g as KeyValueItem);
           body.children!.push(ref(g.self_ref));
@@ -247,18 +417,42 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
           if (it.cls === 'text' && it.parts?.some((p) => p.math)) {
             // Running text with inline math: docling-core's inline group, text and formula
             // items in reading order (as its DocTags `<inline>` element), so the math survives.
-            const group: GroupItem = { self_ref: `#/groups/${groups.length}`, parent: ref(body.self_ref), children: [], content_layer: layer, name: 'group', label: 'inline' };
+            const group: GroupItem = {
+              self_ref: `#/groups/${groups.length}`,
+              parent: ref(body.self_ref),
+              children: [],
+              content_layer: layer,
+              name: 'group',
+              label: 'inline',
+            };
             groups.push(group);
             body.children!.push(ref(group.self_ref));
             for (const part of it.parts) {
               if (part.text.length === 0) continue;
-              if (part.math) addText<FormulaItem>({ label: 'formula', content_layer: layer, prov: prov(it, part.text), orig: part.text, text: part.text }, group);
-              else addText<TextItem>({ label: 'text', content_layer: layer, prov: prov(it, part.text), orig: part.text, text: part.text }, group);
+              if (part.math)
+                addText<FormulaItem>(
+                  {
+                    label: 'formula',
+                    content_layer: layer,
+                    prov: prov(it, part.text),
+                    orig: part.text,
+                    text: part.text,
+                  },
+                  group,
+                );
+              else
+                addText<TextItem>(
+                  { label: 'text', content_layer: layer, prov: prov(it, part.text), orig: part.text, text: part.text },
+                  group,
+                );
             }
             break;
           }
           // text, caption (on its own), footnote, page_header, page_footer, checkboxes
-          addText<TextItem>({ label: it.cls, content_layer: layer, prov: prov(it, it.text), orig: it.text, text: it.text }, body);
+          addText<TextItem>(
+            { label: it.cls, content_layer: layer, prov: prov(it, it.text), orig: it.text, text: it.text },
+            body,
+          );
       }
     }
   }
@@ -278,7 +472,11 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
     pages: pageItems,
   };
   if (opts.origin) {
-    doc.origin = { mimetype: opts.origin.mimetype, binary_hash: opts.origin.binaryHash, filename: opts.origin.filename };
+    doc.origin = {
+      mimetype: opts.origin.mimetype,
+      binary_hash: opts.origin.binaryHash,
+      filename: opts.origin.filename,
+    };
     if (opts.origin.uri) doc.origin.uri = opts.origin.uri;
   }
   return doc;

@@ -27,7 +27,11 @@ export const DOC_META_SCHEMA_NAME = 'docling_core.transforms.chunker.DocMeta';
 export const DOC_META_VERSION = '1.0.0';
 
 /** One item of `meta.doc_items`: a DoclingDocument item as the document holds it. */
-export type DoclingChunkItem = { self_ref: string; label: string; prov?: { page_no: number; bbox: { l: number; t: number; r: number; b: number; coord_origin?: string } }[] } & Record<string, unknown>;
+export type DoclingChunkItem = {
+  self_ref: string;
+  label: string;
+  prov?: { page_no: number; bbox: { l: number; t: number; r: number; b: number; coord_origin?: string } }[];
+} & Record<string, unknown>;
 
 export interface DoclingChunk {
   text: string;
@@ -71,7 +75,10 @@ export function resolveRef(doc: DoclingDocument, ref: string): DoclingChunkItem 
  * The DoclingDocument of the pages and its chunks, each chunk's `doc_items` taken from that
  * document. The two belong together: write the document beside the chunks.
  */
-export function doclingChunks(pages: readonly ExportPage[], opts: DoclingChunksOptions): { document: DoclingDocument; chunks: DoclingChunk[] } {
+export function doclingChunks(
+  pages: readonly ExportPage[],
+  opts: DoclingChunksOptions,
+): { document: DoclingDocument; chunks: DoclingChunk[] } {
   const refs = new Map<DocItem, ItemRefs>();
   const { chunk: chunkOpts, ...docOpts } = opts;
   const document = toDoclingDocument(pages, { ...docOpts, refs });
@@ -90,11 +97,20 @@ export function doclingChunks(pages: readonly ExportPage[], opts: DoclingChunksO
       }
     }
     const docItems = itemRefs.map((r) => resolveRef(document, r)).filter((x): x is DoclingChunkItem => x !== undefined);
-    const meta: DoclingChunk['meta'] = { schema_name: DOC_META_SCHEMA_NAME, version: DOC_META_VERSION, doc_items: docItems };
+    const meta: DoclingChunk['meta'] = {
+      schema_name: DOC_META_SCHEMA_NAME,
+      version: DOC_META_VERSION,
+      doc_items: docItems,
+    };
     if (chunk.headings.length > 0) meta.headings = chunk.headings;
     if (captions.length > 0) meta.captions = captions;
     if (origin) meta.origin = origin;
-    const folio: DoclingChunk['folio'] = { index: chunk.index, pages: chunk.pages, size: chunk.size, unit: chunkOpts.unit };
+    const folio: DoclingChunk['folio'] = {
+      index: chunk.index,
+      pages: chunk.pages,
+      size: chunk.size,
+      unit: chunkOpts.unit,
+    };
     if (chunk.tableRows) folio.tableRows = chunk.tableRows;
     if (chunk.oversize) folio.oversize = true;
     return { text: chunk.text, meta, folio };

@@ -50,7 +50,9 @@ export function otslToTableData(rows: OtslCell[][]): TableData {
 export function tableDataToOtsl(data: TableData): OtslCell[][] {
   const numRows = data.num_rows ?? 0;
   const numCols = data.num_cols ?? 0;
-  const at: (TableCell | undefined)[][] = Array.from({ length: numRows }, () => Array.from({ length: numCols }, () => undefined));
+  const at: (TableCell | undefined)[][] = Array.from({ length: numRows }, () =>
+    Array.from({ length: numCols }, () => undefined),
+  );
   for (const cell of data.table_cells ?? []) {
     for (let r = cell.start_row_offset_idx; r < Math.min(numRows, cell.end_row_offset_idx); r++) {
       for (let c = cell.start_col_offset_idx; c < Math.min(numCols, cell.end_col_offset_idx); c++) at[r]![c] ??= cell;
@@ -64,7 +66,15 @@ export function tableDataToOtsl(data: TableData): OtslCell[][] {
       if (!top && !left) return { tag: 'xcel', text: '' };
       if (!left) return { tag: 'lcel', text: '' };
       if (!top) return { tag: 'ucel', text: '' };
-      const tag: OtslTag = cell.column_header ? 'ched' : cell.row_header ? 'rhed' : cell.row_section ? 'srow' : cell.text ? 'fcel' : 'ecel';
+      const tag: OtslTag = cell.column_header
+        ? 'ched'
+        : cell.row_header
+          ? 'rhed'
+          : cell.row_section
+            ? 'srow'
+            : cell.text
+              ? 'fcel'
+              : 'ecel';
       return { tag, text: cell.text };
     }),
   );

@@ -10,7 +10,12 @@ import { partsToText, type DocItem, type InlinePart } from '../doctags/types';
 import { pageToMarkdown } from '../doctags/markdown';
 import { tableDataToOtsl } from './doclingTable';
 
-type AnyNode = NodeItem & { label?: string; text?: string; prov?: { page_no: number }[]; captions?: RefItem[] } & Record<string, unknown>;
+type AnyNode = NodeItem & {
+  label?: string;
+  text?: string;
+  prov?: { page_no: number }[];
+  captions?: RefItem[];
+} & Record<string, unknown>;
 
 function resolve(doc: DoclingDocument, r: RefItem): AnyNode | undefined {
   const m = /^#\/(\w+)\/(\d+)$/.exec(r.$ref);
@@ -38,7 +43,9 @@ export function doclingToPages(doc: DoclingDocument): Map<number, DocItem[]> {
     }
     const first = [...refs][0];
     const capNode = first ? resolve(doc, { $ref: first }) : undefined;
-    return capNode ? { caption: { cls: 'caption', text: String(capNode.text ?? '') }, captionRefs: refs } : { captionRefs: refs };
+    return capNode
+      ? { caption: { cls: 'caption', text: String(capNode.text ?? '') }, captionRefs: refs }
+      : { captionRefs: refs };
   };
 
   const walk = (refs: RefItem[] | undefined, listDepth: number, orderedGroup = false) => {
@@ -67,7 +74,12 @@ export function doclingToPages(doc: DoclingDocument): Map<number, DocItem[]> {
       let item: DocItem;
       switch (label) {
         case 'list_item':
-          item = { cls: 'list_item', text: String(node.text ?? ''), level: Math.max(0, listDepth - 1), ordered: node.enumerated === true || orderedGroup };
+          item = {
+            cls: 'list_item',
+            text: String(node.text ?? ''),
+            level: Math.max(0, listDepth - 1),
+            ordered: node.enumerated === true || orderedGroup,
+          };
           push(node, item);
           walk(rest, listDepth);
           continue;

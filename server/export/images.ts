@@ -24,7 +24,9 @@ export function embedPictures(pages: ExportPage[], folders: PictureFolders): str
       try {
         it.imagePath = `data:image/png;base64,${readPictureFile(it.imagePath, folders).toString('base64')}`;
       } catch (e) {
-        warnings.push(`page ${page.page}: picture ${it.imagePath} could not be embedded (${(e as Error).message}); left as a placeholder`);
+        warnings.push(
+          `page ${page.page}: picture ${it.imagePath} could not be embedded (${(e as Error).message}); left as a placeholder`,
+        );
         delete it.imagePath;
       }
     }

@@ -12,9 +12,17 @@ export type ExportJob = ExportJobFields;
 export type ExportReply = { ok: ExportOutput } | { error: string };
 
 /** `onStarted`: the worker thread is running the export (the JSON-RPC thread is free again). */
-export function exportInWorker(job: ExportJob, signal: AbortSignal, script = join(__dirname, 'exportWorker.js'), onStarted?: () => void): Promise<ExportOutput> {
+export function exportInWorker(
+  job: ExportJob,
+  signal: AbortSignal,
+  script = join(__dirname, 'exportWorker.js'),
+  onStarted?: () => void,
+): Promise<ExportOutput> {
   if (signal.aborted) return Promise.reject(new CancelledError('the export'));
-  if (!existsSync(script)) return Promise.reject(new Error(`The export worker (exportWorker.js) is missing beside ${__dirname}; rebuild Folio (npm run build).`));
+  if (!existsSync(script))
+    return Promise.reject(
+      new Error(`The export worker (exportWorker.js) is missing beside ${__dirname}; rebuild Folio (npm run build).`),
+    );
   return new Promise((resolve, reject) => {
     const worker = new Worker(script, { workerData: job });
     let settled = false;
@@ -28,9 +36,13 @@ export function exportInWorker(job: ExportJob, signal: AbortSignal, script = joi
     const onAbort = () => settle(() => reject(new CancelledError('the export')));
     signal.addEventListener('abort', onAbort);
     if (onStarted) worker.once('online', onStarted);
-    worker.on('message', (m: ExportReply) => settle(() => ('ok' in m ? resolve(m.ok) : reject(new Error(`export failed: ${m.error}`)))));
+    worker.on('message', (m: ExportReply) =>
+      settle(() => ('ok' in m ? resolve(m.ok) : reject(new Error(`export failed: ${m.error}`)))),
+    );
     worker.on('error', (e) => settle(() => reject(new Error(`export failed: ${e.message}`))));
-    worker.on('exit', (code) => settle(() => reject(new Error(`the export worker stopped (exit code ${code}) before answering`))));
+    worker.on('exit', (code) =>
+      settle(() => reject(new Error(`the export worker stopped (exit code ${code}) before answering`))),
+    );
   });
 }
 

@@ -61,14 +61,17 @@ export function binaryHash(path: string): number {
     if (!fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file`);
     const h = createHash('sha256');
     const buf = Buffer.alloc(1 << 20);
-    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0; ) h.update(buf.subarray(0, n));
+    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0;) h.update(buf.subarray(0, n));
     return h.digest().readUIntBE(0, 6);
   } finally {
     closeSync(fd);
   }
 }
 
-export function exportPages(req: Pick<ExportRequest, 'pages' | 'images' | 'imagesBaseDir' | 'picturesRoot'>): { pages: ExportPage[]; warnings: string[] } {
+export function exportPages(req: Pick<ExportRequest, 'pages' | 'images' | 'imagesBaseDir' | 'picturesRoot'>): {
+  pages: ExportPage[];
+  warnings: string[];
+} {
   const pages = req.pages.filter((p) => !p.error).map(exportPageFromResult);
   let warnings: string[] = [];
   if (req.images === 'embed') warnings = embedPictures(pages, { baseDir: req.imagesBaseDir, root: req.picturesRoot });
@@ -88,7 +91,12 @@ export function doclingOptionsFor(pdfPath: string, imagesBaseDir: string, pictur
     name: basename(pdfPath).replace(/\.[^.]+$/, ''),
     baseDir: imagesBaseDir,
     picturesRoot,
-    origin: { filename: basename(pdfPath), mimetype: mimeOf(pdfPath), binaryHash: hash, uri: pathToFileURL(pdfPath).href },
+    origin: {
+      filename: basename(pdfPath),
+      mimetype: mimeOf(pdfPath),
+      binaryHash: hash,
+      uri: pathToFileURL(pdfPath).href,
+    },
   };
 }
 
@@ -99,11 +107,17 @@ export function renderExport(req: ExportRequest): ExportOutput {
     case 'md':
       return { text: pagesToMarkdown(pages, req.keepFurniture), warnings };
     case 'docling':
-      return { text: json(toDoclingDocument(pages, doclingOptionsFor(req.pdfPath, req.imagesBaseDir, req.picturesRoot))), warnings };
+      return {
+        text: json(toDoclingDocument(pages, doclingOptionsFor(req.pdfPath, req.imagesBaseDir, req.picturesRoot))),
+        warnings,
+      };
     case 'chunks': {
       const chunk: ChunkOptions = { maxSize: 2000, unit: 'chars', ...req.chunk, keepFurniture: req.keepFurniture };
       if (req.chunkSchema === 'flat') return { text: chunksToJsonl(chunkDocument(pages, chunk)), warnings };
-      const { document, chunks } = doclingChunks(pages, { ...doclingOptionsFor(req.pdfPath, req.imagesBaseDir, req.picturesRoot), chunk });
+      const { document, chunks } = doclingChunks(pages, {
+        ...doclingOptionsFor(req.pdfPath, req.imagesBaseDir, req.picturesRoot),
+        chunk,
+      });
       return { text: doclingChunksToJsonl(chunks), warnings, document: json(document) };
     }
   }
@@ -111,5 +125,11 @@ export function renderExport(req: ExportRequest): ExportOutput {
 
 function mimeOf(path: string): string {
   const ext = path.toLowerCase().split('.').pop();
-  return ext === 'png' ? 'image/png' : ext === 'jpg' || ext === 'jpeg' ? 'image/jpeg' : ext === 'tif' || ext === 'tiff' ? 'image/tiff' : 'application/pdf';
+  return ext === 'png'
+    ? 'image/png'
+    : ext === 'jpg' || ext === 'jpeg'
+      ? 'image/jpeg'
+      : ext === 'tif' || ext === 'tiff'
+        ? 'image/tiff'
+        : 'application/pdf';
 }

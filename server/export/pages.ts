@@ -5,7 +5,7 @@
  * the DocTags with the one parser, so an export says exactly what the Markdown says.
  */
 import type { PageResult } from '../../common/protocol';
-import { type DocItem , fromGrid } from '../doctags/types';
+import { type DocItem, fromGrid } from '../doctags/types';
 import { parseDocTags } from '../doctags/parse';
 import { picturePathProblem } from './pictureFile';
 
@@ -27,15 +27,25 @@ export function exportPageFromResult(p: PageResult): ExportPage {
   const items = parsed.map((it, i): DocItem => {
     const region = p.regions[i];
     const same = region !== undefined && region.cls === it.cls;
-    const out: DocItem = { ...it, bbox: same ? region.bbox : it.grid ? fromGrid(it.grid, size) : { x0: 0, y0: 0, x1: 0, y1: 0 } };
+    const out: DocItem = {
+      ...it,
+      bbox: same ? region.bbox : it.grid ? fromGrid(it.grid, size) : { x0: 0, y0: 0, x1: 0, y1: 0 },
+    };
     if (same) out.id = region.id;
     // The picture's file comes from the region (data), never from the Markdown text, where PDF
     // text could have written a link of its own (issue 21 item 2). It is read later only through
     // pictureFile.ts's checks.
-    if ((it.cls === 'picture' || it.cls === 'chart') && same && region.imagePath && !picturePathProblem(region.imagePath)) out.imagePath = region.imagePath;
+    if (
+      (it.cls === 'picture' || it.cls === 'chart') &&
+      same &&
+      region.imagePath &&
+      !picturePathProblem(region.imagePath)
+    )
+      out.imagePath = region.imagePath;
     return out;
   });
   const page: ExportPage = { page: p.page, width: p.width, height: p.height, items };
-  if (p.image && p.imageWidth && p.imageHeight) page.image = { path: p.image, width: p.imageWidth, height: p.imageHeight };
+  if (p.image && p.imageWidth && p.imageHeight)
+    page.image = { path: p.image, width: p.imageWidth, height: p.imageHeight };
   return page;
 }

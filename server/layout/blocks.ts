@@ -35,7 +35,11 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
     let markerX = line.bbox.x0;
     // Word writes level-2 bullets as a Courier "o" in a span of its own.
     if (!marker && line.spans.length > 1 && /^[o▪■§]$/u.test(line.spans[0].text.trim())) {
-      marker = { marker: line.spans[0].text.trim(), ordered: false, rest: line.text.slice(line.text.indexOf(line.spans[0].text.trim()) + 1).trim() };
+      marker = {
+        marker: line.spans[0].text.trim(),
+        ordered: false,
+        rest: line.text.slice(line.text.indexOf(line.spans[0].text.trim()) + 1).trim(),
+      };
     }
     if (!marker && shapeBullet) {
       marker = { marker: '•', ordered: false, rest: line.text };
@@ -54,7 +58,13 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
       const code = line.monospace && prev.monospace;
       // A caption's next line right under it stays in the caption, whatever cut the geometry
       // made between them (a centred caption over a table wider than its column).
-      const captionGoesOn = cur.lines.length <= 5 && isCaptionStart(cur.lines[0]!.text) && pitch > 0 && pitch <= size * 1.5 && overlapX > 0 && Math.abs(sizeRatio - 1) < 0.05;
+      const captionGoesOn =
+        cur.lines.length <= 5 &&
+        isCaptionStart(cur.lines[0]!.text) &&
+        pitch > 0 &&
+        pitch <= size * 1.5 &&
+        overlapX > 0 &&
+        Math.abs(sizeRatio - 1) < 0.05;
       if (!samePlace(place, cur.place) && !captionGoesOn) startNew = true;
       else if (pitch <= 0 && !code) startNew = true;
       else if (pitch > (code ? size * 2.6 : maxPitch)) startNew = true;
@@ -68,7 +78,15 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
       else if (!code && !cur.marker && line.bbox.x0 > cur.bbox.x0 + size * 3 && cur.lines.length >= 2) startNew = true;
       // A first-line indent after a short line that ends a sentence: LaTeX's next paragraph
       // (no space between paragraphs, only the indent).
-      else if (!code && !cur.marker && line.bbox.x0 > cur.bbox.x0 + size * 0.8 && prev.bbox.x1 < cur.bbox.x1 - size && /[.!?:]["'”’)]*$/u.test(prev.text) && cur.lines.length >= 2) startNew = true;
+      else if (
+        !code &&
+        !cur.marker &&
+        line.bbox.x0 > cur.bbox.x0 + size * 0.8 &&
+        prev.bbox.x1 < cur.bbox.x1 - size &&
+        /[.!?:]["'”’)]*$/u.test(prev.text) &&
+        cur.lines.length >= 2
+      )
+        startNew = true;
       if (!startNew) {
         lastPitch = pitch;
         cur.lines.push(line);

@@ -6,7 +6,8 @@
 import type { DocItem } from '../doctags/types';
 
 /** "Figure 3.", "Fig. 2:", "Table IV –", "Listing 1": a float's caption starts here. */
-const CAPTION_START = /^(figure|fig\.?|table|tab\.|listing|chart|scheme|plate|algorithm|exhibit)\s*[0-9IVX]+[A-Za-z]?(\s*[.:\-–—|]|\s|$)/i;
+const CAPTION_START =
+  /^(figure|fig\.?|table|tab\.|listing|chart|scheme|plate|algorithm|exhibit)\s*[0-9IVX]+[A-Za-z]?(\s*[.:\-–—|]|\s|$)/i;
 /** A caption that names a table ("Table", "Tab."), numbered or not: it prefers a table to a picture. */
 const NAMES_TABLE = /^(table|tab\.)/i;
 /** A numbered table caption ("Table 2", "Tab. IV"): where a table found by its rules stops. */

@@ -72,7 +72,10 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
     const lines = b.lines;
     const mono = lines.filter((l) => l.monospace).length * 2 > lines.length;
     const allBold = lines.every((l) => l.bold);
-    const rawText = joinLines(lines.map((l) => l.text), vocabulary);
+    const rawText = joinLines(
+      lines.map((l) => l.text),
+      vocabulary,
+    );
     const mathRatio = lines.reduce((a, l) => a + l.mathRatio * l.text.length, 0) / Math.max(1, rawText.length);
     if (mono) {
       out.push({ block: b, cls: 'code', text: codeText(b) });
@@ -89,7 +92,8 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
       lines.length <= 3 &&
       text.length <= 180 &&
       !/[,;]$/.test(text) &&
-      (largerThanBody(size, body) || (allBold && size >= body * 0.92 && text.length <= 120 && !/[.]$/.test(text) && !lines.some((l) => l.inRow)));
+      (largerThanBody(size, body) ||
+        (allBold && size >= body * 0.92 && text.length <= 120 && !/[.]$/.test(text) && !lines.some((l) => l.inRow)));
     // Italic run of a few capitalized words on its own line, body-sized: a minor heading.
     const italicHeading =
       !headingLike &&
@@ -104,13 +108,22 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
       !largerThanBody(size, body);
     const capsHeading = !headingLike && !italicHeading && capsHeadingLine(b, text, size, body);
     if (headingLike || italicHeading || capsHeading) {
-      const isTitle = info.page === 1 && info.stats.titleSize !== undefined && Math.abs(size - info.stats.titleSize) < 0.3 && !out.some((c) => c.cls === 'title');
+      const isTitle =
+        info.page === 1 &&
+        info.stats.titleSize !== undefined &&
+        Math.abs(size - info.stats.titleSize) < 0.3 &&
+        !out.some((c) => c.cls === 'title');
       if (isTitle) {
         out.push({ block: b, cls: 'title', text });
         continue;
       }
       const depth = headingNumberDepth(text);
-      const level = depth !== undefined && depth <= 6 ? depth : largerThanBody(size, body) ? levelForSize(size, info.stats) : levelForSize(body, info.stats);
+      const level =
+        depth !== undefined && depth <= 6
+          ? depth
+          : largerThanBody(size, body)
+            ? levelForSize(size, info.stats)
+            : levelForSize(body, info.stats);
       // A bold numbered line that is long reads as an ordered list item, not a heading.
       if (capsHeading || !(b.marker && b.marker.ordered && !allBold && !largerThanBody(size, body))) {
         out.push({ block: b, cls: 'section_header', text, level });
@@ -152,7 +165,13 @@ const CAPS_HEADING_MIN_SIZE = 0.8;
 function capsHeadingLine(b: Block, text: string, size: number, body: number): boolean {
   const l = b.lines[0];
   if (b.lines.length !== 1 || !l.bold || l.inRow || l.monospace || l.mathRatio > 0) return false;
-  if (text.length > 80 || text.split(/\s+/).length > 10 || /[.,;:!?]$/.test(text) || size < body * CAPS_HEADING_MIN_SIZE) return false;
+  if (
+    text.length > 80 ||
+    text.split(/\s+/).length > 10 ||
+    /[.,;:!?]$/.test(text) ||
+    size < body * CAPS_HEADING_MIN_SIZE
+  )
+    return false;
   const upper = (text.match(/\p{Lu}/gu) ?? []).length;
   const lower = (text.match(/\p{Ll}/gu) ?? []).length;
   return upper >= CAPS_HEADING_MIN_LETTERS && upper >= CAPS_HEADING_UPPER_SHARE * (upper + lower);

@@ -32,7 +32,25 @@ function lowerBound(a: number[], v: number): number {
   return l;
 }
 
-const ABBREVIATIONS = new Set(['al.', 'etc.', 'vs.', 'cf.', 'fig.', 'figs.', 'eq.', 'eqs.', 'no.', 'vol.', 'pp.', 'ch.', 'sec.', 'ca.', 'approx.', 'resp.', 'viz.']);
+const ABBREVIATIONS = new Set([
+  'al.',
+  'etc.',
+  'vs.',
+  'cf.',
+  'fig.',
+  'figs.',
+  'eq.',
+  'eqs.',
+  'no.',
+  'vol.',
+  'pp.',
+  'ch.',
+  'sec.',
+  'ca.',
+  'approx.',
+  'resp.',
+  'viz.',
+]);
 const WORD = /^["'“‘(]?\p{L}[\p{L}\p{M}'’-]*[.,;:!?"'”’)]*$/u;
 
 /** Lines of OCR'd words, with the pieces of each justified line joined into one line. */
@@ -52,7 +70,10 @@ export function mergeJustifiedOcrLines(lines: Line[], gutters: Gutter[], makeLin
     const cy = (l.bbox.y0 + l.bbox.y1) / 2;
     const col = column(l);
     const group = byY.filter(
-      (m) => !used.has(m) && column(m) === col && Math.abs((m.bbox.y0 + m.bbox.y1) / 2 - cy) < 0.5 * Math.min(h, m.bbox.y1 - m.bbox.y0),
+      (m) =>
+        !used.has(m) &&
+        column(m) === col &&
+        Math.abs((m.bbox.y0 + m.bbox.y1) / 2 - cy) < 0.5 * Math.min(h, m.bbox.y1 - m.bbox.y0),
     );
     if (group.length < 2) continue;
     group.sort((a, b) => a.bbox.x0 - b.bbox.x0);
@@ -61,7 +82,8 @@ export function mergeJustifiedOcrLines(lines: Line[], gutters: Gutter[], makeLin
     const words: TextSpan[] = group.flatMap((m) => [...m.spans].sort((a, b) => a.bbox.x0 - b.bbox.x0));
     const size = Math.min(...words.map((s) => s.fontSize));
     const tol = Math.max(2, size * 0.2);
-    if (!frequent(starts, group[0]!.bbox.x0, 5, tol) || !frequent(ends, group[group.length - 1]!.bbox.x1, 5, tol)) continue;
+    if (!frequent(starts, group[0]!.bbox.x0, 5, tol) || !frequent(ends, group[group.length - 1]!.bbox.x1, 5, tol))
+      continue;
     if (!words.every((s) => WORD.test(s.text.trim()))) continue;
     const gaps = words.slice(1).map((s, k) => s.bbox.x0 - words[k]!.bbox.x1);
     const lo = Math.min(...gaps);
@@ -71,7 +93,12 @@ export function mergeJustifiedOcrLines(lines: Line[], gutters: Gutter[], makeLin
     // a stop before a word in lower case is that artefact, not a sentence end ("shows. estimate").
     const pieceEnds = new Set(group.slice(0, -1).map((m) => m.spans.reduce((a, b) => (b.bbox.x1 > a.bbox.x1 ? b : a))));
     const cleaned = words.map((s, k) =>
-      pieceEnds.has(s) && /^\p{L}{2,}\.$/u.test(s.text.trim()) && !ABBREVIATIONS.has(s.text.trim().toLowerCase()) && /^\p{Ll}/u.test(words[k + 1]?.text.trim() ?? '') ? { ...s, text: s.text.trim().slice(0, -1) } : s,
+      pieceEnds.has(s) &&
+      /^\p{L}{2,}\.$/u.test(s.text.trim()) &&
+      !ABBREVIATIONS.has(s.text.trim().toLowerCase()) &&
+      /^\p{Ll}/u.test(words[k + 1]?.text.trim() ?? '')
+        ? { ...s, text: s.text.trim().slice(0, -1) }
+        : s,
     );
     const line = makeLine(cleaned, false);
     group.forEach((m, k) => {
@@ -101,7 +128,14 @@ function dropCropStops(lines: Line[], makeLine: MakeLine): Line[] {
     if (!/^\p{L}{2,}\.$/u.test(word) || ABBREVIATIONS.has(word.toLowerCase())) return l;
     const h = l.bbox.y1 - l.bbox.y0;
     const next = lines
-      .filter((m) => m !== l && m.bbox.y0 > l.bbox.y0 + 0.5 * h && m.bbox.y0 < l.bbox.y1 + 0.8 * h && Math.min(m.bbox.x1, l.bbox.x1) - Math.max(m.bbox.x0, l.bbox.x0) > 0.5 * Math.min(m.bbox.x1 - m.bbox.x0, l.bbox.x1 - l.bbox.x0))
+      .filter(
+        (m) =>
+          m !== l &&
+          m.bbox.y0 > l.bbox.y0 + 0.5 * h &&
+          m.bbox.y0 < l.bbox.y1 + 0.8 * h &&
+          Math.min(m.bbox.x1, l.bbox.x1) - Math.max(m.bbox.x0, l.bbox.x0) >
+            0.5 * Math.min(m.bbox.x1 - m.bbox.x0, l.bbox.x1 - l.bbox.x0),
+      )
       .sort((a, b) => a.bbox.y0 - b.bbox.y0)[0];
     if (!next || !/^\p{Ll}/u.test(next.text)) return l;
     const spans = l.spans.map((s) => (s === last ? { ...s, text: word.slice(0, -1) } : s));

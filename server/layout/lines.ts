@@ -53,7 +53,8 @@ export function markRowMates(lines: Line[], pageWidth: number, gutters: { x0: nu
   }
 }
 
-const MATH_FONT_RE = /^(cmmi|cmsy|cmex|msam|msbm|eufm|rsfs|stix|cambriamath|cambria math|mathematicalpi|symbol|euclid|mt ?extra|lmmath|xits|asana|latinmodern-math)/i;
+const MATH_FONT_RE =
+  /^(cmmi|cmsy|cmex|msam|msbm|eufm|rsfs|stix|cambriamath|cambria math|mathematicalpi|symbol|euclid|mt ?extra|lmmath|xits|asana|latinmodern-math)/i;
 
 /**
  * Column gutters: narrow x-ranges in the middle of the page that (almost) no span crosses, with
@@ -194,17 +195,29 @@ export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number 
             gapCoversGutter(maxX1(cur), s.bbox.x0, g) ||
             // OCR: a word at the next column's left edge after a clear gap is that column's, even
             // when the word before it (a table cell wider than its column) reaches into the gutter.
-            (s.fontName === 'ocr' && Math.abs(s.bbox.x0 - g.x1) <= 3 && maxX1(cur) <= g.x0 + 0.75 * (g.x1 - g.x0) && gap >= 0.5 * size),
+            (s.fontName === 'ocr' &&
+              Math.abs(s.bbox.x0 - g.x1) <= 3 &&
+              maxX1(cur) <= g.x0 + 0.75 * (g.x1 - g.x0) &&
+              gap >= 0.5 * size),
         );
         // A lone bullet glyph (Word's Courier "o") keeps its line whatever its font.
-        const loneBullet = cur.length === 1 && /^[o•◦▪■□●○§–—*+‣►▶➢➤✓✔\-\uf0a7\uf0b7\uf0d8\uf076\uf0fc]$/u.test(prev.text.trim());
+        const loneBullet =
+          cur.length === 1 && /^[o•◦▪■□●○§–—*+‣►▶➢➤✓✔\-\uf0a7\uf0b7\uf0d8\uf076\uf0fc]$/u.test(prev.text.trim());
         // Word sets heading and list numbers ("1.2", "3.", "a)") apart from their text by a tab.
-        const loneNumber = cur.length === 1 && /^(\d{1,3}(\.\d{1,3})*\.?|[a-zA-Z][.)]|[ivxIVX]{1,5}[.)]|\(\w{1,3}\))$/.test(prev.text.trim());
+        const loneNumber =
+          cur.length === 1 &&
+          /^(\d{1,3}(\.\d{1,3})*\.?|[a-zA-Z][.)]|[ivxIVX]{1,5}[.)]|\(\w{1,3}\))$/.test(prev.text.trim());
         const allowed = loneBullet ? 2.5 : loneNumber ? 4 : 1.25;
         // Words of one justified line, however wide the space (Chromium writes each word of a
         // justified line as its own run): see streamEvidence.ts; on scans, justifiedOcr.ts.
         const spacedNext = continues.has(s);
-        if (crossesGutter || (!spacedNext && (gap > Math.max(size * allowed, 5) || (!loneBullet && !loneNumber && prev.monospace !== s.monospace && gap > size * 0.7)))) flush();
+        if (
+          crossesGutter ||
+          (!spacedNext &&
+            (gap > Math.max(size * allowed, 5) ||
+              (!loneBullet && !loneNumber && prev.monospace !== s.monospace && gap > size * 0.7)))
+        )
+          flush();
       }
       cur.push(s);
     }
@@ -259,8 +272,11 @@ export function makeLine(spans: TextSpan[], rtl: boolean): Line {
       const gap = rtl ? prev.bbox.x0 - s.bbox.x1 : s.bbox.x0 - prev.bbox.x1;
       // OCR gives whole words: a space always separates them.
       // An accent drawn over the first letter of the next run ("M¨" + "undler") joins it.
-      const accentOver = gap < 0 && /[\u00b4\u00a8\u02c6\u02dc\u02c7\u02d8\u00af\u02d9\u02da\u02dd]$/u.test(text) && /^\p{L}/u.test(t);
-      const needSpace = !accentOver && (gap > Math.min(prev.fontSize, s.fontSize) * 0.17 || (prev.fontName === 'ocr' && s.fontName === 'ocr'));
+      const accentOver =
+        gap < 0 && /[\u00b4\u00a8\u02c6\u02dc\u02c7\u02d8\u00af\u02d9\u02da\u02dd]$/u.test(text) && /^\p{L}/u.test(t);
+      const needSpace =
+        !accentOver &&
+        (gap > Math.min(prev.fontSize, s.fontSize) * 0.17 || (prev.fontName === 'ocr' && s.fontName === 'ocr'));
       if (needSpace && !/\s$/.test(text) && !/^\s/.test(t)) text += ' ';
     }
     text += t;

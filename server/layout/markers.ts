@@ -8,7 +8,8 @@ export interface Marker {
   rest: string;
 }
 
-const BULLETS = '•◦▪▫‣⁃∙·●○■□◆◇►▶➢➤✓✔✗–—*-+>\u2219\u25cf\u25e6\u2022\u2023\uf0b7\uf0a7\uf076\uf0d8\uf0fc\uf06c\uf06e\uf0a8\uf0e0\uf0f0';
+const BULLETS =
+  '•◦▪▫‣⁃∙·●○■□◆◇►▶➢➤✓✔✗–—*-+>\u2219\u25cf\u25e6\u2022\u2023\uf0b7\uf0a7\uf076\uf0d8\uf0fc\uf06c\uf06e\uf0a8\uf0e0\uf0f0';
 
 const BULLET_RE = new RegExp(`^\\s*([${BULLETS.replace(/[-\]\\^*+]/g, '\\$&')}])(\\s+|$)(.*)$`, 'su');
 const NUMBER_RE = /^\s*(\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,6}|[A-Z])[.)])(\s+)(.*)$/su;

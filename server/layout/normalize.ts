@@ -9,9 +9,19 @@ export function normalizeSpanText(s: string): string {
   let out = '';
   for (const ch of s) {
     const c = ch.codePointAt(0)!;
-    if (c === 0x2026 || c === 0x2122 || (c >= 0x00b2 && c <= 0x00b3) || c === 0x00b9 || (c >= 0x00bc && c <= 0x00be)) out += ch;
-    else if (c === 0x00ad) continue; // soft hyphen: a hint for line breaking only
-    else if ((c >= 0xfb00 && c <= 0xfb06) || c === 0x00a0 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f || c === 0x3000 || (c >= 0xff01 && c <= 0xff5e))
+    if (c === 0x2026 || c === 0x2122 || (c >= 0x00b2 && c <= 0x00b3) || c === 0x00b9 || (c >= 0x00bc && c <= 0x00be))
+      out += ch;
+    else if (c === 0x00ad)
+      continue; // soft hyphen: a hint for line breaking only
+    else if (
+      (c >= 0xfb00 && c <= 0xfb06) ||
+      c === 0x00a0 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      (c >= 0xff01 && c <= 0xff5e)
+    )
       out += ch.normalize('NFKC');
     else out += ch;
   }
@@ -54,7 +64,8 @@ const GRAVE_RE = /(^|[\p{L}\s(])`([aeiouAEIOU])/gu;
 const CODE_SPAN_RE = /`[^`\s]([^`]*[^`\s])?`/;
 
 export function composeAccents(text: string, grave = false): string {
-  if (grave && text.includes('`') && !CODE_SPAN_RE.test(text)) text = text.replace(GRAVE_RE, (_, b: string, l: string) => b + (l + '\u0300').normalize('NFC'));
+  if (grave && text.includes('`') && !CODE_SPAN_RE.test(text))
+    text = text.replace(GRAVE_RE, (_, b: string, l: string) => b + (l + '\u0300').normalize('NFC'));
   if (!/[\u00b4\u00a8\u02c6\u02dc\u02c7\u02d8\u00af\u02d9\u02da\u02dd\u00b8\u02db]/u.test(text)) return text;
   // "ı" (dotless i) under an accent is TeX's \'{\i}: the accent takes the place of the dot.
   // Only where the pair is a letter of some language (one precomposed character): "Don´t" with
@@ -125,9 +136,10 @@ export function shouldDehyphenate(head: string, tail: string, vocabulary?: Set<s
 /** Words of a page's text, lowercased, for the dehyphenation check. */
 export function vocabularyOf(texts: Iterable<string>): Set<string> {
   const v = new Set<string>();
-  for (const t of texts) for (const w of t.split(/\s+/)) {
-    const s = stripPunct(w);
-    if (s.length > 1) v.add(s);
-  }
+  for (const t of texts)
+    for (const w of t.split(/\s+/)) {
+      const s = stripPunct(w);
+      if (s.length > 1) v.add(s);
+    }
   return v;
 }

@@ -26,7 +26,11 @@ export function spacedSuccessor(a: TextSpan, b: TextSpan, streamA: number, strea
  * cells that pdf.js joined with a guessed space have gaps as uneven as their contents). Returns
  * the runs that continue the line of the run before them, however wide the space.
  */
-export function justifiedContinuations(row: TextSpan[], streamAt: Map<TextSpan, number>, flushRight?: (x: number) => boolean): Set<TextSpan> {
+export function justifiedContinuations(
+  row: TextSpan[],
+  streamAt: Map<TextSpan, number>,
+  flushRight?: (x: number) => boolean,
+): Set<TextSpan> {
   const out = new Set<TextSpan>();
   // A chain of words; a word is one run or several runs glued together (Chromium draws a
   // ligature as a run of its own: "signi" "ﬁ" "cantly").
@@ -69,8 +73,14 @@ export function justifiedContinuations(row: TextSpan[], streamAt: Map<TextSpan, 
     const word = chain[chain.length - 1];
     const prev = word?.[word.length - 1];
     const next = prev !== undefined && streamAt.get(s) === (streamAt.get(prev) ?? -2) + 1;
-    if (prev && next && !prev.eol && !/^\s/.test(s.text) && Math.abs(s.bbox.x0 - prev.bbox.x1) < 0.1 * s.fontSize) word.push(s);
-    else if (prev && spacedSuccessor(prev, s, streamAt.get(prev) ?? -2, streamAt.get(s) ?? -1) && prev.monospace === s.monospace) chain.push([s]);
+    if (prev && next && !prev.eol && !/^\s/.test(s.text) && Math.abs(s.bbox.x0 - prev.bbox.x1) < 0.1 * s.fontSize)
+      word.push(s);
+    else if (
+      prev &&
+      spacedSuccessor(prev, s, streamAt.get(prev) ?? -2, streamAt.get(s) ?? -1) &&
+      prev.monospace === s.monospace
+    )
+      chain.push([s]);
     else {
       close();
       chain = [[s]];
@@ -116,6 +126,10 @@ export function isJustifiedProse(spanIndices: number[], spans: TextSpan[]): bool
     else rows.push([s]);
   }
   let continued = 0;
-  for (const r of rows) continued += justifiedContinuations(r.sort((a, b) => a.bbox.x0 - b.bbox.x0), streamAt).size;
+  for (const r of rows)
+    continued += justifiedContinuations(
+      r.sort((a, b) => a.bbox.x0 - b.bbox.x0),
+      streamAt,
+    ).size;
   return continued >= own.length * 0.3;
 }

@@ -76,12 +76,22 @@ function crosses(b: BBox, gutters: Gutter[]): boolean {
  * put in stream order when that order is plausible. Units without a stream position (pictures,
  * tables) keep their place before the unit that followed them geometrically.
  */
-export function followStream<T extends { unit: { bbox: BBox } }>(geo: T[], streamOf: (t: T) => number | undefined, gutters: Gutter[]): T[] {
+export function followStream<T extends { unit: { bbox: BBox } }>(
+  geo: T[],
+  streamOf: (t: T) => number | undefined,
+  gutters: Gutter[],
+): T[] {
   const lines = geo.filter((t) => streamOf(t) !== undefined);
   if (lines.length < 3) return geo;
   const byStream = [...lines].sort((a, b) => streamOf(a)! - streamOf(b)!);
   if (byStream.every((t, i) => t === lines[i])) return geo;
-  if (!plausibleOrder(byStream.map((t) => t.unit.bbox), gutters)) return geo;
+  if (
+    !plausibleOrder(
+      byStream.map((t) => t.unit.bbox),
+      gutters,
+    )
+  )
+    return geo;
   const before = new Map<T, T[]>();
   let pending: T[] = [];
   for (const t of geo) {

@@ -70,29 +70,44 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepPro
     } else out.push({ y0: b.y0, y1: b.y1, size: spans[i]!.fontSize, members: [i] });
   }
   out.sort((a, b) => a.y0 - b.y0);
-  return out.map((l) => {
-    const ms = l.members.slice().sort((a, b) => spans[a]!.bbox.x0 - spans[b]!.bbox.x0);
-    // Prose runs (a line of a text column beside a table, a wrapped paragraph) are never cells:
-    // found with a word-space-tolerant gap (justified text spreads words by up to ~1 em) and
-    // left out, so they cannot stretch a table over the text next to it.
-    const prose = new Set<number>();
-    const proseRuns: [number, number][] = [];
-    const coarse = group(spans, ms, PROSE_GAP_EM);
-    for (const run of coarse) {
-      if (!keepProse && (run.chars > 45 || run.x1 - run.x0 > 0.33 * pageWidth)) {
-        for (const i of run.spans) prose.add(i);
-        proseRuns.push([run.x0, run.x1]);
+  return out
+    .map((l) => {
+      const ms = l.members.slice().sort((a, b) => spans[a]!.bbox.x0 - spans[b]!.bbox.x0);
+      // Prose runs (a line of a text column beside a table, a wrapped paragraph) are never cells:
+      // found with a word-space-tolerant gap (justified text spreads words by up to ~1 em) and
+      // left out, so they cannot stretch a table over the text next to it.
+      const prose = new Set<number>();
+      const proseRuns: [number, number][] = [];
+      const coarse = group(spans, ms, PROSE_GAP_EM);
+      for (const run of coarse) {
+        if (!keepProse && (run.chars > 45 || run.x1 - run.x0 > 0.33 * pageWidth)) {
+          for (const i of run.spans) prose.add(i);
+          proseRuns.push([run.x0, run.x1]);
+        }
       }
-    }
-    const cells = group(spans, ms.filter((i) => !prose.has(i)), CELL_GAP_EM);
-    return { y0: l.y0, y1: l.y1, size: l.size, pieces: cells, prose: proseRuns, runs: coarse.map((r) => [r.x0, r.x1] as [number, number]) };
-  }).map((l, k, all) => {
-    // A short run right under or over a prose run it overlaps is that paragraph's first or
-    // last line ("cache." ending a paragraph beside a table), not a cell.
-    const near = all.filter((o, j) => Math.abs(j - k) === 1 && Math.abs((o.y0 + o.y1) / 2 - (l.y0 + l.y1) / 2) < 1.6 * (l.y1 - l.y0));
-    const pieces = l.pieces.filter((p) => !near.some((o) => o.prose.some(([a, b]) => p.x0 < b && p.x1 > a)));
-    return { ...l, pieces };
-  });
+      const cells = group(
+        spans,
+        ms.filter((i) => !prose.has(i)),
+        CELL_GAP_EM,
+      );
+      return {
+        y0: l.y0,
+        y1: l.y1,
+        size: l.size,
+        pieces: cells,
+        prose: proseRuns,
+        runs: coarse.map((r) => [r.x0, r.x1] as [number, number]),
+      };
+    })
+    .map((l, k, all) => {
+      // A short run right under or over a prose run it overlaps is that paragraph's first or
+      // last line ("cache." ending a paragraph beside a table), not a cell.
+      const near = all.filter(
+        (o, j) => Math.abs(j - k) === 1 && Math.abs((o.y0 + o.y1) / 2 - (l.y0 + l.y1) / 2) < 1.6 * (l.y1 - l.y0),
+      );
+      const pieces = l.pieces.filter((p) => !near.some((o) => o.prose.some(([a, b]) => p.x0 < b && p.x1 > a)));
+      return { ...l, pieces };
+    });
 }
 
 /** Runs of a line's spans (sorted by x) separated by gaps of at least `em` font sizes. */
@@ -224,7 +239,9 @@ function gutterIn(block: Line[], g: [number, number][], all: Line[]): number | u
   const margin = 5 * (block[0]!.y1 - block[0]!.y0);
   // Lines are compared by position: the block holds per-band copies of the lines.
   const own = new Set(block.map((l) => `${l.y0},${l.y1}`));
-  const around = all.filter((l) => !own.has(`${l.y0},${l.y1}`) && l.y1 > y0 - margin && l.y0 < y1 + margin).flatMap((l) => l.runs);
+  const around = all
+    .filter((l) => !own.has(`${l.y0},${l.y1}`) && l.y1 > y0 - margin && l.y0 < y1 + margin)
+    .flatMap((l) => l.runs);
   const pieces = block.flatMap((l) => l.pieces);
   for (const [a, b] of g) {
     const x = (a + b) / 2;
@@ -312,5 +329,10 @@ export function forcedGrid(spans: TextSpan[], pageWidth: number): Grid | undefin
   const ys = [ls[0]!.y0 - 1];
   for (let r = 1; r < ls.length; r++) ys.push((ls[r - 1]!.y1 + ls[r]!.y0) / 2);
   ys.push(ls[ls.length - 1]!.y1 + 1);
-  return { xs: [x0 - 1, ...g.map(([a, b]) => (a + b) / 2), x1 + 1], ys, mergeRight: () => false, mergeDown: () => false };
+  return {
+    xs: [x0 - 1, ...g.map(([a, b]) => (a + b) / 2), x1 + 1],
+    ys,
+    mergeRight: () => false,
+    mergeDown: () => false,
+  };
 }

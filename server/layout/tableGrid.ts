@@ -61,7 +61,8 @@ function regions(g: Grid): Region[][] {
   const at: Region[][] = Array.from({ length: R }, () => new Array<Region>(C));
   for (const [k, reg] of rects) {
     const rectangular = (() => {
-      for (let r = reg.r0; r <= reg.r1; r++) for (let c = reg.c0; c <= reg.c1; c++) if (find(r * C + c) !== k) return false;
+      for (let r = reg.r0; r <= reg.r1; r++)
+        for (let c = reg.c0; c <= reg.c1; c++) if (find(r * C + c) !== k) return false;
       return true;
     })();
     if (rectangular) {
@@ -104,7 +105,12 @@ function regionText(reg: Region): string {
     else lines.push([w]);
   }
   return lines
-    .map((l) => l.sort((a, b) => a.x - b.x).map((w) => w.text).join(' '))
+    .map((l) =>
+      l
+        .sort((a, b) => a.x - b.x)
+        .map((w) => w.text)
+        .join(' '),
+    )
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();
@@ -169,7 +175,14 @@ export function fillGrid(g: Grid, spans: TextSpan[], taken: Set<number>): GridTa
     }
     rows.push(row);
   }
-  return { rows, spanIndices, bbox, firstRowBold: firstRowSpans > 0 && firstRowBold === firstRowSpans, headerRows, nonEmptyCells: nonEmpty };
+  return {
+    rows,
+    spanIndices,
+    bbox,
+    firstRowBold: firstRowSpans > 0 && firstRowBold === firstRowSpans,
+    headerRows,
+    nonEmptyCells: nonEmpty,
+  };
 }
 
 /** Marks the first `n` rows' content cells as column headers (`ched`). */
@@ -185,9 +198,13 @@ export function markHeader(rows: OtslCell[][], n: number): void {
 export function pruneEmpty(rows: OtslCell[][]): OtslCell[][] {
   // An empty cell that starts a merged region (its neighbour continues it) must stay.
   const continues = (c: OtslCell | undefined, tags: string[]) => c !== undefined && tags.includes(c.tag);
-  const kept = rows.filter((r, ri) => r.some((c, ci) => c.tag !== 'ecel' || continues(rows[ri + 1]?.[ci], ['ucel', 'xcel'])));
+  const kept = rows.filter((r, ri) =>
+    r.some((c, ci) => c.tag !== 'ecel' || continues(rows[ri + 1]?.[ci], ['ucel', 'xcel'])),
+  );
   if (kept.length === 0) return kept;
   const C = kept[0]!.length;
-  const keepCol = Array.from({ length: C }, (_, c) => kept.some((r) => r[c]!.tag !== 'ecel' || continues(r[c + 1], ['lcel', 'xcel'])));
+  const keepCol = Array.from({ length: C }, (_, c) =>
+    kept.some((r) => r[c]!.tag !== 'ecel' || continues(r[c + 1], ['lcel', 'xcel'])),
+  );
   return kept.map((r) => r.filter((_, c) => keepCol[c]));
 }

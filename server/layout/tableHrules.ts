@@ -86,7 +86,8 @@ function columns(body: TLine[], x0: number, x1: number): [number, number][] {
   const W = Math.ceil(x1 - x0) + 2;
   const cover = new Int32Array(W);
   for (const l of body)
-    for (const p of l.pieces) for (let x = Math.max(0, Math.floor(p.x0 - x0)); x < Math.min(W, Math.ceil(p.x1 - x0)); x++) cover[x]++;
+    for (const p of l.pieces)
+      for (let x = Math.max(0, Math.floor(p.x0 - x0)); x < Math.min(W, Math.ceil(p.x1 - x0)); x++) cover[x]++;
   // A piece crossing a gap (a spanning cell, a group label) is allowed in a few lines.
   const limit = Math.max(0, Math.floor(body.length * 0.12));
   const size = body.reduce((a, l) => a + l.size, 0) / body.length;
@@ -143,14 +144,21 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
   const out: HruleTable[] = [];
   for (const top of hs) {
     if (used.has(top)) continue;
-    const free = spans.map((_, i) => i).filter((i) => !taken.has(i) && spans[i]!.text.trim() && (spans[i]!.dir ?? 'ltr') !== 'ttb');
+    const free = spans
+      .map((_, i) => i)
+      .filter((i) => !taken.has(i) && spans[i]!.text.trim() && (spans[i]!.dir ?? 'ltr') !== 'ttb');
     const inX = (i: number) => spans[i]!.bbox.x0 >= top.x0 - 4 && spans[i]!.bbox.x1 <= top.x1 + 4;
-    const between = (a: Rule, b: Rule) => linesIn(spans, free.filter((i) => inX(i) && cy(spans[i]!) > a.y1 && cy(spans[i]!) < b.y0));
+    const between = (a: Rule, b: Rule) =>
+      linesIn(
+        spans,
+        free.filter((i) => inX(i) && cy(spans[i]!) > a.y1 && cy(spans[i]!) < b.y0),
+      );
     // Rules of the same width below it belong to this table until text between two of them is
     // a caption or prose (the next table on the page starts there).
     const fam: Rule[] = [top];
     for (const r of hs) {
-      if (used.has(r) || r === top || r.y0 <= top.y0 + 1 || Math.abs(r.x0 - top.x0) > 6 || Math.abs(r.x1 - top.x1) > 6) continue;
+      if (used.has(r) || r === top || r.y0 <= top.y0 + 1 || Math.abs(r.x0 - top.x0) > 6 || Math.abs(r.x1 - top.x1) > 6)
+        continue;
       const last = fam[fam.length - 1]!;
       if (r.y0 - last.y1 < 1) continue; // a double rule
       const mid = between(last, r);
@@ -177,8 +185,10 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
         for (const l of above) {
           const lastY = head.length ? head[head.length - 1]!.y0 : top.y0;
           // Header lines sit close together; a sentence above them is the paragraph before.
-          const sentence = l.pieces.length === 1 && /[.;:]$/.test(l.pieces[0]!.text) && l.pieces[0]!.text.split(' ').length >= 4;
-          if (lastY - l.y1 > l.size * 0.8 || isProse(l, top) || sentence || isTableCaptionStart(l.pieces[0]!.text)) break;
+          const sentence =
+            l.pieces.length === 1 && /[.;:]$/.test(l.pieces[0]!.text) && l.pieces[0]!.text.split(' ').length >= 4;
+          if (lastY - l.y1 > l.size * 0.8 || isProse(l, top) || sentence || isTableCaptionStart(l.pieces[0]!.text))
+            break;
           head.push(l);
         }
         const body: TLine[] = [];
@@ -191,7 +201,12 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
         region = [...head.reverse(), ...body];
         headerEnd = top.y1;
       }
-      const t = buildTable(region, headerEnd, top, hs.filter((r) => r.x1 - r.x0 < top.x1 - top.x0 - 8 && r.x0 >= top.x0 - 2 && r.x1 <= top.x1 + 2));
+      const t = buildTable(
+        region,
+        headerEnd,
+        top,
+        hs.filter((r) => r.x1 - r.x0 < top.x1 - top.x0 - 8 && r.x0 >= top.x0 - 2 && r.x1 <= top.x1 + 2),
+      );
       if (!t) continue;
       for (const r of fam) used.add(r);
       for (const i of t.spanIndices) taken.add(i);
@@ -209,7 +224,9 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
  */
 function captionTables(spans: TextSpan[], taken: Set<number>, pageWidth: number): HruleTable[] {
   const out: HruleTable[] = [];
-  const free = spans.map((_, i) => i).filter((i) => !taken.has(i) && spans[i]!.text.trim() && (spans[i]!.dir ?? 'ltr') !== 'ttb');
+  const free = spans
+    .map((_, i) => i)
+    .filter((i) => !taken.has(i) && spans[i]!.text.trim() && (spans[i]!.dir ?? 'ltr') !== 'ttb');
   const all = linesIn(spans, free);
   for (let k = 0; k < all.length; k++) {
     const cap = all[k]!;
@@ -222,8 +239,18 @@ function captionTables(spans: TextSpan[], taken: Set<number>, pageWidth: number)
       // A gap clearly wider than the rows' own spacing ends the table (the next one starts).
       const rowGap = body.length >= 2 ? body[1]!.y0 - body[0]!.y1 : Infinity;
       if (l.y0 - last.y1 > Math.max(l.size * 0.9, rowGap * 2.2) && body.length >= 2) break;
-      if (l.y0 - last.y1 > l.size * 1.6 || Math.abs(l.size - cap.size) > cap.size * 0.25 || isTableCaptionStart(l.pieces[0]!.text)) break;
-      if (l.pieces.length === 1 && l.pieces[0]!.text.split(' ').length >= 6 && l.pieces[0]!.x1 - l.pieces[0]!.x0 > pageWidth * 0.45) break;
+      if (
+        l.y0 - last.y1 > l.size * 1.6 ||
+        Math.abs(l.size - cap.size) > cap.size * 0.25 ||
+        isTableCaptionStart(l.pieces[0]!.text)
+      )
+        break;
+      if (
+        l.pieces.length === 1 &&
+        l.pieces[0]!.text.split(' ').length >= 6 &&
+        l.pieces[0]!.x1 - l.pieces[0]!.x0 > pageWidth * 0.45
+      )
+        break;
       if (l.pieces.some((p) => p.spans.some((i) => taken.has(i)))) break;
       body.push(l);
     }
@@ -277,7 +304,9 @@ function mergePieces(rs: Rule[]): Rule[] {
   const sorted = [...rs].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   const out: Rule[] = [];
   for (const r of sorted) {
-    const last = out.find((o) => Math.abs(o.y0 - r.y0) < 0.6 && Math.abs(o.y1 - r.y1) < 0.6 && r.x0 <= o.x1 + 1.5 && r.x1 >= o.x0 - 1.5);
+    const last = out.find(
+      (o) => Math.abs(o.y0 - r.y0) < 0.6 && Math.abs(o.y1 - r.y1) < 0.6 && r.x0 <= o.x1 + 1.5 && r.x1 >= o.x0 - 1.5,
+    );
     if (last) {
       last.x0 = Math.min(last.x0, r.x0);
       last.x1 = Math.max(last.x1, r.x1);
@@ -288,7 +317,11 @@ function mergePieces(rs: Rule[]): Rule[] {
 
 function isProse(l: TLine, top: Rule): boolean {
   // One long run of words across most of the table's width is a sentence, not a row.
-  return l.pieces.length === 1 && l.pieces[0]!.x1 - l.pieces[0]!.x0 > (top.x1 - top.x0) * 0.7 && l.pieces[0]!.text.split(' ').length >= 6;
+  return (
+    l.pieces.length === 1 &&
+    l.pieces[0]!.x1 - l.pieces[0]!.x0 > (top.x1 - top.x0) * 0.7 &&
+    l.pieces[0]!.text.split(' ').length >= 6
+  );
 }
 
 function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]): HruleTable | undefined {
@@ -305,7 +338,14 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
   // Code between rules (a framed listing) is code.
   if (pieces.filter((p) => p.mono).length >= pieces.length * 0.5) return undefined;
   const C = cols.length;
-  const widest = cols.map((_, k) => Math.max(0, ...lines.flatMap((l) => l.pieces.filter((p) => colOf(p, cols).length === 1 && colOf(p, cols)[0] === k).map((p) => p.x1 - p.x0))));
+  const widest = cols.map((_, k) =>
+    Math.max(
+      0,
+      ...lines.flatMap((l) =>
+        l.pieces.filter((p) => colOf(p, cols).length === 1 && colOf(p, cols)[0] === k).map((p) => p.x1 - p.x0),
+      ),
+    ),
+  );
 
   // Body rows: a line continues the row above when it leaves the first column empty (wrapped
   // cells in other columns) or when rows are padded and it sits tighter than rows do.
@@ -315,7 +355,13 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
   const rowGap = sortedGaps[Math.floor(sortedGaps.length * 0.75)] ?? 0;
   type Row = { cells: string[][]; full: boolean[]; span: (number[] | undefined)[]; y0: number; y1: number };
   const rows: Row[] = [];
-  const newRow = (l: TLine): Row => ({ cells: Array.from({ length: C }, () => []), full: Array(C).fill(false), span: Array(C).fill(undefined), y0: l.y0, y1: l.y1 });
+  const newRow = (l: TLine): Row => ({
+    cells: Array.from({ length: C }, () => []),
+    full: Array(C).fill(false),
+    span: Array(C).fill(undefined),
+    y0: l.y0,
+    y1: l.y1,
+  });
   body.forEach((l, k) => {
     const gap = k > 0 ? gaps[k - 1]! : Infinity;
     const hasFirst = l.pieces.some((p) => colOf(p, cols)[0] === 0);
@@ -328,9 +374,14 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
       prev !== undefined &&
       l.pieces.every((p) => {
         const c = colOf(p, cols)[0]!;
-        return prev.full[c] === true && !/^[\d.,%+\-−()\s]+$/.test(p.text) && !/^[\d.,%+\-−()\s]+$/.test(prev.cells[c]!.join(' '));
+        return (
+          prev.full[c] === true &&
+          !/^[\d.,%+\-−()\s]+$/.test(p.text) &&
+          !/^[\d.,%+\-−()\s]+$/.test(prev.cells[c]!.join(' '))
+        );
       });
-    const cont = prev !== undefined && ((!hasFirst && prevFirst && gap < size * 0.8 && l.pieces.length < C && wraps) || tight);
+    const cont =
+      prev !== undefined && ((!hasFirst && prevFirst && gap < size * 0.8 && l.pieces.length < C && wraps) || tight);
     const row = cont ? prev! : newRow(l);
     if (!cont) rows.push(row);
     row.y1 = l.y1;
@@ -351,7 +402,9 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
   const headRows: Row[] = [];
   let merged: Row | undefined;
   head.forEach((l) => {
-    const spanning = l.pieces.some((p) => colOf(p, cols).length > 1) || cmid.some((r) => r.y0 > l.y1 - 1 && r.y0 < l.y1 + l.size * 0.9);
+    const spanning =
+      l.pieces.some((p) => colOf(p, cols).length > 1) ||
+      cmid.some((r) => r.y0 > l.y1 - 1 && r.y0 < l.y1 + l.size * 0.9);
     if (spanning) {
       const row = newRow(l);
       for (const p of l.pieces) {

@@ -129,8 +129,10 @@ export function ruledGrids(rules: Rule[]): Grid[] {
     const xs = spaced(cluster([x0, x1, ...f.v.map((s) => s.x)], TOL + 1));
     const ys = spaced(cluster([y0, y1, ...f.h.map((s) => s.y)], TOL + 1));
     if (xs.length < 3 || ys.length < 3) continue; // fewer than 2 × 2 cells: a box or a divider, not a table
-    const vAt = (x: number) => f.v.filter((s) => Math.abs(s.x - x) <= TOL + 1).map((s) => [s.y0, s.y1] as [number, number]);
-    const hAt = (y: number) => f.h.filter((s) => Math.abs(s.y - y) <= TOL + 1).map((s) => [s.x0, s.x1] as [number, number]);
+    const vAt = (x: number) =>
+      f.v.filter((s) => Math.abs(s.x - x) <= TOL + 1).map((s) => [s.y0, s.y1] as [number, number]);
+    const hAt = (y: number) =>
+      f.h.filter((s) => Math.abs(s.y - y) <= TOL + 1).map((s) => [s.x0, s.x1] as [number, number]);
     const vLines = xs.map(vAt);
     const hLines = ys.map(hAt);
     grids.push({

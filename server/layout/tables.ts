@@ -64,7 +64,13 @@ export function detectTables(content: PageContent, opts: DetectOptions = {}): De
   const take = (grids: Grid[], ruled: boolean) => {
     for (const g of grids) {
       // A table inside another table's cell (nested tables) is that cell's text.
-      const inside = out.some((t) => g.xs[0]! >= t.bbox.x0 - 1 && g.xs[g.xs.length - 1]! <= t.bbox.x1 + 1 && g.ys[0]! >= t.bbox.y0 - 1 && g.ys[g.ys.length - 1]! <= t.bbox.y1 + 1);
+      const inside = out.some(
+        (t) =>
+          g.xs[0]! >= t.bbox.x0 - 1 &&
+          g.xs[g.xs.length - 1]! <= t.bbox.x1 + 1 &&
+          g.ys[0]! >= t.bbox.y0 - 1 &&
+          g.ys[g.ys.length - 1]! <= t.bbox.y1 + 1,
+      );
       if (inside) continue;
       const filled = fillGrid(g, content.spans, taken);
       if (!credible(filled)) continue;
@@ -78,7 +84,10 @@ export function detectTables(content: PageContent, opts: DetectOptions = {}): De
   try {
     // Largest frames first, so an outer table claims its nested tables' text.
     const area = (g: Grid) => (g.xs[g.xs.length - 1]! - g.xs[0]!) * (g.ys[g.ys.length - 1]! - g.ys[0]!);
-    take(ruledGrids(content.rules).sort((a, b) => area(b) - area(a)), true);
+    take(
+      ruledGrids(content.rules).sort((a, b) => area(b) - area(a)),
+      true,
+    );
     // Tables with horizontal rules only (booktabs, a rule under the header row).
     for (const t of hruleTables(content.spans, content.rules, taken, content.width)) {
       const rows = pruneEmpty(t.rows);

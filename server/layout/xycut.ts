@@ -116,7 +116,12 @@ function bandCut<U extends Unit>(units: U[], gutters: { x0: number; x1: number }
 }
 
 /** The widest gutter that separates two groups standing side by side (their y-ranges overlap). */
-function verticalCut<U extends Unit>(units: U[], minGutter: number, minWidth: number, gutters: { x0: number; x1: number }[]): [U[], U[]] | undefined {
+function verticalCut<U extends Unit>(
+  units: U[],
+  minGutter: number,
+  minWidth: number,
+  gutters: { x0: number; x1: number }[],
+): [U[], U[]] | undefined {
   const sorted = [...units].sort((a, b) => a.cutBox.x0 - b.cutBox.x0);
   let maxX1 = -Infinity;
   let best: { i: number; gap: number } | undefined;
@@ -151,7 +156,14 @@ function verticalCut<U extends Unit>(units: U[], minGutter: number, minWidth: nu
         // Lines of prose on both sides of a page gutter are columns even when they share a
         // baseline grid (three columns: one column beside two looks row-aligned).
         const prose = pageGutter && proseLines(sorted.slice(0, i)) && proseLines(sorted.slice(i));
-        if (overlap > 0 && wide && (shorter >= nodeH * 0.3 || pageGutter) && (!best || gap > best.gap) && (prose || !rowAligned(sorted.slice(0, i), sorted.slice(i)))) best = { i, gap };
+        if (
+          overlap > 0 &&
+          wide &&
+          (shorter >= nodeH * 0.3 || pageGutter) &&
+          (!best || gap > best.gap) &&
+          (prose || !rowAligned(sorted.slice(0, i), sorted.slice(i)))
+        )
+          best = { i, gap };
       }
     }
     maxX1 = Math.max(maxX1, u.cutBox.x1);
@@ -175,7 +187,8 @@ function proseLines<U extends Unit>(us: U[]): boolean {
 function rowAligned<U extends Unit>(left: U[], right: U[]): boolean {
   if (left.length < 2 || right.length < 2) return false;
   const width = (us: U[]) => Math.max(...us.map((u) => u.cutBox.x1)) - Math.min(...us.map((u) => u.cutBox.x0));
-  const total = Math.max(...[...left, ...right].map((u) => u.cutBox.x1)) - Math.min(...[...left, ...right].map((u) => u.cutBox.x0));
+  const total =
+    Math.max(...[...left, ...right].map((u) => u.cutBox.x1)) - Math.min(...[...left, ...right].map((u) => u.cutBox.x0));
   const narrowest = Math.min(width(left), width(right));
   if (narrowest > total * 0.42) return false;
   const [few, many] = left.length <= right.length ? [left, right] : [right, left];

@@ -29,7 +29,12 @@ export function fileSha256(path: string): Promise<string> {
 export function cacheKey(contentSha256: string, opts: { pages?: string; password?: string }): string {
   // The password is part of the key (hashed): a conversion opened with it is not handed to a
   // call without it.
-  const pw = opts.password === undefined ? '' : createHash('sha256').update('folio-mcp\0' + opts.password).digest('hex');
+  const pw =
+    opts.password === undefined
+      ? ''
+      : createHash('sha256')
+          .update('folio-mcp\0' + opts.password)
+          .digest('hex');
   return `${contentSha256}\0${(opts.pages ?? '').replace(/\s+/g, '')}\0${pw}`;
 }
 

@@ -16,11 +16,13 @@ export class AllowedRoots {
   readonly roots: string[];
 
   constructor(folders: readonly string[]) {
-    if (folders.length === 0) throw new PathError('name at least one folder the MCP server may read PDFs from: folio mcp <folder>...');
+    if (folders.length === 0)
+      throw new PathError('name at least one folder the MCP server may read PDFs from: folio mcp <folder>...');
     this.roots = folders.map((f) => {
       const abs = resolve(f);
       const st = statSync(abs, { throwIfNoEntry: false });
-      if (!st?.isDirectory()) throw new PathError(`${abs} is not a folder: folio mcp takes the folders it may read from`);
+      if (!st?.isDirectory())
+        throw new PathError(`${abs} is not a folder: folio mcp takes the folders it may read from`);
       return realpathSync(abs);
     });
   }
@@ -28,7 +30,8 @@ export class AllowedRoots {
   /** The real path of `input` (absolute, or relative to the first folder) when it is a convertible file inside a folder; else a PathError saying why. */
   check(input: string): string {
     if (typeof input !== 'string' || input.trim() === '') throw new PathError('path is empty: give the path of a PDF');
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input) && !/^file:/i.test(input)) throw new PathError(`${input.slice(0, 200)}: only local files (a path or a file:// URI) can be converted`);
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input) && !/^file:/i.test(input))
+      throw new PathError(`${input.slice(0, 200)}: only local files (a path or a file:// URI) can be converted`);
     if (/^file:/i.test(input)) {
       try {
         input = fileURLToPath(input);

@@ -44,7 +44,11 @@ export interface McpOptions {
   limits: ConvertLimits;
 }
 
-const LIMIT_FLAGS = { '--max-pages': 'maxPages', '--max-document-seconds': 'documentSeconds', '--max-page-memory': 'pageMemoryMb' } as const;
+const LIMIT_FLAGS = {
+  '--max-pages': 'maxPages',
+  '--max-document-seconds': 'documentSeconds',
+  '--max-page-memory': 'pageMemoryMb',
+} as const;
 
 export function parseMcpArgs(argv: string[]): McpOptions {
   const o: McpOptions = { folders: [], jobs: 2, maxChars: MAX_RESULT_CHARS, limits: {} };
@@ -84,14 +88,27 @@ export function createFolioMcpServer(opts: McpOptions): { server: McpServer; clo
       title: 'Convert a PDF to Markdown',
       description:
         'Converts a PDF on this machine to Markdown (Folio: text layer, OCR for scans, layout, tables, reading order). ' +
-        'format: markdown (default), chunks (JSON Lines for retrieval in Docling\'s DocChunk shape: text, meta.headings, meta.doc_items with pages and boxes), doctags, or docling (DoclingDocument JSON, compact). ' +
+        "format: markdown (default), chunks (JSON Lines for retrieval in Docling's DocChunk shape: text, meta.headings, meta.doc_items with pages and boxes), doctags, or docling (DoclingDocument JSON, compact). " +
         `Only files inside ${roots.roots.join(', ')} may be read; relative paths are relative to the first; file:// URIs are accepted. ` +
         'A document converted before (same content) is answered from the cache.',
       inputSchema: {
         path: z.string().describe('Path of the PDF (absolute, relative to the first allowed folder, or a file:// URI)'),
-        pages: z.string().regex(/^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/).optional().describe('Pages, e.g. "1-3,7" (default: all)'),
-        format: z.enum(['markdown', 'chunks', 'doctags', 'docling']).optional().describe('Output format (default markdown)'),
-        chunkSize: z.number().int().min(16).max(1_000_000).optional().describe('chunks: size limit in characters (default 2000)'),
+        pages: z
+          .string()
+          .regex(/^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/)
+          .optional()
+          .describe('Pages, e.g. "1-3,7" (default: all)'),
+        format: z
+          .enum(['markdown', 'chunks', 'doctags', 'docling'])
+          .optional()
+          .describe('Output format (default markdown)'),
+        chunkSize: z
+          .number()
+          .int()
+          .min(16)
+          .max(1_000_000)
+          .optional()
+          .describe('chunks: size limit in characters (default 2000)'),
         password: z.string().max(1024).optional().describe('Password of an encrypted PDF'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -110,7 +127,10 @@ export function createFolioMcpServer(opts: McpOptions): { server: McpServer; clo
         let done: CachedConversion | undefined = cache.get(key);
         if (done) {
           cache.hits++;
-          log('info', `${label}: from the cache (same content converted before; ${cache.hits} cached, ${cache.misses} converted)`);
+          log(
+            'info',
+            `${label}: from the cache (same content converted before; ${cache.hits} cached, ${cache.misses} converted)`,
+          );
         } else {
           const pages: PageResult[] = [];
           // Progress notifications are awaited before the result goes out: the client drops progress
@@ -118,13 +138,24 @@ export function createFolioMcpServer(opts: McpOptions): { server: McpServer; clo
           const notified: Promise<void>[] = [];
           const summary = await convertDocument(
             pool,
-            { uri: path, pages: args.pages, password: args.password, limits: opts.limits, options: { engine: 'pipeline', ocr: 'auto' } },
+            {
+              uri: path,
+              pages: args.pages,
+              password: args.password,
+              limits: opts.limits,
+              options: { engine: 'pipeline', ocr: 'auto' },
+            },
             {
               page: (p) => pages.push(p),
               progress: (n, total) => {
                 if (token === undefined) return;
                 notified.push(
-                  extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: n, total, message: `${label}: page ${n}/${total}` } }).catch(() => undefined),
+                  extra
+                    .sendNotification({
+                      method: 'notifications/progress',
+                      params: { progressToken: token, progress: n, total, message: `${label}: page ${n}/${total}` },
+                    })
+                    .catch(() => undefined),
                 );
               },
             },
@@ -132,7 +163,10 @@ export function createFolioMcpServer(opts: McpOptions): { server: McpServer; clo
           );
           await Promise.all(notified);
           if (summary.cancelled || extra.signal.aborted) {
-            log('info', `conversion of ${label} cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages`);
+            log(
+              'info',
+              `conversion of ${label} cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages`,
+            );
             return toolError('cancelled', `cancelled after ${summary.pagesDone.length} pages`);
           }
           if (summary.pagesDone.length === 0 && summary.pageErrors.length > 0) {
@@ -143,8 +177,12 @@ export function createFolioMcpServer(opts: McpOptions): { server: McpServer; clo
           cache.misses++;
           // Only a whole conversion of the bytes it was keyed by is kept (the file may have changed meanwhile).
           const complete = summary.pageErrors.length === 0 && !summary.stopped;
-          if (complete && cacheKey(await fileSha256(path), { pages: args.pages, password: args.password }) === key) cache.set(key, done);
-          log('info', `${label}: converted ${summary.pagesDone.length} pages (${cache.hits} cached, ${cache.misses} converted)`);
+          if (complete && cacheKey(await fileSha256(path), { pages: args.pages, password: args.password }) === key)
+            cache.set(key, done);
+          log(
+            'info',
+            `${label}: converted ${summary.pagesDone.length} pages (${cache.hits} cached, ${cache.misses} converted)`,
+          );
         }
         const { summary, pages } = done;
         const format = args.format ?? 'markdown';
@@ -152,10 +190,22 @@ export function createFolioMcpServer(opts: McpOptions): { server: McpServer; clo
         if (format === 'doctags') text = summary.doctags;
         else if (format === 'markdown') text = summary.markdown;
         // JSON compact: an agent's context pays for every indentation space.
-        else text = renderExport({ format, pdfPath: path, pages, images: 'none', imagesBaseDir: roots.roots[0]!, keepFurniture: false, chunk: { maxSize: args.chunkSize ?? 2000, unit: 'chars' }, json: 'compact' }).text;
+        else
+          text = renderExport({
+            format,
+            pdfPath: path,
+            pages,
+            images: 'none',
+            imagesBaseDir: roots.roots[0]!,
+            keepFurniture: false,
+            chunk: { maxSize: args.chunkSize ?? 2000, unit: 'chars' },
+            json: 'compact',
+          }).text;
         const notes = summary.pageErrors.map((e) => `page ${e.page} failed: ${e.message}`);
         if (text.length > opts.maxChars) {
-          notes.push(`output cut at ${opts.maxChars} of ${text.length} characters: ask for fewer pages (pages argument)`);
+          notes.push(
+            `output cut at ${opts.maxChars} of ${text.length} characters: ask for fewer pages (pages argument)`,
+          );
           text = text.slice(0, opts.maxChars);
         }
         const content: { type: 'text'; text: string }[] = [{ type: 'text', text }];
@@ -171,7 +221,8 @@ export function createFolioMcpServer(opts: McpOptions): { server: McpServer; clo
     'list_pdfs',
     {
       title: 'List PDFs',
-      description: 'Lists the PDFs (and PNG/JPEG/TIFF scans) in the folders this server may read that convert_pdf accepts (at most 500), one absolute path a line.',
+      description:
+        'Lists the PDFs (and PNG/JPEG/TIFF scans) in the folders this server may read that convert_pdf accepts (at most 500), one absolute path a line.',
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async () => ({ content: [{ type: 'text', text: listConvertible(roots).join('\n') || '(no PDF found)' }] }),

@@ -31,5 +31,12 @@ export interface ToolError {
 }
 
 export function toolError(kind: ErrorKind, text: string): ToolError {
-  return { isError: true, content: [{ type: 'text', text }, { type: 'text', text: MCP_ADVICE[kind] }], _meta: { [ERROR_KIND_META]: kind } };
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text },
+      { type: 'text', text: MCP_ADVICE[kind] },
+    ],
+    _meta: { [ERROR_KIND_META]: kind },
+  };
 }

@@ -81,7 +81,9 @@ export const CATALOG: readonly CatalogEntry[] = [
 ];
 
 export function findEntry(nameOrRepoOrFolder: string): CatalogEntry | undefined {
-  return CATALOG.find((e) => e.name === nameOrRepoOrFolder || e.repo === nameOrRepoOrFolder || e.folder === nameOrRepoOrFolder);
+  return CATALOG.find(
+    (e) => e.name === nameOrRepoOrFolder || e.repo === nameOrRepoOrFolder || e.folder === nameOrRepoOrFolder,
+  );
 }
 
 /** `~/.cache/folio/models` (XDG_CACHE_HOME honoured), or FOLIO_MODELS when set. */

@@ -82,14 +82,21 @@ export async function downloadFile(
         res = await hubFetch(url, { signal, headers: have > 0 ? { range: `bytes=${have}-` } : {} }, policy);
       } catch (e) {
         if (opts.signal?.aborted || e instanceof FolioError) throw e;
-        if (stalled) throw new FolioError(FolioErrorCodes.ModelError, `The model hub did not answer the request for ${meta.path} within ${requestMs / 1000} s; run the download again later.`);
+        if (stalled)
+          throw new FolioError(
+            FolioErrorCodes.ModelError,
+            `The model hub did not answer the request for ${meta.path} within ${requestMs / 1000} s; run the download again later.`,
+          );
         throw offlineError(opts.endpoint, e);
       }
       rearm();
       if (res.status === 416 && have === meta.size) {
         // Already complete.
       } else if (!res.ok || !res.body) {
-        throw new FolioError(FolioErrorCodes.ModelError, `Downloading ${meta.path} failed: HTTP ${res.status} from ${url}.`);
+        throw new FolioError(
+          FolioErrorCodes.ModelError,
+          `Downloading ${meta.path} failed: HTTP ${res.status} from ${url}.`,
+        );
       } else {
         const append = res.status === 206 && have > 0;
         if (!append) have = 0;
@@ -123,7 +130,10 @@ export async function downloadFile(
           }
           // The partial file stays: the next pull resumes from it.
           const why = stalled ? `nothing arrived for ${idleMs / 1000} s` : (e as Error).message;
-          throw new FolioError(FolioErrorCodes.ModelError, `The download of ${meta.path} was interrupted at ${have} of ${meta.size} bytes (${why}); run the download again to resume.`);
+          throw new FolioError(
+            FolioErrorCodes.ModelError,
+            `The download of ${meta.path} was interrupted at ${have} of ${meta.size} bytes (${why}); run the download again to resume.`,
+          );
         }
         out.end();
         await done;

@@ -54,7 +54,10 @@ async function cappedJson(res: Response, max: number, url: string): Promise<unkn
   const declared = Number(res.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > max) {
     await res.body?.cancel().catch(() => undefined);
-    throw new FolioError(FolioErrorCodes.ModelError, `${url} answered ${declared} bytes, more than the ${max} bytes Folio reads from the hub's API; nothing was downloaded.`);
+    throw new FolioError(
+      FolioErrorCodes.ModelError,
+      `${url} answered ${declared} bytes, more than the ${max} bytes Folio reads from the hub's API; nothing was downloaded.`,
+    );
   }
   const parts: Uint8Array[] = [];
   let n = 0;
@@ -63,7 +66,10 @@ async function cappedJson(res: Response, max: number, url: string): Promise<unkn
       n += chunk.byteLength;
       if (n > max) {
         await res.body.cancel().catch(() => undefined);
-        throw new FolioError(FolioErrorCodes.ModelError, `${url} sent more than the ${max} bytes Folio reads from the hub's API; nothing was downloaded.`);
+        throw new FolioError(
+          FolioErrorCodes.ModelError,
+          `${url} sent more than the ${max} bytes Folio reads from the hub's API; nothing was downloaded.`,
+        );
       }
       parts.push(chunk);
     }
@@ -76,15 +82,27 @@ async function cappedJson(res: Response, max: number, url: string): Promise<unkn
 }
 
 /** GET an API URL and read its JSON within `max` bytes and `policy.requestMs`; errors say which. */
-async function hubJson(endpoint: string, url: string, max: number, policy: HubPolicy, signal: AbortSignal | undefined, on404: () => FolioError): Promise<{ body: unknown; headers: Headers }> {
+async function hubJson(
+  endpoint: string,
+  url: string,
+  max: number,
+  policy: HubPolicy,
+  signal: AbortSignal | undefined,
+  on404: () => FolioError,
+): Promise<{ body: unknown; headers: Headers }> {
   const ms = policy.requestMs ?? DEFAULT_REQUEST_MS;
   const timeout = AbortSignal.timeout(ms);
   const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  const late = () => new FolioError(FolioErrorCodes.ModelError, `The model hub did not answer ${url} within ${ms / 1000} s; try again later, or set HF_ENDPOINT to a mirror.`);
+  const late = () =>
+    new FolioError(
+      FolioErrorCodes.ModelError,
+      `The model hub did not answer ${url} within ${ms / 1000} s; try again later, or set HF_ENDPOINT to a mirror.`,
+    );
   try {
     const res = await hubFetch(url, { signal: both, headers: { accept: 'application/json' } }, policy);
     if (res.status === 404) throw on404();
-    if (!res.ok) throw new FolioError(FolioErrorCodes.ModelError, `${url} answered HTTP ${res.status}; try again later.`);
+    if (!res.ok)
+      throw new FolioError(FolioErrorCodes.ModelError, `${url} answered HTTP ${res.status}; try again later.`);
     return { body: await cappedJson(res, max, url), headers: res.headers };
   } catch (e) {
     if (signal?.aborted) throw e;
@@ -123,7 +141,11 @@ export function hubEndpoint(baseUrl?: string, policy: HubPolicy = {}): string {
  * `fetch` that follows redirects itself (at most 5), checking every address against the policy
  * before connecting: an HTTPS hub cannot hand the download over to plain HTTP.
  */
-export async function hubFetch(url: string, init: { signal?: AbortSignal; headers?: Record<string, string> }, policy: HubPolicy): Promise<Response> {
+export async function hubFetch(
+  url: string,
+  init: { signal?: AbortSignal; headers?: Record<string, string> },
+  policy: HubPolicy,
+): Promise<Response> {
   let current = url;
   for (let hop = 0; hop <= 5; hop++) {
     checkHubUrl(current, policy, hop === 0 ? 'The model hub address' : 'A redirect of the model hub to');
@@ -140,12 +162,30 @@ export async function hubFetch(url: string, init: { signal?: AbortSignal; header
 export const COMMIT_RE = /^[0-9a-f]{40}$/;
 
 /** Resolves a branch or tag (`main`) to its commit, so every file of a pull comes from that one commit. */
-export async function resolveRevision(endpoint: string, repo: string, revision: string, policy: HubPolicy, signal?: AbortSignal): Promise<string> {
+export async function resolveRevision(
+  endpoint: string,
+  repo: string,
+  revision: string,
+  policy: HubPolicy,
+  signal?: AbortSignal,
+): Promise<string> {
   if (COMMIT_RE.test(revision)) return revision;
   const url = `${endpoint}/api/models/${repo}/revision/${encodeURIComponent(revision)}`;
-  const { body } = await hubJson(endpoint, url, MAX_REVISION_BYTES, policy, signal, () => new FolioError(FolioErrorCodes.ModelError, `The model repository ${repo} or its revision "${revision}" was not found at ${endpoint}.`));
+  const { body } = await hubJson(
+    endpoint,
+    url,
+    MAX_REVISION_BYTES,
+    policy,
+    signal,
+    () =>
+      new FolioError(
+        FolioErrorCodes.ModelError,
+        `The model repository ${repo} or its revision "${revision}" was not found at ${endpoint}.`,
+      ),
+  );
   const sha = (body as { sha?: unknown } | null)?.sha;
-  if (typeof sha !== 'string' || !COMMIT_RE.test(sha)) throw new FolioError(FolioErrorCodes.ModelError, `${url} did not name a commit for "${revision}".`);
+  if (typeof sha !== 'string' || !COMMIT_RE.test(sha))
+    throw new FolioError(FolioErrorCodes.ModelError, `${url} did not name a commit for "${revision}".`);
   return sha;
 }
 
@@ -171,20 +211,46 @@ interface TreeEntry {
 }
 
 /** One folder's listing, following `Link: <…>; rel="next"` pages as the hub paginates long lists. */
-async function getTree(endpoint: string, repo: string, revision: string, folder: string, policy: HubPolicy, signal?: AbortSignal): Promise<TreeEntry[]> {
+async function getTree(
+  endpoint: string,
+  repo: string,
+  revision: string,
+  folder: string,
+  policy: HubPolicy,
+  signal?: AbortSignal,
+): Promise<TreeEntry[]> {
   const all: TreeEntry[] = [];
-  let url: string | undefined = `${endpoint}/api/models/${repo}/tree/${encodeURIComponent(revision)}${folder ? '/' + folder : ''}`;
+  let url: string | undefined =
+    `${endpoint}/api/models/${repo}/tree/${encodeURIComponent(revision)}${folder ? '/' + folder : ''}`;
   for (let pages = 0; url && pages < 100; pages++) {
     const { entries, next } = await getTreePage(endpoint, url, repo, policy, signal);
     all.push(...entries);
-    if (all.length > MAX_LISTING_ENTRIES) throw new FolioError(FolioErrorCodes.ModelError, `The hub's listing of ${repo} has more than ${MAX_LISTING_ENTRIES} entries; nothing was downloaded.`);
+    if (all.length > MAX_LISTING_ENTRIES)
+      throw new FolioError(
+        FolioErrorCodes.ModelError,
+        `The hub's listing of ${repo} has more than ${MAX_LISTING_ENTRIES} entries; nothing was downloaded.`,
+      );
     url = next ? new URL(next, url).href : undefined;
   }
   return all;
 }
 
-async function getTreePage(endpoint: string, url: string, repo: string, policy: HubPolicy, signal?: AbortSignal): Promise<{ entries: TreeEntry[]; next?: string }> {
-  const { body, headers } = await hubJson(endpoint, url, MAX_LISTING_PAGE_BYTES, policy, signal, () => new FolioError(FolioErrorCodes.ModelError, `The model repository ${repo} was not found at ${endpoint} (${url}).`));
+async function getTreePage(
+  endpoint: string,
+  url: string,
+  repo: string,
+  policy: HubPolicy,
+  signal?: AbortSignal,
+): Promise<{ entries: TreeEntry[]; next?: string }> {
+  const { body, headers } = await hubJson(
+    endpoint,
+    url,
+    MAX_LISTING_PAGE_BYTES,
+    policy,
+    signal,
+    () =>
+      new FolioError(FolioErrorCodes.ModelError, `The model repository ${repo} was not found at ${endpoint} (${url}).`),
+  );
   const link = headers.get('link') ?? '';
   if (!Array.isArray(body)) throw new FolioError(FolioErrorCodes.ModelError, `${url} did not return a file list.`);
   const next = /<([^>]+)>;\s*rel="next"/.exec(link)?.[1];
@@ -192,7 +258,13 @@ async function getTreePage(endpoint: string, url: string, repo: string, policy: 
 }
 
 /** Every file of a repository at a revision, with sizes and checksums (folders listed recursively). */
-export async function listRepoFiles(endpoint: string, repo: string, revision: string, policy: HubPolicy, signal?: AbortSignal): Promise<HubFile[]> {
+export async function listRepoFiles(
+  endpoint: string,
+  repo: string,
+  revision: string,
+  policy: HubPolicy,
+  signal?: AbortSignal,
+): Promise<HubFile[]> {
   const files: HubFile[] = [];
   const seen = new Set<string>();
   const walk = async (folder: string, depth: number) => {
@@ -205,10 +277,17 @@ export async function listRepoFiles(endpoint: string, repo: string, revision: st
         const sha256 = e.lfs?.oid ?? e.lfs?.sha256;
         // Paths become file names under the models folder: no `..`, no absolute or odd paths.
         if (!/^[\w.-]+(\/[\w.-]+)*$/.test(e.path) || e.path.split('/').some((seg) => seg === '.' || seg === '..')) {
-          throw new FolioError(FolioErrorCodes.ModelError, `The hub's listing of ${repo} names a file "${e.path}" that is not a plain relative path; nothing was downloaded.`);
+          throw new FolioError(
+            FolioErrorCodes.ModelError,
+            `The hub's listing of ${repo} names a file "${e.path}" that is not a plain relative path; nothing was downloaded.`,
+          );
         }
         const size = e.lfs?.size ?? e.size ?? 0;
-        if (!Number.isSafeInteger(size) || size < 0) throw new FolioError(FolioErrorCodes.ModelError, `The hub's listing of ${repo} gives ${e.path} an impossible size (${String(size)}).`);
+        if (!Number.isSafeInteger(size) || size < 0)
+          throw new FolioError(
+            FolioErrorCodes.ModelError,
+            `The hub's listing of ${repo} gives ${e.path} an impossible size (${String(size)}).`,
+          );
         files.push({ path: e.path, size, sha256, gitSha1: sha256 ? undefined : e.oid });
       }
     }

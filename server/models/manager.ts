@@ -16,7 +16,16 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join } from 'node:path';
 import { FolioError } from '../errors';
 import { FolioErrorCodes } from '../../common/protocol';
-import { CATALOG, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_TOTAL_BYTES, findEntry, isWeightFile, MAX_OTHER_FILE_BYTES, wantedFile, type CatalogEntry } from './catalog';
+import {
+  CATALOG,
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_TOTAL_BYTES,
+  findEntry,
+  isWeightFile,
+  MAX_OTHER_FILE_BYTES,
+  wantedFile,
+  type CatalogEntry,
+} from './catalog';
 import { downloadFile, verifyFile } from './download';
 import { hubEndpoint, listRepoFiles, resolveRevision, resolveUrl, type HubFile, type HubPolicy } from './hub';
 
@@ -79,10 +88,15 @@ interface Manifest {
 }
 
 function entryFor(repo: string, catalog?: readonly CatalogEntry[]): CatalogEntry {
-  const known = catalog ? catalog.find((e) => e.name === repo || e.repo === repo || e.folder === repo) : findEntry(repo);
+  const known = catalog
+    ? catalog.find((e) => e.name === repo || e.repo === repo || e.folder === repo)
+    : findEntry(repo);
   if (known) return known;
   if (!/^[\w.-]+\/[\w.-]+$/.test(repo)) {
-    throw new FolioError(FolioErrorCodes.ModelError, `Unknown model "${repo}"; use ${CATALOG.map((c) => c.name).join(' or ')}, or a hub id like owner/name.`);
+    throw new FolioError(
+      FolioErrorCodes.ModelError,
+      `Unknown model "${repo}"; use ${CATALOG.map((c) => c.name).join(' or ')}, or a hub id like owner/name.`,
+    );
   }
   return { name: repo, repo, folder: repo.split('/')[1], description: repo, variants: true };
 }
@@ -112,12 +126,18 @@ function checkSizes(entry: CatalogEntry, files: readonly HubFile[]): void {
     if (entry.pinned?.[f.path]) continue;
     const cap = isWeightFile(f.path) ? (entry.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES) : MAX_OTHER_FILE_BYTES;
     if (f.size > cap) {
-      throw new FolioError(FolioErrorCodes.ModelError, `The hub lists ${f.path} of ${entry.repo} as ${mb(f.size)}, more than the ${mb(cap)} Folio allows for that file; nothing was downloaded.`);
+      throw new FolioError(
+        FolioErrorCodes.ModelError,
+        `The hub lists ${f.path} of ${entry.repo} as ${mb(f.size)}, more than the ${mb(cap)} Folio allows for that file; nothing was downloaded.`,
+      );
     }
   }
   const totalCap = entry.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
   if (total > totalCap) {
-    throw new FolioError(FolioErrorCodes.ModelError, `The hub lists ${mb(total)} of files for ${entry.repo}, more than the ${mb(totalCap)} Folio allows for this model; nothing was downloaded.`);
+    throw new FolioError(
+      FolioErrorCodes.ModelError,
+      `The hub lists ${mb(total)} of files for ${entry.repo}, more than the ${mb(totalCap)} Folio allows for this model; nothing was downloaded.`,
+    );
   }
 }
 
@@ -133,9 +153,19 @@ function readManifest(folder: string): Manifest | undefined {
 export async function pullModel(opts: PullOptions): Promise<string> {
   const entry = entryFor(opts.repo, opts.catalog);
   const dtype = opts.dtype ?? 'fp32';
-  const policy: HubPolicy = { allowLoopbackHttp: opts.allowLoopbackHttp === true, requestMs: opts.requestMs, idleMs: opts.idleMs };
+  const policy: HubPolicy = {
+    allowLoopbackHttp: opts.allowLoopbackHttp === true,
+    requestMs: opts.requestMs,
+    idleMs: opts.idleMs,
+  };
   const endpoint = hubEndpoint(opts.baseUrl, policy);
-  const revision = await resolveRevision(endpoint, entry.repo, opts.revision ?? entry.revision ?? 'main', policy, opts.signal);
+  const revision = await resolveRevision(
+    endpoint,
+    entry.repo,
+    opts.revision ?? entry.revision ?? 'main',
+    policy,
+    opts.signal,
+  );
   const all = await listRepoFiles(endpoint, entry.repo, revision, policy, opts.signal);
   const files = all.filter((f) => wantedFile(entry, f.path, dtype)).map((f) => withPin(entry, f));
   checkSizes(entry, files);
@@ -148,7 +178,10 @@ export async function pullModel(opts: PullOptions): Promise<string> {
   }
   if (entry.variants && !files.some((f) => f.path.endsWith('.onnx'))) {
     const have = [...new Set(all.filter((f) => f.path.endsWith('.onnx')).map((f) => f.path))].join(', ');
-    throw new FolioError(FolioErrorCodes.ModelError, `${entry.repo} has no ONNX files for dtype "${dtype}" (it has: ${have || 'none'}).`);
+    throw new FolioError(
+      FolioErrorCodes.ModelError,
+      `${entry.repo} has no ONNX files for dtype "${dtype}" (it has: ${have || 'none'}).`,
+    );
   }
   mkdirSync(opts.dir, { recursive: true });
   const target = join(opts.dir, entry.folder);
@@ -158,7 +191,9 @@ export async function pullModel(opts: PullOptions): Promise<string> {
   /** Files already installed with the same checksum are not fetched again. */
   const isInstalled = (f: HubFile) => {
     const m = current.get(f.path);
-    return !!m && existsSync(join(target, f.path)) && m.size === f.size && m.sha256 === f.sha256 && m.gitSha1 === f.gitSha1;
+    return (
+      !!m && existsSync(join(target, f.path)) && m.size === f.size && m.sha256 === f.sha256 && m.gitSha1 === f.gitSha1
+    );
   };
   const todo = files.filter((f) => !isInstalled(f));
   const overallTotal = files.reduce((a, f) => a + f.size, 0);
@@ -175,10 +210,24 @@ export async function pullModel(opts: PullOptions): Promise<string> {
       policy,
       signal: opts.signal,
       onProgress: (p) =>
-        opts.onProgress?.({ model: entry.name, file: f.path, received: p.received, total: p.total, overallReceived: before + p.received, overallTotal }),
+        opts.onProgress?.({
+          model: entry.name,
+          file: f.path,
+          received: p.received,
+          total: p.total,
+          overallReceived: before + p.received,
+          overallTotal,
+        }),
     });
     overallDone += f.size;
-    opts.onProgress?.({ model: entry.name, file: f.path, received: f.size, total: f.size, overallReceived: overallDone, overallTotal });
+    opts.onProgress?.({
+      model: entry.name,
+      file: f.path,
+      received: f.size,
+      total: f.size,
+      overallReceived: overallDone,
+      overallTotal,
+    });
   }
   // Every file is verified: install.
   if (!existsSync(target)) {
@@ -193,7 +242,13 @@ export async function pullModel(opts: PullOptions): Promise<string> {
   }
   const dtypes = [...new Set([...(manifest?.dtypes ?? []), ...(entry.variants ? [dtype] : [])])];
   const kept = (manifest?.files ?? []).filter((m) => !files.some((f) => f.path === m.path));
-  const next: Manifest = { repo: entry.repo, revision, dtypes, files: [...kept, ...files], installedAt: new Date().toISOString() };
+  const next: Manifest = {
+    repo: entry.repo,
+    revision,
+    dtypes,
+    files: [...kept, ...files],
+    installedAt: new Date().toISOString(),
+  };
   writeFileSync(join(target, `${MANIFEST}.tmp`), JSON.stringify(next, null, 2));
   renameSync(join(target, `${MANIFEST}.tmp`), join(target, MANIFEST));
   return target;
@@ -237,7 +292,10 @@ export function listModels(dir: string): InstalledModel[] {
 export function removeModel(dir: string, name: string): string {
   const found = listModels(dir).find((m) => m.name === name || m.repo === name || m.folder === name);
   if (!found) {
-    throw new FolioError(FolioErrorCodes.ModelError, `No installed model "${name}" in ${dir}; \`folio models list\` shows what is installed.`);
+    throw new FolioError(
+      FolioErrorCodes.ModelError,
+      `No installed model "${name}" in ${dir}; \`folio models list\` shows what is installed.`,
+    );
   }
   rmSync(found.path, { recursive: true, force: true });
   rmSync(join(dir, '.staging', found.folder), { recursive: true, force: true });

@@ -26,7 +26,13 @@ export interface DecodedLine {
  * `probs` holds `steps × classes` softmax rows for one line, starting at `offset`.
  * Class 0 is blank; `alphabet[k]` is class k's text.
  */
-export function ctcGreedy(probs: Float32Array, offset: number, steps: number, classes: number, alphabet: string[]): DecodedLine {
+export function ctcGreedy(
+  probs: Float32Array,
+  offset: number,
+  steps: number,
+  classes: number,
+  alphabet: string[],
+): DecodedLine {
   const chars: DecodedChar[] = [];
   const space = classes - 1;
   let prev = 0;
@@ -81,7 +87,8 @@ export function splitWords(line: DecodedLine, opts: { spaceProb?: number; gapFac
   if (cs.length === 0) return [];
   const pos = cs.map((c) => (c.t0 + c.t1) / 2);
   const d: number[] = [];
-  for (let i = 1; i < cs.length; i++) if (cs[i].ch.trim() !== '' && cs[i - 1].ch.trim() !== '') d.push(pos[i] - pos[i - 1]);
+  for (let i = 1; i < cs.length; i++)
+    if (cs[i].ch.trim() !== '' && cs[i - 1].ch.trim() !== '') d.push(pos[i] - pos[i - 1]);
   const pitch = median(d);
   const half = Math.max(0.5, pitch / 2);
   const words: WordSpan[] = [];
@@ -91,7 +98,11 @@ export function splitWords(line: DecodedLine, opts: { spaceProb?: number; gapFac
   const flush = () => {
     if (cur.length > 0) {
       // A character's run marks roughly its centre: pad half a pitch either side.
-      words.push({ text: cur, f0: Math.max(0, (cs[start].t0 - half + 0.5) / line.steps), f1: Math.min(1, (cs[last].t1 + half + 0.5) / line.steps) });
+      words.push({
+        text: cur,
+        f0: Math.max(0, (cs[start].t0 - half + 0.5) / line.steps),
+        f1: Math.min(1, (cs[last].t1 + half + 0.5) / line.steps),
+      });
     }
     cur = '';
     start = -1;

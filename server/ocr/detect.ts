@@ -17,7 +17,12 @@ export interface DetectOptions {
   unclipRatio: number;
 }
 
-export const DEFAULT_DETECT: DetectOptions = { maxSide: 960, binaryThreshold: 0.3, boxThreshold: 0.6, unclipRatio: 1.5 };
+export const DEFAULT_DETECT: DetectOptions = {
+  maxSide: 960,
+  binaryThreshold: 0.3,
+  boxThreshold: 0.6,
+  unclipRatio: 1.5,
+};
 
 const MAX_CANDIDATES = 1000;
 
@@ -35,7 +40,11 @@ export function detectorSize(width: number, height: number, maxSide: number): { 
   return { w, h };
 }
 
-export async function detect(session: Session, planes: RgbPlanes, opts: DetectOptions = DEFAULT_DETECT): Promise<Detection[]> {
+export async function detect(
+  session: Session,
+  planes: RgbPlanes,
+  opts: DetectOptions = DEFAULT_DETECT,
+): Promise<Detection[]> {
   const { w, h } = detectorSize(planes.width, planes.height, opts.maxSide);
   const input = new Tensor('float32', detectorTensor(planes, w, h), [1, 3, h, w]);
   const out = await session.run({ [session.inputNames[0]]: input });
@@ -45,8 +54,14 @@ export async function detect(session: Session, planes: RgbPlanes, opts: DetectOp
   const sx = planes.width / w;
   const sy = planes.height / h;
   // PaddleOCR's max_candidates: a page of noise must not become thousands of recognizer runs.
-  if (found.length > MAX_CANDIDATES) found.sort((a, b) => b.rect.halfLong * b.rect.halfShort - a.rect.halfLong * a.rect.halfShort).splice(MAX_CANDIDATES);
-  return found.map((d) => ({ score: d.score, rect: minAreaRect(corners(d.rect).map(([x, y]) => [x * sx, y * sy] as Point)) }));
+  if (found.length > MAX_CANDIDATES)
+    found
+      .sort((a, b) => b.rect.halfLong * b.rect.halfShort - a.rect.halfLong * a.rect.halfShort)
+      .splice(MAX_CANDIDATES);
+  return found.map((d) => ({
+    score: d.score,
+    rect: minAreaRect(corners(d.rect).map(([x, y]) => [x * sx, y * sy] as Point)),
+  }));
 }
 
 export function corners(r: RotatedRect): Point[] {
@@ -79,7 +94,8 @@ export function dbBoxes(prob: Float32Array, w: number, h: number, opts: DetectOp
     let top = 0;
     stack[top++] = start;
     label[start] = id;
-    let yMin = h, yMax = -1;
+    let yMin = h,
+      yMax = -1;
     let count = 0;
     while (top > 0) {
       const p = stack[--top];
@@ -130,19 +146,25 @@ export function dbBoxes(prob: Float32Array, w: number, h: number, opts: DetectOp
 /** Mean probability over the map pixels whose centres fall inside the rectangle. */
 function meanInside(prob: Float32Array, w: number, h: number, r: RotatedRect): number {
   const cs = corners(r);
-  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    x1 = -Infinity,
+    y0 = Infinity,
+    y1 = -Infinity;
   for (const [x, y] of cs) {
     x0 = Math.min(x0, x);
     x1 = Math.max(x1, x);
     y0 = Math.min(y0, y);
     y1 = Math.max(y1, y);
   }
-  const xa = Math.max(0, Math.floor(x0)), xb = Math.min(w - 1, Math.ceil(x1));
-  const ya = Math.max(0, Math.floor(y0)), yb = Math.min(h - 1, Math.ceil(y1));
+  const xa = Math.max(0, Math.floor(x0)),
+    xb = Math.min(w - 1, Math.ceil(x1));
+  const ya = Math.max(0, Math.floor(y0)),
+    yb = Math.min(h - 1, Math.ceil(y1));
   let sum = 0;
   let cnt = 0;
   // Half a pixel of slack so a one-pixel-thin rectangle still covers its own pixels.
-  const la = r.halfLong + 0.5, lb = r.halfShort + 0.5;
+  const la = r.halfLong + 0.5,
+    lb = r.halfShort + 0.5;
   for (let y = ya; y <= yb; y++) {
     for (let x = xa; x <= xb; x++) {
       const dx = x + 0.5 - r.cx;

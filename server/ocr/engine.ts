@@ -4,7 +4,15 @@
  */
 import type { Session } from '../onnx/runtime';
 import { detect, DEFAULT_DETECT, type Detection, type DetectOptions } from './detect';
-import { boundsOf, originalToUprightPoint, skewOf, turnAbout, uprightToOriginalPoint, uprightSize, type RotatedRect } from './geometry';
+import {
+  boundsOf,
+  originalToUprightPoint,
+  skewOf,
+  turnAbout,
+  uprightToOriginalPoint,
+  uprightSize,
+  type RotatedRect,
+} from './geometry';
 import { checkImage, toPlanes, turnPlanes, type RgbPlanes } from './image';
 import { recognizeQuads, upsideDown, DEFAULT_BATCHING, type RecBatching } from './recognizer';
 import { splitWords, type DecodedLine } from './ctc';
@@ -35,7 +43,12 @@ export interface EngineTuning {
 const MIN_SKEW_DEG = 0.15;
 const MAX_SKEW_DEG = 10;
 
-export const DEFAULT_TUNING: EngineTuning = { detect: DEFAULT_DETECT, batching: DEFAULT_BATCHING, dropScore: 0.5, deskew: true };
+export const DEFAULT_TUNING: EngineTuning = {
+  detect: DEFAULT_DETECT,
+  batching: DEFAULT_BATCHING,
+  dropScore: 0.5,
+  deskew: true,
+};
 
 /** Stage timings of the last run, for the benchmark. */
 export interface OcrTimings {
@@ -80,7 +93,14 @@ export class PaddleOcr {
     const rotation = ((base + (flipped ? 180 : 0)) % 360) as Rotation;
     const t2 = performance.now();
     const workQuads = dets.map((d) => quadFor(d.rect, flipped ? [-1, 0] : [1, 0]));
-    const decoded = await recognizeQuads(this.models.rec, planes, workQuads, this.models.alphabet, this.tuning.batching, signal);
+    const decoded = await recognizeQuads(
+      this.models.rec,
+      planes,
+      workQuads,
+      this.models.alphabet,
+      this.tuning.batching,
+      signal,
+    );
     const t3 = performance.now();
 
     const kept: { quad: Point[]; dl: DecodedLine }[] = [];
@@ -94,8 +114,10 @@ export class PaddleOcr {
     // by more than its own width down the page, and layout finds gutters by straight strips.
     const us = uprightSize(rotation, W, H);
     const measured = skewOf(kept.map((k) => k.quad.map((p) => originalToUprightPoint(p, rotation, W, H))));
-    const skew = this.tuning.deskew && Math.abs(measured) >= MIN_SKEW_DEG && Math.abs(measured) <= MAX_SKEW_DEG ? measured : 0;
-    const toUpright = (p: Point): Point => turnAbout(originalToUprightPoint(p, rotation, W, H), -skew, us.width, us.height);
+    const skew =
+      this.tuning.deskew && Math.abs(measured) >= MIN_SKEW_DEG && Math.abs(measured) <= MAX_SKEW_DEG ? measured : 0;
+    const toUpright = (p: Point): Point =>
+      turnAbout(originalToUprightPoint(p, rotation, W, H), -skew, us.width, us.height);
     const lines = kept.map((k) => this.buildLine(k.quad, k.dl, toUpright, W, H, us));
     const cores = kept.map((k) => inkQuad(k.quad, k.dl).map(toUpright));
     const order = readingOrder(cores.map(boundsOf), cores);
@@ -103,7 +125,14 @@ export class PaddleOcr {
     return { rotation, skew, provider: this.provider, width: W, height: H, lines: order.map((i) => lines[i]) };
   }
 
-  private buildLine(quad: Point[], dl: DecodedLine, toUpright: (p: Point) => Point, W: number, H: number, us: { width: number; height: number }): OcrLine {
+  private buildLine(
+    quad: Point[],
+    dl: DecodedLine,
+    toUpright: (p: Point) => Point,
+    W: number,
+    H: number,
+    us: { width: number; height: number },
+  ): OcrLine {
     const up = (b: Point[]): Box => boundsOf(b.map(toUpright));
     const words: OcrWord[] = splitWords(dl).map((w) => {
       const q = subQuad(quad, w.f0, w.f1);
@@ -129,7 +158,12 @@ export class PaddleOcr {
       .sort((a, b) => b.rect.halfLong - a.rect.halfLong)
       .slice(0, 16);
     if (longest.length === 0) return false;
-    const p = await upsideDown(this.models.cls, planes, longest.map((d) => quadFor(d.rect, [1, 0])), signal);
+    const p = await upsideDown(
+      this.models.cls,
+      planes,
+      longest.map((d) => quadFor(d.rect, [1, 0])),
+      signal,
+    );
     let vote = 0;
     for (const v of p) vote += v - 0.5;
     return vote > 0;
@@ -155,7 +189,10 @@ function linesRunVertically(dets: Detection[]): boolean {
  */
 export function quadFor(r: RotatedRect, dir: Point): Point[] {
   const along = Math.abs(r.ux * dir[0] + r.uy * dir[1]);
-  let ux = r.ux, uy = r.uy, a = r.halfLong, b = r.halfShort;
+  let ux = r.ux,
+    uy = r.uy,
+    a = r.halfLong,
+    b = r.halfShort;
   if (along < Math.SQRT1_2 && r.halfLong < r.halfShort * 1.5) {
     // Short box whose long side is across the reading direction: use the other side.
     [ux, uy] = [-r.uy, r.ux];
@@ -164,7 +201,8 @@ export function quadFor(r: RotatedRect, dir: Point): Point[] {
   let d: Point = dir;
   if (Math.abs(ux * dir[0] + uy * dir[1]) < Math.SQRT1_2) d = [dir[1], -dir[0]]; // side text reads "up" the page
   if (ux * d[0] + uy * d[1] < 0) [ux, uy] = [-ux, -uy];
-  const nx = uy, ny = -ux; // text "up", y pointing down
+  const nx = uy,
+    ny = -ux; // text "up", y pointing down
   return [
     [r.cx - a * ux + b * nx, r.cy - a * uy + b * ny],
     [r.cx + a * ux + b * nx, r.cy + a * uy + b * ny],

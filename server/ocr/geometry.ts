@@ -61,7 +61,10 @@ export function minAreaRect(points: Point[]): RotatedRect {
     if (len === 0) continue;
     const ex = (q[0] - p[0]) / len;
     const ey = (q[1] - p[1]) / len;
-    let minA = Infinity, maxA = -Infinity, minB = Infinity, maxB = -Infinity;
+    let minA = Infinity,
+      maxA = -Infinity,
+      minB = Infinity,
+      maxB = -Infinity;
     for (const h of hull) {
       const a = h[0] * ex + h[1] * ey;
       const b = -h[0] * ey + h[1] * ex;
@@ -80,7 +83,10 @@ export function minAreaRect(points: Point[]): RotatedRect {
       const la = (maxA - minA) / 2;
       const lb = (maxB - minB) / 2;
       // Keep u along the long side so callers can read it as the text direction.
-      best = la >= lb ? { cx, cy, ux: ex, uy: ey, halfLong: la, halfShort: lb } : { cx, cy, ux: -ey, uy: ex, halfLong: lb, halfShort: la };
+      best =
+        la >= lb
+          ? { cx, cy, ux: ex, uy: ey, halfLong: la, halfShort: lb }
+          : { cx, cy, ux: -ey, uy: ex, halfLong: lb, halfShort: la };
     }
   }
   return best!;
@@ -121,7 +127,10 @@ export function readingDirection(rotation: Rotation): Point {
 }
 
 export function boundsOf(points: Point[]): Box {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
   for (const [x, y] of points) {
     if (x < x0) x0 = x;
     if (y < y0) y0 = y;
@@ -179,8 +188,15 @@ export function mapUprightToOriginal(box: Box, rotation: Rotation, width: number
   }
   // A deskewed box: turn its corners back by the skew, then undo the quarter turn.
   const us = uprightSize(rotation, width, height);
-  const corners: Point[] = [[box.x0, box.y0], [box.x1, box.y0], [box.x1, box.y1], [box.x0, box.y1]];
-  return boundsOf(corners.map((p) => uprightToOriginalPoint(turnAbout(p, skewDeg, us.width, us.height), rotation, width, height)));
+  const corners: Point[] = [
+    [box.x0, box.y0],
+    [box.x1, box.y0],
+    [box.x1, box.y1],
+    [box.x0, box.y1],
+  ];
+  return boundsOf(
+    corners.map((p) => uprightToOriginalPoint(turnAbout(p, skewDeg, us.width, us.height), rotation, width, height)),
+  );
 }
 
 /**
@@ -190,8 +206,10 @@ export function mapUprightToOriginal(box: Box, rotation: Rotation, width: number
 export function turnAbout(p: Point, deg: number, width: number, height: number): Point {
   if (deg === 0) return p;
   const a = (deg * Math.PI) / 180;
-  const c = Math.cos(a), s = Math.sin(a);
-  const dx = p[0] - width / 2, dy = p[1] - height / 2;
+  const c = Math.cos(a),
+    s = Math.sin(a);
+  const dx = p[0] - width / 2,
+    dy = p[1] - height / 2;
   return [width / 2 + dx * c - dy * s, height / 2 + dx * s + dy * c];
 }
 

@@ -24,7 +24,9 @@ export function checkImage(img: RgbaImage): void {
     throw new Error(`OCR input has an invalid size ${width}×${height}`);
   }
   if (!data || data.length < width * height * 4) {
-    throw new Error(`OCR input is too short: ${data?.length ?? 0} bytes for ${width}×${height} RGBA (needs ${width * height * 4})`);
+    throw new Error(
+      `OCR input is too short: ${data?.length ?? 0} bytes for ${width}×${height} RGBA (needs ${width * height * 4})`,
+    );
   }
 }
 
@@ -56,7 +58,10 @@ export function toPlanes(img: RgbaImage): RgbPlanes {
  * Resampling weights for one axis (a triangle filter widened by the shrink factor, so
  * downscaling averages instead of skipping thin strokes).
  */
-function axisWeights(src: number, dst: number): { start: Int32Array; count: Int32Array; w: Float32Array; taps: number } {
+function axisWeights(
+  src: number,
+  dst: number,
+): { start: Int32Array; count: Int32Array; w: Float32Array; taps: number } {
   const scale = src / dst;
   const support = Math.max(1, scale);
   const taps = Math.ceil(support) * 2 + 1;
@@ -81,7 +86,15 @@ function axisWeights(src: number, dst: number): { start: Int32Array; count: Int3
   return { start, count, w, taps };
 }
 
-function resamplePlane(src: Uint8ClampedArray, sw: number, sh: number, dw: number, dh: number, wx: ReturnType<typeof axisWeights>, wy: ReturnType<typeof axisWeights>): Float32Array {
+function resamplePlane(
+  src: Uint8ClampedArray,
+  sw: number,
+  sh: number,
+  dw: number,
+  dh: number,
+  wx: ReturnType<typeof axisWeights>,
+  wy: ReturnType<typeof axisWeights>,
+): Float32Array {
   const tmp = new Float32Array(dw * sh);
   for (let y = 0; y < sh; y++) {
     const row = y * sw;
@@ -135,7 +148,15 @@ export function detectorTensor(p: RgbPlanes, dw: number, dh: number): Float32Arr
  * (x/255 − 0.5)/0.5 in BGR order. Uses the parallelogram spanned at the top-left corner (our
  * quads are rectangles), and averages a few samples per pixel when the text is shrunk.
  */
-export function warpInto(p: RgbPlanes, quad: Point[], outW: number, outH: number, dst: Float32Array, batchIndex: number, stride: number): void {
+export function warpInto(
+  p: RgbPlanes,
+  quad: Point[],
+  outW: number,
+  outH: number,
+  dst: Float32Array,
+  batchIndex: number,
+  stride: number,
+): void {
   const [tl, tr, , bl] = quad;
   const ax = (tr[0] - tl[0]) / outW;
   const ay = (tr[1] - tl[1]) / outW;
@@ -149,7 +170,9 @@ export function warpInto(p: RgbPlanes, quad: Point[], outW: number, outH: number
   const inv = 1 / (ss * ss);
   for (let j = 0; j < outH; j++) {
     for (let i = 0; i < outW; i++) {
-      let sr = 0, sg = 0, sb = 0;
+      let sr = 0,
+        sg = 0,
+        sb = 0;
       for (let sj = 0; sj < ss; sj++) {
         const v = j + (sj + 0.5) / ss;
         for (let si = 0; si < ss; si++) {
@@ -165,8 +188,14 @@ export function warpInto(p: RgbPlanes, quad: Point[], outW: number, outH: number
           const xb = x0 + 1 < 0 ? 0 : x0 + 1 >= W ? W - 1 : x0 + 1;
           const ya = y0 < 0 ? 0 : y0 >= H ? H - 1 : y0;
           const yb = y0 + 1 < 0 ? 0 : y0 + 1 >= H ? H - 1 : y0 + 1;
-          const i00 = ya * W + xa, i01 = ya * W + xb, i10 = yb * W + xa, i11 = yb * W + xb;
-          const w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy;
+          const i00 = ya * W + xa,
+            i01 = ya * W + xb,
+            i10 = yb * W + xa,
+            i11 = yb * W + xb;
+          const w00 = (1 - fx) * (1 - fy),
+            w01 = fx * (1 - fy),
+            w10 = (1 - fx) * fy,
+            w11 = fx * fy;
           sr += r[i00] * w00 + r[i01] * w01 + r[i10] * w10 + r[i11] * w11;
           sg += g[i00] * w00 + g[i01] * w01 + g[i10] * w10 + g[i11] * w11;
           sb += b[i00] * w00 + b[i01] * w01 + b[i10] * w10 + b[i11] * w11;

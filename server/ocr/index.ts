@@ -11,7 +11,17 @@ import type { OcrOptions } from './types';
 
 export { PaddleOcr } from './engine';
 export { mapUprightToOriginal, mapOriginalToUpright } from './geometry';
-export type { Box, OcrLine, OcrOptions, OcrResult, OcrWord, Point, RecognizeOptions, RgbaImage, Rotation } from './types';
+export type {
+  Box,
+  OcrLine,
+  OcrOptions,
+  OcrResult,
+  OcrWord,
+  Point,
+  RecognizeOptions,
+  RgbaImage,
+  Rotation,
+} from './types';
 
 /** OCR engines of this thread, by options (module state is per worker thread). */
 const cache = new Map<string, Promise<PaddleOcr>>();

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createSession, type Session } from '../onnx/runtime';
-import { FolioError , messageOf } from '../errors';
+import { FolioError, messageOf } from '../errors';
 import { FolioErrorCodes } from '../../common/protocol';
 
 export const MODEL_FILES = {
@@ -53,7 +53,11 @@ export interface LoadedModel {
   provider: string;
 }
 
-export async function openModel(path: string, providers: readonly string[] | undefined, threads: number): Promise<LoadedModel> {
+export async function openModel(
+  path: string,
+  providers: readonly string[] | undefined,
+  threads: number,
+): Promise<LoadedModel> {
   try {
     const { session, provider } = await createSession(path, { providers, threads });
     return { session, provider };

@@ -49,7 +49,10 @@ function cut(boxes: Box[], idx: number[], lineH: number, out: number[], depth: n
   // from character positions and run a little long, so a 10 pt LaTeX gutter shows as only
   // ~0.5 × `lineH` (the ink core height, about half the font size); word spaces do not count
   // because DB keeps a line's words in one box.
-  const xg = gaps(idx.map((i) => [boxes[i].x0, boxes[i].x1]), lineH * 0.3);
+  const xg = gaps(
+    idx.map((i) => [boxes[i].x0, boxes[i].x1]),
+    lineH * 0.3,
+  );
   if (xg.length > 0) {
     const cuts = xg.map((g) => g.at);
     const parts: number[][] = cuts.map(() => []);
@@ -69,7 +72,13 @@ function cut(boxes: Box[], idx: number[], lineH: number, out: number[], depth: n
     for (const p of filled) cut(boxes, p, lineH, out, depth + 1);
     return;
   }
-  const yg = gaps(idx.map((i) => { const c = core(boxes[i]); return [c.y0, c.y1] as [number, number]; }), 0.5);
+  const yg = gaps(
+    idx.map((i) => {
+      const c = core(boxes[i]);
+      return [c.y0, c.y1] as [number, number];
+    }),
+    0.5,
+  );
   if (yg.length > 0) {
     // Only the widest gap: splitting at every row gap would interleave columns that share rows.
     const g = yg.reduce((a, b) => (b.size > a.size ? b : a));
@@ -135,6 +144,7 @@ function deskewed(quads: Point[][]): Box[] | undefined {
   if (angles.length === 0) return undefined;
   angles.sort((a, b) => a - b);
   const a = -angles[angles.length >> 1];
-  const cos = Math.cos(a), sin = Math.sin(a);
+  const cos = Math.cos(a),
+    sin = Math.sin(a);
   return quads.map((q) => boundsOf(q.map(([x, y]) => [x * cos - y * sin, x * sin + y * cos] as Point)));
 }

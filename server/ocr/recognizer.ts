@@ -70,7 +70,9 @@ export async function recognizeQuads(
     const W = widths[batch[batch.length - 1]];
     const data = new Float32Array(batch.length * 3 * REC_HEIGHT * W);
     batch.forEach((q, b) => warpInto(planes, quads[q], widths[q], REC_HEIGHT, data, b, W));
-    const res = await session.run({ [session.inputNames[0]]: new Tensor('float32', data, [batch.length, 3, REC_HEIGHT, W]) });
+    const res = await session.run({
+      [session.inputNames[0]]: new Tensor('float32', data, [batch.length, 3, REC_HEIGHT, W]),
+    });
     const t = res[session.outputNames[0]];
     const [, T, C] = t.dims as number[];
     const probs = t.data as Float32Array;
@@ -90,7 +92,12 @@ const CLS_WIDTH = 192;
  * Probability that each quad's text is upside down, from PaddleOCR's mobile direction
  * classifier (labels "0" and "180"). Crops keep their aspect up to 192 px wide, then are squeezed.
  */
-export async function upsideDown(session: Session, planes: RgbPlanes, quads: Point[][], signal?: AbortSignal): Promise<number[]> {
+export async function upsideDown(
+  session: Session,
+  planes: RgbPlanes,
+  quads: Point[][],
+  signal?: AbortSignal,
+): Promise<number[]> {
   const out: number[] = [];
   const BATCH = 8;
   for (let s = 0; s < quads.length; s += BATCH) {
@@ -101,7 +108,9 @@ export async function upsideDown(session: Session, planes: RgbPlanes, quads: Poi
       const w = Math.min(CLS_WIDTH, Math.max(8, Math.ceil((recWidth(q) * CLS_HEIGHT) / REC_HEIGHT)));
       warpInto(planes, q, w, CLS_HEIGHT, data, b, CLS_WIDTH);
     });
-    const res = await session.run({ [session.inputNames[0]]: new Tensor('float32', data, [part.length, 3, CLS_HEIGHT, CLS_WIDTH]) });
+    const res = await session.run({
+      [session.inputNames[0]]: new Tensor('float32', data, [part.length, 3, CLS_HEIGHT, CLS_WIDTH]),
+    });
     const p = res[session.outputNames[0]].data as Float32Array;
     for (let b = 0; b < part.length; b++) out.push(p[b * 2 + 1]);
   }

@@ -88,10 +88,7 @@ export function listProviders(): { name: string; bundled: boolean }[] {
  * Throws the last error when none loads; an error that is about the model itself (a corrupt or
  * missing file) is thrown at once rather than retried on every provider.
  */
-export async function createSession(
-  model: string | Uint8Array,
-  options: SessionOptions = {},
-): Promise<LoadedSession> {
+export async function createSession(model: string | Uint8Array, options: SessionOptions = {}): Promise<LoadedSession> {
   const providers = options.providers && options.providers.length > 0 ? options.providers : ['cpu'];
   const failures: { provider: string; reason: string }[] = [];
   let lastError: unknown;
@@ -139,11 +136,15 @@ export async function createSession(
 function missingProviderLibrary(provider: string): string | undefined {
   if (provider === 'webgpu') return missingVulkan();
   if (provider !== 'cuda' && provider !== 'tensorrt') return undefined;
-  if (process.platform !== 'linux' && process.platform !== 'win32') return `${provider} is not available on ${process.platform}`;
+  if (process.platform !== 'linux' && process.platform !== 'win32')
+    return `${provider} is not available on ${process.platform}`;
   try {
     const root = path.dirname(path.dirname(require.resolve('onnxruntime-node')));
     const dir = path.join(root, 'bin', 'napi-v6', process.platform, process.arch);
-    const lib = process.platform === 'win32' ? `onnxruntime_providers_${provider}.dll` : `libonnxruntime_providers_${provider}.so`;
+    const lib =
+      process.platform === 'win32'
+        ? `onnxruntime_providers_${provider}.dll`
+        : `libonnxruntime_providers_${provider}.so`;
     if (!fs.existsSync(dir) || fs.existsSync(path.join(dir, lib))) return undefined;
     return `the ${provider} provider library (${lib}) is not installed; reinstall onnxruntime-node with --onnxruntime-node-install=cuda12 (needs CUDA 12 and cuDNN)`;
   } catch {
@@ -160,8 +161,15 @@ function missingVulkan(): string | undefined {
     const lib = 'libvulkan.so.1';
     const dirs = [
       ...(process.env.LD_LIBRARY_PATH ?? '').split(':').filter(Boolean),
-      '/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/lib/x86_64-linux-gnu', '/lib/aarch64-linux-gnu',
-      '/usr/lib64', '/lib64', '/usr/lib', '/lib', '/usr/local/lib',
+      '/usr/lib/x86_64-linux-gnu',
+      '/usr/lib/aarch64-linux-gnu',
+      '/lib/x86_64-linux-gnu',
+      '/lib/aarch64-linux-gnu',
+      '/usr/lib64',
+      '/lib64',
+      '/usr/lib',
+      '/lib',
+      '/usr/local/lib',
     ];
     let found = dirs.some((d) => fs.existsSync(path.join(d, lib)));
     if (!found) {

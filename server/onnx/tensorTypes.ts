@@ -32,7 +32,10 @@ interface SessionLike {
 }
 
 /** Inputs and outputs by name. Without metadata (older runtimes) types default to float32. */
-export function sessionValues(session: SessionLike): { inputs: Map<string, ValueInfo>; outputs: Map<string, ValueInfo> } {
+export function sessionValues(session: SessionLike): {
+  inputs: Map<string, ValueInfo>;
+  outputs: Map<string, ValueInfo>;
+} {
   const read = (names: readonly string[], meta: readonly MetadataLike[] | undefined) => {
     const out = new Map<string, ValueInfo>();
     names.forEach((name, i) => {
@@ -41,7 +44,10 @@ export function sessionValues(session: SessionLike): { inputs: Map<string, Value
     });
     return out;
   };
-  return { inputs: read(session.inputNames, session.inputMetadata), outputs: read(session.outputNames, session.outputMetadata) };
+  return {
+    inputs: read(session.inputNames, session.inputMetadata),
+    outputs: read(session.outputNames, session.outputMetadata),
+  };
 }
 
 const f32 = new Float32Array(1);

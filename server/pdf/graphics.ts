@@ -20,7 +20,16 @@ export interface PageGraphics {
   shapes: { bbox: BBox; curved: boolean }[];
 }
 
-const PAINT = new Set(['fill', 'eoFill', 'stroke', 'closeStroke', 'fillStroke', 'eoFillStroke', 'closeFillStroke', 'closeEOFillStroke']);
+const PAINT = new Set([
+  'fill',
+  'eoFill',
+  'stroke',
+  'closeStroke',
+  'fillStroke',
+  'eoFillStroke',
+  'closeFillStroke',
+  'closeEOFillStroke',
+]);
 
 export function readGraphics(
   fnArray: number[],
@@ -151,7 +160,10 @@ function clipRule(b: BBox, w: number, h: number): Rule {
  * shape counts. Union-find over a coarse grid, so a page of 100,000 path fragments (maps, plots)
  * stays linear instead of comparing every pair.
  */
-export function clusterShapes(shapes: { bbox: BBox; curved: boolean }[], gap = 1): { bbox: BBox; count: number; curved: number }[] {
+export function clusterShapes(
+  shapes: { bbox: BBox; curved: boolean }[],
+  gap = 1,
+): { bbox: BBox; count: number; curved: number }[] {
   const n = shapes.length;
   if (n === 0) return [];
   const parent = new Int32Array(n);

@@ -41,19 +41,28 @@ export async function openPdf(path: string, opts: { password?: string } = {}): P
   let key: string;
   try {
     const st = await stat(path);
-    if (!st.isFile()) throw new FolioError(FolioErrorCodes.FileNotFound, `${name} is not a file (${path}): pass a PDF file`);
-    if (st.size === 0) throw new FolioError(FolioErrorCodes.InvalidPdf, `${name} is not a PDF or is damaged (zero bytes): the file is empty`);
+    if (!st.isFile())
+      throw new FolioError(FolioErrorCodes.FileNotFound, `${name} is not a file (${path}): pass a PDF file`);
+    if (st.size === 0)
+      throw new FolioError(
+        FolioErrorCodes.InvalidPdf,
+        `${name} is not a PDF or is damaged (zero bytes): the file is empty`,
+      );
     data = new Uint8Array(await readFile(path));
     key = createHash('sha1').update(`${path}\0${st.size}\0${st.mtimeMs}`).digest('hex').slice(0, 16);
   } catch (e) {
     if (e instanceof FolioError) throw e;
     const code = (e as { code?: string }).code;
-    if (code === 'ENOENT') throw new FolioError(FolioErrorCodes.FileNotFound, `${name} was not found (${path}): check the path`);
+    if (code === 'ENOENT')
+      throw new FolioError(FolioErrorCodes.FileNotFound, `${name} was not found (${path}): check the path`);
     throw new FolioError(FolioErrorCodes.FileNotFound, `${name} could not be read (${path}): ${(e as Error).message}`);
   }
   const head = Buffer.from(data.subarray(0, Math.min(data.length, 1024))).toString('latin1');
   if (!head.includes('%PDF-')) {
-    throw new FolioError(FolioErrorCodes.InvalidPdf, `${name} is not a PDF or is damaged (no %PDF header): open it in a PDF viewer to check it`);
+    throw new FolioError(
+      FolioErrorCodes.InvalidPdf,
+      `${name} is not a PDF or is damaged (no %PDF header): open it in a PDF viewer to check it`,
+    );
   }
   const lib = await pdfjs();
   const task: PDFDocumentLoadingTask = lib.getDocument({
@@ -99,11 +108,20 @@ function mapOpenError(e: unknown, name: string, hadPassword: boolean): FolioErro
   if (err?.name === 'PasswordException') {
     // pdf.js: code 1 = a password is needed, 2 = the one given is wrong.
     if (err.code === 2 || hadPassword) {
-      return new FolioError(FolioErrorCodes.PasswordIncorrect, `${name}: the password is incorrect: pass the right one with --password or enter it again`);
+      return new FolioError(
+        FolioErrorCodes.PasswordIncorrect,
+        `${name}: the password is incorrect: pass the right one with --password or enter it again`,
+      );
     }
-    return new FolioError(FolioErrorCodes.PasswordRequired, `${name} is password-protected: pass --password or enter it when asked`);
+    return new FolioError(
+      FolioErrorCodes.PasswordRequired,
+      `${name} is password-protected: pass --password or enter it when asked`,
+    );
   }
-  return new FolioError(FolioErrorCodes.InvalidPdf, `${name} is not a PDF or is damaged (${err?.name ?? 'Error'}): ${msg}`);
+  return new FolioError(
+    FolioErrorCodes.InvalidPdf,
+    `${name} is not a PDF or is damaged (${err?.name ?? 'Error'}): ${msg}`,
+  );
 }
 
 /** Samples up to 8 pages' text for the body font size and the heading sizes above it. */
@@ -136,7 +154,12 @@ async function sampleStats(doc: PDFDocumentProxy): Promise<DocStats> {
         const len = it.str.trim().length;
         if (len === 0) continue;
         const [a, b, c, d] = it.transform as number[];
-        if (turn(it.transform) !== pageTurn || Math.min(Math.abs(a), Math.abs(b)) > 0.1 * Math.max(Math.abs(a), Math.abs(b)) || Math.min(Math.abs(c), Math.abs(d)) > 0.1 * Math.max(Math.abs(c), Math.abs(d))) continue;
+        if (
+          turn(it.transform) !== pageTurn ||
+          Math.min(Math.abs(a), Math.abs(b)) > 0.1 * Math.max(Math.abs(a), Math.abs(b)) ||
+          Math.min(Math.abs(c), Math.abs(d)) > 0.1 * Math.max(Math.abs(c), Math.abs(d))
+        )
+          continue;
         const size = Math.round(Math.hypot(c, d) * 2) / 2;
         if (size <= 0) continue;
         chars.set(size, (chars.get(size) ?? 0) + len);
@@ -171,8 +194,17 @@ async function sampleStats(doc: PDFDocumentProxy): Promise<DocStats> {
   const tx = titleX.get(titleCandidate);
   const pageW = page1.x1 - page1.x0;
   // Centred: set in from the text's left edge (a long flush-left line has its middle there too).
-  const centred = tx !== undefined && pageW > 0 && tx.x0 > leftMargin + pageW * TITLE_CENTRE_TOLERANCE && Math.abs((tx.x0 + tx.x1) / 2 - (page1.x0 + page1.x1) / 2) < pageW * TITLE_CENTRE_TOLERANCE && tx.x1 - tx.x0 < pageW * 0.9;
-  if ((ratio >= TITLE_MIN_BODY_RATIO || (ratio >= TITLE_SMALL_MIN_BODY_RATIO && (numberedBelow || centred))) && (chars.get(titleCandidate) ?? 0) <= 200 && titleCandidate === stats.headingSizes[0]) {
+  const centred =
+    tx !== undefined &&
+    pageW > 0 &&
+    tx.x0 > leftMargin + pageW * TITLE_CENTRE_TOLERANCE &&
+    Math.abs((tx.x0 + tx.x1) / 2 - (page1.x0 + page1.x1) / 2) < pageW * TITLE_CENTRE_TOLERANCE &&
+    tx.x1 - tx.x0 < pageW * 0.9;
+  if (
+    (ratio >= TITLE_MIN_BODY_RATIO || (ratio >= TITLE_SMALL_MIN_BODY_RATIO && (numberedBelow || centred))) &&
+    (chars.get(titleCandidate) ?? 0) <= 200 &&
+    titleCandidate === stats.headingSizes[0]
+  ) {
     stats.titleSize = titleCandidate;
   }
   return stats;
@@ -194,7 +226,10 @@ export function statsFromHistogram(chars: Map<number, number>, letters?: Map<num
   let best = -1;
   for (const [size, count] of chars) if (count > best) [bodySize, best] = [size, count];
   const headingSizes = [...chars.keys()]
-    .filter((s) => s >= bodySize * 1.12 && s - bodySize >= 1 && (!letters || (letters.get(s) ?? 0) >= HEADING_SIZE_MIN_LETTERS))
+    .filter(
+      (s) =>
+        s >= bodySize * 1.12 && s - bodySize >= 1 && (!letters || (letters.get(s) ?? 0) >= HEADING_SIZE_MIN_LETTERS),
+    )
     .sort((a, b) => b - a);
   return { bodySize, headingSizes };
 }

@@ -61,7 +61,12 @@ export function pdfjsRoot(): string {
 }
 
 /** The asset URLs every `getDocument` call needs (trailing slashes matter to pdf.js). */
-export function pdfjsAssetOptions(): { standardFontDataUrl: string; cMapUrl: string; cMapPacked: true; wasmUrl: string } {
+export function pdfjsAssetOptions(): {
+  standardFontDataUrl: string;
+  cMapUrl: string;
+  cMapPacked: true;
+  wasmUrl: string;
+} {
   const root = pdfjsRoot();
   const url = (sub: string) => pathToFileURL(join(root, sub)).href + '/';
   return {

@@ -69,19 +69,35 @@ export function renderSkipReason(widthPt: number, heightPt: number): string | un
   return `the page is ${size}, too large to render within the ${MAX_PIXELS / 1e6}-megapixel cap: its page image, picture crops and OCR were skipped`;
 }
 
-export async function renderPage(doc: PDFDocumentProxy, page: PDFPageProxy, scale: number, wantPng: boolean): Promise<RenderedPage> {
+export async function renderPage(
+  doc: PDFDocumentProxy,
+  page: PDFPageProxy,
+  scale: number,
+  wantPng: boolean,
+): Promise<RenderedPage> {
   const base = page.getViewport({ scale: 1 });
   const s = cappedScale(base.width, base.height, scale);
-  if (s === undefined) throw new FolioError(FolioErrorCodes.TooLarge, renderSkipReason(base.width, base.height) ?? 'the page cannot be rendered');
+  if (s === undefined)
+    throw new FolioError(
+      FolioErrorCodes.TooLarge,
+      renderSkipReason(base.width, base.height) ?? 'the page cannot be rendered',
+    );
   loadDeferredSystemFonts();
   const viewport = page.getViewport({ scale: s });
   const w = Math.max(1, Math.ceil(viewport.width));
   const h = Math.max(1, Math.ceil(viewport.height));
-  const factory = doc.canvasFactory as { create(w: number, h: number): { canvas: CanvasLike }; destroy?(c: unknown): void };
+  const factory = doc.canvasFactory as {
+    create(w: number, h: number): { canvas: CanvasLike };
+    destroy?(c: unknown): void;
+  };
   const cc = factory.create(w, h);
   const canvas = cc.canvas;
   try {
-    await pdfjsWork(() => page.render({ canvas: canvas as unknown as HTMLCanvasElement, viewport, background: 'rgb(255,255,255)' }).promise);
+    await pdfjsWork(
+      () =>
+        page.render({ canvas: canvas as unknown as HTMLCanvasElement, viewport, background: 'rgb(255,255,255)' })
+          .promise,
+    );
     const data = canvas.getContext('2d').getImageData(0, 0, w, h).data;
     let png: Buffer | undefined;
     if (wantPng) png = canvas.encode ? await canvas.encode('png') : canvas.toBuffer!('image/png');

@@ -40,7 +40,12 @@ function fontInfo(page: PDFPageProxy, fontName: string, family: string | undefin
   }
   // Subset prefixes ("ABCDEF+") carry no meaning.
   const bare = name.replace(/^[A-Z]{6}\+/, '');
-  return { name: bare || fontName, bold: BOLD_RE.test(bare), italic: ITALIC_RE.test(bare), monospace: mono || MONO_RE.test(bare) };
+  return {
+    name: bare || fontName,
+    bold: BOLD_RE.test(bare),
+    italic: ITALIC_RE.test(bare),
+    monospace: mono || MONO_RE.test(bare),
+  };
 }
 
 /** Multiplies two 2-D affine matrices [a,b,c,d,e,f] (m1 applied after m2). */
@@ -107,7 +112,8 @@ export async function readSpans(page: PDFPageProxy, viewportTransform: number[])
     const vx = uy;
     const vy = -ux;
     const pts: [number, number][] = [];
-    for (const a of [0, w]) for (const h of [asc * size, -desc * size]) pts.push([m[4] + ux * a + vx * h, m[5] + uy * a + vy * h]);
+    for (const a of [0, w])
+      for (const h of [asc * size, -desc * size]) pts.push([m[4] + ux * a + vx * h, m[5] + uy * a + vy * h]);
     const xs = pts.map((p) => p[0]);
     const ys = pts.map((p) => p[1]);
     out.push({

@@ -7,12 +7,7 @@ import type { PageAnalysis } from './types';
 import type { DocItem } from '../doctags/types';
 
 export function furnitureKey(text: string): string {
-  return text
-    .toLowerCase()
-    .normalize('NFKC')
-    .replace(/\d+/g, '#')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return text.toLowerCase().normalize('NFKC').replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
 }
 
 /** "12", "- 12 -", "Page 3", "3 of 10", "3/10", "iv", "Seite 2". */
@@ -34,7 +29,8 @@ function similar(a: string, b: string): boolean {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = cur;
   }
   return prev[b.length] <= Math.max(a.length, b.length) * 0.15;
@@ -94,7 +90,8 @@ function rowMate(page: PageAnalysis, ci: number): boolean {
 }
 
 /** A citation line: volume, issue, pages, a year in parentheses, "et al.". */
-const CITATION_RE = /\b(vol\.?|volume|no\.|issue|pp\.)\s*\d|\(\s*(19|20)\d\d\s*\)|\bet al\.?$|\b\d{1,4}\s*[–-]\s*\d{1,4}\b.*\b(19|20)\d\d\b|\b(19|20)\d\d\b.*\b\d{1,4}\s*[–-]\s*\d{1,4}\b/i;
+const CITATION_RE =
+  /\b(vol\.?|volume|no\.|issue|pp\.)\s*\d|\(\s*(19|20)\d\d\s*\)|\bet al\.?$|\b\d{1,4}\s*[–-]\s*\d{1,4}\b.*\b(19|20)\d\d\b|\b(19|20)\d\d\b.*\b\d{1,4}\s*[–-]\s*\d{1,4}\b/i;
 
 /**
  * Furniture of a page without neighbours: a stamp by its words (anywhere in the bands or the side
@@ -110,7 +107,9 @@ export function furnitureByForm(it: DocItem, page: PageAnalysis, hasRowMate = fa
   if (!text || !it.bbox) return false;
   if (STAMP_RE.test(text) && text.length <= 300) return true;
   // Turned up a side margin: a tall, narrow box at the page's edge.
-  const side = it.bbox.y1 - it.bbox.y0 > 2 * (it.bbox.x1 - it.bbox.x0) && (it.bbox.x1 <= page.width * 0.15 || it.bbox.x0 >= page.width * 0.85);
+  const side =
+    it.bbox.y1 - it.bbox.y0 > 2 * (it.bbox.x1 - it.bbox.x0) &&
+    (it.bbox.x1 <= page.width * 0.15 || it.bbox.x0 >= page.width * 0.85);
   if (side) return text.length <= 200;
   const y = relY(it, page);
   if (it.cls === 'section_header' || it.cls === 'title' || it.cls === 'list_item') return false;
@@ -161,6 +160,7 @@ function standsAlone(it: DocItem, page: PageAnalysis): boolean {
   }
   // Set in from the text's left edge, and not in the page's left part (a page of a few short
   // lines has a narrow text block).
-  const setIn = b.x0 >= left + RUNNING_HEAD_INSET * (right - left) && (b.x0 + b.x1) / 2 >= RUNNING_HEAD_MIN_MIDDLE * page.width;
+  const setIn =
+    b.x0 >= left + RUNNING_HEAD_INSET * (right - left) && (b.x0 + b.x1) / 2 >= RUNNING_HEAD_MIN_MIDDLE * page.width;
   return Number.isFinite(gap) && gap >= RUNNING_HEAD_MIN_GAP * h && setIn;
 }

@@ -35,7 +35,12 @@ async function getPage(doc: PdfHandle, pageNo: number): Promise<PDFPageProxy> {
 }
 
 /** `signal` is polled between stages and inside OCR (see server/worker/cancelFlag.ts). */
-export async function analyzePage(doc: PdfHandle, pageNo: number, opts: AnalyzeOptions, signal?: AbortSignal): Promise<PageAnalysis> {
+export async function analyzePage(
+  doc: PdfHandle,
+  pageNo: number,
+  opts: AnalyzeOptions,
+  signal?: AbortSignal,
+): Promise<PageAnalysis> {
   const page = await getPage(doc, pageNo);
   try {
     const raw = await readPage(page, pageNo);
@@ -47,7 +52,8 @@ export async function analyzePage(doc: PdfHandle, pageNo: number, opts: AnalyzeO
     const tooLarge = renderSkipReason(W, H);
     if (tooLarge) warnings.push(tooLarge);
     const wantOcr = !tooLarge && (opts.ocr === 'always' || (opts.ocr === 'auto' && !usable && !blank));
-    if (!usable && !blank && opts.ocr === 'never') warnings.push('this page has no usable text layer and OCR is turned off: its text is missing');
+    if (!usable && !blank && opts.ocr === 'never')
+      warnings.push('this page has no usable text layer and OCR is turned off: its text is missing');
 
     let image: RenderedPage | undefined;
     let result: PageAnalysis;
@@ -56,17 +62,54 @@ export async function analyzePage(doc: PdfHandle, pageNo: number, opts: AnalyzeO
       signal?.throwIfAborted();
       const ocr = await recognize({ data: scan.data, width: scan.width, height: scan.height }, opts.providers, signal);
       const os = ocrToSpans(ocr, scan.width, scan.height, scan.scale);
-      const content: PageContent = { page: pageNo, width: os.width, height: os.height, spans: os.spans, rules: [], graphics: [] };
-      const laid = layoutPage({ content, stats: ocrStats(os.spans.map((s) => s.fontSize)), marks: [], tables: safeTables(content, warnings) });
+      const content: PageContent = {
+        page: pageNo,
+        width: os.width,
+        height: os.height,
+        spans: os.spans,
+        rules: [],
+        graphics: [],
+      };
+      const laid = layoutPage({
+        content,
+        stats: ocrStats(os.spans.map((s) => s.fontSize)),
+        marks: [],
+        tables: safeTables(content, warnings),
+      });
       for (const it of laid.items) {
         if (!it.bbox) continue;
         it.bbox = os.toDisplayed(it.bbox);
         it.grid = toGrid(it.bbox, { width: W, height: H });
       }
-      result = { page: pageNo, width: W, height: H, items: laid.items, furnitureCandidates: laid.furnitureCandidates, ocr: true, rotation: ocr.rotation, provider: ocr.provider, warnings };
+      result = {
+        page: pageNo,
+        width: W,
+        height: H,
+        items: laid.items,
+        furnitureCandidates: laid.furnitureCandidates,
+        ocr: true,
+        rotation: ocr.rotation,
+        provider: ocr.provider,
+        warnings,
+      };
     } else {
-      const laid = layoutPage({ content: raw.content, stats: doc.stats, marks: raw.marks, tables: safeTables(raw.content, warnings), angles: raw.angles });
-      result = { page: pageNo, width: W, height: H, items: laid.items, furnitureCandidates: laid.furnitureCandidates, ocr: false, rotation: 0, warnings };
+      const laid = layoutPage({
+        content: raw.content,
+        stats: doc.stats,
+        marks: raw.marks,
+        tables: safeTables(raw.content, warnings),
+        angles: raw.angles,
+      });
+      result = {
+        page: pageNo,
+        width: W,
+        height: H,
+        items: laid.items,
+        furnitureCandidates: laid.furnitureCandidates,
+        ocr: false,
+        rotation: 0,
+        warnings,
+      };
     }
 
     if (opts.renderImages && !tooLarge) {
@@ -113,7 +156,13 @@ function ocrStats(sizes: number[]) {
   return { bodySize: body, headingSizes };
 }
 
-export async function reparseRegion(doc: PdfHandle, pageNo: number, bbox: BBox, cls: RegionClass, opts: AnalyzeOptions): Promise<DocItem> {
+export async function reparseRegion(
+  doc: PdfHandle,
+  pageNo: number,
+  bbox: BBox,
+  cls: RegionClass,
+  opts: AnalyzeOptions,
+): Promise<DocItem> {
   const page = await getPage(doc, pageNo);
   try {
     const raw: RawPage = await readPage(page, pageNo);
@@ -138,7 +187,10 @@ export async function reparseRegion(doc: PdfHandle, pageNo: number, bbox: BBox, 
   }
 }
 
-function cropRgba(img: RenderedPage, b: BBox): { image: { data: Uint8ClampedArray; width: number; height: number }; x0: number; y0: number } {
+function cropRgba(
+  img: RenderedPage,
+  b: BBox,
+): { image: { data: Uint8ClampedArray; width: number; height: number }; x0: number; y0: number } {
   const x0 = Math.max(0, Math.floor(b.x0 * img.scale));
   const y0 = Math.max(0, Math.floor(b.y0 * img.scale));
   const x1 = Math.min(img.width, Math.ceil(b.x1 * img.scale));
@@ -146,6 +198,7 @@ function cropRgba(img: RenderedPage, b: BBox): { image: { data: Uint8ClampedArra
   const w = Math.max(1, x1 - x0);
   const h = Math.max(1, y1 - y0);
   const data = new Uint8ClampedArray(w * h * 4);
-  for (let y = 0; y < h; y++) data.set(img.data.subarray(((y0 + y) * img.width + x0) * 4, ((y0 + y) * img.width + x0 + w) * 4), y * w * 4);
+  for (let y = 0; y < h; y++)
+    data.set(img.data.subarray(((y0 + y) * img.width + x0) * 4, ((y0 + y) * img.width + x0 + w) * 4), y * w * 4);
   return { image: { data, width: w, height: h }, x0: x0 / img.scale, y0: y0 / img.scale };
 }

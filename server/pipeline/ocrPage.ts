@@ -32,7 +32,9 @@ export function ocrToSpans(res: OcrResult, imgW: number, imgH: number, scale: nu
   const perLetter = (l: (typeof res.lines)[number]) => {
     const ws = l.words.filter((w) => w.text.trim());
     const letters = ws.reduce((a, w) => a + w.text.trim().length, 0);
-    return letters >= 4 ? { w: ws.reduce((a, w) => a + (w.upright.x1 - w.upright.x0), 0) / letters, letters } : undefined;
+    return letters >= 4
+      ? { w: ws.reduce((a, w) => a + (w.upright.x1 - w.upright.x0), 0) / letters, letters }
+      : undefined;
   };
   const widths = res.lines
     .map(perLetter)
@@ -67,7 +69,13 @@ export function ocrToSpans(res: OcrResult, imgW: number, imgH: number, scale: nu
     width: Wu / scale,
     height: Hu / scale,
     toDisplayed(b: BBox): BBox {
-      const o = mapUprightToOriginal({ x0: b.x0 * scale, y0: b.y0 * scale, x1: b.x1 * scale, y1: b.y1 * scale }, res.rotation, imgW, imgH, res.skew);
+      const o = mapUprightToOriginal(
+        { x0: b.x0 * scale, y0: b.y0 * scale, x1: b.x1 * scale, y1: b.y1 * scale },
+        res.rotation,
+        imgW,
+        imgH,
+        res.skew,
+      );
       return { x0: o.x0 / scale, y0: o.y0 / scale, x1: o.x1 / scale, y1: o.y1 / scale };
     },
   };

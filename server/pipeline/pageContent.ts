@@ -27,7 +27,14 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
   const W = viewport.width;
   const H = viewport.height;
   const ops = await pdfjsWork(() => page.getOperatorList());
-  const g = readGraphics(ops.fnArray, ops.argsArray, lib.OPS as unknown as Record<string, number>, viewport.transform, W, H);
+  const g = readGraphics(
+    ops.fnArray,
+    ops.argsArray,
+    lib.OPS as unknown as Record<string, number>,
+    viewport.transform,
+    W,
+    H,
+  );
   const spans: PdfSpan[] = await readSpans(page, viewport.transform);
   const marks: BBox[] = [];
   const graphics: PageContent['graphics'] = [];
@@ -63,7 +70,8 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
     for (const s of spans) {
       const cx = (s.bbox.x0 + s.bbox.x1) / 2;
       const cy = (s.bbox.y0 + s.bbox.y1) / 2;
-      if (cx >= c.bbox.x0 && cx <= c.bbox.x1 && cy >= c.bbox.y0 && cy <= c.bbox.y1) textArea += (s.bbox.x1 - s.bbox.x0) * (s.bbox.y1 - s.bbox.y0);
+      if (cx >= c.bbox.x0 && cx <= c.bbox.x1 && cy >= c.bbox.y0 && cy <= c.bbox.y1)
+        textArea += (s.bbox.x1 - s.bbox.x0) * (s.bbox.y1 - s.bbox.y0);
     }
     if (textArea > w * h * 0.2) continue;
     graphics.push({ bbox: c.bbox, kind: 'vector' });
@@ -72,7 +80,15 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
   let kept = mergeOverlapping(graphics);
   // Hundreds of figures on one page is one drawing (a map, a plot): keep it as a single box.
   if (kept.length > 40) {
-    const b = kept.reduce((u, g) => ({ x0: Math.min(u.x0, g.bbox.x0), y0: Math.min(u.y0, g.bbox.y0), x1: Math.max(u.x1, g.bbox.x1), y1: Math.max(u.y1, g.bbox.y1) }), kept[0].bbox);
+    const b = kept.reduce(
+      (u, g) => ({
+        x0: Math.min(u.x0, g.bbox.x0),
+        y0: Math.min(u.y0, g.bbox.y0),
+        x1: Math.max(u.x1, g.bbox.x1),
+        y1: Math.max(u.y1, g.bbox.y1),
+      }),
+      kept[0].bbox,
+    );
     kept = [{ kind: 'vector', bbox: b }];
   }
   // Thousands of tiny marks are hatching or glyph-like drawing, not bullets.
@@ -109,7 +125,12 @@ function mergeOverlapping(list: PageContent['graphics']): PageContent['graphics'
     }
     const a = host.bbox;
     const b = g.bbox;
-    host.bbox = { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
+    host.bbox = {
+      x0: Math.min(a.x0, b.x0),
+      y0: Math.min(a.y0, b.y0),
+      x1: Math.max(a.x1, b.x1),
+      y1: Math.max(a.y1, b.y1),
+    };
   }
   return out;
 }

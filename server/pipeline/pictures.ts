@@ -18,7 +18,9 @@ export async function savePictures(
   markdownDir: string | undefined,
 ): Promise<string[]> {
   const warnings: string[] = [];
-  const stem = basename(pdfPath).replace(/\.pdf$/i, '').replace(/[^\p{L}\p{N}._-]+/gu, '_');
+  const stem = basename(pdfPath)
+    .replace(/\.pdf$/i, '')
+    .replace(/[^\p{L}\p{N}._-]+/gu, '_');
   let k = 0;
   for (const it of items) {
     if (it.cls !== 'picture' || !it.bbox) continue;
@@ -32,14 +34,18 @@ export async function savePictures(
     try {
       // sharp (native) is loaded by the first picture, not with the page worker (CLI start-up, issue 22).
       const sharp: typeof sharpType = (await import('sharp')).default;
-      const png = await sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength), { raw: { width: img.width, height: img.height, channels: 4 } })
+      const png = await sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength), {
+        raw: { width: img.width, height: img.height, channels: 4 },
+      })
         .extract({ left, top, width, height })
         .png()
         .toBuffer();
       // Folders from the Markdown folder down are checked too, when the assets sit below it.
       const root = markdownDir && isInside(markdownDir, assetsDir) ? markdownDir : dirname(assetsDir);
       await safeWriteFile(file, png, { root });
-      it.imagePath = relative(markdownDir ?? join(assetsDir, '..'), file).split(sep).join('/');
+      it.imagePath = relative(markdownDir ?? join(assetsDir, '..'), file)
+        .split(sep)
+        .join('/');
     } catch (e) {
       warnings.push(`picture ${k} could not be saved: ${(e as Error).message}`);
     }

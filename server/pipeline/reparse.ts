@@ -8,7 +8,12 @@ import { parseMarker } from '../layout/markers';
 import { codeText } from '../layout/classify';
 import { findTables } from '../layout/tableDetector';
 
-export function shapeRegion(content: PageContent, bbox: BBox, cls: RegionClass, page: { width: number; height: number }): DocItem {
+export function shapeRegion(
+  content: PageContent,
+  bbox: BBox,
+  cls: RegionClass,
+  page: { width: number; height: number },
+): DocItem {
   const inIdx: number[] = [];
   content.spans.forEach((s, i) => {
     const cx = (s.bbox.x0 + s.bbox.x1) / 2;
@@ -21,7 +26,14 @@ export function shapeRegion(content: PageContent, bbox: BBox, cls: RegionClass, 
   const vocab = vocabularyOf(lines.map((l) => l.text));
   switch (cls) {
     case 'table': {
-      const sub: PageContent = { ...content, spans, rules: content.rules.filter((r) => r.x0 >= bbox.x0 - 2 && r.x1 <= bbox.x1 + 2 && r.y0 >= bbox.y0 - 2 && r.y1 <= bbox.y1 + 2), graphics: [] };
+      const sub: PageContent = {
+        ...content,
+        spans,
+        rules: content.rules.filter(
+          (r) => r.x0 >= bbox.x0 - 2 && r.x1 <= bbox.x1 + 2 && r.y0 >= bbox.y0 - 2 && r.y1 <= bbox.y1 + 2,
+        ),
+        graphics: [],
+      };
       let rows: OtslCell[][] | undefined;
       try {
         rows = findTables(sub)[0]?.rows;
@@ -45,13 +57,19 @@ export function shapeRegion(content: PageContent, bbox: BBox, cls: RegionClass, 
       break;
     }
     case 'section_header':
-      item.text = joinLines(lines.map((l) => l.text), vocab);
+      item.text = joinLines(
+        lines.map((l) => l.text),
+        vocab,
+      );
       item.level = 1;
       break;
     case 'picture':
       break;
     default:
-      item.text = joinLines(lines.map((l) => l.text), vocab);
+      item.text = joinLines(
+        lines.map((l) => l.text),
+        vocab,
+      );
   }
   return item;
 }
@@ -62,12 +80,14 @@ export function tableFromLines(spans: TextSpan[]): OtslCell[][] {
   const rowsOfLines = new Map<number, Line[]>();
   const lines = buildLines(spans);
   for (const l of lines) {
-    const key = Math.round(((l.bbox.y0 + l.bbox.y1) / 2) / Math.max(2, l.fontSize * 0.6));
+    const key = Math.round((l.bbox.y0 + l.bbox.y1) / 2 / Math.max(2, l.fontSize * 0.6));
     const row = rowsOfLines.get(key) ?? [];
     row.push(l);
     rowsOfLines.set(key, row);
   }
-  const rows = [...rowsOfLines.entries()].sort((a, b) => a[0] - b[0]).map(([, ls]) => ls.sort((a, b) => a.bbox.x0 - b.bbox.x0).map((l) => l.text));
+  const rows = [...rowsOfLines.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([, ls]) => ls.sort((a, b) => a.bbox.x0 - b.bbox.x0).map((l) => l.text));
   const cols = Math.max(0, ...rows.map((r) => r.length));
   return rows.map((r) => {
     const cells: OtslCell[] = r.map((t) => ({ tag: 'fcel', text: t }));

@@ -58,7 +58,10 @@ export class QueueClient {
   async submit(input: SubmitInput): Promise<string> {
     // Workers refuse these (schema.ts); saying so here names the submitter's own setting.
     const owned = WORKER_OWNED_OPTIONS.find((k) => input.options[k] !== undefined);
-    if (owned) throw new Error(`options.${owned} is not sent through the queue: folders, models and the remote VLM are each worker's own settings (folio worker --models, --vlm-url)`);
+    if (owned)
+      throw new Error(
+        `options.${owned} is not sent through the queue: folders, models and the remote VLM are each worker's own settings (folio worker --models, --vlm-url)`,
+      );
     const id = randomUUID();
     const now = Date.now();
     await this.store.create(
@@ -106,7 +109,12 @@ export class QueueClient {
   }
 
   /** Polls until the task ends; `onProgress` sees each change of pages done. */
-  async wait(id: string, onProgress?: (done: number, total: number | undefined) => void, signal?: AbortSignal, everyMs = 200): Promise<DocStatus> {
+  async wait(
+    id: string,
+    onProgress?: (done: number, total: number | undefined) => void,
+    signal?: AbortSignal,
+    everyMs = 200,
+  ): Promise<DocStatus> {
     let last = -1;
     for (;;) {
       const st = await this.store.status(id);

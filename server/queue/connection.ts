@@ -22,7 +22,8 @@ export function checkRedisUrl(url: string): void {
   } catch {
     throw new Error(`"${url}" is not a Redis URL: use redis://host:6379 (or rediss:// for TLS)`);
   }
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new Error(`"${redactUrl(url)}" is not a Redis URL: use redis://host:6379 (or rediss:// for TLS)`);
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
+    throw new Error(`"${redactUrl(url)}" is not a Redis URL: use redis://host:6379 (or rediss:// for TLS)`);
 }
 
 export function connectRedis(url: string, log: (message: string) => void): Redis {
@@ -38,7 +39,9 @@ export function connectRedis(url: string, log: (message: string) => void): Redis
     maxRetriesPerRequest: null,
     retryStrategy: (times) => {
       const delay = Math.min(250 * 2 ** Math.min(times - 1, 5), 5000);
-      log(`cannot reach Redis at ${shown}${lastError ? ` (${lastError})` : ''}; retrying in ${(delay / 1000).toFixed(1)} s (attempt ${times})`);
+      log(
+        `cannot reach Redis at ${shown}${lastError ? ` (${lastError})` : ''}; retrying in ${(delay / 1000).toFixed(1)} s (attempt ${times})`,
+      );
       return delay;
     },
   });

@@ -28,7 +28,11 @@ export interface QueueOutputs {
   write(path: string, text: string): void;
 }
 
-export async function convertViaQueue(args: ConvertArgs & { queue: string }, files: string[], out: QueueOutputs): Promise<number> {
+export async function convertViaQueue(
+  args: ConvertArgs & { queue: string },
+  files: string[],
+  out: QueueOutputs,
+): Promise<number> {
   const progress = new ProgressLine(process.stderr, !args.quiet && process.stderr.isTTY === true);
   const client = new QueueClient(args.queue, { log: (m) => progress.note(`folio: ${m}`) });
   const abort = new AbortController();
@@ -51,7 +55,12 @@ export async function convertViaQueue(args: ConvertArgs & { queue: string }, fil
           const outPath = out.outputPath(pdf);
           // Crops as the in-process run lays them out: a folder beside the output, flat in a
           // temporary folder for embedding, or none.
-          const layout = args.pictures === 'none' ? { pictures: 'none' as const } : args.pictures === 'embed' ? { pictures: 'flat' as const } : { pictures: 'folder' as const, assetsFolder: linkedAssetsFolder(outPath) };
+          const layout =
+            args.pictures === 'none'
+              ? { pictures: 'none' as const }
+              : args.pictures === 'embed'
+                ? { pictures: 'flat' as const }
+                : { pictures: 'folder' as const, assetsFolder: linkedAssetsFolder(outPath) };
           const id = await client.submit({
             name: basename(pdf),
             pdf: bytes,
@@ -78,12 +87,19 @@ export async function convertViaQueue(args: ConvertArgs & { queue: string }, fil
           embedDir = args.pictures === 'embed' ? mkdtempSync(join(tmpdir(), 'folio-pictures-')) : undefined;
           const picturesDir = embedDir ?? dirname(outPath);
           for (const [name, data] of assets) safeWriteFileSync(join(picturesDir, name), data, { root: picturesDir });
-          const text = out.render(res.summary, picturesDir, embedDir ?? join(dirname(outPath), linkedAssetsFolder(outPath)));
+          const text = out.render(
+            res.summary,
+            picturesDir,
+            embedDir ?? join(dirname(outPath), linkedAssetsFolder(outPath)),
+          );
           const empty = exportProblem(args.format, text, res.summary);
           if (empty) throw new Error(empty);
           out.write(outPath, text);
           const errs = res.summary.pageErrors.length;
-          progress.note(`${label} → ${outPath} (${res.summary.pagesDone.length} pages via the queue, ${((Date.now() - started) / 1000).toFixed(1)} s${errs ? `; ${errs} page(s) failed` : ''})`, process.stdout);
+          progress.note(
+            `${label} → ${outPath} (${res.summary.pagesDone.length} pages via the queue, ${((Date.now() - started) / 1000).toFixed(1)} s${errs ? `; ${errs} page(s) failed` : ''})`,
+            process.stdout,
+          );
           if (errs > 0 || st.state === 'cancelled') failures++;
         } catch (e) {
           failures++;

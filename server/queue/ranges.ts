@@ -13,7 +13,8 @@ export interface PageRange {
 }
 
 export function planRanges(selected: readonly number[], rangePages: number, window: number): PageRange[] {
-  if (!Number.isInteger(rangePages) || rangePages < 1) throw new Error(`range size must be a whole number ≥ 1, not ${rangePages}`);
+  if (!Number.isInteger(rangePages) || rangePages < 1)
+    throw new Error(`range size must be a whole number ≥ 1, not ${rangePages}`);
   const out: PageRange[] = [];
   for (let i = 0; i < selected.length; i += rangePages) {
     const end = Math.min(selected.length, i + rangePages);

@@ -9,7 +9,15 @@
  * worker's machine or the network (folders, models, the remote VLM): those come from the
  * worker's own configuration only (`folio worker --models/--vlm-url`).
  */
-import { ERROR_KIND_CODES, REGION_CLASSES, type ConvertOptions, type EngineName, type ErrorKind, type PageResult, type Region } from '../../common/protocol';
+import {
+  ERROR_KIND_CODES,
+  REGION_CLASSES,
+  type ConvertOptions,
+  type EngineName,
+  type ErrorKind,
+  type PageResult,
+  type Region,
+} from '../../common/protocol';
 import { checkOptions } from '../convert/checkParams';
 import { TASK_ID, type FolioJobData } from './keys';
 
@@ -34,10 +42,12 @@ const bad = (what: string): never => {
   throw new BadQueueDataError(what);
 };
 
-const isInt = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+const isInt = (v: unknown, min: number, max: number): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 
 export function checkTaskId(id: unknown): string {
-  if (typeof id !== 'string' || !TASK_ID.test(id)) bad(`task id ${JSON.stringify(String(id).slice(0, 80))} is not a UUID`);
+  if (typeof id !== 'string' || !TASK_ID.test(id))
+    bad(`task id ${JSON.stringify(String(id).slice(0, 80))} is not a UUID`);
   return id as string;
 }
 
@@ -48,7 +58,8 @@ export function checkTaskId(id: unknown): string {
 export function checkFileName(name: unknown, what: string): string {
   if (typeof name !== 'string' || name.length === 0) return bad(`${what} is missing`);
   if (Buffer.byteLength(name) > MAX_NAME_BYTES) bad(`${what} is longer than ${MAX_NAME_BYTES} bytes`);
-  if (name === '.' || name === '..' || /[/\\]/.test(name) || /\p{C}/u.test(name)) bad(`${what} ${JSON.stringify(name)} is not a plain file name`);
+  if (name === '.' || name === '..' || /[/\\]/.test(name) || /\p{C}/u.test(name))
+    bad(`${what} ${JSON.stringify(name)} is not a plain file name`);
   return name;
 }
 
@@ -81,12 +92,14 @@ export function parseJobData(data: unknown): FolioJobData {
     if (Object.keys(d).some((k) => k !== 'kind' && k !== 'docId')) bad('plan job has fields other than kind and docId');
     return { kind: 'plan', docId };
   }
-  if (d.kind !== 'range') return bad(`job kind ${JSON.stringify(String(d.kind).slice(0, 40))} is neither plan nor range`);
+  if (d.kind !== 'range')
+    return bad(`job kind ${JSON.stringify(String(d.kind).slice(0, 40))} is neither plan nor range`);
   const extra = Object.keys(d).find((k) => !['kind', 'docId', 'index', 'pages', 'context'].includes(k));
   if (extra) bad(`range job field ${JSON.stringify(extra.slice(0, 40))} is not known`);
   if (!isInt(d.index, 0, MAX_PAGE)) bad('range job index is not a whole number from 0');
   const pageList = (v: unknown, what: string, max: number): number[] => {
-    if (!Array.isArray(v) || v.length === 0 || v.length > max) return bad(`range job ${what} is not a list of 1 to ${max} pages`);
+    if (!Array.isArray(v) || v.length === 0 || v.length > max)
+      return bad(`range job ${what} is not a list of 1 to ${max} pages`);
     for (let i = 0; i < v.length; i++) {
       if (!isInt(v[i], 1, MAX_PAGE)) bad(`range job ${what} holds ${JSON.stringify(v[i])}, not a page number`);
       if (i > 0 && (v[i] as number) <= (v[i - 1] as number)) bad(`range job ${what} is not in increasing page order`);
@@ -105,7 +118,10 @@ export function checkJobOptions(options: unknown): ConvertOptions {
   if (problem) bad(problem);
   const o = (options ?? {}) as ConvertOptions;
   for (const k of WORKER_OWNED_OPTIONS) {
-    if (o[k] !== undefined) bad(`options.${k} comes from the worker's own configuration (folio worker --models / --vlm-url), never from a job`);
+    if (o[k] !== undefined)
+      bad(
+        `options.${k} comes from the worker's own configuration (folio worker --models / --vlm-url), never from a job`,
+      );
   }
   return o;
 }
@@ -117,7 +133,23 @@ function checkKind(v: unknown, what: string): ErrorKind {
 }
 
 /** The record hash's fields, as strings from HGETALL. */
-const RECORD_FIELDS = ['name', 'options', 'pages', 'password', 'rangePages', 'maxPages', 'deadline', 'created', 'total', 'pageCount', 'error', 'errorKind', 'cancelled', 'pictures', 'assetsFolder'];
+const RECORD_FIELDS = [
+  'name',
+  'options',
+  'pages',
+  'password',
+  'rangePages',
+  'maxPages',
+  'deadline',
+  'created',
+  'total',
+  'pageCount',
+  'error',
+  'errorKind',
+  'cancelled',
+  'pictures',
+  'assetsFolder',
+];
 
 /** A task's record as the submitter writes it (server/queue/store.ts). */
 export interface DocRecord {
@@ -182,12 +214,18 @@ export function parseRecord(h: Record<string, string>): CheckedRecord | undefine
     bad('record field options is not JSON');
   }
   const pictures = h.pictures ?? 'folder';
-  if (pictures !== 'folder' && pictures !== 'flat' && pictures !== 'none') bad('record field pictures is not folder, flat or none');
-  const assetsFolder = pictures === 'folder' ? checkFileName(h.assetsFolder ?? defaultAssetsFolder(name), 'the pictures folder') : undefined;
+  if (pictures !== 'folder' && pictures !== 'flat' && pictures !== 'none')
+    bad('record field pictures is not folder, flat or none');
+  const assetsFolder =
+    pictures === 'folder'
+      ? checkFileName(h.assetsFolder ?? defaultAssetsFolder(name), 'the pictures folder')
+      : undefined;
   if (pictures !== 'folder' && h.assetsFolder !== undefined) bad('record field assetsFolder needs pictures = folder');
-  if (h.cancelled !== undefined && h.cancelled !== '1' && h.cancelled !== '0') bad('record field cancelled is not 0 or 1');
+  if (h.cancelled !== undefined && h.cancelled !== '1' && h.cancelled !== '0')
+    bad('record field cancelled is not 0 or 1');
   const pages = text('pages', 1000);
-  if (pages !== undefined && !/^[\d\s,-]*$|^all$/.test(pages)) bad('record field pages is not a page list such as 1-3,7');
+  if (pages !== undefined && !/^[\d\s,-]*$|^all$/.test(pages))
+    bad('record field pages is not a page list such as 1-3,7');
   return {
     name,
     options: checkJobOptions(options),
@@ -207,12 +245,31 @@ export function parseRecord(h: Record<string, string>): CheckedRecord | undefine
   };
 }
 
-const PAGE_FIELDS = ['page', 'width', 'height', 'doctags', 'markdown', 'regions', 'engine', 'provider', 'ocr', 'rotation', 'warnings', 'error', 'errorKind'];
+const PAGE_FIELDS = [
+  'page',
+  'width',
+  'height',
+  'doctags',
+  'markdown',
+  'regions',
+  'engine',
+  'provider',
+  'ocr',
+  'rotation',
+  'warnings',
+  'error',
+  'errorKind',
+];
 const REGION_FIELDS = ['id', 'cls', 'level', 'bbox', 'grid', 'order', 'mdRange', 'imagePath'];
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-function checkRegion(r: unknown, where: string, mdLength: number, layout: { pictures: PictureLayout; assetsFolder?: string }): Region {
+function checkRegion(
+  r: unknown,
+  where: string,
+  mdLength: number,
+  layout: { pictures: PictureLayout; assetsFolder?: string },
+): Region {
   if (typeof r !== 'object' || r === null || Array.isArray(r)) return bad(`${where} is not an object`);
   const o = r as Record<string, unknown>;
   const extra = Object.keys(o).find((k) => !REGION_FIELDS.includes(k));
@@ -221,16 +278,31 @@ function checkRegion(r: unknown, where: string, mdLength: number, layout: { pict
   if (!(REGION_CLASSES as readonly unknown[]).includes(o.cls)) bad(`${where} class is not a layout class`);
   if (o.level !== undefined && !isInt(o.level, 0, 100)) bad(`${where} level is not a whole number`);
   const b = o.bbox as Record<string, unknown> | null;
-  if (typeof b !== 'object' || b === null || !['x0', 'y0', 'x1', 'y1'].every((k) => finite(b[k])) || Object.keys(b).length !== 4) bad(`${where} bbox is not a box`);
-  if (!Array.isArray(o.grid) || o.grid.length !== 4 || !o.grid.every((g) => isInt(g, 0, 500))) bad(`${where} grid is not a 0–500 box`);
+  if (
+    typeof b !== 'object' ||
+    b === null ||
+    !['x0', 'y0', 'x1', 'y1'].every((k) => finite(b[k])) ||
+    Object.keys(b).length !== 4
+  )
+    bad(`${where} bbox is not a box`);
+  if (!Array.isArray(o.grid) || o.grid.length !== 4 || !o.grid.every((g) => isInt(g, 0, 500)))
+    bad(`${where} grid is not a 0–500 box`);
   if (!isInt(o.order, 0, 1_000_000)) bad(`${where} order is not a whole number`);
   if (o.mdRange !== undefined) {
     const m = o.mdRange as Record<string, unknown> | null;
-    if (typeof m !== 'object' || m === null || Object.keys(m).length !== 2 || !isInt(m.start, 0, mdLength) || !isInt(m.end, m.start as number, mdLength)) bad(`${where} mdRange is not a range of the page's Markdown`);
+    if (
+      typeof m !== 'object' ||
+      m === null ||
+      Object.keys(m).length !== 2 ||
+      !isInt(m.start, 0, mdLength) ||
+      !isInt(m.end, m.start as number, mdLength)
+    )
+      bad(`${where} mdRange is not a range of the page's Markdown`);
   }
   // The crop an exporter reads (embeds, or measures): one of the task's own assets, nothing else.
   if (o.imagePath !== undefined) {
-    if (typeof o.imagePath !== 'string' || (o.cls !== 'picture' && o.cls !== 'chart')) bad(`${where} imagePath is not a picture's file`);
+    if (typeof o.imagePath !== 'string' || (o.cls !== 'picture' && o.cls !== 'chart'))
+      bad(`${where} imagePath is not a picture's file`);
     checkAssetName(o.imagePath as string, layout);
   }
   return o as unknown as Region;
@@ -242,7 +314,11 @@ function checkRegion(r: unknown, where: string, mdLength: number, layout: { pict
  * the exporters read) must be one of the task's assets (`checkAssetName`), so an exporter
  * embedding pictures never reads a file the page merely names.
  */
-export function parsePageResult(json: string, key: string, layout: { pictures: PictureLayout; assetsFolder?: string }): PageResult {
+export function parsePageResult(
+  json: string,
+  key: string,
+  layout: { pictures: PictureLayout; assetsFolder?: string },
+): PageResult {
   const where = `page result ${JSON.stringify(key.slice(0, 12))}`;
   if (json.length > 2 * MAX_PAGE_TEXT) bad(`${where} is larger than ${(2 * MAX_PAGE_TEXT) / 1048576} MB`);
   let v: unknown;
@@ -254,16 +330,26 @@ export function parsePageResult(json: string, key: string, layout: { pictures: P
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return bad(`${where} is not an object`);
   const p = v as Record<string, unknown>;
   const extra = Object.keys(p).find((k) => !PAGE_FIELDS.includes(k));
-  if (extra) bad(`${where} field ${JSON.stringify(extra.slice(0, 40))} is not known (a worker stores no machine-local paths)`);
+  if (extra)
+    bad(`${where} field ${JSON.stringify(extra.slice(0, 40))} is not known (a worker stores no machine-local paths)`);
   if (!isInt(p.page, 1, MAX_PAGE) || String(p.page) !== key) bad(`${where} page number does not match its key`);
-  if (!finite(p.width) || !finite(p.height) || (p.width as number) < 0 || (p.height as number) < 0) bad(`${where} size is not two numbers`);
-  for (const k of ['doctags', 'markdown'] as const) if (typeof p[k] !== 'string' || (p[k] as string).length > MAX_PAGE_TEXT) bad(`${where} ${k} is not text`);
+  if (!finite(p.width) || !finite(p.height) || (p.width as number) < 0 || (p.height as number) < 0)
+    bad(`${where} size is not two numbers`);
+  for (const k of ['doctags', 'markdown'] as const)
+    if (typeof p[k] !== 'string' || (p[k] as string).length > MAX_PAGE_TEXT) bad(`${where} ${k} is not text`);
   if (p.engine !== 'pipeline' && p.engine !== 'vlm') bad(`${where} engine is neither pipeline nor vlm`);
-  if (p.provider !== undefined && (typeof p.provider !== 'string' || p.provider.length > 64)) bad(`${where} provider is not a short string`);
+  if (p.provider !== undefined && (typeof p.provider !== 'string' || p.provider.length > 64))
+    bad(`${where} provider is not a short string`);
   if (typeof p.ocr !== 'boolean') bad(`${where} ocr is not true or false`);
   if (p.rotation !== undefined && !finite(p.rotation)) bad(`${where} rotation is not a number`);
-  if (!Array.isArray(p.warnings) || p.warnings.length > 1000 || !p.warnings.every((w) => typeof w === 'string' && w.length <= 4096)) bad(`${where} warnings are not a list of lines`);
-  if (p.error !== undefined && (typeof p.error !== 'string' || p.error.length > 4096)) bad(`${where} error is not a line of text`);
+  if (
+    !Array.isArray(p.warnings) ||
+    p.warnings.length > 1000 ||
+    !p.warnings.every((w) => typeof w === 'string' && w.length <= 4096)
+  )
+    bad(`${where} warnings are not a list of lines`);
+  if (p.error !== undefined && (typeof p.error !== 'string' || p.error.length > 4096))
+    bad(`${where} error is not a line of text`);
   if (p.errorKind !== undefined) checkKind(p.errorKind, `${where} errorKind`);
   if (!Array.isArray(p.regions) || p.regions.length > 100_000) bad(`${where} regions are not a list`);
   const mdLength = (p.markdown as string).length;

@@ -14,7 +14,6 @@ export type { DocRecord } from './schema';
 
 export type TaskState = 'pending' | 'started' | 'success' | 'failure' | 'cancelled';
 
-
 export interface DocStatus {
   state: TaskState;
   pagesDone: number;
@@ -76,7 +75,11 @@ export class DocStore {
 
   /** The first error wins: later ones are usually consequences of it. Message and kind are set together (MULTI). */
   async fail(id: string, message: string, kind: ErrorKind): Promise<void> {
-    await this.redis.multi().hsetnx(docKeys(id).record, 'error', message).hsetnx(docKeys(id).record, 'errorKind', kind).exec();
+    await this.redis
+      .multi()
+      .hsetnx(docKeys(id).record, 'error', message)
+      .hsetnx(docKeys(id).record, 'errorKind', kind)
+      .exec();
   }
 
   async cancel(id: string): Promise<void> {
@@ -85,7 +88,13 @@ export class DocStore {
 
   /** Whether workers should stop on this document (cancelled, failed, past its deadline, or expired). */
   async shouldStop(id: string): Promise<string | undefined> {
-    const [cancelled, error, deadline, name] = await this.redis.hmget(docKeys(id).record, 'cancelled', 'error', 'deadline', 'name');
+    const [cancelled, error, deadline, name] = await this.redis.hmget(
+      docKeys(id).record,
+      'cancelled',
+      'error',
+      'deadline',
+      'name',
+    );
     if (!name) return 'the task expired';
     if (cancelled === '1') return 'cancelled';
     if (error) return error;
@@ -131,7 +140,13 @@ export class DocStore {
     if (rec.total !== undefined && pagesDone >= rec.total) return { ...base, state: 'success' };
     if (rec.cancelled) return { ...base, state: 'cancelled' };
     if (rec.error) return { ...base, state: 'failure', error: rec.error, errorKind: rec.errorKind ?? 'internal' };
-    if (rec.deadline > 0 && Date.now() > rec.deadline) return { ...base, state: 'failure', error: `the task timed out after ${Math.round((rec.deadline - rec.created) / 1000)} s`, errorKind: 'timeout' };
+    if (rec.deadline > 0 && Date.now() > rec.deadline)
+      return {
+        ...base,
+        state: 'failure',
+        error: `the task timed out after ${Math.round((rec.deadline - rec.created) / 1000)} s`,
+        errorKind: 'timeout',
+      };
     return { ...base, state: rec.total === undefined ? 'pending' : 'started' };
   }
 
@@ -154,7 +169,9 @@ export class DocStore {
       cancelled: st?.state === 'cancelled',
       doctags: joinDocTags(pages),
       markdown: joinPages(pages),
-      pageErrors: pages.filter((p) => p.error).map((p) => ({ page: p.page, kind: p.errorKind ?? 'internal', message: `page ${p.page}: ${p.error}` })),
+      pageErrors: pages
+        .filter((p) => p.error)
+        .map((p) => ({ page: p.page, kind: p.errorKind ?? 'internal', message: `page ${p.page}: ${p.error}` })),
       warnings,
       engine: rec.options.engine ?? 'pipeline',
       elapsedMs: 0,

@@ -138,7 +138,10 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
         throw new UnrecoverableError(messageOf(e));
       }
       if (rec.maxPages && selected.length > rec.maxPages) {
-        const e = new FolioError(FolioErrorCodes.TooLarge, `${rec.name} has ${selected.length} pages to convert; this service takes at most ${rec.maxPages} per document`);
+        const e = new FolioError(
+          FolioErrorCodes.TooLarge,
+          `${rec.name} has ${selected.length} pages to convert; this service takes at most ${rec.maxPages} per document`,
+        );
         await store.fail(docId, e.message, e.kind);
         throw new UnrecoverableError(e.message);
       }
@@ -188,7 +191,10 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       // The pictures as the submitter lays them out beside its output (schema.ts): crops in a
       // named folder, or flat beside the document, or none saved at all. Links are relative to `dir`.
       const pictures = rec.pictures ?? 'folder';
-      const places = pictures === 'none' ? {} : { markdownDir: dir, assetsDir: pictures === 'flat' ? dir : join(dir, rec.assetsFolder!) };
+      const places =
+        pictures === 'none'
+          ? {}
+          : { markdownDir: dir, assetsDir: pictures === 'flat' ? dir : join(dir, rec.assetsFolder!) };
       const store1 = async (p: PageResult) => {
         // Assets first: once the page is visible, everything it links to is there. The names are
         // the regions' picture files (what the exporters read), relative to `dir`.
@@ -234,7 +240,11 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       if (last && rec) {
         // The document must still complete: its missing pages become page errors.
         const reason = `not converted after ${job.attemptsMade + 1} attempt(s): ${messageOf(e)}`;
-        for (const page of data.pages) await store.putPage(docId, failedPageResult(page, rec.options.engine ?? 'pipeline', reason, kindOf(cause ?? e)));
+        for (const page of data.pages)
+          await store.putPage(
+            docId,
+            failedPageResult(page, rec.options.engine ?? 'pipeline', reason, kindOf(cause ?? e)),
+          );
       }
       throw e;
     } finally {
@@ -243,13 +253,17 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     }
   };
 
-  const worker = new Worker<FolioJobData>(QUEUE_NAME, async (job) => (job.data.kind === 'plan' ? plan(job) : range(job)), {
-    connection: workerConn,
-    concurrency: opts.concurrency ?? 1,
-    lockDuration: opts.lockMs ?? 30000,
-    stalledInterval: opts.lockMs ?? 30000,
-    maxStalledCount: 5, // a stall requeues the job; only repeated stalls fail it
-  });
+  const worker = new Worker<FolioJobData>(
+    QUEUE_NAME,
+    async (job) => (job.data.kind === 'plan' ? plan(job) : range(job)),
+    {
+      connection: workerConn,
+      concurrency: opts.concurrency ?? 1,
+      lockDuration: opts.lockMs ?? 30000,
+      stalledInterval: opts.lockMs ?? 30000,
+      maxStalledCount: 5, // a stall requeues the job; only repeated stalls fail it
+    },
+  );
   worker.on('error', () => undefined); // the connection's retry log already says what is wrong
   worker.on('failed', (job, err) => {
     if (job) log(`job ${job.id} failed (attempt ${job.attemptsMade}): ${err.message}`);

@@ -37,11 +37,15 @@ export function parseWorkerArgs(argv: string[]): WorkerArgs {
   const vlm: { vlmUrl?: string; vlmModel?: string; vlmApiKey?: string } = {};
   const num = (flag: string, v: string | undefined, min: number, max: number): number => {
     const n = Number(v);
-    if (v === undefined || !Number.isInteger(n) || n < min || n > max) throw new WorkerUsageError(`${flag} takes a whole number from ${min} to ${max}`);
+    if (v === undefined || !Number.isInteger(n) || n < min || n > max)
+      throw new WorkerUsageError(`${flag} takes a whole number from ${min} to ${max}`);
     return n;
   };
   for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].startsWith('--') && argv[i].includes('=') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
+    const [flag, inline] =
+      argv[i].startsWith('--') && argv[i].includes('=')
+        ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)]
+        : [argv[i], undefined];
     const value = () => inline ?? argv[++i];
     switch (flag) {
       case '--redis':
@@ -67,8 +71,12 @@ export function parseWorkerArgs(argv: string[]): WorkerArgs {
       }
       case '--vlm-url':
         vlm.vlmUrl = value();
-        if (!vlm.vlmUrl || !/^https?:\/\//.test(vlm.vlmUrl)) throw new WorkerUsageError(`--vlm-url must be an http(s) URL such as https://host:8000/v1, not "${vlm.vlmUrl ?? ''}"`);
-        if (remoteUrlProblem(vlm.vlmUrl)) throw new WorkerUsageError(`--vlm-url ${vlm.vlmUrl} is refused: ${remoteUrlProblem(vlm.vlmUrl)}`);
+        if (!vlm.vlmUrl || !/^https?:\/\//.test(vlm.vlmUrl))
+          throw new WorkerUsageError(
+            `--vlm-url must be an http(s) URL such as https://host:8000/v1, not "${vlm.vlmUrl ?? ''}"`,
+          );
+        if (remoteUrlProblem(vlm.vlmUrl))
+          throw new WorkerUsageError(`--vlm-url ${vlm.vlmUrl} is refused: ${remoteUrlProblem(vlm.vlmUrl)}`);
         break;
       case '--vlm-model':
         vlm.vlmModel = value();

@@ -67,14 +67,24 @@ export interface ServiceLimits {
   requestTimeoutMs: number;
 }
 
-export const DEFAULT_LIMITS: ServiceLimits = { maxConnections: 64, maxUploadsInFlight: 16, maxQueued: 100, requestTimeoutMs: 300_000 };
+export const DEFAULT_LIMITS: ServiceLimits = {
+  maxConnections: 64,
+  maxUploadsInFlight: 16,
+  maxQueued: 100,
+  requestTimeoutMs: 300_000,
+};
 
-const TASK_PARAMS = { type: 'object', required: ['task_id'], properties: { task_id: { type: 'string', pattern: TASK_ID.source } } } as const;
+const TASK_PARAMS = {
+  type: 'object',
+  required: ['task_id'],
+  properties: { task_id: { type: 'string', pattern: TASK_ID.source } },
+} as const;
 
 /** Form fields → options: a repeated field is a list; `prefix` (chunk forms: convert_, chunking_) picks and strips. */
 function pick(fields: Record<string, unknown>, prefix: string, except: string[] = []): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(fields)) if (k.startsWith(prefix) && !except.includes(k)) out[k.slice(prefix.length)] = v;
+  for (const [k, v] of Object.entries(fields))
+    if (k.startsWith(prefix) && !except.includes(k)) out[k.slice(prefix.length)] = v;
   return out;
 }
 
@@ -90,7 +100,12 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
   const jobs = new Jobs(cfg.runner, cfg.work, cfg.retentionMs ?? 3600_000);
   // First of all hooks, on matched and unmatched routes alike (guard.ts says why and in which order).
   app.addHook('onRequest', async (req, reply) => {
-    const gateCfg = { apiKey: cfg.apiKey, allowedHosts: cfg.allowedHosts ?? [], allowedOrigins: cfg.allowedOrigins ?? [], maxConnections: limits.maxConnections };
+    const gateCfg = {
+      apiKey: cfg.apiKey,
+      allowedHosts: cfg.allowedHosts ?? [],
+      allowedOrigins: cfg.allowedOrigins ?? [],
+      maxConnections: limits.maxConnections,
+    };
     const no = gate(gateCfg, excess, req);
     const cors = no && no.status === 403 ? undefined : corsHeaders(gateCfg, req);
     if (cors) reply.headers(cors);
@@ -99,42 +114,89 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
   });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Folio', description: 'PDF and scanned images to Markdown, DoclingDocument JSON, DocTags, text and chunks: a drop-in for docling-serve 1.31.0\'s v1 API.', version: cfg.version },
+      info: {
+        title: 'Folio',
+        description:
+          "PDF and scanned images to Markdown, DoclingDocument JSON, DocTags, text and chunks: a drop-in for docling-serve 1.31.0's v1 API.",
+        version: cfg.version,
+      },
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } } },
     },
   });
   // preservePath: see the client's name as sent, so a name with path separators is refused rather than silently cut.
-  await app.register(multipart, { preservePath: true, limits: { fileSize: cfg.maxUploadBytes, files: maxFiles, fields: 200, fieldSize: 100_000, parts: maxFiles + 200 } });
+  await app.register(multipart, {
+    preservePath: true,
+    limits: { fileSize: cfg.maxUploadBytes, files: maxFiles, fields: 200, fieldSize: 100_000, parts: maxFiles + 200 },
+  });
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, _req, reply) => {
-    const status = err instanceof HttpError ? err.statusCode : err.validation ? 400 : err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    if (status >= 500 && !(err instanceof HttpError && (err.statusCode === 503 || err.statusCode === 502 || err.statusCode === 504))) {
+    const status =
+      err instanceof HttpError
+        ? err.statusCode
+        : err.validation
+          ? 400
+          : err.statusCode && err.statusCode >= 400 && err.statusCode < 500
+            ? err.statusCode
+            : 500;
+    if (
+      status >= 500 &&
+      !(err instanceof HttpError && (err.statusCode === 503 || err.statusCode === 502 || err.statusCode === 504))
+    ) {
       process.stderr.write(`folio serve: ${err.stack ?? err.message}\n`);
-      return reply.code(500).send({ detail: 'internal error; the service log has the details', error: { status: 500, code: 'internal', message: 'internal error; the service log has the details' } });
+      return reply.code(500).send({
+        detail: 'internal error; the service log has the details',
+        error: { status: 500, code: 'internal', message: 'internal error; the service log has the details' },
+      });
     }
     if (err instanceof HttpError && err.headers) reply.headers(err.headers);
     let message = err.message;
-    if (err.code === 'FST_REQ_FILE_TOO_LARGE') message = `the upload is larger than this service's limit of ${cfg.maxUploadBytes} bytes`;
-    if (err.code === 'FST_FILES_LIMIT') message = `more than ${maxFiles} files in one request: send them in several requests`;
-    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') message = `content type not accepted here: send multipart/form-data with the files in a "files" field, or JSON to the /source routes`;
-    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') message = `the request body is larger than this service's limit of ${jsonLimit} bytes`;
-    return reply.code(status).send({ detail: message, error: { status, code: err instanceof HttpError ? err.code : (err.code ?? 'bad_request'), message } });
+    if (err.code === 'FST_REQ_FILE_TOO_LARGE')
+      message = `the upload is larger than this service's limit of ${cfg.maxUploadBytes} bytes`;
+    if (err.code === 'FST_FILES_LIMIT')
+      message = `more than ${maxFiles} files in one request: send them in several requests`;
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+      message = `content type not accepted here: send multipart/form-data with the files in a "files" field, or JSON to the /source routes`;
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      message = `the request body is larger than this service's limit of ${jsonLimit} bytes`;
+    return reply.code(status).send({
+      detail: message,
+      error: { status, code: err instanceof HttpError ? err.code : (err.code ?? 'bad_request'), message },
+    });
   });
-  app.setNotFoundHandler((req, reply) => reply.code(404).send({ detail: 'not found', error: { status: 404, code: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` } }));
+  app.setNotFoundHandler((req, reply) =>
+    reply.code(404).send({
+      detail: 'not found',
+      error: { status: 404, code: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` },
+    }),
+  );
 
   let uploadsInFlight = 0;
   /** Refuses work the service cannot take now, before a byte of the body is stored. */
   const admit = async (req: FastifyRequest | undefined, bodyLimit: number) => {
     const length = Number(req?.headers['content-length']);
     if (Number.isFinite(length) && length > bodyLimit) {
-      throw new HttpError(413, 'too_large', `the request body (${length} bytes) is larger than this service's limit of ${cfg.maxUploadBytes} bytes per upload`);
+      throw new HttpError(
+        413,
+        'too_large',
+        `the request body (${length} bytes) is larger than this service's limit of ${cfg.maxUploadBytes} bytes per upload`,
+      );
     }
     if (uploadsInFlight >= limits.maxUploadsInFlight) {
-      throw new HttpError(429, 'too_many_uploads', `this service receives at most ${limits.maxUploadsInFlight} uploads at once: retry in a few seconds`, { 'retry-after': '5' });
+      throw new HttpError(
+        429,
+        'too_many_uploads',
+        `this service receives at most ${limits.maxUploadsInFlight} uploads at once: retry in a few seconds`,
+        { 'retry-after': '5' },
+      );
     }
     const waiting = await cfg.runner.backlog();
     if (waiting >= limits.maxQueued) {
-      throw new HttpError(503, 'queue_full', `${waiting} documents are already waiting (this service's limit is ${limits.maxQueued}): retry later`, { 'retry-after': '30' });
+      throw new HttpError(
+        503,
+        'queue_full',
+        `${waiting} documents are already waiting (this service's limit is ${limits.maxQueued}): retry later`,
+        { 'retry-after': '30' },
+      );
     }
   };
   const optionsOf = <T>(read: () => T): T => {
@@ -153,7 +215,8 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
    * a complete body (the client went away).
    */
   const readUpload = async (req: FastifyRequest) => {
-    if (!req.isMultipart()) throw new HttpError(415, 'unsupported_media_type', 'send the files as multipart/form-data in a "files" field');
+    if (!req.isMultipart())
+      throw new HttpError(415, 'unsupported_media_type', 'send the files as multipart/form-data in a "files" field');
     await admit(req, cfg.maxUploadBytes + 1024 * 1024);
     uploadsInFlight++;
     const fields: Record<string, unknown> = {};
@@ -171,7 +234,11 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
         if (part.type === 'file') {
           if (part.fieldname !== 'files' && part.fieldname !== 'file') {
             part.file.resume();
-            throw new HttpError(400, 'bad_field', `unexpected file field "${part.fieldname}": send the files in "files"`);
+            throw new HttpError(
+              400,
+              'bad_field',
+              `unexpected file field "${part.fieldname}": send the files in "files"`,
+            );
           }
           let name: string;
           try {
@@ -183,12 +250,23 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
           const path = cfg.work.newUpload();
           files.push({ path, name });
           await pipeline(part.file, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
-          if (part.file.truncated) throw new HttpError(413, 'too_large', `${name} is larger than this service's limit of ${cfg.maxUploadBytes} bytes`);
+          if (part.file.truncated)
+            throw new HttpError(
+              413,
+              'too_large',
+              `${name} is larger than this service's limit of ${cfg.maxUploadBytes} bytes`,
+            );
           total += statSync(path).size;
-          if (total > cfg.maxUploadBytes) throw new HttpError(413, 'too_large', `the files of this request together are larger than this service's limit of ${cfg.maxUploadBytes} bytes`);
+          if (total > cfg.maxUploadBytes)
+            throw new HttpError(
+              413,
+              'too_large',
+              `the files of this request together are larger than this service's limit of ${cfg.maxUploadBytes} bytes`,
+            );
         } else {
           const prev = fields[part.fieldname];
-          fields[part.fieldname] = prev === undefined ? part.value : Array.isArray(prev) ? [...prev, part.value] : [prev, part.value];
+          fields[part.fieldname] =
+            prev === undefined ? part.value : Array.isArray(prev) ? [...prev, part.value] : [prev, part.value];
         }
       }
     } catch (e) {
@@ -231,10 +309,22 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     try {
       if (type === 'convert') {
         opts = optionsOf(() => readOptions(pick(u.fields, '', CONVERT_FORM_EXTRAS), true));
-        if (u.fields.callbacks !== undefined) warnings.push('callbacks: not supported by Folio; poll /v1/status/poll/{task_id}');
+        if (u.fields.callbacks !== undefined)
+          warnings.push('callbacks: not supported by Folio; poll /v1/status/poll/{task_id}');
       } else {
-        const rest = Object.keys(u.fields).filter((k) => !k.startsWith('convert_') && !k.startsWith('chunking_') && k !== 'include_converted_doc' && k !== 'target_type');
-        if (rest.length > 0) throw new HttpError(400, 'bad_option', `option "${rest[0]}" is not known here: chunk forms take convert_<option>, chunking_<option>, include_converted_doc and target_type`);
+        const rest = Object.keys(u.fields).filter(
+          (k) =>
+            !k.startsWith('convert_') &&
+            !k.startsWith('chunking_') &&
+            k !== 'include_converted_doc' &&
+            k !== 'target_type',
+        );
+        if (rest.length > 0)
+          throw new HttpError(
+            400,
+            'bad_option',
+            `option "${rest[0]}" is not known here: chunk forms take convert_<option>, chunking_<option>, include_converted_doc and target_type`,
+          );
         opts = optionsOf(() => readOptions(pick(u.fields, 'convert_'), true));
         chunking = optionsOf(() => readChunking(pick(u.fields, 'chunking_'), true));
       }
@@ -251,7 +341,12 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     }
     const inputs = await readyAll(u.files, opts);
     const include = u.fields.include_converted_doc;
-    return jobs.submit(type, inputs, opts, toConvertOptions(opts.api, cfg.baseOptions), { zip, chunking, includeConvertedDoc: include === 'true' || include === true, warnings });
+    return jobs.submit(type, inputs, opts, toConvertOptions(opts.api, cfg.baseOptions), {
+      zip,
+      chunking,
+      includeConvertedDoc: include === 'true' || include === true,
+      warnings,
+    });
   };
 
   /**
@@ -261,8 +356,14 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
    * (issue 21 item 9). The file is the user's: it is read, never removed.
    */
   const localInput = async (given: string, opts: RequestOptions): Promise<StoredInput> => {
-    if (!cfg.allowLocalRoot) throw new HttpError(403, 'local_paths_disabled', 'this service does not read local paths: upload the file to /v1/convert/file, or start it with --allow-local <dir>');
-    const notHere = () => new HttpError(404, 'not_found', `${given.slice(0, 300)} is not a file inside the folder this service may read`);
+    if (!cfg.allowLocalRoot)
+      throw new HttpError(
+        403,
+        'local_paths_disabled',
+        'this service does not read local paths: upload the file to /v1/convert/file, or start it with --allow-local <dir>',
+      );
+    const notHere = () =>
+      new HttpError(404, 'not_found', `${given.slice(0, 300)} is not a file inside the folder this service may read`);
     const within = (root: string, p: string) => {
       const rel = relative(root, p);
       return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
@@ -294,38 +395,71 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
       if (!Array.isArray(v)) throw new HttpError(400, 'bad_request', `"${what}" must be a list`);
       return v as SourceItem[];
     };
-    const items: SourceItem[] = [...list(b.sources, 'sources'), ...list(b.file_sources, 'file_sources').map((x) => ({ ...x, kind: 'file' })), ...list(b.http_sources, 'http_sources').map((x) => ({ ...x, kind: 'http' }))];
-    if (items.length > maxFiles) throw new HttpError(413, 'too_many_files', `${items.length} sources in one request; this service takes at most ${maxFiles}`);
-    if (items.length === 0 && typeof b.path !== 'string') throw new HttpError(400, 'missing_source', 'no source: give "sources" ([{"kind": "file", "base64_string", "filename"}] or [{"kind": "http", "url"}]), or upload to /v1/convert/file');
+    const items: SourceItem[] = [
+      ...list(b.sources, 'sources'),
+      ...list(b.file_sources, 'file_sources').map((x) => ({ ...x, kind: 'file' })),
+      ...list(b.http_sources, 'http_sources').map((x) => ({ ...x, kind: 'http' })),
+    ];
+    if (items.length > maxFiles)
+      throw new HttpError(
+        413,
+        'too_many_files',
+        `${items.length} sources in one request; this service takes at most ${maxFiles}`,
+      );
+    if (items.length === 0 && typeof b.path !== 'string')
+      throw new HttpError(
+        400,
+        'missing_source',
+        'no source: give "sources" ([{"kind": "file", "base64_string", "filename"}] or [{"kind": "http", "url"}]), or upload to /v1/convert/file',
+      );
     const stored: { path: string; name: string }[] = [];
     let total = 0;
     try {
       for (const it of items) {
-        if (typeof it !== 'object' || it === null) throw new HttpError(400, 'bad_request', 'each source must be an object');
+        if (typeof it !== 'object' || it === null)
+          throw new HttpError(400, 'bad_request', 'each source must be an object');
         const path = cfg.work.newUpload();
         if (it.kind === 'file') {
-          if (typeof it.base64_string !== 'string' || typeof it.filename !== 'string') throw new HttpError(400, 'bad_request', 'a file source needs "base64_string" and "filename"');
+          if (typeof it.base64_string !== 'string' || typeof it.filename !== 'string')
+            throw new HttpError(400, 'bad_request', 'a file source needs "base64_string" and "filename"');
           const name = checkName(it.filename);
-          if (!/^[A-Za-z0-9+/=\s_-]*$/.test(it.base64_string)) throw new HttpError(400, 'bad_base64', `${name}: base64_string is not base64`);
+          if (!/^[A-Za-z0-9+/=\s_-]*$/.test(it.base64_string))
+            throw new HttpError(400, 'bad_base64', `${name}: base64_string is not base64`);
           const bytes = Buffer.from(it.base64_string, 'base64');
           total += bytes.length;
-          if (bytes.length > cfg.maxUploadBytes || total > cfg.maxUploadBytes) throw new HttpError(413, 'too_large', `${name} is larger than this service's limit of ${cfg.maxUploadBytes} bytes`);
+          if (bytes.length > cfg.maxUploadBytes || total > cfg.maxUploadBytes)
+            throw new HttpError(
+              413,
+              'too_large',
+              `${name} is larger than this service's limit of ${cfg.maxUploadBytes} bytes`,
+            );
           writeFileSync(path, bytes, { flag: 'wx', mode: 0o600 });
           stored.push({ path, name });
         } else if (it.kind === 'http') {
           if (typeof it.url !== 'string') throw new HttpError(400, 'bad_request', 'an http source needs "url"');
           const headers: Record<string, string> = {};
-          if (it.headers && typeof it.headers === 'object') for (const [k, v] of Object.entries(it.headers)) if (typeof v === 'string') headers[k] = v;
+          if (it.headers && typeof it.headers === 'object')
+            for (const [k, v] of Object.entries(it.headers)) if (typeof v === 'string') headers[k] = v;
           stored.push({ path, name: 'document' });
           try {
-            const got = await fetchSource(it.url, headers, path, { enabled: cfg.httpSources?.enabled ?? false, allowPrivate: cfg.httpSources?.allowPrivate ?? false, maxBytes: cfg.maxUploadBytes - total, timeoutMs: cfg.httpSources?.timeoutMs ?? 60_000 });
+            const got = await fetchSource(it.url, headers, path, {
+              enabled: cfg.httpSources?.enabled ?? false,
+              allowPrivate: cfg.httpSources?.allowPrivate ?? false,
+              maxBytes: cfg.maxUploadBytes - total,
+              timeoutMs: cfg.httpSources?.timeoutMs ?? 60_000,
+            });
             stored[stored.length - 1]!.name = got.name;
             total += statSync(path).size;
           } catch (e) {
             if (e instanceof SourceError) throw new HttpError(e.statusCode, 'bad_source', e.message);
             throw e;
           }
-        } else throw new HttpError(400, 'bad_request', `source kind ${JSON.stringify(it.kind ?? null).slice(0, 40)} is not supported: use "file" or "http"`);
+        } else
+          throw new HttpError(
+            400,
+            'bad_request',
+            `source kind ${JSON.stringify(it.kind ?? null).slice(0, 40)} is not supported: use "file" or "http"`,
+          );
       }
     } catch (e) {
       for (const f of stored) cfg.work.remove(f.path);
@@ -338,20 +472,36 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
 
   const submitJson = async (req: FastifyRequest, type: Job['type']): Promise<Job> => {
     const b = req.body;
-    if (typeof b !== 'object' || b === null || Array.isArray(b)) throw new HttpError(415, 'unsupported_media_type', 'send a JSON object (Content-Type: application/json)');
+    if (typeof b !== 'object' || b === null || Array.isArray(b))
+      throw new HttpError(415, 'unsupported_media_type', 'send a JSON object (Content-Type: application/json)');
     const body = b as Record<string, unknown>;
-    const known = type === 'convert' ? ['options', 'sources', 'file_sources', 'http_sources', 'target', 'callbacks', 'path'] : ['convert_options', 'chunking_options', 'sources', 'file_sources', 'http_sources', 'include_converted_doc', 'target', 'callbacks'];
+    const known =
+      type === 'convert'
+        ? ['options', 'sources', 'file_sources', 'http_sources', 'target', 'callbacks', 'path']
+        : [
+            'convert_options',
+            'chunking_options',
+            'sources',
+            'file_sources',
+            'http_sources',
+            'include_converted_doc',
+            'target',
+            'callbacks',
+          ];
     const unknown = Object.keys(body).find((k) => !known.includes(k));
     if (unknown) throw new HttpError(400, 'bad_request', `field "${unknown}" is not known here (${known.join(', ')})`);
     const optsRaw = (type === 'convert' ? body.options : body.convert_options) ?? {};
-    if (typeof optsRaw !== 'object' || Array.isArray(optsRaw)) throw new HttpError(400, 'bad_option', 'options must be an object');
+    if (typeof optsRaw !== 'object' || Array.isArray(optsRaw))
+      throw new HttpError(400, 'bad_option', 'options must be an object');
     const opts = optionsOf(() => readOptions(optsRaw as Record<string, unknown>, false));
     const chunkRaw = body.chunking_options ?? {};
-    const chunking = type === 'chunk' ? optionsOf(() => readChunking(chunkRaw as Record<string, unknown>, false)) : undefined;
+    const chunking =
+      type === 'chunk' ? optionsOf(() => readChunking(chunkRaw as Record<string, unknown>, false)) : undefined;
     const target = body.target as { kind?: unknown } | undefined;
     const zip = targetOf(target?.kind);
     const warnings: string[] = [];
-    if (Array.isArray(body.callbacks) && body.callbacks.length > 0) warnings.push('callbacks: not supported by Folio; poll /v1/status/poll/{task_id}');
+    if (Array.isArray(body.callbacks) && body.callbacks.length > 0)
+      warnings.push('callbacks: not supported by Folio; poll /v1/status/poll/{task_id}');
     await admit(req, jsonLimit);
     uploadsInFlight++;
     let inputs: StoredInput[];
@@ -360,18 +510,32 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     } finally {
       uploadsInFlight--;
     }
-    return jobs.submit(type, inputs, opts, toConvertOptions(opts.api, cfg.baseOptions), { zip, chunking, includeConvertedDoc: body.include_converted_doc === true, warnings });
+    return jobs.submit(type, inputs, opts, toConvertOptions(opts.api, cfg.baseOptions), {
+      zip,
+      chunking,
+      includeConvertedDoc: body.include_converted_doc === true,
+      warnings,
+    });
   };
 
   const sendResult = async (job: Job, reply: FastifyReply, sync: boolean) => {
     const res = await jobs.result(job);
     if (res.kind === 'zip') {
-      const name = (job.docs.length === 1 ? job.docs[0]!.name.replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9._-]/g, '_') : '') || 'converted_docs';
-      return reply.header('content-type', 'application/zip').header('content-disposition', `attachment; filename="${name}.zip"`).send(res.bytes);
+      const name =
+        (job.docs.length === 1 ? job.docs[0]!.name.replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9._-]/g, '_') : '') ||
+        'converted_docs';
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', `attachment; filename="${name}.zip"`)
+        .send(res.bytes);
     }
     if (sync && res.failed) {
       const status = HTTP_STATUS[res.failed.kind];
-      return reply.code(status).send({ ...res.body, detail: res.failed.message, error: { status, code: 'conversion_failed', message: res.failed.message } });
+      return reply.code(status).send({
+        ...res.body,
+        detail: res.failed.message,
+        error: { status, code: 'conversion_failed', message: res.failed.message },
+      });
     }
     return reply.send(res.body);
   };
@@ -399,18 +563,48 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     const ok = await cfg.runner.ready();
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', runner: cfg.runner.kind });
   });
-  app.get('/version', { schema: { summary: 'Versions: Folio, and the docling-serve API it answers' } }, async () => ({ folio: cfg.version, 'docling-serve-api': '1.31.0 (v1)' })); // public: nothing about the machine
+  app.get('/version', { schema: { summary: 'Versions: Folio, and the docling-serve API it answers' } }, async () => ({
+    folio: cfg.version,
+    'docling-serve-api': '1.31.0 (v1)',
+  })); // public: nothing about the machine
   const openapi = () => completeOpenApi(JSON.parse(JSON.stringify(app.swagger())) as OpenApiNode);
   app.get('/openapi.json', { schema: { hide: true } }, async () => openapi());
-  app.get('/docs', { schema: { hide: true } }, async (_req, reply) => reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).header('x-content-type-options', 'nosniff').send(docsPage(openapi())));
+  app.get('/docs', { schema: { hide: true } }, async (_req, reply) =>
+    reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', DOCS_CSP)
+      .header('x-content-type-options', 'nosniff')
+      .send(docsPage(openapi())),
+  );
 
   for (const type of ['convert', 'chunk'] as const) {
     const base = type === 'convert' ? '/v1/convert' : '/v1/chunk/hybrid';
     const what = type === 'convert' ? 'Convert' : 'Convert and chunk (HybridChunker-shaped chunks)';
-    app.post(`${base}/file`, { schema: { summary: `${what}: uploaded files (multipart), waits for the result`, security: sec } }, async (req, reply) => finishSync(await submitForm(req, type), reply));
-    app.post(`${base}/file/async`, { schema: { summary: `${what}: uploaded files (multipart); answers a task`, security: sec } }, async (req) => jobs.status(await submitForm(req, type)));
-    app.post(`${base}/source`, { schema: { summary: `${what}: sources in a JSON body (base64 files, URLs${type === 'convert' ? ', a local path with --allow-local' : ''}), waits for the result`, security: sec } }, async (req, reply) => finishSync(await submitJson(req, type), reply));
-    app.post(`${base}/source/async`, { schema: { summary: `${what}: sources in a JSON body; answers a task`, security: sec } }, async (req) => jobs.status(await submitJson(req, type)));
+    app.post(
+      `${base}/file`,
+      { schema: { summary: `${what}: uploaded files (multipart), waits for the result`, security: sec } },
+      async (req, reply) => finishSync(await submitForm(req, type), reply),
+    );
+    app.post(
+      `${base}/file/async`,
+      { schema: { summary: `${what}: uploaded files (multipart); answers a task`, security: sec } },
+      async (req) => jobs.status(await submitForm(req, type)),
+    );
+    app.post(
+      `${base}/source`,
+      {
+        schema: {
+          summary: `${what}: sources in a JSON body (base64 files, URLs${type === 'convert' ? ', a local path with --allow-local' : ''}), waits for the result`,
+          security: sec,
+        },
+      },
+      async (req, reply) => finishSync(await submitJson(req, type), reply),
+    );
+    app.post(
+      `${base}/source/async`,
+      { schema: { summary: `${what}: sources in a JSON body; answers a task`, security: sec } },
+      async (req) => jobs.status(await submitJson(req, type)),
+    );
   }
 
   const jobOr404 = async (id: string) => {
@@ -420,7 +614,14 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
   };
   app.get<{ Params: { task_id: string }; Querystring: { wait?: number } }>(
     '/v1/status/poll/:task_id',
-    { schema: { summary: 'Task status (docs done, pages done / total); ?wait=<s> waits up to that long for the end', params: TASK_PARAMS, querystring: { type: 'object', properties: { wait: { type: 'number', minimum: 0, maximum: 60 } } }, security: sec } },
+    {
+      schema: {
+        summary: 'Task status (docs done, pages done / total); ?wait=<s> waits up to that long for the end',
+        params: TASK_PARAMS,
+        querystring: { type: 'object', properties: { wait: { type: 'number', minimum: 0, maximum: 60 } } },
+        security: sec,
+      },
+    },
     async (req) => {
       const job = await jobOr404(req.params.task_id);
       let s = await jobs.status(job);
@@ -434,12 +635,28 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
   );
   app.get<{ Params: { task_id: string }; Querystring: { target?: 'json' | 'zip' } }>(
     '/v1/result/:task_id',
-    { schema: { summary: 'The result, as the synchronous route answers it (?target=zip for a zip)', params: TASK_PARAMS, querystring: { type: 'object', properties: { target: { type: 'string', enum: ['json', 'zip'] } } }, security: sec } },
+    {
+      schema: {
+        summary: 'The result, as the synchronous route answers it (?target=zip for a zip)',
+        params: TASK_PARAMS,
+        querystring: { type: 'object', properties: { target: { type: 'string', enum: ['json', 'zip'] } } },
+        security: sec,
+      },
+    },
     async (req, reply) => {
       const job = await jobOr404(req.params.task_id);
       const s = await jobs.status(job);
-      if (s.task_status === 'pending' || s.task_status === 'started') throw new HttpError(409, 'not_finished', `task ${job.id} is ${s.task_status} (${s.task_meta.pages_done}/${s.task_meta.pages_total ?? '?'} pages): poll /v1/status/poll/${job.id}`);
-      return sendResult(req.query.target === 'zip' && job.type === 'convert' ? { ...job, zip: true } : job, reply, false);
+      if (s.task_status === 'pending' || s.task_status === 'started')
+        throw new HttpError(
+          409,
+          'not_finished',
+          `task ${job.id} is ${s.task_status} (${s.task_meta.pages_done}/${s.task_meta.pages_total ?? '?'} pages): poll /v1/status/poll/${job.id}`,
+        );
+      return sendResult(
+        req.query.target === 'zip' && job.type === 'convert' ? { ...job, zip: true } : job,
+        reply,
+        false,
+      );
     },
   );
   app.post<{ Params: { task_id: string } }>(

@@ -35,23 +35,77 @@ export interface ChunkingRequest {
   warnings: string[];
 }
 
-const TO_FORMATS = ['md', 'json', 'yaml', 'html', 'html_split_page', 'text', 'doctags', 'vtt', 'doclang', 'dclx', 'chunks'] as const;
-const FROM_FORMATS = ['docx', 'doc', 'pptx', 'ppt', 'html', 'image', 'pdf', 'asciidoc', 'md', 'csv', 'xlsx', 'xls', 'odt', 'ods', 'odp', 'xml_uspto', 'xml_jats', 'xml_xbrl', 'xml_doclang', 'dclx', 'mets_gbs', 'json_docling', 'audio', 'video', 'vtt', 'latex', 'email', 'epub', 'boxnote', 'iwork_pages', 'ebcdic'] as const;
+const TO_FORMATS = [
+  'md',
+  'json',
+  'yaml',
+  'html',
+  'html_split_page',
+  'text',
+  'doctags',
+  'vtt',
+  'doclang',
+  'dclx',
+  'chunks',
+] as const;
+const FROM_FORMATS = [
+  'docx',
+  'doc',
+  'pptx',
+  'ppt',
+  'html',
+  'image',
+  'pdf',
+  'asciidoc',
+  'md',
+  'csv',
+  'xlsx',
+  'xls',
+  'odt',
+  'ods',
+  'odp',
+  'xml_uspto',
+  'xml_jats',
+  'xml_xbrl',
+  'xml_doclang',
+  'dclx',
+  'mets_gbs',
+  'json_docling',
+  'audio',
+  'video',
+  'vtt',
+  'latex',
+  'email',
+  'epub',
+  'boxnote',
+  'iwork_pages',
+  'ebcdic',
+] as const;
 const PIPELINES = ['legacy', 'standard', 'vlm', 'asr'] as const;
-const PDF_BACKENDS = ['pypdfium2', 'docling_parse', 'threaded_docling_parse', 'dlparse_v1', 'dlparse_v2', 'dlparse_v4'] as const;
+const PDF_BACKENDS = [
+  'pypdfium2',
+  'docling_parse',
+  'threaded_docling_parse',
+  'dlparse_v1',
+  'dlparse_v2',
+  'dlparse_v4',
+] as const;
 
 /** Options accepted and not used: a warning when given a value other than these (undefined: any value warns). */
 const IGNORED: Record<string, { quiet?: unknown[]; why: string }> = {
   ocr_engine: { quiet: ['auto'], why: 'Folio reads scans with its own OCR (PaddleOCR)' },
-  ocr_lang: { quiet: [[]], why: 'Folio\'s OCR model reads Latin-script text without a language setting' },
+  ocr_lang: { quiet: [[]], why: "Folio's OCR model reads Latin-script text without a language setting" },
   ocr_preset: { why: 'Folio has one OCR engine' },
   ocr_custom_config: { quiet: [null], why: 'Folio has one OCR engine' },
   pdf_backend: { quiet: ['docling_parse'], why: 'Folio reads PDFs with pdf.js' },
   table_mode: { quiet: ['accurate'], why: 'Folio has one table reader (no fast/accurate TableFormer modes)' },
   table_cell_matching: { quiet: [true], why: 'Folio always matches table cells to the PDF text' },
   do_table_structure: { quiet: [true], why: 'Folio always reads table structure' },
-  document_timeout: { quiet: [null], why: 'the service\'s --task-timeout applies' },
-  abort_on_error: { quiet: [false], why: 'Folio keeps converting the other pages when one fails (the page is listed in errors)' },
+  document_timeout: { quiet: [null], why: "the service's --task-timeout applies" },
+  abort_on_error: {
+    quiet: [false],
+    why: 'Folio keeps converting the other pages when one fails (the page is listed in errors)',
+  },
   do_pdf_heading_hierarchy: { quiet: [false, true], why: '' },
   pdf_heading_hierarchy_options: { quiet: [null], why: 'Folio infers heading levels its own way' },
   include_page_images: { quiet: [false], why: 'Folio does not return page images' },
@@ -67,9 +121,18 @@ const IGNORED: Record<string, { quiet?: unknown[]; why: string }> = {
   picture_description_api: { quiet: [null], why: 'Folio does not describe pictures' },
   picture_description_preset: { quiet: [null], why: 'Folio does not describe pictures' },
   picture_description_custom_config: { quiet: [null], why: 'Folio does not describe pictures' },
-  vlm_pipeline_model: { quiet: [null, 'granite_docling'], why: 'Folio\'s VLM is granite-docling (start the service with --engine vlm / --vlm-url)' },
-  vlm_pipeline_model_local: { quiet: [null], why: 'the VLM is set by the service (--models, --vlm-url), never by a request' },
-  vlm_pipeline_model_api: { quiet: [null], why: 'the VLM is set by the service (--models, --vlm-url), never by a request' },
+  vlm_pipeline_model: {
+    quiet: [null, 'granite_docling'],
+    why: "Folio's VLM is granite-docling (start the service with --engine vlm / --vlm-url)",
+  },
+  vlm_pipeline_model_local: {
+    quiet: [null],
+    why: 'the VLM is set by the service (--models, --vlm-url), never by a request',
+  },
+  vlm_pipeline_model_api: {
+    quiet: [null],
+    why: 'the VLM is set by the service (--models, --vlm-url), never by a request',
+  },
   vlm_pipeline_preset: { quiet: [null, 'default', 'granite_docling'], why: 'the VLM is set by the service' },
   vlm_pipeline_custom_config: { quiet: [null], why: 'the VLM is set by the service' },
   code_formula_preset: { quiet: [null], why: 'Folio reads formulas from the text layer' },
@@ -84,7 +147,19 @@ const IGNORED: Record<string, { quiet?: unknown[]; why: string }> = {
 };
 
 /** The docling-serve option names this service reads (mapped or accepted with a warning). */
-export const DOCLING_OPTION_NAMES = ['from_formats', 'to_formats', 'image_export_mode', 'do_ocr', 'force_ocr', 'pipeline', 'page_range', 'include_images', 'images_scale', 'return_as_file', ...Object.keys(IGNORED)];
+export const DOCLING_OPTION_NAMES = [
+  'from_formats',
+  'to_formats',
+  'image_export_mode',
+  'do_ocr',
+  'force_ocr',
+  'pipeline',
+  'page_range',
+  'include_images',
+  'images_scale',
+  'return_as_file',
+  ...Object.keys(IGNORED),
+];
 
 const FOLIO_NAMES = ['engine', 'ocr', 'keep_furniture', 'scale', 'layout_prior', 'password'];
 
@@ -105,7 +180,10 @@ function bool(name: string, v: unknown): boolean | undefined {
 function oneOf<T extends string>(name: string, v: unknown, allowed: readonly T[]): T | undefined {
   const x = Array.isArray(v) ? v[v.length - 1] : v;
   if (x === undefined || x === null) return undefined;
-  if (typeof x !== 'string' || !(allowed as readonly string[]).includes(x)) throw new OptionsError(`option "${name}" must be one of ${allowed.join(', ')}, not ${JSON.stringify(x).slice(0, 50)}`);
+  if (typeof x !== 'string' || !(allowed as readonly string[]).includes(x))
+    throw new OptionsError(
+      `option "${name}" must be one of ${allowed.join(', ')}, not ${JSON.stringify(x).slice(0, 50)}`,
+    );
   return x as T;
 }
 
@@ -135,11 +213,13 @@ function pageRange(v: unknown): string | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'number') v = String(v);
   if (typeof v === 'string' && !/^\[/.test(v.trim())) {
-    if (!/^[0-9 ,-]+$/.test(v) || v.length > 200) throw new OptionsError('option "page_range" must be [first, last] (1-based) or a list such as "1-3,5"');
+    if (!/^[0-9 ,-]+$/.test(v) || v.length > 200)
+      throw new OptionsError('option "page_range" must be [first, last] (1-based) or a list such as "1-3,5"');
     return v;
   }
   const parts = (typeof v === 'string' ? (JSON.parse(v) as unknown[]) : list(v)).map((x) => Number(x));
-  if (parts.length !== 2 || !parts.every((n) => Number.isInteger(n) && n >= 1)) throw new OptionsError('option "page_range" must be two page numbers [first, last], starting at 1');
+  if (parts.length !== 2 || !parts.every((n) => Number.isInteger(n) && n >= 1))
+    throw new OptionsError('option "page_range" must be two page numbers [first, last], starting at 1');
   const [a, b] = parts as [number, number];
   if (b < a) throw new OptionsError(`option "page_range" [${a}, ${b}]: the last page comes before the first`);
   // docling-serve's default is [1, sys.maxsize]: "to the end".
@@ -155,11 +235,13 @@ export function readOptions(raw: Record<string, unknown>, form: boolean): Reques
   const get = (k: string) => (form ? formValue(raw[k]) : raw[k]);
   const folio: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(raw)) {
-    if (!FOLIO_NAMES.includes(k) && !DOCLING_OPTION_NAMES.includes(k)) throw new OptionsError(`option "${k}" is not known (neither docling-serve's nor Folio's): see /docs`);
+    if (!FOLIO_NAMES.includes(k) && !DOCLING_OPTION_NAMES.includes(k))
+      throw new OptionsError(`option "${k}" is not known (neither docling-serve's nor Folio's): see /docs`);
     if (!FOLIO_NAMES.includes(k)) continue;
     folio[k] = Array.isArray(v) ? v[v.length - 1] : v;
     // docling-serve's own tests send `ocr: True` (a name docling-serve ignores): read a boolean as do_ocr.
-    if (k === 'ocr' && [true, false, 'true', 'false', 'True', 'False'].includes(folio[k] as never)) folio[k] = String(folio[k]).toLowerCase() === 'true' ? 'auto' : 'never';
+    if (k === 'ocr' && [true, false, 'true', 'false', 'True', 'False'].includes(folio[k] as never))
+      folio[k] = String(folio[k]).toLowerCase() === 'true' ? 'auto' : 'never';
   }
   // Folio's own names, as before (ajv coerces form strings).
   const api = parseApiOptions(folio);
@@ -175,7 +257,9 @@ export function readOptions(raw: Record<string, unknown>, form: boolean): Reques
   }
   const from = list(get('from_formats')).map((x) => oneOf('from_formats', x, FROM_FORMATS)!);
 
-  let imageMode = oneOf('image_export_mode', get('image_export_mode'), ['placeholder', 'embedded', 'referenced'] as const) ?? 'embedded';
+  let imageMode =
+    oneOf('image_export_mode', get('image_export_mode'), ['placeholder', 'embedded', 'referenced'] as const) ??
+    'embedded';
   const includeImages = bool('include_images', get('include_images'));
   if (includeImages === false) imageMode = 'placeholder';
 
@@ -187,34 +271,40 @@ export function readOptions(raw: Record<string, unknown>, form: boolean): Reques
   const pipeline = oneOf('pipeline', get('pipeline'), PIPELINES);
   if (pipeline === 'vlm') api.engine = 'vlm';
   else if (pipeline === 'standard') api.engine ??= 'pipeline';
-  else if (pipeline) warnings.push(`pipeline "${pipeline}": Folio has the standard and vlm pipelines; the standard one was used`);
+  else if (pipeline)
+    warnings.push(`pipeline "${pipeline}": Folio has the standard and vlm pipelines; the standard one was used`);
 
   const range = pageRange(get('page_range'));
   if (range !== undefined) api.page_range = range;
   const scale = get('images_scale');
   if (scale !== undefined && scale !== null) {
     const s = Number(scale);
-    if (!Number.isFinite(s) || s < 0.25 || s > 8) throw new OptionsError('option "images_scale" must be a number from 0.25 to 8');
+    if (!Number.isFinite(s) || s < 0.25 || s > 8)
+      throw new OptionsError('option "images_scale" must be a number from 0.25 to 8');
     api.scale = s;
   }
   oneOf('pdf_backend', get('pdf_backend'), PDF_BACKENDS);
   oneOf('table_mode', get('table_mode'), ['fast', 'accurate'] as const);
   const pageBreak = get('md_page_break_placeholder');
-  if (pageBreak !== undefined && pageBreak !== null && typeof pageBreak !== 'string') throw new OptionsError('option "md_page_break_placeholder" must be a string');
-  if (typeof pageBreak === 'string' && pageBreak.length > 1000) throw new OptionsError('option "md_page_break_placeholder" is longer than 1000 characters');
+  if (pageBreak !== undefined && pageBreak !== null && typeof pageBreak !== 'string')
+    throw new OptionsError('option "md_page_break_placeholder" must be a string');
+  if (typeof pageBreak === 'string' && pageBreak.length > 1000)
+    throw new OptionsError('option "md_page_break_placeholder" is longer than 1000 characters');
 
   for (const [k, rule] of Object.entries(IGNORED)) {
     if (!(k in raw) || k === 'md_page_break_placeholder') continue;
     const v = get(k);
     if (k === 'ocr_lang') {
-      if (list(v).length > 0) warnings.push(`ocr_lang ${JSON.stringify(list(v)).slice(0, 80)}: accepted, not used (${rule.why})`);
+      if (list(v).length > 0)
+        warnings.push(`ocr_lang ${JSON.stringify(list(v)).slice(0, 80)}: accepted, not used (${rule.why})`);
       continue;
     }
     const value = Array.isArray(v) && form ? v[v.length - 1] : v;
     if (rule.quiet?.some((q) => sameValue(q, value))) continue;
     warnings.push(`${k} ${JSON.stringify(value ?? null).slice(0, 80)}: accepted, not used (${rule.why})`);
   }
-  if (bool('return_as_file', get('return_as_file'))) warnings.push('return_as_file: use target_type=zip (form) or target {"kind": "zip"} (JSON); the zip was sent');
+  if (bool('return_as_file', get('return_as_file')))
+    warnings.push('return_as_file: use target_type=zip (form) or target {"kind": "zip"} (JSON); the zip was sent');
 
   return {
     api,
@@ -230,21 +320,42 @@ export function readOptions(raw: Record<string, unknown>, form: boolean): Reques
 export function readChunking(raw: Record<string, unknown>, form: boolean): ChunkingRequest {
   const warnings: string[] = [];
   const get = (k: string) => (form ? formValue(raw[k]) : raw[k]);
-  const known = ['chunker', 'use_markdown_tables', 'use_markdown_images', 'image_placeholder', 'include_raw_text', 'max_tokens', 'tokenizer', 'merge_peers'];
-  for (const k of Object.keys(raw)) if (!known.includes(k)) throw new OptionsError(`chunking option "${k}" is not known (HybridChunker takes ${known.join(', ')})`);
+  const known = [
+    'chunker',
+    'use_markdown_tables',
+    'use_markdown_images',
+    'image_placeholder',
+    'include_raw_text',
+    'max_tokens',
+    'tokenizer',
+    'merge_peers',
+  ];
+  for (const k of Object.keys(raw))
+    if (!known.includes(k))
+      throw new OptionsError(`chunking option "${k}" is not known (HybridChunker takes ${known.join(', ')})`);
   const chunker = get('chunker');
-  if (chunker !== undefined && chunker !== null && chunker !== 'hybrid') throw new OptionsError(`chunking option "chunker" must be "hybrid" on /v1/chunk/hybrid, not ${JSON.stringify(chunker)}`);
+  if (chunker !== undefined && chunker !== null && chunker !== 'hybrid')
+    throw new OptionsError(
+      `chunking option "chunker" must be "hybrid" on /v1/chunk/hybrid, not ${JSON.stringify(chunker)}`,
+    );
   const mt = get('max_tokens');
   let maxTokens = 512;
   if (mt !== undefined && mt !== null) {
     const n = Number(mt);
-    if (!Number.isInteger(n) || n < 16 || n > 100_000) throw new OptionsError('chunking option "max_tokens" must be a whole number from 16 to 100000');
+    if (!Number.isInteger(n) || n < 16 || n > 100_000)
+      throw new OptionsError('chunking option "max_tokens" must be a whole number from 16 to 100000');
     maxTokens = n;
   }
   const tok = get('tokenizer');
-  if (typeof tok === 'string' && tok !== 'sentence-transformers/all-MiniLM-L6-v2') warnings.push(`tokenizer "${tok.slice(0, 100)}": Folio counts tokens with its own tokenizer (cl100k); sizes are close to, not equal to, that model's`);
-  if (bool('merge_peers', get('merge_peers')) === false) warnings.push('merge_peers false: Folio always merges small neighbouring chunks under the same headings');
-  if (bool('use_markdown_tables', get('use_markdown_tables')) === true) warnings.push('use_markdown_tables: tables are written as Folio serialises them');
-  if (bool('use_markdown_images', get('use_markdown_images')) === true) warnings.push('use_markdown_images: pictures are not written into chunk text');
+  if (typeof tok === 'string' && tok !== 'sentence-transformers/all-MiniLM-L6-v2')
+    warnings.push(
+      `tokenizer "${tok.slice(0, 100)}": Folio counts tokens with its own tokenizer (cl100k); sizes are close to, not equal to, that model's`,
+    );
+  if (bool('merge_peers', get('merge_peers')) === false)
+    warnings.push('merge_peers false: Folio always merges small neighbouring chunks under the same headings');
+  if (bool('use_markdown_tables', get('use_markdown_tables')) === true)
+    warnings.push('use_markdown_tables: tables are written as Folio serialises them');
+  if (bool('use_markdown_images', get('use_markdown_images')) === true)
+    warnings.push('use_markdown_images: pictures are not written into chunk text');
   return { maxTokens, includeRawText: bool('include_raw_text', get('include_raw_text')) ?? false, warnings };
 }

@@ -50,7 +50,12 @@ function stem(name: string): string {
 }
 
 function doclingOptions(src: DocSource, dir: string): DoclingOptions {
-  return { name: stem(src.name), baseDir: dir, picturesRoot: dir, origin: { filename: src.name, mimetype: src.mimetype, binaryHash: src.binaryHash } };
+  return {
+    name: stem(src.name),
+    baseDir: dir,
+    picturesRoot: dir,
+    origin: { filename: src.name, mimetype: src.mimetype, binaryHash: src.binaryHash },
+  };
 }
 
 /** Plain text: each item's text in reading order, page headers and footers left out (docling's text export has no markup). */
@@ -71,9 +76,19 @@ function plainText(pages: readonly ExportPage[], keepFurniture: boolean): string
  * The document's outputs as requested. `dir` is the task's result folder (its pictures are read
  * from there, through server/export's checks).
  */
-export function exportDocument(r: TaskResult, src: DocSource, dir: string, o: RequestOptions): { document: ExportDocument; warnings: string[] } {
+export function exportDocument(
+  r: TaskResult,
+  src: DocSource,
+  dir: string,
+  o: RequestOptions,
+): { document: ExportDocument; warnings: string[] } {
   const keep = false;
-  const { pages, warnings } = exportPages({ pages: r.pages, images: MODE[o.imageMode], imagesBaseDir: dir, picturesRoot: dir });
+  const { pages, warnings } = exportPages({
+    pages: r.pages,
+    images: MODE[o.imageMode],
+    imagesBaseDir: dir,
+    picturesRoot: dir,
+  });
   const want = new Set(o.toFormats);
   let md: string | null = null;
   if (want.has('md')) {
@@ -104,8 +119,20 @@ export function conversionStatus(r: TaskResult | undefined, s: TaskStatusView): 
 }
 
 export function errorItems(r: TaskResult | undefined, s: TaskStatusView): ErrorItem[] {
-  const items: ErrorItem[] = (r?.summary.pageErrors ?? []).map((e) => ({ component_type: 'page', module_name: 'folio', error_message: `page ${e.page}: ${e.message}`, category: e.kind, page_no: e.page }));
-  if (s.error) items.push({ component_type: 'document', module_name: 'folio', error_message: s.error, category: s.errorKind ?? 'internal' });
+  const items: ErrorItem[] = (r?.summary.pageErrors ?? []).map((e) => ({
+    component_type: 'page',
+    module_name: 'folio',
+    error_message: `page ${e.page}: ${e.message}`,
+    category: e.kind,
+    page_no: e.page,
+  }));
+  if (s.error)
+    items.push({
+      component_type: 'document',
+      module_name: 'folio',
+      error_message: s.error,
+      category: s.errorKind ?? 'internal',
+    });
   return items;
 }
 
@@ -113,10 +140,18 @@ export function errorItems(r: TaskResult | undefined, s: TaskStatusView): ErrorI
 let counter: ((text: string) => number) | undefined;
 
 /** docling-serve's `ChunkedDocumentResultItem`s of one document (HybridChunker-shaped). */
-export function chunkItems(r: TaskResult, src: DocSource, dir: string, c: ChunkingRequest): { items: Record<string, unknown>[]; document: unknown } {
+export function chunkItems(
+  r: TaskResult,
+  src: DocSource,
+  dir: string,
+  c: ChunkingRequest,
+): { items: Record<string, unknown>[]; document: unknown } {
   const countTokens = (counter ??= cl100kCounter());
   const { pages } = exportPages({ pages: r.pages, images: 'none', imagesBaseDir: dir, picturesRoot: dir });
-  const { document, chunks } = doclingChunks(pages, { ...doclingOptions(src, dir), chunk: { maxSize: c.maxTokens, unit: 'tokens', countTokens } });
+  const { document, chunks } = doclingChunks(pages, {
+    ...doclingOptions(src, dir),
+    chunk: { maxSize: c.maxTokens, unit: 'tokens', countTokens },
+  });
   const items = chunks.map((ch) => {
     const headings = ch.meta.headings ?? [];
     // docling-serve's `text` is the chunker's contextualize(): the headings, then the chunk.

@@ -108,7 +108,9 @@ export function limitConnections(server: Server, max: number): WeakSet<Socket> {
 export function corsHeaders(cfg: GateConfig, req: FastifyRequest): Record<string, string> | undefined {
   const origin = req.headers.origin;
   if (origin === undefined || cfg.allowedOrigins.length === 0) return undefined;
-  const listed = cfg.allowedOrigins.includes('*') || cfg.allowedOrigins.some((a) => a.replace(/\/$/, '').toLowerCase() === origin.toLowerCase());
+  const listed =
+    cfg.allowedOrigins.includes('*') ||
+    cfg.allowedOrigins.some((a) => a.replace(/\/$/, '').toLowerCase() === origin.toLowerCase());
   if (!listed) return undefined;
   return {
     'access-control-allow-origin': origin,
@@ -123,24 +125,42 @@ export function corsHeaders(cfg: GateConfig, req: FastifyRequest): Record<string
 export function gate(cfg: GateConfig, excess: WeakSet<Socket>, req: FastifyRequest): GateRefusal | undefined {
   const target = req.raw.url ?? '';
   if (!target.startsWith('/')) {
-    return { status: 400, code: 'bad_request_target', message: 'the request target must be a path (origin-form, "/v1/..."), not an absolute URL or "*"' };
+    return {
+      status: 400,
+      code: 'bad_request_target',
+      message: 'the request target must be a path (origin-form, "/v1/..."), not an absolute URL or "*"',
+    };
   }
   if (excess.has(req.raw.socket)) {
-    return { status: 503, code: 'too_many_connections', message: `this service takes at most ${cfg.maxConnections} connections at once: retry later`, headers: { 'retry-after': '5', connection: 'close' } };
+    return {
+      status: 503,
+      code: 'too_many_connections',
+      message: `this service takes at most ${cfg.maxConnections} connections at once: retry later`,
+      headers: { 'retry-after': '5', connection: 'close' },
+    };
   }
   const host = req.headers.host;
   if (!hostAllowed(host, cfg.allowedHosts)) {
-    return { status: 403, code: 'host_not_allowed', message: `Host "${String(host ?? '').slice(0, 100)}" is not a name of this service: use its IP address or localhost, or start it with --allow-host <name>` };
+    return {
+      status: 403,
+      code: 'host_not_allowed',
+      message: `Host "${String(host ?? '').slice(0, 100)}" is not a name of this service: use its IP address or localhost, or start it with --allow-host <name>`,
+    };
   }
   const origin = req.headers.origin;
   if (origin !== undefined && !originAllowed(origin, host, cfg.allowedOrigins)) {
-    return { status: 403, code: 'origin_not_allowed', message: `requests from the web page at ${origin.slice(0, 100)} are not accepted: start the service with --allow-origin <origin> to allow it` };
+    return {
+      status: 403,
+      code: 'origin_not_allowed',
+      message: `requests from the web page at ${origin.slice(0, 100)} are not accepted: start the service with --allow-origin <origin> to allow it`,
+    };
   }
   if (origin === undefined && req.headers['sec-fetch-site'] === 'cross-site') {
     return { status: 403, code: 'origin_not_allowed', message: 'cross-site requests from web pages are not accepted' };
   }
   // A CORS preflight from an allowed origin carries no key (browsers never send one on it): answered 204 in app.ts.
-  if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] && corsHeaders(cfg, req)) return { status: 204, code: 'preflight', message: '' };
+  if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] && corsHeaders(cfg, req))
+    return { status: 204, code: 'preflight', message: '' };
   const route = req.routeOptions.url;
   if (!(route !== undefined && PUBLIC_ROUTES.has(route)) && !keyMatches(cfg.apiKey, req.headers['x-api-key'])) {
     return { status: 401, code: 'unauthorized', message: 'missing or wrong API key: send it in the X-Api-Key header' };

@@ -21,7 +21,8 @@ export interface StoredInput {
   owned: boolean;
 }
 
-type Sniffed = { kind: 'pdf'; mimetype: 'application/pdf'; ext: '.pdf' } | { kind: 'image'; mimetype: string; ext: string };
+type Sniffed =
+  { kind: 'pdf'; mimetype: 'application/pdf'; ext: '.pdf' } | { kind: 'image'; mimetype: string; ext: string };
 
 /** The content's type from its first bytes: PDF (`%PDF-` in the first KiB), PNG, JPEG or TIFF. */
 export function sniff(path: string): Sniffed | undefined {
@@ -34,8 +35,10 @@ export function sniff(path: string): Sniffed | undefined {
     closeSync(fd);
   }
   if (head.includes('%PDF-')) return { kind: 'pdf', mimetype: 'application/pdf', ext: '.pdf' };
-  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return { kind: 'image', mimetype: 'image/png', ext: '.png' };
-  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return { kind: 'image', mimetype: 'image/jpeg', ext: '.jpg' };
+  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return { kind: 'image', mimetype: 'image/png', ext: '.png' };
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff)
+    return { kind: 'image', mimetype: 'image/jpeg', ext: '.jpg' };
   const t = head.subarray(0, 4).toString('latin1');
   if (t === 'II*\0' || t === 'MM\0*') return { kind: 'image', mimetype: 'image/tiff', ext: '.tif' };
   return undefined;
@@ -44,7 +47,11 @@ export function sniff(path: string): Sniffed | undefined {
 /** A file name as a client may give it: no path, no control characters, at most 255 characters. */
 export function checkName(name: string): string {
   if (!name || /[\\/]/.test(name) || name === '.' || name === '..' || name.length > 255 || /[\x00-\x1f]/.test(name)) {
-    throw new HttpError(400, 'bad_filename', `file name "${name.slice(0, 100)}" is not accepted: give a plain name without path separators`);
+    throw new HttpError(
+      400,
+      'bad_filename',
+      `file name "${name.slice(0, 100)}" is not accepted: give a plain name without path separators`,
+    );
   }
   return name;
 }
@@ -53,7 +60,13 @@ export function checkName(name: string): string {
  * Checks the stored bytes at `path` and makes them convertible. `fromFormats` is docling-serve's
  * `from_formats` (the input kinds the client accepts). Throws an HttpError naming the file.
  */
-export async function readyInput(work: WorkDir, path: string, name: string, owned: boolean, fromFormats?: string[]): Promise<StoredInput> {
+export async function readyInput(
+  work: WorkDir,
+  path: string,
+  name: string,
+  owned: boolean,
+  fromFormats?: string[],
+): Promise<StoredInput> {
   const fail = (status: number, code: string, message: string) => {
     if (owned) work.remove(path);
     return new HttpError(status, code, message);
@@ -61,8 +74,18 @@ export async function readyInput(work: WorkDir, path: string, name: string, owne
   const size = statSync(path).size;
   if (size === 0) throw fail(400, 'empty_file', `${name} is empty (0 bytes): it is not a PDF`);
   const kind = sniff(path);
-  if (!kind) throw fail(415, 'not_a_pdf', `${name} is not a PDF (no %PDF- header) nor a PNG, JPEG or TIFF image; Folio converts PDFs and scanned images`);
-  if (fromFormats && !fromFormats.includes(kind.kind)) throw fail(415, 'format_not_requested', `${name} is ${kind.kind === 'pdf' ? 'a PDF' : 'an image'}, and from_formats (${fromFormats.join(', ')}) does not include "${kind.kind}"`);
+  if (!kind)
+    throw fail(
+      415,
+      'not_a_pdf',
+      `${name} is not a PDF (no %PDF- header) nor a PNG, JPEG or TIFF image; Folio converts PDFs and scanned images`,
+    );
+  if (fromFormats && !fromFormats.includes(kind.kind))
+    throw fail(
+      415,
+      'format_not_requested',
+      `${name} is ${kind.kind === 'pdf' ? 'a PDF' : 'an image'}, and from_formats (${fromFormats.join(', ')}) does not include "${kind.kind}"`,
+    );
   const hash = binaryHash(path);
   if (kind.kind === 'pdf') return { path, name, kind: 'pdf', mimetype: kind.mimetype, binaryHash: hash, owned };
   if (!owned) throw fail(415, 'not_a_pdf', `${name}: local paths must be PDFs`);

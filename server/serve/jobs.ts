@@ -33,15 +33,29 @@ export interface StatusBody {
   task_type: 'convert' | 'chunk';
   task_status: string;
   task_position: number | null;
-  task_meta: { num_docs: number; num_processed: number; num_succeeded: number; num_failed: number; pages_done: number; pages_total: number | null };
+  task_meta: {
+    num_docs: number;
+    num_processed: number;
+    num_succeeded: number;
+    num_failed: number;
+    pages_done: number;
+    pages_total: number | null;
+  };
   error_message: string | null;
   /** Folio's earlier field, kept for its clients. */
   error: string | null;
 }
 
-export type JobResult = { kind: 'json'; body: Record<string, unknown>; failed?: { message: string; kind: ErrorKind } } | { kind: 'zip'; bytes: Buffer };
+export type JobResult =
+  | { kind: 'json'; body: Record<string, unknown>; failed?: { message: string; kind: ErrorKind } }
+  | { kind: 'zip'; bytes: Buffer };
 
-const DEFAULT_OPTS: RequestOptions = { api: {}, toFormats: ['md', 'json', 'doctags'], imageMode: 'referenced', warnings: [] };
+const DEFAULT_OPTS: RequestOptions = {
+  api: {},
+  toFormats: ['md', 'json', 'doctags'],
+  imageMode: 'referenced',
+  warnings: [],
+};
 
 export class Jobs {
   private readonly jobs = new Map<string, Job>();
@@ -52,11 +66,24 @@ export class Jobs {
     private readonly retentionMs: number,
   ) {}
 
-  async submit(type: Job['type'], inputs: StoredInput[], opts: RequestOptions, convert: ConvertOptions, extra: { zip: boolean; chunking?: ChunkingRequest; includeConvertedDoc?: boolean; warnings: string[] }): Promise<Job> {
+  async submit(
+    type: Job['type'],
+    inputs: StoredInput[],
+    opts: RequestOptions,
+    convert: ConvertOptions,
+    extra: { zip: boolean; chunking?: ChunkingRequest; includeConvertedDoc?: boolean; warnings: string[] },
+  ): Promise<Job> {
     this.sweep();
     const docs: DocSource[] = [];
     for (const inp of inputs) {
-      const taskId = await this.runner.submit({ file: inp.path, name: inp.name, owned: inp.owned, options: convert, pages: opts.api.page_range, password: opts.api.password });
+      const taskId = await this.runner.submit({
+        file: inp.path,
+        name: inp.name,
+        owned: inp.owned,
+        options: convert,
+        pages: opts.api.page_range,
+        password: opts.api.password,
+      });
       docs.push({ taskId, name: inp.name, mimetype: inp.mimetype, binaryHash: inp.binaryHash });
     }
     const job: Job = {
@@ -82,12 +109,30 @@ export class Jobs {
     const s = await this.runner.status(id);
     if (!s) return undefined;
     // The name comes with the result (read only when the result is asked for: a poll stays cheap).
-    return { id, type: 'convert', docs: [{ taskId: id, name: '', mimetype: 'application/pdf', binaryHash: 0 }], opts: DEFAULT_OPTS, zip: false, includeConvertedDoc: false, warnings: [], created: Date.now() };
+    return {
+      id,
+      type: 'convert',
+      docs: [{ taskId: id, name: '', mimetype: 'application/pdf', binaryHash: 0 }],
+      opts: DEFAULT_OPTS,
+      zip: false,
+      includeConvertedDoc: false,
+      warnings: [],
+      created: Date.now(),
+    };
   }
 
   private async states(job: Job): Promise<TaskStatusView[]> {
     const all = await Promise.all(job.docs.map((d) => this.runner.status(d.taskId)));
-    return all.map((s, i) => s ?? { id: job.docs[i]!.taskId, state: 'failure', pagesDone: 0, error: 'the task is no longer kept (past its retention time)', errorKind: 'not-found' });
+    return all.map(
+      (s, i) =>
+        s ?? {
+          id: job.docs[i]!.taskId,
+          state: 'failure',
+          pagesDone: 0,
+          error: 'the task is no longer kept (past its retention time)',
+          errorKind: 'not-found',
+        },
+    );
   }
 
   async status(job: Job): Promise<StatusBody> {
@@ -96,12 +141,15 @@ export class Jobs {
     const ok = states.filter((s) => s.state === 'success').length;
     const failed = states.filter((s) => s.state === 'failure').length;
     let state: string;
-    if (running.length > 0) state = running.length === states.length && running.every((s) => s.state === 'pending') ? 'pending' : 'started';
+    if (running.length > 0)
+      state = running.length === states.length && running.every((s) => s.state === 'pending') ? 'pending' : 'started';
     else if (ok === states.length) state = 'success';
     else if (states.some((s) => s.state === 'cancelled')) state = 'cancelled';
     else if (failed === states.length) state = 'failure';
     else state = 'partial_success';
-    const errs = states.flatMap((s, i) => (s.error ? [states.length > 1 ? `${job.docs[i]!.name}: ${s.error}` : s.error] : []));
+    const errs = states.flatMap((s, i) =>
+      s.error ? [states.length > 1 ? `${job.docs[i]!.name}: ${s.error}` : s.error] : [],
+    );
     const totals = states.map((s) => s.pagesTotal);
     const position = states.find((s) => s.position !== undefined)?.position;
     return {
@@ -134,7 +182,8 @@ export class Jobs {
   private folderFor(r: TaskResult, taskId: string): string {
     const dir = this.work.resultDir(taskId);
     for (const [name, bytes] of r.assets) {
-      if (!/^[^/\\]+\.assets\/[A-Za-z0-9._-]+$/.test(name) || name.split('/').some((p) => p === '..' || p === '.')) continue;
+      if (!/^[^/\\]+\.assets\/[A-Za-z0-9._-]+$/.test(name) || name.split('/').some((p) => p === '..' || p === '.'))
+        continue;
       const path = join(dir, name);
       if (existsSync(path)) continue;
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -153,16 +202,49 @@ export class Jobs {
     }
     const warnings = [...job.warnings];
     const exported = results.map(({ src, r, s }) => {
-      if (!r) return { src, r, s, document: { filename: src.name, md_content: null, json_content: null, html_content: null, text_content: null, doctags_content: null } };
+      if (!r)
+        return {
+          src,
+          r,
+          s,
+          document: {
+            filename: src.name,
+            md_content: null,
+            json_content: null,
+            html_content: null,
+            text_content: null,
+            doctags_content: null,
+          },
+        };
       const dir = this.folderFor(r, src.taskId);
       const want = job.type === 'convert' || job.includeConvertedDoc;
       const e = want ? exportDocument(r, src, dir, job.opts) : undefined;
       if (e) warnings.push(...e.warnings.map((w) => (job.docs.length > 1 ? `${src.name}: ${w}` : w)));
-      return { src, r, s, dir, document: e?.document ?? { filename: src.name, md_content: null, json_content: null, html_content: null, text_content: null, doctags_content: null } };
+      return {
+        src,
+        r,
+        s,
+        dir,
+        document: e?.document ?? {
+          filename: src.name,
+          md_content: null,
+          json_content: null,
+          html_content: null,
+          text_content: null,
+          doctags_content: null,
+        },
+      };
     });
-    const elapsed = Math.max(...results.map((x) => x.r?.summary.elapsedMs ?? 0), 0) / 1000 + (Date.now() - started) / 1000;
+    const elapsed =
+      Math.max(...results.map((x) => x.r?.summary.elapsedMs ?? 0), 0) / 1000 + (Date.now() - started) / 1000;
     if (job.type === 'convert') {
-      if (job.zip) return { kind: 'zip', bytes: resultsZip(exported.filter((x) => x.r && x.r.pages.length > 0).map((x) => ({ result: x.r!, document: x.document }))) };
+      if (job.zip)
+        return {
+          kind: 'zip',
+          bytes: resultsZip(
+            exported.filter((x) => x.r && x.r.pages.length > 0).map((x) => ({ result: x.r!, document: x.document })),
+          ),
+        };
       const one = exported[0]!;
       const body = {
         document: one.document,
@@ -173,7 +255,13 @@ export class Jobs {
         warnings: [...warnings, ...(one.r?.summary.warnings ?? [])],
         task_id: job.id,
       };
-      return one.s.state === 'failure' ? { kind: 'json', body, failed: { message: one.s.error ?? 'conversion failed', kind: one.s.errorKind ?? 'internal' } } : { kind: 'json', body };
+      return one.s.state === 'failure'
+        ? {
+            kind: 'json',
+            body,
+            failed: { message: one.s.error ?? 'conversion failed', kind: one.s.errorKind ?? 'internal' },
+          }
+        : { kind: 'json', body };
     }
     const chunks: Record<string, unknown>[] = [];
     for (const x of exported) if (x.r) chunks.push(...chunkItems(x.r, x.src, x.dir!, job.chunking!).items);
@@ -181,7 +269,13 @@ export class Jobs {
       kind: 'json',
       body: {
         chunks,
-        documents: exported.map((x) => ({ kind: 'ExportResult', content: x.document, status: conversionStatus(x.r, x.s), errors: errorItems(x.r, x.s), timings: {} })),
+        documents: exported.map((x) => ({
+          kind: 'ExportResult',
+          content: x.document,
+          status: conversionStatus(x.r, x.s),
+          errors: errorItems(x.r, x.s),
+          timings: {},
+        })),
         processing_time: elapsed,
         warnings,
         task_id: job.id,

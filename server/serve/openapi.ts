@@ -22,21 +22,58 @@ const bool = { type: 'boolean' };
 const num = { type: 'number' };
 const nullable = (s: object) => ({ anyOf: [s, { type: 'null' }] });
 
-const TO_FORMATS = ['md', 'json', 'yaml', 'html', 'html_split_page', 'text', 'doctags', 'vtt', 'doclang', 'dclx', 'chunks'];
+const TO_FORMATS = [
+  'md',
+  'json',
+  'yaml',
+  'html',
+  'html_split_page',
+  'text',
+  'doctags',
+  'vtt',
+  'doclang',
+  'dclx',
+  'chunks',
+];
 
 /** Options described precisely; the others of DOCLING_OPTION_NAMES are accepted with a warning. */
 const OPTION_PROPS: Record<string, object> = {
-  from_formats: { type: 'array', items: str, description: 'Input kinds accepted: Folio converts "pdf" and "image" (PNG, JPEG, TIFF).' },
-  to_formats: { type: 'array', items: { type: 'string', enum: TO_FORMATS }, default: ['md'], description: 'md, json (DoclingDocument), text and doctags are produced; html and the others are accepted with a warning and left null.' },
+  from_formats: {
+    type: 'array',
+    items: str,
+    description: 'Input kinds accepted: Folio converts "pdf" and "image" (PNG, JPEG, TIFF).',
+  },
+  to_formats: {
+    type: 'array',
+    items: { type: 'string', enum: TO_FORMATS },
+    default: ['md'],
+    description:
+      'md, json (DoclingDocument), text and doctags are produced; html and the others are accepted with a warning and left null.',
+  },
   image_export_mode: { type: 'string', enum: ['placeholder', 'embedded', 'referenced'], default: 'placeholder' },
   do_ocr: { ...bool, default: true, description: 'false: no OCR (Folio ocr=never).' },
   force_ocr: { ...bool, default: false, description: 'true: OCR every page (Folio ocr=always).' },
-  pipeline: { type: 'string', enum: ['legacy', 'standard', 'vlm', 'asr'], default: 'standard', description: 'standard → Folio pipeline engine; vlm → granite-docling (as configured on the service).' },
-  page_range: { type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 2, maxItems: 2, description: '[first, last], 1-based (a form repeats the field). Folio also takes "1-3,5".' },
+  pipeline: {
+    type: 'string',
+    enum: ['legacy', 'standard', 'vlm', 'asr'],
+    default: 'standard',
+    description: 'standard → Folio pipeline engine; vlm → granite-docling (as configured on the service).',
+  },
+  page_range: {
+    type: 'array',
+    items: { type: 'integer', minimum: 1 },
+    minItems: 2,
+    maxItems: 2,
+    description: '[first, last], 1-based (a form repeats the field). Folio also takes "1-3,5".',
+  },
   md_page_break_placeholder: { ...str, default: '', description: 'Put between pages in md_content.' },
   include_images: { ...bool, default: true, description: 'false: pictures as placeholders.' },
   images_scale: { ...num, minimum: 0.25, maximum: 8, default: 2 },
-  table_mode: { type: 'string', enum: ['fast', 'accurate'], description: 'Accepted; Folio has one table reader (a warning when "fast").' },
+  table_mode: {
+    type: 'string',
+    enum: ['fast', 'accurate'],
+    description: 'Accepted; Folio has one table reader (a warning when "fast").',
+  },
   ocr_engine: str,
   ocr_lang: { type: 'array', items: str },
   pdf_backend: str,
@@ -48,12 +85,15 @@ const OPTION_PROPS: Record<string, object> = {
   keep_furniture: { ...bool, description: 'Folio: keep page headers and footers.' },
   scale: { ...num, minimum: 0.25, maximum: 8, description: 'Folio: render scale.' },
   layout_prior: { type: 'string', enum: ['auto', 'on', 'off'], description: 'Folio: VLM layout prior.' },
-  password: { ...str, description: 'Folio: the PDF\'s password.' },
+  password: { ...str, description: "Folio: the PDF's password." },
 };
 
 function optionsSchema(): object {
   const properties: Record<string, object> = { ...OPTION_PROPS };
-  for (const n of DOCLING_OPTION_NAMES) properties[n] ??= { description: 'docling-serve option: accepted; a warning in the response says it was not used.' };
+  for (const n of DOCLING_OPTION_NAMES)
+    properties[n] ??= {
+      description: 'docling-serve option: accepted; a warning in the response says it was not used.',
+    };
   return { type: 'object', additionalProperties: false, properties };
 }
 
@@ -61,7 +101,10 @@ const CHUNKING = {
   type: 'object',
   properties: {
     chunker: { type: 'string', enum: ['hybrid'] },
-    max_tokens: { ...nullable({ type: 'integer', minimum: 16 }), description: 'Tokens per chunk (default 512, counted with cl100k).' },
+    max_tokens: {
+      ...nullable({ type: 'integer', minimum: 16 }),
+      description: 'Tokens per chunk (default 512, counted with cl100k).',
+    },
     tokenizer: { ...str, description: 'Accepted; Folio counts with cl100k (a warning when another is named).' },
     merge_peers: bool,
     include_raw_text: bool,
@@ -73,13 +116,33 @@ const CHUNKING = {
 
 const SOURCE = {
   oneOf: [
-    { type: 'object', required: ['kind', 'base64_string', 'filename'], properties: { kind: { const: 'file' }, base64_string: str, filename: str } },
-    { type: 'object', required: ['kind', 'url'], properties: { kind: { const: 'http' }, url: { type: 'string', format: 'uri' }, headers: { type: 'object', additionalProperties: str } } },
+    {
+      type: 'object',
+      required: ['kind', 'base64_string', 'filename'],
+      properties: { kind: { const: 'file' }, base64_string: str, filename: str },
+    },
+    {
+      type: 'object',
+      required: ['kind', 'url'],
+      properties: {
+        kind: { const: 'http' },
+        url: { type: 'string', format: 'uri' },
+        headers: { type: 'object', additionalProperties: str },
+      },
+    },
   ],
 };
 const TARGET = { type: 'object', properties: { kind: { type: 'string', enum: ['inbody', 'zip'] } } };
-const FILE_SOURCE = { type: 'object', required: ['base64_string', 'filename'], properties: { base64_string: str, filename: str } };
-const HTTP_SOURCE = { type: 'object', required: ['url'], properties: { url: str, headers: { type: 'object', additionalProperties: str } } };
+const FILE_SOURCE = {
+  type: 'object',
+  required: ['base64_string', 'filename'],
+  properties: { base64_string: str, filename: str },
+};
+const HTTP_SOURCE = {
+  type: 'object',
+  required: ['url'],
+  properties: { url: str, headers: { type: 'object', additionalProperties: str } },
+};
 
 const EXPORT_DOCUMENT = {
   type: 'object',
@@ -93,7 +156,16 @@ const EXPORT_DOCUMENT = {
   },
 };
 // `category` and `page_no` are Folio's additions to docling's ErrorItem (docs/errors.md).
-const ERROR_ITEM = { type: 'object', properties: { component_type: str, module_name: str, error_message: str, category: { type: 'string', enum: Object.keys(ERROR_KIND_CODES) }, page_no: { type: 'integer', minimum: 1 } } };
+const ERROR_ITEM = {
+  type: 'object',
+  properties: {
+    component_type: str,
+    module_name: str,
+    error_message: str,
+    category: { type: 'string', enum: Object.keys(ERROR_KIND_CODES) },
+    page_no: { type: 'integer', minimum: 1 },
+  },
+};
 const CONVERT_RESPONSE = {
   type: 'object',
   properties: {
@@ -102,7 +174,11 @@ const CONVERT_RESPONSE = {
     errors: { type: 'array', items: { $ref: '#/components/schemas/ErrorItem' } },
     processing_time: num,
     timings: { type: 'object' },
-    warnings: { type: 'array', items: str, description: 'Folio: options accepted but not used, and conversion warnings.' },
+    warnings: {
+      type: 'array',
+      items: str,
+      description: 'Folio: options accepted but not used, and conversion warnings.',
+    },
     task_id: str,
   },
 };
@@ -115,7 +191,14 @@ const TASK_STATUS = {
     task_position: nullable({ type: 'integer' }),
     task_meta: {
       type: 'object',
-      properties: { num_docs: { type: 'integer' }, num_processed: { type: 'integer' }, num_succeeded: { type: 'integer' }, num_failed: { type: 'integer' }, pages_done: { type: 'integer' }, pages_total: nullable({ type: 'integer' }) },
+      properties: {
+        num_docs: { type: 'integer' },
+        num_processed: { type: 'integer' },
+        num_succeeded: { type: 'integer' },
+        num_failed: { type: 'integer' },
+        pages_done: { type: 'integer' },
+        pages_total: nullable({ type: 'integer' }),
+      },
     },
     error_message: nullable(str),
   },
@@ -125,7 +208,7 @@ const CHUNK_ITEM = {
   properties: {
     filename: str,
     chunk_index: { type: 'integer' },
-    text: { ...str, description: 'Headings, then the chunk text (the chunker\'s contextualize()).' },
+    text: { ...str, description: "Headings, then the chunk text (the chunker's contextualize())." },
     raw_text: nullable(str),
     num_tokens: nullable({ type: 'integer' }),
     headings: nullable({ type: 'array', items: str }),
@@ -139,20 +222,48 @@ const CHUNK_RESPONSE = {
   type: 'object',
   properties: {
     chunks: { type: 'array', items: { $ref: '#/components/schemas/ChunkedDocumentResultItem' } },
-    documents: { type: 'array', items: { type: 'object', properties: { kind: { const: 'ExportResult' }, content: { $ref: '#/components/schemas/ExportDocumentResponse' }, status: str, errors: { type: 'array', items: { $ref: '#/components/schemas/ErrorItem' } } } } },
+    documents: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          kind: { const: 'ExportResult' },
+          content: { $ref: '#/components/schemas/ExportDocumentResponse' },
+          status: str,
+          errors: { type: 'array', items: { $ref: '#/components/schemas/ErrorItem' } },
+        },
+      },
+    },
     processing_time: num,
     warnings: { type: 'array', items: str },
   },
 };
-const ERROR = { type: 'object', properties: { detail: str, error: { type: 'object', properties: { status: { type: 'integer' }, code: str, message: str } } } };
+const ERROR = {
+  type: 'object',
+  properties: {
+    detail: str,
+    error: { type: 'object', properties: { status: { type: 'integer' }, code: str, message: str } },
+  },
+};
 
 const ref = (n: string) => ({ $ref: `#/components/schemas/${n}` });
 const json = (schema: object) => ({ 'application/json': { schema } });
-const errors = { '4XX': { description: 'A request the client can fix; `detail` says what to do.', content: json(ref('ErrorResponse')) }, '503': { description: 'Queue full or too many connections: retry after Retry-After seconds.', content: json(ref('ErrorResponse')) } };
+const errors = {
+  '4XX': {
+    description: 'A request the client can fix; `detail` says what to do.',
+    content: json(ref('ErrorResponse')),
+  },
+  '503': {
+    description: 'Queue full or too many connections: retry after Retry-After seconds.',
+    content: json(ref('ErrorResponse')),
+  },
+};
 
 function formSchema(prefix = ''): object {
   const opts = optionsSchema() as { properties: Record<string, object> };
-  const properties: Record<string, object> = { files: { type: 'array', items: { type: 'string', format: 'binary' }, description: 'PDF, PNG, JPEG or TIFF files.' } };
+  const properties: Record<string, object> = {
+    files: { type: 'array', items: { type: 'string', format: 'binary' }, description: 'PDF, PNG, JPEG or TIFF files.' },
+  };
   for (const [k, v] of Object.entries(opts.properties)) properties[prefix + k] = v;
   properties.target_type = { type: 'string', enum: ['inbody', 'zip'], default: 'inbody' };
   return { type: 'object', required: ['files'], properties };
@@ -180,14 +291,26 @@ export function completeOpenApi(doc: OpenApiNode): OpenApiNode {
       options: ref('ConvertDocumentsOptions'),
       sources: { type: 'array', items: SOURCE },
       file_sources: { type: 'array', items: FILE_SOURCE, description: 'Earlier spelling of sources[kind=file].' },
-      http_sources: { type: 'array', items: HTTP_SOURCE, description: 'Earlier spelling of sources[kind=http]; fetched only with --allow-http-sources.' },
+      http_sources: {
+        type: 'array',
+        items: HTTP_SOURCE,
+        description: 'Earlier spelling of sources[kind=http]; fetched only with --allow-http-sources.',
+      },
       target: TARGET,
       path: { ...str, description: 'Folio: a PDF by local path (only with --allow-local).' },
     },
   };
   const chunkSourceBody = {
     type: 'object',
-    properties: { convert_options: ref('ConvertDocumentsOptions'), chunking_options: ref('HybridChunkerOptions'), sources: { type: 'array', items: SOURCE }, file_sources: sourceBody.properties.file_sources, http_sources: sourceBody.properties.http_sources, include_converted_doc: bool, target: TARGET },
+    properties: {
+      convert_options: ref('ConvertDocumentsOptions'),
+      chunking_options: ref('HybridChunkerOptions'),
+      sources: { type: 'array', items: SOURCE },
+      file_sources: sourceBody.properties.file_sources,
+      http_sources: sourceBody.properties.http_sources,
+      include_converted_doc: bool,
+      target: TARGET,
+    },
   };
   const op = (path: string, method: string, body: object | undefined, ok: object) => {
     const o = doc.paths?.[path]?.[method];
@@ -195,20 +318,44 @@ export function completeOpenApi(doc: OpenApiNode): OpenApiNode {
     if (body) o.requestBody = { required: true, content: body };
     o.responses = { '200': { description: 'OK', content: ok }, ...errors };
   };
-  op('/v1/convert/file', 'post', { 'multipart/form-data': { schema: formSchema() } }, { ...json(ref('ConvertDocumentResponse')), ...zip });
-  op('/v1/convert/file/async', 'post', { 'multipart/form-data': { schema: formSchema() } }, json(ref('TaskStatusResponse')));
+  op(
+    '/v1/convert/file',
+    'post',
+    { 'multipart/form-data': { schema: formSchema() } },
+    { ...json(ref('ConvertDocumentResponse')), ...zip },
+  );
+  op(
+    '/v1/convert/file/async',
+    'post',
+    { 'multipart/form-data': { schema: formSchema() } },
+    json(ref('TaskStatusResponse')),
+  );
   op('/v1/convert/source', 'post', json(sourceBody), { ...json(ref('ConvertDocumentResponse')), ...zip });
   op('/v1/convert/source/async', 'post', json(sourceBody), json(ref('TaskStatusResponse')));
   const chunkForm = formSchema('convert_') as { properties: Record<string, object> };
-  for (const [k, v] of Object.entries(CHUNKING.properties)) if (k !== 'chunker') chunkForm.properties[`chunking_${k}`] = v;
+  for (const [k, v] of Object.entries(CHUNKING.properties))
+    if (k !== 'chunker') chunkForm.properties[`chunking_${k}`] = v;
   chunkForm.properties.include_converted_doc = bool;
-  op('/v1/chunk/hybrid/file', 'post', { 'multipart/form-data': { schema: chunkForm } }, json(ref('ChunkDocumentResponse')));
-  op('/v1/chunk/hybrid/file/async', 'post', { 'multipart/form-data': { schema: chunkForm } }, json(ref('TaskStatusResponse')));
+  op(
+    '/v1/chunk/hybrid/file',
+    'post',
+    { 'multipart/form-data': { schema: chunkForm } },
+    json(ref('ChunkDocumentResponse')),
+  );
+  op(
+    '/v1/chunk/hybrid/file/async',
+    'post',
+    { 'multipart/form-data': { schema: chunkForm } },
+    json(ref('TaskStatusResponse')),
+  );
   op('/v1/chunk/hybrid/source', 'post', json(chunkSourceBody), json(ref('ChunkDocumentResponse')));
   op('/v1/chunk/hybrid/source/async', 'post', json(chunkSourceBody), json(ref('TaskStatusResponse')));
   op('/v1/status/poll/{task_id}', 'get', undefined, json(ref('TaskStatusResponse')));
   op('/v1/tasks/{task_id}/cancel', 'post', undefined, json(ref('TaskStatusResponse')));
-  op('/v1/result/{task_id}', 'get', undefined, { ...json({ oneOf: [ref('ConvertDocumentResponse'), ref('ChunkDocumentResponse')] }), ...zip });
+  op('/v1/result/{task_id}', 'get', undefined, {
+    ...json({ oneOf: [ref('ConvertDocumentResponse'), ref('ChunkDocumentResponse')] }),
+    ...zip,
+  });
   op('/health', 'get', undefined, json({ type: 'object', properties: { status: str } }));
   op('/ready', 'get', undefined, json({ type: 'object', properties: { status: str, runner: str } }));
   op('/version', 'get', undefined, json({ type: 'object', additionalProperties: str }));
@@ -228,11 +375,17 @@ export function docsPage(doc: OpenApiNode): string {
         const props = Object.keys(s?.properties ?? {});
         return `<p><code>${esc(type)}</code>: ${props.map((p) => `<code>${esc(p)}</code>`).join(', ')}</p>`;
       });
-      const ok = Object.entries<OpenApiNode>(o.responses?.['200']?.content ?? {}).map(([type, c]) => `<code>${esc(type)}</code> ${esc(c.schema?.$ref?.split('/').pop() ?? (c.schema?.oneOf ? c.schema.oneOf.map((x: OpenApiNode) => x.$ref?.split('/').pop()).join(' | ') : ''))}`);
-      rows.push(`<section><h2><span class="m">${esc(method.toUpperCase())}</span> <code>${esc(path)}</code></h2><p>${esc(o.summary ?? '')}</p>${fields.join('')}${ok.length ? `<p>200: ${ok.join(', ')}</p>` : ''}</section>`);
+      const ok = Object.entries<OpenApiNode>(o.responses?.['200']?.content ?? {}).map(
+        ([type, c]) =>
+          `<code>${esc(type)}</code> ${esc(c.schema?.$ref?.split('/').pop() ?? (c.schema?.oneOf ? c.schema.oneOf.map((x: OpenApiNode) => x.$ref?.split('/').pop()).join(' | ') : ''))}`,
+      );
+      rows.push(
+        `<section><h2><span class="m">${esc(method.toUpperCase())}</span> <code>${esc(path)}</code></h2><p>${esc(o.summary ?? '')}</p>${fields.join('')}${ok.length ? `<p>200: ${ok.join(', ')}</p>` : ''}</section>`,
+      );
     }
   }
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(doc.info?.title)} API</title><style>body{font:15px/1.5 system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em}code{background:#f3f3f3;padding:0 .2em}section{border-top:1px solid #ddd;padding:.5em 0}.m{font-weight:bold;color:#05a}h2{font-size:1.05em}</style></head><body><h1>${esc(doc.info?.title)} ${esc(doc.info?.version)}</h1><p>${esc(doc.info?.description)}</p><p>The machine-readable description: <a href="/openapi.json">/openapi.json</a> (OpenAPI ${esc(doc.openapi)}). Send the API key, when the service has one, in <code>X-Api-Key</code>.</p>${rows.join('')}</body></html>`;
 }
 
-export const DOCS_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const DOCS_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

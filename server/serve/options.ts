@@ -42,8 +42,12 @@ export function parseApiOptions(raw: Record<string, unknown>): ApiOptions {
   const copy = { ...raw };
   if (!validate(copy)) {
     const e = validate.errors?.[0];
-    const field = e?.instancePath ? e.instancePath.slice(1) : (e?.params as { additionalProperty?: string })?.additionalProperty;
-    throw new OptionsError(`option ${field ? `"${field}" ` : ''}${e?.message ?? 'is invalid'}${e?.keyword === 'enum' ? ` (${(e.params as { allowedValues: string[] }).allowedValues.join(', ')})` : ''}`);
+    const field = e?.instancePath
+      ? e.instancePath.slice(1)
+      : (e?.params as { additionalProperty?: string })?.additionalProperty;
+    throw new OptionsError(
+      `option ${field ? `"${field}" ` : ''}${e?.message ?? 'is invalid'}${e?.keyword === 'enum' ? ` (${(e.params as { allowedValues: string[] }).allowedValues.join(', ')})` : ''}`,
+    );
   }
   return copy;
 }

@@ -84,7 +84,8 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   const vlm: { vlmUrl?: string; vlmModel?: string; vlmApiKey?: string } = {};
   const num = (flag: string, v: string | undefined, min: number, max: number): number => {
     const n = Number(v);
-    if (v === undefined || !Number.isFinite(n) || n < min || n > max) throw new ServeUsageError(`${flag} takes a number from ${min} to ${max}`);
+    if (v === undefined || !Number.isFinite(n) || n < min || n > max)
+      throw new ServeUsageError(`${flag} takes a number from ${min} to ${max}`);
     return n;
   };
   for (let i = 0; i < argv.length; i++) {
@@ -132,7 +133,8 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
           } catch {
             /* refused below */
           }
-          if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.origin !== o.replace(/\/$/, '')) throw new ServeUsageError(`--allow-origin takes an origin such as https://app.example:8443, not "${o}"`);
+          if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.origin !== o.replace(/\/$/, ''))
+            throw new ServeUsageError(`--allow-origin takes an origin such as https://app.example:8443, not "${o}"`);
         }
         a.allowedOrigins.push(o);
         break;
@@ -160,7 +162,8 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         break;
       case '--allow-local': {
         const d = resolve(value() ?? '');
-        if (!statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw new ServeUsageError(`--allow-local: ${d} is not a folder`);
+        if (!statSync(d, { throwIfNoEntry: false })?.isDirectory())
+          throw new ServeUsageError(`--allow-local: ${d} is not a folder`);
         a.allowLocal = d;
         break;
       }
@@ -203,9 +206,12 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   Object.assign(a.base, remoteVlmOption(vlm));
   if (a.redis && (a.base.modelsDir || a.base.remoteVlm)) {
     // Workers refuse jobs that name places (server/queue/schema.ts): these are the workers' own settings.
-    throw new ServeUsageError('with --redis the workers convert: give --models / --vlm-url to each `folio worker`, not to folio serve');
+    throw new ServeUsageError(
+      'with --redis the workers convert: give --models / --vlm-url to each `folio worker`, not to folio serve',
+    );
   }
-  if (a.httpSources.allowPrivate && !a.httpSources.enabled) throw new ServeUsageError('--allow-private-sources needs --allow-http-sources');
+  if (a.httpSources.allowPrivate && !a.httpSources.enabled)
+    throw new ServeUsageError('--allow-private-sources needs --allow-http-sources');
   return a;
 }
 
@@ -230,9 +236,25 @@ export async function serveCommand(argv: string[], version = '0.1.0'): Promise<n
     pool = new PageWorkerPool({ size: args.jobs });
     runner = new InProcessRunner(pool, work, limits, args.jobs);
   }
-  const app = await buildServer({ runner, work, baseOptions: args.base, apiKey: args.apiKey, maxUploadBytes: args.maxUploadBytes, allowLocalRoot: args.allowLocal, version, allowedHosts: args.allowedHosts, allowedOrigins: args.allowedOrigins, limits: args.limits, httpSources: args.httpSources, maxFilesPerRequest: args.maxFiles, retentionMs: args.retentionMs });
+  const app = await buildServer({
+    runner,
+    work,
+    baseOptions: args.base,
+    apiKey: args.apiKey,
+    maxUploadBytes: args.maxUploadBytes,
+    allowLocalRoot: args.allowLocal,
+    version,
+    allowedHosts: args.allowedHosts,
+    allowedOrigins: args.allowedOrigins,
+    limits: args.limits,
+    httpSources: args.httpSources,
+    maxFilesPerRequest: args.maxFiles,
+    retentionMs: args.retentionMs,
+  });
   const address = await app.listen({ host: args.host, port: args.port });
-  process.stderr.write(`folio serve: listening on ${address} (${runner.kind}${args.apiKey ? ', API key required' : ''}; work folder ${work.root})\n`);
+  process.stderr.write(
+    `folio serve: listening on ${address} (${runner.kind}${args.apiKey ? ', API key required' : ''}; work folder ${work.root})\n`,
+  );
   if (args.host !== '127.0.0.1' && args.host !== 'localhost' && args.host !== '::1' && !args.apiKey) {
     process.stderr.write('folio serve: warning: reachable from the network without an API key (pass --api-key)\n');
   }

@@ -7,7 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FolioErrorCodes, type ConvertOptions, type ConvertSummary, type ErrorKind, type PageResult } from '../../common/protocol';
+import {
+  FolioErrorCodes,
+  type ConvertOptions,
+  type ConvertSummary,
+  type ErrorKind,
+  type PageResult,
+} from '../../common/protocol';
 import { CancelledError, FolioError, kindOf, messageOf } from '../errors';
 import type { PageWorkerPool } from '../worker/pool';
 import { convertDocument } from '../convert/convertDocument';
@@ -110,7 +116,16 @@ export class InProcessRunner implements TaskRunner {
     const id = randomUUID();
     let settle!: () => void;
     const done = new Promise<void>((r) => (settle = r));
-    const t: LocalTask = { id, input, state: 'pending', pages: [], abort: new AbortController(), outDir: this.work.resultDir(id), done, settle };
+    const t: LocalTask = {
+      id,
+      input,
+      state: 'pending',
+      pages: [],
+      abort: new AbortController(),
+      outDir: this.work.resultDir(id),
+      done,
+      settle,
+    };
     this.tasks.set(id, t);
     this.waiting.push(t);
     this.pump();
@@ -139,7 +154,16 @@ export class InProcessRunner implements TaskRunner {
       t.why ??= reason;
       t.abort.abort();
     };
-    const timer = this.limits.timeoutMs > 0 ? setTimeout(() => stop(new FolioError(FolioErrorCodes.Timeout, `the task timed out after ${this.limits.timeoutMs / 1000} s`)), this.limits.timeoutMs) : undefined;
+    const timer =
+      this.limits.timeoutMs > 0
+        ? setTimeout(
+            () =>
+              stop(
+                new FolioError(FolioErrorCodes.Timeout, `the task timed out after ${this.limits.timeoutMs / 1000} s`),
+              ),
+            this.limits.timeoutMs,
+          )
+        : undefined;
     const stem = t.input.name.replace(/\.pdf$/i, '');
     try {
       const summary = await convertDocument(
@@ -157,7 +181,13 @@ export class InProcessRunner implements TaskRunner {
           },
           progress: (_done, total) => {
             t.total = total;
-            if (this.limits.maxPages > 0 && total > this.limits.maxPages) stop(new FolioError(FolioErrorCodes.TooLarge, `${t.input.name} has ${total} pages to convert; this service takes at most ${this.limits.maxPages} per document`));
+            if (this.limits.maxPages > 0 && total > this.limits.maxPages)
+              stop(
+                new FolioError(
+                  FolioErrorCodes.TooLarge,
+                  `${t.input.name} has ${total} pages to convert; this service takes at most ${this.limits.maxPages} per document`,
+                ),
+              );
           },
         },
         t.abort.signal,
@@ -196,7 +226,18 @@ export class InProcessRunner implements TaskRunner {
     if (!t) return undefined;
     if (!t.summary) {
       if (t.state === 'pending' || t.state === 'started') return undefined;
-      t.summary = { uri: t.input.name, pageCount: 0, pagesDone: [], cancelled: t.state === 'cancelled', doctags: '<doctag></doctag>', markdown: '', pageErrors: [], warnings: [], engine: t.input.options.engine ?? 'pipeline', elapsedMs: 0 };
+      t.summary = {
+        uri: t.input.name,
+        pageCount: 0,
+        pagesDone: [],
+        cancelled: t.state === 'cancelled',
+        doctags: '<doctag></doctag>',
+        markdown: '',
+        pageErrors: [],
+        warnings: [],
+        engine: t.input.options.engine ?? 'pipeline',
+        elapsedMs: 0,
+      };
     }
     const assets = new Map<string, Buffer>();
     const stem = t.input.name.replace(/\.pdf$/i, '');

@@ -20,11 +20,15 @@ function ensurePrivate(dir: string): void {
   const existed = lstatSync(dir, { throwIfNoEntry: false });
   if (!existed) mkdirSync(dir, { recursive: true, mode: 0o700 });
   const st = lstatSync(dir);
-  if (st.isSymbolicLink()) throw new WorkDirError(`work folder ${dir} is a symbolic link: give a real folder with --work-dir`);
+  if (st.isSymbolicLink())
+    throw new WorkDirError(`work folder ${dir} is a symbolic link: give a real folder with --work-dir`);
   if (!st.isDirectory()) throw new WorkDirError(`work folder ${dir} is not a folder`);
   if (process.platform === 'win32') return;
   const uid = process.getuid?.();
-  if (uid !== undefined && st.uid !== uid) throw new WorkDirError(`work folder ${dir} belongs to another user (uid ${st.uid}): give a folder of your own with --work-dir`);
+  if (uid !== undefined && st.uid !== uid)
+    throw new WorkDirError(
+      `work folder ${dir} belongs to another user (uid ${st.uid}): give a folder of your own with --work-dir`,
+    );
   if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 

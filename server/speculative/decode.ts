@@ -98,13 +98,16 @@ export class SpecDecoder {
         if (cands.length > 0 && cands[0].keyLength < this.index.n) cands = [];
       }
       // Nearby boxes only while drafts are being accepted (the width drops to 1 after misses).
-      if (cands.length > 0 && this.width > 1) cands.push(...locationVariants(cands[0], this.info, this.opts.locSpread ?? 0));
+      if (cands.length > 0 && this.width > 1)
+        cands.push(...locationVariants(cands[0], this.info, this.opts.locSpread ?? 0));
       if (cands.length > 0) {
         let tree = buildPrefixTree(cands.map((c) => c.tokens));
         if (this.opts.verify === 'deepest') tree = deepestOnly(tree);
         this.proposal = tree;
         // Where each chain starts in the drafts, to continue the cursor after acceptance.
-        this.starts = tree.chains.map((ch) => cands.find((c) => startsWith(c.tokens, ch) || startsWith(ch, c.tokens))!.at);
+        this.starts = tree.chains.map(
+          (ch) => cands.find((c) => startsWith(c.tokens, ch) || startsWith(ch, c.tokens))!.at,
+        );
       }
     }
     if (!this.proposal) return [[pending]];
@@ -209,7 +212,8 @@ export async function decodeOne(
 ): Promise<DecodeResult> {
   const prefill = session.prefill(prompt);
   const [first, ds] = await Promise.all([prefill, drafts]);
-  const index = ds && ds.length > 0 ? new DraftIndex(ds, info, opts.n ?? DEFAULT_MATCH.n, opts.calibrateBoxes) : undefined;
+  const index =
+    ds && ds.length > 0 ? new DraftIndex(ds, info, opts.n ?? DEFAULT_MATCH.n, opts.calibrateBoxes) : undefined;
   const dec = new SpecDecoder(info, index, opts);
   dec.start(first);
   while (!dec.done) {

@@ -59,7 +59,8 @@ export class DecoderTargetBatch implements TargetBatch {
 
   async prefill(prompts: readonly (readonly number[])[]): Promise<LogProbs[]> {
     const rows: Float32Array[] = [];
-    for (const p of prompts) rows.push(this.promptEmbeds ? await this.promptEmbeds(this.session, p) : await this.session.embed([[...p]]));
+    for (const p of prompts)
+      rows.push(this.promptEmbeds ? await this.promptEmbeds(this.session, p) : await this.session.embed([[...p]]));
     const out = await this.session.prefill(rows);
     this.pending = prompts.map(() => []);
     return out.map((r) => logSoftmax(r[r.length - 1]));
@@ -75,7 +76,9 @@ export class DecoderTargetBatch implements TargetBatch {
     if (sel.length !== this.session.batch || sel.some((r, i) => r !== i)) this.session.selectRows(sel);
     this.stepped = chains.map((cs, s) => cs.map((c) => [...(this.pending[s] ?? []), ...c]));
     const out = await this.session.step(this.stepped.flat());
-    return chains.map((cs, s) => cs.map((_, c) => out[this.base[s] + c].slice(this.pending[s]?.length ?? 0).map(logSoftmax)));
+    return chains.map((cs, s) =>
+      cs.map((_, c) => out[this.base[s] + c].slice(this.pending[s]?.length ?? 0).map(logSoftmax)),
+    );
   }
 
   keep(choices: readonly { chain: number; keep: number }[]): void {
@@ -110,7 +113,9 @@ export class DecoderTargetSession implements TargetSession {
   }
 
   async prefill(prompt: readonly number[]): Promise<LogProbs> {
-    const emb = this.promptEmbeds ? await this.promptEmbeds(this.session, prompt) : await this.session.embed([[...prompt]]);
+    const emb = this.promptEmbeds
+      ? await this.promptEmbeds(this.session, prompt)
+      : await this.session.embed([[...prompt]]);
     const [row] = await this.session.prefill([emb]);
     return logSoftmax(row[row.length - 1]);
   }

@@ -67,7 +67,8 @@ export class DraftIndex {
      */
     private readonly calibrateBoxes = false,
   ) {
-    if (!Number.isInteger(n) || n < 1) throw new Error(`draft matcher: key length n must be a positive integer, got ${n}`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new Error(`draft matcher: key length n must be a positive integer, got ${n}`);
     for (let k = 1; k <= n; k++) this.maps.push(new Map());
     drafts.forEach((d, di) => this.indexDraft(d, di));
   }
@@ -216,7 +217,13 @@ export class DraftIndex {
       const sig = tokens.join(',');
       if (seen.has(sig)) continue;
       seen.add(sig);
-      out.push({ tokens, at: { draft: h.draft, pos: p }, keyLength: k, locDistance, roles: roles.slice(p, p + tokens.length) });
+      out.push({
+        tokens,
+        at: { draft: h.draft, pos: p },
+        keyLength: k,
+        locDistance,
+        roles: roles.slice(p, p + tokens.length),
+      });
     }
     return out;
   }

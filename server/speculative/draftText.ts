@@ -28,7 +28,10 @@ export function normalizeDraftText(text: string, opts: NormalizeOptions = {}): s
   let t = text.normalize('NFKC').replace(INVISIBLE, '');
   if (opts.keepLines) return t;
   // Unwrap: a hyphen at a line end joins the word halves; other line breaks become spaces.
-  t = t.replace(/(\p{Ll})-\s*\n\s*(\p{Ll})/gu, '$1$2').replace(/\s+/g, ' ').trim();
+  t = t
+    .replace(/(\p{Ll})-\s*\n\s*(\p{Ll})/gu, '$1$2')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (opts.list) t = t.replace(BULLET, '');
   return t;
 }
@@ -40,7 +43,8 @@ export function normalizeItem(item: DocItem): DocItem {
     text: normalizeDraftText(item.text, { list: item.cls === 'list_item', keepLines: item.cls === 'code' }),
   };
   if (item.caption) out.caption = normalizeItem(item.caption);
-  if (item.table) out.table = item.table.map((row) => row.map((c) => ({ tag: c.tag, text: normalizeDraftText(c.text) })));
+  if (item.table)
+    out.table = item.table.map((row) => row.map((c) => ({ tag: c.tag, text: normalizeDraftText(c.text) })));
   return out;
 }
 
@@ -61,7 +65,13 @@ export function mergeBulletItems(items: readonly DocItem[]): DocItem[] {
     const it = items[i];
     const next = items[i + 1];
     if (next && LONE_BULLET.test(normalizeDraftText(it.text)) && next.cls !== 'table' && next.cls !== 'picture') {
-      out.push({ ...next, cls: 'list_item', ordered: false, level: next.level ?? 0, grid: it.grid && next.grid ? union(it.grid, next.grid) : next.grid });
+      out.push({
+        ...next,
+        cls: 'list_item',
+        ordered: false,
+        level: next.level ?? 0,
+        grid: it.grid && next.grid ? union(it.grid, next.grid) : next.grid,
+      });
       i++;
     } else out.push(it);
   }
@@ -87,8 +97,18 @@ export function mergeBulletBlocks(blocks: readonly DraftBlock[]): (DraftBlock & 
     const next = blocks[i + 1];
     const text = normalizeDraftText(b.content.replace(/<[^<>]+>/g, ''));
     if (next && LONE_BULLET.test(text) && next.tag !== 'otsl' && next.tag !== 'picture') {
-      const locs = b.locs && next.locs ? union(grid(b.locs), grid(next.locs)).map((v) => `<loc_${v}>`).join('') : next.locs;
-      out.push({ tag: 'list_item', locs, content: normalizeBlockContent('list_item', next.content), list: 'unordered_list' });
+      const locs =
+        b.locs && next.locs
+          ? union(grid(b.locs), grid(next.locs))
+              .map((v) => `<loc_${v}>`)
+              .join('')
+          : next.locs;
+      out.push({
+        tag: 'list_item',
+        locs,
+        content: normalizeBlockContent('list_item', next.content),
+        list: 'unordered_list',
+      });
       i++;
     } else out.push(b);
   }

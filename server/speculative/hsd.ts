@@ -12,7 +12,16 @@
  */
 import { DEFAULT_MATCH, DraftIndex } from './draftIndex';
 import { SpecDecoder, checkAborted, decodeOne } from './decode';
-import type { DecodeOptions, DecodeResult, DecodeStats, TargetBatch, TargetModel, TargetSession, TokenInfo, SpecMode } from './types';
+import type {
+  DecodeOptions,
+  DecodeResult,
+  DecodeStats,
+  TargetBatch,
+  TargetModel,
+  TargetSession,
+  TokenInfo,
+  SpecMode,
+} from './types';
 
 type Drafts = readonly (readonly number[])[];
 
@@ -59,11 +68,13 @@ export async function decodeBatch(
 ): Promise<{ results: DecodeResult[]; rounds: number }> {
   // One batch (one decoder run per round for all sequences) unless told not to: on a CPU a
   // batch is as compute-bound as its sequences one by one, and pads every prompt to the longest.
-  if (model.openBatch && jobs.length > 0 && opts.stage1Batched !== false) return decodeRows(model.openBatch(), jobs, info, opts);
+  if (model.openBatch && jobs.length > 0 && opts.stage1Batched !== false)
+    return decodeRows(model.openBatch(), jobs, info, opts);
   const sessions: TargetSession[] = jobs.map(() => model.open());
   const firsts = await Promise.all(jobs.map((j, i) => sessions[i].prefill(j.prompt)));
   const decs = jobs.map((j, i) => {
-    const index = j.drafts.length > 0 ? new DraftIndex(j.drafts, info, opts.n ?? DEFAULT_MATCH.n, opts.calibrateBoxes) : undefined;
+    const index =
+      j.drafts.length > 0 ? new DraftIndex(j.drafts, info, opts.n ?? DEFAULT_MATCH.n, opts.calibrateBoxes) : undefined;
     const d = new SpecDecoder(info, index, opts);
     d.start(firsts[i]);
     return d;
@@ -87,7 +98,10 @@ export async function decodeBatch(
   } finally {
     for (const s of sessions) s.dispose?.();
   }
-  return { results: decs.map((d) => ({ tokens: d.tokens, stats: d.stats, reason: d.reason, loopStart: d.loopStart })), rounds };
+  return {
+    results: decs.map((d) => ({ tokens: d.tokens, stats: d.stats, reason: d.reason, loopStart: d.loopStart })),
+    rounds,
+  };
 }
 
 /** `decodeBatch` on a real batch: all sequences are rows of one decoder run per round. */
@@ -100,7 +114,10 @@ async function decodeRows(
   try {
     const firsts = await batch.prefill(jobs.map((j) => j.prompt));
     const decs = jobs.map((j, i) => {
-      const index = j.drafts.length > 0 ? new DraftIndex(j.drafts, info, opts.n ?? DEFAULT_MATCH.n, opts.calibrateBoxes) : undefined;
+      const index =
+        j.drafts.length > 0
+          ? new DraftIndex(j.drafts, info, opts.n ?? DEFAULT_MATCH.n, opts.calibrateBoxes)
+          : undefined;
       const d = new SpecDecoder(info, index, opts);
       d.start(firsts[i]);
       return d;
@@ -121,7 +138,10 @@ async function decodeRows(
         live = live.filter((_, s) => still[s]);
       }
     }
-    return { results: decs.map((d) => ({ tokens: d.tokens, stats: d.stats, reason: d.reason, loopStart: d.loopStart })), rounds };
+    return {
+      results: decs.map((d) => ({ tokens: d.tokens, stats: d.stats, reason: d.reason, loopStart: d.loopStart })),
+      rounds,
+    };
   } finally {
     batch.dispose();
   }
@@ -138,7 +158,12 @@ export async function decodePage(
   try {
     if (mode === 'ar' || mode === 'page') {
       const r = await decodeOne(session, job.prompt, mode === 'ar' ? undefined : job.drafts, info, opts);
-      return { tokens: r.tokens, reason: r.reason, loopStart: r.loopStart, stats: { ...r.stats, stage1Passes: 0, stage2Passes: r.stats.passes } };
+      return {
+        tokens: r.tokens,
+        reason: r.reason,
+        loopStart: r.loopStart,
+        stats: { ...r.stats, stage1Passes: 0, stage2Passes: r.stats.passes },
+      };
     }
     // hsd: start the page prefill now; Stage 1 runs while it is under way.
     const prefill = session.prefill(job.prompt);
@@ -150,7 +175,11 @@ export async function decodePage(
     const pageDrafts = await job.drafts;
     const first = await prefill;
     const all = [...stage2Drafts, ...pageDrafts].filter((d) => d.length > 0);
-    const dec = new SpecDecoder(info, all.length > 0 ? new DraftIndex(all, info, opts.n ?? DEFAULT_MATCH.n, opts.calibrateBoxes) : undefined, opts);
+    const dec = new SpecDecoder(
+      info,
+      all.length > 0 ? new DraftIndex(all, info, opts.n ?? DEFAULT_MATCH.n, opts.calibrateBoxes) : undefined,
+      opts,
+    );
     dec.start(first);
     while (!dec.done) {
       checkAborted(opts);

@@ -17,10 +17,16 @@ export interface LoadedTarget {
   stopIds: number[];
 }
 
-export async function loadDecoderTarget(dir: string, opts: { dtype?: string; threads?: number } = {}): Promise<LoadedTarget> {
+export async function loadDecoderTarget(
+  dir: string,
+  opts: { dtype?: string; threads?: number } = {},
+): Promise<LoadedTarget> {
   const cfg = loadVlmConfig(dir, opts.dtype ?? 'fp32');
   const so = { providers: ['cpu'], threads: opts.threads ?? 1 };
-  const [embed, decoder] = await Promise.all([createSession(cfg.files.embed, so), createSession(cfg.files.decoder, so)]);
+  const [embed, decoder] = await Promise.all([
+    createSession(cfg.files.embed, so),
+    createSession(cfg.files.decoder, so),
+  ]);
   const tokenizer = Tokenizer.fromFile(cfg.files.tokenizer);
   const stopIds = [...cfg.eosIds];
   const close = tokenizer.tryId('</doctag>');
@@ -31,7 +37,12 @@ export async function loadDecoderTarget(dir: string, opts: { dtype?: string; thr
     decoder: decoder.session,
     embed: embed.session,
     io,
-    shape: { layers: io.layers || cfg.text.layers, kvHeads: io.kvHeads ?? cfg.text.kvHeads, headDim: io.headDim ?? cfg.text.headDim, hidden: io.hidden ?? cfg.text.hidden },
+    shape: {
+      layers: io.layers || cfg.text.layers,
+      kvHeads: io.kvHeads ?? cfg.text.kvHeads,
+      headDim: io.headDim ?? cfg.text.headDim,
+      hidden: io.hidden ?? cfg.text.hidden,
+    },
     padId: cfg.eosIds[0] ?? 0,
   };
   return {
@@ -124,7 +135,12 @@ export function locationRoles(tokens: readonly number[], p: LocationPieces): Int
     const t = tokens[i];
     if (t !== p.open && t !== p.between) continue;
     // `<` loc _ N then a piece starting with '>'; a prefix of that at the very end counts too.
-    const want = [(x: number) => x === p.loc, (x: number) => x === p.underscore, (x: number) => p.value.has(x), (x: number) => p.startsWithClose(x)];
+    const want = [
+      (x: number) => x === p.loc,
+      (x: number) => x === p.underscore,
+      (x: number) => p.value.has(x),
+      (x: number) => p.startsWithClose(x),
+    ];
     let ok = true;
     for (let k = 1; k <= 4 && i + k < n; k++) {
       if (!want[k - 1](tokens[i + k])) {

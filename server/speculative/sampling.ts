@@ -34,7 +34,12 @@ export interface BlockOutcome {
   accepted: number;
 }
 
-export function tokenwiseVerify(x: readonly number[], p: readonly Float64Array[], q: readonly Float64Array[], random: () => number): BlockOutcome {
+export function tokenwiseVerify(
+  x: readonly number[],
+  p: readonly Float64Array[],
+  q: readonly Float64Array[],
+  random: () => number,
+): BlockOutcome {
   checkShapes(x, p, q);
   for (let i = 0; i < x.length; i++) {
     const ratio = p[i][x[i]] / q[i][x[i]];
@@ -44,7 +49,12 @@ export function tokenwiseVerify(x: readonly number[], p: readonly Float64Array[]
   return { tokens: [...x, draw(p[x.length], random)], accepted: x.length };
 }
 
-export function hierarchicalVerify(x: readonly number[], p: readonly Float64Array[], q: readonly Float64Array[], random: () => number): BlockOutcome {
+export function hierarchicalVerify(
+  x: readonly number[],
+  p: readonly Float64Array[],
+  q: readonly Float64Array[],
+  random: () => number,
+): BlockOutcome {
   checkShapes(x, p, q);
   const g = x.length;
   const h = blockStopProbabilities(x, p, q);
@@ -59,7 +69,11 @@ export function hierarchicalVerify(x: readonly number[], p: readonly Float64Arra
  * The per-prefix stop probabilities h_i and capped joint ratios w_i of hierarchical verification
  * (exported so tests can compute the exact acceptance law by enumeration).
  */
-export function blockStopProbabilities(x: readonly number[], p: readonly Float64Array[], q: readonly Float64Array[]): { stop: number[]; w: number[] } {
+export function blockStopProbabilities(
+  x: readonly number[],
+  p: readonly Float64Array[],
+  q: readonly Float64Array[],
+): { stop: number[]; w: number[] } {
   const g = x.length;
   const w = [1];
   const stop = [1];
@@ -99,6 +113,8 @@ export function draw(dist: Float64Array, random: () => number): number {
 
 function checkShapes(x: readonly number[], p: readonly Float64Array[], q: readonly Float64Array[]): void {
   if (p.length !== x.length + 1 || q.length < x.length) {
-    throw new Error(`speculative sampling: need ${x.length + 1} target and ${x.length} draft distributions, got ${p.length} and ${q.length}`);
+    throw new Error(
+      `speculative sampling: need ${x.length + 1} target and ${x.length} draft distributions, got ${p.length} and ${q.length}`,
+    );
   }
 }

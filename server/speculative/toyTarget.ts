@@ -55,7 +55,9 @@ export class ToyTarget implements TargetModel {
     return new ToySession(this);
   }
 
-  async stepMany(requests: { session: TargetSession; chains: readonly (readonly number[])[] }[]): Promise<LogProbs[][][]> {
+  async stepMany(
+    requests: { session: TargetSession; chains: readonly (readonly number[])[] }[],
+  ): Promise<LogProbs[][][]> {
     const out: LogProbs[][][] = [];
     for (const r of requests) out.push(await r.session.step(r.chains));
     return out;
@@ -102,7 +104,9 @@ class ToySession implements TargetSession {
   async step(chains: readonly (readonly number[])[]): Promise<LogProbs[][]> {
     if (chains.length === 0) throw new Error('ToyTarget.step: no chains');
     const first = chains[0][0];
-    for (const c of chains) if (c.length === 0 || c[0] !== first) throw new Error('ToyTarget.step: chains must all start with the pending token');
+    for (const c of chains)
+      if (c.length === 0 || c[0] !== first)
+        throw new Error('ToyTarget.step: chains must all start with the pending token');
     this.last = chains;
     return chains.map((c) => {
       const ctx = [...this.committed];
@@ -115,7 +119,8 @@ class ToySession implements TargetSession {
 
   keep(chain: number, length: number): void {
     const c = this.last[chain];
-    if (!c || length < 1 || length > c.length) throw new Error(`ToyTarget.keep: no chain ${chain} of length ≥ ${length}`);
+    if (!c || length < 1 || length > c.length)
+      throw new Error(`ToyTarget.keep: no chain ${chain} of length ≥ ${length}`);
     this.committed.push(...c.slice(0, length));
     this.last = [];
   }

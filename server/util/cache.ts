@@ -21,7 +21,8 @@ export function cacheMaxBytes(env: NodeJS.ProcessEnv = process.env): number {
 /** Folio's per-user cache root: `FOLIO_CACHE_DIR`, else the platform's per-user cache folder. */
 export function userCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   if (env.FOLIO_CACHE_DIR) return env.FOLIO_CACHE_DIR;
-  if (process.platform === 'win32') return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'folio', 'cache');
+  if (process.platform === 'win32')
+    return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'folio', 'cache');
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'folio');
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'folio');
 }
@@ -38,11 +39,14 @@ export function defaultPageCacheDir(env: NodeJS.ProcessEnv = process.env): strin
 export function ensurePrivateDir(dir: string): void {
   ensureDirSync(dir, { dirMode: 0o700 });
   const st = lstatSync(dir);
-  if (st.isSymbolicLink()) throw new UnsafeWriteError(`cache folder ${dir} is a symbolic link; Folio does not write into linked folders.`);
+  if (st.isSymbolicLink())
+    throw new UnsafeWriteError(`cache folder ${dir} is a symbolic link; Folio does not write into linked folders.`);
   if (process.platform === 'win32') return;
   const uid = process.getuid?.();
   if (uid !== undefined && st.uid !== uid) {
-    throw new UnsafeWriteError(`cache folder ${dir} belongs to another user; set FOLIO_CACHE_DIR to a folder of your own.`);
+    throw new UnsafeWriteError(
+      `cache folder ${dir} belongs to another user; set FOLIO_CACHE_DIR to a folder of your own.`,
+    );
   }
   if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }

@@ -158,7 +158,9 @@ export function loadVlmConfig(dirOrRoot: string, dtype = 'fp32'): VlmConfig {
       kernel: pilKernel(pre.resample),
     },
     imageSeqLen: num(proc.image_seq_len, 64),
-    eosIds: (Array.isArray(eos) ? eos : eos !== undefined ? [eos] : []).filter((x): x is number => typeof x === 'number'),
+    eosIds: (Array.isArray(eos) ? eos : eos !== undefined ? [eos] : []).filter(
+      (x): x is number => typeof x === 'number',
+    ),
     maxNewTokens: num(gen.max_new_tokens, 8192),
   };
 }

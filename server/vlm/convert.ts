@@ -28,7 +28,14 @@ import { specDefaultsFor, specModeFor, type SpeculationSetting } from '../specul
 import { pageDraftFromItems, regionDraftsFromItems } from '../speculative/draftText';
 import { generateSpeculative, type SpecRegionRequest } from './specGenerate';
 import { cropRect, imageSize } from './preprocess';
-import { layoutPrior, PAGE_INSTRUCTION, regionInstruction, stripWrapper, usePrior, type LayoutPriorSetting } from './prompt';
+import {
+  layoutPrior,
+  PAGE_INSTRUCTION,
+  regionInstruction,
+  stripWrapper,
+  usePrior,
+  type LayoutPriorSetting,
+} from './prompt';
 
 export interface ConvertSettings {
   layoutPrior: LayoutPriorSetting;
@@ -72,11 +79,21 @@ function itemsBeforeLoop(text: string): DocItem[] {
   return items;
 }
 
-export async function convertPageOn(model: VlmModel, job: PageJob, s: ConvertSettings, detected?: DocItem[]): Promise<VlmPageOutput> {
+export async function convertPageOn(
+  model: VlmModel,
+  job: PageJob,
+  s: ConvertSettings,
+  detected?: DocItem[],
+): Promise<VlmPageOutput> {
   if (job.mode === 'regions') return convertRegionsOn(model, job, s);
   const priorItems = detected && detected.length > 0 ? detected : job.priors;
   const prior = usePrior(s.layoutPrior, priorItems, true) ? layoutPrior(priorItems!) : '';
-  const { out, timings, speculation } = await decodePageOn(model, job, { image: job.image, instruction: PAGE_INSTRUCTION, prior }, s);
+  const { out, timings, speculation } = await decodePageOn(
+    model,
+    job,
+    { image: job.image, instruction: PAGE_INSTRUCTION, prior },
+    s,
+  );
   const warnings: string[] = [];
   const base = { provider: model.provider, tokens: out.tokens.length, timings, speculation };
   if (out.reason === 'loop') {
@@ -93,7 +110,10 @@ export async function convertPageOn(model: VlmModel, job: PageJob, s: ConvertSet
     );
     return { ...base, doctags: serializePage([...kept, ...rest]), warnings, fellBackRegions: rest.length };
   }
-  if (out.reason === 'max') warnings.push(`Page ${job.page}: the VLM stopped at the ${out.tokens.length}-token bound; the page may be cut short.`);
+  if (out.reason === 'max')
+    warnings.push(
+      `Page ${job.page}: the VLM stopped at the ${out.tokens.length}-token bound; the page may be cut short.`,
+    );
   return { ...base, doctags: stripWrapper(out.text), warnings };
 }
 
@@ -120,7 +140,11 @@ async function decodePageOn(
     });
     const out = outputs[0];
     // Greedy: the first token comes from the prefill, then one decoder pass per token.
-    return { out, timings, speculation: { setting, mode: 'ar', passes: Math.max(0, out.tokens.length - 1), accepted: 0 } };
+    return {
+      out,
+      timings,
+      speculation: { setting, mode: 'ar', passes: Math.max(0, out.tokens.length - 1), accepted: 0 },
+    };
   }
   const d = specDefaultsFor(model.provider);
   let regions: SpecRegionRequest[] | undefined;
@@ -140,7 +164,14 @@ async function decodePageOn(
   const r = await generateSpeculative(model, req, {
     mode,
     // Box offsets and ±1 box variants as in the measured defaults (bench/forcedSpec.ts).
-    decode: { K: d.K, maxChains: d.maxChains, verify: d.verify, stage1Batched: d.stage1Batched, locSpread: 1, calibrateBoxes: true },
+    decode: {
+      K: d.K,
+      maxChains: d.maxChains,
+      verify: d.verify,
+      stage1Batched: d.stage1Batched,
+      locSpread: 1,
+      calibrateBoxes: true,
+    },
     drafts: [pageDraftFromItems(items)],
     regions,
     maxNewTokens: s.maxNewTokens,
@@ -148,7 +179,11 @@ async function decodePageOn(
     signal: s.signal,
     onToken: s.onToken,
   });
-  return { out: r.output, timings: r.timings, speculation: { setting, mode, passes: r.stats.passes, accepted: r.stats.accepted, K: d.K, chains: d.maxChains } };
+  return {
+    out: r.output,
+    timings: r.timings,
+    speculation: { setting, mode, passes: r.stats.passes, accepted: r.stats.accepted, K: d.K, chains: d.maxChains },
+  };
 }
 
 /** A region's item from the model's output, keeping the pipeline's class and box; undefined when unusable. */
@@ -156,19 +191,37 @@ export function regionItem(prior: DocItem, out: GenerateOutput): DocItem | undef
   if (out.reason === 'loop') return undefined;
   const text = stripWrapper(out.text);
   const parsed = parseDocTags(text)[0]?.items ?? [];
-  const base: DocItem = { cls: prior.cls, grid: prior.grid, bbox: prior.bbox, level: prior.level, ordered: prior.ordered, id: prior.id, text: '' };
+  const base: DocItem = {
+    cls: prior.cls,
+    grid: prior.grid,
+    bbox: prior.bbox,
+    level: prior.level,
+    ordered: prior.ordered,
+    id: prior.id,
+    text: '',
+  };
   if (prior.cls === 'table') {
     const t = parsed.find((i) => i.table && i.table.length > 0);
     return t ? { ...base, table: t.table, caption: prior.caption } : undefined;
   }
-  const body = parsed.length > 0 ? parsed.map((i) => i.text).filter(Boolean).join(prior.cls === 'code' ? '\n' : ' ') : text.replace(/<[^>]+>/g, '');
+  const body =
+    parsed.length > 0
+      ? parsed
+          .map((i) => i.text)
+          .filter(Boolean)
+          .join(prior.cls === 'code' ? '\n' : ' ')
+      : text.replace(/<[^>]+>/g, '');
   if (!body.trim()) return undefined;
   return { ...base, text: prior.cls === 'code' ? body : body.trim(), language: prior.language };
 }
 
 async function convertRegionsOn(model: VlmModel, job: PageJob, s: ConvertSettings): Promise<VlmPageOutput> {
   const priors = (job.priors ?? []).filter((p) => p.bbox);
-  if (priors.length === 0) throw new FolioError(FolioErrorCodes.ModelError, `Page ${job.page}: region mode needs the pipeline's regions, and there are none.`);
+  if (priors.length === 0)
+    throw new FolioError(
+      FolioErrorCodes.ModelError,
+      `Page ${job.page}: region mode needs the pipeline's regions, and there are none.`,
+    );
   const size = await imageSize(job.image);
   const batch = Math.max(1, s.regionBatch ?? 8);
   const items: DocItem[] = [];
@@ -179,7 +232,11 @@ async function convertRegionsOn(model: VlmModel, job: PageJob, s: ConvertSetting
   for (let i = 0; i < priors.length; i += batch) {
     const group = priors.slice(i, i + batch);
     const res = await model.generate(
-      group.map((p) => ({ image: job.image, crop: cropRect(p.bbox!, job, size), instruction: regionInstruction(p.cls) })),
+      group.map((p) => ({
+        image: job.image,
+        crop: cropRect(p.bbox!, job, size),
+        instruction: regionInstruction(p.cls),
+      })),
       { maxNewTokens: s.maxNewTokens, loopGuard: s.loopGuard, signal: s.signal },
     );
     timings = addTimings(timings, res.timings);
@@ -193,7 +250,10 @@ async function convertRegionsOn(model: VlmModel, job: PageJob, s: ConvertSetting
       }
     });
   }
-  if (fell > 0) warnings.push(`Page ${job.page}: ${fell} of ${priors.length} region(s) kept the pipeline's text (the VLM's output looped or was unusable).`);
+  if (fell > 0)
+    warnings.push(
+      `Page ${job.page}: ${fell} of ${priors.length} region(s) kept the pipeline's text (the VLM's output looped or was unusable).`,
+    );
   return { doctags: serializePage(items), provider: model.provider, tokens, warnings, fellBackRegions: fell, timings };
 }
 
@@ -207,10 +267,18 @@ export async function parseRegionOn(model: VlmModel, job: RegionJob, s: ConvertS
   );
   const out = outputs[0];
   if (out.reason === 'loop') {
-    throw new FolioError(FolioErrorCodes.ModelError, `The VLM's output for the ${job.cls} region on page ${job.page} started repeating and was stopped; the pipeline's text is kept.`);
+    throw new FolioError(
+      FolioErrorCodes.ModelError,
+      `The VLM's output for the ${job.cls} region on page ${job.page} started repeating and was stopped; the pipeline's text is kept.`,
+    );
   }
   const item = regionItem(prior, out);
-  if (!item) throw new FolioError(FolioErrorCodes.ModelError, `The VLM wrote nothing usable for the ${job.cls} region on page ${job.page}; the pipeline's text is kept.`);
-  const warnings = out.reason === 'max' ? [`The region on page ${job.page} hit the token bound; its text may be cut short.`] : [];
+  if (!item)
+    throw new FolioError(
+      FolioErrorCodes.ModelError,
+      `The VLM wrote nothing usable for the ${job.cls} region on page ${job.page}; the pipeline's text is kept.`,
+    );
+  const warnings =
+    out.reason === 'max' ? [`The region on page ${job.page} hit the token bound; its text may be cut short.`] : [];
   return { doctags: serializeItem(item), provider: model.provider, tokens: out.tokens.length, warnings, timings };
 }

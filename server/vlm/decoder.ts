@@ -74,7 +74,12 @@ export interface DecoderIo {
 }
 
 /** Inputs every granite-docling decoder export has; the rest are optional. */
-export const REQUIRED_DECODER_INPUTS = ['inputs_embeds', 'attention_mask', 'past_key_values.0.key', 'past_key_values.0.value'] as const;
+export const REQUIRED_DECODER_INPUTS = [
+  'inputs_embeds',
+  'attention_mask',
+  'past_key_values.0.key',
+  'past_key_values.0.value',
+] as const;
 
 /** Reads the decoder's interface from the sessions' metadata. */
 export function describeDecoder(decoder: Session, embed: Session): DecoderIo {
@@ -114,7 +119,11 @@ export interface DecoderTimings {
 }
 
 function int64(values: number[], dims: number[]): Tensor {
-  return new Tensor('int64', BigInt64Array.from(values, (v) => BigInt(v)), dims);
+  return new Tensor(
+    'int64',
+    BigInt64Array.from(values, (v) => BigInt(v)),
+    dims,
+  );
 }
 
 export class DecoderSession {
@@ -190,7 +199,9 @@ export class DecoderSession {
     });
     const { kvHeads, headDim, layers } = this.model.shape;
     const kvEmpty = () => (this.io.kvType === 'float16' ? new Uint16Array(0) : new Float32Array(0));
-    this.kv = Array.from({ length: layers }, () => [0, 1].map(() => new Tensor(this.io.kvType as 'float32', kvEmpty() as Float32Array, [b, kvHeads, 0, headDim])));
+    this.kv = Array.from({ length: layers }, () =>
+      [0, 1].map(() => new Tensor(this.io.kvType as 'float32', kvEmpty() as Float32Array, [b, kvHeads, 0, headDim])),
+    );
     // With num_logits_to_keep one run returns only the last position's logits. Without it (the
     // real export) every position's logits come back, so the prompt goes in chunks small enough
     // that a chunk's logits stay within the budget; only the wanted ones are kept.
@@ -245,7 +256,8 @@ export class DecoderSession {
   /** Keeps row `row` alone, with only the first `keep` positions of the last `step`. */
   keepPath(row: number, keep: number): void {
     if (!this.lastStep) throw new Error('keepPath: no step to keep a path of');
-    if (keep < 0 || keep > this.lastStep.lens[row]) throw new Error(`keepPath: cannot keep ${keep} of ${this.lastStep.lens[row]} positions`);
+    if (keep < 0 || keep > this.lastStep.lens[row])
+      throw new Error(`keepPath: cannot keep ${keep} of ${this.lastStep.lens[row]} positions`);
     const len = this.length - this.lastStep.k + keep;
     this.reshapeCache([row], len);
   }
@@ -263,7 +275,8 @@ export class DecoderSession {
     if (!last) throw new Error('keepPaths: no step to keep paths of');
     if (rows.length === 0) throw new Error('keepPaths: no rows');
     rows.forEach((r) => {
-      if (keep < 0 || keep > last.lens[r]) throw new Error(`keepPaths: cannot keep ${keep} of ${last.lens[r]} positions of row ${r}`);
+      if (keep < 0 || keep > last.lens[r])
+        throw new Error(`keepPaths: cannot keep ${keep} of ${last.lens[r]} positions of row ${r}`);
     });
     this.reshapeCache(rows, this.length - last.k + keep);
   }
@@ -271,7 +284,10 @@ export class DecoderSession {
   /** Cuts every row's cache back to its first `len` positions. */
   truncate(len: number): void {
     if (len > this.length) throw new Error(`truncate: cache has ${this.length} positions, not ${len}`);
-    this.reshapeCache(this.mask.map((_, i) => i), len);
+    this.reshapeCache(
+      this.mask.map((_, i) => i),
+      len,
+    );
   }
 
   /** Keeps the given rows in the given order (a row may appear several times). */
@@ -332,7 +348,12 @@ export class DecoderSession {
               if (from !== to) buf.copyWithin(to, from, from + len * headDim);
             }
           });
-          return this.kvTensor(buf.subarray(0, rows.length * kvHeads * len * headDim), [rows.length, kvHeads, len, headDim]);
+          return this.kvTensor(buf.subarray(0, rows.length * kvHeads * len * headDim), [
+            rows.length,
+            kvHeads,
+            len,
+            headDim,
+          ]);
         }),
       );
       this.mask = rows.map((r) => this.mask[r].slice(0, len));
@@ -345,8 +366,8 @@ export class DecoderSession {
           const dst = allocLike(src, rows.length * kvHeads * len * headDim);
           rows.forEach((r, i) => {
             for (let h = 0; h < kvHeads; h++) {
-              const from = ((r * kvHeads + h) * T) * headDim;
-              dst.set(src.subarray(from, from + len * headDim), ((i * kvHeads + h) * len) * headDim);
+              const from = (r * kvHeads + h) * T * headDim;
+              dst.set(src.subarray(from, from + len * headDim), (i * kvHeads + h) * len * headDim);
             }
           });
           return this.kvTensor(dst, [rows.length, kvHeads, len, headDim]);
@@ -370,13 +391,18 @@ export class DecoderSession {
     const T = this.length;
     const io = this.io;
     const feeds: Record<string, Tensor> = {
-      inputs_embeds: new Tensor(io.embedsType as 'float32', floatData(embeds, io.embedsType) as Float32Array, [b, k, this.model.shape.hidden]),
+      inputs_embeds: new Tensor(io.embedsType as 'float32', floatData(embeds, io.embedsType) as Float32Array, [
+        b,
+        k,
+        this.model.shape.hidden,
+      ]),
       attention_mask: int64(this.mask.flat(), [b, T]),
     };
     // Optional inputs (absent from the real export): onnxruntime wants every declared input fed
     // and rejects undeclared ones, so each is sent only when the graph declares it.
     if (io.positionIds) feeds.position_ids = int64(pos, [b, k]);
-    if (io.numLogitsToKeep) feeds.num_logits_to_keep = new Tensor('int64', BigInt64Array.from([BigInt(Math.max(1, keep))]), []);
+    if (io.numLogitsToKeep)
+      feeds.num_logits_to_keep = new Tensor('int64', BigInt64Array.from([BigInt(Math.max(1, keep))]), []);
     if (io.useCacheBranch) feeds.use_cache_branch = new Tensor('bool', Uint8Array.from([T - k > 0 ? 1 : 0]), [1]);
     this.kv.forEach((pair, l) => {
       feeds[`past_key_values.${l}.key`] = pair[0];

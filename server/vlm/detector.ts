@@ -21,8 +21,23 @@ import type { ImageInput } from './preprocess';
 
 /** Heron's 17 labels in output order → Folio's region classes. */
 export const HERON_LABELS: RegionClass[] = [
-  'caption', 'footnote', 'formula', 'list_item', 'page_footer', 'page_header', 'picture', 'section_header',
-  'table', 'text', 'title', 'document_index', 'code', 'checkbox_selected', 'checkbox_unselected', 'form', 'key_value_region',
+  'caption',
+  'footnote',
+  'formula',
+  'list_item',
+  'page_footer',
+  'page_header',
+  'picture',
+  'section_header',
+  'table',
+  'text',
+  'title',
+  'document_index',
+  'code',
+  'checkbox_selected',
+  'checkbox_unselected',
+  'form',
+  'key_value_region',
 ];
 
 export const DETECTOR_FOLDER_NAMES = ['docling-layout-heron-onnx', 'docling-layout-heron'];
@@ -30,7 +45,8 @@ export const DETECTOR_FOLDER_NAMES = ['docling-layout-heron-onnx', 'docling-layo
 /** The detector's model.onnx under a models root (or the folder itself), when installed. */
 export function findDetector(root: string): string | undefined {
   if (existsSync(join(root, 'model.onnx'))) return join(root, 'model.onnx');
-  for (const n of DETECTOR_FOLDER_NAMES) if (existsSync(join(root, n, 'model.onnx'))) return join(root, n, 'model.onnx');
+  for (const n of DETECTOR_FOLDER_NAMES)
+    if (existsSync(join(root, n, 'model.onnx'))) return join(root, n, 'model.onnx');
   return undefined;
 }
 
@@ -44,7 +60,10 @@ export class HeronDetector {
   /** Element type of `images` as the session declares it ('uint8' for the official export). */
   inputType = 'float32';
 
-  private constructor(private readonly s: LoadedSession, readonly threshold = 0.3) {}
+  private constructor(
+    private readonly s: LoadedSession,
+    readonly threshold = 0.3,
+  ) {}
 
   get provider(): string {
     return this.s.provider;
@@ -53,10 +72,15 @@ export class HeronDetector {
   static async load(path: string, providers: string[], threads?: number): Promise<HeronDetector> {
     const det = new HeronDetector(await createSession(path, { providers, threads }));
     const { inputs, outputs } = sessionValues(det.s.session);
-    for (const n of ['images', 'orig_target_sizes']) if (!inputs.has(n)) throw new Error(`${path} has no input "${n}"; it is not a docling-layout-heron export`);
-    if (outputs.size < 3) throw new Error(`${path} has ${outputs.size} outputs; a docling-layout-heron export has labels, boxes and scores`);
+    for (const n of ['images', 'orig_target_sizes'])
+      if (!inputs.has(n)) throw new Error(`${path} has no input "${n}"; it is not a docling-layout-heron export`);
+    if (outputs.size < 3)
+      throw new Error(
+        `${path} has ${outputs.size} outputs; a docling-layout-heron export has labels, boxes and scores`,
+      );
     det.inputType = inputs.get('images')!.type;
-    if (det.inputType !== 'uint8' && det.inputType !== 'float32') throw new Error(`${path} takes ${det.inputType} images; Folio feeds uint8 or float32`);
+    if (det.inputType !== 'uint8' && det.inputType !== 'float32')
+      throw new Error(`${path} takes ${det.inputType} images; Folio feeds uint8 or float32`);
     // The export's preprocessor_config.json, when shipped, overrides the RT-DETR defaults.
     const cfgPath = join(dirname(path), 'preprocessor_config.json');
     if (existsSync(cfgPath)) {
@@ -72,10 +96,14 @@ export class HeronDetector {
         };
         if (c.size?.height && c.size.height === c.size.width) det.size = c.size.height;
         // PIL codes: 0 nearest, 2 bilinear, 3 bicubic, 1 Lanczos.
-        if (typeof c.resample === 'number') det.kernel = ({ 0: 'nearest', 1: 'lanczos3', 2: 'linear', 3: 'cubic' } as const)[c.resample as 0 | 1 | 2 | 3] ?? 'linear';
+        if (typeof c.resample === 'number')
+          det.kernel =
+            ({ 0: 'nearest', 1: 'lanczos3', 2: 'linear', 3: 'cubic' } as const)[c.resample as 0 | 1 | 2 | 3] ??
+            'linear';
         if (typeof c.rescale_factor === 'number') det.rescale = c.rescale_factor;
         if (c.do_rescale === false) det.doRescale = false;
-        if (c.do_normalize && c.image_mean?.length === 3 && c.image_std?.length === 3) det.norm = { mean: c.image_mean, std: c.image_std };
+        if (c.do_normalize && c.image_mean?.length === 3 && c.image_std?.length === 3)
+          det.norm = { mean: c.image_mean, std: c.image_std };
       } catch {
         // A damaged config: keep the defaults (the model still loads and runs).
       }
@@ -89,11 +117,18 @@ export class HeronDetector {
     const src =
       'path' in image
         ? sharp(image.path)
-        : sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), { raw: { width: image.width, height: image.height, channels: image.channels ?? 4 } });
+        : sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
+            raw: { width: image.width, height: image.height, channels: image.channels ?? 4 },
+          });
     const meta = 'path' in image ? await sharp(image.path).metadata() : { width: image.width, height: image.height };
     const W = meta.width ?? 1;
     const Hh = meta.height ?? 1;
-    const rgb = await src.flatten({ background: '#ffffff' }).removeAlpha().resize(S, S, { fit: 'fill', kernel: this.kernel }).raw().toBuffer();
+    const rgb = await src
+      .flatten({ background: '#ffffff' })
+      .removeAlpha()
+      .resize(S, S, { fit: 'fill', kernel: this.kernel })
+      .raw()
+      .toBuffer();
     let images: Tensor;
     if (this.inputType === 'uint8') {
       // Raw bytes, channels first: the graph rescales (do_rescale: false in heron's config).
@@ -105,17 +140,23 @@ export class HeronDetector {
       const k = this.doRescale ? this.rescale : 1;
       const mean = this.norm?.mean ?? [0, 0, 0];
       const std = this.norm?.std ?? [1, 1, 1];
-      for (let i = 0; i < S * S; i++) for (let c = 0; c < 3; c++) px[c * S * S + i] = (rgb[i * 3 + c] * k - mean[c]) / std[c];
+      for (let i = 0; i < S * S; i++)
+        for (let c = 0; c < 3; c++) px[c * S * S + i] = (rgb[i * 3 + c] * k - mean[c]) / std[c];
       images = new Tensor('float32', px, [1, 3, S, S]);
     }
-    const out = await this.s.session.run({ images, orig_target_sizes: new Tensor('int64', BigInt64Array.from([BigInt(W), BigInt(Hh)]), [1, 2]) });
+    const out = await this.s.session.run({
+      images,
+      orig_target_sizes: new Tensor('int64', BigInt64Array.from([BigInt(W), BigInt(Hh)]), [1, 2]),
+    });
     // By position, as docling reads them: labels, boxes, scores.
     const [lo, bo, so] = this.s.session.outputNames.map((n) => out[n]);
     const labels = lo.data as BigInt64Array | Float32Array;
     const boxes = bo.data as Float32Array;
     const scores = so.data as Float32Array;
     if (boxes.length !== scores.length * 4 || labels.length !== scores.length) {
-      throw new Error(`the detector returned ${labels.length} labels, ${boxes.length / 4} boxes and ${scores.length} scores`);
+      throw new Error(
+        `the detector returned ${labels.length} labels, ${boxes.length / 4} boxes and ${scores.length} scores`,
+      );
     }
     const items: DocItem[] = [];
     for (let q = 0; q < scores.length; q++) {

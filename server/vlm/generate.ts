@@ -42,14 +42,19 @@ export function argmax(v: Float32Array): number {
   return best;
 }
 
-
 /** `first[r]` is row r's logits after its prompt (from `prefill`). */
-export async function greedyGenerate(session: DecoderSession, first: Float32Array[], opts: GenerateOptions): Promise<GenerateResult> {
+export async function greedyGenerate(
+  session: DecoderSession,
+  first: Float32Array[],
+  opts: GenerateOptions,
+): Promise<GenerateResult> {
   const n = first.length;
   const tokens: number[][] = first.map(() => []);
   const reasons: StopReason[] = new Array(n).fill('max');
   const loopStart: number[] = new Array(n).fill(-1);
-  const guards = first.map(() => (opts.loopGuard === false ? undefined : new LoopGuard(opts.loopGuard ?? DEFAULT_LOOP_GUARD)));
+  const guards = first.map(() =>
+    opts.loopGuard === false ? undefined : new LoopGuard(opts.loopGuard ?? DEFAULT_LOOP_GUARD),
+  );
   /** Batch row → original row. */
   let active = first.map((_, i) => i);
   let logits = first;

@@ -11,7 +11,15 @@ import { CancelledError, deserializeError, FolioError } from '../errors';
 import { FolioErrorCodes } from '../../common/protocol';
 import { loadVlmConfig } from './config';
 import type { LoopGuardOptions } from './loopGuard';
-import { CANCEL_SLOTS, type FromWorker, type PageJob, type RegionJob, type ToWorker, type VlmPageOutput, type WorkerInit } from './messages';
+import {
+  CANCEL_SLOTS,
+  type FromWorker,
+  type PageJob,
+  type RegionJob,
+  type ToWorker,
+  type VlmPageOutput,
+  type WorkerInit,
+} from './messages';
 import type { LayoutPriorSetting } from './prompt';
 import type { SpeculationSetting } from '../speculative/defaults';
 
@@ -54,14 +62,18 @@ export interface VlmEngine {
 
 function findWorker(explicit?: string): string {
   const candidates = [explicit, join(__dirname, 'vlmWorker.js')];
-  for (let dir = __dirname; ; ) {
+  for (let dir = __dirname; ;) {
     candidates.push(join(dir, 'dist', 'vlmWorker.js'));
     const up = dirname(dir);
     if (up === dir) break;
     dir = up;
   }
   const found = candidates.find((c): c is string => !!c && existsSync(c));
-  if (!found) throw new FolioError(FolioErrorCodes.ModelError, `The VLM worker (dist/vlmWorker.js) is missing beside ${__dirname}; rebuild Folio (npm run build).`);
+  if (!found)
+    throw new FolioError(
+      FolioErrorCodes.ModelError,
+      `The VLM worker (dist/vlmWorker.js) is missing beside ${__dirname}; rebuild Folio (npm run build).`,
+    );
   return found;
 }
 
@@ -71,7 +83,10 @@ export async function loadVlm(opts: LoadVlmOptions): Promise<VlmEngine> {
   const worker = new Worker(findWorker(opts.workerPath));
   const cancel = new SharedArrayBuffer(4 * CANCEL_SLOTS);
   const flag = new Int32Array(cancel);
-  const pending = new Map<number, { resolve: (r: VlmPageOutput) => void; reject: (e: Error) => void; cleanup: () => void }>();
+  const pending = new Map<
+    number,
+    { resolve: (r: VlmPageOutput) => void; reject: (e: Error) => void; cleanup: () => void }
+  >();
   let nextId = 1;
   let dead: Error | undefined;
 

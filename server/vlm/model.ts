@@ -84,7 +84,9 @@ export class VlmModel {
       try {
         return await createSession(path, { providers, threads: opts.threads });
       } catch (e) {
-        throw modelError(`Cannot load ${path}: ${(e as Error).message.split('\n')[0]}. The file may be damaged; run "Folio: Download models" or \`folio models pull\` again.`);
+        throw modelError(
+          `Cannot load ${path}: ${(e as Error).message.split('\n')[0]}. The file may be damaged; run "Folio: Download models" or \`folio models pull\` again.`,
+        );
       }
     };
     const vision = await open(config.files.vision);
@@ -99,7 +101,8 @@ export class VlmModel {
       [decoder, config.files.decoder, REQUIRED_DECODER_INPUTS],
     ] as const) {
       for (const n of names) {
-        if (!s.session.inputNames.includes(n)) throw modelError(`${file} has no input "${n}"; it is not a granite-docling ONNX export.`);
+        if (!s.session.inputNames.includes(n))
+          throw modelError(`${file} has no input "${n}"; it is not a granite-docling ONNX export.`);
       }
     }
     const io = describeDecoder(decoder.session, embed.session);
@@ -111,7 +114,8 @@ export class VlmModel {
       ['head size', io.headDim, t.headDim],
       ['hidden size', io.hidden, t.hidden],
     ] as const) {
-      if (graph !== undefined && graph !== cfg) opts.log?.(`VLM: ${config.files.decoder} has ${what} ${graph}, config.json says ${cfg}; using the graph's`);
+      if (graph !== undefined && graph !== cfg)
+        opts.log?.(`VLM: ${config.files.decoder} has ${what} ${graph}, config.json says ${cfg}; using the graph's`);
     }
     const stop = new Set<number>(config.eosIds);
     for (const t of ['</doctag>', '<|end_of_text|>']) {
@@ -119,8 +123,12 @@ export class VlmModel {
       if (id !== undefined) stop.add(id);
     }
     const pad = tokenizer.tryId('<|end_of_text|>') ?? config.eosIds[0] ?? 0;
-    opts.log?.(`VLM: ${providerSummary(decoder.provider, [...vision.failures, ...embed.failures, ...decoder.failures])}`);
-    opts.log?.(`VLM: loaded ${config.dir} (${config.dtype}: ${io.kvType} cache) on ${decoder.provider}${io.positionIds ? ' (decoder takes position_ids)' : ''}`);
+    opts.log?.(
+      `VLM: ${providerSummary(decoder.provider, [...vision.failures, ...embed.failures, ...decoder.failures])}`,
+    );
+    opts.log?.(
+      `VLM: loaded ${config.dir} (${config.dtype}: ${io.kvType} cache) on ${decoder.provider}${io.positionIds ? ' (decoder takes position_ids)' : ''}`,
+    );
     return new VlmModel(config, tokenizer, vision, embed, decoder, stop, pad, io);
   }
 
@@ -130,7 +138,13 @@ export class VlmModel {
     return new DecoderSession({
       decoder: this.decoderS.session,
       embed: this.embedS.session,
-      shape: { layers: io.layers || t.layers, kvHeads: io.kvHeads ?? t.kvHeads, headDim: io.headDim ?? t.headDim, hidden: io.hidden ?? t.hidden, vocab: io.vocab ?? t.vocab },
+      shape: {
+        layers: io.layers || t.layers,
+        kvHeads: io.kvHeads ?? t.kvHeads,
+        headDim: io.headDim ?? t.headDim,
+        hidden: io.hidden ?? t.hidden,
+        vocab: io.vocab ?? t.vocab,
+      },
       padId: this.padId,
       io,
     });
@@ -193,11 +207,15 @@ export class VlmModel {
     let f = 0;
     for (let i = 0; i < ids.length; i++) {
       if (ids[i] !== imageId) continue;
-      if ((f + 1) * H > features.length) throw modelError(`The prompt has more <image> tokens than the vision encoder gave features (${features.length / H}).`);
+      if ((f + 1) * H > features.length)
+        throw modelError(
+          `The prompt has more <image> tokens than the vision encoder gave features (${features.length / H}).`,
+        );
       embeds.set(features.subarray(f * H, (f + 1) * H), i * H);
       f++;
     }
-    if (f * H !== features.length) throw modelError(`The vision encoder gave ${features.length / H} feature rows for ${f} <image> tokens.`);
+    if (f * H !== features.length)
+      throw modelError(`The vision encoder gave ${features.length / H} feature rows for ${f} <image> tokens.`);
     return embeds;
   }
 
@@ -205,7 +223,11 @@ export class VlmModel {
    * Preprocess and vision-encode one request and build its prompt ids (the `<image>` positions
    * still to be replaced by `features`). A cancelled request stops before each costly phase.
    */
-  async prepare(r: GenerateRequest, timings: Timings, signal?: { readonly aborted: boolean }): Promise<{ ids: number[]; features: Float32Array }> {
+  async prepare(
+    r: GenerateRequest,
+    timings: Timings,
+    signal?: { readonly aborted: boolean },
+  ): Promise<{ ids: number[]; features: Float32Array }> {
     const check = () => {
       if (signal?.aborted) throw new CancelledError('the VLM generation');
     };
@@ -225,7 +247,12 @@ export class VlmModel {
   /** Runs a batch of requests together (left-padded) and decodes each greedily. */
   async generate(
     reqs: GenerateRequest[],
-    opts: { maxNewTokens?: number; loopGuard?: LoopGuardOptions | false; signal?: { readonly aborted: boolean }; onToken?: (row: number, id: number) => void } = {},
+    opts: {
+      maxNewTokens?: number;
+      loopGuard?: LoopGuardOptions | false;
+      signal?: { readonly aborted: boolean };
+      onToken?: (row: number, id: number) => void;
+    } = {},
   ): Promise<{ outputs: GenerateOutput[]; timings: Timings }> {
     const timings: Timings = { preprocessMs: 0, visionMs: 0, prefillMs: 0, decodeMs: 0, promptTokens: 0, newTokens: 0 };
     const session = this.newSession();
@@ -249,7 +276,13 @@ export class VlmModel {
       const res = await greedyGenerate(
         session,
         first.map((l) => l[0]),
-        { maxNewTokens: opts.maxNewTokens ?? this.config.maxNewTokens, stopIds: this.stopIds, loopGuard: opts.loopGuard, signal: opts.signal, onToken: opts.onToken },
+        {
+          maxNewTokens: opts.maxNewTokens ?? this.config.maxNewTokens,
+          stopIds: this.stopIds,
+          loopGuard: opts.loopGuard,
+          signal: opts.signal,
+          onToken: opts.onToken,
+        },
       );
       timings.decodeMs += performance.now() - t;
       const outputs = res.tokens.map((tokens, i): GenerateOutput => {

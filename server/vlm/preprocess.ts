@@ -11,11 +11,12 @@
  * what a 512-pixel tile can show).
  */
 import sharp from 'sharp';
-import { type BBox , FolioErrorCodes } from '../../common/protocol';
+import { type BBox, FolioErrorCodes } from '../../common/protocol';
 import { FolioError } from '../errors';
 import type { VlmConfig } from './config';
 
-export type ImageInput = { path: string } | { data: Uint8ClampedArray | Uint8Array; width: number; height: number; channels?: 3 | 4 };
+export type ImageInput =
+  { path: string } | { data: Uint8ClampedArray | Uint8Array; width: number; height: number; channels?: 3 | 4 };
 
 export interface TileGrid {
   /** Size after step 1 (longest edge). */
@@ -69,9 +70,11 @@ export function resizeForVisionEncoder(width: number, height: number, tile: numb
 
 export function tileGrid(width: number, height: number, pre: VlmConfig['preprocess']): TileGrid {
   const resized = resizeToLongestEdge(width, height, pre.longestEdge);
-  if (!pre.splitting) return { resized, padded: { width: pre.tileSize, height: pre.tileSize }, rows: 0, cols: 0, images: 1 };
+  if (!pre.splitting)
+    return { resized, padded: { width: pre.tileSize, height: pre.tileSize }, rows: 0, cols: 0, images: 1 };
   const padded = resizeForVisionEncoder(resized.width, resized.height, pre.tileSize);
-  if (padded.width <= pre.tileSize && padded.height <= pre.tileSize) return { resized, padded, rows: 0, cols: 0, images: 1 };
+  if (padded.width <= pre.tileSize && padded.height <= pre.tileSize)
+    return { resized, padded, rows: 0, cols: 0, images: 1 };
   const rows = Math.ceil(padded.height / pre.tileSize);
   const cols = Math.ceil(padded.width / pre.tileSize);
   return { resized, padded, rows, cols, images: rows * cols + 1 };
@@ -95,7 +98,10 @@ export function imagePromptString(rows: number, cols: number, seqLen: number): s
 }
 
 function imageError(what: string, e: unknown): FolioError {
-  return new FolioError(FolioErrorCodes.ModelError, `Cannot read the page image ${what}: ${(e as Error).message ?? e}. Convert the page again.`);
+  return new FolioError(
+    FolioErrorCodes.ModelError,
+    `Cannot read the page image ${what}: ${(e as Error).message ?? e}. Convert the page again.`,
+  );
 }
 
 /** Decodes the input to a sharp pipeline of an RGB image on white, and its size. */
@@ -109,16 +115,29 @@ async function openImage(image: ImageInput, crop?: { left: number; top: number; 
             raw: { width: image.width, height: image.height, channels: image.channels ?? 4 },
           });
     if (crop) s = sharp(await s.extract(crop).png({ compressionLevel: 0 }).toBuffer());
-    const meta = crop ? { width: crop.width, height: crop.height } : 'path' in image ? await s.metadata() : { width: image.width, height: image.height };
+    const meta = crop
+      ? { width: crop.width, height: crop.height }
+      : 'path' in image
+        ? await s.metadata()
+        : { width: image.width, height: image.height };
     if (!meta.width || !meta.height) throw new Error('no size');
-    return { pipeline: s.flatten({ background: '#ffffff' }).removeAlpha(), width: meta.width, height: meta.height, label };
+    return {
+      pipeline: s.flatten({ background: '#ffffff' }).removeAlpha(),
+      width: meta.width,
+      height: meta.height,
+      label,
+    };
   } catch (e) {
     throw imageError(label, e);
   }
 }
 
 /** Pixel rectangle of a box in points, on an image of the page rendered at imageW × imageH. */
-export function cropRect(bbox: BBox, page: { width: number; height: number }, image: { width: number; height: number }) {
+export function cropRect(
+  bbox: BBox,
+  page: { width: number; height: number },
+  image: { width: number; height: number },
+) {
   const sx = image.width / page.width;
   const sy = image.height / page.height;
   const left = Math.max(0, Math.floor(bbox.x0 * sx));
@@ -151,7 +170,8 @@ export async function preprocessImage(
   // One lookup per channel value (rescale + normalize), and one sequential pass over each tile's
   // interleaved RGB rows writing the three planes: ~3× faster than a pass per channel.
   const lut = new Float32Array(3 * 256);
-  for (let c = 0; c < 3; c++) for (let v = 0; v < 256; v++) lut[c * 256 + v] = (v * pre.rescale - pre.mean[c]) / pre.std[c];
+  for (let c = 0; c < 3; c++)
+    for (let v = 0; v < 256; v++) lut[c * 256 + v] = (v * pre.rescale - pre.mean[c]) / pre.std[c];
   const TT = T * T;
   const norm = (rgb: Buffer, width: number, x0: number, y0: number, index: number) => {
     const base = index * 3 * TT;

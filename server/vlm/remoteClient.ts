@@ -82,11 +82,21 @@ export class RemoteVlmClient {
   }
 
   /** One image and instruction; `onText` sees the answer so far each time tokens arrive. */
-  complete(png: Buffer, instruction: string, signal?: AbortSignal, onText?: (soFar: string) => void): Promise<RemoteAnswer> {
+  complete(
+    png: Buffer,
+    instruction: string,
+    signal?: AbortSignal,
+    onText?: (soFar: string) => void,
+  ): Promise<RemoteAnswer> {
     return this.slots.run(() => this.withRetries(png, instruction, signal, onText));
   }
 
-  private async withRetries(png: Buffer, instruction: string, signal: AbortSignal | undefined, onText?: (soFar: string) => void): Promise<RemoteAnswer> {
+  private async withRetries(
+    png: Buffer,
+    instruction: string,
+    signal: AbortSignal | undefined,
+    onText?: (soFar: string) => void,
+  ): Promise<RemoteAnswer> {
     const attempts = Math.max(1, this.settings.attempts ?? 2);
     let last: Error = new Error('no attempt made');
     for (let k = 1; k <= attempts; k++) {
@@ -103,7 +113,12 @@ export class RemoteVlmClient {
     throw new Error(`${this.settings.url}: ${last.message}`);
   }
 
-  private async once(png: Buffer, instruction: string, outer: AbortSignal | undefined, onText?: (soFar: string) => void): Promise<{ text: string; finishReason?: string }> {
+  private async once(
+    png: Buffer,
+    instruction: string,
+    outer: AbortSignal | undefined,
+    onText?: (soFar: string) => void,
+  ): Promise<{ text: string; finishReason?: string }> {
     const timeoutMs = this.settings.timeoutMs ?? 120000;
     const ctl = new AbortController();
     let timedOut = false;
@@ -118,7 +133,13 @@ export class RemoteVlmClient {
       let res: Response;
       try {
         // No redirects: a 3xx could hand the page and the key to another host or to plain HTTP.
-        res = await fetch(this.url, { method: 'POST', headers, body: JSON.stringify(body), signal: ctl.signal, redirect: 'manual' });
+        res = await fetch(this.url, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(body),
+          signal: ctl.signal,
+          redirect: 'manual',
+        });
       } catch (e) {
         if (timedOut) throw new Error(`no answer within ${timeoutMs / 1000} s`);
         const cause = (e as { cause?: { code?: string } }).cause?.code;
@@ -126,7 +147,9 @@ export class RemoteVlmClient {
       }
       if (res.status >= 300 && res.status < 400) {
         void res.body?.cancel().catch(() => undefined);
-        throw new Fatal(`the server answered a redirect (HTTP ${res.status}) to ${(res.headers.get('location') ?? '').slice(0, 200)}; redirects are not followed: give that address as the URL`);
+        throw new Fatal(
+          `the server answered a redirect (HTTP ${res.status}) to ${(res.headers.get('location') ?? '').slice(0, 200)}; redirects are not followed: give that address as the URL`,
+        );
       }
       if (!res.ok) {
         const text = (await errorText(res)).slice(0, 300);
@@ -135,7 +158,10 @@ export class RemoteVlmClient {
         throw new Fatal(msg);
       }
       const type = res.headers.get('content-type') ?? '';
-      if (!type.includes('text/event-stream')) throw new Fatal(`the server answered ${type || 'no content type'}, not a stream (text/event-stream): is this an OpenAI-compatible /v1 URL?`);
+      if (!type.includes('text/event-stream'))
+        throw new Fatal(
+          `the server answered ${type || 'no content type'}, not a stream (text/event-stream): is this an OpenAI-compatible /v1 URL?`,
+        );
       if (!res.body) throw new Error('the server sent no body');
       const end: StreamEnd = {};
       let text = '';

@@ -8,10 +8,17 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import type { BBox, RegionClass, RemoteVlmSettings } from '../../common/protocol';
-import { type DocItem , toGrid } from '../doctags/types';
+import { type DocItem, toGrid } from '../doctags/types';
 import { parseDocTags } from '../doctags/parse';
 import { serializeItem } from '../doctags/serialize';
-import { PAGE_INSTRUCTION, layoutPrior, regionInstruction, stripWrapper, usePrior, type LayoutPriorSetting } from './prompt';
+import {
+  PAGE_INSTRUCTION,
+  layoutPrior,
+  regionInstruction,
+  stripWrapper,
+  usePrior,
+  type LayoutPriorSetting,
+} from './prompt';
 import { cropRect } from './preprocess';
 import { regionItem } from './convert';
 import { RemoteVlmClient } from './remoteClient';
@@ -47,8 +54,12 @@ export function remoteVlmEngine(settings: RemoteVlmSettings, prior: LayoutPriorS
       const ans = await client.complete(png, instruction, signal, onText);
       const doctags = stripWrapper(ans.text);
       if (!doctags) throw new Error('the server answered with no text');
-      if ((parseDocTags(doctags)[0]?.items ?? []).length === 0) throw new Error(`the answer is not DocTags (${doctags.slice(0, 60)}…)`);
-      const warnings = ans.finishReason === 'length' ? [`Page ${p.page}: the remote VLM stopped at its token bound; the page may be cut short.`] : [];
+      if ((parseDocTags(doctags)[0]?.items ?? []).length === 0)
+        throw new Error(`the answer is not DocTags (${doctags.slice(0, 60)}…)`);
+      const warnings =
+        ans.finishReason === 'length'
+          ? [`Page ${p.page}: the remote VLM stopped at its token bound; the page may be cut short.`]
+          : [];
       if (ans.attempts > 1) warnings.push(`Page ${p.page}: the remote VLM answered on attempt ${ans.attempts}.`);
       return { doctags, provider, warnings };
     },
@@ -58,8 +69,15 @@ export function remoteVlmEngine(settings: RemoteVlmSettings, prior: LayoutPriorS
       const png = await sharp(p.image.path).extract(rect).png().toBuffer();
       const ans = await client.complete(png, regionInstruction(cls), signal);
       const prior: DocItem = { cls, bbox, grid: toGrid(bbox, p), text: '' };
-      const item = regionItem(prior, { text: ans.text, tokens: [], reason: ans.finishReason === 'length' ? 'max' : 'stop' });
-      if (!item) throw new Error(`the remote VLM wrote nothing usable for the ${cls} region on page ${p.page}; the pipeline's text is kept`);
+      const item = regionItem(prior, {
+        text: ans.text,
+        tokens: [],
+        reason: ans.finishReason === 'length' ? 'max' : 'stop',
+      });
+      if (!item)
+        throw new Error(
+          `the remote VLM wrote nothing usable for the ${cls} region on page ${p.page}; the pipeline's text is kept`,
+        );
       return { doctags: serializeItem(item), provider, warnings: [] };
     },
   };

@@ -3,7 +3,13 @@ import type { ConvertOptions } from '../../common/protocol';
 
 export const DEFAULT_REMOTE_MODEL = 'ibm-granite/granite-docling-258M';
 
-export function remoteVlmOption(a: { vlmUrl?: string; vlmModel?: string; vlmApiKey?: string; vlmParallel?: number; vlmTimeoutMs?: number }): Pick<ConvertOptions, 'remoteVlm'> {
+export function remoteVlmOption(a: {
+  vlmUrl?: string;
+  vlmModel?: string;
+  vlmApiKey?: string;
+  vlmParallel?: number;
+  vlmTimeoutMs?: number;
+}): Pick<ConvertOptions, 'remoteVlm'> {
   if (!a.vlmUrl) return {};
   const apiKey = a.vlmApiKey ?? process.env.FOLIO_VLM_API_KEY;
   return {

@@ -9,7 +9,10 @@ export const STOP_STRINGS = ['</doctag>', '<|end_of_text|>'] as const;
 
 export interface ChatRequestBody {
   model: string;
-  messages: { role: 'user'; content: ({ type: 'image_url'; image_url: { url: string } } | { type: 'text'; text: string })[] }[];
+  messages: {
+    role: 'user';
+    content: ({ type: 'image_url'; image_url: { url: string } } | { type: 'text'; text: string })[];
+  }[];
   temperature: number;
   max_tokens: number;
   stop: string[];

@@ -29,27 +29,37 @@ export class StreamCapError extends Error {}
 
 const mb = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
 
-export async function* sseDeltas(body: ReadableStream<Uint8Array>, end: StreamEnd = {}, caps: StreamCaps = DEFAULT_STREAM_CAPS): AsyncGenerator<string> {
+export async function* sseDeltas(
+  body: ReadableStream<Uint8Array>,
+  end: StreamEnd = {},
+  caps: StreamCaps = DEFAULT_STREAM_CAPS,
+): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let buffer = '';
   let sawData = false;
   let bytes = 0;
   for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
     bytes += chunk.byteLength;
-    if (bytes > caps.maxBytes) throw new StreamCapError(`the answer passed ${mb(caps.maxBytes)}, more than a page can need; it was cut off`);
+    if (bytes > caps.maxBytes)
+      throw new StreamCapError(`the answer passed ${mb(caps.maxBytes)}, more than a page can need; it was cut off`);
     buffer += decoder.decode(chunk, { stream: true });
     // A line still open past the cap (one char is at least one byte) is refused before it grows.
-    if (buffer.length > caps.maxLineBytes && buffer.indexOf('\n') < 0) throw new StreamCapError(`the server sent a stream line longer than ${mb(caps.maxLineBytes)}; it was cut off`);
+    if (buffer.length > caps.maxLineBytes && buffer.indexOf('\n') < 0)
+      throw new StreamCapError(`the server sent a stream line longer than ${mb(caps.maxLineBytes)}; it was cut off`);
     let nl: number;
     while ((nl = buffer.indexOf('\n')) >= 0) {
       const line = buffer.slice(0, nl).replace(/\r$/, '');
       buffer = buffer.slice(nl + 1);
-      if (line.length > caps.maxLineBytes) throw new StreamCapError(`the server sent a stream line longer than ${mb(caps.maxLineBytes)}; it was cut off`);
+      if (line.length > caps.maxLineBytes)
+        throw new StreamCapError(`the server sent a stream line longer than ${mb(caps.maxLineBytes)}; it was cut off`);
       if (!line.startsWith('data:')) continue;
       const data = line.slice(5).trim();
       if (data === '[DONE]') return;
       sawData = true;
-      let obj: { choices?: { delta?: { content?: string | null }; finish_reason?: string | null }[]; error?: { message?: string } };
+      let obj: {
+        choices?: { delta?: { content?: string | null }; finish_reason?: string | null }[];
+        error?: { message?: string };
+      };
       try {
         obj = JSON.parse(data);
       } catch {

@@ -56,7 +56,11 @@ export function tokenInfoOf(model: VlmModel): TokenInfo {
   return info;
 }
 
-export async function generateSpeculative(model: VlmModel, req: GenerateRequest, o: SpecGenerateOptions): Promise<SpecGenerateResult> {
+export async function generateSpeculative(
+  model: VlmModel,
+  req: GenerateRequest,
+  o: SpecGenerateOptions,
+): Promise<SpecGenerateResult> {
   const timings: Timings = { preprocessMs: 0, visionMs: 0, prefillMs: 0, decodeMs: 0, promptTokens: 0, newTokens: 0 };
   // Prompt ids → the image features to splice into their embeddings (looked up by identity:
   // decodePage hands the same arrays back to the target's prefill).
@@ -69,7 +73,11 @@ export async function generateSpeculative(model: VlmModel, req: GenerateRequest,
     for (const r of o.regions ?? []) {
       const p = await model.prepare(r.req, timings, o.signal);
       features.set(p.ids, p.features);
-      regions.push({ prompt: p.ids, drafts: r.drafts.map(encode).filter((d) => d.length > 0), wrap: (out) => encode(r.wrap(model.tokenizer.decode([...out]))) });
+      regions.push({
+        prompt: p.ids,
+        drafts: r.drafts.map(encode).filter((d) => d.length > 0),
+        wrap: (out) => encode(r.wrap(model.tokenizer.decode([...out]))),
+      });
     }
   }
   const embeds = (s: DecoderSession, ids: readonly number[]) => {
@@ -101,18 +109,28 @@ export async function generateSpeculative(model: VlmModel, req: GenerateRequest,
   const target: TargetModel = { open, openBatch: () => new DecoderTargetBatch(model.newSession(), embeds) };
   const t0 = performance.now();
   const prefill0 = timings.prefillMs;
-  const res = await decodePage(target, { prompt: page.ids, drafts: o.drafts.map(encode).filter((d) => d.length > 0), regions }, tokenInfoOf(model), o.mode, {
-    ...o.decode,
-    tau: 1,
-    temperature: 0,
-    maxNewTokens: o.maxNewTokens ?? model.config.maxNewTokens,
-    loopGuard: o.loopGuard,
-    signal: o.signal,
-    onToken: o.onToken,
-  });
+  const res = await decodePage(
+    target,
+    { prompt: page.ids, drafts: o.drafts.map(encode).filter((d) => d.length > 0), regions },
+    tokenInfoOf(model),
+    o.mode,
+    {
+      ...o.decode,
+      tau: 1,
+      temperature: 0,
+      maxNewTokens: o.maxNewTokens ?? model.config.maxNewTokens,
+      loopGuard: o.loopGuard,
+      signal: o.signal,
+      onToken: o.onToken,
+    },
+  );
   timings.decodeMs += performance.now() - t0 - (timings.prefillMs - prefill0);
   timings.newTokens = res.tokens.length;
-  const output: GenerateOutput = { text: model.tokenizer.decode(res.tokens), tokens: res.tokens, reason: res.reason ?? 'max' };
+  const output: GenerateOutput = {
+    text: model.tokenizer.decode(res.tokens),
+    tokens: res.tokens,
+    reason: res.reason ?? 'max',
+  };
   if (res.reason === 'loop') output.beforeLoop = model.tokenizer.decode(res.tokens.slice(0, res.loopStart));
   return { output, timings, stats: res.stats };
 }

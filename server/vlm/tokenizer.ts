@@ -86,9 +86,15 @@ export class Tokenizer {
   private readonly bytes = byteTable();
   private readonly cache = new Map<string, number[]>();
 
-  constructor(json: TokenizerJson, readonly source = 'tokenizer.json') {
+  constructor(
+    json: TokenizerJson,
+    readonly source = 'tokenizer.json',
+  ) {
     if (!json.model || json.model.type !== 'BPE' || !json.model.vocab) {
-      throw new FolioError(FolioErrorCodes.ModelError, `${source} is not a byte-level BPE tokenizer (model.type ${json.model?.type}); download the model again.`);
+      throw new FolioError(
+        FolioErrorCodes.ModelError,
+        `${source} is not a byte-level BPE tokenizer (model.type ${json.model?.type}); download the model again.`,
+      );
     }
     this.vocab = new Map(Object.entries(json.model.vocab));
     this.added = new Map();
@@ -238,10 +244,11 @@ export class Tokenizer {
     for (const p of parts) {
       const id = this.vocab.get(p);
       if (id !== undefined) ids.push(id);
-      else for (const ch of p) {
-        const c = this.vocab.get(ch);
-        if (c !== undefined) ids.push(c);
-      }
+      else
+        for (const ch of p) {
+          const c = this.vocab.get(ch);
+          if (c !== undefined) ids.push(c);
+        }
     }
     return ids;
   }

@@ -28,7 +28,13 @@ async function start(i: WorkerInit): Promise<void> {
   cancel = new Int32Array(i.cancel);
   try {
     const log = (message: string) => send({ type: 'log', message });
-    model = await VlmModel.load({ modelsDir: i.modelsDir, providers: i.providers, dtype: i.dtype, threads: i.threads, log });
+    model = await VlmModel.load({
+      modelsDir: i.modelsDir,
+      providers: i.providers,
+      dtype: i.dtype,
+      threads: i.threads,
+      log,
+    });
     if (i.detector !== false && i.layoutPrior !== 'off') {
       // The detector may sit in the models root beside the VLM folder.
       const path = findDetector(i.modelsDir) ?? findDetector(dirname(resolveVlmDir(i.modelsDir)));
@@ -37,11 +43,18 @@ async function start(i: WorkerInit): Promise<void> {
           detector = await HeronDetector.load(path, i.providers ?? ['cpu'], i.threads);
           log(`VLM: layout priors from ${path} (${detector.provider})`);
         } catch (e) {
-          log(`VLM: the layout detector ${path} could not be loaded (${(e as Error).message}); using the pipeline's layout as prior`);
+          log(
+            `VLM: the layout detector ${path} could not be loaded (${(e as Error).message}); using the pipeline's layout as prior`,
+          );
         }
       }
     }
-    send({ type: 'ready', provider: model.provider, fallbacks: model.fallbacks, detector: detector ? 'heron' : undefined });
+    send({
+      type: 'ready',
+      provider: model.provider,
+      fallbacks: model.fallbacks,
+      detector: detector ? 'heron' : undefined,
+    });
   } catch (e) {
     send({ type: 'initError', error: serializeError(e) });
   }
@@ -79,8 +92,14 @@ async function runPage(id: number, job: PageJob): Promise<void> {
   if (detectorWarning) result.warnings.unshift(detectorWarning);
   const sp = result.speculation;
   if (sp) {
-    const how = sp.mode === 'ar' ? 'greedy' : `${sp.mode}, K=${sp.K}, ${sp.chains} chain(s), ${sp.accepted} drafted tokens accepted`;
-    send({ type: 'log', message: `VLM: page ${job.page}: speculation ${sp.setting} → ${how}: ${result.tokens} tokens in ${sp.passes} decoder passes (${(result.tokens / (sp.passes + 1)).toFixed(1)} tokens per pass, prefill included)` });
+    const how =
+      sp.mode === 'ar'
+        ? 'greedy'
+        : `${sp.mode}, K=${sp.K}, ${sp.chains} chain(s), ${sp.accepted} drafted tokens accepted`;
+    send({
+      type: 'log',
+      message: `VLM: page ${job.page}: speculation ${sp.setting} → ${how}: ${result.tokens} tokens in ${sp.passes} decoder passes (${(result.tokens / (sp.passes + 1)).toFixed(1)} tokens per pass, prefill included)`,
+    });
   }
   send({ type: 'done', id, result });
 }

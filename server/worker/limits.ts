@@ -26,13 +26,18 @@ export const LIMIT_RANGES = {
  * Checks limits from an untrusted source (a request, a setting, a flag) and fills the defaults.
  * `where` names the source in the error ("--max-page-memory", "folio.limits.pageMemoryMb").
  */
-export function resolveLimits(given: unknown, fallback: Required<ConvertLimits> = DEFAULT_LIMITS, where = 'limits'): Required<ConvertLimits> {
+export function resolveLimits(
+  given: unknown,
+  fallback: Required<ConvertLimits> = DEFAULT_LIMITS,
+  where = 'limits',
+): Required<ConvertLimits> {
   if (given === undefined || given === null) return { ...fallback };
   if (typeof given !== 'object' || Array.isArray(given)) throw invalid(`${where} must be an object`);
   const g = given as Record<string, unknown>;
   const out = { ...fallback };
   for (const key of Object.keys(g)) {
-    if (!(key in LIMIT_RANGES)) throw invalid(`${where}.${key} is not a known limit (known: ${Object.keys(LIMIT_RANGES).join(', ')})`);
+    if (!(key in LIMIT_RANGES))
+      throw invalid(`${where}.${key} is not a known limit (known: ${Object.keys(LIMIT_RANGES).join(', ')})`);
     const v = g[key];
     if (v === undefined || v === null) continue;
     const k = key as keyof typeof LIMIT_RANGES;

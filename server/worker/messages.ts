@@ -22,7 +22,16 @@ export interface RequestBudget {
 export type WorkerRequest =
   | { kind: 'open'; id: number; docId: string; path: string; password?: string; budget?: RequestBudget }
   | { kind: 'analyze'; id: number; docId: string; page: number; options: AnalyzeOptions; budget?: RequestBudget }
-  | { kind: 'reparse'; id: number; docId: string; page: number; bbox: BBox; cls: RegionClass; options: AnalyzeOptions; budget?: RequestBudget }
+  | {
+      kind: 'reparse';
+      id: number;
+      docId: string;
+      page: number;
+      bbox: BBox;
+      cls: RegionClass;
+      options: AnalyzeOptions;
+      budget?: RequestBudget;
+    }
   | { kind: 'close'; id: number; docId: string };
 
 export type WorkerResponse =

@@ -65,7 +65,8 @@ function count(bytes: number): void {
 function bytesOf(args: unknown[], bytesPerElement: number): number {
   const a = args[0];
   if (typeof a === 'number') return a * bytesPerElement;
-  if (a === null || typeof a !== 'object' || a instanceof OriginalArrayBuffer || a instanceof OriginalSharedArrayBuffer) return 0;
+  if (a === null || typeof a !== 'object' || a instanceof OriginalArrayBuffer || a instanceof OriginalSharedArrayBuffer)
+    return 0;
   const length = (a as { length?: unknown }).length;
   return typeof length === 'number' ? length * bytesPerElement : 0;
 }

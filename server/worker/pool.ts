@@ -18,7 +18,14 @@ import { join } from 'node:path';
 import { CancelledError, deserializeError, FolioError } from '../errors';
 import { FolioErrorCodes } from '../../common/protocol';
 import type { WorkerInit, WorkerRequest, WorkerResponse } from './messages';
-import { claimForcedTermination, claimTermination, createCancelBuffer, inPdfjs, nativeRuns, requestCancel } from './cancelFlag';
+import {
+  claimForcedTermination,
+  claimTermination,
+  createCancelBuffer,
+  inPdfjs,
+  nativeRuns,
+  requestCancel,
+} from './cancelFlag';
 import { DEFAULT_LIMITS, MiB } from './limits';
 
 /** Distributes `Omit<T, 'id'>` over a union, so each request kind keeps its own fields. */
@@ -99,8 +106,19 @@ class PoolWorker {
       this.checkIdle();
     };
     // A heap past its limit is the page's memory, not a bug: its own kind (docs/errors.md).
-    this.worker.on('error', (err) => fail(new FolioError((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? FolioErrorCodes.OutOfMemory : FolioErrorCodes.InternalError, `page worker failed: ${err.message}`)));
-    this.worker.on('exit', (code) => fail(new FolioError(FolioErrorCodes.InternalError, `page worker stopped (exit code ${code})`)));
+    this.worker.on('error', (err) =>
+      fail(
+        new FolioError(
+          (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? FolioErrorCodes.OutOfMemory
+            : FolioErrorCodes.InternalError,
+          `page worker failed: ${err.message}`,
+        ),
+      ),
+    );
+    this.worker.on('exit', (code) =>
+      fail(new FolioError(FolioErrorCodes.InternalError, `page worker stopped (exit code ${code})`)),
+    );
     // Idle workers must not keep the CLI process alive.
     this.worker.unref();
   }
@@ -177,15 +195,20 @@ class PoolWorker {
     if (graceMs <= 0) tryTerminate();
     else setTimeout(tryTerminate, graceMs).unref();
     // Still inside pdf.js after the grace is a long run of JavaScript: keep watching for it.
-    const watch = setInterval(() => {
-      if (!stillRunning()) clearInterval(watch);
-      else tryTerminate();
-    }, Math.max(50, graceMs));
+    const watch = setInterval(
+      () => {
+        if (!stillRunning()) clearInterval(watch);
+        else tryTerminate();
+      },
+      Math.max(50, graceMs),
+    );
     watch.unref();
     if (forceAfterMs !== undefined) {
       setTimeout(() => {
         if (!stillRunning()) return;
-        void this.terminateOutsideNative(stillRunning).then((waited) => waited !== undefined && this.onForced?.({ waitedForNativeMs: waited }));
+        void this.terminateOutsideNative(stillRunning).then(
+          (waited) => waited !== undefined && this.onForced?.({ waitedForNativeMs: waited }),
+        );
       }, forceAfterMs).unref();
     }
   }
@@ -268,11 +291,20 @@ export class PageWorkerPool {
     return res;
   }
 
-  async analyze(docId: string, page: number, options: import('../pipeline/types').AnalyzeOptions, signal?: AbortSignal) {
+  async analyze(
+    docId: string,
+    page: number,
+    options: import('../pipeline/types').AnalyzeOptions,
+    signal?: AbortSignal,
+  ) {
     const doc = this.doc(docId);
     return this.withWorker(signal, async (w) => {
       await this.ensureOpen(w, doc, signal);
-      const res = await w.request({ kind: 'analyze', docId, page, options, budget: this.budget(doc) }, signal, this.timeoutMs);
+      const res = await w.request(
+        { kind: 'analyze', docId, page, options, budget: this.budget(doc) },
+        signal,
+        this.timeoutMs,
+      );
       if (res.kind !== 'analyzed') throw new Error(`unexpected worker answer ${res.kind}`);
       return res.analysis;
     });
@@ -289,7 +321,11 @@ export class PageWorkerPool {
     const doc = this.doc(docId);
     return this.withWorker(signal, async (w) => {
       await this.ensureOpen(w, doc, signal);
-      const res = await w.request({ kind: 'reparse', docId, page, bbox, cls, options, budget: this.budget(doc) }, signal, this.timeoutMs);
+      const res = await w.request(
+        { kind: 'reparse', docId, page, bbox, cls, options, budget: this.budget(doc) },
+        signal,
+        this.timeoutMs,
+      );
       if (res.kind !== 'reparsed') throw new Error(`unexpected worker answer ${res.kind}`);
       return res.item;
     });

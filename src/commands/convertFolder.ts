@@ -51,11 +51,17 @@ export function convertFolderCommand(ctx: FolioContext) {
   return async (arg?: unknown): Promise<FolderSummary | undefined> => {
     let folder = arg instanceof vscode.Uri ? arg : undefined;
     if (!folder) {
-      const picked = await vscode.window.showOpenDialog({ canSelectFiles: false, canSelectFolders: true, openLabel: 'Convert PDFs' });
+      const picked = await vscode.window.showOpenDialog({
+        canSelectFiles: false,
+        canSelectFolders: true,
+        openLabel: 'Convert PDFs',
+      });
       folder = picked?.[0];
     }
     if (!folder) return undefined;
-    const pdfs = (await vscode.workspace.findFiles(new vscode.RelativePattern(folder, '**/*.{pdf,PDF}'), '**/node_modules/**')).sort((a, b) => a.path.localeCompare(b.path));
+    const pdfs = (
+      await vscode.workspace.findFiles(new vscode.RelativePattern(folder, '**/*.{pdf,PDF}'), '**/node_modules/**')
+    ).sort((a, b) => a.path.localeCompare(b.path));
     const summary: FolderSummary = { converted: [], skipped: [], kept: [], failed: [], cancelled: false };
     const folderName = folder.path.split('/').pop() ?? folder.fsPath;
     if (pdfs.length === 0) {
@@ -64,7 +70,11 @@ export function convertFolderCommand(ctx: FolioContext) {
     }
     const config = ctx.config;
     await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Folio: converting ${pdfs.length} PDFs in ${folderName}`, cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Folio: converting ${pdfs.length} PDFs in ${folderName}`,
+        cancellable: true,
+      },
       async (progress, token) => {
         for (let i = 0; i < pdfs.length; i++) {
           if (token.isCancellationRequested) break;
@@ -76,9 +86,10 @@ export function convertFolderCommand(ctx: FolioContext) {
             if (outcome === 'skipped') summary.skipped.push(rel);
             else if (outcome === 'kept') {
               summary.kept.push(rel);
-              ctx.output.appendLine(`[info] convert folder: ${rel}: its ${config.outputFormat === 'markdown' ? 'Markdown' : config.outputFormat + ' output'} exists and was not written by this command (or was edited since); kept — convert it on its own to replace it`);
-            }
-            else if (outcome === 'cancelled') break;
+              ctx.output.appendLine(
+                `[info] convert folder: ${rel}: its ${config.outputFormat === 'markdown' ? 'Markdown' : config.outputFormat + ' output'} exists and was not written by this command (or was edited since); kept — convert it on its own to replace it`,
+              );
+            } else if (outcome === 'cancelled') break;
             else summary.converted.push(rel);
           } catch (e) {
             summary.failed.push({ file: rel, reason: messageOf(e).split('\n')[0]! });
@@ -126,7 +137,10 @@ async function convertOne(
   const summary = await client.sendRequest(ConvertRequest.type, params, token);
   if (summary.cancelled || token.isCancellationRequested) return 'cancelled';
   if (summary.pagesDone.length === 0) throw new Error(summary.pageErrors[0]?.message ?? 'no page could be converted');
-  if (summary.pageErrors.length > 0) throw new Error(`${summary.pageErrors.length} page(s) failed (first: page ${summary.pageErrors[0]!.page}: ${summary.pageErrors[0]!.message}); the Markdown was not written`);
+  if (summary.pageErrors.length > 0)
+    throw new Error(
+      `${summary.pageErrors.length} page(s) failed (first: page ${summary.pageErrors[0]!.page}: ${summary.pageErrors[0]!.message}); the Markdown was not written`,
+    );
   // The Markdown as the single-file command writes it; the sidecar maps its regions for the preview.
   const map = new RegionMap();
   let md = '';
@@ -139,7 +153,14 @@ async function convertOne(
   const mdBytes = Buffer.from(md, 'utf8');
   // Both writes through the extension's safe writer: never through a link, never outside the workspace.
   await writeLocalFile(mdUri, mdBytes);
-  await writeSidecar(mdUri, { folio: SIDECAR_VERSION, pdf: pdfUri.toString(), options: sidecarOptions(options), pages: map.allPages(), mdSha256: sha256(mdBytes), pdfSha256 });
+  await writeSidecar(mdUri, {
+    folio: SIDECAR_VERSION,
+    pdf: pdfUri.toString(),
+    options: sidecarOptions(options),
+    pages: map.allPages(),
+    mdSha256: sha256(mdBytes),
+    pdfSha256,
+  });
   return 'converted';
 }
 
@@ -167,14 +188,38 @@ async function exportOne(
       ...pictures.options,
     };
     const client = await ctx.client();
-    const summary = await client.sendRequest(ConvertRequest.type, { uri: pdfUri.toString(), options } satisfies ConvertParams, token);
+    const summary = await client.sendRequest(
+      ConvertRequest.type,
+      { uri: pdfUri.toString(), options } satisfies ConvertParams,
+      token,
+    );
     if (summary.cancelled || token.isCancellationRequested) return 'cancelled';
     if (summary.pagesDone.length === 0) throw new Error(summary.pageErrors[0]?.message ?? 'no page could be converted');
-    if (summary.pageErrors.length > 0) throw new Error(`${summary.pageErrors.length} page(s) failed (first: page ${summary.pageErrors[0]!.page}: ${summary.pageErrors[0]!.message}); the ${format} output was not written`);
-    const out = await renderOutput(client, format, pdfUri, summary, summary.pages ?? [], pictures, config.keepPageHeaders, config.images, token);
-    for (const w of out.warnings) ctx.output.appendLine(`[warning] convert folder: ${vscode.workspace.asRelativePath(pdfUri, false)}: ${w}`);
+    if (summary.pageErrors.length > 0)
+      throw new Error(
+        `${summary.pageErrors.length} page(s) failed (first: page ${summary.pageErrors[0]!.page}: ${summary.pageErrors[0]!.message}); the ${format} output was not written`,
+      );
+    const out = await renderOutput(
+      client,
+      format,
+      pdfUri,
+      summary,
+      summary.pages ?? [],
+      pictures,
+      config.keepPageHeaders,
+      config.images,
+      token,
+    );
+    for (const w of out.warnings)
+      ctx.output.appendLine(`[warning] convert folder: ${vscode.workspace.asRelativePath(pdfUri, false)}: ${w}`);
     // `seen` is what was there when checked above: a file changed since then is kept (written beside).
-    await writeExport(ctx.exportRecords, { uri: outUri, seen: existing ? Buffer.from(existing).toString('utf8') : undefined }, format, out.text, pdfSha256);
+    await writeExport(
+      ctx.exportRecords,
+      { uri: outUri, seen: existing ? Buffer.from(existing).toString('utf8') : undefined },
+      format,
+      out.text,
+      pdfSha256,
+    );
     return 'converted';
   } catch (e) {
     // Cancelled while the backend rendered the file: a cancel, not a failure.

@@ -19,7 +19,7 @@ import {
   type ConvertSummary,
   type PageResult,
 } from '../../common/protocol';
-import { type FolioContext , OUTPUT_FORMATS, sharedConvertOptions, type OutputFormat } from '../context';
+import { type FolioContext, OUTPUT_FORMATS, sharedConvertOptions, type OutputFormat } from '../context';
 import { markdownUriFor } from '../paths';
 import { fitFileName } from '../../common/safeWrite';
 import { localPath } from '../localFiles';
@@ -42,22 +42,35 @@ async function targetPdf(arg: unknown, log: (line: string) => void): Promise<vsc
   const tab = active?.input as { uri?: vscode.Uri } | undefined;
   if (tab?.uri && /\.pdf$/i.test(tab.uri.path)) return tab.uri;
   log(`[info] Convert PDF: the active tab (${active ? active.label : 'none'}) is not a PDF; asking for one`);
-  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { PDF: ['pdf'] }, openLabel: 'Convert to Markdown' });
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    filters: { PDF: ['pdf'] },
+    openLabel: 'Convert to Markdown',
+  });
   if (!picked?.[0]) log('[info] Convert PDF: no PDF chosen');
   return picked?.[0];
 }
 
 const FORMAT_PICKS: Record<OutputFormat, { label: string; detail: string }> = {
   markdown: { label: 'Markdown', detail: '<name>.md, with the preview' },
-  docling: { label: 'DoclingDocument (JSON)', detail: '<name>.docling.json, for tools that read Docling\'s output' },
-  chunks: { label: 'Chunks (JSON Lines)', detail: '<name>.chunks.jsonl, retrieval chunks with heading paths, pages and boxes' },
+  docling: { label: 'DoclingDocument (JSON)', detail: "<name>.docling.json, for tools that read Docling's output" },
+  chunks: {
+    label: 'Chunks (JSON Lines)',
+    detail: '<name>.chunks.jsonl, retrieval chunks with heading paths, pages and boxes',
+  },
   doctags: { label: 'DocTags', detail: '<name>.doctags.txt' },
 };
 
 /** "Convert PDF to…": the format for this conversion, the setting's first. */
 async function pickFormat(current: OutputFormat): Promise<OutputFormat | undefined> {
-  const items = [current, ...OUTPUT_FORMATS.filter((f) => f !== current)].map((f) => ({ ...FORMAT_PICKS[f], format: f }));
-  const picked = await vscode.window.showQuickPick(items, { title: 'Folio: convert the PDF to', placeHolder: 'Output format (the default is the folio.outputFormat setting)' });
+  const items = [current, ...OUTPUT_FORMATS.filter((f) => f !== current)].map((f) => ({
+    ...FORMAT_PICKS[f],
+    format: f,
+  }));
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Folio: convert the PDF to',
+    placeHolder: 'Output format (the default is the folio.outputFormat setting)',
+  });
   return picked?.format;
 }
 
@@ -69,10 +82,20 @@ export function convertPdfCommand(ctx: FolioContext, askFormat = false) {
   return async (arg?: unknown, formatArg?: unknown): Promise<ConvertSummary | undefined> => {
     const pdfUri = await targetPdf(arg, (line) => ctx.output.appendLine(line));
     if (!pdfUri) return undefined;
-    const format = OUTPUT_FORMATS.includes(formatArg as OutputFormat) ? (formatArg as OutputFormat) : askFormat ? await pickFormat(ctx.config.outputFormat) : ctx.config.outputFormat;
+    const format = OUTPUT_FORMATS.includes(formatArg as OutputFormat)
+      ? (formatArg as OutputFormat)
+      : askFormat
+        ? await pickFormat(ctx.config.outputFormat)
+        : ctx.config.outputFormat;
     if (!format) return undefined;
     const name = pdfUri.path.split('/').pop() ?? pdfUri.toString();
-    if (format !== 'markdown') return convertWithPassword(ctx, name, async (password, target) => convertToExport(ctx, pdfUri, target, format, password), () => chooseExportTarget(ctx.exportRecords, exportUriFor(pdfUri, ctx.config.outputDirectory, format), format));
+    if (format !== 'markdown')
+      return convertWithPassword(
+        ctx,
+        name,
+        async (password, target) => convertToExport(ctx, pdfUri, target, format, password),
+        () => chooseExportTarget(ctx.exportRecords, exportUriFor(pdfUri, ctx.config.outputDirectory, format), format),
+      );
     let mdUri: vscode.Uri | undefined;
     try {
       mdUri = await chooseTarget(ctx, markdownUriFor(pdfUri, ctx.config.outputDirectory));
@@ -134,7 +157,12 @@ async function convertWithPassword<T>(
 }
 
 function askPassword(name: string, prompt: string): Thenable<string | undefined> {
-  return vscode.window.showInputBox({ title: `Folio: ${name} is password-protected`, prompt, password: true, ignoreFocusOut: true });
+  return vscode.window.showInputBox({
+    title: `Folio: ${name} is password-protected`,
+    prompt,
+    password: true,
+    ignoreFocusOut: true,
+  });
 }
 
 /** A failed conversion, told as its kind says (src/errorReactions.ts); always logged. */
@@ -142,7 +170,8 @@ function showFailure(ctx: FolioContext, name: string, e: unknown): undefined {
   const message = messageOf(e);
   const reaction = reactionTo(e);
   ctx.output.appendLine(`[${reaction.do === 'show' ? reaction.severity : 'info'}] ${name}: ${message}`);
-  if (reaction.do === 'show' && reaction.severity === 'warning') void vscode.window.showWarningMessage(`Folio could not convert ${name}: ${message}`);
+  if (reaction.do === 'show' && reaction.severity === 'warning')
+    void vscode.window.showWarningMessage(`Folio could not convert ${name}: ${message}`);
   else if (reaction.do === 'show') void vscode.window.showErrorMessage(`Folio could not convert ${name}: ${message}`);
   return undefined;
 }
@@ -154,7 +183,10 @@ function showFailure(ctx: FolioContext, name: string, e: unknown): undefined {
 async function chooseTarget(ctx: FolioContext, mdUri: vscode.Uri): Promise<vscode.Uri | undefined> {
   const path = localPath(mdUri);
   const st = await lstat(path).catch(() => undefined);
-  if (st && !st.isFile()) throw new Error(`${path} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; Folio does not write through it. Remove it or set folio.outputDirectory.`);
+  if (st && !st.isFile())
+    throw new Error(
+      `${path} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; Folio does not write through it. Remove it or set folio.outputDirectory.`,
+    );
   const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === mdUri.toString());
   const diskText = st ? await readFile(path, 'utf8') : undefined;
   const warn = (m: string) => ctx.output.appendLine(`[warning] ${m}`);
@@ -166,7 +198,10 @@ async function chooseTarget(ctx: FolioContext, mdUri: vscode.Uri): Promise<vscod
   const keepBoth = 'Keep Both';
   const answer = await vscode.window.showWarningMessage(
     `${name} already exists and has text Folio did not write.`,
-    { modal: true, detail: `Replace it with the new conversion, keep both (the new one goes to a new file), or cancel.` },
+    {
+      modal: true,
+      detail: `Replace it with the new conversion, keep both (the new one goes to a new file), or cancel.`,
+    },
     replace,
     keepBoth,
   );
@@ -177,11 +212,20 @@ async function chooseTarget(ctx: FolioContext, mdUri: vscode.Uri): Promise<vscod
   if (answer !== keepBoth) return undefined;
   const stem = name.replace(/\.md$/i, '');
   const dir = vscode.Uri.joinPath(mdUri, '..');
-  const free = keepBothName(stem, '.md', (n) => lstatSync(vscode.Uri.joinPath(dir, n).fsPath, { throwIfNoEntry: false }) !== undefined);
+  const free = keepBothName(
+    stem,
+    '.md',
+    (n) => lstatSync(vscode.Uri.joinPath(dir, n).fsPath, { throwIfNoEntry: false }) !== undefined,
+  );
   return vscode.Uri.joinPath(dir, free);
 }
 
-async function convertOnce(ctx: FolioContext, pdfUri: vscode.Uri, mdUri: vscode.Uri, password: string | undefined): Promise<ConvertSummary> {
+async function convertOnce(
+  ctx: FolioContext,
+  pdfUri: vscode.Uri,
+  mdUri: vscode.Uri,
+  password: string | undefined,
+): Promise<ConvertSummary> {
   const config = ctx.config;
   const name = pdfUri.path.split('/').pop() ?? '';
   const client = await ctx.client();
@@ -190,12 +234,17 @@ async function convertOnce(ctx: FolioContext, pdfUri: vscode.Uri, mdUri: vscode.
     ...sharedConvertOptions(config, ctx.cacheDir.fsPath),
     renderImages: true,
     markdownDir: mdDir.fsPath,
-    assetsDir: vscode.Uri.joinPath(mdDir, fitFileName(mdUri.path.split('/').pop()!.replace(/\.md$/i, ''), '.assets')).fsPath,
+    assetsDir: vscode.Uri.joinPath(mdDir, fitFileName(mdUri.path.split('/').pop()!.replace(/\.md$/i, ''), '.assets'))
+      .fsPath,
   };
   const mdName = mdUri.path.split('/').pop();
   const writer = new MarkdownWriter(mdUri, () => {
-    ctx.output.appendLine(`[info] ${mdName} was edited during the conversion; the remaining pages are added in the editor (unsaved).`);
-    void vscode.window.showInformationMessage(`Folio: you edited ${mdName} during the conversion, so the remaining pages are added in the editor without saving; save it when the conversion ends.`);
+    ctx.output.appendLine(
+      `[info] ${mdName} was edited during the conversion; the remaining pages are added in the editor (unsaved).`,
+    );
+    void vscode.window.showInformationMessage(
+      `Folio: you edited ${mdName} during the conversion, so the remaining pages are added in the editor without saving; save it when the conversion ends.`,
+    );
   });
 
   return vscode.window.withProgress(
@@ -232,19 +281,38 @@ async function convertOnce(ctx: FolioContext, pdfUri: vscode.Uri, mdUri: vscode.
       };
       let pagesQueue: Promise<void> = Promise.resolve();
       try {
-        const params: ConvertParams = { uri: pdfUri.toString(), password, options, workDoneToken, partialResultToken, pagePartials: true };
+        const params: ConvertParams = {
+          uri: pdfUri.toString(),
+          password,
+          options,
+          workDoneToken,
+          partialResultToken,
+          pagePartials: true,
+        };
         const summary = await client.sendRequest(ConvertRequest.type, params, token);
         await pagesQueue;
         if (!started) await writer.create();
         await writer.flush();
         ctx.conversions.emit('finished', { pdfUri, mdUri, summary, writtenHash: writer.writtenHash });
         const done = `${summary.pagesDone.length}/${summary.pageCount} pages`;
-        ctx.output.appendLine(`[info] ${name} → ${mdUri.fsPath} (${done}${summary.provider ? `, provider ${summary.provider}` : ''})`);
-        if (summary.cancelled) void vscode.window.showInformationMessage(`Folio: conversion of ${name} cancelled; ${done} kept in ${mdUri.path.split('/').pop()}.`);
+        ctx.output.appendLine(
+          `[info] ${name} → ${mdUri.fsPath} (${done}${summary.provider ? `, provider ${summary.provider}` : ''})`,
+        );
+        if (summary.cancelled)
+          void vscode.window.showInformationMessage(
+            `Folio: conversion of ${name} cancelled; ${done} kept in ${mdUri.path.split('/').pop()}.`,
+          );
         if (summary.pageErrors.length > 0) {
-          void vscode.window.showWarningMessage(`Folio: ${summary.pageErrors.length} page(s) of ${name} could not be converted: ${summary.pageErrors[0].message}`);
+          void vscode.window.showWarningMessage(
+            `Folio: ${summary.pageErrors.length} page(s) of ${name} could not be converted: ${summary.pageErrors[0].message}`,
+          );
         }
-        if (!started) void vscode.window.showTextDocument(mdUri, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: false });
+        if (!started)
+          void vscode.window.showTextDocument(mdUri, {
+            viewColumn: vscode.ViewColumn.Beside,
+            preserveFocus: true,
+            preview: false,
+          });
         return summary;
       } catch (e) {
         // Keep what was converted: the pages already appended stay in the file.

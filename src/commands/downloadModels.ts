@@ -24,8 +24,16 @@ export function downloadModelsCommand(ctx: FolioContext) {
   return async (): Promise<string[] | undefined> => {
     const which = await vscode.window.showQuickPick<ModelPick>(
       [
-        { label: 'granite-docling-258M + heron layout detector', description: 'VLM and layout priors', repos: ['granite-docling', 'heron'] },
-        { label: 'granite-docling-258M', description: 'document VLM (page image → DocTags)', repos: ['granite-docling'] },
+        {
+          label: 'granite-docling-258M + heron layout detector',
+          description: 'VLM and layout priors',
+          repos: ['granite-docling', 'heron'],
+        },
+        {
+          label: 'granite-docling-258M',
+          description: 'document VLM (page image → DocTags)',
+          repos: ['granite-docling'],
+        },
         { label: 'docling-layout-heron', description: 'layout detector only', repos: ['heron'] },
       ],
       { title: 'Folio: Download models', placeHolder: 'Which models?' },
@@ -74,7 +82,11 @@ export function downloadModelsCommand(ctx: FolioContext) {
             });
             let folder: string;
             try {
-              ({ folder } = await client.sendRequest(PullModelRequest.type, { repo, dtype, dir, trustHub: true, workDoneToken }, token));
+              ({ folder } = await client.sendRequest(
+                PullModelRequest.type,
+                { repo, dtype, dir, trustHub: true, workDoneToken },
+                token,
+              ));
             } finally {
               sub.dispose();
             }
@@ -85,12 +97,16 @@ export function downloadModelsCommand(ctx: FolioContext) {
       );
     } catch (e) {
       if (cancelled) {
-        ctx.output.appendLine(`[info] model download cancelled${installed.length ? `; installed before the cancel: ${installed.join(', ')}` : ''}`);
+        ctx.output.appendLine(
+          `[info] model download cancelled${installed.length ? `; installed before the cancel: ${installed.join(', ')}` : ''}`,
+        );
         return undefined;
       }
       const message = messageOf(e);
       ctx.output.appendLine(`[error] model download: ${message}`);
-      void vscode.window.showErrorMessage(`Folio: the model download failed: ${message} The pipeline engine keeps working.`);
+      void vscode.window.showErrorMessage(
+        `Folio: the model download failed: ${message} The pipeline engine keeps working.`,
+      );
       return undefined;
     }
     const choice = await vscode.window.showInformationMessage(
@@ -98,7 +114,8 @@ export function downloadModelsCommand(ctx: FolioContext) {
       'Use VLM',
       'Not now',
     );
-    if (choice === 'Use VLM') await vscode.workspace.getConfiguration('folio').update('engine', 'vlm', vscode.ConfigurationTarget.Global);
+    if (choice === 'Use VLM')
+      await vscode.workspace.getConfiguration('folio').update('engine', 'vlm', vscode.ConfigurationTarget.Global);
     return installed;
   };
 }

@@ -19,7 +19,14 @@ import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { EXPORT_EXTENSIONS, ExportRequest, type ConvertOptions, type ConvertSummary, type PageResult, type PictureMode } from '../../common/protocol';
+import {
+  EXPORT_EXTENSIONS,
+  ExportRequest,
+  type ConvertOptions,
+  type ConvertSummary,
+  type PageResult,
+  type PictureMode,
+} from '../../common/protocol';
 import type { OutputFormat } from '../context';
 import { fitFileName } from '../../common/safeWrite';
 import { localPath, writeLocalFile } from '../localFiles';
@@ -60,15 +67,27 @@ export interface PictureFolders {
  * reads them from a temporary folder that is removed after the export, `none` saves none. DocTags
  * refer to no picture file, so it saves none either.
  */
-export async function pictureFolders(outUri: vscode.Uri, format: ExportFormat, images: PictureMode): Promise<PictureFolders> {
+export async function pictureFolders(
+  outUri: vscode.Uri,
+  format: ExportFormat,
+  images: PictureMode,
+): Promise<PictureFolders> {
   const none = { options: {}, cleanup: async () => undefined };
   if (format === 'doctags' || images === 'none') return none;
   if (images === 'embed') {
     const dir = await mkdtemp(join(tmpdir(), 'folio-pictures-'));
-    return { options: { markdownDir: dir, assetsDir: join(dir, 'assets') }, picturesDir: dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+    return {
+      options: { markdownDir: dir, assetsDir: join(dir, 'assets') },
+      picturesDir: dir,
+      cleanup: () => rm(dir, { recursive: true, force: true }),
+    };
   }
   const dir = vscode.Uri.joinPath(outUri, '..').fsPath;
-  return { options: { markdownDir: dir, assetsDir: join(dir, fitFileName(stemOf(outUri, format), '.assets')) }, picturesDir: dir, cleanup: none.cleanup };
+  return {
+    options: { markdownDir: dir, assetsDir: join(dir, fitFileName(stemOf(outUri, format), '.assets')) },
+    picturesDir: dir,
+    cleanup: none.cleanup,
+  };
 }
 
 /** The output file's text for the pages converted (the backend renders docling and chunks). */
@@ -86,7 +105,14 @@ export async function renderOutput(
   if (format === 'doctags') return { text: summary.doctags + '\n', warnings: [] };
   return client.sendRequest(
     ExportRequest.type,
-    { uri: pdfUri.toString(), format, pages, images: pictures.picturesDir ? images : 'none', ...(pictures.picturesDir ? { picturesDir: pictures.picturesDir } : {}), keepFurniture },
+    {
+      uri: pdfUri.toString(),
+      format,
+      pages,
+      images: pictures.picturesDir ? images : 'none',
+      ...(pictures.picturesDir ? { picturesDir: pictures.picturesDir } : {}),
+      keepFurniture,
+    },
     token,
   );
 }
@@ -96,7 +122,10 @@ export async function existingText(outUri: vscode.Uri): Promise<string | undefin
   const path = localPath(outUri);
   const st = await lstat(path).catch(() => undefined);
   if (!st) return undefined;
-  if (!st.isFile()) throw new Error(`${path} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; Folio does not write through it. Remove it or set folio.outputDirectory.`);
+  if (!st.isFile())
+    throw new Error(
+      `${path} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; Folio does not write through it. Remove it or set folio.outputDirectory.`,
+    );
   return readFile(path, 'utf8');
 }
 
@@ -109,7 +138,11 @@ export function mayReplace(records: ExportRecords, outUri: vscode.Uri, diskText:
 /** `doc (2).docling.json`, … : the first free name beside `outUri`. */
 export function keepBothUri(outUri: vscode.Uri, format: ExportFormat): vscode.Uri {
   const dir = vscode.Uri.joinPath(outUri, '..');
-  const free = keepBothName(stemOf(outUri, format), exportExtension(format), (n) => lstatSync(vscode.Uri.joinPath(dir, n).fsPath, { throwIfNoEntry: false }) !== undefined);
+  const free = keepBothName(
+    stemOf(outUri, format),
+    exportExtension(format),
+    (n) => lstatSync(vscode.Uri.joinPath(dir, n).fsPath, { throwIfNoEntry: false }) !== undefined,
+  );
   return vscode.Uri.joinPath(dir, free);
 }
 
@@ -118,7 +151,11 @@ export function keepBothUri(outUri: vscode.Uri, format: ExportFormat): vscode.Ur
  * (Replace, Keep Both → a free name, Cancel → undefined) — the `.md`'s rules. `seen` is the text
  * found, so the write can tell whether the file changed during the conversion.
  */
-export async function chooseExportTarget(records: ExportRecords, outUri: vscode.Uri, format: ExportFormat): Promise<{ uri: vscode.Uri; seen: string | undefined } | undefined> {
+export async function chooseExportTarget(
+  records: ExportRecords,
+  outUri: vscode.Uri,
+  format: ExportFormat,
+): Promise<{ uri: vscode.Uri; seen: string | undefined } | undefined> {
   const diskText = await existingText(outUri);
   if (mayReplace(records, outUri, diskText)) return { uri: outUri, seen: diskText };
   const name = outUri.path.split('/').pop()!;
@@ -126,12 +163,16 @@ export async function chooseExportTarget(records: ExportRecords, outUri: vscode.
   const keepBoth = 'Keep Both';
   const answer = await vscode.window.showWarningMessage(
     `${name} already exists and has text Folio did not write.`,
-    { modal: true, detail: 'Replace it with the new conversion, keep both (the new one goes to a new file), or cancel.' },
+    {
+      modal: true,
+      detail: 'Replace it with the new conversion, keep both (the new one goes to a new file), or cancel.',
+    },
     replace,
     keepBoth,
   );
   if (answer === replace) {
-    if (vscode.workspace.textDocuments.find((d) => d.uri.toString() === outUri.toString())?.isDirty) throw new Error(`${name} has unsaved changes; save or revert them, then convert again.`);
+    if (vscode.workspace.textDocuments.find((d) => d.uri.toString() === outUri.toString())?.isDirty)
+      throw new Error(`${name} has unsaved changes; save or revert them, then convert again.`);
     return { uri: outUri, seen: diskText };
   }
   if (answer !== keepBoth) return undefined;
@@ -143,7 +184,13 @@ export async function chooseExportTarget(records: ExportRecords, outUri: vscode.
  * When the file changed while the PDF was converting (it is not what was there when the user
  * chose), the new text goes to a free name instead: nothing of the user's is replaced unasked.
  */
-export async function writeExport(records: ExportRecords, target: { uri: vscode.Uri; seen: string | undefined }, format: ExportFormat, text: string, pdfSha256: string): Promise<vscode.Uri> {
+export async function writeExport(
+  records: ExportRecords,
+  target: { uri: vscode.Uri; seen: string | undefined },
+  format: ExportFormat,
+  text: string,
+  pdfSha256: string,
+): Promise<vscode.Uri> {
   let uri = target.uri;
   const now = await existingText(uri);
   if (now !== undefined && now !== target.seen && !mayReplace(records, uri, now)) uri = keepBothUri(uri, format);

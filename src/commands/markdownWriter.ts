@@ -97,7 +97,8 @@ export class MarkdownWriter {
         const doc = await vscode.workspace.openTextDocument(this.uri);
         // Saved from outside the editor: give VS Code a moment to reload the buffer from disk. If
         // it does not, VS Code's own save conflict check (disk newer than buffer) still protects it.
-        for (let i = 0; i < 30 && !doc.isDirty && diskText !== undefined && doc.getText() !== diskText; i++) await new Promise((r) => setTimeout(r, 100));
+        for (let i = 0; i < 30 && !doc.isDirty && diskText !== undefined && doc.getText() !== diskText; i++)
+          await new Promise((r) => setTimeout(r, 100));
         this.inBuffer = this.lastWritten.length;
         this.onBuffered();
       } else {
@@ -113,7 +114,8 @@ export class MarkdownWriter {
     if (insert) {
       const edit = new vscode.WorkspaceEdit();
       edit.insert(this.uri, doc.positionAt(doc.getText().length), insert);
-      if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`VS Code refused to add pages to ${this.uri.fsPath} (read-only?)`);
+      if (!(await vscode.workspace.applyEdit(edit)))
+        throw new Error(`VS Code refused to add pages to ${this.uri.fsPath} (read-only?)`);
     }
     this.inBuffer = text.length;
   }

@@ -17,7 +17,8 @@ export function previewResourceRoots(extensionUri: vscode.Uri, cacheDir: vscode.
   ];
 }
 
-const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeAttr = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function previewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, mdUri: string): string {
   const nonce = randomBytes(18).toString('base64');

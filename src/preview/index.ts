@@ -20,7 +20,10 @@ const isMarkdown = (uri: vscode.Uri | undefined): uri is vscode.Uri => !!uri && 
 
 export function registerPreview(ctx: FolioContext): void {
   const views = new LinkedViews(ctx);
-  const updateContextKey = () => void previewAvailable(views, vscode.window.activeTextEditor).then((on) => vscode.commands.executeCommand('setContext', 'folio.previewAvailable', on));
+  const updateContextKey = () =>
+    void previewAvailable(views, vscode.window.activeTextEditor).then((on) =>
+      vscode.commands.executeCommand('setContext', 'folio.previewAvailable', on),
+    );
   ctx.push(
     views,
     ctx.conversions.add(views.conversionListener(updateContextKey)),
@@ -31,10 +34,13 @@ export function registerPreview(ctx: FolioContext): void {
     vscode.workspace.onDidSaveTextDocument((d) => views.get(d.uri)?.persistNow()),
     vscode.window.onDidChangeTextEditorSelection((e) => {
       const sel = e.selections[0];
-      if (sel && e.kind !== undefined) views.get(e.textEditor.document.uri)?.onSelection(e.textEditor.document.offsetAt(sel.active));
+      if (sel && e.kind !== undefined)
+        views.get(e.textEditor.document.uri)?.onSelection(e.textEditor.document.offsetAt(sel.active));
     }),
     vscode.window.onDidChangeActiveTextEditor(updateContextKey),
-    vscode.window.registerWebviewPanelSerializer(PREVIEW_VIEW_TYPE, { deserializeWebviewPanel: (panel, state) => views.restorePanel(panel, state) }),
+    vscode.window.registerWebviewPanelSerializer(PREVIEW_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel, state) => views.restorePanel(panel, state),
+    }),
     vscode.window.registerCustomEditorProvider(
       PDF_EDITOR_VIEW_TYPE,
       {
@@ -47,7 +53,12 @@ export function registerPreview(ctx: FolioContext): void {
     vscode.commands.registerCommand('folio.reparseRegion', () => reparseAtCursor(ctx, views)),
     vscode.commands.registerCommand('folio.openPdfViewer', async (arg?: unknown) => {
       const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input as { uri?: vscode.Uri } | undefined;
-      const uri = arg instanceof vscode.Uri ? arg : tab?.uri && /\.pdf$/i.test(tab.uri.path) ? tab.uri : (await vscode.window.showOpenDialog({ filters: { PDF: ['pdf'] } }))?.[0];
+      const uri =
+        arg instanceof vscode.Uri
+          ? arg
+          : tab?.uri && /\.pdf$/i.test(tab.uri.path)
+            ? tab.uri
+            : (await vscode.window.showOpenDialog({ filters: { PDF: ['pdf'] } }))?.[0];
       if (uri) await vscode.commands.executeCommand('vscode.openWith', uri, PDF_EDITOR_VIEW_TYPE);
     }),
   );
@@ -57,25 +68,38 @@ export function registerPreview(ctx: FolioContext): void {
 async function previewAvailable(views: LinkedViews, editor: vscode.TextEditor | undefined): Promise<boolean> {
   const uri = editor?.document.uri;
   if (!isMarkdown(uri)) return false;
-  return !!views.get(uri) || (await vscode.workspace.fs.stat(sidecarUri(uri)).then(() => true, () => false));
+  return (
+    !!views.get(uri) ||
+    (await vscode.workspace.fs.stat(sidecarUri(uri)).then(
+      () => true,
+      () => false,
+    ))
+  );
 }
 
 /** "Folio: Show Preview" on a converted `.md` or its PDF: the side-by-side view from the sidecar. */
 async function showPreview(ctx: FolioContext, views: LinkedViews, arg: unknown): Promise<void> {
   // The argument (explorer, editor title), else the active editor, else the active tab (a PDF VS Code shows as binary has no text editor).
   const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input as { uri?: unknown } | undefined;
-  let uri = arg instanceof vscode.Uri ? arg : (vscode.window.activeTextEditor?.document.uri ?? (tab?.uri instanceof vscode.Uri ? tab.uri : undefined));
+  let uri =
+    arg instanceof vscode.Uri
+      ? arg
+      : (vscode.window.activeTextEditor?.document.uri ?? (tab?.uri instanceof vscode.Uri ? tab.uri : undefined));
   const fromPdf = !!uri && /\.pdf$/i.test(uri.path);
   if (uri && fromPdf) uri = markdownUriFor(uri, ctx.config.outputDirectory);
   if (!isMarkdown(uri)) {
-    void vscode.window.showInformationMessage('Folio: open a converted Markdown file (or its PDF) to show its preview.');
+    void vscode.window.showInformationMessage(
+      'Folio: open a converted Markdown file (or its PDF) to show its preview.',
+    );
     return;
   }
   try {
     const v = await views.load(uri);
     const md = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === v.key);
     // From the PDF (shown as text): the view takes its place. From the `.md`: the view goes beside it.
-    const column = v.viewColumn ?? (fromPdf || !md?.viewColumn ? viewColumnFor(v.pdfUri) : ((md.viewColumn + 1) as vscode.ViewColumn));
+    const column =
+      v.viewColumn ??
+      (fromPdf || !md?.viewColumn ? viewColumnFor(v.pdfUri) : ((md.viewColumn + 1) as vscode.ViewColumn));
     if (md?.viewColumn && !fromPdf && !v.hasPanel) {
       v.show(column, false);
       v.sendInit();
@@ -95,7 +119,9 @@ async function reparseAtCursor(ctx: FolioContext, views: LinkedViews): Promise<v
     id = v?.selectedRegion;
   }
   if (!v || !id) {
-    void vscode.window.showInformationMessage('Folio: put the cursor in a converted Markdown block, or select a region in the Folio view, then reparse.');
+    void vscode.window.showInformationMessage(
+      'Folio: put the cursor in a converted Markdown block, or select a region in the Folio view, then reparse.',
+    );
     return;
   }
   try {

@@ -8,7 +8,9 @@ import * as vscode from 'vscode';
 /** Tabs showing `pdfUri` as text (or as VS Code's binary placeholder: the same tab input). */
 function rawPdfTabs(pdfUri: vscode.Uri): vscode.Tab[] {
   const key = pdfUri.toString();
-  return vscode.window.tabGroups.all.flatMap((g) => g.tabs.filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key));
+  return vscode.window.tabGroups.all.flatMap((g) =>
+    g.tabs.filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key),
+  );
 }
 
 /** The group for the view: the raw PDF's (first such tab), else the active group's, else the first. */
@@ -29,5 +31,7 @@ export async function closeRawPdfTabs(pdfUri: vscode.Uri): Promise<void> {
 /** Shows the `.md` in the group right of the view, without taking the focus. */
 export async function showMarkdownBeside(mdUri: vscode.Uri, viewColumn: vscode.ViewColumn | undefined): Promise<void> {
   const column = viewColumn ? ((viewColumn + 1) as vscode.ViewColumn) : vscode.ViewColumn.Beside;
-  await vscode.window.showTextDocument(mdUri, { viewColumn: column, preserveFocus: true, preview: false }).then(undefined, () => undefined);
+  await vscode.window
+    .showTextDocument(mdUri, { viewColumn: column, preserveFocus: true, preview: false })
+    .then(undefined, () => undefined);
 }

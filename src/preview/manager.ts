@@ -47,7 +47,9 @@ export class LinkedViews implements vscode.Disposable {
       void vscode.window.showWarningMessage(`Folio: ${m}`);
     });
     if (!data) {
-      throw new Error(`No Folio view data for ${mdUri.fsPath} (${sidecarUri(mdUri).path.split('/').pop()} is missing). Run "Folio: Convert PDF to Markdown" on its PDF first.`);
+      throw new Error(
+        `No Folio view data for ${mdUri.fsPath} (${sidecarUri(mdUri).path.split('/').pop()} is missing). Run "Folio: Convert PDF to Markdown" on its PDF first.`,
+      );
     }
     const v = this.viewFor(mdUri);
     await vscode.workspace.openTextDocument(mdUri).then(undefined, () => undefined);
@@ -87,7 +89,8 @@ export class LinkedViews implements vscode.Disposable {
   async restorePanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     const uri = (state as { uri?: unknown } | undefined)?.uri;
     try {
-      if (typeof uri !== 'string' || !uri) throw new Error('The restored Folio view did not say which Markdown file it showed.');
+      if (typeof uri !== 'string' || !uri)
+        throw new Error('The restored Folio view did not say which Markdown file it showed.');
       (await this.load(vscode.Uri.parse(uri, true))).attach(panel);
     } catch (e) {
       panel.dispose();

@@ -8,7 +8,14 @@
  * It sees the linked view only through `ReparseTarget` (no view fields are changed from here).
  */
 import * as vscode from 'vscode';
-import { ReparseRegionRequest, type BBox, type ConvertOptions, type RegionClass, type ReparseRegionParams, type ReparseRegionResult } from '../../common/protocol';
+import {
+  ReparseRegionRequest,
+  type BBox,
+  type ConvertOptions,
+  type RegionClass,
+  type ReparseRegionParams,
+  type ReparseRegionResult,
+} from '../../common/protocol';
 import { reactionTo } from '../errorReactions';
 import { sidecarOptions } from './sidecarSchema';
 import { modelsDirOption } from '../paths';
@@ -55,10 +62,22 @@ export interface ReparseTarget {
  */
 function reparseOptions(ctx: FolioContext, t: ReparseTarget): ReparseRegionParams['options'] {
   const config = ctx.config;
-  return { ...sidecarOptions(t.reparseOptions()), renderImages: false, cacheDir: ctx.cacheDir.fsPath, modelsDir: modelsDirOption(config.modelsDir), providers: config.providers, ...(config.remoteVlm ? { remoteVlm: config.remoteVlm } : {}) };
+  return {
+    ...sidecarOptions(t.reparseOptions()),
+    renderImages: false,
+    cacheDir: ctx.cacheDir.fsPath,
+    modelsDir: modelsDirOption(config.modelsDir),
+    providers: config.providers,
+    ...(config.remoteVlm ? { remoteVlm: config.remoteVlm } : {}),
+  };
 }
 
-export async function reparseRegion(ctx: FolioContext, t: ReparseTarget, id: string, change: { bbox?: BBox; cls?: RegionClass }): Promise<void> {
+export async function reparseRegion(
+  ctx: FolioContext,
+  t: ReparseTarget,
+  id: string,
+  change: { bbox?: BBox; cls?: RegionClass },
+): Promise<void> {
   const region = t.editRegion(id, change);
   if (!region) throw new Error(`Region ${id} is not in the view of ${t.name}.`);
   const pdfUri = t.pdfUri;
@@ -85,7 +104,12 @@ export async function reparseRegion(ctx: FolioContext, t: ReparseTarget, id: str
         if (token.isCancellationRequested) return;
         const reaction = reactionTo(e);
         if (reaction.do !== 'ask-password') throw e;
-        const pw = await vscode.window.showInputBox({ title: `Folio: ${pdfUri.path.split('/').pop()} is password-protected`, prompt: reaction.prompt, password: true, ignoreFocusOut: true });
+        const pw = await vscode.window.showInputBox({
+          title: `Folio: ${pdfUri.path.split('/').pop()} is password-protected`,
+          prompt: reaction.prompt,
+          password: true,
+          ignoreFocusOut: true,
+        });
         if (pw === undefined) return;
         t.rememberPassword(pw);
         params.password = pw;
@@ -98,15 +122,28 @@ export async function reparseRegion(ctx: FolioContext, t: ReparseTarget, id: str
   }
 }
 
-async function applyResult(t: ReparseTarget, id: string, version: number, region: RegionSnapshot, result: ReparseRegionResult): Promise<void> {
+async function applyResult(
+  t: ReparseTarget,
+  id: string,
+  version: number,
+  region: RegionSnapshot,
+  result: ReparseRegionResult,
+): Promise<void> {
   const doc = await vscode.workspace.openTextDocument(t.mdUri);
-  const plan = t.planReparse(id, { requestVersion: version, currentVersion: doc.version, wasLinked: region.linked, markdown: result.markdown, docLength: doc.getText().length });
+  const plan = t.planReparse(id, {
+    requestVersion: version,
+    currentVersion: doc.version,
+    wasLinked: region.linked,
+    markdown: result.markdown,
+    docLength: doc.getText().length,
+  });
   if (plan.kind === 'drop') {
     t.notify('warning', plan.reason, true);
     return;
   }
   const edit = new vscode.WorkspaceEdit();
-  if (plan.kind === 'replace') edit.replace(doc.uri, new vscode.Range(doc.positionAt(plan.start), doc.positionAt(plan.end)), plan.text);
+  if (plan.kind === 'replace')
+    edit.replace(doc.uri, new vscode.Range(doc.positionAt(plan.start), doc.positionAt(plan.end)), plan.text);
   else edit.insert(doc.uri, doc.positionAt(plan.offset), plan.text);
   if (!(await vscode.workspace.applyEdit(edit))) {
     t.notify('warning', `VS Code refused the edit of ${t.name} (read-only?); reparse result dropped.`, true);

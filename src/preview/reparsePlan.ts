@@ -28,11 +28,16 @@ export function planReparse(map: RegionMap, id: string, c: ReparseContext): Repa
   if (!region) return { kind: 'drop', reason: `Region ${id} was deleted while it was being reparsed; result dropped.` };
   const changed = c.currentVersion !== c.requestVersion;
   const md = c.markdown.replace(/\s+$/, '');
-  if (region.range) return { kind: 'replace', start: region.range.start, end: region.range.end, text: md, reanchored: changed };
+  if (region.range)
+    return { kind: 'replace', start: region.range.start, end: region.range.end, text: md, reanchored: changed };
   if (c.wasLinked) {
-    return { kind: 'drop', reason: `The Markdown of region ${region.order + 1} (page ${region.page}) was edited away while it was being reparsed; result dropped.` };
+    return {
+      kind: 'drop',
+      reason: `The Markdown of region ${region.order + 1} (page ${region.page}) was edited away while it was being reparsed; result dropped.`,
+    };
   }
-  if (!md) return { kind: 'drop', reason: `The reparse of region ${region.order + 1} (page ${region.page}) found no text.` };
+  if (!md)
+    return { kind: 'drop', reason: `The reparse of region ${region.order + 1} (page ${region.page}) found no text.` };
   const ip = map.insertionPoint(id, c.docLength);
   if (ip.before) return { kind: 'insert', offset: ip.offset, text: `${md}\n\n`, start: ip.offset, block: md };
   const sep = ip.offset > 0 ? '\n\n' : '';

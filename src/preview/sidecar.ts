@@ -49,7 +49,10 @@ export async function readSidecar(mdUri: vscode.Uri, warn: (message: string) => 
   const checked = parseSidecar(await readFile(path, 'utf8'), localPath(mdUri), root);
   if ('problem' in checked) return bad(checked.problem);
   // A PDF reached through a link must still be inside the folder (no `doc.pdf → ~/private.pdf`).
-  const [realPdf, realRoot] = await Promise.all([realpath(checked.pdfPath).catch(() => undefined), realpath(root).catch(() => root)]);
+  const [realPdf, realRoot] = await Promise.all([
+    realpath(checked.pdfPath).catch(() => undefined),
+    realpath(root).catch(() => root),
+  ]);
   if (realPdf && !isInside(realRoot, realPdf)) return bad(`its PDF ${checked.pdfPath} leads outside ${root}`);
   return checked.sidecar;
 }

@@ -42,7 +42,14 @@ export interface Sidecar {
 }
 
 /** Option fields older sidecars carried; they are dropped, never used. */
-const LEGACY_OPTION_FIELDS = new Set(['cacheDir', 'assetsDir', 'markdownDir', 'modelsDir', 'providers', 'renderImages']);
+const LEGACY_OPTION_FIELDS = new Set([
+  'cacheDir',
+  'assetsDir',
+  'markdownDir',
+  'modelsDir',
+  'providers',
+  'renderImages',
+]);
 
 export function sidecarOptions(o: ConvertOptions): SidecarOptions {
   const out: SidecarOptions = {};
@@ -58,7 +65,8 @@ class Bad extends Error {}
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v: unknown, what: string, min = -1e7, max = 1e7): number => {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) throw new Bad(`${what} must be a number from ${min} to ${max}`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max)
+    throw new Bad(`${what} must be a number from ${min} to ${max}`);
   return v;
 };
 const int = (v: unknown, what: string, min: number, max: number): number => {
@@ -71,10 +79,12 @@ const str = (v: unknown, what: string, max: number): string => {
   return v;
 };
 const onlyKeys = (o: Record<string, unknown>, allowed: readonly string[], what: string) => {
-  for (const k of Object.keys(o)) if (!allowed.includes(k)) throw new Bad(`${what} has an unknown field "${k.slice(0, 40)}"`);
+  for (const k of Object.keys(o))
+    if (!allowed.includes(k)) throw new Bad(`${what} has an unknown field "${k.slice(0, 40)}"`);
 };
 const oneOf = <T extends string>(v: unknown, values: readonly T[], what: string): T => {
-  if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) throw new Bad(`${what} must be one of ${values.join(', ')}`);
+  if (typeof v !== 'string' || !(values as readonly string[]).includes(v))
+    throw new Bad(`${what} must be one of ${values.join(', ')}`);
   return v as T;
 };
 
@@ -111,7 +121,12 @@ function options(v: unknown): SidecarOptions {
 const box = (v: unknown, what: string) => {
   if (!isObj(v)) throw new Bad(`${what} must be a box`);
   onlyKeys(v, ['x0', 'y0', 'x1', 'y1'], what);
-  return { x0: num(v.x0, `${what}.x0`), y0: num(v.y0, `${what}.y0`), x1: num(v.x1, `${what}.x1`), y1: num(v.y1, `${what}.y1`) };
+  return {
+    x0: num(v.x0, `${what}.x0`),
+    y0: num(v.y0, `${what}.y0`),
+    x1: num(v.x1, `${what}.x1`),
+    y1: num(v.y1, `${what}.y1`),
+  };
 };
 
 function region(v: unknown, pageNo: number, what: string): MappedRegion {
@@ -145,11 +160,31 @@ function region(v: unknown, pageNo: number, what: string): MappedRegion {
 function page(v: unknown, i: number): MappedPage {
   const what = `pages[${i}]`;
   if (!isObj(v)) throw new Bad(`${what} must be an object`);
-  onlyKeys(v, ['page', 'width', 'height', 'image', 'imageWidth', 'imageHeight', 'doctags', 'mdOffset', 'markdown', 'ocr', 'warnings', 'error', 'regions'], what);
+  onlyKeys(
+    v,
+    [
+      'page',
+      'width',
+      'height',
+      'image',
+      'imageWidth',
+      'imageHeight',
+      'doctags',
+      'mdOffset',
+      'markdown',
+      'ocr',
+      'warnings',
+      'error',
+      'regions',
+    ],
+    what,
+  );
   const pageNo = int(v.page, `${what}.page`, 1, 1_000_000);
-  if (!Array.isArray(v.regions) || v.regions.length > SIDECAR_LIMITS.regionsPerPage) throw new Bad(`${what}.regions must be a list of at most ${SIDECAR_LIMITS.regionsPerPage}`);
+  if (!Array.isArray(v.regions) || v.regions.length > SIDECAR_LIMITS.regionsPerPage)
+    throw new Bad(`${what}.regions must be a list of at most ${SIDECAR_LIMITS.regionsPerPage}`);
   const warnings = v.warnings ?? [];
-  if (!Array.isArray(warnings) || warnings.length > SIDECAR_LIMITS.warnings) throw new Bad(`${what}.warnings must be a list of at most ${SIDECAR_LIMITS.warnings}`);
+  if (!Array.isArray(warnings) || warnings.length > SIDECAR_LIMITS.warnings)
+    throw new Bad(`${what}.warnings must be a list of at most ${SIDECAR_LIMITS.warnings}`);
   const p: MappedPage = {
     page: pageNo,
     width: num(v.width, `${what}.width`, 0, 1e7),
@@ -194,7 +229,8 @@ export type SidecarCheck = { sidecar: Sidecar; pdfPath: string } | { problem: st
  * folder holding it (undefined: the `.md`'s folder).
  */
 export function parseSidecar(text: string, mdPath: string, root?: string): SidecarCheck {
-  if (text.length > SIDECAR_LIMITS.fileBytes) return { problem: `it is larger than ${SIDECAR_LIMITS.fileBytes / 1024 / 1024} MB` };
+  if (text.length > SIDECAR_LIMITS.fileBytes)
+    return { problem: `it is larger than ${SIDECAR_LIMITS.fileBytes / 1024 / 1024} MB` };
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -206,14 +242,22 @@ export function parseSidecar(text: string, mdPath: string, root?: string): Sidec
     onlyKeys(data, ['folio', 'pdf', 'options', 'pages', 'mdSha256', 'pdfSha256'], 'it');
     if (data.folio !== SIDECAR_VERSION) throw new Bad(`it is not a Folio ${SIDECAR_VERSION} sidecar`);
     const pdf = pdfPath(data.pdf, root ?? dirname(mdPath));
-    if (!Array.isArray(data.pages) || data.pages.length > SIDECAR_LIMITS.pages) throw new Bad(`pages must be a list of at most ${SIDECAR_LIMITS.pages}`);
-    const sidecar: Sidecar = { folio: SIDECAR_VERSION, pdf: data.pdf as string, options: options(data.options), pages: data.pages.map(page) };
+    if (!Array.isArray(data.pages) || data.pages.length > SIDECAR_LIMITS.pages)
+      throw new Bad(`pages must be a list of at most ${SIDECAR_LIMITS.pages}`);
+    const sidecar: Sidecar = {
+      folio: SIDECAR_VERSION,
+      pdf: data.pdf as string,
+      options: options(data.options),
+      pages: data.pages.map(page),
+    };
     if (data.mdSha256 !== undefined) {
-      if (typeof data.mdSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(data.mdSha256)) throw new Bad('mdSha256 must be a SHA-256 in hex');
+      if (typeof data.mdSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(data.mdSha256))
+        throw new Bad('mdSha256 must be a SHA-256 in hex');
       sidecar.mdSha256 = data.mdSha256;
     }
     if (data.pdfSha256 !== undefined) {
-      if (typeof data.pdfSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(data.pdfSha256)) throw new Bad('pdfSha256 must be a SHA-256 in hex');
+      if (typeof data.pdfSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(data.pdfSha256))
+        throw new Bad('pdfSha256 must be a SHA-256 in hex');
       sidecar.pdfSha256 = data.pdfSha256;
     }
     return { sidecar, pdfPath: pdf };

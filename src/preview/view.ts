@@ -6,8 +6,22 @@
  * through its methods, and a reparse (reparse.ts) through the narrow `ReparseTarget` interface.
  */
 import * as vscode from 'vscode';
-import { ConvertRequest, type BBox, type ConvertOptions, type PagePartialParams, type PageResult, type RegionClass } from '../../common/protocol';
-import { isStale, parseViewMessage, type HostMessageBody, type MarkdownBlock, type PageView, type ViewMessage } from '../../common/viewMessages';
+import {
+  ConvertRequest,
+  type BBox,
+  type ConvertOptions,
+  type PagePartialParams,
+  type PageResult,
+  type RegionClass,
+} from '../../common/protocol';
+import {
+  isStale,
+  parseViewMessage,
+  type HostMessageBody,
+  type MarkdownBlock,
+  type PageView,
+  type ViewMessage,
+} from '../../common/viewMessages';
 import type { FolioContext } from '../context';
 import { previewHtml, previewResourceRoots } from './html';
 import { gridOf, RegionMap, type MappedPage } from './regionMap';
@@ -205,7 +219,11 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       PREVIEW_VIEW_TYPE,
       this.title(),
       { viewColumn: column, preserveFocus },
-      { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: previewResourceRoots(this.ctx.extension.extensionUri, this.ctx.cacheDir) },
+      {
+        enableScripts: true,
+        retainContextWhenHidden: true,
+        localResourceRoots: previewResourceRoots(this.ctx.extension.extensionUri, this.ctx.cacheDir),
+      },
     );
     this.attach(panel);
   }
@@ -215,7 +233,10 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     if (this.panel && this.panel !== panel) this.panel.dispose();
     this.panel = panel;
     panel.title = this.title();
-    panel.webview.options = { enableScripts: true, localResourceRoots: previewResourceRoots(this.ctx.extension.extensionUri, this.ctx.cacheDir) };
+    panel.webview.options = {
+      enableScripts: true,
+      localResourceRoots: previewResourceRoots(this.ctx.extension.extensionUri, this.ctx.cacheDir),
+    };
     this.lastSent.clear();
     this.panelSubs.push(
       panel.webview.onDidReceiveMessage((m: unknown) => this.onViewMessage(m)),
@@ -247,7 +268,15 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     this.lastSent.clear();
     for (const p of pages) this.lastSent.set(p.page, JSON.stringify(p));
     const hasMarkdown = pages.length > 0 || this.converting;
-    this.post({ type: 'init', title: this.title(), pdfUri: this.pdf?.toString() ?? '', pages, converting: this.converting, conversion: this.converting ? this.conversionId : undefined, ...(hasMarkdown ? {} : { notConverted: true }) });
+    this.post({
+      type: 'init',
+      title: this.title(),
+      pdfUri: this.pdf?.toString() ?? '',
+      pages,
+      converting: this.converting,
+      conversion: this.converting ? this.conversionId : undefined,
+      ...(hasMarkdown ? {} : { notConverted: true }),
+    });
   }
 
   private scheduleRefresh(ms = 60): void {
@@ -295,7 +324,15 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       imageSrc: image,
       imageWidth: sharp?.width ?? p.imageWidth,
       imageHeight: sharp?.height ?? p.imageHeight,
-      regions: regions.map((r) => ({ id: r.id, cls: r.cls, level: r.level, bbox: r.bbox, grid: r.grid, order: r.order, linked: !!r.range })),
+      regions: regions.map((r) => ({
+        id: r.id,
+        cls: r.cls,
+        level: r.level,
+        bbox: r.bbox,
+        grid: r.grid,
+        order: r.order,
+        linked: !!r.range,
+      })),
       blocks,
       ocr: p.ocr,
       warnings: p.warnings,
@@ -309,7 +346,9 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     // Normalized first: `<cache>/../x.png` starts with the cache's path but is not inside it.
     // localResourceRoots would refuse it anyway; saying so in the log is kinder.
     if (!isInside(cache, uri.fsPath) || uri.fsPath === cache) {
-      this.ctx.output.appendLine(`[warning] preview: page image ${path} is outside the cache folder ${cache}; not shown`);
+      this.ctx.output.appendLine(
+        `[warning] preview: page image ${path} is outside the cache folder ${cache}; not shown`,
+      );
       return undefined;
     }
     return this.panel!.webview.asWebviewUri(uri).toString();
@@ -330,7 +369,11 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     this.selected = id;
     const r = this.map.region(id);
     if (!r?.range) {
-      this.post({ type: 'status', level: 'info', text: `Region ${id} has no Markdown in ${this.name} (reparse it to write some).` });
+      this.post({
+        type: 'status',
+        level: 'info',
+        text: `Region ${id} has no Markdown in ${this.name} (reparse it to write some).`,
+      });
       return;
     }
     const doc = await vscode.workspace.openTextDocument(this.mdUri);
@@ -374,7 +417,11 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     }
     if (isStale(m.version, this.sentVersion)) {
       // The webview acted on a state it had not yet replaced: drop it and let it catch up.
-      this.post({ type: 'status', level: 'warning', text: 'The document changed meanwhile; that action was dropped. Try again.' });
+      this.post({
+        type: 'status',
+        level: 'warning',
+        text: 'The document changed meanwhile; that action was dropped. Try again.',
+      });
       this.refresh();
       return;
     }
@@ -400,20 +447,38 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       const client = await this.ctx.client();
       const summary = await client.sendRequest(
         ConvertRequest.type,
-        { uri: this.pdf.toString(), pages: want.join(','), password: this.password, options: { renderImages: true, ocr: 'never', engine: 'pipeline', scale, keepFurniture: true, cacheDir: this.ctx.cacheDir.fsPath } },
+        {
+          uri: this.pdf.toString(),
+          pages: want.join(','),
+          password: this.password,
+          options: {
+            renderImages: true,
+            ocr: 'never',
+            engine: 'pipeline',
+            scale,
+            keepFurniture: true,
+            cacheDir: this.ctx.cacheDir.fsPath,
+          },
+        },
         cts.token,
       );
-      for (const p of summary.pages ?? []) if (p.image) this.sharp.set(p.page, { scale, image: p.image, width: p.imageWidth, height: p.imageHeight });
+      for (const p of summary.pages ?? [])
+        if (p.image) this.sharp.set(p.page, { scale, image: p.image, width: p.imageWidth, height: p.imageHeight });
       this.refresh(want);
     } catch (e) {
-      if (!cts.token.isCancellationRequested) this.ctx.output.appendLine(`[warning] preview: could not render sharper pages ${want.join(',')} of ${this.name}: ${messageOf(e)}`);
+      if (!cts.token.isCancellationRequested)
+        this.ctx.output.appendLine(
+          `[warning] preview: could not render sharper pages ${want.join(',')} of ${this.name}: ${messageOf(e)}`,
+        );
     } finally {
       if (this.sharpening === cts) this.sharpening = undefined;
       cts.dispose();
     }
   }
 
-  private async handle(m: Exclude<ViewMessage, { type: 'ready' } | { type: 'convert' } | { type: 'sharpen' }>): Promise<void> {
+  private async handle(
+    m: Exclude<ViewMessage, { type: 'ready' } | { type: 'convert' } | { type: 'sharpen' }>,
+  ): Promise<void> {
     switch (m.type) {
       case 'reveal':
         await this.reveal(m.regionId, m.focus);
@@ -533,7 +598,13 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     const doc = this.document();
     if (doc && this.synced) this.map.captureTexts(doc.getText());
     // Only how the text was read goes into the sidecar; folders come from the configuration.
-    const data: Sidecar = { folio: SIDECAR_VERSION, pdf: this.pdf.toString(), options: sidecarOptions(this.options), pages: this.map.allPages(), ...(this.writtenHash ? { mdSha256: this.writtenHash } : {}) };
+    const data: Sidecar = {
+      folio: SIDECAR_VERSION,
+      pdf: this.pdf.toString(),
+      options: sidecarOptions(this.options),
+      pages: this.map.allPages(),
+      ...(this.writtenHash ? { mdSha256: this.writtenHash } : {}),
+    };
     writeSidecar(this.mdUri, data).catch((e: unknown) =>
       this.ctx.output.appendLine(`[warning] preview: could not write the sidecar of ${this.name}: ${messageOf(e)}`),
     );

@@ -43,7 +43,11 @@ function runScript(script: string, args: string[], env: NodeJS.ProcessEnv = {}, 
 /** Runs a bench that must succeed; on failure the message carries its output. */
 function ok(script: string, args: string[]): string {
   const r = runScript(script, args);
-  assert.equal(r.code, 0, `${script} ${args.join(' ')} exited ${r.code}\n--- stdout\n${r.out.slice(-3000)}\n--- stderr\n${r.err.slice(-3000)}`);
+  assert.equal(
+    r.code,
+    0,
+    `${script} ${args.join(' ')} exited ${r.code}\n--- stdout\n${r.out.slice(-3000)}\n--- stderr\n${r.err.slice(-3000)}`,
+  );
   return r.out;
 }
 
@@ -53,36 +57,63 @@ function has(out: string, re: RegExp, what: string): void {
   assert.match(out, re, `${what} is missing from the output:\n${out.slice(0, 4000)}`);
 }
 
-test('bench --quick prints born-digital and scanned rows for Folio and pdftotext, and the backend stream', { timeout: 300_000 }, () => {
-  const out = ok('bench/bench.main.js', ['--quick', '--out', join(work, 'bench')]);
-  has(out, /== born-digital: 2 files, [1-9]\d* pages/, 'the born-digital table title');
-  has(out, new RegExp(`\\nFolio +2/2 +[1-9]\\d* +${NUM} +${NUM} +1 `), "Folio's born-digital row");
-  has(out, new RegExp(`\\npdftotext +\\d/\\d +\\d+ +${NUM} +${NUM} +${NUM} `), "pdftotext's row with a ratio");
-  has(out, new RegExp(`Folio scanned: ${NUM} s/page`), 'the scanned figure');
-  has(out, new RegExp(`== backend, generated 10-page PDF ==\\ntime to first page ${NUM} s; all 10 pages`), 'the stream figures');
-  const json = JSON.parse(readFileSync(join(work, 'bench', 'bench.json'), 'utf8')) as { bornDigital: unknown[]; scanned: unknown[] };
-  assert.equal(json.bornDigital.length, 2);
-  assert.equal(json.scanned.length, 2);
-});
+test(
+  'bench --quick prints born-digital and scanned rows for Folio and pdftotext, and the backend stream',
+  { timeout: 300_000 },
+  () => {
+    const out = ok('bench/bench.main.js', ['--quick', '--out', join(work, 'bench')]);
+    has(out, /== born-digital: 2 files, [1-9]\d* pages/, 'the born-digital table title');
+    has(out, new RegExp(`\\nFolio +2/2 +[1-9]\\d* +${NUM} +${NUM} +1 `), "Folio's born-digital row");
+    has(out, new RegExp(`\\npdftotext +\\d/\\d +\\d+ +${NUM} +${NUM} +${NUM} `), "pdftotext's row with a ratio");
+    has(out, new RegExp(`Folio scanned: ${NUM} s/page`), 'the scanned figure');
+    has(
+      out,
+      new RegExp(`== backend, generated 10-page PDF ==\\ntime to first page ${NUM} s; all 10 pages`),
+      'the stream figures',
+    );
+    const json = JSON.parse(readFileSync(join(work, 'bench', 'bench.json'), 'utf8')) as {
+      bornDigital: unknown[];
+      scanned: unknown[];
+    };
+    assert.equal(json.bornDigital.length, 2);
+    assert.equal(json.scanned.length, 2);
+  },
+);
 
-test('bench --quick --parts startup prints the one-page whole-process comparison with pdf2md and its ratio', { timeout: 300_000 }, () => {
-  const out = ok('bench/bench.main.js', ['--quick', '--parts', 'startup', '--out', join(work, 'bench-startup')]);
-  has(out, /== start-up: one-page PDF, whole process \(/, 'the start-up table title');
-  has(out, new RegExp(`\\nFolio +3 +${NUM} +${NUM} +${NUM} +${NUM}`), "Folio's start-up row");
-  has(out, new RegExp(`\\npdf2md +3 +${NUM}`), "pdf2md's start-up row");
-  has(out, new RegExp(`Folio ÷ pdf2md = ${NUM} \\(target ≤ 1\\.5\\): (met|NOT met)`), 'the ratio against the target');
-  const json = JSON.parse(readFileSync(join(work, 'bench-startup', 'bench.json'), 'utf8')) as { startup: { ratio: number; folioMs: number[] } };
-  assert.equal(json.startup.folioMs.length, 3);
-  assert.ok(json.startup.ratio > 0);
-});
+test(
+  'bench --quick --parts startup prints the one-page whole-process comparison with pdf2md and its ratio',
+  { timeout: 300_000 },
+  () => {
+    const out = ok('bench/bench.main.js', ['--quick', '--parts', 'startup', '--out', join(work, 'bench-startup')]);
+    has(out, /== start-up: one-page PDF, whole process \(/, 'the start-up table title');
+    has(out, new RegExp(`\\nFolio +3 +${NUM} +${NUM} +${NUM} +${NUM}`), "Folio's start-up row");
+    has(out, new RegExp(`\\npdf2md +3 +${NUM}`), "pdf2md's start-up row");
+    has(out, new RegExp(`Folio ÷ pdf2md = ${NUM} \\(target ≤ 1\\.5\\): (met|NOT met)`), 'the ratio against the target');
+    const json = JSON.parse(readFileSync(join(work, 'bench-startup', 'bench.json'), 'utf8')) as {
+      startup: { ratio: number; folioMs: number[] };
+    };
+    assert.equal(json.startup.folioMs.length, 3);
+    assert.ok(json.startup.ratio > 0);
+  },
+);
 
 // `--parts queue` was refused once ("unknown --parts queue"): it must be accepted and measure.
 // It starts redis-server (scripts/test-deps.sh installs it; missing, the bench fails saying so).
-test('bench --quick --parts queue prints documents per minute in-process and through the queue', { timeout: 600_000 }, () => {
-  const out = ok('bench/bench.main.js', ['--quick', '--parts', 'queue', '--out', join(work, 'bench-queue')]);
-  has(out, /== queue: [1-9]\d* documents, [1-9]\d* pages, \d+ cores, same run ==/, 'the queue table title');
-  has(out, new RegExp(`time to first page of a \\d+-page PDF through folio serve \\(warm\\): in-process ${NUM} s; with --redis and a worker ${NUM} s`), 'the first-page figures');
-});
+test(
+  'bench --quick --parts queue prints documents per minute in-process and through the queue',
+  { timeout: 600_000 },
+  () => {
+    const out = ok('bench/bench.main.js', ['--quick', '--parts', 'queue', '--out', join(work, 'bench-queue')]);
+    has(out, /== queue: [1-9]\d* documents, [1-9]\d* pages, \d+ cores, same run ==/, 'the queue table title');
+    has(
+      out,
+      new RegExp(
+        `time to first page of a \\d+-page PDF through folio serve \\(warm\\): in-process ${NUM} s; with --redis and a worker ${NUM} s`,
+      ),
+      'the first-page figures',
+    );
+  },
+);
 
 test('bench rejects an unknown part, naming every part it accepts', () => {
   const r = runScript('bench/bench.main.js', ['--parts', 'nosuch']);
@@ -95,41 +126,78 @@ test('bench rejects an unknown part, naming every part it accepts', () => {
 // installs (run by scripts/test-deps.sh before `npm test`). Without them these fail with the
 // message naming the packages: they are not skipped.
 test('eval --sets multicol --quick builds and scores the generated multi-column set', { timeout: 1_200_000 }, () => {
-  const out = ok('eval/eval.main.js', ['--sets', 'multicol', '--quick', '--peers', 'Folio', '--out', join(work, 'eval-multicol')]);
+  const out = ok('eval/eval.main.js', [
+    '--sets',
+    'multicol',
+    '--quick',
+    '--peers',
+    'Folio',
+    '--out',
+    join(work, 'eval-multicol'),
+  ]);
   has(out, new RegExp(`== overall ==[\\s\\S]*\\nFolio +[1-9]\\d*/[1-9]\\d* +${NUM}`), "Folio's overall row");
 });
 
 test('eval --sets math typesets the formulas-and-tables set and scores it', { timeout: 1_800_000 }, () => {
-  const r = runScript('eval/eval.main.js', ['--sets', 'math', '--peers', 'Folio', '--out', join(work, 'eval-math')], {}, 1_790_000);
+  const r = runScript(
+    'eval/eval.main.js',
+    ['--sets', 'math', '--peers', 'Folio', '--out', join(work, 'eval-math')],
+    {},
+    1_790_000,
+  );
   assert.equal(r.code, 0, `eval --sets math exited ${r.code}\n${r.out.slice(-3000)}\n${r.err.slice(-3000)}`);
   assert.ok(existsSync(join(work, 'eval-math', 'mathset', 'report.md')), 'mathset/report.md written');
 });
 
-test('eval --sets realworld on one page cut from a Debian-installed document runs its tests', { timeout: 600_000 }, () => {
-  const lines = readFileSync(join(repo, 'eval', 'realworld', 'tests.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; pdf: string });
-  const one = lines.find((t) => t.pdf.startsWith('debian/')) ?? lines[0]!;
-  const out = ok('eval/eval.main.js', ['--sets', 'realworld', '--only', one.id, '--peers', 'Folio', '--out', join(work, 'eval-realworld')]);
-  has(out, /== realworld: pass rate per test type \(1 tests, 1 pages\) ==/, 'the realworld table for the one test');
-});
+test(
+  'eval --sets realworld on one page cut from a Debian-installed document runs its tests',
+  { timeout: 600_000 },
+  () => {
+    const lines = readFileSync(join(repo, 'eval', 'realworld', 'tests.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id: string; pdf: string });
+    const one = lines.find((t) => t.pdf.startsWith('debian/')) ?? lines[0]!;
+    const out = ok('eval/eval.main.js', [
+      '--sets',
+      'realworld',
+      '--only',
+      one.id,
+      '--peers',
+      'Folio',
+      '--out',
+      join(work, 'eval-realworld'),
+    ]);
+    has(out, /== realworld: pass rate per test type \(1 tests, 1 pages\) ==/, 'the realworld table for the one test');
+  },
+);
 
-test('bench:spec --quick prints the oracle replay tables (pipeline drafts found) and the wall-clock table', { timeout: 300_000 }, () => {
-  const out = ok('bench/spec.main.js', ['--quick', '--sets', 'selfmade']);
-  // The oracle reads the CLI's `--format json` output: a wrong file name empties these tables.
-  has(out, /### born-digital: [1-9]\d* pages from [1-9]\d* PDFs \(selfmade-example\)/, 'the oracle group header');
-  has(out, new RegExp(`\\| page K=32 +\\| +${NUM} \\| +${NUM} \\|`), 'the page K=32 row');
-  has(out, new RegExp(`\\| hsd K=32 +\\| +${NUM} \\|`), 'the hsd K=32 row');
-  has(out, new RegExp(`\\| selfmade-example +\\| +[1-9]\\d* \\|`), 'the per-set row');
-  has(out, new RegExp(`\\| ar +\\| +${NUM} \\| +1\\.000 \\|`), 'the wall-clock ar row');
-  has(out, new RegExp(`\\| hsd, matching drafts +\\| +${NUM} \\| +${NUM} \\|`), 'the wall-clock hsd row');
-});
+test(
+  'bench:spec --quick prints the oracle replay tables (pipeline drafts found) and the wall-clock table',
+  { timeout: 300_000 },
+  () => {
+    const out = ok('bench/spec.main.js', ['--quick', '--sets', 'selfmade']);
+    // The oracle reads the CLI's `--format json` output: a wrong file name empties these tables.
+    has(out, /### born-digital: [1-9]\d* pages from [1-9]\d* PDFs \(selfmade-example\)/, 'the oracle group header');
+    has(out, new RegExp(`\\| page K=32 +\\| +${NUM} \\| +${NUM} \\|`), 'the page K=32 row');
+    has(out, new RegExp(`\\| hsd K=32 +\\| +${NUM} \\|`), 'the hsd K=32 row');
+    has(out, new RegExp(`\\| selfmade-example +\\| +[1-9]\\d* \\|`), 'the per-set row');
+    has(out, new RegExp(`\\| ar +\\| +${NUM} \\| +1\\.000 \\|`), 'the wall-clock ar row');
+    has(out, new RegExp(`\\| hsd, matching drafts +\\| +${NUM} \\| +${NUM} \\|`), 'the wall-clock hsd row');
+  },
+);
 
-test('bench:vlm --pages 1 prints the time split, the KV-cache ratio and the batching figures', { timeout: 300_000 }, () => {
-  const out = ok('bench/vlm.main.js', ['--pages', '1']);
-  has(out, new RegExp(`time per page +${NUM} ms`), 'the time per page');
-  has(out, new RegExp(`decode +${NUM} ms +${NUM}%`), "the decode share");
-  has(out, new RegExp(`with KV cache +${NUM} tokens/s`), 'the cached decoding speed');
-  has(out, new RegExp(`decode speed-up of batching ${NUM}×`), 'the batching speed-up');
-});
+test(
+  'bench:vlm --pages 1 prints the time split, the KV-cache ratio and the batching figures',
+  { timeout: 300_000 },
+  () => {
+    const out = ok('bench/vlm.main.js', ['--pages', '1']);
+    has(out, new RegExp(`time per page +${NUM} ms`), 'the time per page');
+    has(out, new RegExp(`decode +${NUM} ms +${NUM}%`), 'the decode share');
+    has(out, new RegExp(`with KV cache +${NUM} tokens/s`), 'the cached decoding speed');
+    has(out, new RegExp(`decode speed-up of batching ${NUM}×`), 'the batching speed-up');
+  },
+);
 
 test('bench/ocr on the real scanned test page prints seconds per page and word recall', { timeout: 300_000 }, () => {
   const out = ok('bench/ocr.main.js', ['--only', 'ocr_test.pdf']);
@@ -137,15 +205,28 @@ test('bench/ocr on the real scanned test page prints seconds per page and word r
   has(out, new RegExp(`OCR: ${NUM} s/page wall, ${NUM} CPU-s/page over 1 pages`), 'the summary');
 });
 
-test('eval on one selfmade PDF prints a scored table for Folio and pdftotext and writes its report', { timeout: 300_000 }, () => {
-  const dir = join(work, 'eval');
-  const out = ok('eval/eval.main.js', ['--sets', 'selfmade-example', '--limit', '1', '--peers', 'Folio,pdftotext', '--out', dir]);
-  has(out, new RegExp(`== overall ==[\\s\\S]*\\nFolio +1/1 +${NUM} +${NUM}`), "Folio's overall row");
-  has(out, new RegExp(`\\npdftotext +1/1 +${NUM}`), "pdftotext's row");
-  const res = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { runs: { files: unknown[] }[] };
-  assert.equal(res.runs.length, 2);
-  assert.ok(res.runs.every((r) => r.files.length === 1));
-});
+test(
+  'eval on one selfmade PDF prints a scored table for Folio and pdftotext and writes its report',
+  { timeout: 300_000 },
+  () => {
+    const dir = join(work, 'eval');
+    const out = ok('eval/eval.main.js', [
+      '--sets',
+      'selfmade-example',
+      '--limit',
+      '1',
+      '--peers',
+      'Folio,pdftotext',
+      '--out',
+      dir,
+    ]);
+    has(out, new RegExp(`== overall ==[\\s\\S]*\\nFolio +1/1 +${NUM} +${NUM}`), "Folio's overall row");
+    has(out, new RegExp(`\\npdftotext +1/1 +${NUM}`), "pdftotext's row");
+    const res = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { runs: { files: unknown[] }[] };
+    assert.equal(res.runs.length, 2);
+    assert.ok(res.runs.every((r) => r.files.length === 1));
+  },
+);
 
 test('sweep over a two-file list prints the outcome table with both files', { timeout: 300_000 }, () => {
   const list = join(work, 'sweep-list.txt');
@@ -191,11 +272,15 @@ const EMPTY: [string, string[], boolean][] = [
 
 for (const [script, args, corpus] of EMPTY) {
   const shown = args.filter((a) => a !== '--out' && !a.startsWith('/'));
-  test(`${script} ${shown.join(' ')}${corpus ? ' on an empty corpus' : ''} exits non-zero: nothing measured`, { timeout: 120_000 }, () => {
-    const r = runScript(script, args, corpus ? { FOLIO_CORPUS: emptyCorpus() } : {}, 110_000);
-    assert.notEqual(r.code, 0, `${script} exited 0 having measured nothing:\n${r.out.slice(0, 2000)}`);
-    assert.match(r.err, /nothing measured: .+ is empty\./, `no clear message on stderr:\n${r.err.slice(-2000)}`);
-    // No table printed: a table line starts with `|` or a column header.
-    assert.doesNotMatch(r.out, /^\|.*\|$|^converter /m, `a table was printed:\n${r.out.slice(0, 2000)}`);
-  });
+  test(
+    `${script} ${shown.join(' ')}${corpus ? ' on an empty corpus' : ''} exits non-zero: nothing measured`,
+    { timeout: 120_000 },
+    () => {
+      const r = runScript(script, args, corpus ? { FOLIO_CORPUS: emptyCorpus() } : {}, 110_000);
+      assert.notEqual(r.code, 0, `${script} exited 0 having measured nothing:\n${r.out.slice(0, 2000)}`);
+      assert.match(r.err, /nothing measured: .+ is empty\./, `no clear message on stderr:\n${r.err.slice(-2000)}`);
+      // No table printed: a table line starts with `|` or a column header.
+      assert.doesNotMatch(r.out, /^\|.*\|$|^converter /m, `a table was printed:\n${r.out.slice(0, 2000)}`);
+    },
+  );
 }

@@ -9,7 +9,8 @@ import { repoRoot, corpusPath } from '../helpers/corpus';
 
 let dir: string;
 const cli = () => join(repoRoot(), 'dist', 'cli.js');
-const run = (...args: string[]) => spawnSync(process.execPath, [cli(), ...args], { encoding: 'utf8', cwd: dir, timeout: 180_000 });
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [cli(), ...args], { encoding: 'utf8', cwd: dir, timeout: 180_000 });
 
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'folio-cli-'));
@@ -58,7 +59,10 @@ test('several files: the bad one fails with a one-line reason, the others conver
   const r = run('convert', good, bad, locked, '-o', outDir + '/');
   assert.equal(r.status, 1);
   assert.ok(existsSync(join(outDir, 'good.md')), 'good file converted');
-  const lines = r.stderr.trim().split('\n').filter((l) => l.startsWith('folio: '));
+  const lines = r.stderr
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('folio: '));
   assert.equal(lines.length, 2, r.stderr);
   assert.match(r.stderr, /folio: .*bad\.pdf: .*not a PDF/i);
   assert.match(r.stderr, /folio: .*password\.pdf: .*password/i);

@@ -16,7 +16,8 @@ function importsOf(room: string): { file: string; spec: string }[] {
   const found: { file: string; spec: string }[] = [];
   for (const name of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
     const text = readFileSync(join(dir, name), 'utf8');
-    for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)'(\.[^']+)'/g)) found.push({ file: `${room}/${name}`, spec: m[1] });
+    for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)'(\.[^']+)'/g))
+      found.push({ file: `${room}/${name}`, spec: m[1] });
   }
   assert.ok(found.length > 0, `no imports read from server/${room}: wrong folder?`);
   return found;

@@ -31,12 +31,20 @@ test(`fuzz: ${CASES} mutated PDFs, the backend survives and answers every one`, 
       timeoutMs: 90_000,
     });
     for (const l of fuzzSummary(results, restarts, `fuzz (${CASES} cases, seed ${SEED})`).split('\n')) t.diagnostic(l);
-    const bad = results.filter((r) => r.outcome === 'crash' || r.outcome === 'hang').map((r) => `${r.outcome} case ${r.index} ${r.source} ${r.kind} seed ${r.seed} (${r.note}): ${r.detail}`);
+    const bad = results
+      .filter((r) => r.outcome === 'crash' || r.outcome === 'hang')
+      .map((r) => `${r.outcome} case ${r.index} ${r.source} ${r.kind} seed ${r.seed} (${r.note}): ${r.detail}`);
     assert.deepEqual(bad, [], `${bad.length} case(s) crashed or hung the backend`);
     assert.equal(restarts, 0);
     // The mutations must actually bite: some cases fail, and some still convert.
-    assert.ok(results.some((r) => r.outcome === 'clear-error'), 'no mutation produced an error: the mutations are not applied');
-    assert.ok(results.some((r) => r.outcome === 'converted' || r.outcome === 'partial'), 'no mutated file converted at all');
+    assert.ok(
+      results.some((r) => r.outcome === 'clear-error'),
+      'no mutation produced an error: the mutations are not applied',
+    );
+    assert.ok(
+      results.some((r) => r.outcome === 'converted' || r.outcome === 'partial'),
+      'no mutated file converted at all',
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -53,12 +61,18 @@ test('fuzz: a PDF whose page 2 content stream is deleted still gives pages 1 and
   const backend = await BackendProcess.start();
   try {
     const summary = await backend.convert({ uri: file }).result;
-    assert.deepEqual(summary.pagesDone.filter((p) => p !== 2), [1, 3]);
+    assert.deepEqual(
+      summary.pagesDone.filter((p) => p !== 2),
+      [1, 3],
+    );
     for (const n of [1, 3]) {
       const first = textPage(n, 12).lines[0];
       assert.ok(summary.markdown.includes(first), `page ${n}'s first line is missing from the Markdown`);
     }
-    assert.ok(!summary.markdown.includes(textPage(2, 12).lines[0]), "page 2's text cannot be there: its content stream was deleted");
+    assert.ok(
+      !summary.markdown.includes(textPage(2, 12).lines[0]),
+      "page 2's text cannot be there: its content stream was deleted",
+    );
   } finally {
     await backend.stop();
     rmSync(work, { recursive: true, force: true });

@@ -20,21 +20,36 @@ const TIMEOUT_MS = 60_000;
 // Scanned pages go through OCR (target ≤ 3 s/page on an idle machine).
 const PER_PAGE_MS = 2_000;
 
-test(`sweep sample: ${SAMPLE} real-world PDFs convert or fail clearly, no crash, no timeout`, { timeout: 20 * 60_000 }, async (t) => {
-  const repo = repoRoot();
-  const all = listSweepFiles(corpusRoot(repo), SWEEP_SETS);
-  assert.ok(all.length >= 1000, `expected about 1,070 sweep PDFs, found ${all.length}`);
-  const files = seededSample(all, SAMPLE, SEED, (f) => f.rel);
-  const work = mkdtempSync(join(tmpdir(), 'folio-sweep-test-'));
-  let results;
-  try {
-    results = await runSweep(files, { repo, parallel: 2, timeoutMs: TIMEOUT_MS, perPageMs: PER_PAGE_MS, workDir: work });
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-  for (const l of sweepSummary(results, `sweep sample (${SAMPLE} files, seed ${SEED})`).split('\n')) t.diagnostic(l);
-  const bad = results.filter((r) => r.outcome === 'crash' || r.outcome === 'timeout').map((r) => `${r.outcome} ${r.rel}: ${r.reason}`);
-  assert.deepEqual(bad, [], `${bad.length} crash(es)/timeout(s)`);
-  // Most real-world files are readable: a sweep where nearly nothing converts means the CLI is broken.
-  assert.ok(results.filter((r) => r.outcome === 'converted' || r.outcome === 'partial').length >= SAMPLE * 0.7, 'fewer than 70% of the sample converted');
-});
+test(
+  `sweep sample: ${SAMPLE} real-world PDFs convert or fail clearly, no crash, no timeout`,
+  { timeout: 20 * 60_000 },
+  async (t) => {
+    const repo = repoRoot();
+    const all = listSweepFiles(corpusRoot(repo), SWEEP_SETS);
+    assert.ok(all.length >= 1000, `expected about 1,070 sweep PDFs, found ${all.length}`);
+    const files = seededSample(all, SAMPLE, SEED, (f) => f.rel);
+    const work = mkdtempSync(join(tmpdir(), 'folio-sweep-test-'));
+    let results;
+    try {
+      results = await runSweep(files, {
+        repo,
+        parallel: 2,
+        timeoutMs: TIMEOUT_MS,
+        perPageMs: PER_PAGE_MS,
+        workDir: work,
+      });
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+    for (const l of sweepSummary(results, `sweep sample (${SAMPLE} files, seed ${SEED})`).split('\n')) t.diagnostic(l);
+    const bad = results
+      .filter((r) => r.outcome === 'crash' || r.outcome === 'timeout')
+      .map((r) => `${r.outcome} ${r.rel}: ${r.reason}`);
+    assert.deepEqual(bad, [], `${bad.length} crash(es)/timeout(s)`);
+    // Most real-world files are readable: a sweep where nearly nothing converts means the CLI is broken.
+    assert.ok(
+      results.filter((r) => r.outcome === 'converted' || r.outcome === 'partial').length >= SAMPLE * 0.7,
+      'fewer than 70% of the sample converted',
+    );
+  },
+);

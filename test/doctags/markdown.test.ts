@@ -16,12 +16,25 @@ const text = (t: string, cls: DocItem['cls'] = 'text'): DocItem => ({ cls, text:
 const li = (t: string, level = 0, ordered = false): DocItem => ({ cls: 'list_item', text: t, level, ordered });
 
 test('headings: title is #, section level N is N+1 #', () => {
-  const { markdown } = pageToMarkdown([text('Doc', 'title'), { cls: 'section_header', text: 'Intro', level: 1 }, { cls: 'section_header', text: 'Sub', level: 2 }]);
+  const { markdown } = pageToMarkdown([
+    text('Doc', 'title'),
+    { cls: 'section_header', text: 'Intro', level: 1 },
+    { cls: 'section_header', text: 'Sub', level: 2 },
+  ]);
   assert.equal(markdown, '# Doc\n\n## Intro\n\n### Sub');
 });
 
 test('nested lists: indentation and numbering render as nested lists', () => {
-  const items = [li('a'), li('b'), li('b1', 1, true), li('b2', 1, true), li('c'), text('after'), li('x', 0, true), li('y', 0, true)];
+  const items = [
+    li('a'),
+    li('b'),
+    li('b1', 1, true),
+    li('b2', 1, true),
+    li('c'),
+    text('after'),
+    li('x', 0, true),
+    li('y', 0, true),
+  ];
   const { markdown } = pageToMarkdown(items);
   assert.equal(markdown, '- a\n- b\n    1. b1\n    2. b2\n- c\n\nafter\n\n1. x\n2. y');
   const h = html(markdown);
@@ -46,9 +59,18 @@ test('GFM table without spans; `|` and HTML in cells are escaped', () => {
     cls: 'table',
     text: '',
     table: [
-      [{ tag: 'ched', text: 'Name' }, { tag: 'ched', text: 'Value' }],
-      [{ tag: 'fcel', text: 'a|b' }, { tag: 'fcel', text: '<b>x</b>' }],
-      [{ tag: 'fcel', text: 'c' }, { tag: 'ecel', text: '' }],
+      [
+        { tag: 'ched', text: 'Name' },
+        { tag: 'ched', text: 'Value' },
+      ],
+      [
+        { tag: 'fcel', text: 'a|b' },
+        { tag: 'fcel', text: '<b>x</b>' },
+      ],
+      [
+        { tag: 'fcel', text: 'c' },
+        { tag: 'ecel', text: '' },
+      ],
     ],
     caption: text('Table 1. Values', 'caption'),
   };
@@ -64,9 +86,21 @@ test('table with merged cells becomes an HTML table with colspan and rowspan', (
     cls: 'table',
     text: '',
     table: [
-      [{ tag: 'ched', text: 'Model' }, { tag: 'ched', text: 'Scores' }, { tag: 'lcel', text: '' }],
-      [{ tag: 'ucel', text: '' }, { tag: 'ched', text: 'P' }, { tag: 'ched', text: 'R' }],
-      [{ tag: 'fcel', text: 'A<script>' }, { tag: 'fcel', text: '1' }, { tag: 'fcel', text: '2' }],
+      [
+        { tag: 'ched', text: 'Model' },
+        { tag: 'ched', text: 'Scores' },
+        { tag: 'lcel', text: '' },
+      ],
+      [
+        { tag: 'ucel', text: '' },
+        { tag: 'ched', text: 'P' },
+        { tag: 'ched', text: 'R' },
+      ],
+      [
+        { tag: 'fcel', text: 'A<script>' },
+        { tag: 'fcel', text: '1' },
+        { tag: 'fcel', text: '2' },
+      ],
     ],
   };
   const md = renderRegionMarkdown(t);
@@ -77,7 +111,12 @@ test('table with merged cells becomes an HTML table with colspan and rowspan', (
 });
 
 test('code is fenced with its language and a fence longer than any backtick run inside', () => {
-  const md = renderRegionMarkdown({ cls: 'code', text: 'x = "```"\nprint(x)', language: 'Python', caption: text('Listing 1', 'caption') });
+  const md = renderRegionMarkdown({
+    cls: 'code',
+    text: 'x = "```"\nprint(x)',
+    language: 'Python',
+    caption: text('Listing 1', 'caption'),
+  });
   assert.equal(md, '````Python\nx = "```"\nprint(x)\n````\n\nListing 1');
   assert.match(html(md), /<code class="language-Python">x = &quot;```&quot;\nprint\(x\)\n<\/code>/);
 });
@@ -87,7 +126,12 @@ test('formulas, pictures and empty ones as docling writes them', () => {
   assert.equal(renderRegionMarkdown({ cls: 'formula', text: '' }), '<!-- formula-not-decoded -->');
   assert.equal(renderRegionMarkdown({ cls: 'picture', text: '' }), '<!-- image -->');
   assert.equal(
-    renderRegionMarkdown({ cls: 'picture', text: '', imagePath: 'assets/fig 1.png', caption: text('Figure 1: [a] cat', 'caption') }),
+    renderRegionMarkdown({
+      cls: 'picture',
+      text: '',
+      imagePath: 'assets/fig 1.png',
+      caption: text('Figure 1: [a] cat', 'caption'),
+    }),
     'Figure 1: [a] cat\n\n![Figure 1: \\[a\\] cat](assets/fig%201.png)',
   );
   assert.match(html('![x](assets/fig%201.png)'), /src="assets\/fig%201.png"/);
@@ -123,7 +167,13 @@ test('PDF text never becomes HTML, and line starts never become structure', () =
     assert.ok(h.startsWith('<p>') && h.endsWith('</p>'), `${s} → ${markdown} → ${h}`);
     assert.ok(!/<(img|script|a|em|code|h1|ol|ul|blockquote)\b/.test(h), `${s} → ${h}`);
     // What the reader sees is the PDF's text.
-    const shown = h.slice(3, -4).replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+    const shown = h
+      .slice(3, -4)
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&');
     assert.equal(shown, s.trim(), `${s} → ${markdown}`);
   }
   // Intraword underscores and single dollars are left alone (no needless escapes).
@@ -131,7 +181,12 @@ test('PDF text never becomes HTML, and line starts never become structure', () =
 });
 
 test('page headers and footers are left out unless keepFurniture; ranges point at each block', () => {
-  const items = [text('Running head', 'page_header'), { cls: 'section_header', text: 'A', level: 1 } as DocItem, text('Body text.'), text('3', 'page_footer')];
+  const items = [
+    text('Running head', 'page_header'),
+    { cls: 'section_header', text: 'A', level: 1 } as DocItem,
+    text('Body text.'),
+    text('3', 'page_footer'),
+  ];
   const out = pageToMarkdown(items);
   assert.equal(out.markdown, '## A\n\nBody text.');
   assert.deepEqual(out.ranges, [undefined, { start: 0, end: 4 }, { start: 6, end: 16 }, undefined]);
@@ -148,6 +203,10 @@ test('ranges of list items cover exactly their line', () => {
 });
 
 test('checkboxes render as task items', () => {
-  const md = pageToMarkdown(parseDocTags('<checkbox_selected><loc_1><loc_2><loc_3><loc_4>Yes</checkbox_selected>\n<checkbox_unselected><loc_1><loc_2><loc_3><loc_4>No</checkbox_unselected>')[0]!.items).markdown;
+  const md = pageToMarkdown(
+    parseDocTags(
+      '<checkbox_selected><loc_1><loc_2><loc_3><loc_4>Yes</checkbox_selected>\n<checkbox_unselected><loc_1><loc_2><loc_3><loc_4>No</checkbox_unselected>',
+    )[0]!.items,
+  ).markdown;
   assert.equal(md, '- [x] Yes\n\n- [ ] No');
 });

@@ -10,9 +10,20 @@ import { pageToMarkdown } from '../../server/doctags/markdown';
 import { serializeItem } from '../../server/doctags/serialize';
 
 test('section header levels are clamped to 1–6 when parsed and when serialized', () => {
-  const items = parseDocTags('<section_header_level_9><loc_1><loc_2><loc_3><loc_4>Deep</section_header_level_9><section_header_level_3>Mid</section_header_level_3>')[0]!.items;
-  assert.deepEqual(items.map((i) => [i.cls, i.level]), [['section_header', 6], ['section_header', 3]]);
-  assert.match(serializeItem({ cls: 'section_header', level: 8, text: 'X', grid: [1, 2, 3, 4] }), /^<section_header_level_6>/);
+  const items = parseDocTags(
+    '<section_header_level_9><loc_1><loc_2><loc_3><loc_4>Deep</section_header_level_9><section_header_level_3>Mid</section_header_level_3>',
+  )[0]!.items;
+  assert.deepEqual(
+    items.map((i) => [i.cls, i.level]),
+    [
+      ['section_header', 6],
+      ['section_header', 3],
+    ],
+  );
+  assert.match(
+    serializeItem({ cls: 'section_header', level: 8, text: 'X', grid: [1, 2, 3, 4] }),
+    /^<section_header_level_6>/,
+  );
 });
 
 test('key/value/link ids, group and references wrappers are dropped, their text kept', () => {
@@ -28,5 +39,8 @@ test('key/value/link ids, group and references wrappers are dropped, their text 
   assert.match(md, /\[1\] A reference/);
   // Not confused with real elements or text that merely looks similar.
   // (The Markdown escaping of the literal '<' is the escaper's business; the word stays.)
-  assert.match(pageToMarkdown(parseDocTags('<text><loc_1><loc_2><loc_3><loc_4>a <keyboard> b</text>')[0]!.items).markdown, /keyboard/);
+  assert.match(
+    pageToMarkdown(parseDocTags('<text><loc_1><loc_2><loc_3><loc_4>a <keyboard> b</text>')[0]!.items).markdown,
+    /keyboard/,
+  );
 });

@@ -13,8 +13,42 @@ import { mulberry32 } from '../../server/util/random';
 
 const rng = mulberry32;
 
-const WORDS = ['alpha', 'Beta', '3.14', 'a < b', 'x&y', '<td>', '<script>', 'naïve', 'ﬁ', '—', '"q"', 'C#', '|', '*', '_', '日本語', 'مرحبا', '$5'];
-const CLASSES: RegionClass[] = ['title', 'section_header', 'text', 'list_item', 'caption', 'footnote', 'formula', 'code', 'picture', 'table', 'page_header', 'page_footer', 'checkbox_selected', 'checkbox_unselected'];
+const WORDS = [
+  'alpha',
+  'Beta',
+  '3.14',
+  'a < b',
+  'x&y',
+  '<td>',
+  '<script>',
+  'naïve',
+  'ﬁ',
+  '—',
+  '"q"',
+  'C#',
+  '|',
+  '*',
+  '_',
+  '日本語',
+  'مرحبا',
+  '$5',
+];
+const CLASSES: RegionClass[] = [
+  'title',
+  'section_header',
+  'text',
+  'list_item',
+  'caption',
+  'footnote',
+  'formula',
+  'code',
+  'picture',
+  'table',
+  'page_header',
+  'page_footer',
+  'checkbox_selected',
+  'checkbox_unselected',
+];
 
 function makeItem(r: () => number): DocItem {
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
@@ -51,7 +85,10 @@ function makeItem(r: () => number): DocItem {
         const row: OtslCell[] = [];
         for (let j = 0; j < w; j++) {
           const tag = i === 0 ? 'ched' : pick(['fcel', 'fcel', 'ecel', 'lcel', 'ucel', 'xcel', 'rhed'] as const);
-          row.push({ tag, text: tag === 'fcel' || tag === 'ched' || tag === 'rhed' ? words(1 + Math.floor(r() * 2)) : '' });
+          row.push({
+            tag,
+            text: tag === 'fcel' || tag === 'ched' || tag === 'rhed' ? words(1 + Math.floor(r() * 2)) : '',
+          });
         }
         rows.push(row);
       }
@@ -80,7 +117,9 @@ function canon(it: DocItem): object {
 test('random pages survive serialize → parse', () => {
   const r = rng(20261122);
   for (let n = 0; n < 300; n++) {
-    const pages = Array.from({ length: 1 + Math.floor(r() * 3) }, () => Array.from({ length: Math.floor(r() * 12) }, () => makeItem(r)));
+    const pages = Array.from({ length: 1 + Math.floor(r() * 3) }, () =>
+      Array.from({ length: Math.floor(r() * 12) }, () => makeItem(r)),
+    );
     // A list's depth can only grow one level at a time in a serialized list.
     for (const p of pages) {
       let prev = -1;
@@ -98,7 +137,10 @@ test('random pages survive serialize → parse', () => {
 
 test('single items and pages without the document wrapper', () => {
   const item: DocItem = { cls: 'section_header', level: 2, grid: [10, 20, 30, 40], text: 'Results' };
-  assert.equal(serializeItem(item), '<section_header_level_2><loc_10><loc_20><loc_30><loc_40>Results</section_header_level_2>');
+  assert.equal(
+    serializeItem(item),
+    '<section_header_level_2><loc_10><loc_20><loc_30><loc_40>Results</section_header_level_2>',
+  );
   const page = serializePage([
     { cls: 'list_item', text: 'a', grid: [1, 1, 2, 2] },
     { cls: 'list_item', text: 'b', level: 1, ordered: true, grid: [1, 1, 2, 2] },
@@ -109,11 +151,14 @@ test('single items and pages without the document wrapper', () => {
     '<unordered_list><list_item><loc_1><loc_1><loc_2><loc_2>a</list_item>\n<ordered_list><list_item><loc_1><loc_1><loc_2><loc_2>b</list_item>\n</ordered_list>\n</unordered_list>\n<text>after</text>',
   );
   assert.ok(!page.includes('<doctag>') && !page.includes('<page_break>'));
-  assert.deepEqual(parseDocTags(page)[0]!.items.map((i) => [i.cls, i.level, i.ordered ?? null, i.text]), [
-    ['list_item', 0, false, 'a'],
-    ['list_item', 1, true, 'b'],
-    ['text', undefined, null, 'after'],
-  ]);
+  assert.deepEqual(
+    parseDocTags(page)[0]!.items.map((i) => [i.cls, i.level, i.ordered ?? null, i.text]),
+    [
+      ['list_item', 0, false, 'a'],
+      ['list_item', 1, true, 'b'],
+      ['text', undefined, null, 'after'],
+    ],
+  );
 });
 
 test('code language token as docling writes it', () => {

@@ -59,7 +59,11 @@ interface ToolOutcome {
 }
 
 /** Asks the test extension to invoke the tool; answers VS Code's confirmation dialog; optionally cancels once the Folio log matches `cancelWhenLogged`. */
-async function invokeTool(id: string, input: Record<string, unknown>, opts: { answer?: 'Yes' | 'Cancel'; cancelWhenLogged?: RegExp } = {}): Promise<ToolOutcome> {
+async function invokeTool(
+  id: string,
+  input: Record<string, unknown>,
+  opts: { answer?: 'Yes' | 'Cancel'; cancelWhenLogged?: RegExp } = {},
+): Promise<ToolOutcome> {
   writeFileSync(join(vs.workspace, `lm-request-${id}.json`), JSON.stringify({ input }));
   await vs.command('Folio Test: Invoke LM Tool');
   const result = join(vs.workspace, `lm-result-${id}.json`);
@@ -70,7 +74,10 @@ async function invokeTool(id: string, input: Record<string, unknown>, opts: { an
     const text = await dialog.innerText();
     assert.match(text, /Convert PDF to Markdown/);
     assert.ok(text.includes(String(input.path)), `the dialog names the file: ${text}`);
-    await dialog.locator('.monaco-button', { hasText: opts.answer ?? 'Yes' }).first().click();
+    await dialog
+      .locator('.monaco-button', { hasText: opts.answer ?? 'Yes' })
+      .first()
+      .click();
     if (opts.cancelWhenLogged !== undefined) {
       // Cancel on an event (the backend says the conversion is under way), not after a delay: on a
       // quiet machine the whole document converted within a fixed 3 s and nothing was left to cancel.
@@ -88,7 +95,18 @@ test('language-model tool: invoked with vscode.lm.invokeTool it returns the PDFâ
     const r = await invokeTool('ok', { path: 'sample.pdf' });
     assert.ok(r.tools.includes('folio_convertPdf'), `registered tools: ${r.tools.join(', ')}`);
     assert.equal(r.ok, true, r.error);
-    const cli = spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'convert', join(vs.workspace, 'sample.pdf'), '-o', join(vs.root, 'cli.md'), '-q'], { encoding: 'utf8' });
+    const cli = spawnSync(
+      process.execPath,
+      [
+        join(repoRoot(), 'dist', 'cli.js'),
+        'convert',
+        join(vs.workspace, 'sample.pdf'),
+        '-o',
+        join(vs.root, 'cli.md'),
+        '-q',
+      ],
+      { encoding: 'utf8' },
+    );
     assert.equal(cli.status, 0, cli.stderr);
     assert.equal(r.text, readFileSync(join(vs.root, 'cli.md'), 'utf8'), 'the same Markdown as the CLI');
     const page2 = await invokeTool('pages', { path: 'sample.pdf', pages: '2' });
@@ -104,11 +122,22 @@ test('language-model tool: invoked with vscode.lm.invokeTool it returns the PDFâ
 
 test('language-model tool: the cancellation token stops the backend conversion', async () => {
   await shot('lm-tool-cancel', async () => {
-    const r = await invokeTool('cancel', { path: AGENT_LONG.file }, { cancelWhenLogged: new RegExp(`agents-long\\.pdf: converting ${AGENT_LONG.pages} page`) });
+    const r = await invokeTool(
+      'cancel',
+      { path: AGENT_LONG.file },
+      { cancelWhenLogged: new RegExp(`agents-long\\.pdf: converting ${AGENT_LONG.pages} page`) },
+    );
     assert.equal(r.ok, false, 'cancelled, not finished');
     assert.match(`${r.name} ${r.error}`, /cancel/i);
     assert.ok(r.elapsedMs < 60_000, `returned ${r.elapsedMs} ms after the call`);
-    const line = await until('the cancellation in the Folio log', 20_000, () => new RegExp(`folio_convertPdf: conversion of agents-long\\.pdf cancelled after (\\d+) of ${AGENT_LONG.pages} pages`).exec(vs.folioLog())?.[0]);
+    const line = await until(
+      'the cancellation in the Folio log',
+      20_000,
+      () =>
+        new RegExp(
+          `folio_convertPdf: conversion of agents-long\\.pdf cancelled after (\\d+) of ${AGENT_LONG.pages} pages`,
+        ).exec(vs.folioLog())?.[0],
+    );
     assert.ok(Number(/after (\d+) of/.exec(line)![1]) < AGENT_LONG.pages);
   });
 });
@@ -122,7 +151,10 @@ async function convertFolderFromExplorer(): Promise<void> {
   await vs.clickMenuItem('Convert All PDFs in Folder');
 }
 
-const summaries = () => [...vs.folioLog().matchAll(/convert folder batch: (\d+) converted, (\d+) up to date, (\d+) kept, (\d+) failed/g)].map((m) => m.slice(1).map(Number));
+const summaries = () =>
+  [...vs.folioLog().matchAll(/convert folder batch: (\d+) converted, (\d+) up to date, (\d+) kept, (\d+) failed/g)].map(
+    (m) => m.slice(1).map(Number),
+  );
 
 test('convert folder: every PDF below it, one failure reported, then up to date, and edited Markdown kept', async () => {
   await shot('convert-folder', async () => {
@@ -155,7 +187,12 @@ test('convert folder: every PDF below it, one failure reported, then up to date,
 /** Explorer: (expand `folder`,) right-click the PDF, "Open PDF in Folio Viewer". */
 async function openInViewer(folder: string | undefined, file: string): Promise<void> {
   await vs.command('View: Show Explorer');
-  const rowOf = (name: string) => vs.page.locator('.explorer-folders-view .monaco-list-row', { has: vs.page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/\./g, '\\.')}$`) }) }).first();
+  const rowOf = (name: string) =>
+    vs.page
+      .locator('.explorer-folders-view .monaco-list-row', {
+        has: vs.page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/\./g, '\\.')}$`) }),
+      })
+      .first();
   if (folder) {
     const f = rowOf(folder);
     await f.waitFor({ timeout: 30_000 });
@@ -172,11 +209,21 @@ test('"Open PDF in Folio Viewer" is the linked view: a converted PDF shows its p
     await vs.command('View: Close All Editors');
     await openInViewer('batch', 'a.pdf'); // converted by the folder test: its sidecar has the regions
     const view = vs.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-    await until('two pages with boxes and images', 120_000, async () => (await view.locator('section.page').count()) === 2 && (await view.locator('#page-1 .region').count()) > 3 && (await view.locator('#page-1 .sheet[data-image="loaded"]').count()) === 1);
+    await until(
+      'two pages with boxes and images',
+      120_000,
+      async () =>
+        (await view.locator('section.page').count()) === 2 &&
+        (await view.locator('#page-1 .region').count()) > 3 &&
+        (await view.locator('#page-1 .sheet[data-image="loaded"]').count()) === 1,
+    );
     assert.match((await view.locator('#title').textContent()) ?? '', /a\.pdf â‡„ a\.md/);
     // Linked: a click on a box opens a.md with the box's Markdown selected.
     await view.locator('#page-1 .region:not(.unlinked)').first().click();
-    await vs.page.locator('.monaco-editor[data-uri$="/batch/a.md"] .selected-text').first().waitFor({ timeout: 20_000 });
+    await vs.page
+      .locator('.monaco-editor[data-uri$="/batch/a.md"] .selected-text')
+      .first()
+      .waitFor({ timeout: 20_000 });
 
     // The button runs the usual conversion; sample.pdf has no Markdown yet. The pages arrive in this view.
     await vs.command('View: Close All Editors');
@@ -185,8 +232,19 @@ test('"Open PDF in Folio Viewer" is the linked view: a converted PDF shows its p
     await view2.locator('#not-converted #convert-btn').waitFor({ timeout: 60_000 });
     assert.equal(await view2.locator('section.page').count(), 0, 'no pages before the conversion');
     await view2.locator('#convert-btn').click();
-    await until('sample.md written by Convert to Markdown', 180_000, () => existsSync(join(vs.workspace, 'sample.md')) && readFileSync(join(vs.workspace, 'sample.md'), 'utf8').length > 300);
-    await until('the pages in the same view', 60_000, async () => (await view2.locator('section.page').count()) === 2 && (await view2.locator('#not-converted').isHidden()));
+    await until(
+      'sample.md written by Convert to Markdown',
+      180_000,
+      () =>
+        existsSync(join(vs.workspace, 'sample.md')) &&
+        readFileSync(join(vs.workspace, 'sample.md'), 'utf8').length > 300,
+    );
+    await until(
+      'the pages in the same view',
+      60_000,
+      async () =>
+        (await view2.locator('section.page').count()) === 2 && (await view2.locator('#not-converted').isHidden()),
+    );
     assert.equal(await vs.page.locator('iframe.webview.ready').count(), 1, 'one view, not a second panel');
   });
 });

@@ -5,7 +5,16 @@
  * started here is stopped by PID in `stop()`.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, homedir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +30,10 @@ export const ARTIFACTS = join(repoRoot(), 'test', '.artifacts');
 /** Installs code-server/Node 24/Chromium when missing (test/e2e/setup.sh; minutes the first time). */
 export function ensureSetup(): void {
   if (existsSync(NODE24) && existsSync(CS_ENTRY) && existsSync(CHROMIUM)) return;
-  const r = spawnSync('bash', [join(repoRoot(), 'test', 'e2e', 'setup.sh')], { stdio: 'inherit', timeout: 20 * 60_000 });
+  const r = spawnSync('bash', [join(repoRoot(), 'test', 'e2e', 'setup.sh')], {
+    stdio: 'inherit',
+    timeout: 20 * 60_000,
+  });
   if (r.status !== 0) throw new Error(`test/e2e/setup.sh failed (exit ${r.status}); run it by hand to see why.`);
 }
 
@@ -38,7 +50,8 @@ export function buildVsix(): string {
   const root = repoRoot();
   const r = spawnSync('npm', ['run', '--silent', 'package'], { cwd: root, encoding: 'utf8', timeout: 5 * 60_000 });
   const vsix = join(root, 'folio-linux-x64.vsix');
-  if (r.status !== 0 || !existsSync(vsix)) throw new Error(`npm run package failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+  if (r.status !== 0 || !existsSync(vsix))
+    throw new Error(`npm run package failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
   return vsix;
 }
 
@@ -54,7 +67,12 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function until<T>(what: string, ms: number, fn: () => Promise<T | undefined | false> | T | undefined | false, every = 250): Promise<T> {
+export async function until<T>(
+  what: string,
+  ms: number,
+  fn: () => Promise<T | undefined | false> | T | undefined | false,
+  every = 250,
+): Promise<T> {
   const deadline = Date.now() + ms;
   let last: unknown;
   for (;;) {
@@ -64,7 +82,10 @@ export async function until<T>(what: string, ms: number, fn: () => Promise<T | u
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${ms} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`,
+      );
     await new Promise((r) => setTimeout(r, every));
   }
 }
@@ -102,25 +123,49 @@ export class VsCode {
 
   /** Installs the VSIX the way a user would (`--install-extension`) and returns the installed folder. */
   install(vsix: string): string {
-    const args = [CS_ENTRY, '--user-data-dir', join(this.root, 'user'), '--extensions-dir', join(this.root, 'extensions'), '--install-extension', vsix, '--force'];
+    const args = [
+      CS_ENTRY,
+      '--user-data-dir',
+      join(this.root, 'user'),
+      '--extensions-dir',
+      join(this.root, 'extensions'),
+      '--install-extension',
+      vsix,
+      '--force',
+    ];
     const r = spawnSync(NODE24, args, { env: this.env(), encoding: 'utf8', timeout: 180_000 });
     if (r.status !== 0) throw new Error(`installing ${vsix} failed (exit ${r.status}): ${r.stdout}\n${r.stderr}`);
     const dirs = readdirSync(join(this.root, 'extensions')).filter((d) => d.startsWith('folio-dev.folio-'));
-    if (dirs.length !== 1) throw new Error(`expected one installed Folio extension, found ${dirs.join(', ') || 'none'}`);
+    if (dirs.length !== 1)
+      throw new Error(`expected one installed Folio extension, found ${dirs.join(', ') || 'none'}`);
     this.extensionDir = join(this.root, 'extensions', dirs[0]!);
     return this.extensionDir;
   }
 
   /** Installs another VSIX (a test extension) beside Folio. */
   installExtra(vsix: string): void {
-    const args = [CS_ENTRY, '--user-data-dir', join(this.root, 'user'), '--extensions-dir', join(this.root, 'extensions'), '--install-extension', vsix, '--force'];
+    const args = [
+      CS_ENTRY,
+      '--user-data-dir',
+      join(this.root, 'user'),
+      '--extensions-dir',
+      join(this.root, 'extensions'),
+      '--install-extension',
+      vsix,
+      '--force',
+    ];
     const r = spawnSync(NODE24, args, { env: this.env(), encoding: 'utf8', timeout: 180_000 });
     if (r.status !== 0) throw new Error(`installing ${vsix} failed (exit ${r.status}): ${r.stdout}\n${r.stderr}`);
   }
 
   /** Runs a script with code-server's Node (the extension host's runtime) inside the installed extension folder. */
   runInExtension(script: string): { status: number | null; out: string } {
-    const r = spawnSync(NODE24, ['-e', script], { cwd: this.extensionDir, env: this.env(), encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(NODE24, ['-e', script], {
+      cwd: this.extensionDir,
+      env: this.env(),
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     return { status: r.status, out: `${r.stdout}${r.stderr}` };
   }
 
@@ -154,14 +199,18 @@ export class VsCode {
     this.port = await freePort();
     const args = [
       CS_ENTRY,
-      '--bind-addr', `127.0.0.1:${this.port}`,
-      '--auth', 'none',
+      '--bind-addr',
+      `127.0.0.1:${this.port}`,
+      '--auth',
+      'none',
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
       '--disable-getting-started-override',
-      '--user-data-dir', user,
-      '--extensions-dir', join(this.root, 'extensions'),
+      '--user-data-dir',
+      user,
+      '--extensions-dir',
+      join(this.root, 'extensions'),
       this.workspace,
     ];
     this.server = spawn(NODE24, args, { env: this.env(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -176,52 +225,74 @@ export class VsCode {
     this.context = await chromium.launchPersistentContext(join(this.root, 'chromium'), {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--enable-precise-memory-info', '--js-flags=--expose-gc'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--enable-precise-memory-info',
+        '--js-flags=--expose-gc',
+      ],
       viewport: { width: 1600, height: 1000 },
       env: { ...process.env, HOME: join(this.root, 'home') },
     });
     this.page = this.context.pages()[0] ?? (await this.context.newPage());
     this.page.setDefaultTimeout(30_000);
-    await this.page.goto(`http://127.0.0.1:${this.port}/?folder=${encodeURIComponent(this.workspace)}`, { timeout: 60_000 });
+    await this.page.goto(`http://127.0.0.1:${this.port}/?folder=${encodeURIComponent(this.workspace)}`, {
+      timeout: 60_000,
+    });
     await this.page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
   }
 
   /** Runs a palette command; retries until it is registered (the workbench shows before extensions load). */
   async command(title: string, timeout = 60_000): Promise<void> {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
-    await until(`command "${title}" in the palette`, timeout, async () => {
-      await this.page.keyboard.press('Escape');
-      await this.page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout: 5_000 });
-      await input.fill(`>${title}`);
-      const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
-      await row.waitFor({ state: 'visible', timeout: 3_000 });
-      // Exact match of the label, so "Show Preview" does not pick "Markdown: Open Preview".
-      const label = (await row.locator('.label-name').first().textContent()) ?? '';
-      if (!label.includes(title.replace(/^.*?: /, ''))) return false;
-      await this.page.keyboard.press('Enter');
-      return true;
-    }, 1000);
+    await until(
+      `command "${title}" in the palette`,
+      timeout,
+      async () => {
+        await this.page.keyboard.press('Escape');
+        await this.page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible', timeout: 5_000 });
+        await input.fill(`>${title}`);
+        const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+        await row.waitFor({ state: 'visible', timeout: 3_000 });
+        // Exact match of the label, so "Show Preview" does not pick "Markdown: Open Preview".
+        const label = (await row.locator('.label-name').first().textContent()) ?? '';
+        if (!label.includes(title.replace(/^.*?: /, ''))) return false;
+        await this.page.keyboard.press('Enter');
+        return true;
+      },
+      1000,
+    );
   }
 
   /** Opens a workspace file with Quick Open. */
   async open(name: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
     // Retried: right after a (re)load the first keystrokes can land before the workbench takes them.
-    await until(`${name} to open`, 60_000, async () => {
-      await this.page.keyboard.press('Escape');
-      await this.page.locator('.monaco-workbench .part.editor').first().click({ position: { x: 5, y: 5 } }).catch(() => undefined);
-      await this.page.keyboard.press('Control+P');
-      await input.waitFor({ state: 'visible', timeout: 5_000 });
-      await input.fill(name);
-      // Click the matching row rather than pressing Enter: right after a reload the list can
-      // still show recently opened files first, and Enter would open one of those.
-      const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first();
-      await row.waitFor({ timeout: 5_000 });
-      await row.click();
-      await this.page.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 5_000 });
-      return true;
-    }, 500);
+    await until(
+      `${name} to open`,
+      60_000,
+      async () => {
+        await this.page.keyboard.press('Escape');
+        await this.page
+          .locator('.monaco-workbench .part.editor')
+          .first()
+          .click({ position: { x: 5, y: 5 } })
+          .catch(() => undefined);
+        await this.page.keyboard.press('Control+P');
+        await input.waitFor({ state: 'visible', timeout: 5_000 });
+        await input.fill(name);
+        // Click the matching row rather than pressing Enter: right after a reload the list can
+        // still show recently opened files first, and Enter would open one of those.
+        const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first();
+        await row.waitFor({ timeout: 5_000 });
+        await row.click();
+        await this.page.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 5_000 });
+        return true;
+      },
+      500,
+    );
   }
 
   /** The Folio preview's content frame (the active webview). */

@@ -41,18 +41,30 @@ async function shot(name: string, body: () => Promise<void>): Promise<void> {
   }
 }
 
-
 /** A real 300-page PDF: HTML printed by Chromium's own PDF backend (Skia), one section a page. */
 async function printLongPdf(path: string, pages: number): Promise<void> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
   try {
     const page = await browser.newPage();
     const sections = Array.from({ length: pages }, (_, i) => {
-      const paras = Array.from({ length: 5 }, (_, j) => `<p>Paragraph ${j + 1} of section ${i + 1}. The committee reviewed the figures for the quarter and agreed that the reading order of a printed page must survive conversion into Markdown without losing a line.</p>`).join('');
+      const paras = Array.from(
+        { length: 5 },
+        (_, j) =>
+          `<p>Paragraph ${j + 1} of section ${i + 1}. The committee reviewed the figures for the quarter and agreed that the reading order of a printed page must survive conversion into Markdown without losing a line.</p>`,
+      ).join('');
       return `<section><h1>Section ${i + 1}</h1>${paras}</section>`;
     }).join('');
-    await page.setContent(`<!doctype html><html><head><style>body{font:12pt serif;margin:0} section{break-after:page} h1{font-size:20pt}</style></head><body>${sections}</body></html>`);
-    writeFileSync(path, await page.pdf({ format: 'Letter', margin: { top: '1in', bottom: '1in', left: '1in', right: '1in' } }));
+    await page.setContent(
+      `<!doctype html><html><head><style>body{font:12pt serif;margin:0} section{break-after:page} h1{font-size:20pt}</style></head><body>${sections}</body></html>`,
+    );
+    writeFileSync(
+      path,
+      await page.pdf({ format: 'Letter', margin: { top: '1in', bottom: '1in', left: '1in', right: '1in' } }),
+    );
   } finally {
     await browser.close();
   }
@@ -73,11 +85,16 @@ const mdLine = (pdf: string, text: string) => mdEditor(pdf).locator('.view-line'
 /** The `.md` editor's selected text spans the lines holding `first` … `last`. */
 async function editorSelects(first: string, last: string): Promise<void> {
   await until(`the editor selection from "${first}" to "${last}"`, 15_000, async () => {
-    const sel = await mdEditor(TWO_PAGE.file).locator('.selected-text').evaluateAll((els) => els.map((e) => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom] as const));
+    const sel = await mdEditor(TWO_PAGE.file)
+      .locator('.selected-text')
+      .evaluateAll((els) => els.map((e) => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom] as const));
     const a = await mdLine(TWO_PAGE.file, first).boundingBox();
     const b = await mdLine(TWO_PAGE.file, last).boundingBox();
     if (sel.length === 0 || !a || !b) return false;
-    return Math.abs(Math.min(...sel.map((x) => x[0])) - a.y) < 3 && Math.abs(Math.max(...sel.map((x) => x[1])) - (b.y + b.height)) < 3;
+    return (
+      Math.abs(Math.min(...sel.map((x) => x[0])) - a.y) < 3 &&
+      Math.abs(Math.max(...sel.map((x) => x[1])) - (b.y + b.height)) < 3
+    );
   });
 }
 
@@ -89,23 +106,41 @@ async function regionWithText(text: string): Promise<string> {
 }
 
 async function selectedId(): Promise<string | null> {
-  return vs.preview().locator('.region.selected').first().getAttribute('data-id', { timeout: 2_000 }).catch(() => null);
+  return vs
+    .preview()
+    .locator('.region.selected')
+    .first()
+    .getAttribute('data-id', { timeout: 2_000 })
+    .catch(() => null);
 }
 
 test('a conversion opens the pages legible at fit width beside the .md, and no raw PDF text', async () => {
   await shot('view-1-layout', async () => {
     await convert(TWO_PAGE.file);
     const pv = vs.preview();
-    await until('both pages with boxes and page 1 drawn', 90_000, async () => (await pv.locator('section.page').count()) === 2 && (await pv.locator('#page-2 .region').count()) > 0 && (await pv.locator('#page-1 .sheet[data-image="loaded"]').count()) === 1);
+    await until(
+      'both pages with boxes and page 1 drawn',
+      90_000,
+      async () =>
+        (await pv.locator('section.page').count()) === 2 &&
+        (await pv.locator('#page-2 .region').count()) > 0 &&
+        (await pv.locator('#page-1 .sheet[data-image="loaded"]').count()) === 1,
+    );
     await mdLine(TWO_PAGE.file, 'Alpha Section').waitFor({ timeout: 30_000 });
 
     // Layout: two groups, the view (left) where the PDF was, the .md (right); no tab shows the PDF as text.
     const tabs = await vs.page.locator('.tabs-container .tab .label-name').allTextContents();
     assert.ok(!tabs.includes(TWO_PAGE.file), `the PDF's raw text tab was closed (tabs: ${tabs.join(' | ')})`);
-    assert.ok(tabs.some((t) => t.includes(TWO_PAGE.file) && t.includes(mdName(TWO_PAGE.file))), `the view's tab names PDF and .md (tabs: ${tabs.join(' | ')})`);
+    assert.ok(
+      tabs.some((t) => t.includes(TWO_PAGE.file) && t.includes(mdName(TWO_PAGE.file))),
+      `the view's tab names PDF and .md (tabs: ${tabs.join(' | ')})`,
+    );
     const webview = (await vs.page.locator('iframe.webview.ready').first().boundingBox())!;
     const editor = (await mdEditor(TWO_PAGE.file).boundingBox())!;
-    assert.ok(webview.x + webview.width <= editor.x + 2, `view left of the .md (view ${JSON.stringify(webview)}, editor ${JSON.stringify(editor)})`);
+    assert.ok(
+      webview.x + webview.width <= editor.x + 2,
+      `view left of the .md (view ${JSON.stringify(webview)}, editor ${JSON.stringify(editor)})`,
+    );
 
     // Readable: fit width, the image at least the device pixels it covers, Markdown pane hidden.
     const frame = await vs.previewFrame();
@@ -115,9 +150,17 @@ test('a conversion opens the pages legible at fit width beside the .md, and no r
       const pane = document.getElementById('pages')!;
       const cs = getComputedStyle(pane);
       const content = pane.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
-      return { width: sheet.width, content, dpr: window.devicePixelRatio, natural: img.naturalWidth, mdShown: getComputedStyle(document.querySelector('.page-md')!).display !== 'none' };
+      return {
+        width: sheet.width,
+        content,
+        dpr: window.devicePixelRatio,
+        natural: img.naturalWidth,
+        mdShown: getComputedStyle(document.querySelector('.page-md')!).display !== 'none',
+      };
     });
-    console.log(`page 1 at the default zoom: ${m.width.toFixed(0)} CSS px wide (pane ${m.content.toFixed(0)} px, DPR ${m.dpr}, image ${m.natural} px: ${(m.natural / (m.width * m.dpr)).toFixed(2)} image px per device px); 11 pt body text ≈ ${((11 * m.width) / 612).toFixed(1)} px`);
+    console.log(
+      `page 1 at the default zoom: ${m.width.toFixed(0)} CSS px wide (pane ${m.content.toFixed(0)} px, DPR ${m.dpr}, image ${m.natural} px: ${(m.natural / (m.width * m.dpr)).toFixed(2)} image px per device px); 11 pt body text ≈ ${((11 * m.width) / 612).toFixed(1)} px`,
+    );
     twoPageViewHeap = await frame.evaluate(() => {
       (window as unknown as { gc?: () => void }).gc?.();
       return (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0;
@@ -140,19 +183,26 @@ test('linked both ways: click a box, the cursor in the .md, ] and [ from the key
     await pv.locator(`.region[data-id="${para}"]`).hover();
     const label = await pv.locator(`.region[data-id="${para}"] .region-label`).textContent();
     assert.match(label ?? '', /^\d+ · text$/);
-    assert.match((await pv.locator(`.region[data-id="${para}"]`).getAttribute('aria-label')) ?? '', /^Region \d+, text, page 1: Folio reads this first line/);
+    assert.match(
+      (await pv.locator(`.region[data-id="${para}"]`).getAttribute('aria-label')) ?? '',
+      /^Region \d+, text, page 1: Folio reads this first line/,
+    );
 
     // The .md cursor → its box is highlighted and scrolled into view.
     const other = await regionWithText('Its last line ends');
     await mdLine(TWO_PAGE.file, 'The second page starts').click();
     await pv.locator(`.region.selected[data-id="${other}"]`).waitFor({ timeout: 10_000 });
     await until('the page-2 box scrolled into the view', 10_000, async () => {
-      const r = await pv.locator(`.region[data-id="${other}"]`).evaluate((e) => e.getBoundingClientRect().top >= 0 && e.getBoundingClientRect().bottom <= window.innerHeight);
+      const r = await pv
+        .locator(`.region[data-id="${other}"]`)
+        .evaluate((e) => e.getBoundingClientRect().top >= 0 && e.getBoundingClientRect().bottom <= window.innerHeight);
       return r;
     });
 
     // Keyboard: ] / [ walk the reading order and the editor follows.
-    const order = await pv.locator('section.page .region').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id!));
+    const order = await pv
+      .locator('section.page .region')
+      .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id!));
     const i = order.indexOf(para);
     // Focus the box by keyboard (a click would move the focus to the editor it reveals).
     await pv.locator(`.region[data-id="${para}"]`).press(' ');
@@ -177,15 +227,27 @@ test('reparse from the keyboard in the view: class menu → code, R, one undo re
     await vs.page.keyboard.press('Enter');
     // The class change redraws the page; the box keeps keyboard focus, so R goes to it.
     await pv.locator(`.region.cls-code[data-id="${id}"]`).waitFor({ timeout: 10_000 });
-    await until('the code box focused after the redraw', 10_000, () => vs.previewFrame().then((f) => f.evaluate((rid) => (document.activeElement as HTMLElement | null)?.dataset.id === rid, id)));
+    await until('the code box focused after the redraw', 10_000, () =>
+      vs
+        .previewFrame()
+        .then((f) => f.evaluate((rid) => (document.activeElement as HTMLElement | null)?.dataset.id === rid, id)),
+    );
     await vs.page.keyboard.press('r');
     const md = () => readFileSync(join(vs.workspace, mdName(TWO_PAGE.file)), 'utf8');
     // The reparse edits the open document (unsaved); read it from the editor.
-    await until('a code fence in the .md editor', 45_000, async () => (await mdEditor(TWO_PAGE.file).locator('.view-line', { hasText: '```' }).count()) >= 2);
+    await until(
+      'a code fence in the .md editor',
+      45_000,
+      async () => (await mdEditor(TWO_PAGE.file).locator('.view-line', { hasText: '```' }).count()) >= 2,
+    );
     await pv.locator(`.md-block[data-region="${id}"] pre.md-code`).waitFor({ state: 'attached', timeout: 10_000 });
     await mdLine(TWO_PAGE.file, 'Gamma Section').click();
     await vs.page.keyboard.press('Control+Z');
-    await until('one undo restores the paragraph', 15_000, async () => (await mdEditor(TWO_PAGE.file).locator('.view-line', { hasText: '```' }).count()) === 0);
+    await until(
+      'one undo restores the paragraph',
+      15_000,
+      async () => (await mdEditor(TWO_PAGE.file).locator('.view-line', { hasText: '```' }).count()) === 0,
+    );
     assert.ok(md().includes(code));
   });
 });
@@ -206,7 +268,11 @@ test('zoom: + twice, 0 for fit width, Ctrl+wheel; boxes stay on their text; M sh
     await pv.locator('#zoom-level').focus();
     await vs.page.keyboard.press('+');
     await pv.locator('#zoom-in').click();
-    await until('two zoom steps', 5_000, async () => Math.abs((await sheet.boundingBox())!.width / fit.width - 1.5625) < 0.02);
+    await until(
+      'two zoom steps',
+      5_000,
+      async () => Math.abs((await sheet.boundingBox())!.width / fit.width - 1.5625) < 0.02,
+    );
     const after = await rel();
     before.forEach((v, i) => assert.ok(Math.abs(v - after[i]!) < 0.004, `box aligned at 156% (${before} vs ${after})`));
     const frame = await vs.previewFrame();
@@ -227,10 +293,14 @@ test('zoom: + twice, 0 for fit width, Ctrl+wheel; boxes stay on their text; M sh
         });
         if (!inView.length || inView.some((i) => !i.complete || !i.naturalWidth)) return undefined;
         const need = inView[0]!.getBoundingClientRect().width * window.devicePixelRatio;
-        return inView.every((i) => i.naturalWidth >= need * 0.98) ? { natural: inView[0]!.naturalWidth, need } : undefined;
+        return inView.every((i) => i.naturalWidth >= need * 0.98)
+          ? { natural: inView[0]!.naturalWidth, need }
+          : undefined;
       }),
     );
-    console.log(`zoom ×3.05: page image re-rendered at ${sharp.natural} px for ${sharp.need.toFixed(0)} device px (was 1224)`);
+    console.log(
+      `zoom ×3.05: page image re-rendered at ${sharp.natural} px for ${sharp.need.toFixed(0)} device px (was 1224)`,
+    );
     await vs.screenshot('view-4-zoomed-3x');
     await vs.page.keyboard.press('0');
     await until('fit width again (0)', 5_000, async () => Math.abs((await sheet.boundingBox())!.width - fit.width) < 2);
@@ -254,27 +324,40 @@ test('a 300-page PDF printed by Chromium: first page early, page images virtuali
   await shot('view-6-300-pages', async () => {
     // JS heap of the workbench's renderer before (after a GC). In code-server the webview's frames can
     // share that renderer, so the view's cost is measured as the difference.
-    const mainHeap = () => vs.page.evaluate(() => {
-      (window as unknown as { gc?: () => void }).gc?.();
-      return (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0;
-    });
+    const mainHeap = () =>
+      vs.page.evaluate(() => {
+        (window as unknown as { gc?: () => void }).gc?.();
+        return (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0;
+      });
     const heapBefore = await mainHeap();
     // Started = the progress toast or the backend's "converting N page(s)" line (the toast can
     // queue behind others). The command palette can drop the command under load (seen about once
     // in twenty runs): what the workbench shows then is logged, and the command runs again.
     const started = async (timeoutMs: number) => {
       const toast = vs.page.locator('.notification-toast', { hasText: `converting ${BIG.file}` }).first();
-      return until(`the conversion of ${BIG.file} to start`, timeoutMs, async () => (await toast.isVisible()) || vs.folioLog().includes(`${BIG.file}: converting`), 250).then(() => true, () => false);
+      return until(
+        `the conversion of ${BIG.file} to start`,
+        timeoutMs,
+        async () => (await toast.isVisible()) || vs.folioLog().includes(`${BIG.file}: converting`),
+        250,
+      ).then(
+        () => true,
+        () => false,
+      );
     };
     let t0 = await convert(BIG.file);
     for (let attempt = 1; !(await started(20_000)); attempt++) {
       const seen = await vs.page.evaluate(() => ({
         tabs: [...document.querySelectorAll('.tab.active')].map((t) => t.textContent?.trim()),
-        quickInput: [...document.querySelectorAll<HTMLElement>('.quick-input-widget')].filter((e) => e.offsetParent).map((e) => e.textContent?.slice(0, 200)),
+        quickInput: [...document.querySelectorAll<HTMLElement>('.quick-input-widget')]
+          .filter((e) => e.offsetParent)
+          .map((e) => e.textContent?.slice(0, 200)),
         dialog: document.querySelector('.monaco-dialog-box')?.textContent?.slice(0, 200),
         toasts: [...document.querySelectorAll('.notification-toast')].map((t) => t.textContent?.slice(0, 120)),
       }));
-      console.log(`no conversion started (try ${attempt}); workbench: ${JSON.stringify(seen)}; Folio log tail:\n${vs.folioLog().slice(-1500)}`);
+      console.log(
+        `no conversion started (try ${attempt}); workbench: ${JSON.stringify(seen)}; Folio log tail:\n${vs.folioLog().slice(-1500)}`,
+      );
       await vs.screenshot(`view-6-not-started-${attempt}`);
       assert.ok(attempt < 3, `the conversion of ${BIG.file} did not start after ${attempt} tries`);
       t0 = await convert(BIG.file);
@@ -282,7 +365,9 @@ test('a 300-page PDF printed by Chromium: first page early, page images virtuali
     const pv = vs.preview();
     const frame = await until('the view of the 300-page PDF', 120_000, async () => {
       const f = await vs.previewFrame();
-      return (await f.evaluate(() => document.getElementById('title')?.textContent ?? '')).includes(BIG.file) ? f : undefined;
+      return (await f.evaluate(() => document.getElementById('title')?.textContent ?? '')).includes(BIG.file)
+        ? f
+        : undefined;
     });
     // Frame gaps while pages stream in (responsiveness of the view under the load of 300 page messages).
     await frame.evaluate(() => {
@@ -297,7 +382,15 @@ test('a 300-page PDF printed by Chromium: first page early, page images virtuali
       requestAnimationFrame(tick);
     });
     await pv.locator('#page-1 .sheet[data-image="loaded"]').waitFor({ timeout: 180_000 });
-    const first = await frame.evaluate(() => ({ origin: performance.timeOrigin, inits: document.getElementById('folio-root')!.dataset.inits, scrolled: document.getElementById('folio-root')!.dataset.scrolledTo, scrollY: window.scrollY, arrived: Number(document.getElementById('page-1')!.dataset.arrived), drawn: Number(document.querySelector<HTMLElement>('#page-1 .sheet')!.dataset.loadedAt), pages: document.querySelectorAll('section.page').length }));
+    const first = await frame.evaluate(() => ({
+      origin: performance.timeOrigin,
+      inits: document.getElementById('folio-root')!.dataset.inits,
+      scrolled: document.getElementById('folio-root')!.dataset.scrolledTo,
+      scrollY: window.scrollY,
+      arrived: Number(document.getElementById('page-1')!.dataset.arrived),
+      drawn: Number(document.querySelector<HTMLElement>('#page-1 .sheet')!.dataset.loadedAt),
+      pages: document.querySelectorAll('section.page').length,
+    }));
     assert.ok(first.pages < BIG.pages, `page 1 was on screen while pages were still converting (${first.pages} in)`);
     await pv.locator('#folio-root[data-finished-at]').waitFor({ timeout: 600_000 });
     const finishedAt = Number(await pv.locator('#folio-root').getAttribute('data-finished-at'));
@@ -309,19 +402,39 @@ test('a 300-page PDF printed by Chromium: first page early, page images virtuali
         (window as unknown as { gc?: () => void }).gc?.();
         const imgs = [...document.querySelectorAll<HTMLImageElement>('img.page-image')];
         const mem = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
-        return { images: imgs.length, decodedBytes: imgs.reduce((s, i) => s + i.naturalWidth * i.naturalHeight * 4, 0), heap: mem?.usedJSHeapSize ?? 0, pagesWithImage: [...document.querySelectorAll('img.page-image')].map((i) => Number(i.closest('section')!.getAttribute('data-page'))) };
+        return {
+          images: imgs.length,
+          decodedBytes: imgs.reduce((s, i) => s + i.naturalWidth * i.naturalHeight * 4, 0),
+          heap: mem?.usedJSHeapSize ?? 0,
+          pagesWithImage: [...document.querySelectorAll('img.page-image')].map((i) =>
+            Number(i.closest('section')!.getAttribute('data-page')),
+          ),
+        };
       });
     const atTop = await held();
     // Scroll to the end, then back up a few screens.
     await frame.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     await pv.locator(`#page-${BIG.pages} .sheet[data-image="loaded"]`).waitFor({ timeout: 30_000 });
     await frame.evaluate(() => window.scrollBy(0, -3 * window.innerHeight));
-    await until('the pages three screens up drawn', 30_000, () => frame.evaluate(() => [...document.querySelectorAll('.sheet')].some((s) => { const r = s.getBoundingClientRect(); return r.bottom > 0 && r.top < window.innerHeight && (s as HTMLElement).dataset.image === 'loaded'; })));
+    await until('the pages three screens up drawn', 30_000, () =>
+      frame.evaluate(() =>
+        [...document.querySelectorAll('.sheet')].some((s) => {
+          const r = s.getBoundingClientRect();
+          return r.bottom > 0 && r.top < window.innerHeight && (s as HTMLElement).dataset.image === 'loaded';
+        }),
+      ),
+    );
     const atEnd = await held();
     const s = await frame.evaluate(() => {
       const img = document.querySelector<HTMLImageElement>('img.page-image')!;
       const gaps = (window as unknown as { folioGaps: number[] }).folioGaps.slice().sort((a, b) => a - b);
-      return { w: img.naturalWidth, h: img.naturalHeight, gaps: gaps.length, p95: gaps[Math.floor(gaps.length * 0.95)] ?? 0, max: gaps.at(-1) ?? 0 };
+      return {
+        w: img.naturalWidth,
+        h: img.naturalHeight,
+        gaps: gaps.length,
+        p95: gaps[Math.floor(gaps.length * 0.95)] ?? 0,
+        max: gaps.at(-1) ?? 0,
+      };
     });
     const heapAfter = await mainHeap();
     const allImages = BIG.pages * s.w * s.h * 4;
@@ -333,7 +446,10 @@ test('a 300-page PDF printed by Chromium: first page early, page images virtuali
     );
     assert.ok(atEnd.images > 0 && atEnd.images <= 12, `${atEnd.images} page images held (virtualised)`);
     assert.ok(!atEnd.pagesWithImage.includes(1), 'page 1 let go of its image far from the viewport');
-    assert.ok(heapBefore > 0 && heapAfter - heapBefore < 100 * 1048576, `JS heap grew ${mb(heapAfter - heapBefore)} with the 300-page view`);
+    assert.ok(
+      heapBefore > 0 && heapAfter - heapBefore < 100 * 1048576,
+      `JS heap grew ${mb(heapAfter - heapBefore)} with the 300-page view`,
+    );
   });
 });
 
@@ -341,19 +457,33 @@ test('high-contrast theme: the view follows VS Code’s theme', async () => {
   await shot('view-5-high-contrast', async () => {
     // As a user switches: "Preferences: Color Theme" → Dark High Contrast (the last test).
     const input = vs.page.locator('.quick-input-widget .quick-input-box input');
-    await until('the color theme picker', 30_000, async () => {
-      await vs.page.keyboard.press('Escape');
-      await vs.page.keyboard.press('F1');
-      await input.fill('>Preferences: Color Theme');
-      // Exactly this command ("Browse Color Themes in Marketplace" matches too).
-      const row = vs.page.locator('.quick-input-widget .monaco-list-row', { has: vs.page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first();
-      await row.click({ timeout: 3_000 });
-      return vs.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'High Contrast' }).first().isVisible({ timeout: 5_000 });
-    }, 1000);
+    await until(
+      'the color theme picker',
+      30_000,
+      async () => {
+        await vs.page.keyboard.press('Escape');
+        await vs.page.keyboard.press('F1');
+        await input.fill('>Preferences: Color Theme');
+        // Exactly this command ("Browse Color Themes in Marketplace" matches too).
+        const row = vs.page
+          .locator('.quick-input-widget .monaco-list-row', {
+            has: vs.page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }),
+          })
+          .first();
+        await row.click({ timeout: 3_000 });
+        return vs.page
+          .locator('.quick-input-widget .monaco-list-row', { hasText: 'High Contrast' })
+          .first()
+          .isVisible({ timeout: 5_000 });
+      },
+      1000,
+    );
     await input.fill('Dark High Contrast');
     await vs.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Dark High Contrast' }).first().click();
     const frame = await vs.previewFrame();
-    await until('the webview in high contrast', 30_000, () => frame.evaluate(() => document.body.classList.contains('vscode-high-contrast')));
+    await until('the webview in high contrast', 30_000, () =>
+      frame.evaluate(() => document.body.classList.contains('vscode-high-contrast')),
+    );
     const border = await frame.evaluate(() => getComputedStyle(document.querySelector('.region')!).borderTopWidth);
     assert.equal(border, '3px', 'thicker boxes in high contrast');
   });

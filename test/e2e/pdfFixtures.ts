@@ -39,7 +39,11 @@ export const TWO_PAGE = {
 
 export const XSS = {
   file: 'preview-xss.pdf',
-  payloads: ['<img src=x onerror="window.folioPwned=1">', '<script>window.folioPwned=2</script>', '<img src=x onerror=alert(1)>'],
+  payloads: [
+    '<img src=x onerror="window.folioPwned=1">',
+    '<script>window.folioPwned=2</script>',
+    '<img src=x onerror=alert(1)>',
+  ],
 };
 
 export const LONG = { file: 'preview-long.pdf', pages: 160 };
@@ -78,7 +82,13 @@ export function writeLongPdf(dir: string, long: { file: string; pages: number })
   const pages: TextLine[][] = [];
   for (let i = 1; i <= long.pages; i++) {
     const lines: TextLine[] = [{ text: `Chapter ${i}`, x: 72, y: 90, size: 18, bold: true }];
-    for (let j = 0; j < 30; j++) lines.push({ text: `Line ${j + 1} of page ${i}: the quick brown fox jumps over the lazy dog.`, x: 72, y: 130 + j * 20, size: 11 });
+    for (let j = 0; j < 30; j++)
+      lines.push({
+        text: `Line ${j + 1} of page ${i}: the quick brown fox jumps over the lazy dog.`,
+        x: 72,
+        y: 130 + j * 20,
+        size: 11,
+      });
     pages.push(lines);
   }
   writePdf(join(dir, long.file), pages);

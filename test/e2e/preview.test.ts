@@ -74,7 +74,9 @@ const mdLine = (pdf: string, text: string) =>
 async function editorSelects(first: string, last: string): Promise<void> {
   const editor = vs.page.locator(`.monaco-editor[data-uri$="/${TWO_PAGE.file.replace(/\.pdf$/, '.md')}"]`);
   await until(`the editor selection from "${first}" to "${last}"`, 15_000, async () => {
-    const sel = await editor.locator('.selected-text').evaluateAll((els) => els.map((e) => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom] as const));
+    const sel = await editor
+      .locator('.selected-text')
+      .evaluateAll((els) => els.map((e) => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom] as const));
     const a = await mdLine(TWO_PAGE.file, first).boundingBox();
     const b = await mdLine(TWO_PAGE.file, last).boundingBox();
     if (sel.length === 0 || !a || !b) return false;
@@ -95,20 +97,32 @@ async function regionWithText(text: string): Promise<string> {
 /** Saves the `.md` (focusing its editor first) and returns the text on disk once `ok` holds. */
 async function savedMdWhen(pdf: string, what: string, ok: (md: string) => boolean): Promise<string> {
   const name = pdf.replace(/\.pdf$/, '.md');
-  return until(what, 45_000, async () => {
-    // Focus the `.md` editor itself (the view's tab, "x.pdf ⇄ x.md", names the file too).
-    await vs.page.locator(`.monaco-editor[data-uri$="/${name}"] .view-lines`).first().click({ position: { x: 2, y: 2 } });
-    await vs.page.keyboard.press('Control+S');
-    await new Promise((r) => setTimeout(r, 300));
-    const md = readMd(pdf);
-    return ok(md) ? md : undefined;
-  }, 700);
+  return until(
+    what,
+    45_000,
+    async () => {
+      // Focus the `.md` editor itself (the view's tab, "x.pdf ⇄ x.md", names the file too).
+      await vs.page
+        .locator(`.monaco-editor[data-uri$="/${name}"] .view-lines`)
+        .first()
+        .click({ position: { x: 2, y: 2 } });
+      await vs.page.keyboard.press('Control+S');
+      await new Promise((r) => setTimeout(r, 300));
+      const md = readMd(pdf);
+      return ok(md) ? md : undefined;
+    },
+    700,
+  );
 }
 
 test('the VSIX holds every runtime file and its native modules load in the editor’s Node', () => {
   const size = statSync(vsix).size;
   console.log(`VSIX ${vsix}: ${(size / 1024 / 1024).toFixed(1)} MB`);
-  assert.deepEqual(missingRuntimeFiles(vs.extensionDir), [], 'runtime files missing from the installed extension (.vscodeignore allowlist)');
+  assert.deepEqual(
+    missingRuntimeFiles(vs.extensionDir),
+    [],
+    'runtime files missing from the installed extension (.vscodeignore allowlist)',
+  );
   const r = vs.runInExtension(`
     const ort = require('onnxruntime-node');
     require('sharp');
@@ -183,21 +197,29 @@ test('3. resize a paragraph to its first line and reparse; undo restores; class 
     await vs.page.mouse.move(h.x + h.width / 2, targetY, { steps: 8 });
     await vs.page.mouse.up();
     await pv.locator('#reparse-btn').click();
-    const cut = await savedMdWhen(TWO_PAGE.file, 'the paragraph cut to its first line', (md) => md.includes(first!) && !md.includes(second!));
+    const cut = await savedMdWhen(
+      TWO_PAGE.file,
+      'the paragraph cut to its first line',
+      (md) => md.includes(first!) && !md.includes(second!),
+    );
     assert.match(cut, new RegExp(`^${first!.replace(/[.]/g, '\\.')}$`, 'm'));
     assert.ok(cut.includes('## Beta Section'), 'the rest of the document is untouched');
 
     // One undo restores the whole paragraph.
     await mdLine(TWO_PAGE.file, 'Beta Section').click();
     await vs.page.keyboard.press('Control+Z');
-    await savedMdWhen(TWO_PAGE.file, 'undo to restore the paragraph', (md) => md.includes(TWO_PAGE.resizeParagraph.lines.join(' ')));
+    await savedMdWhen(TWO_PAGE.file, 'undo to restore the paragraph', (md) =>
+      md.includes(TWO_PAGE.resizeParagraph.lines.join(' ')),
+    );
 
     // Class → code, reparse: a fenced block.
     const codeId = await regionWithText(TWO_PAGE.codeParagraph[0]!);
     await pv.locator(`.region[data-id="${codeId}"]`).click();
     await pv.locator('#class-select').selectOption('code');
     await pv.locator('#reparse-btn').click();
-    const md = await savedMdWhen(TWO_PAGE.file, 'a fenced code block', (t) => /```[^\n]*\n[^\n]*Reparse this line as code please\.\n```/.test(t));
+    const md = await savedMdWhen(TWO_PAGE.file, 'a fenced code block', (t) =>
+      /```[^\n]*\n[^\n]*Reparse this line as code please\.\n```/.test(t),
+    );
     assert.ok(md.includes('## Gamma Section'));
     await pv.locator(`.md-block[data-region="${codeId}"] pre.md-code`).waitFor({ state: 'attached', timeout: 10_000 });
   });
@@ -219,18 +241,32 @@ test('3b. a drawn region is parsed into its reading-order place; deleting it rem
     await vs.page.mouse.move(sheet.x + 320 * scale, sheet.y + 206 * scale, { steps: 8 });
     await vs.page.mouse.up();
     // It lands after the page's paragraph (reading order), next to the existing block for that line.
-    const drawn = await savedMdWhen(TWO_PAGE.file, 'the drawn region’s Markdown', (md) => md.split(line).length - 1 === 2);
-    assert.ok(drawn.indexOf('Its last line ends the sentence.') < drawn.indexOf(line), 'inserted after the paragraph that precedes it');
+    const drawn = await savedMdWhen(
+      TWO_PAGE.file,
+      'the drawn region’s Markdown',
+      (md) => md.split(line).length - 1 === 2,
+    );
+    assert.ok(
+      drawn.indexOf('Its last line ends the sentence.') < drawn.indexOf(line),
+      'inserted after the paragraph that precedes it',
+    );
     assert.ok(drawn.indexOf('## Gamma Section') < drawn.indexOf('Its last line ends the sentence.'));
     const newId = await until('the drawn region in the preview', 15_000, async () => {
-      const ids = await pv.locator('#page-2 .region').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id ?? ''));
+      const ids = await pv
+        .locator('#page-2 .region')
+        .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id ?? ''));
       return ids.find((id) => /-n\d+$/.test(id));
     });
     // Third in reading order, and its Markdown sits right before the existing block of that line.
     assert.equal(await pv.locator(`.region[data-id="${newId}"] .order`).textContent(), '3');
-    const blocks = await pv.locator('#page-2 .md-block[data-region]').evaluateAll((els) => els.map((e) => ({ id: (e as HTMLElement).dataset.region, text: e.textContent ?? '' })));
+    const blocks = await pv
+      .locator('#page-2 .md-block[data-region]')
+      .evaluateAll((els) => els.map((e) => ({ id: (e as HTMLElement).dataset.region, text: e.textContent ?? '' })));
     const at = blocks.findIndex((b) => b.id === newId);
-    assert.ok(at >= 1 && blocks[at + 1]?.text.includes(line) && blocks[at - 1]?.text.includes('Its last line'), JSON.stringify(blocks));
+    assert.ok(
+      at >= 1 && blocks[at + 1]?.text.includes(line) && blocks[at - 1]?.text.includes('Its last line'),
+      JSON.stringify(blocks),
+    );
     // The drawn region is selected; click its right end (the older box overlaps its left part) to be sure.
     const nb = pv.locator(`.region[data-id="${newId}"]`);
     const size = await nb.boundingBox();
@@ -238,7 +274,11 @@ test('3b. a drawn region is parsed into its reading-order place; deleting it rem
     await nb.click({ position: { x: size.width - 4, y: size.height / 2 } });
     await pv.locator(`.region.selected[data-id="${newId}"]`).waitFor({ timeout: 10_000 });
     await pv.locator('#delete-btn').click();
-    const after = await savedMdWhen(TWO_PAGE.file, 'the drawn region’s Markdown removed', (md) => md.split(line).length - 1 === 1);
+    const after = await savedMdWhen(
+      TWO_PAGE.file,
+      'the drawn region’s Markdown removed',
+      (md) => md.split(line).length - 1 === 1,
+    );
     assert.match(after, /```[^\n]*\nReparse this line as code please\.\n```/);
     assert.equal(await pv.locator(`.region[data-id="${newId}"]`).count(), 0);
   });
@@ -248,13 +288,16 @@ test('4. PDF text that looks like HTML is shown as text and runs nothing', async
   await shot('4-xss', async () => {
     await convert(XSS.file);
     const pv = vs.preview();
-    for (const p of XSS.payloads) await pv.locator('.md-block', { hasText: p }).first().waitFor({ state: 'attached', timeout: 90_000 });
+    for (const p of XSS.payloads)
+      await pv.locator('.md-block', { hasText: p }).first().waitFor({ state: 'attached', timeout: 90_000 });
     const frame = await vs.previewFrame();
     const probe = await frame.evaluate(() => ({
       pwned: (window as unknown as { folioPwned?: unknown }).folioPwned ?? null,
       foreignImages: document.querySelectorAll('img:not(.page-image)').length,
       // VS Code adds its own host script to every webview; none may carry PDF text.
-      payloadScripts: [...document.querySelectorAll('script')].filter((s) => (s.textContent ?? '').includes('folioPwned')).length,
+      payloadScripts: [...document.querySelectorAll('script')].filter((s) =>
+        (s.textContent ?? '').includes('folioPwned'),
+      ).length,
       shown: [...document.querySelectorAll('.md-block')].map((b) => b.textContent ?? '').join('\n'),
     }));
     assert.equal(probe.pwned, null, 'a payload ran');
@@ -272,10 +315,19 @@ test('5. cancelling a long conversion stops it within 2 s and keeps the pages do
     await convert(LONG.file);
     const pv = vs.preview();
     await until('two pages in the preview', 120_000, async () => (await pv.locator('section.page').count()) >= 2);
-    const cancel = vs.page.locator('.notification-toast', { hasText: LONG.file }).locator('.monaco-button', { hasText: 'Cancel' }).first();
+    const cancel = vs.page
+      .locator('.notification-toast', { hasText: LONG.file })
+      .locator('.monaco-button', { hasText: 'Cancel' })
+      .first();
     await cancel.waitFor({ timeout: 10_000 });
     // Time from the click event itself (stamped in the workbench), not from when the driver started acting.
-    await vs.page.evaluate(() => document.addEventListener('pointerdown', () => ((window as unknown as { folioCancelAt?: number }).folioCancelAt = Date.now()), { capture: true, once: true }));
+    await vs.page.evaluate(() =>
+      document.addEventListener(
+        'pointerdown',
+        () => ((window as unknown as { folioCancelAt?: number }).folioCancelAt = Date.now()),
+        { capture: true, once: true },
+      ),
+    );
     await cancel.click();
     const t0 = await vs.page.evaluate(() => (window as unknown as { folioCancelAt?: number }).folioCancelAt ?? 0);
     assert.ok(t0 > 0, 'the click on Cancel was seen');
@@ -284,17 +336,24 @@ test('5. cancelling a long conversion stops it within 2 s and keeps the pages do
     await root.waitFor({ timeout: 30_000 });
     const finishedAt = Number(await root.getAttribute('data-finished-at'));
     await new Promise((r) => setTimeout(r, 1000));
-    const arrivals = (await pv.locator('section.page').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.arrived)))).sort((a, b) => a - b);
+    const arrivals = (
+      await pv.locator('section.page').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.arrived)))
+    ).sort((a, b) => a - b);
     const shown = arrivals.length;
     // The backend reports "N/160 pages in … ms (cancelled)" when it has stopped converting; the
     // output channel stamps the line when the extension host reads it.
     const line = await until('the backend’s "(cancelled)" line in the Folio log', 15_000, () =>
-      vs.folioLog().split('\n').find((l) => l.includes(`${LONG.file}:`) && l.includes('(cancelled)')),
+      vs
+        .folioLog()
+        .split('\n')
+        .find((l) => l.includes(`${LONG.file}:`) && l.includes('(cancelled)')),
     );
     const stoppedAt = new Date(line.slice(0, 23).replace(' ', 'T')).getTime();
     const stoppedMs = stoppedAt - t0;
     const lastPageMs = Math.max(0, arrivals[arrivals.length - 1]! - t0);
-    console.log(`cancel clicked at ${new Date(t0).toISOString()}: backend stopped after ${stoppedMs} ms; last page shown after ${lastPageMs} ms, "cancelled" shown after ${finishedAt - t0} ms (${shown} pages kept)`);
+    console.log(
+      `cancel clicked at ${new Date(t0).toISOString()}: backend stopped after ${stoppedMs} ms; last page shown after ${lastPageMs} ms, "cancelled" shown after ${finishedAt - t0} ms (${shown} pages kept)`,
+    );
     assert.match((await pv.locator('#status').textContent()) ?? '', /cancelled/);
     assert.ok(stoppedMs <= 2000, `the conversion stopped ${stoppedMs} ms after Cancel`);
     // Pages converted before the click may still be written and shown; that catch-up is bounded too.
@@ -310,7 +369,6 @@ test('5. cancelling a long conversion stops it within 2 s and keeps the pages do
   });
 });
 
-
 test('6. after a window reload the preview comes back, and "Show Preview" reopens a converted .md', async () => {
   await shot('6-restore', async () => {
     const before = await vs.preview().locator('section.page').count();
@@ -323,12 +381,20 @@ test('6. after a window reload the preview comes back, and "Show Preview" reopen
     await reloaded;
     await vs.page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
     // The webview serializer restores the panel from the sidecar, with the same pages.
-    await until('the restored preview', 60_000, async () => (await vs.preview().locator('section.page').count()) === before);
+    await until(
+      'the restored preview',
+      60_000,
+      async () => (await vs.preview().locator('section.page').count()) === before,
+    );
     await vs.command('View: Close All Editors');
     await vs.open(TWO_PAGE.file.replace(/\.pdf$/, '.md'));
     await vs.command('Folio: Show Preview');
     const pv = vs.preview();
-    await until('the two-page preview from its sidecar', 30_000, async () => (await pv.locator('#page-2 .region').count()) > 0);
+    await until(
+      'the two-page preview from its sidecar',
+      30_000,
+      async () => (await pv.locator('#page-2 .region').count()) > 0,
+    );
     // Still linked: the code block written by test 3 is found again in the .md by its text.
     await pv.locator('.md-block[data-region] pre.md-code').first().waitFor({ state: 'attached', timeout: 10_000 });
   });
@@ -363,7 +429,11 @@ test('7. a remote VLM page streams into the preview under "generating…", as te
       for (let attempt = 1; ; attempt++) {
         const before = finished();
         await convert(pdf);
-        await until('the conversion to reach the VLM server or finish', 90_000, async () => fake.requests.length > 0 || finished() > before);
+        await until(
+          'the conversion to reach the VLM server or finish',
+          90_000,
+          async () => fake.requests.length > 0 || finished() > before,
+        );
         if (fake.requests.length > 0) break;
         assert.ok(attempt < 3, 'the remote VLM settings were never applied: every conversion ran on the pipeline');
         await new Promise((r) => setTimeout(r, 3000));
@@ -372,22 +442,46 @@ test('7. a remote VLM page streams into the preview under "generating…", as te
       // The first conversion of a fresh window also starts the backend: as test 1 allows.
       await pv.locator('section.page-partial .page-generating').first().waitFor({ timeout: 90_000 });
       const seen: string[] = [];
-      await until('the generating page to grow three times', 15_000, async () => {
-        const t = (await pv.locator('section.page-partial .partial-md').first().textContent().catch(() => null)) ?? '';
-        if (t && seen.at(-1) !== t) seen.push(t);
-        return seen.length >= 3;
-      }, 100);
+      await until(
+        'the generating page to grow three times',
+        15_000,
+        async () => {
+          const t =
+            (await pv
+              .locator('section.page-partial .partial-md')
+              .first()
+              .textContent()
+              .catch(() => null)) ?? '';
+          if (t && seen.at(-1) !== t) seen.push(t);
+          return seen.length >= 3;
+        },
+        100,
+      );
       console.log(`screenshot: ${await vs.screenshot('7-remote-stream-generating')}`);
-      for (let i = 1; i < seen.length; i++) assert.ok(seen[i]!.length > seen[i - 1]!.length, `grew: ${JSON.stringify(seen)}`);
+      for (let i = 1; i < seen.length; i++)
+        assert.ok(seen[i]!.length > seen[i - 1]!.length, `grew: ${JSON.stringify(seen)}`);
       // The first text caught may be shorter than the first word (the view can open early).
-      assert.ok(seen[0]!.startsWith('Streamed') || 'Streamed heading'.startsWith(seen[0]!), `starts with the model's first words: ${JSON.stringify(seen[0])}`);
-      await until('both pages final, none generating', 30_000, async () => (await pv.locator('section.page').count()) === 2 && (await pv.locator('section.page-partial').count()) === 0);
+      assert.ok(
+        seen[0]!.startsWith('Streamed') || 'Streamed heading'.startsWith(seen[0]!),
+        `starts with the model's first words: ${JSON.stringify(seen[0])}`,
+      );
+      await until(
+        'both pages final, none generating',
+        30_000,
+        async () =>
+          (await pv.locator('section.page').count()) === 2 && (await pv.locator('section.page-partial').count()) === 0,
+      );
       const md = (await pv.locator('#page-1 .page-md').textContent()) ?? '';
       assert.match(md, /Streamed heading/);
-      assert.match(md, /<img src=x onerror=/, 'the model\'s tag is shown as text');
+      assert.match(md, /<img src=x onerror=/, "the model's tag is shown as text");
       assert.equal(await pv.locator('img[src="x"]').count(), 0, 'no element made from model output');
-      assert.equal(await vs.page.evaluate(() => (window as unknown as { folioPwned?: unknown }).folioPwned ?? null), null);
-      console.log(`remote stream: ${seen.length} growing partial texts seen; both pages final ${Date.now() - t0} ms after Convert; ${fake.requests.length} requests`);
+      assert.equal(
+        await vs.page.evaluate(() => (window as unknown as { folioPwned?: unknown }).folioPwned ?? null),
+        null,
+      );
+      console.log(
+        `remote stream: ${seen.length} growing partial texts seen; both pages final ${Date.now() - t0} ms after Convert; ${fake.requests.length} requests`,
+      );
     } catch (e) {
       console.log(`Folio log:\n${vs.folioLog().slice(-3000)}`);
       throw e;

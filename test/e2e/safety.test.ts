@@ -9,7 +9,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+  copyFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { buildVsix, ensureSetup, until, VsCode } from './harness';
 import { TWO_PAGE, writeFixtures } from './pdfFixtures';
@@ -62,7 +71,11 @@ async function convertAndWait(pdf: string, md: string, what: string): Promise<vo
   await until(what, 90_000, () => {
     try {
       const hash = (JSON.parse(read(sidecar)) as { mdSha256?: string }).mdSha256;
-      return mtime(sidecar) !== before && hash === createHash('sha256').update(readFileSync(md)).digest('hex') && TWO_PAGE.headings.every((h) => read(md).includes(h));
+      return (
+        mtime(sidecar) !== before &&
+        hash === createHash('sha256').update(readFileSync(md)).digest('hex') &&
+        TWO_PAGE.headings.every((h) => read(md).includes(h))
+      );
     } catch {
       return false;
     }
@@ -85,7 +98,9 @@ test('re-converting over an edited .md asks; "Keep Both" writes a new file and k
     assert.match((await dialog.textContent()) ?? '', /already exists and has text Folio did not write/);
     await dialog.locator('.monaco-button', { hasText: 'Keep Both' }).click();
     const second = join(vs.workspace, TWO_PAGE.file.replace(/\.pdf$/, ' (2).md'));
-    await until('the new file with the conversion', 90_000, () => TWO_PAGE.headings.every((h) => read(second).includes(h)));
+    await until('the new file with the conversion', 90_000, () =>
+      TWO_PAGE.headings.every((h) => read(second).includes(h)),
+    );
     assert.match(read(md), /My own note, not from the PDF\./, 'the edited file is untouched');
   } finally {
     console.log(`screenshot: ${await vs.screenshot('safety-reconvert')}`);
@@ -129,17 +144,25 @@ async function convertFolder(name: string): Promise<void> {
   await vs.command('View: Show Explorer');
   const row = vs.page.locator('.explorer-folders-view .monaco-list-row', { hasText: new RegExp(`^${name}$`) }).first();
   const item = vs.page.locator('.context-view .action-item', { hasText: 'Convert All PDFs in Folder' }).first();
-  await until(`the folder menu of ${name}`, 60_000, async () => {
-    await vs.page.keyboard.press('Escape');
-    await row.waitFor({ timeout: 10_000 });
-    await row.click({ button: 'right' });
-    await item.waitFor({ timeout: 3_000 });
-    return true;
-  }, 500);
+  await until(
+    `the folder menu of ${name}`,
+    60_000,
+    async () => {
+      await vs.page.keyboard.press('Escape');
+      await row.waitFor({ timeout: 10_000 });
+      await row.click({ button: 'right' });
+      await item.waitFor({ timeout: 3_000 });
+      return true;
+    },
+    500,
+  );
   await vs.clickMenuItem('Convert All PDFs in Folder');
 }
 
-const folderSummaries = () => [...vs.folioLog().matchAll(/convert folder fmtdir: (\d+) converted, (\d+) up to date, (\d+) kept, (\d+) failed/g)].map((m) => m.slice(1).map(Number));
+const folderSummaries = () =>
+  [
+    ...vs.folioLog().matchAll(/convert folder fmtdir: (\d+) converted, (\d+) up to date, (\d+) kept, (\d+) failed/g),
+  ].map((m) => m.slice(1).map(Number));
 
 test('folio.outputFormat = docling: <name>.docling.json with the PDF\'s text, asked before replacing an edited one, folder conversion up to date; Markdown unchanged; "Convert PDF to…" asks', async () => {
   copyFileSync(join(vs.workspace, TWO_PAGE.file), join(vs.workspace, 'formats.pdf'));
@@ -150,12 +173,17 @@ test('folio.outputFormat = docling: <name>.docling.json with the PDF\'s text, as
   try {
     await setOutputFormat('docling');
     await convert('formats.pdf');
-    await until('formats.docling.json with the PDF\'s headings', 90_000, () => TWO_PAGE.headings.every((h) => doclingTexts(out).includes(h)));
+    await until("formats.docling.json with the PDF's headings", 90_000, () =>
+      TWO_PAGE.headings.every((h) => doclingTexts(out).includes(h)),
+    );
     const doc = JSON.parse(read(out)) as { schema_name: string; origin: { filename: string } };
     assert.equal(doc.schema_name, 'DoclingDocument');
     assert.equal(doc.origin.filename, 'formats.pdf');
     await vs.page.locator('.tab', { hasText: 'formats.docling.json' }).first().waitFor({ timeout: 30_000 });
-    assert.ok(!existsSync(md) && !existsSync(join(vs.workspace, 'formats.folio.json')), 'no Markdown and no sidecar in docling mode');
+    assert.ok(
+      !existsSync(md) && !existsSync(join(vs.workspace, 'formats.folio.json')),
+      'no Markdown and no sidecar in docling mode',
+    );
 
     // Edited since Folio wrote it: the same question as for the .md; Keep Both keeps the edit.
     await vs.command('View: Close All Editors');
@@ -163,10 +191,15 @@ test('folio.outputFormat = docling: <name>.docling.json with the PDF\'s text, as
     await convert('formats.pdf');
     const dialog = vs.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 30_000 });
-    assert.match((await dialog.textContent()) ?? '', /formats\.docling\.json already exists and has text Folio did not write/);
+    assert.match(
+      (await dialog.textContent()) ?? '',
+      /formats\.docling\.json already exists and has text Folio did not write/,
+    );
     await dialog.locator('.monaco-button', { hasText: 'Keep Both' }).click();
     const second = join(vs.workspace, 'formats (2).docling.json');
-    await until('formats (2).docling.json', 90_000, () => TWO_PAGE.headings.every((h) => doclingTexts(second).includes(h)));
+    await until('formats (2).docling.json', 90_000, () =>
+      TWO_PAGE.headings.every((h) => doclingTexts(second).includes(h)),
+    );
     assert.ok(read(out).endsWith('}\n\n'), 'the edited file is untouched');
 
     // The folder command honours the setting, and skips the PDF the second time (content hashes).
@@ -174,7 +207,9 @@ test('folio.outputFormat = docling: <name>.docling.json with the PDF\'s text, as
     await until('the first folder summary', 90_000, () => folderSummaries().length >= 1);
     assert.deepEqual(folderSummaries()[0], [1, 0, 0, 0]);
     const a = join(vs.workspace, 'fmtdir', 'a.docling.json');
-    assert.ok(TWO_PAGE.headings.every((h) => doclingTexts(a).includes(h)) && !existsSync(join(vs.workspace, 'fmtdir', 'a.md')));
+    assert.ok(
+      TWO_PAGE.headings.every((h) => doclingTexts(a).includes(h)) && !existsSync(join(vs.workspace, 'fmtdir', 'a.md')),
+    );
     const written = mtime(a);
     await convertFolder('fmtdir');
     await until('the second folder summary', 60_000, () => folderSummaries().length >= 2);
@@ -198,7 +233,10 @@ test('folio.outputFormat = docling: <name>.docling.json with the PDF\'s text, as
   const chunks = join(vs.workspace, 'formats.chunks.jsonl');
   await until('formats.chunks.jsonl', 90_000, () => {
     try {
-      const all = read(chunks).trimEnd().split('\n').map((l) => (JSON.parse(l) as { text: string; headings: string[] }));
+      const all = read(chunks)
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { text: string; headings: string[] });
       return TWO_PAGE.headings.every((h) => all.some((c) => c.headings.includes(h)));
     } catch {
       return false;

@@ -66,7 +66,11 @@ export function buildTestExtension(dir: string): string {
   writeFileSync(join(src, 'README.md'), 'Test extension for Folio end-to-end tests.\n');
   const vsce = join(repoRoot(), 'node_modules', '@vscode', 'vsce', 'vsce');
   const out = join(dir, 'folio-lm-test.vsix');
-  const r = spawnSync(process.execPath, [vsce, 'package', '--allow-missing-repository', '--skip-license', '--out', out], { cwd: src, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(
+    process.execPath,
+    [vsce, 'package', '--allow-missing-repository', '--skip-license', '--out', out],
+    { cwd: src, encoding: 'utf8', timeout: 120_000 },
+  );
   if (r.status !== 0) throw new Error(`packaging the test extension failed: ${r.stdout}\n${r.stderr}`);
   return out;
 }

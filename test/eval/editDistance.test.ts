@@ -22,7 +22,8 @@ test('levenshtein: bit-parallel blocks agree with plain DP across word boundarie
     x ^= x << 5;
     return (x >>> 0) / 4294967296;
   };
-  const gen = (n: number, k: number) => Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(rnd() * k))).join('');
+  const gen = (n: number, k: number) =>
+    Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(rnd() * k))).join('');
   for (let i = 0; i < 400; i++) {
     // Lengths around 31/32/33, 63/64/65 and beyond exercise the carry between blocks.
     const a = gen(Math.floor(rnd() * 140), 1 + Math.floor(rnd() * 4));

@@ -4,7 +4,10 @@ import { normalizeText, stripInline } from '../../eval/metrics/normalize';
 import { parseMarkdown, parsePlainText } from '../../eval/metrics/markdown';
 
 test('normalizeText: ligatures, quotes, dashes, spaces, bullets', () => {
-  assert.equal(normalizeText('The \uFB01ne \u201Cquoted\u201D \u2014 it\u2019s\n\n  here'), 'The fine "quoted" - it\'s here');
+  assert.equal(
+    normalizeText('The \uFB01ne \u201Cquoted\u201D \u2014 it\u2019s\n\n  here'),
+    'The fine "quoted" - it\'s here',
+  );
   assert.equal(normalizeText('\u2022 first\n\u2022 second'), 'first second');
   assert.equal(normalizeText('soft\u00ADhyphen\u200B'), 'softhyphen');
 });
@@ -66,16 +69,39 @@ test('parseMarkdown: headings, nested lists, code, formula, pictures, paragraphs
 });
 
 test('parseMarkdown: GFM and HTML tables with spans', () => {
-  const md = '| A | B |\n|---|:-:|\n| 1 | 2 \\| 3 |\n\n<table><tr><th colspan="2">H</th></tr>\n<tr><td>x</td><td rowspan=2>y</td></tr></table>\n';
+  const md =
+    '| A | B |\n|---|:-:|\n| 1 | 2 \\| 3 |\n\n<table><tr><th colspan="2">H</th></tr>\n<tr><td>x</td><td rowspan=2>y</td></tr></table>\n';
   const tables = parseMarkdown(md).filter((x) => x.kind === 'table');
   assert.equal(tables.length, 2);
-  assert.deepEqual(tables[0].table!.rows.map((r) => r.map((c) => c.text)), [['A', 'B'], ['1', '2 | 3']]);
+  assert.deepEqual(
+    tables[0].table!.rows.map((r) => r.map((c) => c.text)),
+    [
+      ['A', 'B'],
+      ['1', '2 | 3'],
+    ],
+  );
   assert.equal(tables[0].table!.rows[0][0].header, true);
   const h = tables[1].table!;
-  assert.deepEqual(h.rows.map((r) => r.map((c) => [c.text, c.rowspan, c.colspan])), [[['H', 1, 2]], [['x', 1, 1], ['y', 2, 1]]]);
+  assert.deepEqual(
+    h.rows.map((r) => r.map((c) => [c.text, c.rowspan, c.colspan])),
+    [
+      [['H', 1, 2]],
+      [
+        ['x', 1, 1],
+        ['y', 2, 1],
+      ],
+    ],
+  );
 });
 
 test('parsePlainText: blank lines and form feeds split paragraphs; no Markdown read', () => {
   const b = parsePlainText('# not a heading\nline\n\n* star\f next');
-  assert.deepEqual(b.map((x) => [x.kind, x.text]), [['paragraph', '# not a heading\nline'], ['paragraph', '* star'], ['paragraph', 'next']]);
+  assert.deepEqual(
+    b.map((x) => [x.kind, x.text]),
+    [
+      ['paragraph', '# not a heading\nline'],
+      ['paragraph', '* star'],
+      ['paragraph', 'next'],
+    ],
+  );
 });

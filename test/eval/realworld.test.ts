@@ -31,7 +31,9 @@ test('normalizeText: olmOCR rules (emphasis, whitespace, quotes, dashes, NFC, mi
 /** rapidfuzz's partial_ratio by its definition, with a plain LCS table: the reference for the bit-parallel one. */
 function lcsTable(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) d[i][j] = a[i - 1] === b[j - 1] ? d[i - 1][j - 1] + 1 : Math.max(d[i - 1][j], d[i][j - 1]);
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++)
+      d[i][j] = a[i - 1] === b[j - 1] ? d[i - 1][j - 1] + 1 : Math.max(d[i - 1][j], d[i][j - 1]);
   return d[a.length][b.length];
 }
 function partialByDefinition(a: string, b: string): number {
@@ -40,7 +42,8 @@ function partialByDefinition(a: string, b: string): number {
   let best = 0;
   for (let i = 1; i < n; i++) best = Math.max(best, (2 * lcsTable(a, b.slice(0, i))) / (n + i));
   for (let i = 0; i + n <= b.length; i++) best = Math.max(best, (2 * lcsTable(a, b.slice(i, i + n))) / (2 * n));
-  for (let i = Math.max(0, b.length - n); i < b.length; i++) best = Math.max(best, (2 * lcsTable(a, b.slice(i))) / (n + b.length - i));
+  for (let i = Math.max(0, b.length - n); i < b.length; i++)
+    best = Math.max(best, (2 * lcsTable(a, b.slice(i))) / (n + b.length - i));
   return best;
 }
 
@@ -53,12 +56,15 @@ test('fuzzy: ratio and partial_ratio as rapidfuzz defines them', () => {
   assert.equal(partialRatio('', 'x'), 0);
   // Seeded random strings, needles across the 32-bit word boundary: bit-parallel = definition.
   let seed = 42;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const str = (n: number) => Array.from({ length: n }, () => 'abcde '[Math.floor(rnd() * 6)]).join('');
   for (let k = 0; k < 400; k++) {
     const a = str([1, 3, 10, 33, 40, 70][k % 6]);
     const b = str([1, 5, 20, 60, 150][k % 5]);
-    const want = a.length === b.length ? Math.max(partialByDefinition(a, b), partialByDefinition(b, a)) : partialByDefinition(a, b);
+    const want =
+      a.length === b.length
+        ? Math.max(partialByDefinition(a, b), partialByDefinition(b, a))
+        : partialByDefinition(a, b);
     assert.ok(Math.abs(partialRatio(a, b) - want) < 1e-12, `partialRatio(${a}, ${b})`);
   }
   assert.deepEqual(nearMatchStarts('abc', 'xabcabc', 0), [1, 4]);
@@ -90,17 +96,31 @@ test('order: before/after, fuzzy, missing text fails', () => {
   assert.ok(passes(o, 'x left column ends here. right column starts y'));
   assert.ok(!passes(o, 'right column starts. left column ends here.'));
   assert.ok(!passes(o, 'left column ends here only'));
-  assert.ok(passes(mk({ type: 'order', before: 'left column ends here', after: 'right column starts', max_diffs: 2 }), 'left colunm ends here, right column starts'));
+  assert.ok(
+    passes(
+      mk({ type: 'order', before: 'left column ends here', after: 'right column starts', max_diffs: 2 }),
+      'left colunm ends here, right column starts',
+    ),
+  );
   assert.throws(() => mk({ type: 'order', before: 'ab', after: 'cdef', max_diffs: 2 }), TestFormatError);
 });
 
 test('table: neighbours and headings in Markdown and HTML tables', () => {
   const md = '| Method | Acc | F1 |\n| --- | --- | --- |\n| Ours | 91.2 | 88.0 |\n| Base | 85.1 | 80.3 |\n';
-  const t = mk({ type: 'table', cell: '88.0', up: 'F1', left: '91.2', top_heading: 'F1', left_heading: 'Ours', down: '80.3' });
+  const t = mk({
+    type: 'table',
+    cell: '88.0',
+    up: 'F1',
+    left: '91.2',
+    top_heading: 'F1',
+    left_heading: 'Ours',
+    down: '80.3',
+  });
   assert.ok(passes(t, md));
   assert.ok(!passes(t, md.replace('| Ours | 91.2 | 88.0 |', '| Ours | 88.0 | 91.2 |')));
   assert.ok(!passes(t, 'Method Acc F1 Ours 91.2 88.0'), 'plain text has no table');
-  const html = '<table><thead><tr><th>Method</th><th colspan="2">Scores</th></tr></thead><tr><td>Ours</td><td>91.2</td><td>88.0</td></tr></table>';
+  const html =
+    '<table><thead><tr><th>Method</th><th colspan="2">Scores</th></tr></thead><tr><td>Ours</td><td>91.2</td><td>88.0</td></tr></table>';
   assert.ok(passes(mk({ type: 'table', cell: '88.0', top_heading: 'Scores', left: '91.2' }), html));
   assert.ok(passes(mk({ type: 'table', cell: '91.2', top_heading: 'Scores', left_heading: 'Ours' }), html));
   assert.ok(!passes(mk({ type: 'table', cell: '91.2', top_heading: 'Method' }), html));
@@ -139,10 +159,22 @@ test('the committed set: well-formed, ≥ 600 tests on ≥ 100 pages, every clas
   const pages = new Set(tests.map((t) => `${t.pdf}#${t.page}`));
   assert.ok(tests.length >= 600, `${tests.length} tests`);
   assert.ok(pages.size >= 100, `${pages.size} pages`);
-  for (const c of Object.keys(FAILURE_CLASSES)) assert.ok(tests.some((t) => t.class.includes(c as never)), `no test probes class ${c}`);
-  for (const ty of TEST_TYPES) assert.ok(tests.some((t) => t.type === ty), `no ${ty} test`);
+  for (const c of Object.keys(FAILURE_CLASSES))
+    assert.ok(
+      tests.some((t) => t.class.includes(c as never)),
+      `no test probes class ${c}`,
+    );
+  for (const ty of TEST_TYPES)
+    assert.ok(
+      tests.some((t) => t.type === ty),
+      `no ${ty} test`,
+    );
   const unchecked = tests.filter((t) => t.checked !== 'verified');
-  assert.deepEqual(unchecked.map((t) => t.id), [], 'every test is checked against its page image');
+  assert.deepEqual(
+    unchecked.map((t) => t.id),
+    [],
+    'every test is checked against its page image',
+  );
   const dir = mkdtempSync(join(tmpdir(), 'folio-rw-test-'));
   try {
     const files = materializePages(tests, dir, corpusRoot(repo), setDir(repo));
@@ -158,10 +190,21 @@ test('Debian sources: a missing package or a changed file is an error naming the
   try {
     const file = join(dir, 'doc.pdf');
     writeFileSync(file, '%PDF-1.4 test bytes');
-    const good: DebianSource = { key: 'k', pkg: 'some-doc-package', path: file, sha256: sha256(Buffer.from('%PDF-1.4 test bytes')) };
+    const good: DebianSource = {
+      key: 'k',
+      pkg: 'some-doc-package',
+      path: file,
+      sha256: sha256(Buffer.from('%PDF-1.4 test bytes')),
+    };
     assert.equal(pdfBytes('debian/k', dir, new Map([['k', good]])).toString(), '%PDF-1.4 test bytes');
-    assert.throws(() => pdfBytes('debian/k', dir, new Map([['k', { ...good, path: join(dir, 'gone.pdf') }]])), /install the Debian package "some-doc-package"/);
-    assert.throws(() => pdfBytes('debian/k', dir, new Map([['k', { ...good, sha256: '0'.repeat(64) }]])), /some-doc-package.*changed version/);
+    assert.throws(
+      () => pdfBytes('debian/k', dir, new Map([['k', { ...good, path: join(dir, 'gone.pdf') }]])),
+      /install the Debian package "some-doc-package"/,
+    );
+    assert.throws(
+      () => pdfBytes('debian/k', dir, new Map([['k', { ...good, sha256: '0'.repeat(64) }]])),
+      /some-doc-package.*changed version/,
+    );
     assert.throws(() => pdfBytes('debian/nokey', dir, new Map()), /no "nokey"/);
     assert.throws(() => pdfBytes('corpus/missing.pdf', dir, new Map()), /missing from the shared corpus/);
   } finally {
@@ -174,7 +217,19 @@ test('raster pages: a JPEG wrapped alone in a PDF that poppler reads back as an 
   try {
     // A real page rendered by poppler, as materializePages does for raster<dpi>/ refs.
     const src = join(dir, 'src.pdf');
-    writeFileSync(src, imagePdf(execFileSync('pdftoppm', ['-r', '20', '-jpeg', '-singlefile', join(repoRoot(), 'test', 'fixtures', 'sample.pdf')]), 20));
+    writeFileSync(
+      src,
+      imagePdf(
+        execFileSync('pdftoppm', [
+          '-r',
+          '20',
+          '-jpeg',
+          '-singlefile',
+          join(repoRoot(), 'test', 'fixtures', 'sample.pdf'),
+        ]),
+        20,
+      ),
+    );
     const info = execFileSync('pdfinfo', [src]).toString();
     assert.match(info, /Pages:\s+1/);
     const size = /Page size:\s+([\d.]+) x ([\d.]+)/.exec(info)!;

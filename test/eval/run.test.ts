@@ -28,7 +28,11 @@ test('runProcess: a timeout kills the whole process group, grandchildren include
 });
 
 test('runProcess: exit code, output and peak RSS of a normal run', async () => {
-  const r = await runProcess(process.execPath, ['-e', 'const a = Buffer.alloc(64 * 2 ** 20, 1); setTimeout(() => { console.log(a[5]); process.exit(3); }, 300)'], { timeoutMs: 10_000 });
+  const r = await runProcess(
+    process.execPath,
+    ['-e', 'const a = Buffer.alloc(64 * 2 ** 20, 1); setTimeout(() => { console.log(a[5]); process.exit(3); }, 300)'],
+    { timeoutMs: 10_000 },
+  );
   assert.equal(r.timedOut, false);
   assert.equal(r.code, 3);
   assert.equal(r.stdout.trim(), '1');

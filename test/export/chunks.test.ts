@@ -31,10 +31,19 @@ test('splitText: pieces within the limit, cut only between words, nothing lost',
   const text = 'Tables are split by rows. '.repeat(30) + 'Supercalifragilisticexpialidocious' + ' end of text.';
   const pieces = splitText(text, 60, (s) => s.length);
   assert.ok(pieces.length > 5);
-  assert.deepEqual(pieces.flatMap((p) => words(p.text)), words(text), 'the words, in order, each whole');
-  for (const p of pieces) assert.ok(p.text.length <= 60 || (words(p.text).length === 1 && p.oversize), `within the limit: ${p.text}`);
+  assert.deepEqual(
+    pieces.flatMap((p) => words(p.text)),
+    words(text),
+    'the words, in order, each whole',
+  );
+  for (const p of pieces)
+    assert.ok(p.text.length <= 60 || (words(p.text).length === 1 && p.oversize), `within the limit: ${p.text}`);
   const long = splitText('a ' + 'x'.repeat(100) + ' b', 20, (s) => s.length);
-  assert.deepEqual(long.map((p) => p.oversize), [false, true, false], 'a word longer than the limit is kept whole and flagged');
+  assert.deepEqual(
+    long.map((p) => p.oversize),
+    [false, true, false],
+    'a word longer than the limit is kept whole and flagged',
+  );
 });
 
 test('splitTable: whole rows, header repeated, rows joined by a merged cell kept together', () => {
@@ -48,14 +57,20 @@ test('splitTable: whole rows, header repeated, rows joined by a merged cell kept
   let next = 0;
   for (const p of pieces) {
     const firstBody = p.text.search(/y\d|merged/);
-    assert.ok(p.text.indexOf('Year') >= 0 && p.text.indexOf('Year') < firstBody, 'header repeated, first, in every piece');
+    assert.ok(
+      p.text.indexOf('Year') >= 0 && p.text.indexOf('Year') < firstBody,
+      'header repeated, first, in every piece',
+    );
     assert.equal(p.start, next, 'pieces follow each other');
     next = p.end;
     if (p.text.includes('merged')) assert.ok(p.text.includes('v6'), 'the merged cell’s rows stay together');
   }
   assert.equal(next, 12, 'every body row once');
   const bodyLines = pieces.flatMap((p) => p.text.split('\n').filter((l) => /y\d|v\d/.test(l)));
-  assert.ok(bodyLines.every((l) => /^(\||<tr>)/.test(l) || l.startsWith('<t')), 'only whole rows');
+  assert.ok(
+    bodyLines.every((l) => /^(\||<tr>)/.test(l) || l.startsWith('<t')),
+    'only whole rows',
+  );
 });
 
 function checkChunks(chunks: Chunk[], max: number, size: (s: string) => number): void {
@@ -70,15 +85,41 @@ function checkChunks(chunks: Chunk[], max: number, size: (s: string) => number):
       assert.ok(b.t >= b.b && b.r >= b.l && b.t <= 792, `box ${JSON.stringify(b)} in page coordinates`);
     }
     // A table cell is never cut: every table line of a chunk is a whole row.
-    for (const line of c.text.split('\n')) if (line.startsWith('|')) assert.ok(line.endsWith('|'), `whole table row: ${line}`);
+    for (const line of c.text.split('\n'))
+      if (line.startsWith('|')) assert.ok(line.endsWith('|'), `whole table row: ${line}`);
   });
 }
 
 test('heading path: title, section, subsection; a new section replaces the one it follows', () => {
-  const t = (cls: DocItem['cls'], text: string, level?: number): DocItem => ({ cls, text, level, bbox: { x0: 10, y0: 10, x1: 100, y1: 20 } });
-  const page: ExportPage = { page: 1, width: 612, height: 792, items: [t('title', 'Doc'), t('text', 'intro'), t('section_header', 'One', 1), t('section_header', 'One.A', 2), t('text', 'deep'), t('section_header', 'Two', 1), t('text', 'second')] };
+  const t = (cls: DocItem['cls'], text: string, level?: number): DocItem => ({
+    cls,
+    text,
+    level,
+    bbox: { x0: 10, y0: 10, x1: 100, y1: 20 },
+  });
+  const page: ExportPage = {
+    page: 1,
+    width: 612,
+    height: 792,
+    items: [
+      t('title', 'Doc'),
+      t('text', 'intro'),
+      t('section_header', 'One', 1),
+      t('section_header', 'One.A', 2),
+      t('text', 'deep'),
+      t('section_header', 'Two', 1),
+      t('text', 'second'),
+    ],
+  };
   const chunks = chunkDocument([page], { maxSize: 1000, unit: 'chars' });
-  assert.deepEqual(chunks.map((c) => [c.text, c.headings]), [['intro', ['Doc']], ['deep', ['Doc', 'One', 'One.A']], ['second', ['Doc', 'Two']]]);
+  assert.deepEqual(
+    chunks.map((c) => [c.text, c.headings]),
+    [
+      ['intro', ['Doc']],
+      ['deep', ['Doc', 'One', 'One.A']],
+      ['second', ['Doc', 'Two']],
+    ],
+  );
 });
 
 test('docling corpus documents: heading paths, limits in characters and tokens, words and cells whole', () => {
@@ -92,11 +133,20 @@ test('docling corpus documents: heading paths, limits in characters and tokens, 
   let k = 0;
   for (const w of all) if (k < sample.length && w === sample[k]) k++;
   assert.equal(k, sample.length, 'body words appear whole and in order');
-  assert.ok(chars.filter((c) => c.headings.length >= 1).length > 10, 'chunks under section headers carry their heading');
+  assert.ok(
+    chars.filter((c) => c.headings.length >= 1).length > 10,
+    'chunks under section headers carry their heading',
+  );
   const methods = chars.find((c) => c.headings.some((h) => /Previous work and State of the Art/.test(h)));
   assert.ok(methods, 'a chunk under "2. Previous work and State of the Art"');
-  assert.ok(chars.some((c) => c.kinds.includes('table')), 'tables are chunked');
-  assert.ok(chars.some((c) => c.pages.length === 1 && c.pages[0]! > 5), 'pages recorded');
+  assert.ok(
+    chars.some((c) => c.kinds.includes('table')),
+    'tables are chunked',
+  );
+  assert.ok(
+    chars.some((c) => c.pages.length === 1 && c.pages[0]! > 5),
+    'pages recorded',
+  );
 
   const count = cl100kCounter();
   const tokens = chunkDocument(pages, { maxSize: 128, unit: 'tokens', countTokens: count });
@@ -116,14 +166,35 @@ test('CLI --format chunks --chunk-schema flat writes JSON Lines on a real PDF', 
   const dir = mkdtempSync(join(tmpdir(), 'folio-chunks-'));
   try {
     const out = join(dir, 'sample.chunks.jsonl');
-    const r = spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'convert', join(repoRoot(), 'test', 'fixtures', 'sample.pdf'), '--format', 'chunks', '--chunk-schema', 'flat', '--chunk-size', '400', '-o', out, '-q'], { encoding: 'utf8', timeout: 180_000 });
+    const r = spawnSync(
+      process.execPath,
+      [
+        join(repoRoot(), 'dist', 'cli.js'),
+        'convert',
+        join(repoRoot(), 'test', 'fixtures', 'sample.pdf'),
+        '--format',
+        'chunks',
+        '--chunk-schema',
+        'flat',
+        '--chunk-size',
+        '400',
+        '-o',
+        out,
+        '-q',
+      ],
+      { encoding: 'utf8', timeout: 180_000 },
+    );
     assert.equal(r.status, 0, r.stderr);
     const lines = readFileSync(out, 'utf8').trim().split('\n');
     const chunks = lines.map((l) => JSON.parse(l) as Chunk);
     checkChunks(chunks, 400, (s) => s.length);
     assert.deepEqual([...new Set(chunks.flatMap((c) => c.pages))].sort(), [1, 2], 'both pages');
     assert.ok(chunks.some((c) => c.headings.length > 0));
-    const bad = spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'convert', 'x.pdf', '--chunk-unit', 'words'], { encoding: 'utf8' });
+    const bad = spawnSync(
+      process.execPath,
+      [join(repoRoot(), 'dist', 'cli.js'), 'convert', 'x.pdf', '--chunk-unit', 'words'],
+      { encoding: 'utf8' },
+    );
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /--chunk-unit must be chars or tokens/);
   } finally {

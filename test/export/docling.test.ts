@@ -26,7 +26,8 @@ import { doclingValidator, SCHEMA_VERSIONS } from './doclingSchema';
 const validators = SCHEMA_VERSIONS.map((v) => [v, doclingValidator(v)] as const);
 
 function assertValid(doc: unknown, what: string): void {
-  for (const [v, validate] of validators) assert.deepEqual(validate(doc), [], `${what}: valid against DoclingDocument ${v}`);
+  for (const [v, validate] of validators)
+    assert.deepEqual(validate(doc), [], `${what}: valid against DoclingDocument ${v}`);
   assert.ok(isDocling.Document(doc as object), `${what}: @docling/docling-core's isDocling.Document accepts it`);
 }
 
@@ -38,13 +39,27 @@ function corpusPages(stem: string): ExportPage[] {
     const size = gt.pages?.[String(i + 1)]?.size ?? { width: 612, height: 792 };
     const width = size.width ?? 612;
     const height = size.height ?? 792;
-    return { page: i + 1, width, height, items: p.items.map((it) => ({ ...it, bbox: it.grid ? fromGrid(it.grid, { width, height }) : undefined })) };
+    return {
+      page: i + 1,
+      width,
+      height,
+      items: p.items.map((it) => ({ ...it, bbox: it.grid ? fromGrid(it.grid, { width, height }) : undefined })),
+    };
   });
 }
 
 const CORPUS = [
-  'pdf/2305.03393v1-pg9', 'pdf/amt_handbook_sample', 'pdf/code_and_formula', 'pdf/multi_page', 'pdf/normal_4pages', 'pdf/picture_classification',
-  'pdf/redp5110_sampled', 'pdf/right_to_left_01', 'pdf/table_mislabeled_as_picture', 'gt_without_pdf/2203.01017v2', 'gt_without_pdf/2206.01062',
+  'pdf/2305.03393v1-pg9',
+  'pdf/amt_handbook_sample',
+  'pdf/code_and_formula',
+  'pdf/multi_page',
+  'pdf/normal_4pages',
+  'pdf/picture_classification',
+  'pdf/redp5110_sampled',
+  'pdf/right_to_left_01',
+  'pdf/table_mislabeled_as_picture',
+  'gt_without_pdf/2203.01017v2',
+  'gt_without_pdf/2206.01062',
   'gt_without_pdf/2305.03393v1',
 ];
 
@@ -58,7 +73,11 @@ test('docling DocTags of 12 corpus documents: schema-valid DoclingDocuments whos
     const json = JSON.parse(JSON.stringify(doc)) as DoclingDocument;
     assertValid(json, stem);
     for (const keep of [false, true]) {
-      assert.equal(doclingToMarkdown(json, { keepFurniture: keep }), pagesToMarkdown(pages, keep), `${stem}: round trip (keepFurniture ${keep})`);
+      assert.equal(
+        doclingToMarkdown(json, { keepFurniture: keep }),
+        pagesToMarkdown(pages, keep),
+        `${stem}: round trip (keepFurniture ${keep})`,
+      );
     }
     // Every item is reachable from the body exactly once (the types' own iterator agrees).
     const seen = new Set<string>();
@@ -72,7 +91,10 @@ test('docling DocTags of 12 corpus documents: schema-valid DoclingDocuments whos
     lists += json.groups?.filter((g) => g.label === 'list').length ?? 0;
     pictures += json.pictures?.length ?? 0;
   }
-  assert.ok(tables >= 5 && lists >= 5 && pictures >= 5, `the set exercises tables (${tables}), lists (${lists}) and pictures (${pictures})`);
+  assert.ok(
+    tables >= 5 && lists >= 5 && pictures >= 5,
+    `the set exercises tables (${tables}), lists (${lists}) and pictures (${pictures})`,
+  );
 });
 
 test('OTSL → table cells: spans from lcel/ucel/xcel, headers, dense grid; and back to the same OTSL', () => {
@@ -92,7 +114,11 @@ test('OTSL → table cells: spans from lcel/ucel/xcel, headers, dense grid; and 
   const a = data.table_cells!.find((t) => t.text === 'A')!;
   assert.deepEqual([a.start_row_offset_idx, a.end_row_offset_idx, a.row_span, a.row_header], [1, 3, 2, true]);
   const x = data.table_cells!.find((t) => t.text === 'x')!;
-  assert.deepEqual([x.start_row_offset_idx, x.end_row_offset_idx, x.start_col_offset_idx, x.end_col_offset_idx], [3, 5, 1, 3], '2×2 cell from lcel + ucel + xcel');
+  assert.deepEqual(
+    [x.start_row_offset_idx, x.end_row_offset_idx, x.start_col_offset_idx, x.end_col_offset_idx],
+    [3, 5, 1, 3],
+    '2×2 cell from lcel + ucel + xcel',
+  );
   assert.equal(data.table_cells!.find((t) => t.text === 'Total')!.row_section, true);
   assert.equal(data.grid[4]![2], x, 'grid repeats the spanning cell at every position it covers');
   assert.equal(data.grid.flat().length, 15);
@@ -104,13 +130,28 @@ test('real conversions: DoclingDocument = Folio Markdown, table 6×8 and boxes w
   try {
     for (const name of ['2305.03393v1-pg9', 'picture_classification']) {
       copyFileSync(corpusPath(`docling/pdf/${name}.pdf`), join(dir, `${name}.pdf`));
-      const r = spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'convert', `${name}.pdf`, '--format', 'json', '-q'], { cwd: dir, encoding: 'utf8', timeout: 180_000 });
+      const r = spawnSync(
+        process.execPath,
+        [join(repoRoot(), 'dist', 'cli.js'), 'convert', `${name}.pdf`, '--format', 'json', '-q'],
+        { cwd: dir, encoding: 'utf8', timeout: 180_000 },
+      );
       assert.equal(r.status, 0, r.stderr);
       const summary = JSON.parse(readFileSync(join(dir, `${name}.folio-result.json`), 'utf8')) as ConvertSummary;
-      const out = renderExport({ format: 'docling', pdfPath: join(dir, `${name}.pdf`), pages: summary.pages!, images: 'link', imagesBaseDir: dir, keepFurniture: false });
+      const out = renderExport({
+        format: 'docling',
+        pdfPath: join(dir, `${name}.pdf`),
+        pages: summary.pages!,
+        images: 'link',
+        imagesBaseDir: dir,
+        keepFurniture: false,
+      });
       const doc = JSON.parse(out.text) as DoclingDocument;
       assertValid(doc, name);
-      assert.equal(doclingToMarkdown(doc), summary.markdown, `${name}: DocTags → DoclingDocument → Markdown equals the .md`);
+      assert.equal(
+        doclingToMarkdown(doc),
+        summary.markdown,
+        `${name}: DocTags → DoclingDocument → Markdown equals the .md`,
+      );
       assert.equal(doc.origin?.filename, `${name}.pdf`);
       assert.ok((doc.origin?.binary_hash ?? 0) > 0);
       const gt = JSON.parse(readFileSync(corpusPath(`docling/pdf/${name}.json`), 'utf8')) as DoclingDocument;
@@ -127,7 +168,10 @@ test('real conversions: DoclingDocument = Folio Markdown, table 6×8 and boxes w
         assert.equal(t.data.num_cols, gt.tables![0]!.data.num_cols);
         const box = t.prov![0]!.bbox;
         assert.equal(box.coord_origin, 'BOTTOMLEFT');
-        assert.ok(iou(box, gt.tables![0]!.prov![0]!.bbox) > 0.85, `table box ${JSON.stringify(box)} overlaps docling's`);
+        assert.ok(
+          iou(box, gt.tables![0]!.prov![0]!.bbox) > 0.85,
+          `table box ${JSON.stringify(box)} overlaps docling's`,
+        );
       } else {
         const pic = doc.pictures![0]!;
         assert.ok(iou(pic.prov![0]!.bbox, gt.pictures![0]!.prov![0]!.bbox) > 0.85, 'picture box overlaps docling’s');
@@ -142,7 +186,11 @@ test('real conversions: DoclingDocument = Folio Markdown, table 6×8 and boxes w
       }
     }
     // The CLI writes the same document itself.
-    const r = spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'convert', 'picture_classification.pdf', '--format', 'docling', '-q'], { cwd: dir, encoding: 'utf8', timeout: 180_000 });
+    const r = spawnSync(
+      process.execPath,
+      [join(repoRoot(), 'dist', 'cli.js'), 'convert', 'picture_classification.pdf', '--format', 'docling', '-q'],
+      { cwd: dir, encoding: 'utf8', timeout: 180_000 },
+    );
     assert.equal(r.status, 0, r.stderr);
     const written = JSON.parse(readFileSync(join(dir, 'picture_classification.docling.json'), 'utf8'));
     assertValid(written, 'CLI output');

@@ -54,35 +54,73 @@ function checkAgainstDocument(chunks: DoclingChunk[], doc: DoclingDocument): voi
         assert.ok(p.bbox.t >= p.bbox.b && p.bbox.r >= p.bbox.l, `${item.self_ref}: a box in page coordinates`);
       }
     }
-    assert.deepEqual([...pages].sort((a, b) => a - b), [...c.folio.pages].sort((a, b) => a - b), `chunk ${i}: folio.pages = the items' pages`);
+    assert.deepEqual(
+      [...pages].sort((a, b) => a - b),
+      [...c.folio.pages].sort((a, b) => a - b),
+      `chunk ${i}: folio.pages = the items' pages`,
+    );
   });
 }
 
 test('docling chunks of corpus documents: doc_items resolve in the document, headings and text as the flat chunks', () => {
-  for (const stem of ['gt_without_pdf/2203.01017v2', 'pdf/2305.03393v1-pg9', 'pdf/code_and_formula', 'pdf/picture_classification']) {
+  for (const stem of [
+    'gt_without_pdf/2203.01017v2',
+    'pdf/2305.03393v1-pg9',
+    'pdf/code_and_formula',
+    'pdf/picture_classification',
+  ]) {
     const pages = corpusPages(stem);
     const chunk = { maxSize: 300, unit: 'chars' as const };
-    const { document, chunks } = doclingChunks(pages, { name: 'x', origin: { filename: 'x.pdf', mimetype: 'application/pdf', binaryHash: 42 }, chunk });
-    for (const v of SCHEMA_VERSIONS) assert.deepEqual(doclingValidator(v)(document), [], `${stem}: the document is valid against ${v}`);
+    const { document, chunks } = doclingChunks(pages, {
+      name: 'x',
+      origin: { filename: 'x.pdf', mimetype: 'application/pdf', binaryHash: 42 },
+      chunk,
+    });
+    for (const v of SCHEMA_VERSIONS)
+      assert.deepEqual(doclingValidator(v)(document), [], `${stem}: the document is valid against ${v}`);
     checkAgainstDocument(chunks, document);
     const flat = chunkDocument(pages, chunk);
-    assert.deepEqual(chunks.map((c) => c.text), flat.map((c) => c.text), `${stem}: the same cuts as the flat schema`);
-    assert.deepEqual(chunks.map((c) => c.meta.headings ?? []), flat.map((c) => c.headings), `${stem}: the same heading paths`);
-    for (const c of chunks) assert.deepEqual(c.meta.origin, { mimetype: 'application/pdf', binary_hash: 42, filename: 'x.pdf' });
+    assert.deepEqual(
+      chunks.map((c) => c.text),
+      flat.map((c) => c.text),
+      `${stem}: the same cuts as the flat schema`,
+    );
+    assert.deepEqual(
+      chunks.map((c) => c.meta.headings ?? []),
+      flat.map((c) => c.headings),
+      `${stem}: the same heading paths`,
+    );
+    for (const c of chunks)
+      assert.deepEqual(c.meta.origin, { mimetype: 'application/pdf', binary_hash: 42, filename: 'x.pdf' });
     // The items of a chunk are the ones whose text it holds: its words are their words.
     const wordsOf = (t: string) => t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
     for (const c of chunks) {
-      const itemWords = new Set(c.meta.doc_items.flatMap((it) => wordsOf(typeof it.text === 'string' ? it.text : JSON.stringify(it.data ?? ''))));
-      const mine = wordsOf(c.text.replace(/<[^>]*>/g, " "));
+      const itemWords = new Set(
+        c.meta.doc_items.flatMap((it) =>
+          wordsOf(typeof it.text === 'string' ? it.text : JSON.stringify(it.data ?? '')),
+        ),
+      );
+      const mine = wordsOf(c.text.replace(/<[^>]*>/g, ' '));
       const shared = mine.filter((w) => itemWords.has(w)).length;
-      assert.ok(shared >= 0.9 * mine.length, `chunk ${c.folio.index}: ${shared} of its ${mine.length} words are its items' words`);
+      assert.ok(
+        shared >= 0.9 * mine.length,
+        `chunk ${c.folio.index}: ${shared} of its ${mine.length} words are its items' words`,
+      );
     }
     if (stem === 'pdf/2305.03393v1-pg9') {
       const pieces = chunks.filter((c) => c.folio.tableRows);
       assert.ok(pieces.length >= 2, 'a split table');
-      for (const p of pieces) assert.deepEqual(p.meta.doc_items.map((d) => d.label), ['table'], 'each piece of a split table refers to the table');
+      for (const p of pieces)
+        assert.deepEqual(
+          p.meta.doc_items.map((d) => d.label),
+          ['table'],
+          'each piece of a split table refers to the table',
+        );
       const tableRef = pieces[0]!.meta.doc_items[0]!.self_ref;
-      assert.ok(pieces.every((p) => p.meta.doc_items[0]!.self_ref === tableRef), 'the same table');
+      assert.ok(
+        pieces.every((p) => p.meta.doc_items[0]!.self_ref === tableRef),
+        'the same table',
+      );
     }
     if (stem === 'pdf/picture_classification') {
       const pic = chunks.find((c) => c.meta.doc_items.some((d) => d.label === 'picture'));
@@ -98,13 +136,20 @@ test('CLI --format chunks: Docling chunks with <name>.docling.json beside them; 
   try {
     const pdf = join(repoRoot(), 'test', 'fixtures', 'sample.pdf');
     const cli = join(repoRoot(), 'dist', 'cli.js');
-    const r = spawnSync(process.execPath, [cli, 'convert', pdf, '--format', 'chunks', '--chunk-size', '400', '-o', join(dir, 'sample.chunks.jsonl'), '-q'], { encoding: 'utf8', timeout: 180_000 });
+    const r = spawnSync(
+      process.execPath,
+      [cli, 'convert', pdf, '--format', 'chunks', '--chunk-size', '400', '-o', join(dir, 'sample.chunks.jsonl'), '-q'],
+      { encoding: 'utf8', timeout: 180_000 },
+    );
     assert.equal(r.status, 0, r.stderr);
     const docPath = join(dir, 'sample.docling.json');
     assert.ok(existsSync(docPath), 'sample.docling.json written beside the chunks');
     const doc = JSON.parse(readFileSync(docPath, 'utf8')) as DoclingDocument;
     for (const v of SCHEMA_VERSIONS) assert.deepEqual(doclingValidator(v)(doc), [], `valid against ${v}`);
-    const chunks = readFileSync(join(dir, 'sample.chunks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as DoclingChunk);
+    const chunks = readFileSync(join(dir, 'sample.chunks.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as DoclingChunk);
     checkAgainstDocument(chunks, doc);
     let refs = 0;
     for (const c of chunks) refs += c.meta.doc_items.length;
@@ -117,30 +162,70 @@ test('CLI --format chunks: Docling chunks with <name>.docling.json beside them; 
       assert.ok(c.text.length <= 400 || c.folio.oversize);
     }
     assert.deepEqual([...new Set(chunks.flatMap((c) => c.folio.pages))].sort(), [1, 2], 'both pages');
-    assert.ok(chunks.some((c) => (c.meta.headings ?? []).length > 0), 'heading paths');
+    assert.ok(
+      chunks.some((c) => (c.meta.headings ?? []).length > 0),
+      'heading paths',
+    );
     // The same document as --format docling writes.
-    const d2 = spawnSync(process.execPath, [cli, 'convert', pdf, '--format', 'docling', '-o', join(dir, 'again.docling.json'), '-q'], { encoding: 'utf8', timeout: 180_000 });
+    const d2 = spawnSync(
+      process.execPath,
+      [cli, 'convert', pdf, '--format', 'docling', '-o', join(dir, 'again.docling.json'), '-q'],
+      { encoding: 'utf8', timeout: 180_000 },
+    );
     assert.equal(d2.status, 0, d2.stderr);
     assert.equal(readFileSync(join(dir, 'again.docling.json'), 'utf8'), readFileSync(docPath, 'utf8'));
 
     // A .docling.json that folio did not write is not replaced (and then no chunks are written either).
-    const guarded = spawnSync(process.execPath, [cli, 'convert', pdf, '--format', 'chunks', '-o', join(dir, 'mine.chunks.jsonl'), '-q'], { encoding: 'utf8', timeout: 180_000 });
+    const guarded = spawnSync(
+      process.execPath,
+      [cli, 'convert', pdf, '--format', 'chunks', '-o', join(dir, 'mine.chunks.jsonl'), '-q'],
+      { encoding: 'utf8', timeout: 180_000 },
+    );
     assert.equal(guarded.status, 0, guarded.stderr);
     writeFileSync(join(dir, 'mine.docling.json'), '{"edited": true}\n');
     rmSync(join(dir, 'mine.chunks.jsonl'));
-    const refused = spawnSync(process.execPath, [cli, 'convert', pdf, '--format', 'chunks', '-o', join(dir, 'mine.chunks.jsonl'), '-q'], { encoding: 'utf8', timeout: 180_000 });
+    const refused = spawnSync(
+      process.execPath,
+      [cli, 'convert', pdf, '--format', 'chunks', '-o', join(dir, 'mine.chunks.jsonl'), '-q'],
+      { encoding: 'utf8', timeout: 180_000 },
+    );
     assert.equal(refused.status, 1);
     assert.match(refused.stderr, /mine\.docling\.json already exists/);
-    assert.equal(readFileSync(join(dir, 'mine.docling.json'), 'utf8'), '{"edited": true}\n', 'the edited document is kept');
+    assert.equal(
+      readFileSync(join(dir, 'mine.docling.json'), 'utf8'),
+      '{"edited": true}\n',
+      'the edited document is kept',
+    );
     assert.ok(!existsSync(join(dir, 'mine.chunks.jsonl')), 'no chunks pointing into a document that is not theirs');
 
-    const flat = spawnSync(process.execPath, [cli, 'convert', pdf, '--format', 'chunks', '--chunk-schema', 'flat', '-o', join(dir, 'flat', 'sample.chunks.jsonl'), '-q'], { encoding: 'utf8', timeout: 180_000 });
+    const flat = spawnSync(
+      process.execPath,
+      [
+        cli,
+        'convert',
+        pdf,
+        '--format',
+        'chunks',
+        '--chunk-schema',
+        'flat',
+        '-o',
+        join(dir, 'flat', 'sample.chunks.jsonl'),
+        '-q',
+      ],
+      { encoding: 'utf8', timeout: 180_000 },
+    );
     assert.equal(flat.status, 0, flat.stderr);
-    const line = JSON.parse(readFileSync(join(dir, 'flat', 'sample.chunks.jsonl'), 'utf8').split('\n')[0]!) as { index: number; headings: string[]; boxes: unknown[] };
+    const line = JSON.parse(readFileSync(join(dir, 'flat', 'sample.chunks.jsonl'), 'utf8').split('\n')[0]!) as {
+      index: number;
+      headings: string[];
+      boxes: unknown[];
+    };
     assert.equal(line.index, 0);
     assert.ok(Array.isArray(line.headings) && Array.isArray(line.boxes), 'the flat line');
     assert.ok(!existsSync(join(dir, 'flat', 'sample.docling.json')), 'flat chunks need no document');
-    const bad = spawnSync(process.execPath, [cli, 'convert', 'x.pdf', '--chunk-schema', 'langchain'], { encoding: 'utf8' });
+    const bad = spawnSync(process.execPath, [cli, 'convert', 'x.pdf', '--chunk-schema', 'langchain'], {
+      encoding: 'utf8',
+    });
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /--chunk-schema must be docling or flat/);
   } finally {

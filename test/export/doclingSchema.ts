@@ -13,11 +13,19 @@ import { repoRoot } from '../helpers/corpus';
 export const SCHEMA_VERSIONS = ['1.3.0', '1.10.0'] as const;
 
 export function doclingValidator(version: (typeof SCHEMA_VERSIONS)[number]): (doc: unknown) => string[] {
-  const schema = JSON.parse(readFileSync(join(repoRoot(), 'test', 'fixtures', 'docling', `DoclingDocument-${version}.schema.json`), 'utf8'));
+  const schema = JSON.parse(
+    readFileSync(join(repoRoot(), 'test', 'fixtures', 'docling', `DoclingDocument-${version}.schema.json`), 'utf8'),
+  );
   // Formats (uri, path) are pydantic's annotations, not checked by docling either; strict off for them.
   // The version pattern uses Python's named groups `(?P<name>…)`; JavaScript writes `(?<name>…)`.
-  const regExp = Object.assign((pattern: string, flags?: string) => new RegExp(pattern.replace(/\(\?P</g, '(?<'), flags), { code: 'pythonRegExp' });
+  const regExp = Object.assign(
+    (pattern: string, flags?: string) => new RegExp(pattern.replace(/\(\?P</g, '(?<'), flags),
+    { code: 'pythonRegExp' },
+  );
   const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true, code: { regExp } });
   const validate = ajv.compile(schema);
-  return (doc) => (validate(doc) ? [] : (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`));
+  return (doc) =>
+    validate(doc)
+      ? []
+      : (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
 }

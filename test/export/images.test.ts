@@ -9,7 +9,12 @@ import type { DoclingDocument } from '@docling/docling-core';
 import { corpusPath, repoRoot } from '../helpers/corpus';
 
 let dir: string;
-const convert = (...args: string[]) => spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'convert', 'pics.pdf', '-q', ...args], { cwd: dir, encoding: 'utf8', timeout: 180_000 });
+const convert = (...args: string[]) =>
+  spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'convert', 'pics.pdf', '-q', ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
 
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'folio-images-'));
@@ -39,7 +44,13 @@ test('embed: data URIs holding the PNGs in Markdown and DoclingDocument, no file
     assert.ok(png.readUInt32BE(16) > 100, 'a real crop');
   }
   assert.ok(!existsSync(join(dir, 'pics.assets')), 'no asset folder');
-  assert.deepEqual(readdirSync(tmpdir()).filter((n) => n.startsWith('folio-pictures-') && readdirSync(join(tmpdir(), n)).some((f) => f.startsWith('pics-'))), [], 'temporary crops removed');
+  assert.deepEqual(
+    readdirSync(tmpdir()).filter(
+      (n) => n.startsWith('folio-pictures-') && readdirSync(join(tmpdir(), n)).some((f) => f.startsWith('pics-')),
+    ),
+    [],
+    'temporary crops removed',
+  );
   r = convert('--images=embed', '--format', 'docling');
   assert.equal(r.status, 0, r.stderr);
   const doc = JSON.parse(readFileSync(join(dir, 'pics.docling.json'), 'utf8')) as DoclingDocument;

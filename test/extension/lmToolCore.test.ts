@@ -35,6 +35,6 @@ test('boundResult: short text unchanged; long text cut at a paragraph break with
   const out = boundResult(long);
   assert.ok(out.length <= LM_TOOL_MAX_CHARS + 200, `bounded: ${out.length}`);
   const body = out.slice(0, out.indexOf('\n\n[Folio: output cut'));
-  assert.ok(long.startsWith(body) && (long[body.length] === '\n'), 'cut at a paragraph break');
+  assert.ok(long.startsWith(body) && long[body.length] === '\n', 'cut at a paragraph break');
   assert.match(out, /output cut at \d+ of \d+ characters; call the tool again with "pages"/);
 });

@@ -18,7 +18,18 @@ import {
   WorkDoneProgress,
   type MessageConnection,
 } from 'vscode-languageserver-protocol/node';
-import { ConvertRequest, LogNotification, PagePartialNotification, ReparseRegionRequest, type PagePartialParams, type ConvertParams, type ConvertSummary, type PageResult, type ReparseRegionParams, type ReparseRegionResult } from '../../common/protocol';
+import {
+  ConvertRequest,
+  LogNotification,
+  PagePartialNotification,
+  ReparseRegionRequest,
+  type PagePartialParams,
+  type ConvertParams,
+  type ConvertSummary,
+  type PageResult,
+  type ReparseRegionParams,
+  type ReparseRegionResult,
+} from '../../common/protocol';
 import { repoRoot } from './corpus';
 
 export interface ConvertRun {
@@ -52,7 +63,10 @@ export class BackendProcess {
     });
     this.child.stderr.on('data', (d: Buffer) => (this.stderr += d.toString()));
     this.child.on('exit', (code) => (this.exitCode = code));
-    this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
+    this.connection = createMessageConnection(
+      new StreamMessageReader(this.child.stdout),
+      new StreamMessageWriter(this.child.stdin),
+    );
     this.connection.onNotification(LogNotification.type, (p) => {
       const line = `[${p.level}] ${p.message}`;
       this.logs.push(line);
@@ -61,7 +75,9 @@ export class BackendProcess {
         w.resolve(line);
       }
     });
-    this.connection.onNotification(PagePartialNotification.type, (p) => this.partialListeners.get(p.partialResultToken)?.(p));
+    this.connection.onNotification(PagePartialNotification.type, (p) =>
+      this.partialListeners.get(p.partialResultToken)?.(p),
+    );
     this.connection.listen();
   }
 
@@ -71,8 +87,15 @@ export class BackendProcess {
    */
   static async start(env: NodeJS.ProcessEnv = {}, settings?: Record<string, unknown>): Promise<BackendProcess> {
     const b = new BackendProcess(env);
-    if (settings) b.connection.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section ? (settings[i.section] ?? null) : null)));
-    await b.connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: settings ? { workspace: { configuration: true } } : {} });
+    if (settings)
+      b.connection.onRequest(ConfigurationRequest.type, (p) =>
+        p.items.map((i) => (i.section ? (settings[i.section] ?? null) : null)),
+      );
+    await b.connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: settings ? { workspace: { configuration: true } } : {},
+    });
     return b;
   }
 
@@ -103,7 +126,9 @@ export class BackendProcess {
       partialWaiters = partialWaiters.filter((w) => (partials.length >= w.count ? (w.resolve(), false) : true));
     });
     const partialsReach = (count: number) =>
-      partials.length >= count ? Promise.resolve() : new Promise<void>((resolve) => partialWaiters.push({ count, resolve }));
+      partials.length >= count
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => partialWaiters.push({ count, resolve }));
     subs.push(
       this.connection.onProgress(WorkDoneProgress.type, workDoneToken, (v) => {
         if (v.kind === 'report' && v.message) progress.push(v.message);
@@ -130,7 +155,8 @@ export class BackendProcess {
     }
     const exited = new Promise<void>((res) => this.child.once('exit', () => res()));
     const kill = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
-    const bounded = <T>(p: Promise<T>, ms: number) => Promise.race([p.catch(() => undefined), new Promise((r) => setTimeout(r, ms))]);
+    const bounded = <T>(p: Promise<T>, ms: number) =>
+      Promise.race([p.catch(() => undefined), new Promise((r) => setTimeout(r, ms))]);
     await bounded(this.connection.sendRequest(ShutdownRequest.type), 5000);
     await bounded(this.connection.sendNotification(ExitNotification.type), 1000);
     await exited;

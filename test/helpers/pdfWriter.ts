@@ -48,11 +48,16 @@ export function writePlacedPdf(pages: PlacedPage[]): Buffer {
     const w = p.width ?? 612;
     const h = p.height ?? 792;
     const ops = p.lines
-      .map((l) => `BT /${l.bold ? 'F2' : 'F1'} ${l.size} Tf 1 0 0 1 ${l.x} ${(h - l.y).toFixed(2)} Tm ${pdfString(l.text)} Tj ET`)
+      .map(
+        (l) =>
+          `BT /${l.bold ? 'F2' : 'F1'} ${l.size} Tf 1 0 0 1 ${l.x} ${(h - l.y).toFixed(2)} Tm ${pdfString(l.text)} Tj ET`,
+      )
       .join('\n');
     const content = add(`<< /Length ${Buffer.byteLength(ops, 'latin1')} >>\nstream\n${ops}\nendstream`);
     kids.push(
-      add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /Font << /F1 ${regular} 0 R /F2 ${bold} 0 R >> >> /Contents ${content} 0 R >>`),
+      add(
+        `<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /Font << /F1 ${regular} 0 R /F2 ${bold} 0 R >> >> /Contents ${content} 0 R >>`,
+      ),
     );
   }
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
@@ -75,7 +80,11 @@ export function makePdf(pages: PdfPageSpec[]): Buffer {
   return writePlacedPdf(
     pages.map((p) => {
       const size = p.fontSize ?? 12;
-      return { width: p.width, height: p.height, lines: p.lines.map((text, i) => ({ text, x: 72, y: 72 + i * size * 1.35, size })) };
+      return {
+        width: p.width,
+        height: p.height,
+        lines: p.lines.map((text, i) => ({ text, x: 72, y: 72 + i * size * 1.35, size })),
+      };
     }),
   );
 }
@@ -136,7 +145,9 @@ export function writeStreamPdf(pages: StreamPage[], shared: { stream: Buffer; fl
   obj(1, '<< /Type /Catalog /Pages 2 0 R >>');
   obj(2, `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${pages.length} >>`);
   obj(font, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
-  shared.forEach((s, i) => obj(sharedBase + i, `<< /Length ${s.stream.length}${s.flate ? ' /Filter /FlateDecode' : ''} >>`, s.stream));
+  shared.forEach((s, i) =>
+    obj(sharedBase + i, `<< /Length ${s.stream.length}${s.flate ? ' /Filter /FlateDecode' : ''} >>`, s.stream),
+  );
   pages.forEach((p, i) => {
     const content = pageBase + i * 2;
     const contentRef = p.sharedStream !== undefined ? sharedBase + p.sharedStream : content;

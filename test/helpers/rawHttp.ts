@@ -42,7 +42,8 @@ export function readResponse(sock: Socket, timeoutMs = 30_000): Promise<RawRespo
       }
       const body = buf.subarray(end + 4);
       const len = headers['content-length'] !== undefined ? Number(headers['content-length']) : undefined;
-      if (len !== undefined && body.length >= len) finish(undefined, { status, headers, body: body.subarray(0, len).toString('utf8') });
+      if (len !== undefined && body.length >= len)
+        finish(undefined, { status, headers, body: body.subarray(0, len).toString('utf8') });
       else if (final) finish(undefined, { status, headers, body: body.toString('utf8') });
     };
     const finish = (err?: Error, r?: RawResponse) => {
@@ -63,11 +64,21 @@ export function readResponse(sock: Socket, timeoutMs = 30_000): Promise<RawRespo
 }
 
 /** Sends `head` (request line and headers, without the blank line) and `body`; answers the response. */
-export async function rawRequest(port: number, head: string, body: Buffer | string = '', timeoutMs?: number): Promise<RawResponse> {
+export async function rawRequest(
+  port: number,
+  head: string,
+  body: Buffer | string = '',
+  timeoutMs?: number,
+): Promise<RawResponse> {
   const sock = await openSocket(port);
   try {
     const res = readResponse(sock, timeoutMs);
-    sock.write(Buffer.concat([Buffer.from(head.replace(/\r?\n/g, '\r\n').replace(/(\r\n)*$/, '') + '\r\n\r\n', 'latin1'), Buffer.from(body)]));
+    sock.write(
+      Buffer.concat([
+        Buffer.from(head.replace(/\r?\n/g, '\r\n').replace(/(\r\n)*$/, '') + '\r\n\r\n', 'latin1'),
+        Buffer.from(body),
+      ]),
+    );
     return await res;
   } finally {
     sock.destroy();
@@ -75,12 +86,20 @@ export async function rawRequest(port: number, head: string, body: Buffer | stri
 }
 
 /** A multipart/form-data body: fields, then files; returns the body and its content type. */
-export function multipartBody(files: { field?: string; name: string; bytes: Buffer; type?: string }[], fields: Record<string, string> = {}): { body: Buffer; contentType: string } {
+export function multipartBody(
+  files: { field?: string; name: string; bytes: Buffer; type?: string }[],
+  fields: Record<string, string> = {},
+): { body: Buffer; contentType: string } {
   const boundary = `----folioTest${Math.random().toString(16).slice(2)}`;
   const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  for (const [k, v] of Object.entries(fields))
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   for (const f of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? 'files'}"; filename="${f.name}"\r\nContent-Type: ${f.type ?? 'application/pdf'}\r\n\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? 'files'}"; filename="${f.name}"\r\nContent-Type: ${f.type ?? 'application/pdf'}\r\n\r\n`,
+      ),
+    );
     parts.push(f.bytes, Buffer.from('\r\n'));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));

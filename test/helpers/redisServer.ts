@@ -29,13 +29,33 @@ export async function freePort(): Promise<number> {
 /** `password`: Redis runs with `requirepass` (as docs/scaling.md's examples do) and `url` carries it. */
 export async function startRedis(port?: number, opts: { password?: string } = {}): Promise<RedisHandle> {
   if (spawnSync('redis-server', ['--version']).status !== 0) {
-    throw new Error('redis-server is not installed: run `sudo apt-get install -y redis-server` (scripts/test-deps.sh does it in CI)');
+    throw new Error(
+      'redis-server is not installed: run `sudo apt-get install -y redis-server` (scripts/test-deps.sh does it in CI)',
+    );
   }
   const p = port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'folio-redis-'));
-  const child: ChildProcess = spawn('redis-server', ['--port', String(p), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', ...(opts.password ? ['--requirepass', opts.password] : [])], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(p),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--protected-mode',
+      'yes',
+      ...(opts.password ? ['--requirepass', opts.password] : []),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let log = '';
   await new Promise<void>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`redis-server did not start on port ${p}: ${log}`)), 15000);

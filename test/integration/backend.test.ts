@@ -31,8 +31,14 @@ test('pages stream in page order with progress, and the summary matches them', a
   const run = backend.convert({ uri: pathToFileURL(pdf).href, options: { cacheDir: join(dir, 'cache') } });
   const summary = await run.result;
   assert.equal(summary.pageCount, 14);
-  assert.deepEqual(run.pages.map((p) => p.page.page), Array.from({ length: 14 }, (_, i) => i + 1));
-  assert.deepEqual(summary.pagesDone, run.pages.map((p) => p.page.page));
+  assert.deepEqual(
+    run.pages.map((p) => p.page.page),
+    Array.from({ length: 14 }, (_, i) => i + 1),
+  );
+  assert.deepEqual(
+    summary.pagesDone,
+    run.pages.map((p) => p.page.page),
+  );
   assert.equal(run.progress.at(-1), 'page 14/14');
   // Pages arrive over time, not all at the end.
   assert.ok(run.pages[0].at < run.pages[13].at, 'first page before the last');
@@ -51,7 +57,10 @@ test('page selection converts exactly the pages asked', async () => {
   const pdf = corpusPath('pdfjs-test-pdfs/tracemonkey.pdf');
   const run = backend.convert({ uri: pdf, pages: '2-3,7' });
   const summary = await run.result;
-  assert.deepEqual(run.pages.map((p) => p.page.page), [2, 3, 7]);
+  assert.deepEqual(
+    run.pages.map((p) => p.page.page),
+    [2, 3, 7],
+  );
   assert.deepEqual(summary.pagesDone, [2, 3, 7]);
 });
 
@@ -72,7 +81,10 @@ test('cancel mid-document is answered within 1 s and keeps the pages done', asyn
   assert.ok(latency < 1000, `cancel answered in ${latency} ms`);
   assert.equal(summary.cancelled, true);
   assert.ok(summary.pagesDone.length >= 1 && summary.pagesDone.length < 30);
-  assert.deepEqual(summary.pagesDone, run.pages.map((p) => p.page.page));
+  assert.deepEqual(
+    summary.pagesDone,
+    run.pages.map((p) => p.page.page),
+  );
   // The backend still works afterwards (its workers were replaced).
   const again = await backend.convert({ uri: corpusPath('pdfjs-test-pdfs/tracemonkey.pdf'), pages: '1' }).result;
   assert.deepEqual(again.pagesDone, [1]);
@@ -116,20 +128,29 @@ test('bad input: each gives a clear error naming the file, and the backend survi
   await expectError(empty, FolioErrorCodes.EmptyDocument, /nopages\.pdf/);
 
   // Still alive and converting.
-  const ok = await backend.convert({ uri: pathToFileURL(corpusPath('selfmade-example/sample.libreoffice.pdf')).href, pages: '1' }).result;
+  const ok = await backend.convert({
+    uri: pathToFileURL(corpusPath('selfmade-example/sample.libreoffice.pdf')).href,
+    pages: '1',
+  }).result;
   assert.deepEqual(ok.pagesDone, [1]);
   assert.equal(backend.exitCode, null);
 });
 
 test('a 20,000 × 20,000 pt page converts (rendering capped) and a 2,000-page PDF streams', async () => {
   const huge = join(dir, 'huge.pdf');
-  writeFileSync(huge, makePdf([{ width: 20000, height: 20000, lines: ['A very large page', 'with a little text.'], fontSize: 200 }]));
+  writeFileSync(
+    huge,
+    makePdf([{ width: 20000, height: 20000, lines: ['A very large page', 'with a little text.'], fontSize: 200 }]),
+  );
   const h = backend.convert({ uri: huge, options: { renderImages: true, cacheDir: join(dir, 'cache') } });
   const hs = await h.result;
   assert.deepEqual(hs.pagesDone, [1]);
   assert.match(hs.markdown, /very large page/);
   const img = h.pages[0].page;
-  assert.ok(img.imageWidth !== undefined && img.imageWidth * (img.imageHeight ?? 0) <= 26_000_000, `image ${img.imageWidth}×${img.imageHeight}`);
+  assert.ok(
+    img.imageWidth !== undefined && img.imageWidth * (img.imageHeight ?? 0) <= 26_000_000,
+    `image ${img.imageWidth}×${img.imageHeight}`,
+  );
 
   const many = join(dir, 'many.pdf');
   writeFileSync(many, makePdf(Array.from({ length: 2000 }, (_, i) => loremPage(i + 1))));

@@ -44,7 +44,10 @@ after(async () => {
 
 const sink = { page: () => undefined };
 /** What a real conversion threw (it must throw). */
-async function failure(uri: string, extra: { password?: string; limits?: { maxPages: number } } = {}): Promise<unknown> {
+async function failure(
+  uri: string,
+  extra: { password?: string; limits?: { maxPages: number } } = {},
+): Promise<unknown> {
   try {
     await convertDocument(pool, { uri, ...extra, options: { ocr: 'never' } }, sink);
   } catch (e) {
@@ -55,14 +58,21 @@ async function failure(uri: string, extra: { password?: string; limits?: { maxPa
 
 /** Every table, read for one kind. */
 function surfaces(kind: ErrorKind) {
-  return { exit: EXIT_CODES[kind], http: HTTP_STATUS[kind], mcp: toolError(kind, 'x')._meta[ERROR_KIND_META], extension: EXTENSION_REACTIONS[kind].do, retried: RETRIED[kind] };
+  return {
+    exit: EXIT_CODES[kind],
+    http: HTTP_STATUS[kind],
+    mcp: toolError(kind, 'x')._meta[ERROR_KIND_META],
+    extension: EXTENSION_REACTIONS[kind].do,
+    retried: RETRIED[kind],
+  };
 }
 
 test('each kind has one code and each code one kind; every table covers every kind', () => {
   const kinds = Object.keys(ERROR_KIND_CODES) as ErrorKind[];
   assert.equal(new Set(Object.values(ERROR_KIND_CODES)).size, kinds.length, 'codes are distinct');
   for (const k of kinds) assert.equal(kindOfCode(ERROR_KIND_CODES[k]), k);
-  for (const table of [EXIT_CODES, HTTP_STATUS, MCP_ADVICE, EXTENSION_REACTIONS, RETRIED]) assert.deepEqual(Object.keys(table).sort(), [...kinds].sort());
+  for (const table of [EXIT_CODES, HTTP_STATUS, MCP_ADVICE, EXTENSION_REACTIONS, RETRIED])
+    assert.deepEqual(Object.keys(table).sort(), [...kinds].sort());
   // The library's named codes (protocol.ts writes them as literals so as not to load the library).
   assert.equal(FolioErrorCodes.RequestCancelled, LSPErrorCodes.RequestCancelled);
   assert.equal(FolioErrorCodes.InvalidParams, ErrorCodes.InvalidParams);
@@ -87,7 +97,10 @@ test('a damaged PDF: kind damaged → exit 1, HTTP 422, shown as an error, not r
   );
   assert.deepEqual(surfaces('damaged'), { exit: 1, http: 422, mcp: 'damaged', extension: 'show', retried: false });
   // What the extension gets over JSON-RPC: the code alone says it.
-  assert.deepEqual(reactionTo(new ResponseError((e as { code: number }).code, 'words do not matter')), { do: 'show', severity: 'error' });
+  assert.deepEqual(reactionTo(new ResponseError((e as { code: number }).code, 'words do not matter')), {
+    do: 'show',
+    severity: 'error',
+  });
 });
 
 test('an encrypted PDF: no password → encrypted, a wrong one → password; both ask for the password', async () => {
@@ -100,7 +113,13 @@ test('an encrypted PDF: no password → encrypted, a wrong one → password; bot
   assert.equal(r1.do, 'ask-password');
   assert.equal(r2.do, 'ask-password');
   assert.notDeepEqual(r1, r2, 'a wrong password is told apart from none');
-  assert.deepEqual(surfaces('encrypted'), { exit: 1, http: 422, mcp: 'encrypted', extension: 'ask-password', retried: false });
+  assert.deepEqual(surfaces('encrypted'), {
+    exit: 1,
+    http: 422,
+    mcp: 'encrypted',
+    extension: 'ask-password',
+    retried: false,
+  });
   assert.match(MCP_ADVICE.encrypted, /password argument/);
 });
 
@@ -129,7 +148,12 @@ test('a cancelled conversion: the one CancelledError, kind cancelled → exit 13
   assert.deepEqual(surfaces('cancelled'), { exit: 130, http: 409, mcp: 'cancelled', extension: 'log', retried: true });
   // A whole conversion cancelled after its first page keeps that page and says it was cancelled.
   const stop = new AbortController();
-  const summary = await convertDocument(pool, { uri: SAMPLE, options: { ocr: 'never' } }, { page: () => stop.abort() }, stop.signal);
+  const summary = await convertDocument(
+    pool,
+    { uri: SAMPLE, options: { ocr: 'never' } },
+    { page: () => stop.abort() },
+    stop.signal,
+  );
   assert.equal(summary.cancelled, true);
   assert.deepEqual(summary.pagesDone, [1]);
 });

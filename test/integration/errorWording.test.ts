@@ -45,7 +45,13 @@ function decide(e: unknown, out: Outcome, name: string): void {
   const kind = kindOf(e);
   // The extension sees only the JSON-RPC error: its code, and words it must not read.
   const code = (e as { code?: number }).code ?? -32603;
-  out.decisions[name] = { kind, extension: reactionTo(new ResponseError(code, messageOf(e))), mcp: toolError(kind, messageOf(e))._meta[ERROR_KIND_META], retried: RETRIED[kind], cancelled: isCancelled(e) };
+  out.decisions[name] = {
+    kind,
+    extension: reactionTo(new ResponseError(code, messageOf(e))),
+    mcp: toolError(kind, messageOf(e))._meta[ERROR_KIND_META],
+    retried: RETRIED[kind],
+    cancelled: isCancelled(e),
+  };
   out.messages.push(messageOf(e));
 }
 
@@ -61,7 +67,11 @@ async function inProcess(out: Outcome): Promise<void> {
   };
   try {
     await fail('damaged', { uri: TRUNCATED });
-    const fuzzed = await convertDocument(pool, { uri: DAMAGED(), options: { ocr: 'never' } }, { page: () => undefined });
+    const fuzzed = await convertDocument(
+      pool,
+      { uri: DAMAGED(), options: { ocr: 'never' } },
+      { page: () => undefined },
+    );
     out.decisions['damaged page'] = fuzzed.pageErrors.map((p) => p.kind).join();
     out.messages.push(fuzzed.pageErrors.map((p) => p.message).join());
     await fail('encrypted', { uri: LOCKED() });
@@ -81,12 +91,28 @@ async function inProcess(out: Outcome): Promise<void> {
 
 function cli(out: Outcome, env: NodeJS.ProcessEnv): void {
   const run = (name: string, ...args: string[]) => {
-    const r = spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'convert', ...args], { encoding: 'utf8', cwd: dir, env: { ...process.env, ...env, FOLIO_CACHE_DIR: join(dir, 'cache') }, timeout: 180_000 });
+    const r = spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'convert', ...args], {
+      encoding: 'utf8',
+      cwd: dir,
+      env: { ...process.env, ...env, FOLIO_CACHE_DIR: join(dir, 'cache') },
+      timeout: 180_000,
+    });
     out.decisions[`cli ${name}`] = r.status;
-    out.messages.push(r.stderr.split('\n').filter((l) => l.startsWith('folio: ')).join('\n'));
+    out.messages.push(
+      r.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('folio: '))
+        .join('\n'),
+    );
   };
   const o = (n: string) => join(dir, `${n}-${env.FOLIO_TEST_REWORD_ERRORS ?? 'plain'}.md`);
-  run('damaged and locked', DAMAGED(), LOCKED(), '-o', join(dir, `many-${env.FOLIO_TEST_REWORD_ERRORS ?? 'plain'}`) + '/');
+  run(
+    'damaged and locked',
+    DAMAGED(),
+    LOCKED(),
+    '-o',
+    join(dir, `many-${env.FOLIO_TEST_REWORD_ERRORS ?? 'plain'}`) + '/',
+  );
   run('over the page limit', SAMPLE, '--max-pages', '1', '-o', o('limit'));
   run('bad page selection', SAMPLE, '--pages', '7-9', '-o', o('pages'));
 }
@@ -102,7 +128,13 @@ async function service(out: Outcome): Promise<void> {
       ['locked', { maxPages: 0, timeoutMs: 0, retentionMs: 60_000 }, LOCKED()],
     ] as const) {
       const runner = new InProcessRunner(pool, work, limits, 1);
-      const app = await buildServer({ runner, work, baseOptions: {}, maxUploadBytes: 8 * 1024 * 1024, version: 'test' });
+      const app = await buildServer({
+        runner,
+        work,
+        baseOptions: {},
+        maxUploadBytes: 8 * 1024 * 1024,
+        version: 'test',
+      });
       const url = await app.listen({ host: '127.0.0.1', port: 0 });
       try {
         const form = new FormData();
@@ -144,7 +176,12 @@ test('every message reworded, every decision the same', { timeout: 600_000 }, as
   assert.deepEqual(reworded.decisions, plain.decisions);
   // The decisions are the ones the error model promises (not merely equal to each other).
   assert.deepEqual(
-    Object.fromEntries(Object.entries(plain.decisions).map(([k, v]) => [k, typeof v === 'object' && v ? (v as { kind: string }).kind : v])),
+    Object.fromEntries(
+      Object.entries(plain.decisions).map(([k, v]) => [
+        k,
+        typeof v === 'object' && v ? (v as { kind: string }).kind : v,
+      ]),
+    ),
     {
       damaged: 'damaged',
       'damaged page': 'damaged',

@@ -15,7 +15,13 @@ import { CancellationTokenSource } from 'vscode-languageserver-protocol/node';
 import { BackendProcess } from '../helpers/backend';
 import { corpusPath, repoRoot } from '../helpers/corpus';
 import { doclingValidator, SCHEMA_VERSIONS } from '../export/doclingSchema';
-import { EXPORT_EXTENSIONS, ExportRequest, type ConvertSummary, type ExportParams, type PageResult } from '../../common/protocol';
+import {
+  EXPORT_EXTENSIONS,
+  ExportRequest,
+  type ConvertSummary,
+  type ExportParams,
+  type PageResult,
+} from '../../common/protocol';
 
 let backend: BackendProcess;
 let summary: ConvertSummary;
@@ -29,24 +35,34 @@ before(async () => {
   const run = backend.convert({ uri, options: { renderImages: false, keepFurniture: false } });
   summary = await run.result;
   pages = run.pages.map((p) => p.page).sort((a, b) => a.page - b.page);
-  assert.ok(pages.length > 0 && pages.length === summary.pagesDone.length, 'pages streamed through the partial-result token');
+  assert.ok(
+    pages.length > 0 && pages.length === summary.pagesDone.length,
+    'pages streamed through the partial-result token',
+  );
 });
 after(async () => {
   await backend.stop();
 });
 
-const exportText = (params: Omit<ExportParams, 'uri' | 'pages'> & { pages?: PageResult[] }, token?: CancellationTokenSource) =>
-  backend.connection.sendRequest(ExportRequest.type, { uri, pages, ...params }, token?.token);
+const exportText = (
+  params: Omit<ExportParams, 'uri' | 'pages'> & { pages?: PageResult[] },
+  token?: CancellationTokenSource,
+) => backend.connection.sendRequest(ExportRequest.type, { uri, pages, ...params }, token?.token);
 
 const norm = (s: string) => s.replace(/\s+/g, ' ');
 
-test('the file names are the CLI\'s', () => {
+test("the file names are the CLI's", () => {
   assert.deepEqual(EXPORT_EXTENSIONS, { docling: '.docling.json', chunks: '.chunks.jsonl', doctags: '.doctags.txt' });
 });
 
-test('docling: a DoclingDocument valid against docling-core\'s schemas, with the PDF\'s text and origin', async () => {
+test("docling: a DoclingDocument valid against docling-core's schemas, with the PDF's text and origin", async () => {
   const out = await exportText({ format: 'docling', images: 'none' });
-  const doc = JSON.parse(out.text) as { name: string; origin: { filename: string; binary_hash: number }; texts: { text: string; label: string }[]; pages: Record<string, unknown> };
+  const doc = JSON.parse(out.text) as {
+    name: string;
+    origin: { filename: string; binary_hash: number };
+    texts: { text: string; label: string }[];
+    pages: Record<string, unknown>;
+  };
   for (const v of SCHEMA_VERSIONS) assert.deepEqual(doclingValidator(v)(doc), [], `valid against DoclingDocument ${v}`);
   assert.equal(doc.name, 'sample');
   assert.equal(doc.origin.filename, 'sample.pdf');
@@ -55,14 +71,27 @@ test('docling: a DoclingDocument valid against docling-core\'s schemas, with the
   const all = norm(doc.texts.map((t) => t.text).join(' '));
   assert.ok(all.includes('Sliding Window Attention for Efficient Inference'), 'the title');
   assert.ok(all.includes('combines grouped-query attention with a sliding window'), 'the abstract');
-  assert.ok(doc.texts.some((t) => t.label === 'title' || t.label === 'section_header'), 'headings keep their label');
+  assert.ok(
+    doc.texts.some((t) => t.label === 'title' || t.label === 'section_header'),
+    'headings keep their label',
+  );
 });
 
 test('chunks: every line a chunk in order, within the size, together holding the text', async () => {
   const out = await exportText({ format: 'chunks', images: 'none', chunkSize: 400 });
   assert.ok(out.text.endsWith('\n'));
   const lines = out.text.trimEnd().split('\n');
-  const chunks = lines.map((l) => JSON.parse(l) as { index: number; text: string; headings: string[]; pages: number[]; size: number; oversize?: boolean });
+  const chunks = lines.map(
+    (l) =>
+      JSON.parse(l) as {
+        index: number;
+        text: string;
+        headings: string[];
+        pages: number[];
+        size: number;
+        oversize?: boolean;
+      },
+  );
   assert.ok(chunks.length >= 3, `several chunks (${chunks.length})`);
   chunks.forEach((c, i) => {
     assert.equal(c.index, i);
@@ -71,7 +100,10 @@ test('chunks: every line a chunk in order, within the size, together holding the
   });
   const all = norm(chunks.map((c) => c.text).join(' '));
   assert.ok(all.includes('combines grouped-query attention with a sliding window'));
-  assert.ok(chunks.some((c) => c.headings.includes('Sliding Window Attention for Efficient Inference')), 'heading paths');
+  assert.ok(
+    chunks.some((c) => c.headings.includes('Sliding Window Attention for Efficient Inference')),
+    'heading paths',
+  );
 });
 
 test('chunks with chunkSchema docling: Docling DocChunks and the DoclingDocument their doc_items resolve in', async () => {
@@ -79,7 +111,10 @@ test('chunks with chunkSchema docling: Docling DocChunks and the DoclingDocument
   assert.ok(out.document, 'the document comes with the chunks');
   const doc = JSON.parse(out.document!) as Record<string, { self_ref: string }[]>;
   for (const v of SCHEMA_VERSIONS) assert.deepEqual(doclingValidator(v)(doc), [], `valid against DoclingDocument ${v}`);
-  const chunks = out.text.trimEnd().split('\n').map((l) => JSON.parse(l) as { meta: { doc_items: { self_ref: string }[] } });
+  const chunks = out.text
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { meta: { doc_items: { self_ref: string }[] } });
   assert.ok(chunks.length >= 3);
   for (const c of chunks) {
     assert.ok(c.meta.doc_items.length > 0);
@@ -88,10 +123,13 @@ test('chunks with chunkSchema docling: Docling DocChunks and the DoclingDocument
       assert.deepEqual(doc[list!]![Number(i)], d, `${d.self_ref} resolves to the same item`);
     }
   }
-  await assert.rejects(exportText({ format: 'chunks', chunkSchema: 'langchain' as 'flat' }), (e: { code: number; message: string }) => e.code === -32602 && /chunkSchema/.test(e.message));
+  await assert.rejects(
+    exportText({ format: 'chunks', chunkSchema: 'langchain' as 'flat' }),
+    (e: { code: number; message: string }) => e.code === -32602 && /chunkSchema/.test(e.message),
+  );
 });
 
-test('doctags: the summary\'s DocTags, as the extension writes them', () => {
+test("doctags: the summary's DocTags, as the extension writes them", () => {
   const text = summary.doctags + '\n';
   assert.ok(text.startsWith('<doctag>') && text.trimEnd().endsWith('</doctag>'));
   assert.ok(norm(text).includes('Sliding Window Attention for Efficient Inference'));
@@ -102,36 +140,80 @@ test('pictures: embedded as data URIs or linked under the pictures folder, as th
   const dir = mkdtempSync(join(tmpdir(), 'folio-export-pictures-'));
   try {
     const pics = pathToFileURL(corpusPath('docling/pdf/picture_classification.pdf')).href;
-    const run = backend.convert({ uri: pics, options: { renderImages: false, markdownDir: dir, assetsDir: join(dir, 'pics.assets') } });
+    const run = backend.convert({
+      uri: pics,
+      options: { renderImages: false, markdownDir: dir, assetsDir: join(dir, 'pics.assets') },
+    });
     await run.result;
     const picPages = run.pages.map((p) => p.page);
     const pictures = async (images: 'embed' | 'link' | 'none') => {
-      const out = await backend.connection.sendRequest(ExportRequest.type, { uri: pics, format: 'docling', pages: picPages, images, picturesDir: dir });
+      const out = await backend.connection.sendRequest(ExportRequest.type, {
+        uri: pics,
+        format: 'docling',
+        pages: picPages,
+        images,
+        picturesDir: dir,
+      });
       return (JSON.parse(out.text) as { pictures: { image?: { uri: string } }[] }).pictures;
     };
     const embedded = await pictures('embed');
     assert.ok(embedded.length >= 1, 'the PDF has pictures');
-    assert.ok(embedded.every((p) => p.image?.uri.startsWith('data:image/png;base64,')), 'embedded');
+    assert.ok(
+      embedded.every((p) => p.image?.uri.startsWith('data:image/png;base64,')),
+      'embedded',
+    );
     const linked = await pictures('link');
-    assert.ok(linked.every((p) => p.image?.uri.startsWith('pics.assets/')), `linked under the pictures folder: ${linked.map((p) => p.image?.uri).join(', ')}`);
-    assert.ok((await pictures('none')).every((p) => p.image === undefined), 'left out');
+    assert.ok(
+      linked.every((p) => p.image?.uri.startsWith('pics.assets/')),
+      `linked under the pictures folder: ${linked.map((p) => p.image?.uri).join(', ')}`,
+    );
+    assert.ok(
+      (await pictures('none')).every((p) => p.image === undefined),
+      'left out',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
 test('bad parameters are refused naming the field', async () => {
-  await assert.rejects(exportText({ format: 'docling', picturesDir: `${repoRoot()}/../x` }), (e: { code: number; message: string }) => e.code === -32602 && /picturesDir/.test(e.message));
-  await assert.rejects(exportText({ format: 'md' as 'docling' }), (e: { code: number; message: string }) => e.code === -32602 && /format/.test(e.message));
+  await assert.rejects(
+    exportText({ format: 'docling', picturesDir: `${repoRoot()}/../x` }),
+    (e: { code: number; message: string }) => e.code === -32602 && /picturesDir/.test(e.message),
+  );
+  await assert.rejects(
+    exportText({ format: 'md' as 'docling' }),
+    (e: { code: number; message: string }) => e.code === -32602 && /format/.test(e.message),
+  );
   // Pictures are read from the files the regions name (issue 21 item 2): none outside the pictures folder.
-  const withPicture = (imagePath: string) => ({ ...pages[0]!, regions: pages[0]!.regions.map((r, i) => (i === 0 ? { ...r, imagePath } : r)) });
-  await assert.rejects(exportText({ format: 'docling', images: 'embed', picturesDir: repoRoot(), pages: [withPicture('../../../etc/passwd')] }), (e: { code: number; message: string }) => e.code === -32602 && /pages\[0\].*imagePath.*picturesDir/.test(e.message));
-  await assert.rejects(exportText({ format: 'chunks', images: 'embed', picturesDir: repoRoot(), pages: [withPicture('/etc/passwd')] }), (e: { code: number }) => e.code === -32602);
+  const withPicture = (imagePath: string) => ({
+    ...pages[0]!,
+    regions: pages[0]!.regions.map((r, i) => (i === 0 ? { ...r, imagePath } : r)),
+  });
+  await assert.rejects(
+    exportText({
+      format: 'docling',
+      images: 'embed',
+      picturesDir: repoRoot(),
+      pages: [withPicture('../../../etc/passwd')],
+    }),
+    (e: { code: number; message: string }) => e.code === -32602 && /pages\[0\].*imagePath.*picturesDir/.test(e.message),
+  );
+  await assert.rejects(
+    exportText({ format: 'chunks', images: 'embed', picturesDir: repoRoot(), pages: [withPicture('/etc/passwd')] }),
+    (e: { code: number }) => e.code === -32602,
+  );
   // A link in the Markdown text is only text: never read.
   const linkOnly = { ...pages[0]!, markdown: pages[0]!.markdown + '\n\n![x](/etc/passwd)\n' };
   const out = await exportText({ format: 'docling', images: 'embed', picturesDir: repoRoot(), pages: [linkOnly] });
-  assert.ok(!out.text.includes(Buffer.from('root:x:').toString('base64').slice(0, 8)), 'no byte of /etc/passwd in the export');
-  await assert.rejects(exportText({ format: 'chunks', pages: [{ page: 0 } as PageResult] }), (e: { code: number; message: string }) => e.code === -32602 && /pages\[0\]/.test(e.message));
+  assert.ok(
+    !out.text.includes(Buffer.from('root:x:').toString('base64').slice(0, 8)),
+    'no byte of /etc/passwd in the export',
+  );
+  await assert.rejects(
+    exportText({ format: 'chunks', pages: [{ page: 0 } as PageResult] }),
+    (e: { code: number; message: string }) => e.code === -32602 && /pages\[0\]/.test(e.message),
+  );
 });
 
 test('a long export runs off the JSON-RPC thread and stops on cancel', async () => {
@@ -154,8 +236,9 @@ test('a long export runs off the JSON-RPC thread and stops on cancel', async () 
   cts.cancel();
   const t2 = Date.now();
   await assert.rejects(long, (e: { code: number }) => e.code === -32800, 'answered as cancelled');
-  console.log(`export: a one-document export answered in ${smallMs} ms during a 4,000-page one; its cancel answered in ${Date.now() - t2} ms (figures, not asserted)`);
+  console.log(
+    `export: a one-document export answered in ${smallMs} ms during a 4,000-page one; its cancel answered in ${Date.now() - t2} ms (figures, not asserted)`,
+  );
   // The backend still serves after the cancel.
   assert.ok((await exportText({ format: 'chunks', images: 'none' })).text.length > 0);
 });
-

@@ -16,7 +16,8 @@ import { FakeOpenAiServer } from '../vlm/fakeOpenAiServer';
 import { PAGE_PARTIAL_INTERVAL_MS, type ConvertOptions } from '../../common/protocol';
 
 const SAMPLE = join(repoRoot(), 'test', 'fixtures', 'sample.pdf');
-const para = (i: number) => `<text><loc_40><loc_${60 + i * 30}><loc_460><loc_${80 + i * 30}>Paragraph ${i} streamed token by token from the fake server.</text>`;
+const para = (i: number) =>
+  `<text><loc_40><loc_${60 + i * 30}><loc_460><loc_${80 + i * 30}>Paragraph ${i} streamed token by token from the fake server.</text>`;
 const ANSWER = `<doctag><section_header_level_1><loc_40><loc_30><loc_460><loc_50>Streaming into the preview</section_header_level_1>${[0, 1, 2, 3, 4, 5].map(para).join('')}`;
 
 let fake: FakeOpenAiServer;
@@ -64,42 +65,52 @@ const options = (): ConvertOptions => ({
   remoteVlm: { url: fake.url, model: 'ibm-granite/granite-docling-258M', attempts: 1 },
 });
 
-test('partials reach the client in order, growing, as prefixes of the final page, before it, throttled', { timeout: 120_000 }, async () => {
-  fake.mode = 'replay';
-  fake.answer = ANSWER;
-  fake.chunkChars = 4;
-  fake.chunkDelayMs = 8;
-  const chunks = Math.ceil(ANSWER.length / fake.chunkChars);
-  const run = backend.convert({ uri: SAMPLE, pages: '1-2', options: options(), pagePartials: true });
-  const summary = await run.result;
-  assert.deepEqual(summary.pagesDone, [1, 2]);
-  for (const { page: final, n: finalAt } of run.pages) {
-    assert.equal(final.engine, 'vlm', `page ${final.page} came from the VLM`);
-    const mine = run.partials.filter((p) => p.partial.page === final.page);
-    assert.ok(mine.length >= 3, `page ${final.page}: ${mine.length} partials`);
-    mine.forEach((p, i) => {
-      assert.equal(p.partial.seq, i + 1, 'seq counts up in arrival order');
-      assert.equal(p.partial.uri, SAMPLE);
-      assert.equal(p.partial.engine, 'vlm');
-      assert.ok(p.n < finalAt, `page ${final.page} partial ${p.partial.seq} arrived before the page's result`);
-      assert.ok(final.doctags.startsWith(p.partial.doctags), `partial ${p.partial.seq} is a prefix of the final DocTags`);
-      // This answer has no Markdown-special characters, so the partial Markdown is a prefix too.
-      assert.ok(final.markdown.startsWith(p.partial.markdown), `partial ${p.partial.seq} Markdown ${JSON.stringify(p.partial.markdown.slice(-40))}`);
-      if (i > 0) assert.ok(p.partial.doctags.length > mine[i - 1].partial.doctags.length, 'text grows');
-    });
-    assert.match(mine.at(-1)!.partial.markdown, /^## Streaming into the preview\n\nParagraph 0/);
-    // Throttle: one at once, then at most one per interval while the page streamed.
-    const span = final.page === 1 ? run.pages[0].at - mine[0].at : run.pages[1].at - mine[0].at;
-    const bound = Math.ceil(span / PAGE_PARTIAL_INTERVAL_MS) + 2;
-    assert.ok(mine.length <= bound, `page ${final.page}: ${mine.length} partials in ${span} ms (bound ${bound})`);
-    assert.ok(mine.length < chunks / 3, `${mine.length} partials for ${chunks} streamed chunks`);
-    console.log(`page ${final.page}: ${chunks} SSE chunks → ${mine.length} partials over ${span} ms`);
-  }
-  // Nothing arrives after the answer.
-  const count = run.partials.length;
-  await barrier();
-  assert.equal(run.partials.length, count);
-});
+test(
+  'partials reach the client in order, growing, as prefixes of the final page, before it, throttled',
+  { timeout: 120_000 },
+  async () => {
+    fake.mode = 'replay';
+    fake.answer = ANSWER;
+    fake.chunkChars = 4;
+    fake.chunkDelayMs = 8;
+    const chunks = Math.ceil(ANSWER.length / fake.chunkChars);
+    const run = backend.convert({ uri: SAMPLE, pages: '1-2', options: options(), pagePartials: true });
+    const summary = await run.result;
+    assert.deepEqual(summary.pagesDone, [1, 2]);
+    for (const { page: final, n: finalAt } of run.pages) {
+      assert.equal(final.engine, 'vlm', `page ${final.page} came from the VLM`);
+      const mine = run.partials.filter((p) => p.partial.page === final.page);
+      assert.ok(mine.length >= 3, `page ${final.page}: ${mine.length} partials`);
+      mine.forEach((p, i) => {
+        assert.equal(p.partial.seq, i + 1, 'seq counts up in arrival order');
+        assert.equal(p.partial.uri, SAMPLE);
+        assert.equal(p.partial.engine, 'vlm');
+        assert.ok(p.n < finalAt, `page ${final.page} partial ${p.partial.seq} arrived before the page's result`);
+        assert.ok(
+          final.doctags.startsWith(p.partial.doctags),
+          `partial ${p.partial.seq} is a prefix of the final DocTags`,
+        );
+        // This answer has no Markdown-special characters, so the partial Markdown is a prefix too.
+        assert.ok(
+          final.markdown.startsWith(p.partial.markdown),
+          `partial ${p.partial.seq} Markdown ${JSON.stringify(p.partial.markdown.slice(-40))}`,
+        );
+        if (i > 0) assert.ok(p.partial.doctags.length > mine[i - 1].partial.doctags.length, 'text grows');
+      });
+      assert.match(mine.at(-1)!.partial.markdown, /^## Streaming into the preview\n\nParagraph 0/);
+      // Throttle: one at once, then at most one per interval while the page streamed.
+      const span = final.page === 1 ? run.pages[0].at - mine[0].at : run.pages[1].at - mine[0].at;
+      const bound = Math.ceil(span / PAGE_PARTIAL_INTERVAL_MS) + 2;
+      assert.ok(mine.length <= bound, `page ${final.page}: ${mine.length} partials in ${span} ms (bound ${bound})`);
+      assert.ok(mine.length < chunks / 3, `${mine.length} partials for ${chunks} streamed chunks`);
+      console.log(`page ${final.page}: ${chunks} SSE chunks → ${mine.length} partials over ${span} ms`);
+    }
+    // Nothing arrives after the answer.
+    const count = run.partials.length;
+    await barrier();
+    assert.equal(run.partials.length, count);
+  },
+);
 
 test('without pagePartials the same VLM conversion sends none', { timeout: 120_000 }, async () => {
   fake.mode = 'replay';
@@ -112,7 +123,10 @@ test('without pagePartials the same VLM conversion sends none', { timeout: 120_0
   assert.equal(run.pages[0].page.engine, 'vlm');
   assert.equal(run.partials.length, 0);
   // The flag is checked like every parameter.
-  await assert.rejects(backend.convert({ uri: SAMPLE, pages: '1', pagePartials: 'yes' as unknown as boolean }).result, (e: { code?: number; message?: string }) => e.code === -32602 && /pagePartials/.test(e.message ?? ''));
+  await assert.rejects(
+    backend.convert({ uri: SAMPLE, pages: '1', pagePartials: 'yes' as unknown as boolean }).result,
+    (e: { code?: number; message?: string }) => e.code === -32602 && /pagePartials/.test(e.message ?? ''),
+  );
 });
 
 test('partials stop on cancel', { timeout: 120_000 }, async () => {

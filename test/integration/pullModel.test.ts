@@ -9,7 +9,12 @@ import { createServer, type Socket } from 'node:net';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CancellationTokenSource, ResponseError, WorkDoneProgress, type WorkDoneProgressBegin } from 'vscode-languageserver-protocol/node';
+import {
+  CancellationTokenSource,
+  ResponseError,
+  WorkDoneProgress,
+  type WorkDoneProgressBegin,
+} from 'vscode-languageserver-protocol/node';
 import { BackendProcess } from '../helpers/backend';
 import { FolioErrorCodes, PullModelRequest } from '../../common/protocol';
 
@@ -27,7 +32,10 @@ async function backend(env: NodeJS.ProcessEnv = {}): Promise<BackendProcess> {
 }
 
 const rejection = async (p: Promise<unknown>): Promise<ResponseError<unknown>> => {
-  const e = await p.then(() => assert.fail('the request succeeded'), (err: unknown) => err);
+  const e = await p.then(
+    () => assert.fail('the request succeeded'),
+    (err: unknown) => err,
+  );
   assert.ok(e instanceof ResponseError, `a JSON-RPC error, got ${String(e)}`);
   return e;
 };
@@ -48,7 +56,9 @@ test('bad parameters are refused before anything is fetched', async () => {
 
 test('the hub policy holds in the backend: plain HTTP to a hub is refused', async () => {
   const b = await backend({ HF_ENDPOINT: 'http://hub.example.invalid' });
-  const e = await rejection(b.connection.sendRequest(PullModelRequest.type, { repo: 'heron', dtype: 'fp32', dir, trustHub: true }));
+  const e = await rejection(
+    b.connection.sendRequest(PullModelRequest.type, { repo: 'heron', dtype: 'fp32', dir, trustHub: true }),
+  );
   assert.equal(e.code, FolioErrorCodes.ModelError);
   assert.match(e.message, /HTTPS/);
   assert.deepEqual(readdirSync(dir), [], 'nothing installed');
@@ -72,13 +82,20 @@ test('a cancel stops a download stuck on the network, with progress begun and no
     b.connection.onProgress(WorkDoneProgress.type, 'pull-1', (v) => {
       begun.push(`${v.kind}:${(v as WorkDoneProgressBegin).title ?? ''}`);
     });
-    const pending = b.connection.sendRequest(PullModelRequest.type, { repo: 'heron', dtype: 'fp32', dir, trustHub: true, workDoneToken: 'pull-1' }, cts.token);
+    const pending = b.connection.sendRequest(
+      PullModelRequest.type,
+      { repo: 'heron', dtype: 'fp32', dir, trustHub: true, workDoneToken: 'pull-1' },
+      cts.token,
+    );
     await sawConnection;
     cts.cancel();
     const e = await rejection(pending);
     assert.equal(e.code, -32800, `RequestCancelled, got ${e.code}: ${e.message}`);
     assert.ok(begun.includes('begin:Downloading heron'), `work-done progress began (${begun.join(', ')})`);
-    assert.ok(!readdirSync(dir).some((n) => !n.startsWith('.')), `no model folder installed (${readdirSync(dir).join(', ')})`);
+    assert.ok(
+      !readdirSync(dir).some((n) => !n.startsWith('.')),
+      `no model folder installed (${readdirSync(dir).join(', ')})`,
+    );
   } finally {
     for (const s of sockets) s.destroy();
     await new Promise((r) => hub.close(r));

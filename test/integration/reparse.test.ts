@@ -47,18 +47,38 @@ test('pipeline: a paragraph box shrunk to its first line re-reads only that line
   assert.equal(res.version, 7);
   assert.equal(res.regionId, para.id);
   assert.equal(res.engine, 'pipeline');
-  assert.ok(res.markdown.length > 10 && res.markdown.length < full.length * 0.6, `first line only: "${res.markdown}" of "${full}"`);
-  assert.ok(full.replace(/\s+/g, ' ').startsWith(res.markdown.replace(/\s+/g, ' ').slice(0, 20)), 'it is the start of the paragraph');
+  assert.ok(
+    res.markdown.length > 10 && res.markdown.length < full.length * 0.6,
+    `first line only: "${res.markdown}" of "${full}"`,
+  );
+  assert.ok(
+    full.replace(/\s+/g, ' ').startsWith(res.markdown.replace(/\s+/g, ' ').slice(0, 20)),
+    'it is the start of the paragraph',
+  );
   assert.match(res.doctags, /^<text><loc_\d+><loc_\d+><loc_\d+><loc_\d+>/);
 });
 
 test('pipeline: the same box as code becomes a fenced block, as a heading a heading', async () => {
   const page = await firstPage();
   const para = longestText(page);
-  const code = await backend.reparse({ uri: pdf(), version: 1, page: 1, regionId: para.id, bbox: para.bbox, cls: 'code' });
+  const code = await backend.reparse({
+    uri: pdf(),
+    version: 1,
+    page: 1,
+    regionId: para.id,
+    bbox: para.bbox,
+    cls: 'code',
+  });
   assert.match(code.markdown, /^```[^\n]*\n[\s\S]+\n```$/);
   assert.match(code.doctags, /^<code>/);
-  const head = await backend.reparse({ uri: pdf(), version: 1, page: 1, regionId: para.id, bbox: para.bbox, cls: 'section_header' });
+  const head = await backend.reparse({
+    uri: pdf(),
+    version: 1,
+    page: 1,
+    regionId: para.id,
+    bbox: para.bbox,
+    cls: 'section_header',
+  });
   assert.match(head.markdown, /^#+ \S/);
 });
 

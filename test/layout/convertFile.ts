@@ -15,7 +15,8 @@ export async function analyzeFile(file: string, pagesWanted?: number[]): Promise
   try {
     const opts = options();
     const pages: PageAnalysis[] = [];
-    for (const p of pagesWanted ?? Array.from({ length: doc.numPages }, (_, i) => i + 1)) pages.push(await analyzePage(doc, p, opts));
+    for (const p of pagesWanted ?? Array.from({ length: doc.numPages }, (_, i) => i + 1))
+      pages.push(await analyzePage(doc, p, opts));
     for (let i = 0; i < pages.length; i++) markFurniture(pages.slice(Math.max(0, i - 3), i + 4), Math.min(i, 3));
     return pages;
   } finally {

@@ -52,7 +52,10 @@ test('a heading keeps its section number unescaped: a heading starts no list', (
 
 test('a bold lead-in followed by regular words is a list item or a paragraph, not a heading (issue 23 class 10)', async () => {
   const md = await fileMarkdown(corpusPath('docling/pdf/multi_page.pdf'));
-  assert.ok(md.includes('\n- IBM MT/ST (Magnetic Tape/Selectric Typewriter): Introduced in 1964, this machine combined'), md.slice(0, 1500));
+  assert.ok(
+    md.includes('\n- IBM MT/ST (Magnetic Tape/Selectric Typewriter): Introduced in 1964, this machine combined'),
+    md.slice(0, 1500),
+  );
   const insec = await fileMarkdown(corpusPath('opendataloader-samples/2408.02509v1.pdf'), [7]);
   assert.ok(!/^#+ Average Vulnerability/m.test(insec), insec);
   assert.ok(insec.includes('Average Vulnerability and Functional Correctness In Figure 2, we present'), insec);

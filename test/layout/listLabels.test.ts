@@ -18,10 +18,15 @@ function roundTripMarkdown(pages: DocItem[][]): string {
 }
 
 test('parenthesised letter and roman labels are kept (GeoTopo, pages 60 and 90)', async () => {
-  const pages = await analyzeFile(corpusPath('py-pdf-sample-files/009-pdflatex-geotopo/GeoTopo-komprimiert.pdf'), [60, 90]);
+  const pages = await analyzeFile(
+    corpusPath('py-pdf-sample-files/009-pdflatex-geotopo/GeoTopo-komprimiert.pdf'),
+    [60, 90],
+  );
   const md = roundTripMarkdown(pages.map((p) => p.items));
-  for (const s of ['(iii)', '(iv)', '(a) Die beiden Nebenwinkel von', '(b) Der Winkel', '(c) Sind']) assert.ok(md.includes(s), `${s} in:\n${md}`);
-  for (const s of ['1. Die beiden Nebenwinkel', '1. Sei']) assert.ok(!md.includes(s), `no renumbered "${s}" in:\n${md}`);
+  for (const s of ['(iii)', '(iv)', '(a) Die beiden Nebenwinkel von', '(b) Der Winkel', '(c) Sind'])
+    assert.ok(md.includes(s), `${s} in:\n${md}`);
+  for (const s of ['1. Die beiden Nebenwinkel', '1. Sei'])
+    assert.ok(!md.includes(s), `no renumbered "${s}" in:\n${md}`);
 });
 
 test('a list starts at the document number and letter labels stay text through DocTags', () => {
@@ -35,6 +40,18 @@ test('a list starts at the document number and letter labels stay text through D
   const doctags = serializePage(items);
   assert.match(doctags, /<list_item>212\. Prove it\.<\/list_item>/);
   const back = parseDocTags(doctags)[0]!.items;
-  assert.deepEqual(back.map((i) => [i.marker, i.text]), [['212.', 'Prove it.'], ['213.', 'Prove more.'], ['a.', 'Syntax'], ['(iii)', 'Sub part'], [undefined, 'Plain numbering']]);
-  assert.equal(documentToMarkdown([back]), '212. Prove it.\n213. Prove more.\n     - a. Syntax\n     - (iii) Sub part\n214. Plain numbering');
+  assert.deepEqual(
+    back.map((i) => [i.marker, i.text]),
+    [
+      ['212.', 'Prove it.'],
+      ['213.', 'Prove more.'],
+      ['a.', 'Syntax'],
+      ['(iii)', 'Sub part'],
+      [undefined, 'Plain numbering'],
+    ],
+  );
+  assert.equal(
+    documentToMarkdown([back]),
+    '212. Prove it.\n213. Prove more.\n     - a. Syntax\n     - (iii) Sub part\n214. Plain numbering',
+  );
 });

@@ -55,7 +55,13 @@ for (const [pdf, gt, maxBroken] of [
     const out = parseMarkdown(md).map((b) => normalizeText(b.text));
     const paras = parseMarkdown(truth).filter((b) => b.kind === 'paragraph' && b.text.length > 200);
     const whole = paras.filter((p) => out.includes(normalizeText(p.text)));
-    assert.ok(whole.length >= paras.length - maxBroken, `${paras.length - whole.length} of ${paras.length} long paragraphs are not whole: ${paras.filter((p) => !whole.includes(p)).map((p) => p.text.slice(0, 60)).join(' | ')}`);
+    assert.ok(
+      whole.length >= paras.length - maxBroken,
+      `${paras.length - whole.length} of ${paras.length} long paragraphs are not whole: ${paras
+        .filter((p) => !whole.includes(p))
+        .map((p) => p.text.slice(0, 60))
+        .join(' | ')}`,
+    );
   });
 }
 
@@ -71,7 +77,10 @@ test('LibreOffice three narrow columns: stretched justified lines, a list, a typ
   assert.equal(s.readingOrder, 1);
   assert.ok(s.ned < 0.003, `text distance ${s.ned.toFixed(4)} should be under 0.003`);
   const flat = md.replace(/\s+/g, ' ');
-  assert.ok(flat.includes('Result understanding compares into transformation interpretation within account'), 'a two-word justified line is one line');
+  assert.ok(
+    flat.includes('Result understanding compares into transformation interpretation within account'),
+    'a two-word justified line is one line',
+  );
   assert.match(md, /^2\. Shows estimate understanding shows$/m, 'the list item keeps its stretched line');
   assert.match(md, /^3\. At committee or because on valley during$/m, 'the list goes on with its own number');
   assert.ok(flat.includes('Opportunity to circumstances during gives'), '"Opportunity          to" is one line');
@@ -80,7 +89,10 @@ test('LibreOffice three narrow columns: stretched justified lines, a list, a typ
   const tables = md.split(/\n\s*\n/).filter((b) => b.startsWith('|'));
   assert.equal(tables.length, 1, tables.join('\n\n'));
   const rows = tables[0]!.split('\n').filter((r) => !/^\|(\s*-+\s*\|)+$/.test(r));
-  assert.deepEqual(rows.map((r) => r.split('|')[1]!.trim()), ['Station', 'North 1', 'Ridge 2', 'Ridge 3', 'Harbour 4']);
+  assert.deepEqual(
+    rows.map((r) => r.split('|')[1]!.trim()),
+    ['Station', 'North 1', 'Ridge 2', 'Ridge 3', 'Harbour 4'],
+  );
 });
 
 test('Chromium three columns: a centred two-line caption over a table wider than its column stays one caption', async () => {

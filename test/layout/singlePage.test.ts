@@ -23,13 +23,20 @@ test('Chromium-printed paragraphs stay whole (a run broken at "ﬁ" is no column
   const paras = md.split('\n\n').filter((p) => p.startsWith('Paragraph '));
   assert.equal(paras.length, 10, md);
   for (const p of paras) {
-    assert.match(p, /^Paragraph \d of section \d\. The committee reviewed the figures for the quarter and agreed that the reading order of a printed page must survive conversion into Markdown without losing a line\.$/, md);
+    assert.match(
+      p,
+      /^Paragraph \d of section \d\. The committee reviewed the figures for the quarter and agreed that the reading order of a printed page must survive conversion into Markdown without losing a line\.$/,
+      md,
+    );
   }
   assert.ok(!md.split('\n').some((l) => l.endsWith('reviewed the')), md);
 });
 
 /** The set's tests with these ids, run on Folio's Markdown of their page cut alone; the failures. */
-async function failingSetTests(ids: string[], keep: (t: PageTest) => boolean = () => true): Promise<{ failed: string[]; ran: PageTest[] }> {
+async function failingSetTests(
+  ids: string[],
+  keep: (t: PageTest) => boolean = () => true,
+): Promise<{ failed: string[]; ran: PageTest[] }> {
   const repo = repoRoot();
   const tests = readTests(join(setDir(repo), TESTS_FILE)).filter((t) => ids.includes(t.id) && keep(t));
   const dir = mkdtempSync(join(tmpdir(), 'folio-single-'));
@@ -62,7 +69,9 @@ const NOT_YET = ['slides-p2-06'];
 
 test('single-page furniture: running heads set right, chapter–page numbers, footer rows and © lines leave the body', async () => {
   const repo = repoRoot();
-  const tests = readTests(join(setDir(repo), TESTS_FILE)).filter((t) => PAGES.some((p) => t.id.startsWith(p)) && !NOT_YET.includes(t.id));
+  const tests = readTests(join(setDir(repo), TESTS_FILE)).filter(
+    (t) => PAGES.some((p) => t.id.startsWith(p)) && !NOT_YET.includes(t.id),
+  );
   assert.equal(new Set(tests.map((t) => `${t.pdf}#${t.page}`)).size, PAGES.length);
   const dir = mkdtempSync(join(tmpdir(), 'folio-single-'));
   try {

@@ -13,8 +13,14 @@ import { joinPageMarkdown, pageSeparator, tableContinuation } from '../../server
 import { writePlacedPdf, type PlacedLine } from '../helpers/pdfWriter';
 import { options } from '../pipeline/analyze';
 
-const LEFT = Array.from({ length: 14 }, (_, i) => `Left column line ${String(i + 1).padStart(2, '0')} of the first story told in full by its writer`);
-const RIGHT = Array.from({ length: 14 }, (_, i) => `Right column line ${String(i + 1).padStart(2, '0')} of the next one told in full by its writer`);
+const LEFT = Array.from(
+  { length: 14 },
+  (_, i) => `Left column line ${String(i + 1).padStart(2, '0')} of the first story told in full by its writer`,
+);
+const RIGHT = Array.from(
+  { length: 14 },
+  (_, i) => `Right column line ${String(i + 1).padStart(2, '0')} of the next one told in full by its writer`,
+);
 
 async function bodyOf(lines: PlacedLine[]): Promise<string> {
   const file = join(mkdtempSync(join(tmpdir(), 'folio-so-')), 'page.pdf');
@@ -51,7 +57,10 @@ test('a stream in reading order is followed: a centred line above one column com
   RIGHT.forEach((t, i) => lines.push({ text: t, x: 320, y: at(i), size: 9 }));
   const text = await bodyOf(lines);
   const note = text.indexOf('A centred note');
-  assert.ok(note >= 0 && note < text.indexOf('Left column line 01'), `the note is read before the left column:\n${text}`);
+  assert.ok(
+    note >= 0 && note < text.indexOf('Left column line 01'),
+    `the note is read before the left column:\n${text}`,
+  );
   assert.ok(text.indexOf('Left column line 14') < text.indexOf('Right column line 01'), text);
 });
 
@@ -67,8 +76,14 @@ test('plausible page moves: down a column, up to the next column, down-left to a
 });
 
 test('a paragraph broken by a page break is joined, and dehyphenated; a finished one is not', () => {
-  assert.equal(joinPageMarkdown(['## A\n\nThe river runs to the', 'sea by the old mill.']), '## A\n\nThe river runs to the sea by the old mill.\n');
-  assert.equal(joinPageMarkdown(['The survey was careful and ex-', 'tensive in every season.']), 'The survey was careful and extensive in every season.\n');
+  assert.equal(
+    joinPageMarkdown(['## A\n\nThe river runs to the', 'sea by the old mill.']),
+    '## A\n\nThe river runs to the sea by the old mill.\n',
+  );
+  assert.equal(
+    joinPageMarkdown(['The survey was careful and ex-', 'tensive in every season.']),
+    'The survey was careful and extensive in every season.\n',
+  );
   assert.equal(joinPageMarkdown(['It ended here.', 'and a new page.']), 'It ended here.\n\nand a new page.\n');
   assert.equal(pageSeparator('The river runs to the', '## Heading').sep, '\n\n');
   assert.equal(pageSeparator('| a | b |', 'more text').sep, '\n\n');

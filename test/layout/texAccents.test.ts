@@ -22,8 +22,11 @@ test('accents inside a run are composed (MORAN paper, references)', async () => 
 });
 
 test('only pairs that make a letter are composed', () => {
-  assert.equal(composeAccents('Poincar´e, Erd˝os, ˇCech, Garc¸on, Ł´od´z, na¨ıve'), 'Poincaré, Erdős, Čech, Garçon, Łódź, naïve');
-  assert.equal(composeAccents("Don´t tag it"), "Don´t tag it", 'an acute typed for an apostrophe stays');
+  assert.equal(
+    composeAccents('Poincar´e, Erd˝os, ˇCech, Garc¸on, Ł´od´z, na¨ıve'),
+    'Poincaré, Erdős, Čech, Garçon, Łódź, naïve',
+  );
+  assert.equal(composeAccents('Don´t tag it'), 'Don´t tag it', 'an acute typed for an apostrophe stays');
   assert.equal(composeAccents('x¨'), 'x¨');
   assert.equal(composeAccents('plain text'), 'plain text');
   assert.equal(composeAccents('Th´eor`eme, S´eminaire Initiation `a', true), 'Théorème, Séminaire Initiation à');

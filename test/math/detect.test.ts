@@ -26,8 +26,7 @@ test('italic prose in the body family stays text', () => {
 });
 
 test('upright body text is never a variable, however short', () => {
-  for (const t of ['x', 'a', 'dx', 'I'])
-    assert.equal(isMathSpan(span(t, 'CAAAAA+DejaVuSerif', false), BODY), false, t);
+  for (const t of ['x', 'a', 'dx', 'I']) assert.equal(isMathSpan(span(t, 'CAAAAA+DejaVuSerif', false), BODY), false, t);
 });
 
 test('an OpenSymbol operator is math; italic letters in another family keep their old rule', () => {

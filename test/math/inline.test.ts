@@ -21,7 +21,10 @@ const parts = [
 test('a paragraph with inline math round-trips through DocTags and becomes $…$ in Markdown', () => {
   const item: DocItem = { cls: 'text', text: partsToText(parts), parts, grid: [10, 20, 300, 40] };
   const dt = serializePage([item]);
-  assert.equal(dt, '<inline><loc_10><loc_20><loc_300><loc_40><text>positions up to </text><formula>i-k\\times W</formula><text>, with </text><formula>h_{i}</formula><text> kept.</text></inline>');
+  assert.equal(
+    dt,
+    '<inline><loc_10><loc_20><loc_300><loc_40><text>positions up to </text><formula>i-k\\times W</formula><text>, with </text><formula>h_{i}</formula><text> kept.</text></inline>',
+  );
   const [page] = parseDocTags(dt);
   assert.equal(page!.items.length, 1);
   const back = page!.items[0]!;

@@ -5,7 +5,10 @@ import { formulasOf, matchFormulas, normalizeLatex } from '../../eval/metrics/la
 
 test('normalization removes spelling differences that do not change the formula', () => {
   const same = (a: string, b: string) => assert.equal(normalizeLatex(a), normalizeLatex(b), `${a} vs ${b}`);
-  same('\\mathrm{softmax}\\left(\\frac{Q K^{\\top}}{\\sqrt{d_k}}\\right) V', '\\mathrm{softmax}(\\frac{QK^{\\top}}{\\sqrt{d_{k}}})V');
+  same(
+    '\\mathrm{softmax}\\left(\\frac{Q K^{\\top}}{\\sqrt{d_k}}\\right) V',
+    '\\mathrm{softmax}(\\frac{QK^{\\top}}{\\sqrt{d_{k}}})V',
+  );
   same('\\dfrac{a}{b}', '\\frac{a}{b}');
   same('x \\le y', 'x\\leq y');
   same('131\\,000 \\text{ tokens.}', '131000\\mathrm{tokens.}');

@@ -15,12 +15,20 @@ function span(text: string, x0: number, y0: number, x1: number, y1: number, font
 }
 
 // Geometry of "The square x² grows fast." in the LibreOffice Writer/Math PDF of eval:math.
-const sentence = [span('The square', 56.8, 494.5, 125.0, 508.4, 12), span(' x', 129.5, 491.8, 136.3, 505.7, 12), span('2', 136.3, 490.2, 140.9, 498.6, 7.2), span('grows fast.', 145.0, 494.5, 212.3, 508.4, 12)];
+const sentence = [
+  span('The square', 56.8, 494.5, 125.0, 508.4, 12),
+  span(' x', 129.5, 491.8, 136.3, 505.7, 12),
+  span('2', 136.3, 490.2, 140.9, 498.6, 7.2),
+  span('grows fast.', 145.0, 494.5, 212.3, 508.4, 12),
+];
 
 test('a raised superscript that sorts before its line joins that line', () => {
   const lines = buildLines(sentence);
   assert.equal(lines.length, 1, lines.map((l) => l.text).join(' | '));
-  assert.deepEqual(lines[0]!.spans.map((s) => s.text.trim()), ['The square', 'x', '2', 'grows fast.']);
+  assert.deepEqual(
+    lines[0]!.spans.map((s) => s.text.trim()),
+    ['The square', 'x', '2', 'grows fast.'],
+  );
 });
 
 test('a small number touching no span of the line keeps its own line', () => {
@@ -30,8 +38,15 @@ test('a small number touching no span of the line keeps its own line', () => {
 
 test('an upright function name between math runs belongs to the formula (O(n log n))', async () => {
   const { lineWithMath } = await import('../../server/layout/math/inline');
-  const italic = (t: string, x0: number, x1: number): TextSpan => ({ ...span(t, x0, 558.2, x1, 572.1, 11.9), fontName: 'DejaVuSerif-Italic', italic: true });
-  const sym = (t: string, x0: number, x1: number): TextSpan => ({ ...span(t, x0, 561.0, x1, 571.9, 11.9), fontName: 'OpenSymbol' });
+  const italic = (t: string, x0: number, x1: number): TextSpan => ({
+    ...span(t, x0, 558.2, x1, 572.1, 11.9),
+    fontName: 'DejaVuSerif-Italic',
+    italic: true,
+  });
+  const sym = (t: string, x0: number, x1: number): TextSpan => ({
+    ...span(t, x0, 561.0, x1, 571.9, 11.9),
+    fontName: 'OpenSymbol',
+  });
   // Geometry of "Sorting takes O(n log n) comparisons." in the LibreOffice Writer/Math PDF.
   const spans = [
     span('Sorting takes', 56.8, 561.5, 138.3, 575.4, 12),

@@ -30,9 +30,15 @@ before(() => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function convert(pdf: string): string {
-  const r = spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'convert', pdf, '-o', dir + '/'], { encoding: 'utf8', timeout: 180_000 });
+  const r = spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'convert', pdf, '-o', dir + '/'], {
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
   assert.equal(r.status, 0, r.stderr);
-  const name = pdf.split('/').pop()!.replace(/\.pdf$/, '.md');
+  const name = pdf
+    .split('/')
+    .pop()!
+    .replace(/\.pdf$/, '.md');
   return readFileSync(join(dir, name), 'utf8');
 }
 
@@ -45,8 +51,16 @@ function tables(md: string): Table[] {
 /** Every formula of the Markdown renders in KaTeX (display ones in display mode). */
 function assertRenders(md: string): number {
   const f = formulasOf(md);
-  for (const tex of f.display) assert.doesNotThrow(() => katex.renderToString(tex, { displayMode: true, throwOnError: true }), `display formula does not render: ${tex}`);
-  for (const tex of f.inline) assert.doesNotThrow(() => katex.renderToString(tex, { displayMode: false, throwOnError: true }), `inline formula does not render: ${tex}`);
+  for (const tex of f.display)
+    assert.doesNotThrow(
+      () => katex.renderToString(tex, { displayMode: true, throwOnError: true }),
+      `display formula does not render: ${tex}`,
+    );
+  for (const tex of f.inline)
+    assert.doesNotThrow(
+      () => katex.renderToString(tex, { displayMode: false, throwOnError: true }),
+      `inline formula does not render: ${tex}`,
+    );
   return f.display.length + f.inline.length;
 }
 
@@ -69,9 +83,15 @@ test('sample.pdf: formulas render in KaTeX and match the expected LaTeX after no
   const want = formulasOf(readFileSync(join(repoRoot(), 'test', 'fixtures', 'sample.expected.md'), 'utf8'));
   const got = formulasOf(md);
   // The attention formula (fraction, radical, subscript, superscript) exactly after normalization.
-  assert.ok(got.display.map(normalizeLatex).includes(normalizeLatex(want.display[0]!)), `got ${got.display.join(' | ')}`);
+  assert.ok(
+    got.display.map(normalizeLatex).includes(normalizeLatex(want.display[0]!)),
+    `got ${got.display.join(' | ')}`,
+  );
   const inline = matchFormulas(want.inline, got.inline);
-  assert.ok(inline.normalized / inline.gt >= 0.9, `inline ${inline.normalized}/${inline.gt}: ${got.inline.join(' | ')}`);
+  assert.ok(
+    inline.normalized / inline.gt >= 0.9,
+    `inline ${inline.normalized}/${inline.gt}: ${got.inline.join(' | ')}`,
+  );
 });
 
 for (const name of ['xelatex-cm-math', 'chromium-katex-math']) {

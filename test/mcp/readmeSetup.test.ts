@@ -32,12 +32,27 @@ function readmeSetup(): { install: string[]; snippets: Snippet[] } {
   const end = readme.indexOf('\n## ', start + 5);
   const section = readme.slice(start, end < 0 ? undefined : end);
   const blocks = [...section.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1]!, body: m[2]! }));
-  const install = blocks.filter((b) => b.lang === 'sh').flatMap((b) => b.body.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+  const install = blocks
+    .filter((b) => b.lang === 'sh')
+    .flatMap((b) =>
+      b.body
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('#')),
+    );
   const snippets: Snippet[] = [];
   for (const b of blocks.filter((x) => x.lang === 'json')) {
-    const j = JSON.parse(b.body) as { servers?: Record<string, { command: string; args: string[] }>; mcpServers?: Record<string, { command: string; args: string[] }> };
+    const j = JSON.parse(b.body) as {
+      servers?: Record<string, { command: string; args: string[] }>;
+      mcpServers?: Record<string, { command: string; args: string[] }>;
+    };
     const s = j.servers?.folio ?? j.mcpServers?.folio;
-    if (s) snippets.push({ client: j.servers ? 'VS Code .vscode/mcp.json' : 'Claude Desktop', command: s.command, args: s.args });
+    if (s)
+      snippets.push({
+        client: j.servers ? 'VS Code .vscode/mcp.json' : 'Claude Desktop',
+        command: s.command,
+        args: s.args,
+      });
   }
   return { install, snippets };
 }
@@ -64,9 +79,16 @@ async function exercise(command: string, args: string[], env: Record<string, str
     assert.deepEqual(tools.map((t) => t.name).sort(), ['convert_pdf', 'list_pdfs']);
     const listed = (await client.callTool({ name: 'list_pdfs', arguments: {} })) as CallToolResult;
     assert.deepEqual(listed.content, [{ type: 'text', text: join(realpathSync(docs), 'sample.pdf') }]);
-    const r = (await client.callTool({ name: 'convert_pdf', arguments: { path: 'sample.pdf', pages: '1' } }, undefined, { timeout: 300_000 })) as CallToolResult;
+    const r = (await client.callTool(
+      { name: 'convert_pdf', arguments: { path: 'sample.pdf', pages: '1' } },
+      undefined,
+      { timeout: 300_000 },
+    )) as CallToolResult;
     assert.ok(!r.isError, JSON.stringify(r.content).slice(0, 300));
-    assert.match(r.content[0]!.type === 'text' ? r.content[0]!.text : '', /Sliding Window Attention for Efficient Inference/);
+    assert.match(
+      r.content[0]!.type === 'text' ? r.content[0]!.text : '',
+      /Sliding Window Attention for Efficient Inference/,
+    );
   } finally {
     await client.close();
   }
@@ -74,19 +96,39 @@ async function exercise(command: string, args: string[], env: Record<string, str
 
 test('README: the install commands put `folio` on the PATH, offline, and every client snippet runs as written', async () => {
   const { install, snippets } = readmeSetup();
-  assert.ok(install.includes('npm install -g .'), `the README installs with npm install -g . (${JSON.stringify(install)})`);
+  assert.ok(
+    install.includes('npm install -g .'),
+    `the README installs with npm install -g . (${JSON.stringify(install)})`,
+  );
   // `npm ci` fails on this registry (other platforms' optional @napi-rs/canvas binaries; README quick start).
-  assert.deepEqual(install.slice(0, 2), ['npm install', 'npm run build'], 'the same install as the quick start, then the build');
+  assert.deepEqual(
+    install.slice(0, 2),
+    ['npm install', 'npm run build'],
+    'the same install as the quick start, then the build',
+  );
   assert.ok(snippets.length >= 2, 'VS Code and Claude Desktop snippets');
   // `npm install` and `npm run build` have run for this test run already (node_modules, dist/); the
   // global install is run as written, with npm's prefix pointed at a temporary folder.
   for (const line of install.filter((l) => l.startsWith('npm install -g'))) {
     const [cmd, ...args] = line.split(/\s+/);
-    execFileSync(cmd!, args, { cwd: repoRoot(), env: { ...process.env, npm_config_prefix: prefix, npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' }, stdio: 'pipe' });
+    execFileSync(cmd!, args, {
+      cwd: repoRoot(),
+      env: {
+        ...process.env,
+        npm_config_prefix: prefix,
+        npm_config_offline: 'true',
+        npm_config_audit: 'false',
+        npm_config_fund: 'false',
+      },
+      stdio: 'pipe',
+    });
   }
   const bin = join(prefix, 'bin');
   assert.ok(existsSync(join(bin, 'folio')), 'npm linked a `folio` command');
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` };
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
+  };
   for (const s of snippets) {
     assert.equal(s.command, 'folio', `${s.client}: the command the install provides`);
     const args = s.args.map((a) => (a === '${workspaceFolder}' || a.startsWith('/home/me/') ? docs : a));
@@ -96,7 +138,11 @@ test('README: the install commands put `folio` on the PATH, offline, and every c
 });
 
 test('the server the extension offers VS Code (McpStdioServerDefinition) starts and serves the workspace folders', async () => {
-  assert.equal(folioMcpServerSpec(repoRoot(), [], process.execPath, '0.1.0'), undefined, 'no folder open: no server (folio mcp needs one)');
+  assert.equal(
+    folioMcpServerSpec(repoRoot(), [], process.execPath, '0.1.0'),
+    undefined,
+    'no folder open: no server (folio mcp needs one)',
+  );
   const spec = folioMcpServerSpec(repoRoot(), [docs], process.execPath, '0.1.0')!;
   assert.equal(spec.args[0], join(repoRoot(), 'dist', 'cli.js'));
   await exercise(spec.command, spec.args, { ...(process.env as Record<string, string>), ...spec.env });

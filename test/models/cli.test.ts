@@ -18,7 +18,10 @@ let dir: string;
 
 before(async () => {
   fx = tinyModels();
-  hub = await startHub({ 'onnx-community/granite-docling-258M-ONNX': fx.dirs.page, 'docling-project/docling-layout-heron-onnx': fx.dirs.heron });
+  hub = await startHub({
+    'onnx-community/granite-docling-258M-ONNX': fx.dirs.page,
+    'docling-project/docling-layout-heron-onnx': fx.dirs.heron,
+  });
   dir = mkdtempSync(join(tmpdir(), 'folio-cli-models-'));
 });
 after(async () => {
@@ -29,7 +32,11 @@ after(async () => {
 
 async function folio(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   try {
-    const { stdout, stderr } = await execFileP(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'models', ...args], { timeout: 60_000 });
+    const { stdout, stderr } = await execFileP(
+      process.execPath,
+      [join(repoRoot(), 'dist', 'cli.js'), 'models', ...args],
+      { timeout: 60_000 },
+    );
     return { code: 0, out: stdout, err: stderr };
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string };
@@ -57,7 +64,18 @@ test('pull all, list, remove; usage and offline errors with exit codes', async (
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
   const port = (probe.address() as { port: number }).port;
   await new Promise((r) => probe.close(r));
-  const offline = await folio('pull', '--dir', dir, '--endpoint', `http://127.0.0.1:${port}`, '--allow-http-loopback', '--trust-hub');
+  const offline = await folio(
+    'pull',
+    '--dir',
+    dir,
+    '--endpoint',
+    `http://127.0.0.1:${port}`,
+    '--allow-http-loopback',
+    '--trust-hub',
+  );
   assert.equal(offline.code, 1);
-  assert.match(offline.err, new RegExp(`Cannot reach http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\).*pipeline engine keeps working`));
+  assert.match(
+    offline.err,
+    new RegExp(`Cannot reach http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\).*pipeline engine keeps working`),
+  );
 });

@@ -117,7 +117,10 @@ export async function startHub(repos: Record<string, string>): Promise<HubServer
       const cursor = Number(/cursor=(\d+)/.exec(query)?.[1] ?? 0);
       const page = body.slice(cursor, cursor + 4);
       const more = cursor + 4 < body.length;
-      res.writeHead(200, { 'content-type': 'application/json', ...(more ? { link: `<${path}?cursor=${cursor + 4}>; rel="next"` } : {}) });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        ...(more ? { link: `<${path}?cursor=${cursor + 4}>; rel="next"` } : {}),
+      });
       return void res.end(JSON.stringify(page));
     }
     const resolve = new RegExp(`^/([^/]+/[^/]+)/resolve/${rev}/(.+)$`).exec(url);
@@ -205,5 +208,7 @@ export async function startHub(repos: Record<string, string>): Promise<HubServer
 
 /** Files of a folder relative to it (for comparing installs). */
 export function filesOf(dir: string): string[] {
-  return walk(dir).map((p) => relative(dir, p)).sort();
+  return walk(dir)
+    .map((p) => relative(dir, p))
+    .sort();
 }

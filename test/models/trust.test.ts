@@ -66,14 +66,30 @@ test('a hub that sends more than the listed size is cut off at that size; nothin
   hub.endless(file);
   const progress: number[] = [];
   await assert.rejects(
-    pullModel({ repo: 'granite-docling', dir, baseUrl: hub.url, allowLoopbackHttp: true, trustHub: true, onProgress: (p) => progress.push(p.received / p.total) }),
+    pullModel({
+      repo: 'granite-docling',
+      dir,
+      baseUrl: hub.url,
+      allowLoopbackHttp: true,
+      trustHub: true,
+      onProgress: (p) => progress.push(p.received / p.total),
+    }),
     /sent more than the \d+ bytes expected/,
   );
   const sent = hub.bytesServed() - served;
-  assert.ok(sent < listed + 16 * 1024 * 1024, `the endless transfer was stopped (${sent} bytes served for a ${listed}-byte file)`);
-  assert.ok(progress.every((r) => r <= 1), 'progress never passes 100%');
+  assert.ok(
+    sent < listed + 16 * 1024 * 1024,
+    `the endless transfer was stopped (${sent} bytes served for a ${listed}-byte file)`,
+  );
+  assert.ok(
+    progress.every((r) => r <= 1),
+    'progress never passes 100%',
+  );
   assert.ok(!existsSync(join(dir, 'granite-docling-258M-ONNX')), 'nothing installed');
-  assert.ok(!existsSync(join(dir, '.staging', 'granite-docling-258M-ONNX', `${file}.part`)), 'the over-long partial file is deleted');
+  assert.ok(
+    !existsSync(join(dir, '.staging', 'granite-docling-258M-ONNX', `${file}.part`)),
+    'the over-long partial file is deleted',
+  );
 });
 
 test('the CLI against a lying hub: exit 1 with a clear message, and its progress output stays small', async () => {
@@ -85,7 +101,17 @@ test('the CLI against a lying hub: exit 1 with a clear message, and its progress
     const r = await new Promise<{ code: number | null; err: string }>((resolve) => {
       const child = execFile(
         process.execPath,
-        [join(repoRoot(), 'dist', 'cli.js'), 'models', 'pull', '--dir', dir, '--endpoint', liar.url, '--allow-http-loopback', '--trust-hub'],
+        [
+          join(repoRoot(), 'dist', 'cli.js'),
+          'models',
+          'pull',
+          '--dir',
+          dir,
+          '--endpoint',
+          liar.url,
+          '--allow-http-loopback',
+          '--trust-hub',
+        ],
         { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
         (e, _out, err) => resolve({ code: e ? ((e as { code?: number }).code ?? null) : 0, err }),
       );
@@ -103,12 +129,24 @@ test('the CLI against a lying hub: exit 1 with a clear message, and its progress
 test('only HTTPS: loopback HTTP needs the explicit switch, other HTTP hosts are refused, redirects too', async () => {
   const dir = freshDir();
   const before = hub.log.length;
-  await assert.rejects(pullModel({ repo: 'heron', dir, baseUrl: hub.url, trustHub: true }), /is refused: plain HTTP to a loopback address is accepted only with --allow-http-loopback/);
   await assert.rejects(
-    pullModel({ repo: 'heron', dir, baseUrl: 'http://models.example.invalid', allowLoopbackHttp: true, trustHub: true }),
+    pullModel({ repo: 'heron', dir, baseUrl: hub.url, trustHub: true }),
+    /is refused: plain HTTP to a loopback address is accepted only with --allow-http-loopback/,
+  );
+  await assert.rejects(
+    pullModel({
+      repo: 'heron',
+      dir,
+      baseUrl: 'http://models.example.invalid',
+      allowLoopbackHttp: true,
+      trustHub: true,
+    }),
     /http:\/\/models\.example\.invalid is refused: models are downloaded over HTTPS only/,
   );
-  await assert.rejects(pullModel({ repo: 'heron', dir, baseUrl: 'ftp://127.0.0.1', allowLoopbackHttp: true, trustHub: true }), /HTTPS only/);
+  await assert.rejects(
+    pullModel({ repo: 'heron', dir, baseUrl: 'ftp://127.0.0.1', allowLoopbackHttp: true, trustHub: true }),
+    /HTTPS only/,
+  );
   assert.equal(hub.log.length, before, 'no request was made');
   // An allowed hub cannot hand a file over to plain HTTP elsewhere.
   const redirected = await startHub({ [HERON]: fx.dirs.heron });
@@ -129,17 +167,28 @@ test('the listing alone is not enough: unpinned files need trust; pins are check
   const mark = hub.log.length;
   await assert.rejects(
     pullModel({ repo: 'heron', dir, baseUrl: hub.url, allowLoopbackHttp: true }),
-    new RegExp(`Folio pins no checksum for \\d+ file\\(s\\) of ${HERON}.*pass --trust-hub \\(the commit used, ${HUB_COMMIT}`),
+    new RegExp(
+      `Folio pins no checksum for \\d+ file\\(s\\) of ${HERON}.*pass --trust-hub \\(the commit used, ${HUB_COMMIT}`,
+    ),
   );
   assert.ok(!hub.log.slice(mark).some((l) => l.includes('/resolve/')), 'no file was downloaded');
 
   // Every file pinned: no trust needed; the files come from the pinned commit, no branch lookup.
   const pins = heronPins();
   const mark2 = hub.log.length;
-  const path = await pullModel({ repo: 'heron', dir, baseUrl: hub.url, allowLoopbackHttp: true, catalog: heronEntry({ revision: HUB_COMMIT, pinned: pins }) });
+  const path = await pullModel({
+    repo: 'heron',
+    dir,
+    baseUrl: hub.url,
+    allowLoopbackHttp: true,
+    catalog: heronEntry({ revision: HUB_COMMIT, pinned: pins }),
+  });
   const seen = hub.log.slice(mark2);
   assert.ok(!seen.some((l) => l.includes('/revision/')), 'a pinned commit is not looked up');
-  assert.ok(seen.filter((l) => l.includes('/resolve/')).every((l) => l.includes(`/resolve/${HUB_COMMIT}/`)), seen.join('\n'));
+  assert.ok(
+    seen.filter((l) => l.includes('/resolve/')).every((l) => l.includes(`/resolve/${HUB_COMMIT}/`)),
+    seen.join('\n'),
+  );
   const manifest = JSON.parse(readFileSync(join(path, 'folio-model.json'), 'utf8')) as { revision: string };
   assert.equal(manifest.revision, HUB_COMMIT);
 
@@ -147,7 +196,13 @@ test('the listing alone is not enough: unpinned files need trust; pins are check
   const wrong = { ...pins, 'model.onnx': { size: pins['model.onnx'].size, sha256: 'f'.repeat(64) } };
   const dir2 = freshDir();
   await assert.rejects(
-    pullModel({ repo: 'heron', dir: dir2, baseUrl: hub.url, allowLoopbackHttp: true, catalog: heronEntry({ pinned: wrong }) }),
+    pullModel({
+      repo: 'heron',
+      dir: dir2,
+      baseUrl: hub.url,
+      allowLoopbackHttp: true,
+      catalog: heronEntry({ pinned: wrong }),
+    }),
     new RegExp(`but Folio pins ${pins['model.onnx'].size} bytes with SHA-256 f{64}; nothing was downloaded`),
   );
   assert.ok(!existsSync(join(dir2, 'docling-layout-heron-onnx')));
@@ -165,7 +220,10 @@ test('listed file names that leave the models folder are refused', async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    await assert.rejects(pullModel({ repo: 'owner/thing', dir: root, baseUrl: url, allowLoopbackHttp: true, trustHub: true }), /names a file "\.\.\/\.\.\/outside\.txt" that is not a plain relative path/);
+    await assert.rejects(
+      pullModel({ repo: 'owner/thing', dir: root, baseUrl: url, allowLoopbackHttp: true, trustHub: true }),
+      /names a file "\.\.\/\.\.\/outside\.txt" that is not a plain relative path/,
+    );
   } finally {
     await new Promise((r) => server.close(r));
   }

@@ -61,12 +61,18 @@ test('a key file that does not match the recognizer is refused', async () => {
 
 test('bad images and a cancelled signal are refused with clear errors', async () => {
   const ocr = await getOcr();
-  await assert.rejects(ocr.recognize({ data: new Uint8ClampedArray(10), width: 100, height: 100 }), /OCR input is too short: 10 bytes for 100×100 RGBA/);
+  await assert.rejects(
+    ocr.recognize({ data: new Uint8ClampedArray(10), width: 100, height: 100 }),
+    /OCR input is too short: 10 bytes for 100×100 RGBA/,
+  );
   await assert.rejects(ocr.recognize({ data: new Uint8ClampedArray(0), width: 0, height: 5 }), /invalid size 0×5/);
   const ac = new AbortController();
   ac.abort();
   const white = new Uint8ClampedArray(64 * 64 * 4).fill(255);
-  await assert.rejects(ocr.recognize({ data: white, width: 64, height: 64 }, { signal: ac.signal }), (e: unknown) => (e as Error).name === 'AbortError');
+  await assert.rejects(
+    ocr.recognize({ data: white, width: 64, height: 64 }, { signal: ac.signal }),
+    (e: unknown) => (e as Error).name === 'AbortError',
+  );
   // A blank page is not an error: no lines.
   const res = await ocr.recognize({ data: white, width: 64, height: 64 });
   assert.equal(res.lines.length, 0);

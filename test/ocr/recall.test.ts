@@ -48,7 +48,8 @@ test('word recall ≥ 0.95 on a skewed, noisy 200-dpi scan; spaces, order and wo
     assert.ok(l.words.length > 0);
     assert.equal(l.words.map((w) => w.text).join(' '), l.text);
     for (const w of l.words) assert.ok(inside(w.bbox, l.bbox, 1), `word box of "${w.text}" outside its line`);
-    for (let i = 1; i < l.words.length; i++) assert.ok(l.words[i].upright.x0 >= l.words[i - 1].upright.x0, 'words left to right');
+    for (let i = 1; i < l.words.length; i++)
+      assert.ok(l.words[i].upright.x0 >= l.words[i - 1].upright.x0, 'words left to right');
     // The upright frame is the image turned back by the skew: mapped back, a line's upright box
     // covers its box in the image.
     const back = mapUprightToOriginal(l.upright, res.rotation, res.width, res.height, res.skew);
@@ -60,5 +61,8 @@ test('word recall ≥ 0.95 on a skewed, noisy 200-dpi scan; spaces, order and wo
   const spread = (xs: number[]) => Math.max(...xs) - Math.min(...xs);
   const lefts = long.filter((l) => l.bbox.x0 < scan.image.width * 0.2);
   assert.ok(spread(lefts.map((l) => l.bbox.x0)) > 20, 'the image lines drift');
-  assert.ok(spread(lefts.map((l) => l.upright.x0)) < 8, `upright left edges spread ${spread(lefts.map((l) => l.upright.x0)).toFixed(1)} px`);
+  assert.ok(
+    spread(lefts.map((l) => l.upright.x0)) < 8,
+    `upright left edges spread ${spread(lefts.map((l) => l.upright.x0)).toFixed(1)} px`,
+  );
 });

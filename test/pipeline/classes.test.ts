@@ -9,10 +9,20 @@ test('title, section headers and nested lists from a Chromium page', async () =>
   assert.equal(find('Introduction')?.cls, 'section_header');
   assert.equal(find('Introduction')?.level, 1);
   // Bullets drawn as vector circles still make list items; nesting from indentation.
-  assert.deepEqual([find('First item in unordered list')?.cls, find('First item in unordered list')?.level], ['list_item', 0]);
-  assert.deepEqual([find('Nested item 1')?.cls, find('Nested item 1')?.level, find('Nested item 1')?.ordered], ['list_item', 1, false]);
+  assert.deepEqual(
+    [find('First item in unordered list')?.cls, find('First item in unordered list')?.level],
+    ['list_item', 0],
+  );
+  assert.deepEqual(
+    [find('Nested item 1')?.cls, find('Nested item 1')?.level, find('Nested item 1')?.ordered],
+    ['list_item', 1, false],
+  );
   const ordered = find('Nested ordered item 1');
-  assert.deepEqual([ordered?.cls, ordered?.level, ordered?.ordered], ['list_item', 1, true], 'marker "1." stripped, ordered');
+  assert.deepEqual(
+    [ordered?.cls, ordered?.level, ordered?.ordered],
+    ['list_item', 1, true],
+    'marker "1." stripped, ordered',
+  );
 });
 
 test('heading levels follow the font-size ranks of a Word document', async () => {
@@ -28,7 +38,10 @@ test('Word lists with private-use bullets nest by indentation', async () => {
   const items = allItems(await analyzeCorpusPdf('docling-src-rendered/docx/docx_lists.docx.pdf'));
   const lists = items.filter((i) => i.cls === 'list_item');
   assert.ok(lists.length >= 10, `list items: ${lists.length}`);
-  assert.ok(lists.every((i) => !/^[\uf0b7•-]/.test(i.text)), 'markers stripped');
+  assert.ok(
+    lists.every((i) => !/^[\uf0b7•-]/.test(i.text)),
+    'markers stripped',
+  );
   assert.ok(lists.some((i) => i.text === 'List item 1.1' && i.level === 1));
   assert.ok(lists.some((i) => i.text === 'List item 1.1.1' && i.level === 2));
   assert.ok(lists.some((i) => i.text === 'List item a' && i.ordered === true));

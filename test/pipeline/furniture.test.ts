@@ -14,7 +14,10 @@ test('repeated footers and page numbers across pages become furniture', async ()
   const pages = await analyzeCorpusPdf('docling/pdf/redp5110_sampled.pdf', {}, [2, 3, 4, 5, 6]);
   const footers = pages.flatMap((p) => p.items.filter((i) => i.cls === 'page_footer').map((i) => i.text));
   assert.ok(footers.filter((t) => t.startsWith('© Copyright IBM Corp. 2014')).length >= 2, footers.join(' | '));
-  assert.ok(footers.some((t) => t === 'iii' || t === '1' || t === '2'), 'page numbers');
+  assert.ok(
+    footers.some((t) => t === 'iii' || t === '1' || t === '2'),
+    'page numbers',
+  );
   // Body text is never furniture.
   const body = pages.flatMap((p) => p.items.filter((i) => i.cls === 'text'));
   assert.ok(body.length > 5);
@@ -45,7 +48,13 @@ for (const producer of ['xelatex', 'chromium'] as const) {
     }
     markFurniture([page], 0);
     const furniture = page.items.filter((i) => i.cls === 'page_header' || i.cls === 'page_footer').map((i) => i.text);
-    for (const t of ['Journal of River Studies 12 (2026) 101–118', 'R. Writer and B. Reader', '104', 'Downloaded from https://rivers.example.org/article/12/104 on 3 May 2026', 'Accepted manuscript. Not the version of record.']) {
+    for (const t of [
+      'Journal of River Studies 12 (2026) 101–118',
+      'R. Writer and B. Reader',
+      '104',
+      'Downloaded from https://rivers.example.org/article/12/104 on 3 May 2026',
+      'Accepted manuscript. Not the version of record.',
+    ]) {
       assert.ok(furniture.includes(t), `"${t}" should be furniture: ${JSON.stringify(furniture)}`);
     }
     // The body is whole and in order: the side stamp no longer cuts the last paragraph.
@@ -57,13 +66,36 @@ for (const producer of ['xelatex', 'chromium'] as const) {
 }
 
 test('furniture by form keeps headings, sentences and bottom text that is not a stamp', () => {
-  const page = { page: 1, width: 600, height: 800, items: [], furnitureCandidates: [], ocr: false, rotation: 0, warnings: [] } as PageAnalysis;
-  const at = (text: string, y: number, cls: DocItem['cls'] = 'text', x0 = 100): DocItem => ({ cls, text, bbox: { x0, y0: y, x1: x0 + 300, y1: y + 10 }, grid: [0, 0, 0, 0] });
+  const page = {
+    page: 1,
+    width: 600,
+    height: 800,
+    items: [],
+    furnitureCandidates: [],
+    ocr: false,
+    rotation: 0,
+    warnings: [],
+  } as PageAnalysis;
+  const at = (text: string, y: number, cls: DocItem['cls'] = 'text', x0 = 100): DocItem => ({
+    cls,
+    text,
+    bbox: { x0, y0: y, x1: x0 + 300, y1: y + 10 },
+    grid: [0, 0, 0, 0],
+  });
   assert.equal(furnitureByForm(at('Annals of the Survey, vol. 3', 20), page), true);
   assert.equal(furnitureByForm(at('1 Introduction', 20, 'section_header'), page), false);
   assert.equal(furnitureByForm(at('The survey began in the spring of that year.', 20), page), false);
-  assert.equal(furnitureByForm(at('1 The gauge was read at noon each day', 770), page), false, 'a footnote at the foot of the page');
+  assert.equal(
+    furnitureByForm(at('1 The gauge was read at noon each day', 770), page),
+    false,
+    'a footnote at the foot of the page',
+  );
   assert.equal(furnitureByForm(at('© 2026 The Authors. Published by River Press.', 770), page), true);
-  const turned: DocItem = { cls: 'text', text: 'arXiv:2601.01234v2 [physics.geo-ph] 4 Jan 2026', bbox: { x0: 12, y0: 250, x1: 24, y1: 560 }, grid: [0, 0, 0, 0] };
+  const turned: DocItem = {
+    cls: 'text',
+    text: 'arXiv:2601.01234v2 [physics.geo-ph] 4 Jan 2026',
+    bbox: { x0: 12, y0: 250, x1: 24, y1: 560 },
+    grid: [0, 0, 0, 0],
+  };
   assert.equal(furnitureByForm(turned, page), true, 'up the side margin');
 });

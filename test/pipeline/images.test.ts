@@ -11,7 +11,13 @@ test('page images are cached by file, page and scale; pictures are saved as asse
   const doc = await openPdf(corpusPath('docling/pdf/amt_handbook_sample.pdf'));
   const out = mkdtempSync(join(tmpdir(), 'folio-img-'));
   try {
-    const opts = options({ renderImages: true, scale: 1, cacheDir: join(out, 'cache'), assetsDir: join(out, 'md', 'assets'), markdownDir: join(out, 'md') });
+    const opts = options({
+      renderImages: true,
+      scale: 1,
+      cacheDir: join(out, 'cache'),
+      assetsDir: join(out, 'md', 'assets'),
+      markdownDir: join(out, 'md'),
+    });
     const a = await analyzePage(doc, 1, opts);
     assert.ok(a.image && existsSync(a.image.path), 'page image written');
     assert.equal(a.image.width, Math.ceil(a.width));

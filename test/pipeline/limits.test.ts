@@ -30,7 +30,8 @@ import { options } from './analyze';
 const dir = mkdtempSync(join(tmpdir(), 'folio-limits-'));
 const text = (s: string) => Buffer.from(`BT /F1 12 Tf 72 720 Td (${s}) Tj ET\n`, 'latin1');
 /** A content stream: a line of text, then `mb` MiB of zeros (whitespace to the content lexer). */
-const bombStream = (mb: number, label: string) => deflateSync(Buffer.concat([text(label), Buffer.alloc(mb * 1024 * 1024)]), { level: 9 });
+const bombStream = (mb: number, label: string) =>
+  deflateSync(Buffer.concat([text(label), Buffer.alloc(mb * 1024 * 1024)]), { level: 9 });
 
 let pool: PageWorkerPool;
 before(() => {
@@ -64,7 +65,10 @@ test('the pixel cap holds for every page size; a page beyond it is not rendered'
         if (s === undefined) continue;
         const pw = Math.ceil(w * s);
         const ph = Math.ceil(h * s);
-        assert.ok(pw * ph <= MAX_PIXELS && pw <= MAX_SIDE && ph <= MAX_SIDE, `${w}×${h} pt at ${wanted} → ${pw}×${ph} px`);
+        assert.ok(
+          pw * ph <= MAX_PIXELS && pw <= MAX_SIDE && ph <= MAX_SIDE,
+          `${w}×${h} pt at ${wanted} → ${pw}×${ph} px`,
+        );
         assert.ok(s <= wanted && s >= MIN_SCALE, `${w}×${h}: scale ${s}`);
       }
     }
@@ -81,15 +85,33 @@ test('a huge page (MediaBox 14,400,000 pt square): text read, no render, crops o
   const doc = await openPdf(path);
   try {
     const { value: a, growthMb } = await peakRss(() =>
-      analyzePage(doc, 1, options({ ocr: 'always', renderImages: true, assetsDir: join(dir, 'assets'), markdownDir: dir })),
+      analyzePage(
+        doc,
+        1,
+        options({ ocr: 'always', renderImages: true, assetsDir: join(dir, 'assets'), markdownDir: dir }),
+      ),
     );
-    assert.ok(a.warnings.some((w) => /14400000 × 14400000 pt, too large to render within the 25-megapixel cap: its page image, picture crops and OCR were skipped/.test(w)), a.warnings.join('\n'));
+    assert.ok(
+      a.warnings.some((w) =>
+        /14400000 × 14400000 pt, too large to render within the 25-megapixel cap: its page image, picture crops and OCR were skipped/.test(
+          w,
+        ),
+      ),
+      a.warnings.join('\n'),
+    );
     assert.equal(a.image, undefined, 'no page image');
     assert.equal(a.ocr, false, 'no OCR');
-    assert.ok(a.items.some((i) => i.text.includes('Huge page text')), 'the text layer is still read');
+    assert.ok(
+      a.items.some((i) => i.text.includes('Huge page text')),
+      'the text layer is still read',
+    );
     assert.ok(growthMb < 300, `memory stayed bounded (+${growthMb.toFixed(0)} MB)`);
     const page = await doc.doc.getPage(1);
-    await assert.rejects(renderPage(doc.doc, page, 2, false), (e: { code?: number; message: string }) => e.code === FolioErrorCodes.TooLarge && /too large to render/.test(e.message));
+    await assert.rejects(
+      renderPage(doc.doc, page, 2, false),
+      (e: { code?: number; message: string }) =>
+        e.code === FolioErrorCodes.TooLarge && /too large to render/.test(e.message),
+    );
   } finally {
     await doc.close();
   }
@@ -98,15 +120,27 @@ test('a huge page (MediaBox 14,400,000 pt square): text read, no render, crops o
 test('a decompression bomb fails its page against the memory budget, fast and bounded; the next page converts', async (t) => {
   const path = join(dir, 'bomb.pdf');
   // Page 1 inflates to 256 MB; page 2 is ordinary.
-  writeFileSync(path, writeStreamPdf([
-    { width: 612, height: 792, stream: bombStream(256, 'Bomb page'), flate: true },
-    { width: 612, height: 792, stream: text('Second page survives') },
-  ]));
-  const { value: summary, growthMb, ms } = await peakRss(() => convertDocument(pool, { uri: path, limits: { pageMemoryMb: 32 } }, { page: () => undefined }));
+  writeFileSync(
+    path,
+    writeStreamPdf([
+      { width: 612, height: 792, stream: bombStream(256, 'Bomb page'), flate: true },
+      { width: 612, height: 792, stream: text('Second page survives') },
+    ]),
+  );
+  const {
+    value: summary,
+    growthMb,
+    ms,
+  } = await peakRss(() =>
+    convertDocument(pool, { uri: path, limits: { pageMemoryMb: 32 } }, { page: () => undefined }),
+  );
   t.diagnostic(`bomb, 32 MB budget: ${ms} ms, peak RSS +${growthMb.toFixed(0)} MB`);
   assert.deepEqual(summary.pagesDone, [2]);
   assert.equal(summary.pageErrors.length, 1);
-  assert.match(summary.pageErrors[0].message, /^page 1: decoding this page needs more than its memory budget of 32 MB .*--max-page-memory or the folio\.limits\.pageMemoryMb setting/);
+  assert.match(
+    summary.pageErrors[0].message,
+    /^page 1: decoding this page needs more than its memory budget of 32 MB .*--max-page-memory or the folio\.limits\.pageMemoryMb setting/,
+  );
   assert.match(summary.markdown, /Second page survives/);
   // Without the budget this file takes ~0.6 GB and tens of seconds; with it, a fraction.
   assert.ok(growthMb < 200, `peak RSS growth ${growthMb.toFixed(0)} MB`);
@@ -116,13 +150,20 @@ test('a decompression bomb fails its page against the memory budget, fast and bo
 test('the document time budget stops the conversion and keeps the pages done', async (t) => {
   const path = join(dir, 'shared.pdf');
   // Six pages drawing one shared stream that inflates to 96 MB: each page decodes it again.
-  writeFileSync(path, writeStreamPdf(
-    Array.from({ length: 6 }, () => ({ width: 612, height: 792, stream: Buffer.alloc(0), sharedStream: 0 })),
-    [{ stream: bombStream(96, 'Shared'), flate: true }],
-  ));
+  writeFileSync(
+    path,
+    writeStreamPdf(
+      Array.from({ length: 6 }, () => ({ width: 612, height: 792, stream: Buffer.alloc(0), sharedStream: 0 })),
+      [{ stream: bombStream(96, 'Shared'), flate: true }],
+    ),
+  );
   const logs: string[] = [];
   const t0 = Date.now();
-  const summary = await convertDocument(pool, { uri: path, limits: { documentSeconds: 2, pageMemoryMb: 4096 } }, { page: () => undefined, log: (_l, m) => logs.push(m) });
+  const summary = await convertDocument(
+    pool,
+    { uri: path, limits: { documentSeconds: 2, pageMemoryMb: 4096 } },
+    { page: () => undefined, log: (_l, m) => logs.push(m) },
+  );
   const ms = Date.now() - t0;
   t.diagnostic(`time budget 2 s: returned after ${ms} ms with ${summary.pagesDone.length} of 6 pages`);
   assert.ok(summary.stopped, 'stopped by the budget');
@@ -130,7 +171,10 @@ test('the document time budget stops the conversion and keeps the pages done', a
   assert.equal(summary.cancelled, false);
   assert.ok(summary.pagesDone.length < 6);
   const first = summary.pagesDone.length + 1;
-  assert.match(summary.stopped.message, new RegExp(`time budget of 2 s ran out: pages? ${first}(–6)? (was|were) not converted .*--max-document-seconds`));
+  assert.match(
+    summary.stopped.message,
+    new RegExp(`time budget of 2 s ran out: pages? ${first}(–6)? (was|were) not converted .*--max-document-seconds`),
+  );
   assert.match(summary.pageErrors.at(-1)!.message, new RegExp(`^page ${first}: the document's time budget`));
   assert.ok(logs.some((m) => m.includes('time budget')));
   assert.ok(ms < 2000 + 8000, `returned ${ms} ms after start`);
@@ -145,7 +189,12 @@ test('a cancel during a long pdf.js parse stops the worker promptly', async (t) 
   writeFileSync(path, writeStreamPdf([{ width: 612, height: 792, stream: bombStream(384, 'Slow page'), flate: true }]));
   const ac = new AbortController();
   const started = Date.now();
-  const run = convertDocument(pool, { uri: path, limits: { pageMemoryMb: 4096 } }, { page: () => undefined }, ac.signal);
+  const run = convertDocument(
+    pool,
+    { uri: path, limits: { pageMemoryMb: 4096 } },
+    { page: () => undefined },
+    ac.signal,
+  );
   // Cancel once the worker is inside the long parse (opening reads page 1's text: the 384 MB
   // stream), seen through the shared phase flag — not after a guessed time. pdf.js is entered
   // briefly for getDocument first; the parse then takes tens of seconds, so the worker is still
@@ -178,17 +227,33 @@ test('a cancel during a long pdf.js parse stops the worker promptly', async (t) 
 });
 
 test('limits are validated: flags, settings and requests name what is wrong', async () => {
-  assert.deepEqual(parseConvertArgs(['a.pdf', '--max-page-memory', '64', '--max-document-seconds=0']).limits, { pageMemoryMb: 64, documentSeconds: 0 });
-  assert.throws(() => parseConvertArgs(['a.pdf', '--max-page-memory', '8']), /--max-page-memory must be a whole number from 16 to 65536, not 8/);
-  assert.throws(() => parseConvertArgs(['a.pdf', '--max-document-seconds', '1.5']), /--max-document-seconds must be a whole number from 0 to 604800/);
-  assert.throws(() => parseConvertArgs(['a.pdf', '--max-document-seconds', 'soon']), /--max-document-seconds must be a whole number/);
-  assert.throws(() => resolveLimits({ pageMemoryMb: '512' }, undefined, 'folio.limits'), /folio\.limits\.pageMemoryMb must be a whole number from 16 to 65536, not "512"/);
+  assert.deepEqual(parseConvertArgs(['a.pdf', '--max-page-memory', '64', '--max-document-seconds=0']).limits, {
+    pageMemoryMb: 64,
+    documentSeconds: 0,
+  });
+  assert.throws(
+    () => parseConvertArgs(['a.pdf', '--max-page-memory', '8']),
+    /--max-page-memory must be a whole number from 16 to 65536, not 8/,
+  );
+  assert.throws(
+    () => parseConvertArgs(['a.pdf', '--max-document-seconds', '1.5']),
+    /--max-document-seconds must be a whole number from 0 to 604800/,
+  );
+  assert.throws(
+    () => parseConvertArgs(['a.pdf', '--max-document-seconds', 'soon']),
+    /--max-document-seconds must be a whole number/,
+  );
+  assert.throws(
+    () => resolveLimits({ pageMemoryMb: '512' }, undefined, 'folio.limits'),
+    /folio\.limits\.pageMemoryMb must be a whole number from 16 to 65536, not "512"/,
+  );
   assert.throws(() => resolveLimits({ cpuSeconds: 5 }), /limits\.cpuSeconds is not a known limit/);
   assert.deepEqual(resolveLimits(undefined), { documentSeconds: 3600, pageMemoryMb: 512, maxPages: 10000 });
   const ok = join(dir, 'plain.pdf');
   writeFileSync(ok, writeStreamPdf([{ width: 612, height: 792, stream: text('x') }]));
   await assert.rejects(
     convertDocument(pool, { uri: ok, limits: { pageMemoryMb: -1 } }, { page: () => undefined }),
-    (e: { code?: number; message: string }) => e.code === FolioErrorCodes.InvalidParams && /limits\.pageMemoryMb must be a whole number/.test(e.message),
+    (e: { code?: number; message: string }) =>
+      e.code === FolioErrorCodes.InvalidParams && /limits\.pageMemoryMb must be a whole number/.test(e.message),
   );
 });

@@ -5,5 +5,7 @@
 import { makePdf as writePdf } from '../helpers/pdfWriter';
 
 export function makePdf(opts: { pages: { width: number; height: number; text?: string }[] }): Buffer {
-  return writePdf(opts.pages.map((p) => ({ width: p.width, height: p.height, lines: p.text ? [p.text] : [], fontSize: 24 })));
+  return writePdf(
+    opts.pages.map((p) => ({ width: p.width, height: p.height, lines: p.text ? [p.text] : [], fontSize: 24 })),
+  );
 }

@@ -14,8 +14,16 @@ test('line-end hyphens: joined when the word continues, kept for compounds and c
   assert.equal(joinLines(['a state-of-', 'the-art model']), 'a state-of-the-art model');
   assert.equal(joinLines(['the Covid-', '19 pandemic']), 'the Covid-19 pandemic');
   assert.equal(joinLines(['Anglo-', 'Saxon']), 'Anglo-Saxon');
-  assert.equal(shouldDehyphenate('grouped', 'query', new Set(['grouped-query'])), false, 'the page spells it with a hyphen');
-  assert.equal(shouldDehyphenate('grouped', 'query', new Set(['grouped', 'query'])), false, 'both halves are words on the page');
+  assert.equal(
+    shouldDehyphenate('grouped', 'query', new Set(['grouped-query'])),
+    false,
+    'the page spells it with a hyphen',
+  );
+  assert.equal(
+    shouldDehyphenate('grouped', 'query', new Set(['grouped', 'query'])),
+    false,
+    'both halves are words on the page',
+  );
   assert.equal(shouldDehyphenate('to', 'kens', new Set(['to', 'tokens'])), true);
 });
 

@@ -12,7 +12,10 @@ test('a scanned page is read with OCR into text items', async () => {
   const text = bodyText(pages).replace(/\s+/g, ' ');
   assert.match(text, /Docling bundles PDF document ?conversion to JSON and Markdown/);
   for (const it of p.items) {
-    assert.ok(it.bbox && it.bbox.x0 >= -1 && it.bbox.x1 <= p.width + 1 && it.bbox.y1 <= p.height + 1, 'box on the page');
+    assert.ok(
+      it.bbox && it.bbox.x0 >= -1 && it.bbox.x1 <= p.width + 1 && it.bbox.y1 <= p.height + 1,
+      'box on the page',
+    );
   }
 });
 

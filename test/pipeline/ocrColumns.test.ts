@@ -22,7 +22,10 @@ const PARAGRAPHS: { start: string; end: string }[] = [
 ];
 
 test('a scanned, skewed two-column page is read column by column, no line mixing the columns', async () => {
-  const md = pagesToMarkdown([await analyzeScannedPage(FIXTURE, 1, { dpi: 200, skewDeg: 0.8, noise: 6, seed: 5 })], false);
+  const md = pagesToMarkdown(
+    [await analyzeScannedPage(FIXTURE, 1, { dpi: 200, skewDeg: 0.8, noise: 6, seed: 5 })],
+    false,
+  );
   const blocks = md.split(/\n\s*\n/).map((b) => b.replace(/\s+/g, ' '));
   const at = (s: string) => {
     const i = blocks.findIndex((b) => b.includes(s));
@@ -35,7 +38,12 @@ test('a scanned, skewed two-column page is read column by column, no line mixing
     // The paragraph is whole (its lines joined, end included) and holds no other paragraph's
     // words: a line that ran across the gutter would put right-column words into a left one.
     assert.ok(blocks[i].includes(p.end), `paragraph "${p.start}…" should end with "${p.end}": ${blocks[i]}`);
-    for (const q of PARAGRAPHS) if (q !== p) assert.ok(!blocks[i].includes(q.start) && !blocks[i].includes(q.end), `paragraph "${p.start}…" holds words of "${q.start}…": ${blocks[i]}`);
+    for (const q of PARAGRAPHS)
+      if (q !== p)
+        assert.ok(
+          !blocks[i].includes(q.start) && !blocks[i].includes(q.end),
+          `paragraph "${p.start}…" holds words of "${q.start}…": ${blocks[i]}`,
+        );
     assert.ok(i > prev, `"${p.start}" should come after the paragraph before it`);
     prev = i;
   }

@@ -18,7 +18,10 @@ import { analyzeScannedPage } from './scannedPage';
 const FIXTURE = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'multicol', 'threecol.chromium.pdf');
 
 async function scannedPageMarkdown(page: number): Promise<string> {
-  return pagesToMarkdown([await analyzeScannedPage(FIXTURE, page, { dpi: 200, skewDeg: 0.5, noise: 6, seed: 11 })], false);
+  return pagesToMarkdown(
+    [await analyzeScannedPage(FIXTURE, page, { dpi: 200, skewDeg: 0.5, noise: 6, seed: 11 })],
+    false,
+  );
 }
 
 /** Markdown blocks with whitespace and OCR's stray periods after words evened out. */
@@ -28,7 +31,12 @@ function blocksOf(md: string): string[] {
 
 /** Index of the block holding all of `words` in this order (whitespace-insensitive). */
 function blockWith(blocks: string[], words: string): number {
-  const re = new RegExp(words.split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s.,]+'));
+  const re = new RegExp(
+    words
+      .split(/\s+/)
+      .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[\\s.,]+'),
+  );
   return blocks.findIndex((b) => re.test(b));
 }
 

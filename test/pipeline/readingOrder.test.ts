@@ -20,7 +20,8 @@ for (const file of ['sample.xelatex-2col.pdf', 'sample.chromium-2col.pdf']) {
     const pages = await analyzeCorpusPdf(`selfmade-example/${file}`);
     const text = bodyText(pages);
     const pos = positions(text, ORDER);
-    for (let i = 1; i < pos.length; i++) assert.ok(pos[i] > pos[i - 1], `"${ORDER[i]}" should come after "${ORDER[i - 1]}"`);
+    for (let i = 1; i < pos.length; i++)
+      assert.ok(pos[i] > pos[i - 1], `"${ORDER[i]}" should come after "${ORDER[i - 1]}"`);
     // No line mixes the two columns: the end of a left-column line never meets the right column's text.
     assert.doesNotMatch(text, /grouped-?\s*Table 1 compares/);
   });

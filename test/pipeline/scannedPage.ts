@@ -13,10 +13,19 @@ import { imagePdf } from '../../eval/gen/multicol/scan';
 import { scanPdfPage, type ScanOptions } from '../ocr/scan';
 import { options } from './analyze';
 
-export async function analyzeScannedPage(file: string, pageNo: number, scanOptions: ScanOptions): Promise<PageAnalysis> {
+export async function analyzeScannedPage(
+  file: string,
+  pageNo: number,
+  scanOptions: ScanOptions,
+): Promise<PageAnalysis> {
   const scan = await scanPdfPage(file, pageNo, scanOptions);
   const { width, height, data } = scan.image;
-  const jpeg = await sharp(Buffer.from(data.buffer, data.byteOffset, data.length), { raw: { width, height, channels: 4 } }).greyscale().jpeg({ quality: 80 }).toBuffer();
+  const jpeg = await sharp(Buffer.from(data.buffer, data.byteOffset, data.length), {
+    raw: { width, height, channels: 4 },
+  })
+    .greyscale()
+    .jpeg({ quality: 80 })
+    .toBuffer();
   const dir = mkdtempSync(join(tmpdir(), 'folio-scanned-'));
   try {
     const pdf = join(dir, 'scan.pdf');

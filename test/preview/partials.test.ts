@@ -56,12 +56,43 @@ test('when the conversion ends, the partials still shown are handed back and no 
 });
 
 test('partial messages are validated field by field', () => {
-  const base = { uri: 'file:///w/doc.md', version: 2, type: 'partial', conversion: conv, page: 3, seq: 1, markdown: '## Head\n\n<script>x</script>' };
-  assert.deepEqual(parseHostMessage({ ...base, extra: 1 }), { uri: base.uri, version: 2, type: 'partial', conversion: conv, page: 3, seq: 1, markdown: base.markdown });
-  for (const bad of [{ seq: 0 }, { seq: 1.5 }, { page: 0 }, { conversion: 7 }, { conversion: 'x'.repeat(201) }, { markdown: null }]) {
+  const base = {
+    uri: 'file:///w/doc.md',
+    version: 2,
+    type: 'partial',
+    conversion: conv,
+    page: 3,
+    seq: 1,
+    markdown: '## Head\n\n<script>x</script>',
+  };
+  assert.deepEqual(parseHostMessage({ ...base, extra: 1 }), {
+    uri: base.uri,
+    version: 2,
+    type: 'partial',
+    conversion: conv,
+    page: 3,
+    seq: 1,
+    markdown: base.markdown,
+  });
+  for (const bad of [
+    { seq: 0 },
+    { seq: 1.5 },
+    { page: 0 },
+    { conversion: 7 },
+    { conversion: 'x'.repeat(201) },
+    { markdown: null },
+  ]) {
     assert.equal(typeof parseHostMessage({ ...base, ...bad }), 'string', JSON.stringify(bad));
   }
-  const init = { uri: base.uri, version: 2, type: 'init', title: 't', pdfUri: 'file:///w/a.pdf', pages: [], converting: true };
+  const init = {
+    uri: base.uri,
+    version: 2,
+    type: 'init',
+    title: 't',
+    pdfUri: 'file:///w/a.pdf',
+    pages: [],
+    converting: true,
+  };
   assert.equal((parseHostMessage({ ...init, conversion: conv }) as { conversion?: string }).conversion, conv);
   assert.equal(typeof parseHostMessage({ ...init, conversion: 5 }), 'string');
 });

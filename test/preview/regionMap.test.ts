@@ -8,7 +8,13 @@ function page(n: number, blocks: string[], furniture = false): PageResult {
   let md = '';
   const regions: Region[] = [];
   if (furniture) {
-    regions.push({ id: `p${n}-r${regions.length}`, cls: 'page_header', bbox: { x0: 50, y0: 10, x1: 500, y1: 30 }, grid: [0, 0, 0, 0], order: 0 });
+    regions.push({
+      id: `p${n}-r${regions.length}`,
+      cls: 'page_header',
+      bbox: { x0: 50, y0: 10, x1: 500, y1: 30 },
+      grid: [0, 0, 0, 0],
+      order: 0,
+    });
   }
   blocks.forEach((b, i) => {
     if (md) md += '\n\n';
@@ -23,7 +29,17 @@ function page(n: number, blocks: string[], furniture = false): PageResult {
       mdRange: { start, end: md.length },
     });
   });
-  return { page: n, width: 612, height: 792, doctags: '', markdown: md, regions, engine: 'pipeline', ocr: false, warnings: [] };
+  return {
+    page: n,
+    width: 612,
+    height: 792,
+    doctags: '',
+    markdown: md,
+    regions,
+    engine: 'pipeline',
+    ocr: false,
+    warnings: [],
+  };
 }
 
 /** A document of two pages, as the converter writes it (pages joined by a blank line). */
@@ -146,7 +162,10 @@ test('a drawn region gets its reading-order place and an insertion point before 
   assert.equal(ip.offset, s.doc.indexOf('Second one.'));
   s.map.removeRegion(r.id);
   assert.equal(s.map.region(r.id), undefined);
-  assert.deepEqual(s.map.page(1)!.regions.map((x) => x.order), [0, 1, 2, 3]);
+  assert.deepEqual(
+    s.map.page(1)!.regions.map((x) => x.order),
+    [0, 1, 2, 3],
+  );
 });
 
 test('captured texts let a later anchor find regions the user edited', () => {
@@ -155,7 +174,7 @@ test('captured texts let a later anchor find regions the user edited', () => {
   edit(s, at, at, ' edited');
   s.map.captureTexts(s.doc);
   const moved = 'New first block\n\n' + s.doc;
-  assert.equal(s.map.anchor(moved), 5, "all five blocks are found again");
+  assert.equal(s.map.anchor(moved), 5, 'all five blocks are found again');
   s.doc = moved;
   assert.equal(textOf(s, 'p1-r3'), 'Second edited one.');
 });

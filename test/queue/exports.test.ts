@@ -29,7 +29,10 @@ const DOCS: [string, string][] = [
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const c = spawn(process.execPath, [cli(), ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+    const c = spawn(process.execPath, [cli(), ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     let stderr = '';
     c.stderr.on('data', (d) => (stderr += d));
     const t = setTimeout(() => process.kill(c.pid!, 'SIGKILL'), 240_000);
@@ -94,56 +97,104 @@ const VARIANTS: [format: string, images: string][] = [
   ['docling', 'none'],
 ];
 
-test('every format and picture mode: the queue writes the same files, byte for byte, as in-process', { timeout: 1_500_000 }, async () => {
-  for (const [format, images] of VARIANTS) {
-    const common = ['--format', format, '--images', images, '--ocr', 'never', '-q'];
-    const local = join(dir, 'local', `${format}-${images}`);
-    const queued = join(dir, 'queue', `${format}-${images}`);
-    const a = await run(['convert', ...common, '-o', local + '/', ...inputs]);
-    assert.equal(a.code, 0, `in-process ${format}/${images}: ${a.stderr}`);
-    const b = await run(['convert', '--queue', redis.url, '--range-pages', '1', ...common, '-o', queued + '/', ...inputs]);
-    assert.equal(b.code, 0, `queue ${format}/${images}: ${b.stderr}\nworker: ${workerLog.slice(-2000)}`);
+test(
+  'every format and picture mode: the queue writes the same files, byte for byte, as in-process',
+  { timeout: 1_500_000 },
+  async () => {
+    for (const [format, images] of VARIANTS) {
+      const common = ['--format', format, '--images', images, '--ocr', 'never', '-q'];
+      const local = join(dir, 'local', `${format}-${images}`);
+      const queued = join(dir, 'queue', `${format}-${images}`);
+      const a = await run(['convert', ...common, '-o', local + '/', ...inputs]);
+      assert.equal(a.code, 0, `in-process ${format}/${images}: ${a.stderr}`);
+      const b = await run([
+        'convert',
+        '--queue',
+        redis.url,
+        '--range-pages',
+        '1',
+        ...common,
+        '-o',
+        queued + '/',
+        ...inputs,
+      ]);
+      assert.equal(b.code, 0, `queue ${format}/${images}: ${b.stderr}\nworker: ${workerLog.slice(-2000)}`);
 
-    const names = files(local);
-    assert.deepEqual(files(queued), names, `${format}/${images}: the same files`);
-    for (const name of names) {
-      let x = readFileSync(join(local, name));
-      let y = readFileSync(join(queued, name));
-      if (format === 'json') {
-        const t = (buf: Buffer) => Buffer.from(buf.toString('utf8').replace(/\n {2}"elapsedMs": \d+,\n/, '\n  "elapsedMs": 0,\n'));
-        x = t(x);
-        y = t(y);
+      const names = files(local);
+      assert.deepEqual(files(queued), names, `${format}/${images}: the same files`);
+      for (const name of names) {
+        let x = readFileSync(join(local, name));
+        let y = readFileSync(join(queued, name));
+        if (format === 'json') {
+          const t = (buf: Buffer) =>
+            Buffer.from(buf.toString('utf8').replace(/\n {2}"elapsedMs": \d+,\n/, '\n  "elapsedMs": 0,\n'));
+          x = t(x);
+          y = t(y);
+        }
+        assert.ok(x.equals(y), `${format}/${images}: ${name} differs between in-process and queue`);
       }
-      assert.ok(x.equals(y), `${format}/${images}: ${name} differs between in-process and queue`);
-    }
 
-    // Not two equal empties: the outputs hold the documents.
-    const pics = names.filter((n) => n.endsWith('.png'));
-    assert.ok(images === 'link' ? pics.length >= 2 : pics.length === 0, `${format}/${images}: picture files ${pics.join(', ')}`);
-    if (format === 'docling') {
-      const doc = JSON.parse(readFileSync(join(queued, 'pic class.docling.json'), 'utf8'));
-      assert.equal(Object.keys(doc.pages).length, 2);
-      assert.ok(doc.texts.length > 5 && doc.pictures.length === 2, `texts ${doc.texts.length}, pictures ${doc.pictures.length}`);
-      const table = JSON.parse(readFileSync(join(queued, 'Tabelle café.docling.json'), 'utf8'));
-      assert.ok(table.tables.length >= 1, 'the table survives the queue');
-      if (images === 'embed') assert.match(JSON.stringify(doc.pictures), /data:image\/png;base64,/);
+      // Not two equal empties: the outputs hold the documents.
+      const pics = names.filter((n) => n.endsWith('.png'));
+      assert.ok(
+        images === 'link' ? pics.length >= 2 : pics.length === 0,
+        `${format}/${images}: picture files ${pics.join(', ')}`,
+      );
+      if (format === 'docling') {
+        const doc = JSON.parse(readFileSync(join(queued, 'pic class.docling.json'), 'utf8'));
+        assert.equal(Object.keys(doc.pages).length, 2);
+        assert.ok(
+          doc.texts.length > 5 && doc.pictures.length === 2,
+          `texts ${doc.texts.length}, pictures ${doc.pictures.length}`,
+        );
+        const table = JSON.parse(readFileSync(join(queued, 'Tabelle café.docling.json'), 'utf8'));
+        assert.ok(table.tables.length >= 1, 'the table survives the queue');
+        if (images === 'embed') assert.match(JSON.stringify(doc.pictures), /data:image\/png;base64,/);
+      }
+      if (format === 'chunks')
+        assert.ok(readFileSync(join(queued, 'pic class.chunks.jsonl'), 'utf8').trim().split('\n').length >= 2);
+      if (format === 'md' && images === 'embed')
+        assert.match(readFileSync(join(queued, 'pic class.md'), 'utf8'), /!\[[^\]]*\]\(data:image\/png;base64,/);
+      if (format === 'md' && images === 'link')
+        assert.match(
+          readFileSync(join(queued, 'pic class.md'), 'utf8'),
+          /!\[[^\]]*\]\(pic%20class\.assets\/pic_class-p1-1\.png\)/,
+        );
     }
-    if (format === 'chunks') assert.ok(readFileSync(join(queued, 'pic class.chunks.jsonl'), 'utf8').trim().split('\n').length >= 2);
-    if (format === 'md' && images === 'embed') assert.match(readFileSync(join(queued, 'pic class.md'), 'utf8'), /!\[[^\]]*\]\(data:image\/png;base64,/);
-    if (format === 'md' && images === 'link') assert.match(readFileSync(join(queued, 'pic class.md'), 'utf8'), /!\[[^\]]*\]\(pic%20class\.assets\/pic_class-p1-1\.png\)/);
-  }
-});
+  },
+);
 
 test('an export that lost the converted content is an error, never an empty file with exit 0', () => {
-  const summary = { uri: '/x.pdf', pageCount: 2, pagesDone: [1, 2], cancelled: false, doctags: '<doctag><text><loc_1><loc_1><loc_9><loc_9>Hello</text></doctag>', markdown: 'Hello\n', pageErrors: [], warnings: [], engine: 'pipeline', elapsedMs: 0 } satisfies ConvertSummary;
+  const summary = {
+    uri: '/x.pdf',
+    pageCount: 2,
+    pagesDone: [1, 2],
+    cancelled: false,
+    doctags: '<doctag><text><loc_1><loc_1><loc_9><loc_9>Hello</text></doctag>',
+    markdown: 'Hello\n',
+    pageErrors: [],
+    warnings: [],
+    engine: 'pipeline',
+    elapsedMs: 0,
+  } satisfies ConvertSummary;
   // What #22.1 wrote through the queue: a DoclingDocument without pages or texts, an empty chunks file.
   const emptyDoc = JSON.stringify({ schema_name: 'DoclingDocument', texts: [], tables: [], pictures: [], pages: {} });
-  assert.match(exportProblem('docling', emptyDoc, summary) ?? '', /docling export of 2 converted page\(s\) came out empty/);
+  assert.match(
+    exportProblem('docling', emptyDoc, summary) ?? '',
+    /docling export of 2 converted page\(s\) came out empty/,
+  );
   assert.match(exportProblem('chunks', '', summary) ?? '', /chunks export .* came out empty/);
   assert.match(exportProblem('md', '\n', summary) ?? '', /md export .* came out empty/);
   assert.match(exportProblem('json', JSON.stringify({ pages: [] }), summary) ?? '', /json export .* came out empty/);
   // A document whose pages hold nothing may export nothing; a full export passes.
   assert.equal(exportProblem('chunks', '', { ...summary, markdown: '', doctags: '<doctag></doctag>' }), undefined);
   assert.equal(exportProblem('chunks', '{"text":"Hello"}\n', summary), undefined);
-  assert.equal(exportProblem('docling', JSON.stringify({ texts: [{}], tables: [], pictures: [], pages: { 1: {}, 2: {} } }), summary), undefined);
+  assert.equal(
+    exportProblem(
+      'docling',
+      JSON.stringify({ texts: [{}], tables: [], pictures: [], pages: { 1: {}, 2: {} } }),
+      summary,
+    ),
+    undefined,
+  );
 });

@@ -6,8 +6,22 @@ import { planRanges, toSelection } from '../../server/queue/ranges';
 test('ranges cover the selection once, in order, with two pages of context each side', () => {
   const sel = Array.from({ length: 10 }, (_, i) => i + 1);
   const r = planRanges(sel, 4, 2);
-  assert.deepEqual(r.map((x) => x.pages), [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10]]);
-  assert.deepEqual(r.map((x) => x.context), [[1, 2, 3, 4, 5, 6], [3, 4, 5, 6, 7, 8, 9, 10], [7, 8, 9, 10]]);
+  assert.deepEqual(
+    r.map((x) => x.pages),
+    [
+      [1, 2, 3, 4],
+      [5, 6, 7, 8],
+      [9, 10],
+    ],
+  );
+  assert.deepEqual(
+    r.map((x) => x.context),
+    [
+      [1, 2, 3, 4, 5, 6],
+      [3, 4, 5, 6, 7, 8, 9, 10],
+      [7, 8, 9, 10],
+    ],
+  );
 });
 
 test('context follows the selection, not page numbers (a gap is not a neighbour)', () => {

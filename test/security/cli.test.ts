@@ -7,7 +7,18 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { repoRoot, corpusPath } from '../helpers/corpus';
@@ -15,7 +26,12 @@ import { repoRoot, corpusPath } from '../helpers/corpus';
 let dir: string;
 const sample = () => join(repoRoot(), 'test', 'fixtures', 'sample.pdf');
 const run = (env: NodeJS.ProcessEnv, ...args: string[]) =>
-  spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), ...args], { encoding: 'utf8', cwd: dir, timeout: 180_000, env: { ...process.env, ...env } });
+  spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), ...args], {
+    encoding: 'utf8',
+    cwd: dir,
+    timeout: 180_000,
+    env: { ...process.env, ...env },
+  });
 const cacheEnv = () => ({ FOLIO_CACHE_DIR: join(dir, 'cache') });
 
 before(() => {
@@ -61,12 +77,32 @@ test('batch: same names in different folders keep their folders under -o; same.p
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(readdirSync(out).sort(), ['d1', 'd2']);
   assert.deepEqual(readdirSync(join(out, 'd1')), ['same.md']);
-  assert.deepEqual(readdirSync(join(out, 'd2')).filter((n) => n.endsWith('.md')).sort(), ['same-2.md', 'same.md']);
+  assert.deepEqual(
+    readdirSync(join(out, 'd2'))
+      .filter((n) => n.endsWith('.md'))
+      .sort(),
+    ['same-2.md', 'same.md'],
+  );
   // Files named one by one from different folders go straight into -o, still apart.
   const flat = join(dir, 'flat-out');
-  const r2 = run(cacheEnv(), 'convert', join(src, 'd1', 'same.pdf'), join(src, 'd2', 'same.PDF'), '-o', flat + '/', '-q', '--pages', '1');
+  const r2 = run(
+    cacheEnv(),
+    'convert',
+    join(src, 'd1', 'same.pdf'),
+    join(src, 'd2', 'same.PDF'),
+    '-o',
+    flat + '/',
+    '-q',
+    '--pages',
+    '1',
+  );
   assert.equal(r2.status, 0, r2.stderr);
-  assert.deepEqual(readdirSync(flat).filter((n) => n.endsWith('.md')).sort(), ['same-2.md', 'same.md']);
+  assert.deepEqual(
+    readdirSync(flat)
+      .filter((n) => n.endsWith('.md'))
+      .sort(),
+    ['same-2.md', 'same.md'],
+  );
 });
 
 test('a linked .md is refused, and the file it points to is untouched', () => {

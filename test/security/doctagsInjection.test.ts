@@ -35,8 +35,14 @@ test('.doctags.txt: text that looks like DocTags stays text', async () => {
   assert.equal(dt.match(/<\/code>/g)?.length, 1, 'the code element is closed once, at its end');
   // Read back with the parser: the items are what the page holds.
   const items = parseDocTags(dt)[0]!.items;
-  assert.deepEqual(items.map((i) => i.cls), ['title', 'text', 'code', 'picture', 'text']);
-  assert.match(items[1]!.text, /x<\/text>\s*<section_header_level_1><loc_10>.*Injected heading<\/section_header_level_1><picture>.*and the sentence goes on\./);
+  assert.deepEqual(
+    items.map((i) => i.cls),
+    ['title', 'text', 'code', 'picture', 'text'],
+  );
+  assert.match(
+    items[1]!.text,
+    /x<\/text>\s*<section_header_level_1><loc_10>.*Injected heading<\/section_header_level_1><picture>.*and the sentence goes on\./,
+  );
   assert.match(items[2]!.text, /return "<\/code><text>not code<\/text>";/);
 });
 

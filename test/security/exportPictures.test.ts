@@ -9,7 +9,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fixture, runCli } from './issue21Cli';
@@ -45,7 +54,10 @@ test('--images embed: a caption that writes ](/etc/hostname) embeds the picture,
   const md = readFileSync(out, 'utf8');
   const uris = dataUris(md);
   assert.equal(uris.length, 1, md.slice(0, 800));
-  assert.ok(uris[0]!.subarray(0, 8).equals(PNG), `the embedded bytes are a PNG, not ${JSON.stringify(uris[0]!.subarray(0, 16).toString())}`);
+  assert.ok(
+    uris[0]!.subarray(0, 8).equals(PNG),
+    `the embedded bytes are a PNG, not ${JSON.stringify(uris[0]!.subarray(0, 16).toString())}`,
+  );
   // The alt text keeps the caption as text: every Markdown-significant character escaped, so the
   // image's target is the data URI and nothing else.
   const img = /!\[((?:[^\]\\]|\\.)*)\]\(([^)\s]*)\)/.exec(md);
@@ -57,13 +69,20 @@ test('--images embed: a caption that writes ](/etc/hostname) embeds the picture,
 test('--format docling --images embed: the picture is the crop, not /etc/hostname', async () => {
   const pdf = workCopy('caption-hostname.pdf');
   const out = join(dir, 'embed.docling.json');
-  const r = await runCli(['convert', pdf, '-o', out, '-q', '--format', 'docling', '--images', 'embed'], { cwd: dir, env: env() });
+  const r = await runCli(['convert', pdf, '-o', out, '-q', '--format', 'docling', '--images', 'embed'], {
+    cwd: dir,
+    env: env(),
+  });
   assert.equal(r.status, 0, r.stderr);
   const doc = JSON.parse(readFileSync(out, 'utf8'));
   assert.equal(doc.pictures.length, 1);
   const uri: string = doc.pictures[0].image.uri;
   assert.ok(uri.startsWith('data:image/png;base64,'), uri.slice(0, 60));
-  assert.ok(Buffer.from(uri.slice(uri.indexOf(',') + 1), 'base64').subarray(0, 8).equals(PNG));
+  assert.ok(
+    Buffer.from(uri.slice(uri.indexOf(',') + 1), 'base64')
+      .subarray(0, 8)
+      .equals(PNG),
+  );
   assert.ok(doc.pictures[0].image.size.width > 0, 'the size is read from the crop');
 });
 
@@ -72,7 +91,12 @@ test('--format docling (linked pictures): a caption naming /dev/zero is never re
   const outDir = join(dir, 'zero-out');
   mkdirSync(outDir);
   const out = join(outDir, 'zero.docling.json');
-  const r = await runCli(['convert', pdf, '-o', out, '-q', '--format', 'docling'], { cwd: dir, env: env(), maxRssMb: 1200, timeoutMs: 120_000 });
+  const r = await runCli(['convert', pdf, '-o', out, '-q', '--format', 'docling'], {
+    cwd: dir,
+    env: env(),
+    maxRssMb: 1200,
+    timeoutMs: 120_000,
+  });
   assert.equal(r.killed, undefined, `the CLI was stopped by the test's guard (${r.killed}; peak ${r.peakRssMb} MB)`);
   assert.equal(r.status, 0, r.stderr);
   const doc = JSON.parse(readFileSync(out, 'utf8'));
@@ -95,7 +119,8 @@ test('pictureFile: only regular files really inside the pictures folder, size-ca
   const folders = { baseDir: base, root: assets };
   assert.equal(readPictureFile('doc.assets/ok.png', folders).length, 108);
   assert.ok(readPictureHeader('doc.assets/ok.png', folders, 8).equals(PNG));
-  const refused = (path: string, why: RegExp, max?: number) => assert.throws(() => readPictureFile(path, folders, max), why, path);
+  const refused = (path: string, why: RegExp, max?: number) =>
+    assert.throws(() => readPictureFile(path, folders, max), why, path);
   refused('/etc/hostname', /not a relative path/);
   refused('doc.assets/../../etc/hostname', /"\.\." segment/);
   refused('file:///etc/hostname', /not a relative path/);
@@ -109,7 +134,14 @@ test('pictureFile: only regular files really inside the pictures folder, size-ca
 
 test('the docling export hashes its source only as a regular file, in chunks (a device path costs nothing)', () => {
   const t = Date.now();
-  const out = renderExport({ format: 'docling', pdfPath: '/dev/zero', pages: [], images: 'none', imagesBaseDir: dir, keepFurniture: false });
+  const out = renderExport({
+    format: 'docling',
+    pdfPath: '/dev/zero',
+    pages: [],
+    images: 'none',
+    imagesBaseDir: dir,
+    keepFurniture: false,
+  });
   assert.equal(JSON.parse(out.text).origin.binary_hash, 0);
   assert.ok(Date.now() - t < 5000);
   const pdf = fixture('caption-hostname.pdf');

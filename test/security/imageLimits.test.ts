@@ -98,22 +98,44 @@ test('a 16383 × 16383 PNG is refused from its header, cheaply', async () => {
   const png = await zeroPng(16383, 16383);
   assert.ok(png.length < 1_000_000, `${png.length} bytes`);
   writeFileSync(join(dir, 'huge.png'), png);
-  const r = await runCli(['convert', join(dir, 'huge.png'), '-o', join(dir, 'huge.md'), '-q'], { cwd: dir, env: env(), maxRssMb: 500, timeoutMs: 120_000 });
+  const r = await runCli(['convert', join(dir, 'huge.png'), '-o', join(dir, 'huge.md'), '-q'], {
+    cwd: dir,
+    env: env(),
+    maxRssMb: 500,
+    timeoutMs: 120_000,
+  });
   assert.equal(r.killed, undefined, `stopped by the test's guard (${r.killed}, peak ${r.peakRssMb} MB)`);
   assert.equal(r.status, 1);
-  assert.match(r.stderr, /huge\.png is 16383 × 16383 pixels \(256 megapixels\), more than the 64-megapixel limit of an image page: it was not converted/);
+  assert.match(
+    r.stderr,
+    /huge\.png is 16383 × 16383 pixels \(256 megapixels\), more than the 64-megapixel limit of an image page: it was not converted/,
+  );
   process.stdout.write(`# 16383² PNG (${png.length} bytes) refused in ${r.wallMs} ms, peak RSS ${r.peakRssMb} MB\n`);
 });
 
 test('a TIFF of 400 pages sharing one strip is refused from its header (page count, pixel total)', async () => {
   const tiff = sharedStripTiff(400, 4000, 4000);
   writeFileSync(join(dir, 'pages.tiff'), tiff);
-  let r = await runCli(['convert', join(dir, 'pages.tiff'), '-o', join(dir, 'pages.md'), '-q'], { cwd: dir, env: env(), maxRssMb: 500, timeoutMs: 120_000 });
+  let r = await runCli(['convert', join(dir, 'pages.tiff'), '-o', join(dir, 'pages.md'), '-q'], {
+    cwd: dir,
+    env: env(),
+    maxRssMb: 500,
+    timeoutMs: 120_000,
+  });
   assert.equal(r.killed, undefined, `stopped by the test's guard (${r.killed}, peak ${r.peakRssMb} MB)`);
   assert.equal(r.status, 1);
-  assert.match(r.stderr, /pages\.tiff holds 6104 megapixels over its 400 pages, more than the limit of 4096 megapixels of an image input/);
-  process.stdout.write(`# 400-page TIFF (${tiff.length} bytes) refused in ${r.wallMs} ms, peak RSS ${r.peakRssMb} MB\n`);
-  r = await runCli(['convert', join(dir, 'pages.tiff'), '-o', join(dir, 'pages.md'), '-q', '--max-pages', '100'], { cwd: dir, env: env(), maxRssMb: 500 });
+  assert.match(
+    r.stderr,
+    /pages\.tiff holds 6104 megapixels over its 400 pages, more than the limit of 4096 megapixels of an image input/,
+  );
+  process.stdout.write(
+    `# 400-page TIFF (${tiff.length} bytes) refused in ${r.wallMs} ms, peak RSS ${r.peakRssMb} MB\n`,
+  );
+  r = await runCli(['convert', join(dir, 'pages.tiff'), '-o', join(dir, 'pages.md'), '-q', '--max-pages', '100'], {
+    cwd: dir,
+    env: env(),
+    maxRssMb: 500,
+  });
   assert.equal(r.status, 1);
   assert.match(r.stderr, /pages\.tiff has 400 pages, more than the limit of 100 pages/);
 });
@@ -136,7 +158,11 @@ test('decoding an image runs inside the time budget and stops on cancel, one pag
   process.stdout.write(`# 40 pages of 3000²: decoded in ${fullMs} ms; cancelled after ${stopMs} ms\n`);
   assert.ok(stopMs < fullMs / 4, `cancel answered in ${stopMs} ms, the full decode takes ${fullMs} ms`);
   // Through the CLI: the document's time budget stops the decoding, with its message.
-  const r = await runCli(['convert', tiff, '-o', join(dir, 'forty.md'), '-q', '--max-document-seconds', '1'], { cwd: dir, env: env(), maxRssMb: 700 });
+  const r = await runCli(['convert', tiff, '-o', join(dir, 'forty.md'), '-q', '--max-document-seconds', '1'], {
+    cwd: dir,
+    env: env(),
+    maxRssMb: 700,
+  });
   assert.equal(r.status, 1);
   assert.match(r.stderr, /time budget of 1 s ran out/);
 });

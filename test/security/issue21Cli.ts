@@ -32,12 +32,18 @@ export function cliPath(): string {
   return join(repoRoot(), 'dist', 'cli.js');
 }
 
-export function runCli(args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; maxRssMb?: number; timeoutMs?: number }): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; maxRssMb?: number; timeoutMs?: number },
+): Promise<CliRun> {
   const maxRss = opts.maxRssMb ?? 1500;
   const timeout = opts.timeoutMs ?? 180_000;
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [cliPath(), ...args], { cwd: opts.cwd, env: { ...process.env, ...opts.env } });
+    const child = spawn(process.execPath, [cliPath(), ...args], {
+      cwd: opts.cwd,
+      env: { ...process.env, ...opts.env },
+    });
     let stdout = '';
     let stderr = '';
     let peak = 0;

@@ -27,7 +27,13 @@ const env = () => ({ FOLIO_CACHE_DIR: join(dir, 'cache') });
 /** One Helvetica page, shared by a page tree of `levels` levels of ten kids: 10^levels pages. */
 function pageTreePdf(levels: number): Buffer {
   const text = 'BT /F1 24 Tf 72 720 Td (One page, declared many times) Tj ET';
-  const objs = ['<< /Type /Catalog /Pages ' + (3 + levels) + ' 0 R >>', `<< /Length ${text.length} >>\nstream\n${text}\nendstream`, '<< /Type /Page /Parent 4 0 R /MediaBox [0 0 612 792] /Contents 2 0 R /Resources << /Font << /F1 ' + (4 + levels) + ' 0 R >> >> >>'];
+  const objs = [
+    '<< /Type /Catalog /Pages ' + (3 + levels) + ' 0 R >>',
+    `<< /Length ${text.length} >>\nstream\n${text}\nendstream`,
+    '<< /Type /Page /Parent 4 0 R /MediaBox [0 0 612 792] /Contents 2 0 R /Resources << /Font << /F1 ' +
+      (4 + levels) +
+      ' 0 R >> >> >>',
+  ];
   for (let l = 0; l < levels; l++) {
     const id = 4 + l;
     const kid = l === 0 ? 3 : id - 1;
@@ -60,23 +66,44 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('CLI: a 1.4 KB PDF declaring 1,000,000 pages fails fast, saying so, and writes nothing', async () => {
   const out = join(dir, 'million.md');
-  const r = await runCli(['convert', million, '-o', out, '-q'], { cwd: dir, env: env(), maxRssMb: 600, timeoutMs: 60_000 });
-  assert.equal(r.killed, undefined, `stopped by the test's guard (${r.killed}, peak ${r.peakRssMb} MB, ${r.wallMs} ms)`);
+  const r = await runCli(['convert', million, '-o', out, '-q'], {
+    cwd: dir,
+    env: env(),
+    maxRssMb: 600,
+    timeoutMs: 60_000,
+  });
+  assert.equal(
+    r.killed,
+    undefined,
+    `stopped by the test's guard (${r.killed}, peak ${r.peakRssMb} MB, ${r.wallMs} ms)`,
+  );
   assert.equal(r.status, 1);
-  assert.match(r.stderr, /million\.pdf has 1000000 pages, more than the page limit of 10000: nothing was converted\. If the file is trusted, raise the limit with --max-pages/);
+  assert.match(
+    r.stderr,
+    /million\.pdf has 1000000 pages, more than the page limit of 10000: nothing was converted\. If the file is trusted, raise the limit with --max-pages/,
+  );
   assert.ok(!existsSync(out));
   process.stdout.write(`# million pages refused in ${r.wallMs} ms, peak RSS ${r.peakRssMb} MB\n`);
 });
 
 test('CLI: --max-pages counts the pages selected; a bad value is a usage error', async () => {
   const out = join(dir, 'sample.md');
-  let r = await runCli(['convert', join(dir, 'docs', 'sample.pdf'), '-o', out, '-q', '--max-pages', '1'], { cwd: dir, env: env() });
+  let r = await runCli(['convert', join(dir, 'docs', 'sample.pdf'), '-o', out, '-q', '--max-pages', '1'], {
+    cwd: dir,
+    env: env(),
+  });
   assert.equal(r.status, 1);
   assert.match(r.stderr, /sample\.pdf has 2 pages, more than the page limit of 1/);
-  r = await runCli(['convert', join(dir, 'docs', 'sample.pdf'), '-o', out, '-q', '--max-pages', '1', '--pages', '2'], { cwd: dir, env: env() });
+  r = await runCli(['convert', join(dir, 'docs', 'sample.pdf'), '-o', out, '-q', '--max-pages', '1', '--pages', '2'], {
+    cwd: dir,
+    env: env(),
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.ok(existsSync(out));
-  r = await runCli(['convert', million, '-o', join(dir, 'm.md'), '-q', '--pages', '1-3,2-4,999999-'], { cwd: dir, env: env() });
+  r = await runCli(['convert', million, '-o', join(dir, 'm.md'), '-q', '--pages', '1-3,2-4,999999-'], {
+    cwd: dir,
+    env: env(),
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /\(6 pages/);
   r = await runCli(['convert', million, '-q', '--max-pages', '0'], { cwd: dir, env: env() });
@@ -89,10 +116,18 @@ test('CLI: --max-pages counts the pages selected; a bad value is a usage error',
 test('backend: the limit comes from the request, else folio.limits.maxPages; the error is TooLarge', async () => {
   const backend = await BackendProcess.start(env(), { 'folio.limits': { maxPages: 1 } });
   try {
-    await assert.rejects(backend.convert({ uri: join(dir, 'docs', 'sample.pdf') }).result, (e: { code: number; message: string }) => e.code === FolioErrorCodes.TooLarge && /has 2 pages, more than the page limit of 1.*folio\.limits\.maxPages/.test(e.message));
+    await assert.rejects(
+      backend.convert({ uri: join(dir, 'docs', 'sample.pdf') }).result,
+      (e: { code: number; message: string }) =>
+        e.code === FolioErrorCodes.TooLarge &&
+        /has 2 pages, more than the page limit of 1.*folio\.limits\.maxPages/.test(e.message),
+    );
     const ok = await backend.convert({ uri: join(dir, 'docs', 'sample.pdf'), limits: { maxPages: 2 } }).result;
     assert.equal(ok.pagesDone.length, 2);
-    await assert.rejects(backend.convert({ uri: million, limits: { maxPages: 10000 } }).result, (e: { code: number }) => e.code === FolioErrorCodes.TooLarge);
+    await assert.rejects(
+      backend.convert({ uri: million, limits: { maxPages: 10000 } }).result,
+      (e: { code: number }) => e.code === FolioErrorCodes.TooLarge,
+    );
   } finally {
     await backend.stop();
   }
@@ -101,13 +136,22 @@ test('backend: the limit comes from the request, else folio.limits.maxPages; the
 test('MCP: convert_pdf refuses a document past the page limit (default and --max-pages)', async () => {
   const connect = async (...flags: string[]) => {
     const client = new Client({ name: 'folio-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath(), 'mcp', join(dir, 'docs'), ...flags], stderr: 'pipe', env: { ...process.env, ...env() } as Record<string, string> }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [cliPath(), 'mcp', join(dir, 'docs'), ...flags],
+        stderr: 'pipe',
+        env: { ...process.env, ...env() } as Record<string, string>,
+      }),
+    );
     return client;
   };
   const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
   const plain = await connect();
   try {
-    const r = (await plain.callTool({ name: 'convert_pdf', arguments: { path: 'million.pdf' } }, undefined, { timeout: 60_000 })) as CallToolResult;
+    const r = (await plain.callTool({ name: 'convert_pdf', arguments: { path: 'million.pdf' } }, undefined, {
+      timeout: 60_000,
+    })) as CallToolResult;
     assert.equal(r.isError, true);
     assert.match(text(r), /has 1000000 pages, more than the page limit of 10000/);
   } finally {
@@ -115,7 +159,9 @@ test('MCP: convert_pdf refuses a document past the page limit (default and --max
   }
   const strict = await connect('--max-pages', '1');
   try {
-    const r = (await strict.callTool({ name: 'convert_pdf', arguments: { path: 'sample.pdf' } }, undefined, { timeout: 120_000 })) as CallToolResult;
+    const r = (await strict.callTool({ name: 'convert_pdf', arguments: { path: 'sample.pdf' } }, undefined, {
+      timeout: 120_000,
+    })) as CallToolResult;
     assert.equal(r.isError, true);
     assert.match(text(r), /has 2 pages, more than the page limit of 1/);
   } finally {

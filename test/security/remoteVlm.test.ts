@@ -15,7 +15,13 @@ import { parseConvertArgs } from '../../server/convertCommand/args';
 
 let fake: FakeOpenAiServer;
 const png = Buffer.from('89504e470d0a1a0a', 'hex');
-const settings = (extra: object = {}) => ({ url: fake.url, model: 'ibm-granite/granite-docling-258M', apiKey: 'sk-test', attempts: 1, ...extra });
+const settings = (extra: object = {}) => ({
+  url: fake.url,
+  model: 'ibm-granite/granite-docling-258M',
+  apiKey: 'sk-test',
+  attempts: 1,
+  ...extra,
+});
 
 before(async () => {
   fake = new FakeOpenAiServer();
@@ -40,7 +46,9 @@ async function rssGrowth<T>(fn: () => Promise<T>): Promise<{ value: T | Error; g
 
 test('an endless body is cut at the byte cap', { timeout: 60_000 }, async () => {
   fake.mode = 'flood';
-  const r = await rssGrowth(() => new RemoteVlmClient(settings({ timeoutMs: 30_000 })).complete(png, 'Convert this page to docling.'));
+  const r = await rssGrowth(() =>
+    new RemoteVlmClient(settings({ timeoutMs: 30_000 })).complete(png, 'Convert this page to docling.'),
+  );
   assert.ok(r.value instanceof Error, 'refused');
   assert.match(r.value.message, /the answer passed 16 MB, more than a page can need/);
   assert.ok(r.growthMb < 200, `RSS grew ${r.growthMb} MB`);
@@ -49,7 +57,9 @@ test('an endless body is cut at the byte cap', { timeout: 60_000 }, async () => 
 
 test('one endless SSE line is cut at the line cap', { timeout: 60_000 }, async () => {
   fake.mode = 'longline';
-  const r = await rssGrowth(() => new RemoteVlmClient(settings({ timeoutMs: 30_000 })).complete(png, 'Convert this page to docling.'));
+  const r = await rssGrowth(() =>
+    new RemoteVlmClient(settings({ timeoutMs: 30_000 })).complete(png, 'Convert this page to docling.'),
+  );
   assert.ok(r.value instanceof Error, 'refused');
   assert.match(r.value.message, /a stream line longer than 1 MB/);
   assert.ok(r.growthMb < 100, `RSS grew ${r.growthMb} MB`);
@@ -57,7 +67,9 @@ test('one endless SSE line is cut at the line cap', { timeout: 60_000 }, async (
 
 test('a trickle of tokens ends at the total time limit (chunks do not restart it)', { timeout: 60_000 }, async () => {
   fake.mode = 'trickle';
-  const r = await rssGrowth(() => new RemoteVlmClient(settings({ timeoutMs: 1500 })).complete(png, 'Convert this page to docling.'));
+  const r = await rssGrowth(() =>
+    new RemoteVlmClient(settings({ timeoutMs: 1500 })).complete(png, 'Convert this page to docling.'),
+  );
   assert.ok(r.value instanceof Error, 'refused');
   assert.match(r.value.message, /no complete answer within 1\.5 s/);
   process.stdout.write(`# trickle: stopped after ${r.ms} ms (limit 1500 ms)\n`);
@@ -73,11 +85,22 @@ test('a redirect is not followed', { timeout: 60_000 }, async () => {
 
 test('http:// is refused off loopback, in the CLI, the backend and the client; https and loopback pass', () => {
   const lan = 'http://gpu-host.lan:8000/v1';
-  assert.throws(() => parseConvertArgs(['a.pdf', '--vlm-url', lan]), /--vlm-url http:\/\/gpu-host\.lan:8000\/v1 is refused: plain http:\/\/ is accepted only to this machine/);
-  assert.match(checkOptions({ remoteVlm: { url: lan, model: 'm' } }) ?? '', /options\.remoteVlm \.url is refused: plain http/);
+  assert.throws(
+    () => parseConvertArgs(['a.pdf', '--vlm-url', lan]),
+    /--vlm-url http:\/\/gpu-host\.lan:8000\/v1 is refused: plain http:\/\/ is accepted only to this machine/,
+  );
+  assert.match(
+    checkOptions({ remoteVlm: { url: lan, model: 'm' } }) ?? '',
+    /options\.remoteVlm \.url is refused: plain http/,
+  );
   assert.throws(() => new RemoteVlmClient({ url: lan, model: 'm', apiKey: 'sk' }), /the remote VLM address is refused/);
   assert.throws(() => new RemoteVlmClient({ url: 'http://10.0.0.5/v1', model: 'm' }), /refused/);
-  for (const ok of ['https://gpu-host.lan/v1', 'http://127.0.0.1:8000/v1', 'http://localhost:8000/v1', 'http://[::1]:8000/v1']) {
+  for (const ok of [
+    'https://gpu-host.lan/v1',
+    'http://127.0.0.1:8000/v1',
+    'http://localhost:8000/v1',
+    'http://[::1]:8000/v1',
+  ]) {
     assert.equal(checkOptions({ remoteVlm: { url: ok, model: 'm' } }), undefined, ok);
     assert.equal(parseConvertArgs(['a.pdf', '--vlm-url', ok]).vlmUrl, ok);
     new RemoteVlmClient({ url: ok, model: 'm' });

@@ -4,12 +4,27 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseSidecar, sidecarOptions, SIDECAR_LIMITS } from '../../src/preview/sidecarSchema';
-import { appendChunk, existingMarkdownDecision, keepBothName, sha256Hex, touchedSinceWrite } from '../../src/commands/markdownGuard';
+import {
+  appendChunk,
+  existingMarkdownDecision,
+  keepBothName,
+  sha256Hex,
+  touchedSinceWrite,
+} from '../../src/commands/markdownGuard';
 import { evictCache, readCachedPng } from '../../server/util/cache';
 import { IdleMap } from '../../server/util/idleMap';
 import { checkOptions } from '../../server/convert/checkParams';
@@ -31,7 +46,18 @@ const good = () => ({
       markdown: 'Hello <script>alert(1)</script>',
       ocr: false,
       warnings: [] as string[],
-      regions: [{ id: 'p1-r0', page: 1, cls: 'text', bbox: { x0: 1, y0: 2, x1: 3, y1: 4 }, grid: [1, 2, 3, 4], order: 0, text: 'Hello <script>alert(1)</script>', range: { start: 0, end: 31 } }],
+      regions: [
+        {
+          id: 'p1-r0',
+          page: 1,
+          cls: 'text',
+          bbox: { x0: 1, y0: 2, x1: 3, y1: 4 },
+          grid: [1, 2, 3, 4],
+          order: 0,
+          text: 'Hello <script>alert(1)</script>',
+          range: { start: 0, end: 31 },
+        },
+      ],
     },
   ],
   mdSha256: sha256Hex('Hello\n'),
@@ -60,32 +86,68 @@ test('hostile sidecars are refused whole: paths out of the workspace, folders, s
   assert.match(problem(with_((d) => (d.pdf = 'file:///etc/private.pdf')))!, /pdf must be inside/);
   assert.match(problem(with_((d) => (d.pdf = 'https://evil.example/x.pdf')))!, /pdf must be a file: URI/);
   assert.match(problem(with_((d) => (d.pdf = pathToFileURL(`${ws}/docs/notes.txt`).href)))!, /\.pdf file/);
-  assert.match(problem(with_((d) => ((d.options as Record<string, unknown>).exec = 'x')))!, /options has an unknown field "exec"/);
+  assert.match(
+    problem(with_((d) => ((d.options as Record<string, unknown>).exec = 'x')))!,
+    /options has an unknown field "exec"/,
+  );
   assert.match(problem(with_((d) => ((d.options as Record<string, unknown>).engine = '<script>')))!, /options\.engine/);
-  assert.match(problem(with_((d) => ((d.pages[0].regions[0] as Record<string, unknown>).cls = '<img src=x onerror=alert(1)>')))!, /cls must be one of/);
+  assert.match(
+    problem(with_((d) => ((d.pages[0].regions[0] as Record<string, unknown>).cls = '<img src=x onerror=alert(1)>')))!,
+    /cls must be one of/,
+  );
   assert.match(problem(with_((d) => (d.pages[0].regions[0].id = '"><script>')))!, /id must be letters/);
   assert.match(problem(with_((d) => ((d as Record<string, unknown>).__proto__x = 1)))!, /unknown field/);
-  assert.match(problem(with_((d) => (d.pages = Array.from({ length: SIDECAR_LIMITS.pages + 1 }, () => d.pages[0]))))!, /pages must be a list of at most/);
-  assert.match(problem(with_((d) => (d.pages[0].regions = Array.from({ length: SIDECAR_LIMITS.regionsPerPage + 1 }, () => d.pages[0].regions[0]))))!, /regions must be a list of at most/);
-  assert.match(problem(with_((d) => (d.pages[0].warnings = Array.from({ length: 1000 }, () => 'w'))))!, /warnings must be a list/);
+  assert.match(
+    problem(with_((d) => (d.pages = Array.from({ length: SIDECAR_LIMITS.pages + 1 }, () => d.pages[0]))))!,
+    /pages must be a list of at most/,
+  );
+  assert.match(
+    problem(
+      with_(
+        (d) =>
+          (d.pages[0].regions = Array.from({ length: SIDECAR_LIMITS.regionsPerPage + 1 }, () => d.pages[0].regions[0])),
+      ),
+    )!,
+    /regions must be a list of at most/,
+  );
+  assert.match(
+    problem(with_((d) => (d.pages[0].warnings = Array.from({ length: 1000 }, () => 'w'))))!,
+    /warnings must be a list/,
+  );
   assert.match(problem(with_((d) => (d.pages[0].regions[0].bbox.x0 = 1e308)))!, /bbox\.x0/);
   assert.match(problem(with_((d) => (d.mdSha256 = 'not a hash')))!, /mdSha256/);
   assert.match(problem('[]')!, /not a JSON object/);
   assert.match((parseSidecar('{"folio":', md, ws) as { problem: string }).problem, /not valid JSON/);
-  assert.match((parseSidecar(' '.repeat(SIDECAR_LIMITS.fileBytes + 1), md, ws) as { problem: string }).problem, /larger than/);
+  assert.match(
+    (parseSidecar(' '.repeat(SIDECAR_LIMITS.fileBytes + 1), md, ws) as { problem: string }).problem,
+    /larger than/,
+  );
 });
 
 test('folders never come from a sidecar: old folder fields are dropped, and never written back', () => {
   const d = good();
-  Object.assign(d.options, { cacheDir: '/tmp/../../etc', assetsDir: '../..', modelsDir: '/attacker/models', markdownDir: '/', providers: ['cuda'], renderImages: true });
+  Object.assign(d.options, {
+    cacheDir: '/tmp/../../etc',
+    assetsDir: '../..',
+    modelsDir: '/attacker/models',
+    markdownDir: '/',
+    providers: ['cuda'],
+    renderImages: true,
+  });
   const r = check(d);
   assert.ok('sidecar' in r, JSON.stringify(r));
   assert.deepEqual(r.sidecar.options, { engine: 'pipeline', scale: 2, ocr: 'auto' });
-  assert.deepEqual(sidecarOptions({ engine: 'vlm', cacheDir: '/x', modelsDir: '/m', assetsDir: '/a', keepFurniture: true }), { engine: 'vlm', keepFurniture: true });
+  assert.deepEqual(
+    sidecarOptions({ engine: 'vlm', cacheDir: '/x', modelsDir: '/m', assetsDir: '/a', keepFurniture: true }),
+    { engine: 'vlm', keepFurniture: true },
+  );
   // And the backend refuses such folders itself.
   assert.match(checkOptions({ cacheDir: '/tmp/../../etc' })!, /\.\./);
   assert.match(checkOptions({ assetsDir: '/a/b.assets' })!, /needs options\.markdownDir/);
-  assert.equal(checkOptions({ markdownDir: '/a', assetsDir: '/a/b.assets', scale: 2, providers: ['cuda', 'cpu'] }), undefined);
+  assert.equal(
+    checkOptions({ markdownDir: '/a', assetsDir: '/a/b.assets', scale: 2, providers: ['cuda', 'cpu'] }),
+    undefined,
+  );
 });
 
 test('re-converting over an edited .md asks; over what Folio wrote (or nothing) it does not', () => {
@@ -101,8 +163,16 @@ test('re-converting over an edited .md asks; over what Folio wrote (or nothing) 
     assert.equal(existingMarkdownDecision({ diskText: '\n', dirty: false, writtenHash: undefined }), 'write');
     writeFileSync(file, written + '\nMy own notes.\n');
     assert.equal(existingMarkdownDecision({ diskText: disk(), dirty: false, writtenHash: hash }), 'ask');
-    assert.equal(existingMarkdownDecision({ diskText: disk(), dirty: false, writtenHash: undefined }), 'ask', 'no record: not ours');
-    assert.equal(existingMarkdownDecision({ diskText: written, dirty: true, writtenHash: hash }), 'ask', 'unsaved edits in the editor');
+    assert.equal(
+      existingMarkdownDecision({ diskText: disk(), dirty: false, writtenHash: undefined }),
+      'ask',
+      'no record: not ours',
+    );
+    assert.equal(
+      existingMarkdownDecision({ diskText: written, dirty: true, writtenHash: hash }),
+      'ask',
+      'unsaved edits in the editor',
+    );
     // Keep both: the first free name.
     writeFileSync(join(dir, 'report (2).md'), 'x');
     const taken = (n: string) => readdirSync(dir).includes(n);
@@ -116,7 +186,11 @@ test('during a conversion, an edit (saved or not) switches the writer to appendi
   assert.equal(touchedSinceWrite({ diskText: 'page 1\n', lastWritten: 'page 1\n', dirty: false }), false);
   assert.equal(touchedSinceWrite({ diskText: 'page 1\nmine\n', lastWritten: 'page 1\n', dirty: false }), true);
   assert.equal(touchedSinceWrite({ diskText: 'page 1\n', lastWritten: 'page 1\n', dirty: true }), true);
-  assert.equal(touchedSinceWrite({ diskText: undefined, lastWritten: 'page 1\n', dirty: false }), true, 'deleted meanwhile');
+  assert.equal(
+    touchedSinceWrite({ diskText: undefined, lastWritten: 'page 1\n', dirty: false }),
+    true,
+    'deleted meanwhile',
+  );
   // Appended pages start as a new block after whatever the user left at the end.
   assert.equal(appendChunk('page 1\nmine', '\n\npage 2\n'), '\n\npage 2\n');
   assert.equal(appendChunk('page 1\n', '\n\npage 2\n'), '\npage 2\n');
@@ -135,7 +209,7 @@ test('manifest: no untrusted or virtual workspaces; model folder per machine, ou
   assert.equal(props['folio.outputDirectory'].scope, 'resource');
 });
 
-test('cache eviction removes the oldest of Folio\'s own entries only, down to 80 % of the cap', () => {
+test("cache eviction removes the oldest of Folio's own entries only, down to 80 % of the cap", () => {
   const dir = mkdtempSync(join(tmpdir(), 'folio-evict-'));
   try {
     const png = Buffer.alloc(1000);

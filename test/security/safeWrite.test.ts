@@ -5,7 +5,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fitFileName, isInside, safeWriteFile, safeWriteFileSync, UnsafeWriteError } from '../../common/safeWrite';
@@ -27,7 +36,10 @@ test('a linked target file is refused and the file it points to is untouched', a
     const ws = join(dir, 'ws');
     mkdirSync(ws);
     symlinkSync(victim, join(ws, 'doc.md'));
-    assert.throws(() => safeWriteFileSync(join(ws, 'doc.md'), 'converted'), (e: Error) => e instanceof UnsafeWriteError && e.message.includes('doc.md') && /symbolic link/.test(e.message));
+    assert.throws(
+      () => safeWriteFileSync(join(ws, 'doc.md'), 'converted'),
+      (e: Error) => e instanceof UnsafeWriteError && e.message.includes('doc.md') && /symbolic link/.test(e.message),
+    );
     await assert.rejects(safeWriteFile(join(ws, 'doc.md'), 'converted'), UnsafeWriteError);
     assert.equal(readFileSync(victim, 'utf8'), 'precious');
     assert.ok(lstatSync(join(ws, 'doc.md')).isSymbolicLink(), 'the link itself is left as it was');
@@ -49,7 +61,10 @@ test('folders below the root must be real folders inside it', () => {
     const ws = join(dir, 'ws');
     mkdirSync(ws);
     symlinkSync(outside, join(ws, 'doc.assets'));
-    assert.throws(() => safeWriteFileSync(join(ws, 'doc.assets', 'p1.png'), 'x', { root: ws }), /doc\.assets is a symbolic link/);
+    assert.throws(
+      () => safeWriteFileSync(join(ws, 'doc.assets', 'p1.png'), 'x', { root: ws }),
+      /doc\.assets is a symbolic link/,
+    );
     assert.throws(() => safeWriteFileSync(join(ws, '..', 'escape.md'), 'x', { root: ws }), /outside/);
     assert.deepEqual(readdirSync(outside), []);
     // Missing folders below the root are created as real folders.
@@ -70,7 +85,10 @@ test('an existing regular file is replaced by rename (a hard link elsewhere keep
     writeFileSync(f, 'old');
     safeWriteFileSync(f, 'new');
     assert.equal(readFileSync(f, 'utf8'), 'new');
-    assert.throws(() => safeWriteFileSync(f, 'again', { exclusive: true }), (e: NodeJS.ErrnoException) => e.code === 'EEXIST');
+    assert.throws(
+      () => safeWriteFileSync(f, 'again', { exclusive: true }),
+      (e: NodeJS.ErrnoException) => e.code === 'EEXIST',
+    );
     assert.equal(readFileSync(f, 'utf8'), 'new');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -84,7 +102,11 @@ test('long names: temporary files are short, and fitFileName keeps names within 
     const name = fitFileName(long, '.folio.json');
     assert.ok(Buffer.byteLength(name) <= 255, `${Buffer.byteLength(name)} bytes`);
     assert.ok(name.endsWith('.folio.json') && name.startsWith('éé'));
-    assert.notEqual(fitFileName(long + 'a', '.folio.json'), fitFileName(long + 'b', '.folio.json'), 'different long names stay apart');
+    assert.notEqual(
+      fitFileName(long + 'a', '.folio.json'),
+      fitFileName(long + 'b', '.folio.json'),
+      'different long names stay apart',
+    );
     assert.equal(fitFileName('short', '.md'), 'short.md');
     // A 251-byte name: `<name>.<pid>.tmp` would exceed NAME_MAX; the short temp name does not.
     const target = join(dir, 'y'.repeat(248) + '.md');

@@ -16,7 +16,9 @@ test('the Compose file: Redis, the service and workers on the same Redis URL, op
   const docs = parseAllDocuments(compose);
   assert.equal(docs.length, 1);
   assert.deepEqual(docs[0].errors, []);
-  const c = docs[0].toJS() as { services: Record<string, { command: string[]; profiles?: string[]; environment?: Record<string, string> }> };
+  const c = docs[0].toJS() as {
+    services: Record<string, { command: string[]; profiles?: string[]; environment?: Record<string, string> }>;
+  };
   assert.deepEqual(Object.keys(c.services).sort(), ['folio', 'redis', 'vllm', 'worker']);
   assert.deepEqual(c.services.worker.command.slice(2, 5), ['worker', '--redis', 'redis://redis:6379']);
   assert.ok(c.services.folio.command.includes('serve') && c.services.folio.command.includes('redis://redis:6379'));
@@ -24,7 +26,8 @@ test('the Compose file: Redis, the service and workers on the same Redis URL, op
   // Redis requires a password, and the service and workers read the same one from the environment (SECURITY.md, queue worker).
   const pass = c.services.redis.command[c.services.redis.command.indexOf('--requirepass') + 1];
   assert.match(pass ?? '', /^\$\{REDIS_PASSWORD:\?/);
-  for (const s of ['folio', 'worker']) assert.equal(c.services[s].environment?.FOLIO_REDIS_PASSWORD, pass, `${s} has Redis's password`);
+  for (const s of ['folio', 'worker'])
+    assert.equal(c.services[s].environment?.FOLIO_REDIS_PASSWORD, pass, `${s} has Redis's password`);
   assert.ok(c.services.vllm.command.includes('--revision') && c.services.vllm.command.includes('untied'));
 });
 
@@ -34,20 +37,31 @@ test('the Kubernetes manifests: Redis, its Service, N workers and the service wi
   const docs = parseAllDocuments(blocks[1]);
   for (const d of docs) assert.deepEqual(d.errors, []);
   const objs = docs.map((d) => d.toJS() as any);
-  assert.deepEqual(objs.map((o) => `${o.kind}/${o.metadata.name}`), ['Deployment/folio-redis', 'Service/folio-redis', 'Deployment/folio-worker', 'Deployment/folio-serve', 'Service/folio-serve']);
+  assert.deepEqual(
+    objs.map((o) => `${o.kind}/${o.metadata.name}`),
+    [
+      'Deployment/folio-redis',
+      'Service/folio-redis',
+      'Deployment/folio-worker',
+      'Deployment/folio-serve',
+      'Service/folio-serve',
+    ],
+  );
   const worker = objs[2].spec.template.spec.containers[0];
   assert.deepEqual(worker.args.slice(2, 5), ['worker', '--redis', 'redis://folio-redis:6379']);
   assert.equal(objs[2].spec.replicas, 4);
   const redis = objs[0].spec.template.spec.containers[0];
   assert.ok(redis.args.includes('--requirepass'), 'Redis requires a password');
-  const secret = (c: { env?: { name: string; valueFrom?: { secretKeyRef?: { key: string } } }[] }, name: string) => c.env?.find((e) => e.name === name)?.valueFrom?.secretKeyRef?.key;
+  const secret = (c: { env?: { name: string; valueFrom?: { secretKeyRef?: { key: string } } }[] }, name: string) =>
+    c.env?.find((e) => e.name === name)?.valueFrom?.secretKeyRef?.key;
   assert.equal(secret(redis, 'REDIS_PASSWORD'), 'redis-password');
   assert.equal(secret(worker, 'FOLIO_REDIS_PASSWORD'), 'redis-password');
   assert.equal(secret(objs[3].spec.template.spec.containers[0], 'FOLIO_REDIS_PASSWORD'), 'redis-password');
   const serve = objs[3].spec.template.spec.containers[0];
   assert.equal(serve.readinessProbe.httpGet.path, '/ready');
   assert.equal(serve.livenessProbe.httpGet.path, '/health');
-  for (const o of objs.filter((x) => x.kind === 'Deployment')) assert.deepEqual(o.spec.selector.matchLabels, o.spec.template.metadata.labels);
+  for (const o of objs.filter((x) => x.kind === 'Deployment'))
+    assert.deepEqual(o.spec.selector.matchLabels, o.spec.template.metadata.labels);
 });
 
 test('the CLI flags the examples use exist', () => {
@@ -56,7 +70,8 @@ test('the CLI flags the examples use exist', () => {
   const serve = readFileSync(join(repoRoot(), 'server', 'serve', 'serveCommand.ts'), 'utf8');
   const worker = readFileSync(join(repoRoot(), 'server', 'queue', 'workerCommand.ts'), 'utf8');
   for (const f of flags) {
-    if (f === '--revision' || f === '--model' || f === '--save' || f === '--appendonly' || f === '--requirepass') continue; // vLLM's and Redis's own
+    if (f === '--revision' || f === '--model' || f === '--save' || f === '--appendonly' || f === '--requirepass')
+      continue; // vLLM's and Redis's own
     assert.ok(serve.includes(`'${f}'`) || worker.includes(`'${f}'`), `${f} is a folio serve/worker flag`);
   }
 });

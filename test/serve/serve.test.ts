@@ -36,7 +36,16 @@ before(async () => {
   copyFileSync(SAMPLE, join(dir, 'outside.pdf'));
   mkdirSync(allowed);
   copyFileSync(SAMPLE, join(allowed, 'inside.pdf'));
-  app = await buildServer({ runner, work, baseOptions: { engine: 'pipeline' }, apiKey: KEY, maxUploadBytes: 2 * 1024 * 1024, allowLocalRoot: allowed, version: 'test', limits: { maxUploadsInFlight: 20 } });
+  app = await buildServer({
+    runner,
+    work,
+    baseOptions: { engine: 'pipeline' },
+    apiKey: KEY,
+    maxUploadBytes: 2 * 1024 * 1024,
+    allowLocalRoot: allowed,
+    version: 'test',
+    limits: { maxUploadsInFlight: 20 },
+  });
   base = await app.listen({ host: '127.0.0.1', port: 0 });
 });
 after(async () => {
@@ -47,7 +56,12 @@ after(async () => {
 });
 
 const H = { 'x-api-key': KEY };
-function form(bytes: Buffer | string, name = 'sample.pdf', fields: Record<string, string> = {}, field = 'files'): FormData {
+function form(
+  bytes: Buffer | string,
+  name = 'sample.pdf',
+  fields: Record<string, string> = {},
+  field = 'files',
+): FormData {
   const f = new FormData();
   for (const [k, v] of Object.entries(fields)) f.append(k, v);
   f.append(field, new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)]), name);
@@ -87,7 +101,14 @@ test('async submit → poll (pages done/total) → result as JSON and as zip', {
   const st = await json(await fetch(`${base}/v1/status/poll/${sub.task_id}?wait=60`, { headers: H }));
   assert.equal(st.task_status, 'success');
   assert.equal(st.task_type, 'convert');
-  assert.deepEqual(st.task_meta, { num_docs: 1, num_processed: 1, num_succeeded: 1, num_failed: 0, pages_done: 1, pages_total: 1 });
+  assert.deepEqual(st.task_meta, {
+    num_docs: 1,
+    num_processed: 1,
+    num_succeeded: 1,
+    num_failed: 0,
+    pages_done: 1,
+    pages_total: 1,
+  });
   const r = await json(await fetch(`${base}/v1/result/${sub.task_id}`, { headers: H }));
   assert.deepEqual(Object.keys(r.document.json_content.pages), ['2']);
   const zip = await fetch(`${base}/v1/result/${sub.task_id}?target=zip`, { headers: H });
@@ -99,7 +120,13 @@ test('async submit → poll (pages done/total) → result as JSON and as zip', {
 });
 
 test('cancel a running task: it ends cancelled with the pages already done', { timeout: 300_000 }, async () => {
-  const sub = await json(await fetch(`${base}/v1/convert/file/async`, { method: 'POST', headers: H, body: form(readFileSync(LONG), 'long.pdf', { ocr: 'never' }) }));
+  const sub = await json(
+    await fetch(`${base}/v1/convert/file/async`, {
+      method: 'POST',
+      headers: H,
+      body: form(readFileSync(LONG), 'long.pdf', { ocr: 'never' }),
+    }),
+  );
   for (let i = 0; i < 600; i++) {
     const s = await json(await fetch(`${base}/v1/status/poll/${sub.task_id}`, { headers: H }));
     if (s.task_meta.pages_done >= 1) break;
@@ -116,7 +143,11 @@ test('20 clients at once all get their document', { timeout: 600_000 }, async ()
   const bytes = readFileSync(SAMPLE);
   const all = await Promise.all(
     Array.from({ length: 20 }, async (_, i) => {
-      const res = await fetch(`${base}/v1/convert/file`, { method: 'POST', headers: H, body: form(bytes, `c${i}.pdf`, { page_range: '1', ocr: 'never' }) });
+      const res = await fetch(`${base}/v1/convert/file`, {
+        method: 'POST',
+        headers: H,
+        body: form(bytes, `c${i}.pdf`, { page_range: '1', ocr: 'never' }),
+      });
       const body = await json(res);
       assert.equal(res.status, 200, JSON.stringify(body));
       return { status: res.status, body };
@@ -132,7 +163,8 @@ test('20 clients at once all get their document', { timeout: 600_000 }, async ()
 });
 
 test('bad input: clear 4xx JSON errors', { timeout: 120_000 }, async () => {
-  const post = (body: BodyInit, headers: Record<string, string> = H, path = '/v1/convert/file') => fetch(`${base}${path}`, { method: 'POST', headers, body });
+  const post = (body: BodyInit, headers: Record<string, string> = H, path = '/v1/convert/file') =>
+    fetch(`${base}${path}`, { method: 'POST', headers, body });
   const expect = async (p: Promise<Response>, status: number, re: RegExp) => {
     const res = await p;
     const b = await json(res);
@@ -141,9 +173,17 @@ test('bad input: clear 4xx JSON errors', { timeout: 120_000 }, async () => {
   };
   await expect(post(form('hello, not a pdf', 'notes.pdf')), 415, /notes\.pdf is not a PDF/);
   await expect(post(form(Buffer.alloc(0), 'empty.pdf')), 400, /empty\.pdf is empty/);
-  await expect(post(form(Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(3 * 1024 * 1024)]), 'big.pdf')), 413, /larger than this service's limit/);
+  await expect(
+    post(form(Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(3 * 1024 * 1024)]), 'big.pdf')),
+    413,
+    /larger than this service's limit/,
+  );
   await expect(post(readFileSync(SAMPLE), { ...H, 'content-type': 'application/pdf' }), 415, /multipart\/form-data/);
-  await expect(post(JSON.stringify({ files: 'x' }), { ...H, 'content-type': 'application/json' }), 415, /multipart\/form-data/);
+  await expect(
+    post(JSON.stringify({ files: 'x' }), { ...H, 'content-type': 'application/json' }),
+    415,
+    /multipart\/form-data/,
+  );
   const noFile = new FormData();
   noFile.append('ocr', 'never');
   await expect(post(noFile), 400, /no file/);
@@ -156,9 +196,29 @@ test('bad input: clear 4xx JSON errors', { timeout: 120_000 }, async () => {
   await expect(fetch(`${base}/v1/status/poll/00000000-0000-4000-8000-000000000000`, { headers: H }), 404, /no task/);
   await expect(fetch(`${base}/v1/status/poll/..%2F..%2Fetc`, { headers: H }), 400, /task_id/);
   // Local paths: only inside the allowed folder.
-  await expect(post(JSON.stringify({ path: join(dir, 'outside.pdf') }), { ...H, 'content-type': 'application/json' }, '/v1/convert/source'), 404, /not a file inside the folder/);
-  await expect(post(JSON.stringify({ path: '../outside.pdf' }), { ...H, 'content-type': 'application/json' }, '/v1/convert/source'), 404, /not a file inside the folder/);
-  const ok = await post(JSON.stringify({ path: 'inside.pdf', options: { page_range: '1', ocr: 'never' } }), { ...H, 'content-type': 'application/json' }, '/v1/convert/source');
+  await expect(
+    post(
+      JSON.stringify({ path: join(dir, 'outside.pdf') }),
+      { ...H, 'content-type': 'application/json' },
+      '/v1/convert/source',
+    ),
+    404,
+    /not a file inside the folder/,
+  );
+  await expect(
+    post(
+      JSON.stringify({ path: '../outside.pdf' }),
+      { ...H, 'content-type': 'application/json' },
+      '/v1/convert/source',
+    ),
+    404,
+    /not a file inside the folder/,
+  );
+  const ok = await post(
+    JSON.stringify({ path: 'inside.pdf', options: { page_range: '1', ocr: 'never' } }),
+    { ...H, 'content-type': 'application/json' },
+    '/v1/convert/source',
+  );
   assert.equal(ok.status, 200);
   assert.equal((await json(ok)).document.filename, 'inside.pdf');
   assert.deepEqual(readdirSync(work.uploads), [], 'rejected uploads leave nothing behind');
@@ -170,10 +230,19 @@ test('page limit and per-task timeout answer 413 and 504', { timeout: 300_000 },
     [{ maxPages: 0, timeoutMs: 300, retentionMs: 60_000 }, 504, /timed out after 0\.3 s/],
   ] as const) {
     const r2 = new InProcessRunner(pool, work, limits, 1);
-    const a2 = await buildServer({ runner: r2, work, baseOptions: {}, maxUploadBytes: 4 * 1024 * 1024, version: 'test' });
+    const a2 = await buildServer({
+      runner: r2,
+      work,
+      baseOptions: {},
+      maxUploadBytes: 4 * 1024 * 1024,
+      version: 'test',
+    });
     const url = await a2.listen({ host: '127.0.0.1', port: 0 });
     try {
-      const res = await fetch(`${url}/v1/convert/file`, { method: 'POST', body: form(readFileSync(LONG), 'long.pdf', { ocr: 'never' }) });
+      const res = await fetch(`${url}/v1/convert/file`, {
+        method: 'POST',
+        body: form(readFileSync(LONG), 'long.pdf', { ocr: 'never' }),
+      });
       const b = await json(res);
       assert.equal(res.status, status, JSON.stringify(b));
       assert.match(b.error.message, re);
@@ -189,7 +258,15 @@ test('health, readiness and the OpenAPI document need no key; /v1 does', async (
   assert.equal((await fetch(`${base}/ready`)).status, 200);
   const doc = await json(await fetch(`${base}/openapi.json`));
   assert.match(doc.openapi, /^3\./);
-  for (const p of ['/v1/convert/file', '/v1/convert/file/async', '/v1/status/poll/{task_id}', '/v1/result/{task_id}', '/v1/tasks/{task_id}/cancel', '/health', '/ready']) {
+  for (const p of [
+    '/v1/convert/file',
+    '/v1/convert/file/async',
+    '/v1/status/poll/{task_id}',
+    '/v1/result/{task_id}',
+    '/v1/tasks/{task_id}/cancel',
+    '/health',
+    '/ready',
+  ]) {
     assert.ok(doc.paths[p], `OpenAPI lists ${p}`);
   }
 });

@@ -26,7 +26,10 @@ before(async () => {
   }
 });
 
-const prompt = (words: string) => free.tokenizer.encode(`<|start_of_role|>user<|end_of_role|>${words}<|end_of_text|>\n<|start_of_role|>assistant<|end_of_role|>`);
+const prompt = (words: string) =>
+  free.tokenizer.encode(
+    `<|start_of_role|>user<|end_of_role|>${words}<|end_of_text|>\n<|start_of_role|>assistant<|end_of_role|>`,
+  );
 
 test('CPU defaults: one chain of ≤ K + 1 tokens per pass, identical output, bounded waste on useless drafts', async () => {
   const d = specDefaultsFor('cpu');
@@ -38,7 +41,10 @@ test('CPU defaults: one chain of ≤ K + 1 tokens per pass, identical output, bo
   assert.equal(ar.tokens.length, 64);
   const good = await decodePage(free.target, { prompt: p, drafts: [ar.tokens] }, free.info, 'page', opts);
   assert.deepEqual(good.tokens, ar.tokens);
-  assert.ok(good.stats.scored <= good.stats.passes * (d.K + 1), `one chain per pass: ${good.stats.scored} scored in ${good.stats.passes} passes`);
+  assert.ok(
+    good.stats.scored <= good.stats.passes * (d.K + 1),
+    `one chain per pass: ${good.stats.scored} scored in ${good.stats.passes} passes`,
+  );
   // + 2: a random model's output repeats n-grams, so the matcher may align once at the wrong
   // repeat and lose a pass (9 passes here against the ideal 7 with the real vocabulary's output).
   assert.ok(good.stats.passes <= Math.ceil(63 / (d.K + 1)) + 2, `${good.stats.passes} passes with exact drafts`);
@@ -50,16 +56,26 @@ test('CPU defaults: one chain of ≤ K + 1 tokens per pass, identical output, bo
   assert.ok(bad.stats.passes <= ar.stats.passes);
   // After misses the chains shrink to 2 drafted tokens: passes of ≤ 3 tokens, which cost about
   // one step on a CPU (a pass over 4 tokens measured 0.97–1.0 steps at full size).
-  assert.ok(bad.stats.scored <= 3 * bad.stats.passes, `useless drafts scored ${bad.stats.scored} tokens in ${bad.stats.passes} passes`);
+  assert.ok(
+    bad.stats.scored <= 3 * bad.stats.passes,
+    `useless drafts scored ${bad.stats.scored} tokens in ${bad.stats.passes} passes`,
+  );
 });
 
 test('hsd with Stage 1 unbatched (CPU default) writes what batched hsd and ar write', async () => {
   const opts = { maxNewTokens: 32 };
   const p = prompt('the and page');
   const ar = await decodePage(free.target, { prompt: p, drafts: [] }, free.info, 'ar', opts);
-  const regions: RegionJob[] = ['page', 'text and'].map((w, i) => ({ prompt: prompt(w), drafts: i === 0 ? [ar.tokens.slice(0, 10)] : [], wrap: (o) => [...o] }));
+  const regions: RegionJob[] = ['page', 'text and'].map((w, i) => ({
+    prompt: prompt(w),
+    drafts: i === 0 ? [ar.tokens.slice(0, 10)] : [],
+    wrap: (o) => [...o],
+  }));
   const batched = await decodePage(free.target, { prompt: p, drafts: [ar.tokens], regions }, free.info, 'hsd', opts);
-  const single = await decodePage(free.target, { prompt: p, drafts: [ar.tokens], regions }, free.info, 'hsd', { ...opts, stage1Batched: false });
+  const single = await decodePage(free.target, { prompt: p, drafts: [ar.tokens], regions }, free.info, 'hsd', {
+    ...opts,
+    stage1Batched: false,
+  });
   assert.deepEqual(batched.tokens, ar.tokens);
   assert.deepEqual(single.tokens, ar.tokens);
   assert.deepEqual(single.regionOutputs, batched.regionOutputs);

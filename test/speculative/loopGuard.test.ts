@@ -28,7 +28,9 @@ after(async () => {
 const MAX = 400;
 
 test('a loop the drafts confirm stops where greedy decoding stops it, in fewer passes', async () => {
-  const prompt = model.tokenizer.encode('<|start_of_role|>user<|end_of_role|>Convert this page to docling.<|end_of_text|>\n<|start_of_role|>assistant<|end_of_role|>');
+  const prompt = model.tokenizer.encode(
+    '<|start_of_role|>user<|end_of_role|>Convert this page to docling.<|end_of_text|>\n<|start_of_role|>assistant<|end_of_role|>',
+  );
   // The engine's own path: prefill + greedyGenerate with its default loop guard.
   const s = model.newSession();
   const first = await s.prefill([await s.embed([prompt])]);

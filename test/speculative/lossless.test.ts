@@ -23,7 +23,13 @@ test('page and hsd are token-identical to ar for every draft kind, over many ran
     for (const kind of DRAFT_KINDS) {
       const d = makeDrafts(p, kind, rand);
       const job = { prompt: pagePrompt(p), drafts: d.page, regions: regionJobs(p, d.regions) };
-      for (const opts of [{}, { n: 1 }, { K: 4, maxChains: 2 }, { verify: 'deepest' }, { locSpread: 2 }] as DecodeOptions[]) {
+      for (const opts of [
+        {},
+        { n: 1 },
+        { K: 4, maxChains: 2 },
+        { verify: 'deepest' },
+        { locSpread: 2 },
+      ] as DecodeOptions[]) {
         const page = await decodePage(model, job, info, 'page', opts);
         const hsd = await decodePage(model, job, info, 'hsd', opts);
         assert.deepEqual(page.tokens, ar.tokens, `page ≠ ar, page ${p.id}, drafts ${kind}, ${JSON.stringify(opts)}`);
@@ -45,23 +51,41 @@ test('drafts equal to the output need strictly fewer passes; truth drafts still 
     // Exact drafts: the model's own output (what a perfect pipeline would draft).
     const exact = await decodePage(model, { prompt: pagePrompt(p), drafts: [ar.tokens] }, info, 'page');
     assert.deepEqual(exact.tokens, ar.tokens);
-    assert.ok(exact.stats.passes < ar.stats.passes, `page ${p.id}: ${exact.stats.passes} passes with exact drafts vs ${ar.stats.passes}`);
+    assert.ok(
+      exact.stats.passes < ar.stats.passes,
+      `page ${p.id}: ${exact.stats.passes} passes with exact drafts vs ${ar.stats.passes}`,
+    );
     // Exact drafts accept whole K-blocks: at most ceil(len / (K + 1)) passes.
-    assert.ok(exact.stats.passes <= Math.ceil(ar.tokens.length / 33), `page ${p.id}: ${exact.stats.passes} passes for ${ar.tokens.length} tokens`);
+    assert.ok(
+      exact.stats.passes <= Math.ceil(ar.tokens.length / 33),
+      `page ${p.id}: ${exact.stats.passes} passes for ${ar.tokens.length} tokens`,
+    );
     // hsd with exact region drafts: Stage 1 outputs, then Stage 2; fewer passes than ar in total.
     const regionOut = await Promise.all(
       p.regions.map((_, i) => decodePage(model, { prompt: [0, 1, (p.id % 40) + 8, i + 8], drafts: [] }, info, 'ar')),
     );
     const hsd = await decodePage(
       model,
-      { prompt: pagePrompt(p), drafts: [], regions: regionJobs(p, regionOut.map((r) => r.tokens)) },
+      {
+        prompt: pagePrompt(p),
+        drafts: [],
+        regions: regionJobs(
+          p,
+          regionOut.map((r) => r.tokens),
+        ),
+      },
       info,
       'hsd',
     );
     assert.deepEqual(hsd.tokens, ar.tokens);
-    assert.ok(hsd.stats.passes < ar.stats.passes, `page ${p.id}: hsd ${hsd.stats.passes} passes vs ar ${ar.stats.passes}`);
+    assert.ok(
+      hsd.stats.passes < ar.stats.passes,
+      `page ${p.id}: hsd ${hsd.stats.passes} passes vs ar ${ar.stats.passes}`,
+    );
     arPasses += ar.stats.passes;
-    truthPasses += (await decodePage(model, { prompt: pagePrompt(p), drafts: makeDrafts(p, 'truth', () => 0.5).page }, info, 'page')).stats.passes;
+    truthPasses += (
+      await decodePage(model, { prompt: pagePrompt(p), drafts: makeDrafts(p, 'truth', () => 0.5).page }, info, 'page')
+    ).stats.passes;
   }
   // Drafts from the source the model reads (wrong at ~10% of positions) still save passes overall.
   assert.ok(truthPasses * 2 < arPasses, `truth drafts: ${truthPasses} passes vs ar ${arPasses}`);
@@ -85,7 +109,8 @@ test('τ < 1 accepts near-argmax drafts: never more passes than τ = 1 on truth 
   for (const p of ps) {
     const drafts = makeDrafts(p, 'truth', () => 0.5).page;
     exactPasses += (await decodePage(model, { prompt: pagePrompt(p), drafts }, info, 'page')).stats.passes;
-    relaxedPasses += (await decodePage(model, { prompt: pagePrompt(p), drafts }, info, 'page', { tau: 0.01 })).stats.passes;
+    relaxedPasses += (await decodePage(model, { prompt: pagePrompt(p), drafts }, info, 'page', { tau: 0.01 })).stats
+      .passes;
   }
   assert.ok(relaxedPasses < exactPasses, `τ=0.01: ${relaxedPasses} passes, τ=1: ${exactPasses}`);
 });

@@ -17,17 +17,26 @@ test('matcher finds every occurrence of the key, across drafts', () => {
   const c = idx.candidates([3, 5, 6, 7], { K: 32, maxChains: 10 });
   assert.deepEqual(
     c.map((x) => x.tokens).sort((a, b) => a[0] - b[0]),
-    [[8, 9], [10, 11]],
+    [
+      [8, 9],
+      [10, 11],
+    ],
   );
   assert.ok(c.every((x) => x.keyLength === 3));
 });
 
 test('matcher falls back to shorter keys only when the longer key misses', () => {
-  const drafts = [[4, 5, 6, 20, 21], [9, 6, 30]];
+  const drafts = [
+    [4, 5, 6, 20, 21],
+    [9, 6, 30],
+  ];
   const idx = new DraftIndex(drafts, info, 3);
   // Full key (3,5,6) is absent; (5,6) matches once; (6) would match twice but is not used.
   const c2 = idx.candidates([3, 5, 6], { K: 32, maxChains: 10 });
-  assert.deepEqual(c2.map((x) => [x.keyLength, x.tokens]), [[2, [20, 21]]]);
+  assert.deepEqual(
+    c2.map((x) => [x.keyLength, x.tokens]),
+    [[2, [20, 21]]],
+  );
   // Only the last token matches: window 1, both occurrences.
   const c1 = idx.candidates([12, 13, 6], { K: 32, maxChains: 10 });
   assert.equal(c1.length, 2);
@@ -46,11 +55,27 @@ test('matcher caps suffix length at K and the number of candidates at maxChains'
 });
 
 test('the start of a draft matches an empty output', () => {
-  const idx = new DraftIndex([[7, 8, 9], [10, 11]], info, 3);
+  const idx = new DraftIndex(
+    [
+      [7, 8, 9],
+      [10, 11],
+    ],
+    info,
+    3,
+  );
   const c = idx.candidates([], { K: 32, maxChains: 10 });
-  assert.deepEqual(c.map((x) => x.tokens), [[7, 8, 9], [10, 11]]);
+  assert.deepEqual(
+    c.map((x) => x.tokens),
+    [
+      [7, 8, 9],
+      [10, 11],
+    ],
+  );
   // One token written: the key is (BOS, 7).
-  assert.deepEqual(idx.candidates([7], { K: 32, maxChains: 10 }).map((x) => x.tokens), [[8, 9]]);
+  assert.deepEqual(
+    idx.candidates([7], { K: 32, maxChains: 10 }).map((x) => x.tokens),
+    [[8, 9]],
+  );
 });
 
 test('location tokens are left out of the key, skipped when aligning, and still drafted', () => {

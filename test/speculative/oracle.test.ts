@@ -42,11 +42,25 @@ test('Markdown ground truth becomes DocTags blocks with tags from the syntax', (
   const b = markdownToBlocks(md);
   assert.deepEqual(
     b.map((x) => x.tag),
-    ['title', 'section_header_level_1', 'text', 'list_item', 'list_item', 'list_item', 'otsl', 'code', 'formula', 'picture'],
+    [
+      'title',
+      'section_header_level_1',
+      'text',
+      'list_item',
+      'list_item',
+      'list_item',
+      'otsl',
+      'code',
+      'formula',
+      'picture',
+    ],
   );
   assert.equal(b[1].content, 'Section one');
   assert.equal(b[2].content, 'A paragraph with a link and code continued on a second line with x × y.');
-  assert.deepEqual(b.slice(3, 6).map((x) => x.list), ['unordered_list', 'unordered_list', 'ordered_list']);
+  assert.deepEqual(
+    b.slice(3, 6).map((x) => x.list),
+    ['unordered_list', 'unordered_list', 'ordered_list'],
+  );
   assert.equal(b[6].content, '<ched>A<ched>B<nl><fcel>1<ecel><nl>');
   assert.equal(b[7].content, '<_Python_>print(1)');
   assert.equal(b[8].content, 'E = mc^2');
@@ -54,7 +68,8 @@ test('Markdown ground truth becomes DocTags blocks with tags from the syntax', (
 
 test('stand-in tokenizer: tags and boxes are single tokens, text is cl100k, decode inverts encode', () => {
   const tok = new DocTagsTokenizer();
-  const s = '<doctag><text><loc_1><loc_2><loc_3><loc_499>Hello world</text>\n<otsl><loc_0><loc_0><loc_9><loc_9><ched>A<fcel>1<nl></otsl>\n<formula><loc_5><loc_5><loc_6><loc_6>x^2</formula>\n</doctag>';
+  const s =
+    '<doctag><text><loc_1><loc_2><loc_3><loc_499>Hello world</text>\n<otsl><loc_0><loc_0><loc_9><loc_9><ched>A<fcel>1<nl></otsl>\n<formula><loc_5><loc_5><loc_6><loc_6>x^2</formula>\n</doctag>';
   const t = tok.encode(s);
   assert.equal(tok.decode(t.ids), s);
   const locs = t.ids.filter((id) => id >= LOC_BASE);
@@ -78,7 +93,9 @@ test('stand-in tokenizer: tags and boxes are single tokens, text is cl100k, deco
 test('replay: no drafts → one pass per token; exact drafts → K-sized passes; causes cover the passes', () => {
   const tok = new DocTagsTokenizer();
   const info = tok.tokenInfo({ tagWildcards: false });
-  const target = tok.encode('<doctag><text><loc_10><loc_20><loc_30><loc_40>' + 'word '.repeat(60) + '</text>\n</doctag>');
+  const target = tok.encode(
+    '<doctag><text><loc_10><loc_20><loc_30><loc_40>' + 'word '.repeat(60) + '</text>\n</doctag>',
+  );
   const none = replaySequence(target, [], info, { K: 8 });
   assert.equal(none.passes, target.ids.length - 1);
   assert.equal(none.accepted, 0);
@@ -102,10 +119,17 @@ test('draft normalization: NFKC, soft hyphens, private-use bullets, unwrapped li
 });
 
 test('a lone bullet block and the next block become one list item spanning both boxes', () => {
-  const blocks = parseDraftBlocks('<doctag><code><loc_76><loc_135><loc_79><loc_142><_unknown_>•</code>\n<text><loc_91><loc_135><loc_410><loc_151>Microsoft Office Suite</text>\n</doctag>');
+  const blocks = parseDraftBlocks(
+    '<doctag><code><loc_76><loc_135><loc_79><loc_142><_unknown_>•</code>\n<text><loc_91><loc_135><loc_410><loc_151>Microsoft Office Suite</text>\n</doctag>',
+  );
   const merged = mergeBulletBlocks(blocks);
   assert.equal(merged.length, 1);
-  assert.deepEqual(merged[0], { tag: 'list_item', locs: '<loc_76><loc_135><loc_410><loc_151>', content: 'Microsoft Office Suite', list: 'unordered_list' });
+  assert.deepEqual(merged[0], {
+    tag: 'list_item',
+    locs: '<loc_76><loc_135><loc_410><loc_151>',
+    content: 'Microsoft Office Suite',
+    list: 'unordered_list',
+  });
 });
 
 test('real DocTags page (docling/pdf): a page drafted with its own target is replayed at the K cap', () => {

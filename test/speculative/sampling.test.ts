@@ -131,7 +131,8 @@ test('both verifiers reproduce the target distribution exactly (enumeration over
   const T = targetJoint();
   for (const kind of ['tokenwise', 'hierarchical'] as const) {
     const { P } = exactLaw(kind);
-    for (let c = 0; c < T.length; c++) assert.ok(Math.abs(P[c] - T[c]) < 1e-12, `${kind}: cell ${c}: ${P[c]} vs ${T[c]}`);
+    for (let c = 0; c < T.length; c++)
+      assert.ok(Math.abs(P[c] - T[c]) < 1e-12, `${kind}: cell ${c}: ${P[c]} vs ${T[c]}`);
   }
   const tw = exactLaw('tokenwise').meanAccepted;
   const hv = exactLaw('hierarchical').meanAccepted;
@@ -162,7 +163,10 @@ test('chi-square: sampled outputs of both verifiers match the target, and hierar
     assert.ok(chi2 < CHI2_26_999, `${name}: chi-square ${chi2.toFixed(1)} ≥ ${CHI2_26_999}`);
     means[name] = acc / N;
   }
-  assert.ok(means.hierarchical >= means.tokenwise, `mean accepted: hierarchical ${means.hierarchical}, tokenwise ${means.tokenwise}`);
+  assert.ok(
+    means.hierarchical >= means.tokenwise,
+    `mean accepted: hierarchical ${means.hierarchical}, tokenwise ${means.tokenwise}`,
+  );
 });
 
 test('a verifier that skips the residual correction fails the same chi-square test', () => {
@@ -170,7 +174,10 @@ test('a verifier that skips the residual correction fails the same chi-square te
   const T = targetJoint();
   const N = 30000;
   const rand = mulberry32(2024);
-  const biased: typeof tokenwiseVerify = (x, p, _q, r) => ({ tokens: [...x, draw(p[x.length], r)], accepted: x.length });
+  const biased: typeof tokenwiseVerify = (x, p, _q, r) => ({
+    tokens: [...x, draw(p[x.length], r)],
+    accepted: x.length,
+  });
   const counts = new Float64Array(T.length);
   for (let n = 0; n < N; n++) counts[cell(sampleOutput(biased, rand).out)]++;
   let chi2 = 0;
@@ -183,7 +190,9 @@ test('one-hot drafts: hierarchical acceptance law equals tokenwise (P(τ ≥ i) 
   const p = [target([]), target([0]), target([0, 2])];
   const q = x.map((t) => Float64Array.from({ length: V }, (_, y) => (y === t ? 1 : 0)));
   const { stop } = blockStopProbabilities(x, p, q);
-  const pTau = [0, 1, 2].map((i) => (i === 0 ? 1 : stop[i]) * [1, 2].filter((j) => j > i).reduce((a, j) => a * (1 - stop[j]), 1));
+  const pTau = [0, 1, 2].map(
+    (i) => (i === 0 ? 1 : stop[i]) * [1, 2].filter((j) => j > i).reduce((a, j) => a * (1 - stop[j]), 1),
+  );
   const a = p[0][0];
   const b = p[1][2];
   assert.ok(Math.abs(pTau[2] - a * b) < 1e-12);
@@ -211,7 +220,11 @@ test('decode loop at temperature 1 with pipeline drafts: first two tokens follow
   const random = mulberry32(77);
   let accepted = 0;
   for (let n = 0; n < N; n++) {
-    const r = await decodePage(model, { prompt: pr, drafts }, info, 'page', { temperature: 1, random, maxNewTokens: 2 });
+    const r = await decodePage(model, { prompt: pr, drafts }, info, 'page', {
+      temperature: 1,
+      random,
+      maxNewTokens: 2,
+    });
     const k = r.tokens.slice(0, 2).join(',');
     counts.set(k, (counts.get(k) ?? 0) + 1);
     accepted += r.stats.accepted;

@@ -30,7 +30,9 @@ before(async () => {
 });
 
 function prompt(t: LoadedTarget, words: string): number[] {
-  return t.tokenizer.encode(`<|start_of_role|>user<|end_of_role|>${words}<|end_of_text|>\n<|start_of_role|>assistant<|end_of_role|>`);
+  return t.tokenizer.encode(
+    `<|start_of_role|>user<|end_of_role|>${words}<|end_of_text|>\n<|start_of_role|>assistant<|end_of_role|>`,
+  );
 }
 
 test('scripted tiny VLM: page and hsd write exactly what ar writes, in fewer decoder runs with matching drafts', async () => {
@@ -78,7 +80,10 @@ test('random-weight tiny VLM: token-identical to ar for exact, wrong, cut, repea
       const hsd = await decodePage(t.target, { prompt: p, drafts, regions }, t.info, 'hsd', opts);
       assert.deepEqual(hsd.tokens, ar.tokens, `hsd ≠ ar (${kind}, prompt "${ask}")`);
       if (kind === 'exact') {
-        assert.ok(page.stats.passes < ar.stats.passes, `exact drafts: ${page.stats.passes} runs vs ar ${ar.stats.passes}`);
+        assert.ok(
+          page.stats.passes < ar.stats.passes,
+          `exact drafts: ${page.stats.passes} runs vs ar ${ar.stats.passes}`,
+        );
         fewer++;
       }
     }
@@ -91,7 +96,8 @@ test('Stage 1 as one ONNX batch: every region decodes to its own ar output, with
   const asks = ['page', 'the and fixture text', 'la la Tiny page text and the'];
   const opts = { maxNewTokens: 20 };
   const solo: number[][] = [];
-  for (const a of asks) solo.push((await decodePage(t.target, { prompt: prompt(t, a), drafts: [] }, t.info, 'ar', opts)).tokens);
+  for (const a of asks)
+    solo.push((await decodePage(t.target, { prompt: prompt(t, a), drafts: [] }, t.info, 'ar', opts)).tokens);
   // Drafts: exact for the first region, cut for the second, useless for the third, so the
   // regions accept different lengths in the same rounds.
   const drafts = [[solo[0]], [solo[1].slice(0, 7)], [[5, 6, 7, 8, 9, 10]]];

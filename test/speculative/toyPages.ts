@@ -34,13 +34,16 @@ export function pageSource(p: ToyPage): number[] {
 
 export function randomPage(id: number, rand: () => number): ToyPage {
   const n = 2 + Math.floor(rand() * 5);
-  const words = Array.from({ length: 6 }, () => Array.from({ length: 2 + Math.floor(rand() * 3) }, () => randText(rand)));
+  const words = Array.from({ length: 6 }, () =>
+    Array.from({ length: 2 + Math.floor(rand() * 3) }, () => randText(rand)),
+  );
   const regions: ToyRegion[] = [];
   for (let i = 0; i < n; i++) {
     const len = 4 + Math.floor(rand() * 30);
     const text: number[] = [];
     // Text reuses a few "words" so keys recur, like real prose.
-    while (text.length < len) text.push(...(rand() < 0.5 ? words[Math.floor(rand() * words.length)] : [randText(rand)]));
+    while (text.length < len)
+      text.push(...(rand() < 0.5 ? words[Math.floor(rand() * words.length)] : [randText(rand)]));
     regions.push({
       tag: TAGS[Math.floor(rand() * TAGS.length)],
       locs: Array.from({ length: 4 }, () => TOY_VOCAB.locStart + Math.floor(rand() * TOY_VOCAB.locCount)),
@@ -54,8 +57,8 @@ function randText(rand: () => number): number {
   return TEXT_MIN + Math.floor(rand() * (TEXT_MAX - TEXT_MIN + 1));
 }
 
-export const pagePrompt = (p: ToyPage) => [0, 0, p.id % 40 + 8];
-export const regionPrompt = (p: ToyPage, r: number) => [0, 1, p.id % 40 + 8, r + 8];
+export const pagePrompt = (p: ToyPage) => [0, 0, (p.id % 40) + 8];
+export const regionPrompt = (p: ToyPage, r: number) => [0, 1, (p.id % 40) + 8, r + 8];
 
 /** A toy model that reads the given pages (page prompt → whole page, region prompt → region text). */
 export function toyModelFor(pages: ToyPage[], seed: number, workPerToken = 0, errorRate = 0.1): ToyTarget {
@@ -109,7 +112,11 @@ export function makeDrafts(p: ToyPage, kind: DraftKind, rand: () => number): { p
       return { page: [cut(pageSource(p))], regions: R.map((r) => cut(r.text)) };
     }
     case 'jittered': {
-      const j = (l: number) => Math.min(TOY_VOCAB.locStart + TOY_VOCAB.locCount - 1, Math.max(TOY_VOCAB.locStart, l + (rand() < 0.5 ? -1 : 1)));
+      const j = (l: number) =>
+        Math.min(
+          TOY_VOCAB.locStart + TOY_VOCAB.locCount - 1,
+          Math.max(TOY_VOCAB.locStart, l + (rand() < 0.5 ? -1 : 1)),
+        );
       return { page: [R.flatMap((r) => block(r, r.text, r.locs.map(j)))], regions: R.map((r) => r.text) };
     }
   }

@@ -21,16 +21,23 @@ async function tablesOf(pdf: string): Promise<DetectedTable[]> {
   return pages.flatMap((p) => detectTables(p));
 }
 
-test('ruled table with spans (2305.03393v1 page 9) equals docling\'s OTSL', async () => {
+test("ruled table with spans (2305.03393v1 page 9) equals docling's OTSL", async () => {
   const pdf = corpusPath('docling/pdf/2305.03393v1-pg9.pdf');
   const [page] = await pageContents(pdf);
   const found = detectTables(page!);
   assert.equal(found.length, 1);
-  const want = parseDocTags(readFileSync(pdf.replace(/\.pdf$/, '.doctags.txt'), 'utf8'))[0]!.items.find((i) => i.cls === 'table')!;
+  const want = parseDocTags(readFileSync(pdf.replace(/\.pdf$/, '.doctags.txt'), 'utf8'))[0]!.items.find(
+    (i) => i.cls === 'table',
+  )!;
   assert.deepEqual(found[0]!.rows, want.table);
   // The table's box on docling's grid is within a step or two of docling's.
   const b = found[0]!.bbox;
-  const grid = [(b.x0 / page!.width) * 500, (b.y0 / page!.height) * 500, (b.x1 / page!.width) * 500, (b.y1 / page!.height) * 500];
+  const grid = [
+    (b.x0 / page!.width) * 500,
+    (b.y0 / page!.height) * 500,
+    (b.x1 / page!.width) * 500,
+    (b.y1 / page!.height) * 500,
+  ];
   grid.forEach((v, k) => assert.ok(Math.abs(v - want.grid![k]!) <= 2, `grid ${grid} vs ${want.grid}`));
   // It consumed exactly the spans inside it: the caption and body text stay text.
   // Spans may carry the word space before them (the text layer's own whitespace items).
@@ -58,14 +65,18 @@ test('DOCX tables: horizontal and vertical merges become lcel and ucel', async (
 test('alignment table beside a text column (xelatex two-column) keeps to its own column', async () => {
   const found = await tablesOf(corpusPath('selfmade-example/sample.xelatex-2col.pdf'));
   assert.equal(found.length, 1);
-  assert.deepEqual(expandOtsl(found[0]!.rows), markdownTables(readFileSync(corpusPath('selfmade-example/sample.md'), 'utf8'))[0]);
+  assert.deepEqual(
+    expandOtsl(found[0]!.rows),
+    markdownTables(readFileSync(corpusPath('selfmade-example/sample.md'), 'utf8'))[0],
+  );
 });
 
 function renderedFiles(): { pdf: string; md: string }[] {
   const out: { pdf: string; md: string }[] = [];
   for (const sub of ['docx', 'html']) {
     const dir = corpusPath(join('docling-src-rendered', sub));
-    for (const f of readdirSync(dir).filter((n) => n.endsWith('.pdf'))) out.push({ pdf: join(dir, f), md: join(dir, f.replace(/\.pdf$/, '.md')) });
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.pdf')))
+      out.push({ pdf: join(dir, f), md: join(dir, f.replace(/\.pdf$/, '.md')) });
   }
   return out;
 }
@@ -84,19 +95,29 @@ test('cell F1 on docling-src-rendered files with tables; no false tables on the 
       if (found.length > 0) falseTables.push(`${name}: ${found.length}`);
       continue;
     }
-    const s = cellScore(found.map((x) => expandOtsl(x.rows)), gt);
+    const s = cellScore(
+      found.map((x) => expandOtsl(x.rows)),
+      gt,
+    );
     total = { tp: total.tp + s.tp, pred: total.pred + s.pred, gt: total.gt + s.gt };
     perFile.push(`${name} ${f1(s).f1.toFixed(2)}`);
   }
   const r = f1(total);
-  t.diagnostic(`table cell F1 ${r.f1.toFixed(3)} (P ${r.precision.toFixed(3)}, R ${r.recall.toFixed(3)}) over ${perFile.length} files: ${perFile.join(', ')}`);
+  t.diagnostic(
+    `table cell F1 ${r.f1.toFixed(3)} (P ${r.precision.toFixed(3)}, R ${r.recall.toFixed(3)}) over ${perFile.length} files: ${perFile.join(', ')}`,
+  );
   assert.deepEqual(falseTables, [], 'tables found in files whose ground truth has none');
   assert.ok(r.precision >= 0.75, `precision ${r.precision}`);
   assert.ok(r.f1 >= 0.65, `F1 ${r.f1}`);
 });
 
 test('pages without tables: text-only corpus PDFs give no table', async () => {
-  const plain = ['docling/pdf/multi_page.pdf', 'docling/pdf/code_and_formula.pdf', 'docling/pdf/picture_classification.pdf', 'docling/pdf/amt_handbook_sample.pdf'];
+  const plain = [
+    'docling/pdf/multi_page.pdf',
+    'docling/pdf/code_and_formula.pdf',
+    'docling/pdf/picture_classification.pdf',
+    'docling/pdf/amt_handbook_sample.pdf',
+  ];
   for (const f of plain) assert.deepEqual(await tablesOf(corpusPath(f)), [], f);
 });
 

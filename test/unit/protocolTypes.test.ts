@@ -5,7 +5,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NotificationType, ProgressType, RequestType } from 'vscode-languageserver-protocol';
-import { ConvertRequest, ExportRequest, LogNotification, PagePartialNotification, PullModelRequest, ReparseRegionRequest } from '../../common/protocol';
+import {
+  ConvertRequest,
+  ExportRequest,
+  LogNotification,
+  PagePartialNotification,
+  PullModelRequest,
+  ReparseRegionRequest,
+} from '../../common/protocol';
 
 test('message types are the library classes with their method, built once', () => {
   for (const ns of [ConvertRequest, ReparseRegionRequest, ExportRequest, PullModelRequest]) {

@@ -16,7 +16,12 @@ import { repoRoot } from '../helpers/corpus';
 function child(body: string, env: NodeJS.ProcessEnv = {}): unknown {
   const childEnv = { ...process.env, ...env };
   if (!('DISABLE_SYSTEM_FONTS_LOAD' in env)) delete childEnv.DISABLE_SYSTEM_FONTS_LOAD;
-  const r = spawnSync(process.execPath, ['-e', body], { cwd: repoRoot(), encoding: 'utf8', env: childEnv, timeout: 120_000 });
+  const r = spawnSync(process.execPath, ['-e', body], {
+    cwd: repoRoot(),
+    encoding: 'utf8',
+    env: childEnv,
+    timeout: 120_000,
+  });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
 }
@@ -24,11 +29,21 @@ function child(body: string, env: NodeJS.ProcessEnv = {}): unknown {
 // The module under test as CommonJS source, evaluated in the child (the canvas is loaded there).
 // (esbuild loaded at run time, not bundled into this test.)
 const { buildSync } = createRequire(__filename)('esbuild') as typeof import('esbuild');
-const moduleCode = buildSync({ entryPoints: [join(repoRoot(), 'server', 'pdf', 'systemFonts.ts')], bundle: true, platform: 'node', format: 'cjs', write: false, logLevel: 'error', external: ['@napi-rs/canvas'] }).outputFiles[0]!.text;
+const moduleCode = buildSync({
+  entryPoints: [join(repoRoot(), 'server', 'pdf', 'systemFonts.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  write: false,
+  logLevel: 'error',
+  external: ['@napi-rs/canvas'],
+}).outputFiles[0]!.text;
 const load = `const m = { exports: {} }; new Function('module', 'exports', 'require', ${JSON.stringify(moduleCode)})(m, m.exports, require);`;
 
 test('system fonts: none before the first render, the usual families after it', () => {
-  const usual = child(`const { GlobalFonts } = require('@napi-rs/canvas'); console.log(JSON.stringify(GlobalFonts.families.map((f) => f.family).sort()))`) as string[];
+  const usual = child(
+    `const { GlobalFonts } = require('@napi-rs/canvas'); console.log(JSON.stringify(GlobalFonts.families.map((f) => f.family).sort()))`,
+  ) as string[];
   const deferred = child(`
     ${load}
     m.exports.deferSystemFonts();
@@ -36,15 +51,21 @@ test('system fonts: none before the first render, the usual families after it', 
     const before = GlobalFonts.families.length;
     m.exports.loadDeferredSystemFonts();
     m.exports.loadDeferredSystemFonts(); // once only
-    console.log(JSON.stringify({ before, after: GlobalFonts.families.map((f) => f.family).sort() }));`) as { before: number; after: string[] };
+    console.log(JSON.stringify({ before, after: GlobalFonts.families.map((f) => f.family).sort() }));`) as {
+    before: number;
+    after: string[];
+  };
   assert.equal(deferred.before, 0, 'no system font loaded with the canvas');
   assert.deepEqual(deferred.after, usual, 'after the first render: the families the canvas would have loaded');
   // A user's own DISABLE_SYSTEM_FONTS_LOAD is kept: no fonts, even at a render.
-  const off = child(`
+  const off = child(
+    `
     ${load}
     m.exports.deferSystemFonts();
     const { GlobalFonts } = require('@napi-rs/canvas');
     m.exports.loadDeferredSystemFonts();
-    console.log(JSON.stringify(GlobalFonts.families.length));`, { DISABLE_SYSTEM_FONTS_LOAD: '1' });
+    console.log(JSON.stringify(GlobalFonts.families.length));`,
+    { DISABLE_SYSTEM_FONTS_LOAD: '1' },
+  );
   assert.equal(off, 0);
 });

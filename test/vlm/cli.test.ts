@@ -24,13 +24,36 @@ test('folio convert --engine vlm on a real PDF page', async () => {
   assert.ok(existsSync(cli), 'dist/cli.js is built (npm run build)');
   const out = join(fx.root, 'page.json');
   const pdf = corpusPath('selfmade-example/sample.libreoffice.pdf');
-  const { stdout, stderr } = await run(process.execPath, [cli, 'convert', pdf, '--pages', '1', '--engine', 'vlm', '--models', fx.root, '--providers', 'cuda,cpu', '--format', 'json', '-o', out], { timeout: 120_000 });
+  const { stdout, stderr } = await run(
+    process.execPath,
+    [
+      cli,
+      'convert',
+      pdf,
+      '--pages',
+      '1',
+      '--engine',
+      'vlm',
+      '--models',
+      fx.root,
+      '--providers',
+      'cuda,cpu',
+      '--format',
+      'json',
+      '-o',
+      out,
+    ],
+    { timeout: 120_000 },
+  );
   assert.match(stdout + stderr, /provider cpu/);
   const summary = JSON.parse(readFileSync(out, 'utf8'));
   const page = summary.pages[0];
   assert.equal(page.engine, 'vlm');
   assert.equal(page.provider, 'cpu');
-  assert.match(page.doctags, /^<section_header_level_1><loc_40><loc_30><loc_460><loc_60>Tiny fixture<\/section_header_level_1><text>/);
+  assert.match(
+    page.doctags,
+    /^<section_header_level_1><loc_40><loc_30><loc_460><loc_60>Tiny fixture<\/section_header_level_1><text>/,
+  );
   assert.match(page.markdown, /^#+ Tiny fixture\n\npage text/);
   assert.ok(page.regions.length >= 2);
 });

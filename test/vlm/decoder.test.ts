@@ -72,7 +72,11 @@ test('a left-padded batch gives the logits and greedy tokens of each row run alo
   const opts = { maxNewTokens: 12, stopIds: model.stopIds, loopGuard: false as const };
   const batch = model.newSession();
   const firstB = await batch.prefill(rows);
-  const outB = await greedyGenerate(batch, firstB.map((l) => l[0]), opts);
+  const outB = await greedyGenerate(
+    batch,
+    firstB.map((l) => l[0]),
+    opts,
+  );
   for (let i = 0; i < rows.length; i++) {
     const one = model.newSession();
     const first1 = await one.prefill([rows[i]]);
@@ -90,7 +94,10 @@ test('draft chains: forked rows, ragged step, keepPath keeps the accepted KV onl
   await s.prefill([row]);
   const base = s.length;
   s.selectRows([0, 0]);
-  const chains = [[7, 8, 9], [7, 10]];
+  const chains = [
+    [7, 8, 9],
+    [7, 10],
+  ];
   const out = await s.step(chains);
   assert.equal(out[0].length, 3);
   assert.equal(out[1].length, 2);

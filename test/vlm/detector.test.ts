@@ -25,14 +25,23 @@ test('heron-format detector: found under the models root, uint8 input as the ses
   assert.equal(det.kernel, 'linear', 'bilinear (PIL resample 2) from the config');
   try {
     const page = await renderPage('selfmade-example/sample.libreoffice.pdf', 1, 1);
-    const items = await det.detect({ data: page.data, width: page.width, height: page.height }, { width: page.pageWidth, height: page.pageHeight });
+    const items = await det.detect(
+      { data: page.data, width: page.width, height: page.height },
+      { width: page.pageWidth, height: page.pageHeight },
+    );
     assert.ok(items.length > 0, 'the random detector scores some queries above 0.3');
     for (const it of items) {
       assert.ok(REGION_CLASSES.includes(it.cls));
-      assert.ok(it.bbox!.x0 >= 0 && it.bbox!.x1 <= page.pageWidth && it.bbox!.y1 <= page.pageHeight && it.bbox!.x0 < it.bbox!.x1);
+      assert.ok(
+        it.bbox!.x0 >= 0 &&
+          it.bbox!.x1 <= page.pageWidth &&
+          it.bbox!.y1 <= page.pageHeight &&
+          it.bbox!.x0 < it.bbox!.x1,
+      );
       assert.ok(it.grid!.every((v) => v >= 0 && v <= 499));
     }
-    for (let i = 1; i < items.length; i++) assert.ok(items[i - 1].bbox!.y0 <= items[i].bbox!.y0, 'sorted top to bottom');
+    for (let i = 1; i < items.length; i++)
+      assert.ok(items[i - 1].bbox!.y0 <= items[i].bbox!.y0, 'sorted top to bottom');
   } finally {
     await det.release();
   }
@@ -42,7 +51,10 @@ test('a float32 detector export gets rescaled pixels, and finds the same boxes a
   const dir = mkdtempSync(join(tmpdir(), 'folio-heron-f32-'));
   try {
     writeFileSync(join(dir, 'model.onnx'), encodeModel(detectorGraph(20, 17, 5, 'float')).model);
-    writeFileSync(join(dir, 'preprocessor_config.json'), JSON.stringify({ size: { height: 640, width: 640 }, resample: 2, do_rescale: true, rescale_factor: 1 / 255 }));
+    writeFileSync(
+      join(dir, 'preprocessor_config.json'),
+      JSON.stringify({ size: { height: 640, width: 640 }, resample: 2, do_rescale: true, rescale_factor: 1 / 255 }),
+    );
     const f32 = await HeronDetector.load(join(dir, 'model.onnx'), ['cpu'], 1);
     const u8 = await HeronDetector.load(join(fx.dirs.heron, 'model.onnx'), ['cpu'], 1);
     try {
@@ -53,7 +65,11 @@ test('a float32 detector export gets rescaled pixels, and finds the same boxes a
       const a = await f32.detect(img, size);
       const b = await u8.detect(img, size);
       assert.ok(a.length > 0);
-      assert.deepEqual(a.map((i) => [i.cls, i.grid]), b.map((i) => [i.cls, i.grid]), 'same weights, same pixels: the graph rescales uint8 exactly as Folio rescales float');
+      assert.deepEqual(
+        a.map((i) => [i.cls, i.grid]),
+        b.map((i) => [i.cls, i.grid]),
+        'same weights, same pixels: the graph rescales uint8 exactly as Folio rescales float',
+      );
     } finally {
       await f32.release();
       await u8.release();

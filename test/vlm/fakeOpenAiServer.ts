@@ -77,7 +77,9 @@ export class FakeOpenAiServer {
       }
       const id = 'chatcmpl-fake';
       const send = (delta: object, finish: string | null) =>
-        res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+        res.write(
+          `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+        );
       send({ role: 'assistant', content: '' }, null);
       for (let i = 0; i < this.answer.length; i += this.chunkChars) {
         send({ content: this.answer.slice(i, i + this.chunkChars) }, null);
@@ -97,7 +99,8 @@ export class FakeOpenAiServer {
       }
       return;
     }
-    const block = mode === 'flood' ? Buffer.from(event.repeat(Math.ceil(65536 / event.length))) : Buffer.alloc(65536, 'a');
+    const block =
+      mode === 'flood' ? Buffer.from(event.repeat(Math.ceil(65536 / event.length))) : Buffer.alloc(65536, 'a');
     if (mode === 'longline') res.write('data: {"choices":[{"delta":{"content":"');
     for (let sent = 0; sent < this.floodBytes && !res.destroyed; sent += block.length) {
       if (!res.write(block)) await new Promise((r) => res.once('drain', r));

@@ -29,7 +29,7 @@ test('the full-depth parameter count is granite-docling-258M’s (vision + text,
   const total = p.vision + p.embed + p.decoder - lmHead;
   assert.ok(Math.abs(total - 258e6) / 258e6 < 0.03, `${(total / 1e6).toFixed(1)} M parameters`);
   // fp32 vision encoder ≈ 374 MB in the real export (FACTS.md).
-  assert.ok(Math.abs(p.vision * 4 - 374e6) / 374e6 < 0.02, `vision ${(p.vision * 4 / 1e6).toFixed(0)} MB`);
+  assert.ok(Math.abs(p.vision * 4 - 374e6) / 374e6 < 0.02, `vision ${((p.vision * 4) / 1e6).toFixed(0)} MB`);
 });
 
 test('files, external data and the size stamp match the export layout', () => {
@@ -38,7 +38,10 @@ test('files, external data and the size stamp match the export layout', () => {
     assert.ok(statSync(join(dir, 'onnx', `${f}.onnx`)).size < 64 * 1024, `${f}.onnx holds the graph only`);
     assert.ok(data > 50e6, `${f}.onnx_data holds the weights (${data} bytes)`);
   }
-  assert.equal(statSync(join(dir, 'onnx', 'embed_tokens.onnx_data')).size, GRANITE_TEXT.vocab * GRANITE_TEXT.hidden * 4);
+  assert.equal(
+    statSync(join(dir, 'onnx', 'embed_tokens.onnx_data')).size,
+    GRANITE_TEXT.vocab * GRANITE_TEXT.hidden * 4,
+  );
   const stamp = JSON.parse(readFileSync(join(dir, 'folio-fullsize.json'), 'utf8')) as { files: Record<string, number> };
   assert.equal(Object.keys(stamp.files).length, 6);
   // A second call reuses the folder (stamp and sizes match) instead of rewriting 550 MB.
@@ -85,7 +88,10 @@ test('the engine loads it unchanged, encodes tiles to 64 × 576 features and dec
     assert.equal(s.length, ids.length + 1);
     s.dispose();
 
-    const { outputs, timings } = await model.generate([{ image, instruction: 'Convert this page to docling.' }], { maxNewTokens: 4, loopGuard: false });
+    const { outputs, timings } = await model.generate([{ image, instruction: 'Convert this page to docling.' }], {
+      maxNewTokens: 4,
+      loopGuard: false,
+    });
     assert.equal(outputs[0].tokens.length, 4);
     assert.equal(outputs[0].reason, 'max');
     assert.equal(timings.promptTokens, ids.length);

@@ -11,7 +11,9 @@ export async function renderPage(rel: string, pageNo: number, scale: number) {
     const page = await doc.getPage(pageNo);
     const vp1 = page.getViewport({ scale: 1 });
     const viewport = page.getViewport({ scale });
-    const factory = doc.canvasFactory as { create(w: number, h: number): { canvas: { getContext(k: '2d'): CanvasRenderingContext2D } } };
+    const factory = doc.canvasFactory as {
+      create(w: number, h: number): { canvas: { getContext(k: '2d'): CanvasRenderingContext2D } };
+    };
     const { canvas } = factory.create(Math.round(viewport.width), Math.round(viewport.height));
     await page.render({ canvas: canvas as unknown as HTMLCanvasElement, viewport }).promise;
     const img = canvas.getContext('2d').getImageData(0, 0, Math.round(viewport.width), Math.round(viewport.height));

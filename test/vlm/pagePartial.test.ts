@@ -34,11 +34,17 @@ test('every prefix of a streamed answer converts, without tag fragments, ending 
   for (let i = 0; i <= ANSWER.length; i++) {
     const { doctags, markdown } = partialPage(ANSWER.slice(0, i));
     assert.ok(!/<\/?[a-z_]|loc_\d|<\|/.test(markdown), `prefix ${i}: ${JSON.stringify(markdown.slice(-60))}`);
-    assert.ok(body.startsWith(doctags) && doctags.length >= prevTags.length, `prefix ${i}: DocTags grow as a prefix of the final page's`);
+    assert.ok(
+      body.startsWith(doctags) && doctags.length >= prevTags.length,
+      `prefix ${i}: DocTags grow as a prefix of the final page's`,
+    );
     prev = markdown;
     prevTags = doctags;
   }
-  const final = pageToMarkdown(parseDocTags(ANSWER.replace(/^<doctag>/, '').replace(/<\/doctag>$/, ''))[0].items, {}).markdown;
+  const final = pageToMarkdown(
+    parseDocTags(ANSWER.replace(/^<doctag>/, '').replace(/<\/doctag>$/, ''))[0].items,
+    {},
+  ).markdown;
   assert.equal(prev, final);
   assert.match(final, /^## Results and costs\n\nEvery token/);
 });
@@ -46,7 +52,9 @@ test('every prefix of a streamed answer converts, without tag fragments, ending 
 test('the throttle sends the first text at once, then at most one per interval with the newest text', (t) => {
   const tick = withClock(t);
   const got: { p: PagePartial; at: number }[] = [];
-  const s = pagePartialStream(3, 'vlm', (p) => got.push({ p, at: Date.now() }), new AbortController().signal, { intervalMs: 100 });
+  const s = pagePartialStream(3, 'vlm', (p) => got.push({ p, at: Date.now() }), new AbortController().signal, {
+    intervalMs: 100,
+  });
   const t0 = Date.now();
   s.push(ANSWER.slice(0, 60));
   assert.equal(got.length, 1, 'first partial sent synchronously');
@@ -60,7 +68,10 @@ test('the throttle sends the first text at once, then at most one per interval w
   s.close();
   const pushes = n - 60;
   // One at once, then one per 100 ms (while the text still grows: it stops at the answer's end).
-  assert.ok(got.length >= 5 && got.length <= 700 / 100 + 2, `${got.length} partials for ~${pushes / 2} pushes in 700 ms`);
+  assert.ok(
+    got.length >= 5 && got.length <= 700 / 100 + 2,
+    `${got.length} partials for ~${pushes / 2} pushes in 700 ms`,
+  );
   got.forEach(({ p }, i) => {
     assert.equal(p.seq, i + 1);
     assert.equal(p.page, 3);

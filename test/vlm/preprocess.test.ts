@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { imagePromptString, preprocessImage, tileGrid } from '../../server/vlm/preprocess';
 
 /** granite-docling's preprocessor_config.json values (size.longest_edge 2048, max_image_size 512). */
-const REAL = { longestEdge: 2048, tileSize: 512, splitting: true, rescale: 1 / 255, mean: [0.5, 0.5, 0.5] as [number, number, number], std: [0.5, 0.5, 0.5] as [number, number, number], kernel: 'lanczos3' as const };
+const REAL = {
+  longestEdge: 2048,
+  tileSize: 512,
+  splitting: true,
+  rescale: 1 / 255,
+  mean: [0.5, 0.5, 0.5] as [number, number, number],
+  std: [0.5, 0.5, 0.5] as [number, number, number],
+  kernel: 'lanczos3' as const,
+};
 
 test('a 1700×2200 page image gives a 4×4 grid + global image = 17 images, 1088 <image> tokens', () => {
   const g = tileGrid(1700, 2200, REAL);
@@ -25,8 +33,17 @@ test('landscape and small images: grid follows the aspect ratio; no splitting �
   assert.deepEqual([tileGrid(2200, 1700, REAL).rows, tileGrid(2200, 1700, REAL).cols], [4, 4]);
   const wide = tileGrid(400, 100, REAL); // 2048 × 512 → one row of four tiles
   assert.deepEqual([wide.rows, wide.cols, wide.images], [1, 4, 5]);
-  assert.deepEqual(tileGrid(400, 300, { ...REAL, splitting: false }), { resized: { width: 2048, height: 1536 }, padded: { width: 512, height: 512 }, rows: 0, cols: 0, images: 1 });
-  assert.equal(imagePromptString(0, 0, 64), '<fake_token_around_image><global-img>' + '<image>'.repeat(64) + '<fake_token_around_image>');
+  assert.deepEqual(tileGrid(400, 300, { ...REAL, splitting: false }), {
+    resized: { width: 2048, height: 1536 },
+    padded: { width: 512, height: 512 },
+    rows: 0,
+    cols: 0,
+    images: 1,
+  });
+  assert.equal(
+    imagePromptString(0, 0, 64),
+    '<fake_token_around_image><global-img>' + '<image>'.repeat(64) + '<fake_token_around_image>',
+  );
 });
 
 test('pixels are rescaled by 1/255 and normalized with mean = std = 0.5, channels first', async () => {

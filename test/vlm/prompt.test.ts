@@ -13,7 +13,10 @@ test('chat template and instructions per class', () => {
   assert.equal(regionInstruction('formula'), 'Convert formula to LaTeX.');
   assert.equal(regionInstruction('code'), 'Convert code to text.');
   assert.equal(regionInstruction('text'), 'Convert this page to docling.');
-  assert.equal(stripWrapper('<doctag><text><loc_1><loc_2><loc_3><loc_4>x</text>\n</doctag><|end_of_text|>'), '<text><loc_1><loc_2><loc_3><loc_4>x</text>');
+  assert.equal(
+    stripWrapper('<doctag><text><loc_1><loc_2><loc_3><loc_4>x</text>\n</doctag><|end_of_text|>'),
+    '<text><loc_1><loc_2><loc_3><loc_4>x</text>',
+  );
 });
 
 test('layout prior: boxes and classes only, inside <layout>…</layout>; setting auto/on/off', () => {
@@ -23,7 +26,10 @@ test('layout prior: boxes and classes only, inside <layout>…</layout>; setting
     { cls: 'text', text: 'no box' },
   ];
   const prior = layoutPrior(items);
-  assert.equal(prior, '<layout><title><loc_10><loc_20><loc_300><loc_40></title><unordered_list><list_item><loc_10><loc_50><loc_300><loc_60></list_item></unordered_list></layout>');
+  assert.equal(
+    prior,
+    '<layout><title><loc_10><loc_20><loc_300><loc_40></title><unordered_list><list_item><loc_10><loc_50><loc_300><loc_60></list_item></unordered_list></layout>',
+  );
   assert.ok(!prior.includes('Secret'));
   assert.equal(layoutPrior([{ cls: 'text', text: 'x' }]), '');
   assert.equal(usePrior('auto', items, true), true);

@@ -30,12 +30,19 @@ before(() => {
 after(() => fx?.cleanup());
 
 test('the fixture decoder has exactly the real export interface, and the configs are the real files', async () => {
-  const s = await createSession(join(fx.dirs.page, 'onnx', 'decoder_model_merged.onnx'), { providers: ['cpu'], threads: 1 });
+  const s = await createSession(join(fx.dirs.page, 'onnx', 'decoder_model_merged.onnx'), {
+    providers: ['cpu'],
+    threads: 1,
+  });
   try {
     const { inputs, outputs } = sessionValues(s.session);
     const names = [...inputs.keys()];
-    assert.deepEqual(names.filter((n) => !n.startsWith('past_key_values.')), ['inputs_embeds', 'attention_mask']);
-    for (const n of ['position_ids', 'num_logits_to_keep', 'use_cache_branch']) assert.ok(!inputs.has(n), `the real export has no ${n}`);
+    assert.deepEqual(
+      names.filter((n) => !n.startsWith('past_key_values.')),
+      ['inputs_embeds', 'attention_mask'],
+    );
+    for (const n of ['position_ids', 'num_logits_to_keep', 'use_cache_branch'])
+      assert.ok(!inputs.has(n), `the real export has no ${n}`);
     assert.equal(inputs.get('attention_mask')!.type, 'int64');
     assert.equal(inputs.get('inputs_embeds')!.type, 'float32');
     assert.ok(outputs.has('logits') && outputs.has('present.0.key'));
@@ -43,7 +50,11 @@ test('the fixture decoder has exactly the real export interface, and the configs
     await s.session.release();
   }
   const real = graniteFilesDir();
-  for (const f of REAL_FILES) assert.ok(readFileSync(join(fx.dirs.page, f)).equals(readFileSync(join(real, f))), `${f} is the real file, byte for byte`);
+  for (const f of REAL_FILES)
+    assert.ok(
+      readFileSync(join(fx.dirs.page, f)).equals(readFileSync(join(real, f))),
+      `${f} is the real file, byte for byte`,
+    );
   // Nothing else but the assembled tokenizer, the ONNX files and the fixture note.
   const extra = readdirSync(fx.dirs.page).filter((f) => !(REAL_FILES as readonly string[]).includes(f));
   assert.deepEqual(extra.sort(), ['folio-fixture.json', 'onnx', 'tokenizer.json']);
@@ -51,7 +62,10 @@ test('the fixture decoder has exactly the real export interface, and the configs
 
 test('both kinds of export load and write the same page; the optional inputs are fed only where declared', async () => {
   const page = await renderPage('selfmade-example/sample.libreoffice.pdf', 1, 1);
-  const req = { image: { data: page.data, width: page.width, height: page.height }, instruction: 'Convert this page to docling.' };
+  const req = {
+    image: { data: page.data, width: page.width, height: page.height },
+    instruction: 'Convert this page to docling.',
+  };
   const texts: string[] = [];
   for (const dir of [fx.dirs.page, fx.dirs.optional]) {
     const m = await VlmModel.load({ modelsDir: dir, providers: ['cpu'], threads: 1 });
@@ -79,7 +93,10 @@ test('a decoder that lacks a required input is refused with a clear error naming
     cpSync(fx.dirs.page, dir, { recursive: true });
     cpSync(join(fx.dirs.page, 'onnx', 'embed_tokens.onnx'), join(dir, 'onnx', 'decoder_model_merged.onnx'));
     cpSync(join(fx.dirs.page, 'onnx', 'embed_tokens.onnx_data'), join(dir, 'onnx', 'embed_tokens.onnx_data'));
-    await assert.rejects(VlmModel.load({ modelsDir: dir, providers: ['cpu'], threads: 1 }), /decoder_model_merged\.onnx has no input "inputs_embeds"; it is not a granite-docling ONNX export/);
+    await assert.rejects(
+      VlmModel.load({ modelsDir: dir, providers: ['cpu'], threads: 1 }),
+      /decoder_model_merged\.onnx has no input "inputs_embeds"; it is not a granite-docling ONNX export/,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -89,7 +106,11 @@ test('folio convert --engine vlm on a folder of the real config/tokenizer files 
   const cli = join(repoRoot(), 'dist', 'cli.js');
   const out = join(fx.root, 'real-interface.json');
   const pdf = corpusPath('selfmade-example/sample.libreoffice.pdf');
-  const { stdout, stderr } = await run(process.execPath, [cli, 'convert', pdf, '--pages', '1', '--engine', 'vlm', '--models', fx.dirs.page, '--format', 'json', '-o', out], { timeout: 180_000 });
+  const { stdout, stderr } = await run(
+    process.execPath,
+    [cli, 'convert', pdf, '--pages', '1', '--engine', 'vlm', '--models', fx.dirs.page, '--format', 'json', '-o', out],
+    { timeout: 180_000 },
+  );
   const all = stdout + stderr;
   // convertDocument's fallback says "the VLM failed (…); using the pipeline's result for this page".
   assert.doesNotMatch(all, /VLM failed|pipeline's result for this page|comes from the pipeline/i, all);
@@ -97,5 +118,8 @@ test('folio convert --engine vlm on a folder of the real config/tokenizer files 
   const page = JSON.parse(readFileSync(out, 'utf8')).pages[0];
   assert.equal(page.engine, 'vlm');
   assert.equal(page.doctags, PAGE_SCRIPT_DOCTAGS);
-  assert.ok(!(page.warnings ?? []).some((w: string) => /VLM failed|pipeline engine/.test(w)), JSON.stringify(page.warnings));
+  assert.ok(
+    !(page.warnings ?? []).some((w: string) => /VLM failed|pipeline engine/.test(w)),
+    JSON.stringify(page.warnings),
+  );
 });

@@ -47,11 +47,24 @@ after(async () => {
 });
 
 const image = () => ({ data: page.data, width: page.width, height: page.height });
-const job = (priors?: DocItem[]): PageJob => ({ image: image(), page: 1, width: page.pageWidth, height: page.pageHeight, priors });
-const settings = (speculation: ConvertSettings['speculation'], more: Partial<ConvertSettings> = {}): ConvertSettings => ({ layoutPrior: 'off', speculation, ...more });
+const job = (priors?: DocItem[]): PageJob => ({
+  image: image(),
+  page: 1,
+  width: page.pageWidth,
+  height: page.pageHeight,
+  priors,
+});
+const settings = (
+  speculation: ConvertSettings['speculation'],
+  more: Partial<ConvertSettings> = {},
+): ConvertSettings => ({ layoutPrior: 'off', speculation, ...more });
 const useless: DocItem[] = [
   { cls: 'title', text: 'Quarterly revenue by region', grid: [50, 40, 450, 70] },
-  { cls: 'text', text: 'Nothing here is what the model writes, apart from chance matches of single words.', grid: [50, 100, 450, 200] },
+  {
+    cls: 'text',
+    text: 'Nothing here is what the model writes, apart from chance matches of single words.',
+    grid: [50, 100, 450, 200],
+  },
 ];
 
 test('a page decoded speculatively equals greedy decoding (good and useless drafts); good drafts need far fewer passes', async () => {
@@ -69,7 +82,10 @@ test('a page decoded speculatively equals greedy decoding (good and useless draf
   assert.equal(pageToMarkdown(parseDocTags(spec.doctags)[0]!.items).markdown, pageToMarkdown(good).markdown);
   assert.equal(spec.tokens, offGood.tokens);
   assert.ok(spec.speculation!.accepted > 0, 'drafted tokens were accepted');
-  assert.ok((spec.speculation!.passes + 1) * 3 <= spec.tokens, `${spec.tokens} tokens in ${spec.speculation!.passes} passes + prefill`);
+  assert.ok(
+    (spec.speculation!.passes + 1) * 3 <= spec.tokens,
+    `${spec.tokens} tokens in ${spec.speculation!.passes} passes + prefill`,
+  );
   assert.equal(offGood.speculation!.passes, offGood.tokens - 1);
   // Useless drafts: same output, and never more passes than greedy decoding.
   const bad = await convertPageOn(scripted, job(useless), settings('page'));
@@ -77,7 +93,10 @@ test('a page decoded speculatively equals greedy decoding (good and useless draf
   assert.equal(bad.doctags, off.doctags);
   assert.ok(bad.speculation!.passes <= off.tokens - 1);
   // hsd: the regions' Stage 1 outputs become drafts too; the page stays the same.
-  const boxed = good.map((it) => ({ ...it, bbox: { x0: it.grid![0], y0: it.grid![1], x1: it.grid![2], y1: it.grid![3] } }));
+  const boxed = good.map((it) => ({
+    ...it,
+    bbox: { x0: it.grid![0], y0: it.grid![1], x1: it.grid![2], y1: it.grid![3] },
+  }));
   const hsd = await convertPageOn(scripted, job(boxed), settings('hsd'));
   assert.equal(hsd.speculation?.mode, 'hsd');
   assert.equal(hsd.doctags, off.doctags);
@@ -87,26 +106,52 @@ test('long random-weight output: token-for-token equal to greedy; its own output
   const req = { image: image(), instruction: PAGE_INSTRUCTION };
   const maxNewTokens = 160;
   const streamedAr: number[] = [];
-  const ar = (await free.generate([req], { maxNewTokens, loopGuard: false, onToken: (_r, id) => streamedAr.push(id) })).outputs[0];
+  const ar = (await free.generate([req], { maxNewTokens, loopGuard: false, onToken: (_r, id) => streamedAr.push(id) }))
+    .outputs[0];
   assert.equal(ar.tokens.length, maxNewTokens);
   assert.deepEqual(streamedAr, ar.tokens);
   const decode = { K: 8, maxChains: 1, verify: 'deepest' as const };
   const streamed: number[] = [];
-  const own = await generateSpeculative(free, req, { mode: 'page', decode, drafts: [ar.text], maxNewTokens, loopGuard: false, onToken: (id) => streamed.push(id) });
+  const own = await generateSpeculative(free, req, {
+    mode: 'page',
+    decode,
+    drafts: [ar.text],
+    maxNewTokens,
+    loopGuard: false,
+    onToken: (id) => streamed.push(id),
+  });
   assert.deepEqual(own.output.tokens, ar.tokens);
   assert.deepEqual(streamed, ar.tokens, 'the streamer got each committed token once, in order');
   assert.ok(own.stats.passes * 4 <= maxNewTokens, `${own.stats.passes} passes for ${maxNewTokens} tokens`);
   // Wide verification (the GPU defaults) on the same decoder: still exact.
-  const wide = await generateSpeculative(free, req, { mode: 'page', decode: { K: 32, maxChains: 8, verify: 'chains' }, drafts: [ar.text], maxNewTokens, loopGuard: false });
+  const wide = await generateSpeculative(free, req, {
+    mode: 'page',
+    decode: { K: 32, maxChains: 8, verify: 'chains' },
+    drafts: [ar.text],
+    maxNewTokens,
+    loopGuard: false,
+  });
   assert.deepEqual(wide.output.tokens, ar.tokens);
   // Shuffled words of the output: keys match by chance, proposals fail; still exact.
   const words = ar.text.split(/(?=\s)/);
   const shuffled = words.map((_, i) => words[(i * 7 + 3) % words.length]).join('');
-  const bad = await generateSpeculative(free, req, { mode: 'page', decode, drafts: [shuffled], maxNewTokens, loopGuard: false });
+  const bad = await generateSpeculative(free, req, {
+    mode: 'page',
+    decode,
+    drafts: [shuffled],
+    maxNewTokens,
+    loopGuard: false,
+  });
   assert.deepEqual(bad.output.tokens, ar.tokens);
 });
 
-const lalala: DocItem[] = [{ cls: 'text', text: 'la la la la la la la la la la la la la la la la la la la la la la la la la la la la la la la la', grid: [10, 20, 300, 40] }];
+const lalala: DocItem[] = [
+  {
+    cls: 'text',
+    text: 'la la la la la la la la la la la la la la la la la la la la la la la la la la la la la la la la',
+    grid: [10, 20, 300, 40],
+  },
+];
 
 test('the loop guard stops a loop under speculation at the same token as greedy decoding', async () => {
   const off = await convertPageOn(looping, job(lalala), settings('off'));
@@ -138,7 +183,14 @@ test('cancel stops a speculative page between decoder passes', async () => {
     }
   };
   const t0 = Date.now();
-  await assert.rejects(convertPageOn(looping, job(lalala), settings('auto', { signal, loopGuard: false, maxNewTokens: 1_000_000, onToken })), CancelledError);
+  await assert.rejects(
+    convertPageOn(
+      looping,
+      job(lalala),
+      settings('auto', { signal, loopGuard: false, maxNewTokens: 1_000_000, onToken }),
+    ),
+    CancelledError,
+  );
   assert.ok(Date.now() - t0 < 20_000);
   assert.equal(atCancel, 60, 'it was decoding when cancelled');
   // The pass under way finishes (its accepted drafts and one bonus token: K = 8 on the CPU), no more.
@@ -151,14 +203,24 @@ test('cancel stops a speculative page between decoder passes', async () => {
 test('--speculation / folio.vlm.speculation reach the worker: off decodes greedily, the default speculates', async () => {
   assert.equal(parseConvertArgs(['a.pdf', '--speculation', 'off']).speculation, 'off');
   assert.equal(parseConvertArgs(['a.pdf']).speculation, undefined);
-  assert.throws(() => parseConvertArgs(['a.pdf', '--speculation', 'fast']), /--speculation must be auto, off, page or hsd/);
+  assert.throws(
+    () => parseConvertArgs(['a.pdf', '--speculation', 'fast']),
+    /--speculation must be auto, off, page or hsd/,
+  );
   assert.equal(checkOptions({ speculation: 'hsd' }), undefined);
   assert.match(checkOptions({ speculation: 'fast' })!, /speculation/);
   assert.match(checkOptions({ speculation: 1 })!, /speculation/);
   const good = parseDocTags((await convertPageOn(scripted, job(), settings('off'))).doctags)[0]!.items;
   const run = async (speculation?: 'off') => {
     const logs: string[] = [];
-    const vlm = await loadVlm({ modelsDir: fx.root, providers: ['cpu'], threads: 1, layoutPrior: 'off', speculation, log: (m) => logs.push(m) });
+    const vlm = await loadVlm({
+      modelsDir: fx.root,
+      providers: ['cpu'],
+      threads: 1,
+      layoutPrior: 'off',
+      speculation,
+      log: (m) => logs.push(m),
+    });
     try {
       return { out: await vlm.convertPage({ ...job(good) }), logs };
     } finally {
@@ -173,8 +235,14 @@ test('--speculation / folio.vlm.speculation reach the worker: off decodes greedi
   assert.equal(auto.out.speculation?.mode, 'page');
   assert.equal(auto.out.doctags, off.out.doctags);
   assert.ok(auto.out.speculation!.passes < off.out.speculation!.passes);
-  assert.ok(off.logs.some((l) => /page 1: speculation off → greedy: 44 tokens in 43 decoder passes/.test(l)), off.logs.join('\n'));
-  assert.ok(auto.logs.some((l) => /page 1: speculation auto → page, K=8, 1 chain\(s\)/.test(l)), auto.logs.join('\n'));
+  assert.ok(
+    off.logs.some((l) => /page 1: speculation off → greedy: 44 tokens in 43 decoder passes/.test(l)),
+    off.logs.join('\n'),
+  );
+  assert.ok(
+    auto.logs.some((l) => /page 1: speculation auto → page, K=8, 1 chain\(s\)/.test(l)),
+    auto.logs.join('\n'),
+  );
 });
 
 test('real interface, real tokenizer: page and hsd, one chain and eight, good / box-shifted / useless drafts all give greedy decoding’s tokens', async () => {
@@ -182,12 +250,19 @@ test('real interface, real tokenizer: page and hsd, one chain and eight, good / 
   const small = await renderPage('selfmade-example/sample.libreoffice.pdf', 1, 0.5);
   const img = { data: small.data, width: small.width, height: small.height };
   const req = { image: img, instruction: PAGE_INSTRUCTION };
-  const crop = (left: number) => ({ image: img, crop: { left, top: 0, width: Math.floor(small.width / 2), height: Math.floor(small.height / 2) }, instruction: PAGE_INSTRUCTION });
+  const crop = (left: number) => ({
+    image: img,
+    crop: { left, top: 0, width: Math.floor(small.width / 2), height: Math.floor(small.height / 2) },
+    instruction: PAGE_INSTRUCTION,
+  });
   const configs = [
     { K: 8, maxChains: 1, verify: 'deepest' as const, locSpread: 1, calibrateBoxes: true },
     { K: 32, maxChains: 8, verify: 'chains' as const, locSpread: 1, calibrateBoxes: true },
   ];
-  for (const [name, model, maxNewTokens] of [['scripted', scripted, 64], ['free', free, 96]] as const) {
+  for (const [name, model, maxNewTokens] of [
+    ['scripted', scripted, 64],
+    ['free', free, 96],
+  ] as const) {
     const ar = (await model.generate([req], { maxNewTokens, loopGuard: false })).outputs[0];
     const words = ar.text.split(/(?=\s)/);
     const drafts: Record<string, string> = {
@@ -199,10 +274,32 @@ test('real interface, real tokenizer: page and hsd, one chain and eight, good / 
     for (const mode of ['page', 'hsd'] as const) {
       for (const decode of configs) {
         for (const [kind, draft] of Object.entries(drafts)) {
-          const regions = mode === 'hsd' ? [0, Math.floor(small.width / 2)].map((left) => ({ req: crop(left), drafts: [draft], wrap: (t: string) => t })) : undefined;
-          const res = await generateSpeculative(model, req, { mode, decode, drafts: [draft], regions, maxNewTokens, loopGuard: false });
-          assert.deepEqual(res.output.tokens, ar.tokens, `${name}, ${mode}, K=${decode.K} × ${decode.maxChains}, ${kind} drafts`);
-          if (kind === 'good') assert.ok(res.stats.stage2Passes * 2 < ar.tokens.length, `${name} ${mode} ${kind}: ${res.stats.stage2Passes} passes for ${ar.tokens.length} tokens`);
+          const regions =
+            mode === 'hsd'
+              ? [0, Math.floor(small.width / 2)].map((left) => ({
+                  req: crop(left),
+                  drafts: [draft],
+                  wrap: (t: string) => t,
+                }))
+              : undefined;
+          const res = await generateSpeculative(model, req, {
+            mode,
+            decode,
+            drafts: [draft],
+            regions,
+            maxNewTokens,
+            loopGuard: false,
+          });
+          assert.deepEqual(
+            res.output.tokens,
+            ar.tokens,
+            `${name}, ${mode}, K=${decode.K} × ${decode.maxChains}, ${kind} drafts`,
+          );
+          if (kind === 'good')
+            assert.ok(
+              res.stats.stage2Passes * 2 < ar.tokens.length,
+              `${name} ${mode} ${kind}: ${res.stats.stage2Passes} passes for ${ar.tokens.length} tokens`,
+            );
         }
       }
     }

@@ -20,10 +20,27 @@ test('the assembled real tokenizer: known ids, added tags single ids, <loc_N> se
   assert.equal(tok.id('<fake_token_around_image>'), 100339);
   assert.equal(tok.id('<global-img>'), 100340);
   assert.equal(tok.id('<end_of_utterance>'), 100352);
-  for (const t of ['<text>', '</text>', '<otsl>', '<fcel>', '<nl>', '<section_header_level_6>', '<doctag>', '</doctag>']) assert.ok(tok.isAdded(tok.id(t)), t);
-  for (const t of ['<loc_0>', '<loc_499>', '<srow>', '<inline>', '<section_header_level_7>']) assert.equal(tok.tryId(t), undefined, `${t} is not a token`);
-  assert.deepEqual(tok.encode('<loc_499>').map((i) => tok.token(i)), ['<', 'loc', '_', '499', '>']);
-  assert.deepEqual(tok.encode('<loc_1><loc_2>').map((i) => tok.token(i)), ['<', 'loc', '_', '1', '><', 'loc', '_', '2', '>']);
+  for (const t of [
+    '<text>',
+    '</text>',
+    '<otsl>',
+    '<fcel>',
+    '<nl>',
+    '<section_header_level_6>',
+    '<doctag>',
+    '</doctag>',
+  ])
+    assert.ok(tok.isAdded(tok.id(t)), t);
+  for (const t of ['<loc_0>', '<loc_499>', '<srow>', '<inline>', '<section_header_level_7>'])
+    assert.equal(tok.tryId(t), undefined, `${t} is not a token`);
+  assert.deepEqual(
+    tok.encode('<loc_499>').map((i) => tok.token(i)),
+    ['<', 'loc', '_', '499', '>'],
+  );
+  assert.deepEqual(
+    tok.encode('<loc_1><loc_2>').map((i) => tok.token(i)),
+    ['<', 'loc', '_', '1', '><', 'loc', '_', '2', '>'],
+  );
   const text = '<|start_of_role|>user<|end_of_role|><text><loc_12><loc_499>Tiny fixture page, naïve 3.14€</text>';
   const ids = tok.encode(text);
   assert.equal(ids[0], tok.id('<|start_of_role|>'));

@@ -43,7 +43,19 @@ before(() => {
   const added = Object.entries(cl100k.special_tokens).map(([content, id]) => ({ id, content, special: true }));
   ours = new Tokenizer({
     added_tokens: added,
-    pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'Split', pattern: { Regex: "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+" } }, { type: 'ByteLevel' }] },
+    pre_tokenizer: {
+      type: 'Sequence',
+      pretokenizers: [
+        {
+          type: 'Split',
+          pattern: {
+            Regex:
+              "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
+          },
+        },
+        { type: 'ByteLevel' },
+      ],
+    },
     model: { type: 'BPE', vocab, merges: merges.map((m) => [m[3], m[4]] as [string, string]) },
   });
 });

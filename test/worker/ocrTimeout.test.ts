@@ -68,7 +68,12 @@ async function disposeDuringRun(nth: number, opts: object): Promise<DisposeRun> 
 }
 
 async function child(): Promise<void> {
-  const opts = { ocr: 'always' as const, renderImages: false, scale: 2, cacheDir: mkdtempSync(join(tmpdir(), 'folio-ocrto-')) };
+  const opts = {
+    ocr: 'always' as const,
+    renderImages: false,
+    scale: 2,
+    cacheDir: mkdtempSync(join(tmpdir(), 'folio-ocrto-')),
+  };
   const disposals = [await disposeDuringRun(1, opts), await disposeDuringRun(4, opts)];
   const forced: number[] = [];
   const limited = new PageWorkerPool({
@@ -99,14 +104,28 @@ if (process.env.FOLIO_OCR_TIMEOUT_CHILD === '1') {
     },
   );
 } else {
-  test('a worker is never torn down inside an onnxruntime run: the process lives, the pool goes on', { timeout: 600_000 }, () => {
-    const r = spawnSync(process.execPath, [__filename], { env: { ...process.env, FOLIO_OCR_TIMEOUT_CHILD: '1' }, encoding: 'utf8', timeout: 540_000 });
-    assert.equal(r.signal, null, `the child was killed by ${r.signal} (stderr: ${r.stderr.slice(-2000)})`);
-    assert.equal(r.status, 0, `child exit ${r.status}: ${r.stderr.slice(-2000)}`);
-    const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { disposals: DisposeRun[]; stopped: string; forced: number[]; itemsAfter: number };
-    for (const d of out.disposals) assert.ok(d.runsAtDispose > 0, `dispose was called during a run (${JSON.stringify(out.disposals)})`);
-    assert.match(out.stopped, /timed out/, 'the request past its limit failed with its time-limit error');
-    assert.ok(out.forced.length <= 1, `at most one forced stop (${out.forced.join(', ')})`);
-    assert.ok(out.itemsAfter > 0, 'the pool converts the page again on a fresh worker');
-  });
+  test(
+    'a worker is never torn down inside an onnxruntime run: the process lives, the pool goes on',
+    { timeout: 600_000 },
+    () => {
+      const r = spawnSync(process.execPath, [__filename], {
+        env: { ...process.env, FOLIO_OCR_TIMEOUT_CHILD: '1' },
+        encoding: 'utf8',
+        timeout: 540_000,
+      });
+      assert.equal(r.signal, null, `the child was killed by ${r.signal} (stderr: ${r.stderr.slice(-2000)})`);
+      assert.equal(r.status, 0, `child exit ${r.status}: ${r.stderr.slice(-2000)}`);
+      const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as {
+        disposals: DisposeRun[];
+        stopped: string;
+        forced: number[];
+        itemsAfter: number;
+      };
+      for (const d of out.disposals)
+        assert.ok(d.runsAtDispose > 0, `dispose was called during a run (${JSON.stringify(out.disposals)})`);
+      assert.match(out.stopped, /timed out/, 'the request past its limit failed with its time-limit error');
+      assert.ok(out.forced.length <= 1, `at most one forced stop (${out.forced.join(', ')})`);
+      assert.ok(out.itemsAfter > 0, 'the pool converts the page again on a fresh worker');
+    },
+  );
 }

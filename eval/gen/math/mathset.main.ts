@@ -42,9 +42,12 @@ async function main(): Promise<number> {
     .filter((f) => f.endsWith('.pdf') && existsSync(join(setDir, f.replace(/\.pdf$/, '.md'))))
     .map((f) => join(setDir, f))
     .sort();
-  if (pdfs.length === 0) throw new Error(`no PDF with ground truth in ${setDir}: install xelatex, chromium or soffice, or pass --set`);
+  if (pdfs.length === 0)
+    throw new Error(`no PDF with ground truth in ${setDir}: install xelatex, chromium or soffice, or pass --set`);
   const all: Peer[] = [folioPeer(repo), pdftotextPeer(false), pdf2mdPeer(repo), pymupdfPeer()];
-  const wanted = arg('peers')?.split(',').map((s) => s.trim());
+  const wanted = arg('peers')
+    ?.split(',')
+    .map((s) => s.trim());
   const peers = all.filter((p) => !wanted || wanted.includes(p.name));
   const rows: string[][] = [];
   const missed: string[] = [];
@@ -62,7 +65,10 @@ async function main(): Promise<number> {
       const total: SetScore = emptyScore();
       const byProducer = new Map<string, SetScore>();
       for (const pdf of pdfs) {
-        const name = pdf.split('/').pop()!.replace(/\.pdf$/, '');
+        const name = pdf
+          .split('/')
+          .pop()!
+          .replace(/\.pdf$/, '');
         const producer = name.split('-')[0]!;
         const truth = readFileSync(pdf.replace(/\.pdf$/, '.md'), 'utf8');
         const text = r.outputs.get(pdf)?.text ?? '';
@@ -75,13 +81,23 @@ async function main(): Promise<number> {
           const have = new Set([...got.display, ...got.inline].map(normalizeLatex));
           const want = formulasOf(truth);
           for (const f of [...want.display, ...want.inline]) {
-            if (!have.has(normalizeLatex(f))) missed.push(`| ${name} | ${kindOf.get(normalizeLatex(f)) ?? ''} | \`${f}\` |`);
+            if (!have.has(normalizeLatex(f)))
+              missed.push(`| ${name} | ${kindOf.get(normalizeLatex(f)) ?? ''} | \`${f}\` |`);
           }
         }
       }
       const line = (label: string, s: SetScore) => {
         const x = rates(s);
-        return [p.name, label, fmt(x.displayExact), fmt(x.displayNorm), fmt(x.inlineExact), fmt(x.inlineNorm), fmt(x.cellF1), fmt(x.teds)];
+        return [
+          p.name,
+          label,
+          fmt(x.displayExact),
+          fmt(x.displayNorm),
+          fmt(x.inlineExact),
+          fmt(x.inlineNorm),
+          fmt(x.cellF1),
+          fmt(x.teds),
+        ];
       };
       for (const [k, s] of byProducer) rows.push(line(k, s));
       rows.push(line('all', total));
@@ -89,7 +105,16 @@ async function main(): Promise<number> {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  const head = ['converter', 'producer', 'display exact', 'display norm.', 'inline exact', 'inline norm.', 'table cell F1', 'TEDS'];
+  const head = [
+    'converter',
+    'producer',
+    'display exact',
+    'display norm.',
+    'inline exact',
+    'inline norm.',
+    'table cell F1',
+    'TEDS',
+  ];
   console.log(textTable(head, rows));
   mkdirSync(out, { recursive: true });
   const report = [

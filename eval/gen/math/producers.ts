@@ -47,7 +47,12 @@ function mathTruth(display: FormulaSrc[], inline: FormulaSrc[]): string {
 }
 
 function tableHtml(t: TableSrc): string {
-  const head = t.head.map((r) => '<tr>' + r.map((c) => `<th${c.span && c.span > 1 ? ` colspan="${c.span}"` : ''}>${esc(c.text)}</th>`).join('') + '</tr>');
+  const head = t.head.map(
+    (r) =>
+      '<tr>' +
+      r.map((c) => `<th${c.span && c.span > 1 ? ` colspan="${c.span}"` : ''}>${esc(c.text)}</th>`).join('') +
+      '</tr>',
+  );
   const body = t.body.map((r) => '<tr>' + r.map((c) => `<td>${esc(c)}</td>`).join('') + '</tr>');
   return `<table>\n${[...head, ...body].join('\n')}\n</table>`;
 }
@@ -68,7 +73,9 @@ function texEsc(s: string): string {
 }
 
 function latexTable(t: TableSrc): string {
-  const align = (t.align ?? 'l'.repeat(t.body[0]!.length)).split('').map((a, k) => (t.wrap?.[k] ? `p{${t.wrap[k]}cm}` : a));
+  const align = (t.align ?? 'l'.repeat(t.body[0]!.length))
+    .split('')
+    .map((a, k) => (t.wrap?.[k] ? `p{${t.wrap[k]}cm}` : a));
   const row = (cells: string[]) => cells.join(' & ') + ' \\\\';
   const lines: string[] = [];
   if (t.caption) lines.push(`\\noindent ${texEsc(t.caption)}\\par\\smallskip`);
@@ -108,7 +115,11 @@ function xelatex(dir: string, name: string, preamble: string, body: string): str
   const tex = `\\documentclass[11pt]{article}\n\\usepackage[margin=2.5cm]{geometry}\n${preamble}\n\\pagestyle{empty}\n\\setlength{\\parindent}{0pt}\n\\setlength{\\parskip}{8pt}\n\\begin{document}\n${body}\n\\end{document}\n`;
   writeFileSync(join(dir, `${name}.tex`), tex);
   try {
-    execFileSync('xelatex', ['-interaction=nonstopmode', '-halt-on-error', `${name}.tex`], { cwd: dir, stdio: 'ignore', timeout: 120_000 });
+    execFileSync('xelatex', ['-interaction=nonstopmode', '-halt-on-error', `${name}.tex`], {
+      cwd: dir,
+      stdio: 'ignore',
+      timeout: 120_000,
+    });
   } catch (e) {
     process.stderr.write(`gen: xelatex failed on ${name}: ${(e as Error).message.split('\n')[0]}\n`);
     return undefined;
@@ -131,10 +142,30 @@ function htmlTables(fixedWidth = false): string {
   return TABLES.map((t) => {
     const align = t.align ?? '';
     const head = t.head
-      .map((r, k) => `<tr${k === t.head.length - 1 ? ' class="last-head"' : ''}>` + r.map((c) => `<th${c.span && c.span > 1 ? ` colspan="${c.span}" style="text-align:center"` : ''}>${esc(c.text)}</th>`).join('') + '</tr>')
+      .map(
+        (r, k) =>
+          `<tr${k === t.head.length - 1 ? ' class="last-head"' : ''}>` +
+          r
+            .map(
+              (c) =>
+                `<th${c.span && c.span > 1 ? ` colspan="${c.span}" style="text-align:center"` : ''}>${esc(c.text)}</th>`,
+            )
+            .join('') +
+          '</tr>',
+      )
       .join('');
     const body = t.body
-      .map((r) => '<tr>' + r.map((c, k) => `<td class="${align[k] === 'r' ? 'r' : ''}"${t.wrap?.[k] ? ` style="width:${t.wrap[k]}cm"` : ''}>${esc(c)}</td>`).join('') + '</tr>')
+      .map(
+        (r) =>
+          '<tr>' +
+          r
+            .map(
+              (c, k) =>
+                `<td class="${align[k] === 'r' ? 'r' : ''}"${t.wrap?.[k] ? ` style="width:${t.wrap[k]}cm"` : ''}>${esc(c)}</td>`,
+            )
+            .join('') +
+          '</tr>',
+      )
       .join('');
     const cls = t.rules === 'booktabs' ? 'booktabs' : t.rules === 'header' ? 'header' : 'none';
     // LibreOffice's HTML import shrinks a table without a width to its narrowest words.
@@ -149,11 +180,33 @@ function htmlTables(fixedWidth = false): string {
 function writerTables(): string {
   return TABLES.map((t) => {
     const align = t.align ?? '';
-    const head = t.head.map((r) => '<tr>' + r.map((c) => `<th${c.span && c.span > 1 ? ` colspan="${c.span}"` : ''}>${esc(c.text)}</th>`).join('') + '</tr>').join('');
-    const body = t.body
-      .map((r) => '<tr>' + r.map((c, k) => `<td${align[k] === 'r' ? ' align="right"' : ''}${t.wrap?.[k] ? ` width="${Math.round(t.wrap[k]! * 38)}"` : ''}>${esc(c)}</td>`).join('') + '</tr>')
+    const head = t.head
+      .map(
+        (r) =>
+          '<tr>' +
+          r.map((c) => `<th${c.span && c.span > 1 ? ` colspan="${c.span}"` : ''}>${esc(c.text)}</th>`).join('') +
+          '</tr>',
+      )
       .join('');
-    const frame = t.rules === 'booktabs' ? 'frame="hsides" rules="groups"' : t.rules === 'header' ? 'frame="void" rules="groups"' : 'frame="void" rules="none"';
+    const body = t.body
+      .map(
+        (r) =>
+          '<tr>' +
+          r
+            .map(
+              (c, k) =>
+                `<td${align[k] === 'r' ? ' align="right"' : ''}${t.wrap?.[k] ? ` width="${Math.round(t.wrap[k]! * 38)}"` : ''}>${esc(c)}</td>`,
+            )
+            .join('') +
+          '</tr>',
+      )
+      .join('');
+    const frame =
+      t.rules === 'booktabs'
+        ? 'frame="hsides" rules="groups"'
+        : t.rules === 'header'
+          ? 'frame="void" rules="groups"'
+          : 'frame="void" rules="none"';
     return `${t.caption ? `<p>${esc(t.caption)}</p>` : ''}<table width="80%" cellpadding="4" cellspacing="0" ${frame}><thead>${head}</thead><tbody>${body}</tbody></table><p></p>`;
   }).join('\n');
 }
@@ -163,7 +216,18 @@ function chromium(dir: string, name: string, html: string): string | undefined {
   writeFileSync(file, html);
   const pdf = join(dir, `${name}.pdf`);
   try {
-    execFileSync('chromium', ['--headless', '--no-sandbox', '--disable-gpu', '--no-pdf-header-footer', `--print-to-pdf=${pdf}`, `file://${file}`], { stdio: 'ignore', timeout: 120_000 });
+    execFileSync(
+      'chromium',
+      [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-pdf-header-footer',
+        `--print-to-pdf=${pdf}`,
+        `file://${file}`,
+      ],
+      { stdio: 'ignore', timeout: 120_000 },
+    );
   } catch (e) {
     process.stderr.write(`gen: chromium failed on ${name}: ${(e as Error).message.split('\n')[0]}\n`);
     return undefined;
@@ -176,7 +240,20 @@ function libreoffice(dir: string, name: string, html: string): string | undefine
   writeFileSync(file, html);
   const profile = mkdtempSync(join(tmpdir(), 'folio-lo-'));
   try {
-    execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--infilter=HTML (StarWriter)', '--convert-to', 'pdf:writer_pdf_Export', '--outdir', dir, file], { stdio: 'ignore', timeout: 180_000 });
+    execFileSync(
+      'soffice',
+      [
+        `-env:UserInstallation=file://${profile}`,
+        '--headless',
+        '--infilter=HTML (StarWriter)',
+        '--convert-to',
+        'pdf:writer_pdf_Export',
+        '--outdir',
+        dir,
+        file,
+      ],
+      { stdio: 'ignore', timeout: 180_000 },
+    );
   } catch (e) {
     process.stderr.write(`gen: libreoffice failed on ${name}: ${(e as Error).message.split('\n')[0]}\n`);
     return undefined;
@@ -260,14 +337,39 @@ function libreofficeMath(dir: string, name: string, fodt: string): string | unde
     // A Math object typed in Writer takes its formula's size; one loaded from a file keeps the
     // frame it is given (none: 4 × 0.5 cm, every formula squashed into it). A Basic macro in a
     // fresh profile sizes each frame to its formula, as Writer's UI does, then exports the PDF.
-    execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--terminate_after_init'], { stdio: 'ignore', timeout: 180_000 });
+    execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--terminate_after_init'], {
+      stdio: 'ignore',
+      timeout: 180_000,
+    });
     const lib = join(profile, 'user', 'basic', 'Standard');
     mkdirSync(lib, { recursive: true });
     writeFileSync(join(lib, 'Module1.xba'), SIZE_FRAMES_MACRO);
-    execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', `macro:///Standard.Module1.SizeAndExport("${file}","${pdf}")`], { stdio: 'ignore', timeout: 180_000 });
+    execFileSync(
+      'soffice',
+      [
+        `-env:UserInstallation=file://${profile}`,
+        '--headless',
+        `macro:///Standard.Module1.SizeAndExport("${file}","${pdf}")`,
+      ],
+      { stdio: 'ignore', timeout: 180_000 },
+    );
     if (!existsSync(pdf)) {
-      process.stderr.write(`gen: ${name}: the frame-sizing macro did not run; exporting with LibreOffice's default frames (formulas squashed)\n`);
-      execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'pdf:writer_pdf_Export', '--outdir', dir, file], { stdio: 'ignore', timeout: 180_000 });
+      process.stderr.write(
+        `gen: ${name}: the frame-sizing macro did not run; exporting with LibreOffice's default frames (formulas squashed)\n`,
+      );
+      execFileSync(
+        'soffice',
+        [
+          `-env:UserInstallation=file://${profile}`,
+          '--headless',
+          '--convert-to',
+          'pdf:writer_pdf_Export',
+          '--outdir',
+          dir,
+          file,
+        ],
+        { stdio: 'ignore', timeout: 180_000 },
+      );
     }
   } catch (e) {
     process.stderr.write(`gen: libreoffice failed on ${name}: ${(e as Error).message.split('\n')[0]}\n`);
@@ -280,11 +382,15 @@ function libreofficeMath(dir: string, name: string, fodt: string): string | unde
   // sentences but no formula. OpenSymbol (Math's font) in the PDF shows they were typeset.
   try {
     if (!execFileSync('pdffonts', [pdf], { encoding: 'utf8' }).includes('OpenSymbol')) {
-      process.stderr.write(`gen: ${name}: LibreOffice typeset no formula (is the libreoffice-math package installed?), skipping it\n`);
+      process.stderr.write(
+        `gen: ${name}: LibreOffice typeset no formula (is the libreoffice-math package installed?), skipping it\n`,
+      );
       return undefined;
     }
   } catch {
-    process.stderr.write(`gen: ${name}: pdffonts (poppler-utils) not installed, cannot check the formulas were typeset\n`);
+    process.stderr.write(
+      `gen: ${name}: pdffonts (poppler-utils) not installed, cannot check the formulas were typeset\n`,
+    );
   }
   return pdf;
 }
@@ -298,10 +404,13 @@ function katexHtml(repo: string): { body: string; css: string } | undefined {
     return undefined;
   }
   const parts = ['<h1>Formulas</h1>'];
-  for (const f of DISPLAY) parts.push(`<p>Next:</p>${katex.renderToString(f.latex, { displayMode: true, throwOnError: true })}`);
+  for (const f of DISPLAY)
+    parts.push(`<p>Next:</p>${katex.renderToString(f.latex, { displayMode: true, throwOnError: true })}`);
   INLINE.forEach((f, k) => {
     const [a, b] = INLINE_SENTENCES[k]!.split('@');
-    parts.push(`<p>${esc(a!)}${katex.renderToString(f.latex, { displayMode: false, throwOnError: true })}${esc(b!)}</p>`);
+    parts.push(
+      `<p>${esc(a!)}${katex.renderToString(f.latex, { displayMode: false, throwOnError: true })}${esc(b!)}</p>`,
+    );
   });
   return { body: parts.join('\n'), css: `file://${join(repo, 'node_modules', 'katex', 'dist', 'katex.min.css')}` };
 }
@@ -322,20 +431,60 @@ export function generate(outDir: string, repo: string): Produced[] {
   try {
     const mathTruthAll = mathTruth(DISPLAY, INLINE);
     if (has('xelatex')) {
-      keep('xelatex-cm-math', xelatex(work, 'xelatex-cm-math', '\\usepackage{amsmath}', latexMathBody(DISPLAY, INLINE)), mathTruthAll);
-      keep('xelatex-unicode-math', xelatex(work, 'xelatex-unicode-math', '\\usepackage{amsmath}\n\\usepackage{unicode-math}\n\\setmathfont{latinmodern-math.otf}', latexMathBody(DISPLAY, INLINE)), mathTruthAll);
-      keep('xelatex-booktabs', xelatex(work, 'xelatex-booktabs', '\\usepackage{booktabs}\n\\usepackage{array}', '\\section*{Tables}\n\n' + TABLES.map(latexTable).join('\n\n')), tablesTruth());
+      keep(
+        'xelatex-cm-math',
+        xelatex(work, 'xelatex-cm-math', '\\usepackage{amsmath}', latexMathBody(DISPLAY, INLINE)),
+        mathTruthAll,
+      );
+      keep(
+        'xelatex-unicode-math',
+        xelatex(
+          work,
+          'xelatex-unicode-math',
+          '\\usepackage{amsmath}\n\\usepackage{unicode-math}\n\\setmathfont{latinmodern-math.otf}',
+          latexMathBody(DISPLAY, INLINE),
+        ),
+        mathTruthAll,
+      );
+      keep(
+        'xelatex-booktabs',
+        xelatex(
+          work,
+          'xelatex-booktabs',
+          '\\usepackage{booktabs}\n\\usepackage{array}',
+          '\\section*{Tables}\n\n' + TABLES.map(latexTable).join('\n\n'),
+        ),
+        tablesTruth(),
+      );
     } else process.stderr.write('gen: xelatex not installed, skipping the LaTeX documents\n');
     if (has('chromium')) {
       const k = katexHtml(repo);
-      if (k) keep('chromium-katex-math', chromium(work, 'chromium-katex-math', htmlDoc(k.body, '', k.css)), mathTruthAll);
-      keep('chromium-tables', chromium(work, 'chromium-tables', htmlDoc('<h1>Tables</h1>' + htmlTables(), TABLE_CSS)), tablesTruth());
+      if (k)
+        keep('chromium-katex-math', chromium(work, 'chromium-katex-math', htmlDoc(k.body, '', k.css)), mathTruthAll);
+      keep(
+        'chromium-tables',
+        chromium(work, 'chromium-tables', htmlDoc('<h1>Tables</h1>' + htmlTables(), TABLE_CSS)),
+        tablesTruth(),
+      );
     } else process.stderr.write('gen: chromium not installed, skipping the HTML documents\n');
     if (has('soffice')) {
       const lo = writerMathFormulas();
-      keep('libreoffice-math', libreofficeMath(work, 'libreoffice-math', writerMathFodt(lo.display, lo.inline)), mathTruth(lo.display, lo.inline));
+      keep(
+        'libreoffice-math',
+        libreofficeMath(work, 'libreoffice-math', writerMathFodt(lo.display, lo.inline)),
+        mathTruth(lo.display, lo.inline),
+      );
     }
-    if (has('soffice')) keep('libreoffice-tables', libreoffice(work, 'libreoffice-tables', `<!doctype html><html><head><meta charset="utf-8"></head><body><h1>Tables</h1>${writerTables()}</body></html>`), tablesTruth());
+    if (has('soffice'))
+      keep(
+        'libreoffice-tables',
+        libreoffice(
+          work,
+          'libreoffice-tables',
+          `<!doctype html><html><head><meta charset="utf-8"></head><body><h1>Tables</h1>${writerTables()}</body></html>`,
+        ),
+        tablesTruth(),
+      );
     else process.stderr.write('gen: soffice not installed, skipping the LibreOffice document\n');
   } finally {
     rmSync(work, { recursive: true, force: true });

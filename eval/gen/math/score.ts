@@ -19,7 +19,14 @@ export interface SetScore {
 }
 
 export function emptyScore(): SetScore {
-  return { display: { gt: 0, exact: 0, normalized: 0 }, inline: { gt: 0, exact: 0, normalized: 0 }, cellF1Sum: 0, tableDocs: 0, tedsSum: 0, tables: 0 };
+  return {
+    display: { gt: 0, exact: 0, normalized: 0 },
+    inline: { gt: 0, exact: 0, normalized: 0 },
+    cellF1Sum: 0,
+    tableDocs: 0,
+    tedsSum: 0,
+    tables: 0,
+  };
 }
 
 function tablesOf(md: string): Table[] {

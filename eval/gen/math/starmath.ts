@@ -20,9 +20,12 @@ export const STARMATH: Record<string, string> = {
   '\\log(xy)=\\log x+\\log y': 'log(xy) = log x + log y',
   '\\lim_{x\\to 0} \\frac{\\sin x}{x}=1': 'lim from{x toward 0} {sin x} over x = 1',
   'A=\\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix}': 'A = left( matrix{a # b ## c # d} right)',
-  '\\begin{bmatrix} 1 & 0 & 0 \\\\ 0 & 1 & 0 \\\\ 0 & 0 & 1 \\end{bmatrix}': 'left[ matrix{1 # 0 # 0 ## 0 # 1 # 0 ## 0 # 0 # 1} right]',
-  '|x|=\\begin{cases} x & x\\geq 0 \\\\ -x & x<0 \\end{cases}': 'abs x = left lbrace matrix{alignl x # alignl x >= 0 ## alignl -x # alignl x < 0} right none',
-  '\\begin{aligned} f(x) &=(x+1)^{2} \\\\ &=x^{2}+2x+1 \\end{aligned}': 'matrix{alignr f(x) # alignl {}=(x+1)^2 ## {} # alignl {}=x^2+2x+1}',
+  '\\begin{bmatrix} 1 & 0 & 0 \\\\ 0 & 1 & 0 \\\\ 0 & 0 & 1 \\end{bmatrix}':
+    'left[ matrix{1 # 0 # 0 ## 0 # 1 # 0 ## 0 # 0 # 1} right]',
+  '|x|=\\begin{cases} x & x\\geq 0 \\\\ -x & x<0 \\end{cases}':
+    'abs x = left lbrace matrix{alignl x # alignl x >= 0 ## alignl -x # alignl x < 0} right none',
+  '\\begin{aligned} f(x) &=(x+1)^{2} \\\\ &=x^{2}+2x+1 \\end{aligned}':
+    'matrix{alignr f(x) # alignl {}=(x+1)^2 ## {} # alignl {}=x^2+2x+1}',
   '\\hat{x}+\\bar{y}=\\tilde{z}': 'hat x + bar y = tilde z',
   'x_{i}^{2}+y_{j}^{3}': 'x_i^2 + y_j^3',
   'e^{-x^{2}}': 'e^{-x^2}',
@@ -30,8 +33,10 @@ export const STARMATH: Record<string, string> = {
   'A\\cup B\\subseteq C': 'A union B subseteq C',
   '\\frac{\\partial f}{\\partial x}=2x': '{partial f} over {partial x} = 2x',
   '\\nabla\\cdot E=\\frac{\\rho}{\\varepsilon_{0}}': 'nabla cdot E = %rho over %varepsilon_0',
-  '\\sum_{n=1}^{\\infty} \\frac{1}{n^{2}}=\\frac{\\pi^{2}}{6}': 'sum from{n=1} to{infinity} {1 over n^2} = {%pi^2} over 6',
-  '\\mathrm{softmax}(z)_{i}=\\frac{e^{z_{i}}}{\\sum_{j} e^{z_{j}}}': 'func softmax(z)_i = {e^{z_i}} over {sum from{j} e^{z_j}}',
+  '\\sum_{n=1}^{\\infty} \\frac{1}{n^{2}}=\\frac{\\pi^{2}}{6}':
+    'sum from{n=1} to{infinity} {1 over n^2} = {%pi^2} over 6',
+  '\\mathrm{softmax}(z)_{i}=\\frac{e^{z_{i}}}{\\sum_{j} e^{z_{j}}}':
+    'func softmax(z)_i = {e^{z_i}} over {sum from{j} e^{z_j}}',
   'P(A\\mid B)=\\frac{P(B\\mid A)P(A)}{P(B)}': 'P(A mline B) = {P(B mline A)P(A)} over {P(B)}',
   '\\binom{n}{k}=\\frac{n!}{k!(n-k)!}': 'left( binom{n}{k} right) = {n!} over {k!(n-k)!}',
   '\\max_{x\\in S} f(x)': 'max from{x in S} f(x)',

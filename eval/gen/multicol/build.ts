@@ -35,7 +35,12 @@ export function cacheDir(): string {
 }
 
 async function figurePng(): Promise<Buffer> {
-  const bars = [40, 75, 55, 90, 65, 30, 80].map((h, i) => `<rect x="${40 + i * 75}" y="${260 - h * 2.4}" width="50" height="${h * 2.4}" fill="#${['346', '6a4', 'c63', '48b', 'a4a', '3aa', '886'][i]}"/>`).join('');
+  const bars = [40, 75, 55, 90, 65, 30, 80]
+    .map(
+      (h, i) =>
+        `<rect x="${40 + i * 75}" y="${260 - h * 2.4}" width="50" height="${h * 2.4}" fill="#${['346', '6a4', 'c63', '48b', 'a4a', '3aa', '886'][i]}"/>`,
+    )
+    .join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="300"><rect width="600" height="300" fill="#fff"/><line x1="30" y1="262" x2="580" y2="262" stroke="#000" stroke-width="2"/><line x1="30" y1="20" x2="30" y2="262" stroke="#000" stroke-width="2"/>${bars}</svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
@@ -46,7 +51,9 @@ function run(cmd: string, args: string[], cwd: string, what: string): void {
   } catch (e) {
     const err = e as { stderr?: Buffer; stdout?: Buffer; message: string };
     const tail = (err.stdout?.toString() ?? '').split('\n').slice(-15).join('\n') + (err.stderr?.toString() ?? '');
-    throw new Error(`multicol set: ${what} failed (${cmd}): ${err.message.split('\n')[0]}\n${tail}\nInstall texlive-xetex, chromium and libreoffice-writer (scripts/test-deps.sh).`);
+    throw new Error(
+      `multicol set: ${what} failed (${cmd}): ${err.message.split('\n')[0]}\n${tail}\nInstall texlive-xetex, chromium and libreoffice-writer (scripts/test-deps.sh).`,
+    );
   }
 }
 
@@ -64,12 +71,38 @@ async function typeset(d: Doc, producer: Producer, dir: string, png: Buffer): Pr
   } else if (producer === 'chromium') {
     writeFileSync(join(work, 'doc.html'), toHtml(d, 'fig.png'));
     const profile = join(work, 'profile');
-    run('chromium', ['--headless', '--no-sandbox', '--disable-gpu', `--user-data-dir=${profile}`, '--no-pdf-header-footer', `--print-to-pdf=${join(work, 'doc.pdf')}`, `file://${join(work, 'doc.html')}`], work, `Chromium on ${d.name}`);
+    run(
+      'chromium',
+      [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        `--user-data-dir=${profile}`,
+        '--no-pdf-header-footer',
+        `--print-to-pdf=${join(work, 'doc.pdf')}`,
+        `file://${join(work, 'doc.html')}`,
+      ],
+      work,
+      `Chromium on ${d.name}`,
+    );
     renameSync(join(work, 'doc.pdf'), out);
   } else {
     writeFileSync(join(work, 'doc.fodt'), toFodt(d, png.toString('base64')));
     // Its own profile: a user's running LibreOffice (or another build) must not catch the call.
-    run('soffice', [`-env:UserInstallation=file://${join(work, 'lo-profile')}`, '--headless', '--convert-to', 'pdf', '--outdir', work, join(work, 'doc.fodt')], work, `LibreOffice on ${d.name}`);
+    run(
+      'soffice',
+      [
+        `-env:UserInstallation=file://${join(work, 'lo-profile')}`,
+        '--headless',
+        '--convert-to',
+        'pdf',
+        '--outdir',
+        work,
+        join(work, 'doc.fodt'),
+      ],
+      work,
+      `LibreOffice on ${d.name}`,
+    );
     renameSync(join(work, 'doc.pdf'), out);
   }
   rmSync(work, { recursive: true, force: true });
@@ -80,7 +113,9 @@ async function typeset(d: Doc, producer: Producer, dir: string, png: Buffer): Pr
 export const scanSetName = (dpi: ScanDpi): string => (dpi === 200 ? 'multicol-scan' : `multicol-scan-${dpi}`);
 
 /** Builds what is missing and lists the set. `scans`: add the scanned variants at these resolutions. */
-export async function buildMulticolSet(opts: { quick?: boolean; scans?: readonly ScanDpi[]; producers?: readonly Producer[] } = {}): Promise<SetEntry[]> {
+export async function buildMulticolSet(
+  opts: { quick?: boolean; scans?: readonly ScanDpi[]; producers?: readonly Producer[] } = {},
+): Promise<SetEntry[]> {
   const dir = cacheDir();
   mkdirSync(dir, { recursive: true });
   const png = await figurePng();

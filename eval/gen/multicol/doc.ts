@@ -30,7 +30,9 @@ const WORDS = (
   'river village harbour mountain valley garden library window merchant traveller engineer surveyor committee letter report season winter summer morning evening weather journey bridge railway station market field orchard forest shore island lighthouse council record ledger account method sample figure table result value measure estimate pattern process system network model structure language history region century ' +
   'careful simple early later small large ancient modern northern southern narrow broad steady gradual uncertain reliable remarkable ordinary practical general local annual public private ' +
   'describes shows suggests follows requires remains appears becomes contains provides reduces increases compares explains records returns supports depends changes gives keeps leaves reaches'
-).split(/\s+/).filter(Boolean);
+)
+  .split(/\s+/)
+  .filter(Boolean);
 
 /** Seeded, so every run typesets the same documents (the project's one generator). */
 export { rng };
@@ -58,18 +60,37 @@ function items(r: () => number, n: number): string[] {
 
 function table(r: () => number, n: number): string[][] {
   const rows = [['Station', 'Samples', 'Mean', 'Error']];
-  for (let i = 0; i < n; i++) rows.push([pick(r, ['North', 'South', 'Harbour', 'Valley', 'Ridge', 'Island', 'Forest']) + ' ' + (i + 1), String(10 + Math.floor(r() * 90)), (r() * 50).toFixed(1), (r() * 3).toFixed(2)]);
+  for (let i = 0; i < n; i++)
+    rows.push([
+      pick(r, ['North', 'South', 'Harbour', 'Valley', 'Ridge', 'Island', 'Forest']) + ' ' + (i + 1),
+      String(10 + Math.floor(r() * 90)),
+      (r() * 50).toFixed(1),
+      (r() * 3).toFixed(2),
+    ]);
   return rows;
 }
 
-const FORMULA = { latex: 'E = m c^{2} + \\alpha x', mathml: '<math display="block"><mi>E</mi><mo>=</mo><mi>m</mi><msup><mi>c</mi><mn>2</mn></msup><mo>+</mo><mi>α</mi><mi>x</mi></math>', plain: 'E = mc² + αx' };
+const FORMULA = {
+  latex: 'E = m c^{2} + \\alpha x',
+  mathml:
+    '<math display="block"><mi>E</mi><mo>=</mo><mi>m</mi><msup><mi>c</mi><mn>2</mn></msup><mo>+</mo><mi>α</mi><mi>x</mi></math>',
+  plain: 'E = mc² + αx',
+};
 
 /** One document: `columns` per band, `seed` for its prose, `wide` puts a full-width figure mid-document. */
 function makeDoc(name: string, seed: number, columns: number, sections: number, wide: boolean): Doc {
   const r = rng(seed);
   const blocks: Block[] = [];
   blocks.push({ k: 'p', text: paragraph(r, 5) });
-  const titles = ['Introduction', 'Observations along the river', 'Method of the survey', 'Results', 'Discussion', 'Records of the harbour', 'Conclusion'];
+  const titles = [
+    'Introduction',
+    'Observations along the river',
+    'Method of the survey',
+    'Results',
+    'Discussion',
+    'Records of the harbour',
+    'Conclusion',
+  ];
   for (let s = 1; s <= sections; s++) {
     blocks.push({ k: 'h', level: 2, text: `${s} ${titles[(s - 1) % titles.length]}` });
     blocks.push({ k: 'p', text: paragraph(r, 4 + Math.floor(r() * 5)) });
@@ -88,11 +109,25 @@ function makeDoc(name: string, seed: number, columns: number, sections: number, 
     if (s === 2 && wide) blocks.push({ k: 'figure', caption: `Figure 1: ${sentence(r, 5, 10)}`, wide: true });
     blocks.push({ k: 'p', text: paragraph(r, 3 + Math.floor(r() * 4)) });
   }
-  return { name, title: pick(r, ['A Survey of', 'Notes on', 'Records from', 'Observations of']) + ' ' + pick(r, ['the Northern Harbour', 'the River Valley', 'Two Villages', 'the Coastal Stations']), author: 'A. Writer and B. Reader', columns, blocks };
+  return {
+    name,
+    title:
+      pick(r, ['A Survey of', 'Notes on', 'Records from', 'Observations of']) +
+      ' ' +
+      pick(r, ['the Northern Harbour', 'the River Valley', 'Two Villages', 'the Coastal Stations']),
+    author: 'A. Writer and B. Reader',
+    columns,
+    blocks,
+  };
 }
 
 /** The set: two-column documents (one with a full-width figure band), a three-column one. */
 export function documents(quick = false): Doc[] {
-  const all = [makeDoc('twocol-a', 11, 2, 4, false), makeDoc('twocol-b', 23, 2, 5, true), makeDoc('threecol', 37, 3, 5, true), makeDoc('twocol-c', 41, 2, 3, false)];
+  const all = [
+    makeDoc('twocol-a', 11, 2, 4, false),
+    makeDoc('twocol-b', 23, 2, 5, true),
+    makeDoc('threecol', 37, 3, 5, true),
+    makeDoc('twocol-c', 41, 2, 3, false),
+  ];
   return quick ? all.slice(0, 2) : all;
 }

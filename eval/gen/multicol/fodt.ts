@@ -18,7 +18,9 @@ const NS = [
   'fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"',
   'xlink="http://www.w3.org/1999/xlink"',
   'svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"',
-].map((n) => `xmlns:${n}`).join(' ');
+]
+  .map((n) => `xmlns:${n}`)
+  .join(' ');
 
 function pStyle(name: string, para: string, textProps: string, extra = ''): string {
   return `<style:style style:name="${name}" style:family="paragraph"${extra}><style:paragraph-properties ${para}/><style:text-properties ${textProps}/></style:style>`;
@@ -44,7 +46,8 @@ function block(b: Block, figure: string): string {
     case 'formula':
       return `<text:p text:style-name="Center">${esc(b.plain)}</text:p>`;
     case 'table': {
-      const cell = (c: string) => `<table:table-cell table:style-name="TC" office:value-type="string"><text:p text:style-name="Cell">${esc(c)}</text:p></table:table-cell>`;
+      const cell = (c: string) =>
+        `<table:table-cell table:style-name="TC" office:value-type="string"><text:p text:style-name="Cell">${esc(c)}</text:p></table:table-cell>`;
       return `<text:p text:style-name="Caption">${esc(b.caption)}</text:p><table:table table:name="T1" table:style-name="Tbl"><table:table-column table:number-columns-repeated="${b.rows[0].length}"/>${b.rows.map((r) => `<table:table-row>${r.map(cell).join('')}</table:table-row>`).join('')}</table:table>`;
     }
     case 'figure': {
@@ -61,8 +64,18 @@ export function toFodt(d: Doc, figureBase64: string): string {
     pStyle('Body', 'fo:text-align="justify" fo:margin-bottom="0.15cm"', 'fo:font-size="10pt"'),
     pStyle('Title', 'fo:text-align="center" fo:margin-bottom="0.2cm"', 'fo:font-size="20pt" fo:font-weight="bold"'),
     pStyle('Author', 'fo:text-align="center" fo:margin-bottom="0.5cm"', 'fo:font-size="12pt"'),
-    pStyle('H2', 'fo:margin-top="0.3cm" fo:margin-bottom="0.15cm" fo:keep-with-next="always"', 'fo:font-size="13pt" fo:font-weight="bold"', ' style:default-outline-level="2"'),
-    pStyle('H3', 'fo:margin-top="0.2cm" fo:margin-bottom="0.1cm" fo:keep-with-next="always"', 'fo:font-size="11pt" fo:font-weight="bold"', ' style:default-outline-level="3"'),
+    pStyle(
+      'H2',
+      'fo:margin-top="0.3cm" fo:margin-bottom="0.15cm" fo:keep-with-next="always"',
+      'fo:font-size="13pt" fo:font-weight="bold"',
+      ' style:default-outline-level="2"',
+    ),
+    pStyle(
+      'H3',
+      'fo:margin-top="0.2cm" fo:margin-bottom="0.1cm" fo:keep-with-next="always"',
+      'fo:font-size="11pt" fo:font-weight="bold"',
+      ' style:default-outline-level="3"',
+    ),
     pStyle('Center', 'fo:text-align="center" fo:margin-bottom="0.15cm"', 'fo:font-size="10pt"'),
     pStyle('Caption', 'fo:text-align="center" fo:margin-bottom="0.15cm"', 'fo:font-size="9pt"'),
     pStyle('Cell', 'fo:text-align="start"', 'fo:font-size="9pt"'),
@@ -79,10 +92,14 @@ export function toFodt(d: Doc, figureBase64: string): string {
     listStyle('LB', false),
     listStyle('LN', true),
   ];
-  const body: string[] = [`<text:p text:style-name="Title">${esc(d.title)}</text:p>`, `<text:p text:style-name="Author">${esc(d.author)}</text:p>`];
+  const body: string[] = [
+    `<text:p text:style-name="Title">${esc(d.title)}</text:p>`,
+    `<text:p text:style-name="Author">${esc(d.author)}</text:p>`,
+  ];
   const wideAt = d.blocks.findIndex((b) => b.k === 'figure' && b.wide);
   let sect = 0;
-  const open = (last: boolean) => body.push(`<text:section text:style-name="${last ? 'SectU' : 'SectB'}" text:name="S${++sect}">`);
+  const open = (last: boolean) =>
+    body.push(`<text:section text:style-name="${last ? 'SectU' : 'SectB'}" text:name="S${++sect}">`);
   open(wideAt < 0);
   d.blocks.forEach((b, i) => {
     if (i === wideAt) {

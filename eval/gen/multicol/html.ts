@@ -37,7 +37,9 @@ h2 { font-size: 13pt; margin: 10pt 0 4pt; } h3 { font-size: 11pt; margin: 8pt 0 
 p { margin: 0 0 5pt; } figure { margin: 6pt 0; text-align: center; } img { width: 100%; } .wide img { width: 80%; }
 figcaption, .cap { font-size: 9pt; text-align: center; } table { border-collapse: collapse; margin: 4pt auto; font-size: 9pt; }
 td, th { border: 0.5pt solid #000; padding: 1pt 4pt; } math { font-size: 11pt; }`;
-  const out = [`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(d.title)}</title><style>${css}</style></head><body>`];
+  const out = [
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(d.title)}</title><style>${css}</style></head><body>`,
+  ];
   out.push(`<h1>${esc(d.title)}</h1><p class="author">${esc(d.author)}</p><div class="cols">`);
   for (const b of d.blocks) {
     if (b.k === 'figure' && b.wide) out.push(`</div><div class="wide">${block(b, figure)}</div><div class="cols">`);

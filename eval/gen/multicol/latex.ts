@@ -48,7 +48,8 @@ export function toLatex(d: Doc, figure: string): string {
   if (multicol) {
     body.push(title, `\\begin{multicols}{${d.columns}}`);
     for (const b of d.blocks) {
-      if (b.k === 'figure' && b.wide) body.push('\\end{multicols}', block(b, figure), `\\begin{multicols}{${d.columns}}`);
+      if (b.k === 'figure' && b.wide)
+        body.push('\\end{multicols}', block(b, figure), `\\begin{multicols}{${d.columns}}`);
       else body.push(block(b, figure));
     }
     body.push('\\end{multicols}');

@@ -12,7 +12,14 @@ export function toMarkdown(d: Doc): string {
     else if (b.k === 'figure') out.push('<!-- image -->', b.caption);
     else if (b.k === 'table') {
       const [head, ...rows] = b.rows;
-      out.push(b.caption, [`| ${head.join(' | ')} |`, `|${head.map(() => ' --- |').join('')}`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n'));
+      out.push(
+        b.caption,
+        [
+          `| ${head.join(' | ')} |`,
+          `|${head.map(() => ' --- |').join('')}`,
+          ...rows.map((r) => `| ${r.join(' | ')} |`),
+        ].join('\n'),
+      );
     }
   }
   return out.join('\n\n') + '\n';

@@ -39,8 +39,14 @@ export function imagePdf(pages: { jpeg: Buffer; width: number; height: number }[
     const [pg, img, content] = [3 + i * 3, 4 + i * 3, 5 + i * 3];
     const w = (p.width * 72) / dpi;
     const h = (p.height * 72) / dpi;
-    obj(pg, [`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w.toFixed(2)} ${h.toFixed(2)}] /Resources << /XObject << /Im0 ${img} 0 R >> >> /Contents ${content} 0 R >>`]);
-    obj(img, [`<< /Type /XObject /Subtype /Image /Width ${p.width} /Height ${p.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode /Length ${p.jpeg.length} >>\nstream\n`, p.jpeg, '\nendstream']);
+    obj(pg, [
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w.toFixed(2)} ${h.toFixed(2)}] /Resources << /XObject << /Im0 ${img} 0 R >> >> /Contents ${content} 0 R >>`,
+    ]);
+    obj(img, [
+      `<< /Type /XObject /Subtype /Image /Width ${p.width} /Height ${p.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode /Length ${p.jpeg.length} >>\nstream\n`,
+      p.jpeg,
+      '\nendstream',
+    ]);
     const draw = `q ${w.toFixed(2)} 0 0 ${h.toFixed(2)} 0 0 cm /Im0 Do Q`;
     obj(content, [`<< /Length ${draw.length} >>\nstream\n${draw}\nendstream`]);
   });
@@ -56,14 +62,20 @@ export async function scanVariant(pdf: string, out: string, seed: number, dpi: S
   const dir = mkdtempSync(join(tmpdir(), 'folio-scan-'));
   try {
     execFileSync('pdftoppm', ['-r', String(dpi), '-gray', '-png', pdf, join(dir, 'p')]);
-    const files = readdirSync(dir).filter((f) => f.endsWith('.png')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.png'))
+      .sort();
     if (files.length === 0) throw new Error(`pdftoppm rendered no page of ${pdf}`);
     const r = rng(seed);
     const pages = [];
     for (const f of files) {
       // A slight skew, as from a sheet laid a little askew on the glass.
       const angle = (r() < 0.5 ? -1 : 1) * (0.3 + r() * 0.5);
-      const { data, info } = await sharp(readFileSync(join(dir, f))).rotate(angle, { background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true });
+      const { data, info } = await sharp(readFileSync(join(dir, f)))
+        .rotate(angle, { background: '#ffffff' })
+        .greyscale()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
       const px = new Uint8Array(data.buffer, data.byteOffset, data.length);
       const ch = info.channels;
       const gray = Buffer.alloc(info.width * info.height);
@@ -73,7 +85,9 @@ export async function scanVariant(pdf: string, out: string, seed: number, dpi: S
         if (r() < 0.0004) v = 40;
         gray[i] = Math.max(0, Math.min(255, Math.round(v)));
       }
-      const jpeg = await sharp(gray, { raw: { width: info.width, height: info.height, channels: 1 } }).jpeg({ quality: 75 }).toBuffer();
+      const jpeg = await sharp(gray, { raw: { width: info.width, height: info.height, channels: 1 } })
+        .jpeg({ quality: 75 })
+        .toBuffer();
       pages.push({ jpeg, width: info.width, height: info.height });
     }
     writeFileSync(out, imagePdf(pages, dpi));

@@ -48,7 +48,22 @@ function glyphAtom(g: Glyph): Atom {
   else if (p.bold && tex.startsWith('\\')) tex = `\\boldsymbol{${tex}}`;
   // Unicode math letters are variables whatever the font's name says (𝑑𝑥 is d times x).
   const italic = g.italic || (g.ch.codePointAt(0)! >= 0x1d400 && g.ch.codePointAt(0)! <= 0x1d7ff);
-  return { x0: g.x0, x1: g.x1, y0: g.y0, y1: g.y1, base: g.base, size: g.size, tex, ch: p.ch, font: g.font, italic, run: g.run, sp: g.sp, mathFont: g.mathFont, hang: g.hang };
+  return {
+    x0: g.x0,
+    x1: g.x1,
+    y0: g.y0,
+    y1: g.y1,
+    base: g.base,
+    size: g.size,
+    tex,
+    ch: p.ch,
+    font: g.font,
+    italic,
+    run: g.run,
+    sp: g.sp,
+    mathFont: g.mathFont,
+    hang: g.hang,
+  };
 }
 
 const cx = (a: { x0: number; x1: number }) => (a.x0 + a.x1) / 2;
@@ -67,7 +82,9 @@ function union(list: Atom[]): { x0: number; x1: number; y0: number; y1: number }
  * in (scripts are smaller, and may outnumber their bases); big operators and delimiters aside.
  */
 function mainSize(atoms: Atom[]): number {
-  const pool = atoms.filter((a) => !a.bigop && !a.hang && !(a.ch !== undefined && (OPEN_DELIMS.has(a.ch) || CLOSE_DELIMS.has(a.ch))));
+  const pool = atoms.filter(
+    (a) => !a.bigop && !a.hang && !(a.ch !== undefined && (OPEN_DELIMS.has(a.ch) || CLOSE_DELIMS.has(a.ch))),
+  );
   const list = pool.length ? pool : atoms;
   const count = new Map<number, number>();
   for (const a of list) {
@@ -134,11 +151,27 @@ function placeHanging(atoms: Atom[]): void {
   // Delimiter pairs: centred on what they enclose (a matrix, a tall fraction).
   for (const a of hang) {
     if (done.has(a) || a.ch === undefined || !OPEN_DELIMS.has(a.ch)) continue;
-    const close = hang.find((b) => b !== a && !done.has(b) && b.x0 > a.x1 - 0.5 && b.ch !== undefined && CLOSE_DELIMS.has(b.ch) && Math.abs(b.base - a.base) < 1);
-    const inner = plain.filter((b) => b.x0 >= a.x1 - 1 && (!close || b.x1 <= close.x0 + 1) && b.base > a.base - a.size && b.base < a.base + a.size * 6);
+    const close = hang.find(
+      (b) =>
+        b !== a &&
+        !done.has(b) &&
+        b.x0 > a.x1 - 0.5 &&
+        b.ch !== undefined &&
+        CLOSE_DELIMS.has(b.ch) &&
+        Math.abs(b.base - a.base) < 1,
+    );
+    const inner = plain.filter(
+      (b) =>
+        b.x0 >= a.x1 - 1 &&
+        (!close || b.x1 <= close.x0 + 1) &&
+        b.base > a.base - a.size &&
+        b.base < a.base + a.size * 6,
+    );
     if (!inner.length) continue;
     const axis = (Math.min(...inner.map((b) => b.y0)) + Math.max(...inner.map((b) => b.y1))) / 2;
-    const left = plain.filter((b) => b.x1 <= a.x0 + 1 && Math.abs(b.base - axis - b.size * 0.25) < b.size).sort((p, q) => q.x1 - p.x1)[0];
+    const left = plain
+      .filter((b) => b.x1 <= a.x0 + 1 && Math.abs(b.base - axis - b.size * 0.25) < b.size)
+      .sort((p, q) => q.x1 - p.x1)[0];
     set(a, axis, left?.base ?? axis + mainSize(inner) * 0.25);
     if (close) set(close, axis, a.base);
   }
@@ -161,7 +194,10 @@ function placeHanging(atoms: Atom[]): void {
     if (done.has(a)) continue;
     // Operators sit on the axis of the line they belong to: the atom before them, else after.
     const range = (b: Atom) => b.base > a.base - a.size * 0.5 && b.base < a.base + a.size * 3 && b.size >= a.size * 0.7;
-    const before = a.ch === '√' ? undefined : plain.filter((b) => b.x1 <= a.x0 + 1 && a.x0 - b.x1 < a.size * 2 && range(b)).sort((p, q) => q.x1 - p.x1)[0];
+    const before =
+      a.ch === '√'
+        ? undefined
+        : plain.filter((b) => b.x1 <= a.x0 + 1 && a.x0 - b.x1 < a.size * 2 && range(b)).sort((p, q) => q.x1 - p.x1)[0];
     const after = plain.filter((b) => b.x0 >= a.x1 - 1 && range(b)).sort((p, q) => p.x0 - q.x0)[0];
     const n = before ?? after;
     set(a, n ? n.base - n.size * 0.25 : a.base + a.size * 0.5, n?.base);
@@ -172,7 +208,9 @@ function placeHanging(atoms: Atom[]): void {
 function limitWords(atoms: Atom[]): Atom[] {
   const WORDS = /^(lim|liminf|limsup|max|min|sup|inf|argmax|argmin|det|Pr)$/;
   const byRun = new Map<number, Atom[]>();
-  for (const a of atoms) if (a.run !== undefined && a.ch !== undefined && /^\p{L}$/u.test(a.ch)) byRun.set(a.run, [...(byRun.get(a.run) ?? []), a]);
+  for (const a of atoms)
+    if (a.run !== undefined && a.ch !== undefined && /^\p{L}$/u.test(a.ch))
+      byRun.set(a.run, [...(byRun.get(a.run) ?? []), a]);
   for (const run of byRun.values()) {
     run.sort((a, b) => a.x0 - b.x0);
     const word = run.map((a) => a.ch).join('');
@@ -187,21 +225,33 @@ function limitWords(atoms: Atom[]): Atom[] {
 
 function radicals(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
   // Innermost first: the radical whose bar is shortest.
-  const roots = atoms.filter((a) => a.ch === '√').sort((a, b) => a.x0 - b.x0).reverse();
+  const roots = atoms
+    .filter((a) => a.ch === '√')
+    .sort((a, b) => a.x0 - b.x0)
+    .reverse();
   for (const r of roots) {
     if (!atoms.includes(r)) continue;
-    const bar = bars.find((b) => !used.has(b) && Math.abs(b.x0 - r.x1) < r.size * 0.45 + 1 && b.y0 >= r.y0 - r.size * 0.5 && b.y0 <= r.y0 + r.size * 0.6);
+    const bar = bars.find(
+      (b) =>
+        !used.has(b) &&
+        Math.abs(b.x0 - r.x1) < r.size * 0.45 + 1 &&
+        b.y0 >= r.y0 - r.size * 0.5 &&
+        b.y0 <= r.y0 + r.size * 0.6,
+    );
     let inside: Atom[];
     if (bar) {
       used.add(bar);
-      inside = atoms.filter((a) => a !== r && cx(a) > bar.x0 && cx(a) < bar.x1 + 0.5 && a.base > bar.y1 && a.y0 < r.y1 + r.size * 0.2);
+      inside = atoms.filter(
+        (a) => a !== r && cx(a) > bar.x0 && cx(a) < bar.x1 + 0.5 && a.base > bar.y1 && a.y0 < r.y1 + r.size * 0.2,
+      );
     } else {
       // A √ set as text (no bar): it takes the run right after it.
       const next = atoms.filter((a) => a !== r && a.x0 >= r.x1 - 1).sort((a, b) => a.x0 - b.x0);
       inside = [];
       for (const a of next) {
         const prev = inside[inside.length - 1] ?? r;
-        if (a.x0 - prev.x1 > r.size * 0.25 || (inside.length > 0 && a.ch !== undefined && !/[\p{L}\p{N}]/u.test(a.ch))) break;
+        if (a.x0 - prev.x1 > r.size * 0.25 || (inside.length > 0 && a.ch !== undefined && !/[\p{L}\p{N}]/u.test(a.ch)))
+          break;
         inside.push(a);
       }
     }
@@ -209,7 +259,15 @@ function radicals(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
     // An index sits small in the crook of the sign: smaller than the radicand, not above the sign.
     const inner = inside.length ? mainSize(inside) : r.size;
     const index = atoms.filter(
-      (a) => a !== r && !inside.includes(a) && a.size < Math.min(r.size, inner) * 0.8 && a.x0 < cx(r) && a.x1 <= r.x1 && a.x1 >= r.x0 - r.size * 0.6 && a.base < (r.y0 + r.y1) / 2 && a.base > r.y0 - r.size * 0.3,
+      (a) =>
+        a !== r &&
+        !inside.includes(a) &&
+        a.size < Math.min(r.size, inner) * 0.8 &&
+        a.x0 < cx(r) &&
+        a.x1 <= r.x1 &&
+        a.x1 >= r.x0 - r.size * 0.6 &&
+        a.base < (r.y0 + r.y1) / 2 &&
+        a.base > r.y0 - r.size * 0.3,
     );
     const body = layout(inside);
     const tex = index.length ? `\\sqrt[${layout(index)}]{${body}}` : `\\sqrt{${body}}`;
@@ -229,7 +287,9 @@ function fractions(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
     const within = (a: Atom) => a.x0 >= bar.x0 - 1.5 && a.x1 <= bar.x1 + 1.5;
     const reach = mainSize(atoms) * 2.6;
     const num = atoms.filter((a) => within(a) && a.y1 <= y + 1.2 && a.base < y && a.base > y - reach && !a.bigop);
-    const den = atoms.filter((a) => within(a) && a.base > y + 0.5 && a.y0 < y + reach * 0.8 && !num.includes(a) && !a.bigop);
+    const den = atoms.filter(
+      (a) => within(a) && a.base > y + 0.5 && a.y0 < y + reach * 0.8 && !num.includes(a) && !a.bigop,
+    );
     // Keep only what touches the bar: the nearest line above and below, and what joins it.
     const near = (list: Atom[], above: boolean) => {
       if (!list.length) return list;
@@ -243,7 +303,15 @@ function fractions(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
       used.add(bar);
       const size = Math.max(mainSize(n), mainSize(dn));
       atoms = atoms.filter((a) => !n.includes(a) && !dn.includes(a));
-      atoms.push({ x0: bar.x0, x1: bar.x1, y0: Math.min(...n.map((a) => a.y0)), y1: Math.max(...dn.map((a) => a.y1)), base: y + size * 0.25, size, tex: `\\frac{${layout(n)}}{${layout(dn)}}` });
+      atoms.push({
+        x0: bar.x0,
+        x1: bar.x1,
+        y0: Math.min(...n.map((a) => a.y0)),
+        y1: Math.max(...dn.map((a) => a.y1)),
+        base: y + size * 0.25,
+        size,
+        tex: `\\frac{${layout(n)}}{${layout(dn)}}`,
+      });
     } else if (!n.length && dn.length && Math.min(...dn.map((a) => a.y0)) - y < mainSize(dn) * 0.6) {
       // A bar just over atoms with nothing above it: an overline (a single letter: a bar accent).
       const under = dn.filter((a) => a.base - y < a.size * 1.4);
@@ -265,8 +333,19 @@ function limits(atoms: Atom[]): Atom[] {
     if (!op.limop) op.bigop = true;
     if (op.ch === '∫' || op.ch === '∮' || op.ch === '∬' || op.ch === '∭') continue; // limits as scripts
     const overlaps = (a: Atom) => a.x1 > op.x0 - 1 && a.x0 < op.x1 + 1;
-    const seedAbove = atoms.filter((a) => a !== op && overlaps(a) && a.base < op.y0 + op.size * 0.25 && a.y1 > op.y0 - size * 1.6 && a.size < op.size);
-    const seedBelow = atoms.filter((a) => a !== op && overlaps(a) && a.y0 > op.y1 - op.size * 0.3 && a.y0 < op.y1 + size * 1.2 && a.size < op.size && !seedAbove.includes(a));
+    const seedAbove = atoms.filter(
+      (a) =>
+        a !== op && overlaps(a) && a.base < op.y0 + op.size * 0.25 && a.y1 > op.y0 - size * 1.6 && a.size < op.size,
+    );
+    const seedBelow = atoms.filter(
+      (a) =>
+        a !== op &&
+        overlaps(a) &&
+        a.y0 > op.y1 - op.size * 0.3 &&
+        a.y0 < op.y1 + size * 1.2 &&
+        a.size < op.size &&
+        !seedAbove.includes(a),
+    );
     const grow = (seed: Atom[]) => {
       const got = [...seed];
       let added = true;
@@ -274,7 +353,14 @@ function limits(atoms: Atom[]): Atom[] {
         added = false;
         for (const a of atoms) {
           if (a === op || got.includes(a)) continue;
-          if (got.some((g) => Math.abs(g.base - a.base) < g.size * 0.3 && (Math.abs(a.x0 - g.x1) < g.size * 0.4 || Math.abs(g.x0 - a.x1) < g.size * 0.4)) && a.size <= size) {
+          if (
+            got.some(
+              (g) =>
+                Math.abs(g.base - a.base) < g.size * 0.3 &&
+                (Math.abs(a.x0 - g.x1) < g.size * 0.4 || Math.abs(g.x0 - a.x1) < g.size * 0.4),
+            ) &&
+            a.size <= size
+          ) {
             got.push(a);
             added = true;
           }
@@ -298,7 +384,14 @@ function accents(atoms: Atom[]): Atom[] {
   for (const acc of atoms.filter((a) => a.ch !== undefined && ACCENTS[a.ch] !== undefined)) {
     // TeX draws the accent glyph high in its own box: same baseline as the letter, or raised.
     const base = atoms.find(
-      (b) => b !== acc && b.ch !== undefined && /[\p{L}\p{N}]/u.test(b.ch) && cx(acc) > b.x0 - 1 && cx(acc) < b.x1 + 1 && acc.base <= b.base + b.size * 0.1 && b.base - acc.base < b.size * 1.2,
+      (b) =>
+        b !== acc &&
+        b.ch !== undefined &&
+        /[\p{L}\p{N}]/u.test(b.ch) &&
+        cx(acc) > b.x0 - 1 &&
+        cx(acc) < b.x1 + 1 &&
+        acc.base <= b.base + b.size * 0.1 &&
+        b.base - acc.base < b.size * 1.2,
     );
     if (!base) continue;
     base.tex = `${ACCENTS[acc.ch!]}{${base.tex}}`;
@@ -311,7 +404,9 @@ function accents(atoms: Atom[]): Atom[] {
 /** Clusters of main-size baselines far enough apart to be separate lines. */
 function lineBaselines(atoms: Atom[], size: number): number[] {
   const bases = atoms
-    .filter((a) => Math.abs(a.size - size) <= size * 0.12 && !a.bigop && !isBigDelim(a, size) && !a.tex.startsWith('\\frac'))
+    .filter(
+      (a) => Math.abs(a.size - size) <= size * 0.12 && !a.bigop && !isBigDelim(a, size) && !a.tex.startsWith('\\frac'),
+    )
     .map((a) => a.base)
     .sort((a, b) => a - b);
   const out: number[] = [];
@@ -331,9 +426,22 @@ function layout(atoms: Atom[]): string {
 /** Atoms on several lines: a matrix inside big delimiters, cases after a lone brace, or aligned lines. */
 function multiline(atoms: Atom[], lines: number[], size: number): string {
   const sorted = [...atoms].sort((a, b) => a.x0 - b.x0);
-  const open = sorted.find((a) => isBigDelim(a, size) && OPEN_DELIMS.has(a.ch!) && a.y0 <= Math.min(...lines) - size * 0.5 && a.y1 >= Math.max(...lines));
+  const open = sorted.find(
+    (a) =>
+      isBigDelim(a, size) &&
+      OPEN_DELIMS.has(a.ch!) &&
+      a.y0 <= Math.min(...lines) - size * 0.5 &&
+      a.y1 >= Math.max(...lines),
+  );
   if (open) {
-    const close = sorted.find((a) => a !== open && isBigDelim(a, size) && CLOSE_DELIMS.has(a.ch!) && a.x0 > open.x1 && Math.abs(a.size - open.size) < open.size * 0.3);
+    const close = sorted.find(
+      (a) =>
+        a !== open &&
+        isBigDelim(a, size) &&
+        CLOSE_DELIMS.has(a.ch!) &&
+        a.x0 > open.x1 &&
+        Math.abs(a.size - open.size) < open.size * 0.3,
+    );
     const inner = sorted.filter((a) => a.x0 >= open.x1 - 0.5 && (!close || a.x1 <= close.x0 + 0.5) && a !== close);
     const before = sorted.filter((a) => a.x1 <= open.x0 + 0.5);
     const after = close ? sorted.filter((a) => a.x0 >= close.x1 - 0.5 && a !== close) : [];
@@ -375,14 +483,18 @@ function delimTex(a: Atom): string {
   if (a.ch === '{') return '\\{';
   if (a.ch === '}') return '\\}';
   if (a.ch === '‖') return '\\|';
-  return a.tex.startsWith('\\') ? a.tex : a.ch ?? '.';
+  return a.tex.startsWith('\\') ? a.tex : (a.ch ?? '.');
 }
 
 function splitLines(atoms: Atom[], lines: number[], size: number): Atom[][] {
   const out: Atom[][] = lines.map(() => []);
   for (const a of atoms) {
     // Scripts and fractions belong to the line whose baseline is nearest their centre.
-    const c = a.tex.startsWith('\\frac') ? a.base : Math.abs(a.size - size) <= size * 0.12 ? a.base : (a.y0 + a.y1) / 2 + size * 0.25;
+    const c = a.tex.startsWith('\\frac')
+      ? a.base
+      : Math.abs(a.size - size) <= size * 0.12
+        ? a.base
+        : (a.y0 + a.y1) / 2 + size * 0.25;
     let k = 0;
     for (let i = 1; i < lines.length; i++) if (Math.abs(lines[i]! - c) < Math.abs(lines[k]! - c)) k = i;
     out[k]!.push(a);
@@ -416,7 +528,10 @@ function row(atoms: Atom[]): string {
   const base = mainBase(atoms, size);
   const sorted = [...atoms].sort((a, b) => a.x0 - b.x0 || a.base - b.base);
   const onBase = (a: Atom) =>
-    a.bigop || isBigDelim(a, size) || (Math.abs(a.base - base) <= size * 0.18 && a.size >= size * 0.8) || (a.tex.startsWith('\\frac') && Math.abs(a.base - base) <= size * 0.6);
+    a.bigop ||
+    isBigDelim(a, size) ||
+    (Math.abs(a.base - base) <= size * 0.18 && a.size >= size * 0.8) ||
+    (a.tex.startsWith('\\frac') && Math.abs(a.base - base) <= size * 0.6);
   type Item = { atom: Atom; sup: Atom[]; sub: Atom[] };
   const items: Item[] = [];
   for (const a of sorted) {
@@ -456,10 +571,19 @@ function row(atoms: Atom[]): string {
         b.x0 - a.x1 < size * 0.3 &&
         (textRun ? /^[\p{L}.,;:'-]$/u.test(b.ch) && (!b.sp || /^\p{L}/u.test(b.ch)) : /^\p{L}$/u.test(b.ch) && !b.sp);
       let j = i;
-      while (j + 1 < items.length && items[j]!.sup.length === 0 && items[j]!.sub.length === 0 && joins(items[j]!.atom, items[j + 1]!.atom)) j++;
+      while (
+        j + 1 < items.length &&
+        items[j]!.sup.length === 0 &&
+        items[j]!.sub.length === 0 &&
+        joins(items[j]!.atom, items[j + 1]!.atom)
+      )
+        j++;
       const run = items.slice(i, j + 1).map((x) => x.atom);
       const word = run.map((a, k) => (k > 0 && a.sp ? ' ' : '') + a.ch).join('');
-      const wordTex = textRun && /[ .,;:]/.test(word) && (word.match(/\p{L}/gu) ?? []).length >= 2 ? `\\text{${word}}` : wordLatex(word, !!it.atom.italic, typedAsText);
+      const wordTex =
+        textRun && /[ .,;:]/.test(word) && (word.match(/\p{L}/gu) ?? []).length >= 2
+          ? `\\text{${word}}`
+          : wordLatex(word, !!it.atom.italic, typedAsText);
       if (wordTex !== undefined) {
         parts.push(scripts(wordTex, items[j]!));
         i = j;
@@ -470,7 +594,13 @@ function row(atoms: Atom[]): string {
       // A number: digits with their decimal point (and thin-space thousands groups).
       let j = i;
       let num = ch;
-      while (j + 1 < items.length && items[j]!.sup.length === 0 && items[j]!.sub.length === 0 && /^[0-9.]$/.test(items[j + 1]!.atom.ch ?? '') && !(items[j + 1]!.atom.ch === '.' && !/^[0-9]$/.test(items[j + 2]?.atom.ch ?? ''))) {
+      while (
+        j + 1 < items.length &&
+        items[j]!.sup.length === 0 &&
+        items[j]!.sub.length === 0 &&
+        /^[0-9.]$/.test(items[j + 1]!.atom.ch ?? '') &&
+        !(items[j + 1]!.atom.ch === '.' && !/^[0-9]$/.test(items[j + 2]?.atom.ch ?? ''))
+      ) {
         j++;
         num += items[j]!.atom.ch;
       }
@@ -486,7 +616,12 @@ function row(atoms: Atom[]): string {
 function scripts(tex: string, it: { sup: Atom[]; sub: Atom[] }): string {
   let out = tex;
   // A base that is itself a command with arguments, or a script, needs braces before more scripts.
-  if ((it.sub.length || it.sup.length) && /[_^]/.test(tex) && !/^\\(sum|prod|int|bigcup|bigcap|coprod|oint|iint|iiint|bigoplus|bigotimes)/.test(tex)) out = `{${out}}`;
+  if (
+    (it.sub.length || it.sup.length) &&
+    /[_^]/.test(tex) &&
+    !/^\\(sum|prod|int|bigcup|bigcap|coprod|oint|iint|iiint|bigoplus|bigotimes)/.test(tex)
+  )
+    out = `{${out}}`;
   if (it.sub.length) out += `_{${layout(it.sub)}}`;
   if (it.sup.length) {
     const sup = layout(it.sup);
@@ -499,7 +634,9 @@ function scripts(tex: string, it: { sup: Atom[]; sub: Atom[] }): string {
 /** Unicode super- and subscript characters and the script they stand for. */
 const UNICODE_SCRIPTS = new Map<string, { ch: string; up: boolean }>([
   ...[...'⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ'].map((c) => [c, { ch: c.normalize('NFKC').replace('−', '-'), up: true }] as const),
-  ...[...'₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜ'].map((c) => [c, { ch: c.normalize('NFKC').replace('−', '-'), up: false }] as const),
+  ...[...'₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜ'].map(
+    (c) => [c, { ch: c.normalize('NFKC').replace('−', '-'), up: false }] as const,
+  ),
 ]);
 
 /** LaTeX for a run of letters of one font, or undefined when they are separate variables. */

@@ -26,7 +26,10 @@ import { safeLatex } from './validate';
 export function fontFamily(name: string): string {
   return name
     .replace(/^[A-Z]{6}\+/, '')
-    .replace(/[-,](bold|italic|oblique|regular|roman|book|medium|light|semibold|bolditalic|boldoblique|it|bd|bi)\b.*$/i, '')
+    .replace(
+      /[-,](bold|italic|oblique|regular|roman|book|medium|light|semibold|bolditalic|boldoblique|it|bd|bi)\b.*$/i,
+      '',
+    )
     .replace(/(bold|italic|oblique)+$/i, '')
     .toLowerCase();
 }
@@ -42,7 +45,36 @@ export function bodyFont(spans: TextSpan[]): string {
 }
 
 /** Two-letter English words: an italic one is emphasis, not a product of two variables. */
-const SHORT_WORDS = new Set(['am', 'an', 'as', 'at', 'be', 'by', 'do', 'go', 'he', 'if', 'in', 'is', 'it', 'me', 'my', 'no', 'of', 'on', 'or', 'so', 'to', 'up', 'us', 'we', 'ok', 'vs', 'eg', 'ie']);
+const SHORT_WORDS = new Set([
+  'am',
+  'an',
+  'as',
+  'at',
+  'be',
+  'by',
+  'do',
+  'go',
+  'he',
+  'if',
+  'in',
+  'is',
+  'it',
+  'me',
+  'my',
+  'no',
+  'of',
+  'on',
+  'or',
+  'so',
+  'to',
+  'up',
+  'us',
+  'we',
+  'ok',
+  'vs',
+  'eg',
+  'ie',
+]);
 
 const BULLET_RE = /^[•◦▪■□●○\-–—*·\uf0b7\uf0a7]$/u;
 
@@ -64,7 +96,10 @@ export function isMathSpan(s: TextSpan, body: string): boolean {
     // LibreOffice Math sets variables in the body font's own italic (DejaVu Serif Italic beside
     // DejaVu Serif): a run of lone italic letters or letter pairs (x, dx, xy) is a variable;
     // emphasised prose has longer words, and the two-letter English words stay text.
-    return words.length > 0 && words.every((w) => /^\p{L}$/u.test(w) || (/^\p{L}{2}$/u.test(w) && !SHORT_WORDS.has(w.toLowerCase())));
+    return (
+      words.length > 0 &&
+      words.every((w) => /^\p{L}$/u.test(w) || (/^\p{L}{2}$/u.test(w) && !SHORT_WORDS.has(w.toLowerCase())))
+    );
   }
   return words.length > 0 && words.every((w) => w.length <= 2 || FUNCTIONS.has(w) || w === 'mod') && /\p{L}/u.test(t);
 }
@@ -98,11 +133,25 @@ const EQ_NUMBER_RE = /^\(\s*[0-9]{1,3}(\.[0-9]{1,3})?[a-z]?\s*\)$/;
  * Display formulas among `spans` (indices in `taken` are skipped: table cells). Rules are the
  * page's thin rules; fraction bars and radical overbars are among them.
  */
-export function findDisplayFormulas(spans: TextSpan[], rules: Rule[], taken: Set<number>, pageWidth: number, angles?: number[]): FormulaFound[] {
+export function findDisplayFormulas(
+  spans: TextSpan[],
+  rules: Rule[],
+  taken: Set<number>,
+  pageWidth: number,
+  angles?: number[],
+): FormulaFound[] {
   const body = bodyFont(spans);
   const isMath = spans.map((s) => isMathSpan(s, body));
   if (!isMath.some(Boolean)) return [];
-  const free = spans.map((s, i) => i).filter((i) => !taken.has(i) && Math.abs(angles?.[i] ?? 0) <= 3 && spans[i]!.text.trim() !== '' && (!spans[i]!.monospace || isMath[i]));
+  const free = spans
+    .map((s, i) => i)
+    .filter(
+      (i) =>
+        !taken.has(i) &&
+        Math.abs(angles?.[i] ?? 0) <= 3 &&
+        spans[i]!.text.trim() !== '' &&
+        (!spans[i]!.monospace || isMath[i]),
+    );
   const sub = free.map((i) => spans[i]!);
   const index = new Map<TextSpan, number>(free.map((i) => [spans[i]!, i]));
   const gutters = findGutters(sub, pageWidth);
@@ -135,7 +184,9 @@ export function findDisplayFormulas(spans: TextSpan[], rules: Rule[], taken: Set
   // Left edge of the text around a line (its column): display formulas are set in from it.
   const leftOf = (l: LineInfo) => {
     const b = l.line.bbox;
-    const around = infos.filter((o) => o.line.bbox.x1 > b.x0 && o.line.bbox.x0 < b.x1 && Math.abs(o.line.bbox.y0 - b.y0) < 300 && o.prose >= 3);
+    const around = infos.filter(
+      (o) => o.line.bbox.x1 > b.x0 && o.line.bbox.x0 < b.x1 && Math.abs(o.line.bbox.y0 - b.y0) < 300 && o.prose >= 3,
+    );
     return around.length ? Math.min(...around.map((o) => o.line.bbox.x0)) : 0;
   };
   const seeds = infos.filter((l) => {
@@ -159,7 +210,9 @@ export function findDisplayFormulas(spans: TextSpan[], rules: Rule[], taken: Set
     while (grew) {
       grew = false;
       // Bars touching the group take what is right above and below them.
-      const near = bars.filter((r) => r.x1 > box.x0 - 1 && r.x0 < box.x1 + 1 && r.y0 > box.y0 - size * 0.6 && r.y1 < box.y1 + size * 0.6);
+      const near = bars.filter(
+        (r) => r.x1 > box.x0 - 1 && r.x0 < box.x1 + 1 && r.y0 > box.y0 - size * 0.6 && r.y1 < box.y1 + size * 0.6,
+      );
       for (const l of infos) {
         if (used.has(l)) continue;
         const b = l.line.bbox;
@@ -171,14 +224,21 @@ export function findDisplayFormulas(spans: TextSpan[], rules: Rule[], taken: Set
           const dx = Math.max(0, b.x0 - a.x1, a.x0 - b.x1);
           return dy < size * 0.7 && dx < size * 1.5;
         });
-        const byBar = near.some((r) => b.x1 > r.x0 - 1 && b.x0 < r.x1 + 1 && Math.abs((b.y0 + b.y1) / 2 - (r.y0 + r.y1) / 2) < size * 1.6);
+        const byBar = near.some(
+          (r) => b.x1 > r.x0 - 1 && b.x0 < r.x1 + 1 && Math.abs((b.y0 + b.y1) / 2 - (r.y0 + r.y1) / 2) < size * 1.6,
+        );
         // The equation number at the right margin, on the formula's row.
         const number = EQ_NUMBER_RE.test(l.line.text.trim()) && b.y0 < box.y1 && b.y1 > box.y0 && b.x0 > box.x1;
         if (side(b) !== side(seed.line.bbox)) continue;
         if ((touches && mathy) || (byBar && mathy) || number) {
           group.push(l);
           used.add(l);
-          box = { x0: Math.min(box.x0, b.x0), y0: Math.min(box.y0, b.y0), x1: Math.max(box.x1, b.x1), y1: Math.max(box.y1, b.y1) };
+          box = {
+            x0: Math.min(box.x0, b.x0),
+            y0: Math.min(box.y0, b.y0),
+            x1: Math.max(box.x1, b.x1),
+            y1: Math.max(box.y1, b.y1),
+          };
           grew = true;
         }
       }
@@ -191,7 +251,7 @@ export function findDisplayFormulas(spans: TextSpan[], rules: Rule[], taken: Set
     x1: Math.max(...g.map((l) => l.line.bbox.x1)),
     y1: Math.max(...g.map((l) => l.line.bbox.y1)),
   });
-  for (let merged = true; merged; ) {
+  for (let merged = true; merged;) {
     merged = false;
     for (let i = 0; i < groups.length && !merged; i++)
       for (let j = i + 1; j < groups.length && !merged; j++) {
@@ -221,7 +281,14 @@ export function findDisplayFormulas(spans: TextSpan[], rules: Rule[], taken: Set
       x1: Math.max(...fx.map((s) => s.bbox.x1)),
       y1: Math.max(...fx.map((s) => s.bbox.y1)),
     };
-    const inner = rules.filter((r) => r.y1 - r.y0 < 2 && r.x0 >= region.x0 - 2 && r.x1 <= region.x1 + 2 && r.y0 >= region.y0 - 2 && r.y1 <= region.y1 + 2);
+    const inner = rules.filter(
+      (r) =>
+        r.y1 - r.y0 < 2 &&
+        r.x0 >= region.x0 - 2 &&
+        r.x1 <= region.x1 + 2 &&
+        r.y0 >= region.y0 - 2 &&
+        r.y1 <= region.y1 + 2,
+    );
     let latex = buildLatex(spansToGlyphs(fx), inner);
     if (numberLine) latex += ` \\tag{${numberLine.line.text.replace(/[()\s]/g, '')}}`;
     latex = safeLatex(latex, fx.map((s) => s.text).join(' '), true);

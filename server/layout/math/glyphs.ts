@@ -33,7 +33,16 @@ export interface Glyph {
 }
 
 /** Overlaid negation (TeX's \not): a slash glyph on a relation → the negated relation. */
-const NEGATED: Record<string, string> = { '=': '≠', '∈': '∉', '⊂': '⊄', '≡': '≢', '<': '≮', '>': '≯', '≤': '≰', '≥': '≱' };
+const NEGATED: Record<string, string> = {
+  '=': '≠',
+  '∈': '∉',
+  '⊂': '⊄',
+  '≡': '≢',
+  '<': '≮',
+  '>': '≯',
+  '≤': '≰',
+  '≥': '≱',
+};
 
 function combineNegations(gs: Glyph[]): Glyph[] {
   const out: Glyph[] = [];
@@ -85,7 +94,21 @@ export function spansToGlyphs(spans: TextSpan[], runOffset = 0): Glyph[] {
     for (const ch of chars) {
       const dw = (advance(ch) / total) * w;
       if (ch.trim()) {
-        out.push({ ch, x0: x, x1: x + dw, y0: s.bbox.y0, y1: s.bbox.y1, base, size: s.fontSize, font: s.fontName, italic: !!s.italic, run: runOffset + k, sp: sp && !letterSpaced, mathFont, hang });
+        out.push({
+          ch,
+          x0: x,
+          x1: x + dw,
+          y0: s.bbox.y0,
+          y1: s.bbox.y1,
+          base,
+          size: s.fontSize,
+          font: s.fontName,
+          italic: !!s.italic,
+          run: runOffset + k,
+          sp: sp && !letterSpaced,
+          mathFont,
+          hang,
+        });
         sp = false;
       } else sp = true;
       x += dw;

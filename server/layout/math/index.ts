@@ -30,7 +30,12 @@ export function mathSpanTest(spans: TextSpan[]): (s: TextSpan) => boolean {
  * Parts of a block's text with its inline math, or undefined when it has none. `skipMarker`
  * drops the list marker's characters from the first line (list items keep only their text).
  */
-export function inlineParts(block: Block, isMath: (s: TextSpan) => boolean, vocabulary: Set<string>, skipMarker?: string): InlinePart[] | undefined {
+export function inlineParts(
+  block: Block,
+  isMath: (s: TextSpan) => boolean,
+  vocabulary: Set<string>,
+  skipMarker?: string,
+): InlinePart[] | undefined {
   if (!block.lines.some((l) => l.spans.some(isMath))) return undefined;
   const latex: string[] = [];
   const texts = block.lines.map((l) => lineWithMath(l, isMath, latex));
@@ -45,6 +50,8 @@ export function inlineParts(block: Block, isMath: (s: TextSpan) => boolean, voca
 export function blockLatex(block: Block, rules: Rule[], raw: string): string {
   const spans = block.lines.flatMap((l) => l.spans);
   const b = block.bbox;
-  const inner = rules.filter((r) => r.y1 - r.y0 < 2 && r.x0 >= b.x0 - 2 && r.x1 <= b.x1 + 2 && r.y0 >= b.y0 - 2 && r.y1 <= b.y1 + 2);
+  const inner = rules.filter(
+    (r) => r.y1 - r.y0 < 2 && r.x0 >= b.x0 - 2 && r.x1 <= b.x1 + 2 && r.y0 >= b.y0 - 2 && r.y1 <= b.y1 + 2,
+  );
   return safeLatex(buildLatex(spansToGlyphs(spans), inner), raw, true);
 }

@@ -46,7 +46,12 @@ function mathMask(spans: TextSpan[], isMath: (s: TextSpan) => boolean): boolean[
     const s = spans[i]!;
     const touching = [i - 1, i + 1].some((k) => {
       const o = spans[k];
-      return o !== undefined && m[k] && s.fontSize < o.fontSize * 0.85 && (Math.abs(s.bbox.x0 - o.bbox.x1) < 2 || Math.abs(o.bbox.x0 - s.bbox.x1) < 2);
+      return (
+        o !== undefined &&
+        m[k] &&
+        s.fontSize < o.fontSize * 0.85 &&
+        (Math.abs(s.bbox.x0 - o.bbox.x1) < 2 || Math.abs(o.bbox.x0 - s.bbox.x1) < 2)
+      );
     });
     if (touching && s.text.trim().length <= 3) m[i] = true;
   }
@@ -60,7 +65,7 @@ export function lineWithMath(line: Line, isMath: (s: TextSpan) => boolean, latex
   if (!mask.some(Boolean)) return line.text;
   let text = '';
   let prev: TextSpan | undefined;
-  for (let i = 0; i < spans.length; ) {
+  for (let i = 0; i < spans.length;) {
     const s = spans[i]!;
     if (prev) {
       const gap = s.bbox.x0 - prev.bbox.x1;
@@ -79,7 +84,11 @@ export function lineWithMath(line: Line, isMath: (s: TextSpan) => boolean, latex
     let j = i;
     while (j + 1 < spans.length && mask[j + 1]) j++;
     const run = spans.slice(i, j + 1);
-    const raw = run.map((r) => r.text).join('').replace(/\s+/g, ' ').trim();
+    const raw = run
+      .map((r) => r.text)
+      .join('')
+      .replace(/\s+/g, ' ')
+      .trim();
     // A trailing sentence mark set in the math font's run stays text.
     const latex = safeLatex(buildLatex(spansToGlyphs(run), []), raw, false);
     if (latex) {

@@ -10,31 +10,173 @@ export const MATH_FONT_RE =
   /^(cmmi|cmsy|cmex|cmbsy|cmmib|msam|msbm|eufm|eusm|rsfs|stix|cambriamath|cambria.?math|mathematicalpi|euclid|mt ?extra|lmmath|lmsy|lmex|latinmodern-?math|latinmodernmath|xits|asana|texgyre\w*-?math|dejavumath|libertinusmath|firamath|garamondmath|opensymbol|katex_(math|main-italic|size|ams))/i;
 
 const GREEK: Record<string, string> = {
-  α: '\\alpha', β: '\\beta', γ: '\\gamma', δ: '\\delta', ε: '\\varepsilon', ϵ: '\\epsilon', ζ: '\\zeta', η: '\\eta',
-  θ: '\\theta', ϑ: '\\vartheta', ι: '\\iota', κ: '\\kappa', λ: '\\lambda', μ: '\\mu', ν: '\\nu', ξ: '\\xi',
-  π: '\\pi', ϖ: '\\varpi', ρ: '\\rho', ϱ: '\\varrho', σ: '\\sigma', ς: '\\varsigma', τ: '\\tau', υ: '\\upsilon',
-  φ: '\\varphi', ϕ: '\\phi', ϰ: '\\varkappa', χ: '\\chi', ψ: '\\psi', ω: '\\omega',
-  Γ: '\\Gamma', Δ: '\\Delta', Θ: '\\Theta', Λ: '\\Lambda', Ξ: '\\Xi', Π: '\\Pi', Σ: '\\Sigma', Υ: '\\Upsilon',
-  Φ: '\\Phi', Ψ: '\\Psi', Ω: '\\Omega',
+  α: '\\alpha',
+  β: '\\beta',
+  γ: '\\gamma',
+  δ: '\\delta',
+  ε: '\\varepsilon',
+  ϵ: '\\epsilon',
+  ζ: '\\zeta',
+  η: '\\eta',
+  θ: '\\theta',
+  ϑ: '\\vartheta',
+  ι: '\\iota',
+  κ: '\\kappa',
+  λ: '\\lambda',
+  μ: '\\mu',
+  ν: '\\nu',
+  ξ: '\\xi',
+  π: '\\pi',
+  ϖ: '\\varpi',
+  ρ: '\\rho',
+  ϱ: '\\varrho',
+  σ: '\\sigma',
+  ς: '\\varsigma',
+  τ: '\\tau',
+  υ: '\\upsilon',
+  φ: '\\varphi',
+  ϕ: '\\phi',
+  ϰ: '\\varkappa',
+  χ: '\\chi',
+  ψ: '\\psi',
+  ω: '\\omega',
+  Γ: '\\Gamma',
+  Δ: '\\Delta',
+  Θ: '\\Theta',
+  Λ: '\\Lambda',
+  Ξ: '\\Xi',
+  Π: '\\Pi',
+  Σ: '\\Sigma',
+  Υ: '\\Upsilon',
+  Φ: '\\Phi',
+  Ψ: '\\Psi',
+  Ω: '\\Omega',
 };
 
 const SYMBOLS: Record<string, string> = {
-  '−': '-', '–': '-', '∗': '*', '×': '\\times', '÷': '\\div', '±': '\\pm', '∓': '\\mp', '·': '\\cdot', '⋅': '\\cdot',
-  '∘': '\\circ', '•': '\\bullet', '⊗': '\\otimes', '⊕': '\\oplus', '⊙': '\\odot', '†': '\\dagger', '⋆': '\\star',
-  '≤': '\\leq', '≥': '\\geq', '⩽': '\\leq', '⩾': '\\geq', '≠': '\\neq', '≈': '\\approx', '≡': '\\equiv', '∼': '\\sim',
-  '≃': '\\simeq', '≅': '\\cong', '∝': '\\propto', '≪': '\\ll', '≫': '\\gg', '≺': '\\prec', '≻': '\\succ', '≔': ':=',
-  '∈': '\\in', '∉': '\\notin', '∋': '\\ni', '⊂': '\\subset', '⊃': '\\supset', '⊆': '\\subseteq', '⊇': '\\supseteq',
-  '∪': '\\cup', '∩': '\\cap', '∖': '\\setminus', '∅': '\\emptyset', '∀': '\\forall', '∃': '\\exists', '¬': '\\neg',
-  '∧': '\\wedge', '∨': '\\vee', '⊤': '\\top', '⊥': '\\perp', '⊢': '\\vdash', '⊨': '\\models', '∥': '\\parallel', '∣': '\\mid',
-  '→': '\\to', '←': '\\leftarrow', '↔': '\\leftrightarrow', '⇒': '\\Rightarrow', '⇐': '\\Leftarrow', '⇔': '\\Leftrightarrow',
-  '↦': '\\mapsto', '⟶': '\\longrightarrow', '⟹': '\\Longrightarrow', '↑': '\\uparrow', '↓': '\\downarrow',
-  '∞': '\\infty', '∂': '\\partial', '∇': '\\nabla', 'ℓ': '\\ell', 'ℏ': '\\hbar', 'ℜ': '\\Re', 'ℑ': '\\Im', '℘': '\\wp', 'ℵ': '\\aleph',
-  '′': "'", '″': "''", '∠': '\\angle', '△': '\\triangle', '□': '\\square', '…': '\\ldots', '⋯': '\\cdots', '⋮': '\\vdots', '⋱': '\\ddots',
-  '⟨': '\\langle', '⟩': '\\rangle', '〈': '\\langle', '〉': '\\rangle', '⌊': '\\lfloor', '⌋': '\\rfloor', '⌈': '\\lceil', '⌉': '\\rceil',
-  '‖': '\\|', '{': '\\{', '}': '\\}', '#': '\\#', '%': '\\%', '&': '\\&', '$': '\\$', '_': '\\_', '~': '\\sim', '^': '\\hat{}',
-  '∑': '\\sum', '∏': '\\prod', '∐': '\\coprod', '∫': '\\int', '∬': '\\iint', '∭': '\\iiint', '∮': '\\oint', '⋃': '\\bigcup', '⋂': '\\bigcap',
-  '⨁': '\\bigoplus', '⨂': '\\bigotimes', '√': '\\sqrt{}', 'ℕ': '\\mathbb{N}', 'ℤ': '\\mathbb{Z}', 'ℚ': '\\mathbb{Q}', 'ℝ': '\\mathbb{R}',
-  'ℂ': '\\mathbb{C}', '\\': '\\backslash', '¯': '\\bar{}', '˙': '\\dot{}', '¨': '\\ddot{}', '˜': '\\tilde{}',
+  '−': '-',
+  '–': '-',
+  '∗': '*',
+  '×': '\\times',
+  '÷': '\\div',
+  '±': '\\pm',
+  '∓': '\\mp',
+  '·': '\\cdot',
+  '⋅': '\\cdot',
+  '∘': '\\circ',
+  '•': '\\bullet',
+  '⊗': '\\otimes',
+  '⊕': '\\oplus',
+  '⊙': '\\odot',
+  '†': '\\dagger',
+  '⋆': '\\star',
+  '≤': '\\leq',
+  '≥': '\\geq',
+  '⩽': '\\leq',
+  '⩾': '\\geq',
+  '≠': '\\neq',
+  '≈': '\\approx',
+  '≡': '\\equiv',
+  '∼': '\\sim',
+  '≃': '\\simeq',
+  '≅': '\\cong',
+  '∝': '\\propto',
+  '≪': '\\ll',
+  '≫': '\\gg',
+  '≺': '\\prec',
+  '≻': '\\succ',
+  '≔': ':=',
+  '∈': '\\in',
+  '∉': '\\notin',
+  '∋': '\\ni',
+  '⊂': '\\subset',
+  '⊃': '\\supset',
+  '⊆': '\\subseteq',
+  '⊇': '\\supseteq',
+  '∪': '\\cup',
+  '∩': '\\cap',
+  '∖': '\\setminus',
+  '∅': '\\emptyset',
+  '∀': '\\forall',
+  '∃': '\\exists',
+  '¬': '\\neg',
+  '∧': '\\wedge',
+  '∨': '\\vee',
+  '⊤': '\\top',
+  '⊥': '\\perp',
+  '⊢': '\\vdash',
+  '⊨': '\\models',
+  '∥': '\\parallel',
+  '∣': '\\mid',
+  '→': '\\to',
+  '←': '\\leftarrow',
+  '↔': '\\leftrightarrow',
+  '⇒': '\\Rightarrow',
+  '⇐': '\\Leftarrow',
+  '⇔': '\\Leftrightarrow',
+  '↦': '\\mapsto',
+  '⟶': '\\longrightarrow',
+  '⟹': '\\Longrightarrow',
+  '↑': '\\uparrow',
+  '↓': '\\downarrow',
+  '∞': '\\infty',
+  '∂': '\\partial',
+  '∇': '\\nabla',
+  ℓ: '\\ell',
+  ℏ: '\\hbar',
+  ℜ: '\\Re',
+  ℑ: '\\Im',
+  '℘': '\\wp',
+  ℵ: '\\aleph',
+  '′': "'",
+  '″': "''",
+  '∠': '\\angle',
+  '△': '\\triangle',
+  '□': '\\square',
+  '…': '\\ldots',
+  '⋯': '\\cdots',
+  '⋮': '\\vdots',
+  '⋱': '\\ddots',
+  '⟨': '\\langle',
+  '⟩': '\\rangle',
+  '〈': '\\langle',
+  '〉': '\\rangle',
+  '⌊': '\\lfloor',
+  '⌋': '\\rfloor',
+  '⌈': '\\lceil',
+  '⌉': '\\rceil',
+  '‖': '\\|',
+  '{': '\\{',
+  '}': '\\}',
+  '#': '\\#',
+  '%': '\\%',
+  '&': '\\&',
+  $: '\\$',
+  _: '\\_',
+  '~': '\\sim',
+  '^': '\\hat{}',
+  '∑': '\\sum',
+  '∏': '\\prod',
+  '∐': '\\coprod',
+  '∫': '\\int',
+  '∬': '\\iint',
+  '∭': '\\iiint',
+  '∮': '\\oint',
+  '⋃': '\\bigcup',
+  '⋂': '\\bigcap',
+  '⨁': '\\bigoplus',
+  '⨂': '\\bigotimes',
+  '√': '\\sqrt{}',
+  ℕ: '\\mathbb{N}',
+  ℤ: '\\mathbb{Z}',
+  ℚ: '\\mathbb{Q}',
+  ℝ: '\\mathbb{R}',
+  ℂ: '\\mathbb{C}',
+  '\\': '\\backslash',
+  '¯': '\\bar{}',
+  '˙': '\\dot{}',
+  '¨': '\\ddot{}',
+  '˜': '\\tilde{}',
 };
 
 /** Large operators: limits go under and over them in display style. */
@@ -42,16 +184,60 @@ export const BIG_OPS = new Set(['∑', '∏', '∐', '∫', '∬', '∭', '∮',
 
 /** Function names typeset upright that LaTeX has a command for. */
 export const FUNCTIONS = new Set([
-  'sin', 'cos', 'tan', 'cot', 'sec', 'csc', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'coth',
-  'log', 'ln', 'lg', 'exp', 'lim', 'liminf', 'limsup', 'max', 'min', 'sup', 'inf', 'arg', 'det', 'dim',
-  'gcd', 'deg', 'hom', 'ker', 'Pr',
+  'sin',
+  'cos',
+  'tan',
+  'cot',
+  'sec',
+  'csc',
+  'arcsin',
+  'arccos',
+  'arctan',
+  'sinh',
+  'cosh',
+  'tanh',
+  'coth',
+  'log',
+  'ln',
+  'lg',
+  'exp',
+  'lim',
+  'liminf',
+  'limsup',
+  'max',
+  'min',
+  'sup',
+  'inf',
+  'arg',
+  'det',
+  'dim',
+  'gcd',
+  'deg',
+  'hom',
+  'ker',
+  'Pr',
 ]);
 
 /** Accents drawn as separate glyphs above a letter → their command. */
 export const ACCENTS: Record<string, string> = {
-  '^': '\\hat', 'ˆ': '\\hat', '\u0302': '\\hat', '~': '\\tilde', '˜': '\\tilde', '\u0303': '\\tilde', '¯': '\\bar', 'ˉ': '\\bar',
-  '\u0304': '\\bar', '‾': '\\bar', '˙': '\\dot', '\u0307': '\\dot', '¨': '\\ddot', '\u0308': '\\ddot', '→': '\\vec', '⃗': '\\vec',
-  'ˇ': '\\check', '˘': '\\breve',
+  '^': '\\hat',
+  ˆ: '\\hat',
+  '\u0302': '\\hat',
+  '~': '\\tilde',
+  '˜': '\\tilde',
+  '\u0303': '\\tilde',
+  '¯': '\\bar',
+  ˉ: '\\bar',
+  '\u0304': '\\bar',
+  '‾': '\\bar',
+  '˙': '\\dot',
+  '\u0307': '\\dot',
+  '¨': '\\ddot',
+  '\u0308': '\\ddot',
+  '→': '\\vec',
+  '⃗': '\\vec',
+  ˇ: '\\check',
+  '˘': '\\breve',
 };
 
 /** Opening and closing delimiters (they may be drawn big, centred on the math axis). */
@@ -83,12 +269,32 @@ function mathAlnum(cp: number): { ch: string; bold: boolean; font?: string } | u
   const ch = off < 26 ? String.fromCharCode(65 + off) : String.fromCharCode(97 + off - 26);
   // Styles: bold, italic, bold italic, script, bold script, fraktur, double-struck, bold fraktur,
   // sans, sans bold, sans italic, sans bold italic, monospace.
-  const font = style === 3 || style === 4 ? 'mathcal' : style === 5 || style === 7 ? 'mathfrak' : style === 6 ? 'mathbb' : undefined;
+  const font =
+    style === 3 || style === 4
+      ? 'mathcal'
+      : style === 5 || style === 7
+        ? 'mathfrak'
+        : style === 6
+          ? 'mathbb'
+          : undefined;
   return { ch, bold: style === 0 || style === 2 || style === 9 || style === 11, font };
 }
 
 /** Letter-like symbols that the math alphanumeric block leaves to older blocks (ℎ for italic h). */
-const HOLES: Record<string, string> = { 'ℎ': 'h', 'ℬ': 'B', 'ℰ': 'E', 'ℱ': 'F', 'ℋ': 'H', 'ℐ': 'I', 'ℒ': 'L', 'ℳ': 'M', 'ℛ': 'R', 'ℯ': 'e', 'ℊ': 'g', 'ℴ': 'o' };
+const HOLES: Record<string, string> = {
+  ℎ: 'h',
+  ℬ: 'B',
+  ℰ: 'E',
+  ℱ: 'F',
+  ℋ: 'H',
+  ℐ: 'I',
+  ℒ: 'L',
+  ℳ: 'M',
+  ℛ: 'R',
+  ℯ: 'e',
+  ℊ: 'g',
+  ℴ: 'o',
+};
 
 /** Plain character for a math letter (𝜔 → ω, ℎ → h), or the character itself. */
 export function plainChar(ch: string): { ch: string; bold: boolean; font?: string } {
@@ -115,6 +321,33 @@ export function isMathChar(ch: string): boolean {
   const cp = ch.codePointAt(0)!;
   if (cp >= MATH_ALNUM_START && cp <= 0x1d7ff) return true;
   if (GREEK[ch]) return true;
-  if (ch === '•' || ch === '…' || ch === '·' || ch === '–' || ch === '†' || ch === '~' || ch === '#' || ch === '%' || ch === '&' || ch === '$' || ch === '_' || ch === '{' || ch === '}' || ch === '\\' || ch === '^' || ch === '′' || ch === '¯' || ch === '˙' || ch === '¨' || ch === '˜') return false;
-  return SYMBOLS[ch] !== undefined || (cp >= 0x2200 && cp <= 0x22ff) || (cp >= 0x27c0 && cp <= 0x27ef) || (cp >= 0x2980 && cp <= 0x2aff);
+  if (
+    ch === '•' ||
+    ch === '…' ||
+    ch === '·' ||
+    ch === '–' ||
+    ch === '†' ||
+    ch === '~' ||
+    ch === '#' ||
+    ch === '%' ||
+    ch === '&' ||
+    ch === '$' ||
+    ch === '_' ||
+    ch === '{' ||
+    ch === '}' ||
+    ch === '\\' ||
+    ch === '^' ||
+    ch === '′' ||
+    ch === '¯' ||
+    ch === '˙' ||
+    ch === '¨' ||
+    ch === '˜'
+  )
+    return false;
+  return (
+    SYMBOLS[ch] !== undefined ||
+    (cp >= 0x2200 && cp <= 0x22ff) ||
+    (cp >= 0x27c0 && cp <= 0x27ef) ||
+    (cp >= 0x2980 && cp <= 0x2aff)
+  );
 }

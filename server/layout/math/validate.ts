@@ -39,7 +39,15 @@ export function textFallback(raw: string): string {
   const s = raw
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/[\\{}$&#^_%~]/g, (c) => (c === '\\' ? '\\textbackslash{}' : c === '^' ? '\\textasciicircum{}' : c === '~' ? '\\textasciitilde{}' : `\\${c}`));
+    .replace(/[\\{}$&#^_%~]/g, (c) =>
+      c === '\\'
+        ? '\\textbackslash{}'
+        : c === '^'
+          ? '\\textasciicircum{}'
+          : c === '~'
+            ? '\\textasciitilde{}'
+            : `\\${c}`,
+    );
   return s ? `\\text{${s}}` : '';
 }
 

@@ -21,14 +21,18 @@ export function orderBody(state: PageState): PageState {
   const minGutter = Math.max(state.input.stats.bodySize * MIN_GUTTER_BODY_SHARE, MIN_GUTTER_POINTS);
   const streamOf = (o: { unit: PageUnit }) => {
     // A table is where its first cell was drawn; a picture has no place in the text stream.
-    if (o.unit.kind === 'table') return tables[o.unit.index].spanIndices.length ? Math.min(...tables[o.unit.index].spanIndices) : undefined;
+    if (o.unit.kind === 'table')
+      return tables[o.unit.index].spanIndices.length ? Math.min(...tables[o.unit.index].spanIndices) : undefined;
     return lineStreamPosition(state, o.unit);
   };
   const geo = xyCut(state.body, { minGutter, rtl, minColumnWidth: state.width * MIN_COLUMN_PAGE_SHARE, gutters });
   const body = rtl ? geo : followStream(geo, streamOf, gutters);
   // Every turned line is a place of its own: it never joins another line's block.
   let turned = 0;
-  const place = (unit: PageUnit, base: Place): PlacedUnit => ({ unit, place: unit.kind === 'line' && unit.rotated ? { ...base, rotated: turned++ } : base });
+  const place = (unit: PageUnit, base: Place): PlacedUnit => ({
+    unit,
+    place: unit.kind === 'line' && unit.rotated ? { ...base, rotated: turned++ } : base,
+  });
   const ordered = [
     ...state.header.map((u) => place(u, { band: 'header', column: '' })),
     ...body.map((o) => place(o.unit, { band: 'body', column: o.column })),

@@ -18,7 +18,8 @@ export function placeCaptions(state: PageState): PageState {
     if (!it.bbox || it.cls === 'picture' || it.cls === 'table') return;
     const b = it.bbox;
     const t = BOX_TOLERANCE;
-    const holds = (u: { x0: number; y0: number; x1: number; y1: number }) => u.x0 >= b.x0 - t && u.x1 <= b.x1 + t && u.y0 >= b.y0 - t && u.y1 <= b.y1 + t;
+    const holds = (u: { x0: number; y0: number; x1: number; y1: number }) =>
+      u.x0 >= b.x0 - t && u.x1 <= b.x1 + t && u.y0 >= b.y0 - t && u.y1 <= b.y1 + t;
     // A heading that opens the page is no running head, whatever the next page's head repeats.
     const heading = it.cls === 'section_header' || it.cls === 'title';
     if (bandBoxes.some(holds) || (!heading && topBoxes.some(holds))) furnitureCandidates.push(i);

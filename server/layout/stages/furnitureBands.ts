@@ -32,8 +32,10 @@ export function findFurnitureBands(state: PageState): PageState {
       // By middles: OCR'd line boxes of a tight column overlap the line before them, and that
       // line is still the one right above (a column's last line is not a footer).
       const dc = (v.bbox.y0 + v.bbox.y1) / 2 - (u.bbox.y0 + u.bbox.y1) / 2;
-      if (below && (v.bbox.y0 >= u.bbox.y1 - 1 || dc > APART_HEIGHT_SHARE * h)) gap = Math.min(gap, Math.max(0, v.bbox.y0 - u.bbox.y1));
-      if (!below && (v.bbox.y1 <= u.bbox.y0 + 1 || -dc > APART_HEIGHT_SHARE * h)) gap = Math.min(gap, Math.max(0, u.bbox.y0 - v.bbox.y1));
+      if (below && (v.bbox.y0 >= u.bbox.y1 - 1 || dc > APART_HEIGHT_SHARE * h))
+        gap = Math.min(gap, Math.max(0, v.bbox.y0 - u.bbox.y1));
+      if (!below && (v.bbox.y1 <= u.bbox.y0 + 1 || -dc > APART_HEIGHT_SHARE * h))
+        gap = Math.min(gap, Math.max(0, u.bbox.y0 - v.bbox.y1));
     }
     return gap >= Math.max(APART_MIN_GAP, h * APART_HEIGHT_SHARE);
   };
@@ -41,7 +43,9 @@ export function findFurnitureBands(state: PageState): PageState {
   // line of a column at the head of the page) or right after the line above it (the last list
   // item at a column's foot), is body however apart it stands: a running header or footer is
   // drawn first, last, or on its own.
-  const streamLines = units.filter((u) => lineStreamPosition(state, u) !== undefined).sort((a, b) => lineStreamPosition(state, a)! - lineStreamPosition(state, b)!);
+  const streamLines = units
+    .filter((u) => lineStreamPosition(state, u) !== undefined)
+    .sort((a, b) => lineStreamPosition(state, a)! - lineStreamPosition(state, b)!);
   const drawnApart = (u: PageUnit, atTop: boolean) => {
     const k = streamLines.indexOf(u);
     // Drawn first or last (three body lines on either side at least): a header or footer.
@@ -55,8 +59,12 @@ export function findFurnitureBands(state: PageState): PageState {
   };
   const inTop = (u: PageUnit) => u.bbox.y1 <= H * FURNITURE_BAND;
   const inBottom = (u: PageUnit) => u.bbox.y0 >= H * (1 - FURNITURE_BAND);
-  const header = units.filter((u) => inTop(u) && apart(u, true) && drawnApart(u, true)).sort((a, b) => a.bbox.x0 - b.bbox.x0);
-  const footer = units.filter((u) => inBottom(u) && !header.includes(u) && apart(u, false) && drawnApart(u, false)).sort((a, b) => a.bbox.x0 - b.bbox.x0);
+  const header = units
+    .filter((u) => inTop(u) && apart(u, true) && drawnApart(u, true))
+    .sort((a, b) => a.bbox.x0 - b.bbox.x0);
+  const footer = units
+    .filter((u) => inBottom(u) && !header.includes(u) && apart(u, false) && drawnApart(u, false))
+    .sort((a, b) => a.bbox.x0 - b.bbox.x0);
   // Text turned up a side margin, clear of the body's lines (a "Downloaded from …" or "Accepted
   // manuscript" stamp, an arXiv identifier): furniture candidates, out of the body's flow, where
   // an XY-cut would have put them between two lines of a paragraph.

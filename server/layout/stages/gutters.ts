@@ -20,7 +20,15 @@ export function findColumnGutters(state: PageState): PageState {
   const lines = buildLines(state.upright, gutters);
   markRowMates(lines, state.width, gutters);
   const units: PageUnit[] = [];
-  for (const l of lines) units.push({ kind: 'line', line: l, rotated: false, bbox: l.bbox, cutBox: lineCutBox(l.bbox), words: l.text.split(/\s+/).length });
+  for (const l of lines)
+    units.push({
+      kind: 'line',
+      line: l,
+      rotated: false,
+      bbox: l.bbox,
+      cutBox: lineCutBox(l.bbox),
+      words: l.text.split(/\s+/).length,
+    });
   for (const s of state.rotated) {
     const l = makeLine([s], false);
     units.push({ kind: 'line', line: l, rotated: true, bbox: l.bbox, cutBox: l.bbox });

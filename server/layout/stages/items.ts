@@ -22,14 +22,22 @@ const BULLET_MAX_RISE = 0.45;
 /** …and it ends at most this many font sizes left of the line. */
 const BULLET_MAX_LEAD = 2.5;
 
-type Elem = { kind: 'blocks'; blocks: Block[] } | { kind: 'picture'; index: number } | { kind: 'table'; index: number } | { kind: 'formula'; index: number };
+type Elem =
+  | { kind: 'blocks'; blocks: Block[] }
+  | { kind: 'picture'; index: number }
+  | { kind: 'table'; index: number }
+  | { kind: 'formula'; index: number };
 
 export function buildItems(state: PageState): PageState {
   const { content, stats, marks } = state.input;
   const elems = groupBlocks(state, marks);
   const allBlocks = elems.flatMap((e) => (e.kind === 'blocks' ? e.blocks : []));
   const vocab = vocabularyOf(state.lines.map((l) => l.text));
-  const classified = classify(allBlocks, { page: content.page, width: state.width, height: state.height, stats }, vocab);
+  const classified = classify(
+    allBlocks,
+    { page: content.page, width: state.width, height: state.height, stats },
+    vocab,
+  );
   const byBlock = new Map<Block, Classified>(classified.map((c) => [c.block, c]));
   const grid = { width: state.width, height: state.height };
   const isMath = mathSpanTest(content.spans);
@@ -91,7 +99,11 @@ export function buildItems(state: PageState): PageState {
         if (prev.parts || next.parts) {
           // Inline math on either side: the parts run on, a space between (no dehyphenation
           // across a formula).
-          prev.parts = [...(prev.parts ?? [{ math: false, text: prev.text }]), { math: false, text: ' ' }, ...(next.parts ?? [{ math: false, text: next.text }])];
+          prev.parts = [
+            ...(prev.parts ?? [{ math: false, text: prev.text }]),
+            { math: false, text: ' ' },
+            ...(next.parts ?? [{ math: false, text: next.text }]),
+          ];
           prev.text = partsToText(prev.parts);
         } else prev.text = joinLines([prev.text, c.text], vocab);
         continue;

@@ -30,7 +30,12 @@ export interface LayoutResult {
 
 /** What the XY-cut orders: a text line, or a picture, table or display formula as one block. */
 export type PageUnit = Unit &
-  ({ kind: 'line'; line: Line; rotated: boolean } | { kind: 'picture'; index: number } | { kind: 'table'; index: number } | { kind: 'formula'; index: number });
+  (
+    | { kind: 'line'; line: Line; rotated: boolean }
+    | { kind: 'picture'; index: number }
+    | { kind: 'table'; index: number }
+    | { kind: 'formula'; index: number }
+  );
 
 export interface PlacedUnit {
   unit: PageUnit;

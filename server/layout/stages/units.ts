@@ -29,10 +29,21 @@ export function findUnits(state: PageState): PageState {
     for (const s of content.spans) if (inside(centre(s.bbox), b)) a += area(s.bbox);
     return a;
   };
-  const pictures = content.graphics.filter((g) => area(g.bbox) < pageArea * BACKGROUND_PAGE_SHARE && area(g.bbox) > 0 && textArea(g.bbox) < area(g.bbox) * FIGURE_MAX_TEXT_SHARE);
+  const pictures = content.graphics.filter(
+    (g) =>
+      area(g.bbox) < pageArea * BACKGROUND_PAGE_SHARE &&
+      area(g.bbox) > 0 &&
+      textArea(g.bbox) < area(g.bbox) * FIGURE_MAX_TEXT_SHARE,
+  );
   // Justified prose that alignment mistook for a table goes back to the text flow.
   // Only tables found by alignment alone: rules (full grids, booktabs) are stronger evidence.
-  const tables = state.input.tables.filter((t) => !(t.alignedOnly && (isJustifiedProse(t.spanIndices, content.spans) || isJustifiedOcrProse(t.spanIndices, content.spans))));
+  const tables = state.input.tables.filter(
+    (t) =>
+      !(
+        t.alignedOnly &&
+        (isJustifiedProse(t.spanIndices, content.spans) || isJustifiedOcrProse(t.spanIndices, content.spans))
+      ),
+  );
   const consumed = new Set<number>();
   for (const t of tables) for (const i of t.spanIndices) consumed.add(i);
   // Display formulas leave the text flow as units of their own (server/layout/math).

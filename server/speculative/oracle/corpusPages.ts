@@ -145,7 +145,13 @@ function regionTargets(pipeline: DraftBlock[], gt: { content: string; at?: numbe
 }
 
 /** Oracle pages for a PDF whose ground truth is DocTags (docling/pdf). */
-export function pagesFromDocTags(set: string, file: string, targetDocTags: string, pipelineDocTags: string, scanned: boolean): OraclePage[] {
+export function pagesFromDocTags(
+  set: string,
+  file: string,
+  targetDocTags: string,
+  pipelineDocTags: string,
+  scanned: boolean,
+): OraclePage[] {
   const targets = splitPages(targetDocTags);
   const pipes = splitPages(pipelineDocTags);
   const out: OraclePage[] = [];
@@ -164,14 +170,24 @@ export function pagesFromDocTags(set: string, file: string, targetDocTags: strin
       scanned,
       target,
       pipeline,
-      regions: regionTargets(pipeline, gtBlocks.map((b, i) => ({ content: b.content, at: at[i]?.index }))),
+      regions: regionTargets(
+        pipeline,
+        gtBlocks.map((b, i) => ({ content: b.content, at: at[i]?.index })),
+      ),
     });
   }
   return out;
 }
 
 /** Oracle pages for a PDF whose ground truth is Markdown. */
-export function pagesFromMarkdown(set: string, file: string, md: string, pipelineDocTags: string, scanned: boolean, seed: number): OraclePage[] {
+export function pagesFromMarkdown(
+  set: string,
+  file: string,
+  md: string,
+  pipelineDocTags: string,
+  scanned: boolean,
+  seed: number,
+): OraclePage[] {
   const rand = mulberry32(seed);
   const offset = [0, 1, 2, 3].map(() => Math.floor(rand() * 5) - 2);
   const pipes = splitPages(pipelineDocTags).map(parseDraftBlocks);

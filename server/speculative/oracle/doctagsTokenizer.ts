@@ -59,7 +59,9 @@ export class DocTagsTokenizer {
 
   /** Which tokenizer this is, for printed tables. */
   get label(): string {
-    return this.real ? "granite-docling's real tokenizer (<loc_N> = several BPE pieces)" : 'stand-in: cl100k + every tag and <loc_N> as one token';
+    return this.real
+      ? "granite-docling's real tokenizer (<loc_N> = several BPE pieces)"
+      : 'stand-in: cl100k + every tag and <loc_N> as one token';
   }
   private readonly tagIds = new Map<string, number>();
   private readonly tagNames: string[] = [];
@@ -173,7 +175,9 @@ export class DocTagsTokenizer {
   private encodeReal(doctags: string): TokenizedDocTags {
     const { tok, info } = this.real!;
     const ids = tok.encode(doctags);
-    const roles = info.locationRoles ? info.locationRoles(ids) : Int8Array.from(ids, (id) => (info.isLocation(id) ? 1 : -1));
+    const roles = info.locationRoles
+      ? info.locationRoles(ids)
+      : Int8Array.from(ids, (id) => (info.isLocation(id) ? 1 : -1));
     const kinds: TokenKind[] = [];
     const context: string[] = [];
     const stack: string[] = [];

@@ -23,11 +23,38 @@ export interface TargetBlock {
 }
 
 const TEX: Record<string, string> = {
-  '\\times': '×', '\\cdot': '·', '\\approx': '≈', '\\le': '≤', '\\leq': '≤', '\\ge': '≥', '\\geq': '≥',
-  '\\neq': '≠', '\\pm': '±', '\\infty': '∞', '\\top': '⊤', '\\bmod': 'mod', '\\alpha': 'α', '\\beta': 'β',
-  '\\gamma': 'γ', '\\delta': 'δ', '\\epsilon': 'ϵ', '\\lambda': 'λ', '\\mu': 'μ', '\\pi': 'π', '\\sigma': 'σ',
-  '\\theta': 'θ', '\\sum': '∑', '\\in': '∈', '\\to': '→', '\\rightarrow': '→', '\\,': ' ', '\\ ': ' ',
-  '\\quad': ' ', '\\qquad': ' ', '\\ldots': '…', '\\dots': '…',
+  '\\times': '×',
+  '\\cdot': '·',
+  '\\approx': '≈',
+  '\\le': '≤',
+  '\\leq': '≤',
+  '\\ge': '≥',
+  '\\geq': '≥',
+  '\\neq': '≠',
+  '\\pm': '±',
+  '\\infty': '∞',
+  '\\top': '⊤',
+  '\\bmod': 'mod',
+  '\\alpha': 'α',
+  '\\beta': 'β',
+  '\\gamma': 'γ',
+  '\\delta': 'δ',
+  '\\epsilon': 'ϵ',
+  '\\lambda': 'λ',
+  '\\mu': 'μ',
+  '\\pi': 'π',
+  '\\sigma': 'σ',
+  '\\theta': 'θ',
+  '\\sum': '∑',
+  '\\in': '∈',
+  '\\to': '→',
+  '\\rightarrow': '→',
+  '\\,': ' ',
+  '\\ ': ' ',
+  '\\quad': ' ',
+  '\\qquad': ' ',
+  '\\ldots': '…',
+  '\\dots': '…',
 };
 
 function inlineMath(tex: string): string {
@@ -65,7 +92,11 @@ const TABLE_RULE = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
 const LIST_RE = /^(\s*)([-*+]|\d{1,3}[.)])\s+(.*)$/;
 
 function splitRow(line: string): string[] {
-  const cells = line.trim().replace(/^\|/, '').replace(/\|$/, '').split(/(?<!\\)\|/);
+  const cells = line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split(/(?<!\\)\|/);
   return cells.map((c) => inlineText(c));
 }
 
@@ -137,7 +168,12 @@ export function markdownToBlocks(md: string): TargetBlock[] {
     if (li) {
       flush();
       const text = inlineText(li[3]);
-      out.push({ tag: 'list_item', content: text, plain: text, list: /\d/.test(li[2]) ? 'ordered_list' : 'unordered_list' });
+      out.push({
+        tag: 'list_item',
+        content: text,
+        plain: text,
+        list: /\d/.test(li[2]) ? 'ordered_list' : 'unordered_list',
+      });
       continue;
     }
     para.push(t.replace(/^>\s?/, ''));

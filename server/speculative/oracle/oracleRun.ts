@@ -32,8 +32,22 @@ export const VARIANTS: DraftVariant[] = [
   { name: '+ tag wildcards in keys', normalize: true, tagWildcards: true },
   { name: '+ nearby boxes (±1)', normalize: true, tagWildcards: true, locSpread: 1 },
   { name: '+ box calibration', normalize: true, tagWildcards: true, locSpread: 1, calibrateBoxes: true },
-  { name: '+ bullets merged into list items', normalize: true, tagWildcards: true, locSpread: 1, calibrateBoxes: true, mergeBullets: true },
-  { name: '+ nearby boxes (±3)', normalize: true, tagWildcards: true, locSpread: 3, calibrateBoxes: true, mergeBullets: true },
+  {
+    name: '+ bullets merged into list items',
+    normalize: true,
+    tagWildcards: true,
+    locSpread: 1,
+    calibrateBoxes: true,
+    mergeBullets: true,
+  },
+  {
+    name: '+ nearby boxes (±3)',
+    normalize: true,
+    tagWildcards: true,
+    locSpread: 3,
+    calibrateBoxes: true,
+    mergeBullets: true,
+  },
 ];
 
 export interface PageReplay {
@@ -50,12 +64,21 @@ function blocksFor(page: OraclePage, v: DraftVariant): (DraftBlock & { list?: st
   return v.normalize ? blocks.map((b) => ({ ...b, content: normalizeBlockContent(b.tag, b.content) })) : blocks;
 }
 
-export function replayPage(tok: DocTagsTokenizer, page: OraclePage, mode: 'page' | 'hsd', K: number, v: DraftVariant, opts: DecodeOptions = {}): PageReplay {
+export function replayPage(
+  tok: DocTagsTokenizer,
+  page: OraclePage,
+  mode: 'page' | 'hsd',
+  K: number,
+  v: DraftVariant,
+  opts: DecodeOptions = {},
+): PageReplay {
   const info = tok.tokenInfo({ tagWildcards: v.tagWildcards === true });
   const o: DecodeOptions = { ...opts, K, locSpread: v.locSpread ?? 0, calibrateBoxes: v.calibrateBoxes === true };
   const target = tok.encode(page.target);
   const blocks = blocksFor(page, v);
-  const pageDraft = v.plainText ? blocks.map((b) => b.content.replace(/<[^<>]+>/g, ' ')).join('\n') : assemblePage(blocks);
+  const pageDraft = v.plainText
+    ? blocks.map((b) => b.content.replace(/<[^<>]+>/g, ' ')).join('\n')
+    : assemblePage(blocks);
   const drafts = [tok.encode(pageDraft).ids];
   let stage1Passes = 0;
   if (mode === 'hsd') {

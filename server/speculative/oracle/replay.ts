@@ -28,7 +28,13 @@ export interface ReplayStats {
 }
 
 export function emptyStats(): ReplayStats {
-  return { passes: 0, generated: 0, accepted: 0, scored: 0, causes: Object.fromEntries(CAUSES.map((c) => [c, 0])) as Record<Cause, number> };
+  return {
+    passes: 0,
+    generated: 0,
+    accepted: 0,
+    scored: 0,
+    causes: Object.fromEntries(CAUSES.map((c) => [c, 0])) as Record<Cause, number>,
+  };
 }
 
 export function addStats(a: ReplayStats, b: ReplayStats): ReplayStats {
@@ -54,11 +60,18 @@ function draftGrams(drafts: readonly (readonly number[])[], info: TokenInfo): Se
 }
 
 /** Replays `target` (which must end with a stop token) against `drafts`. */
-export function replaySequence(target: TokenizedDocTags, drafts: readonly (readonly number[])[], info: TokenInfo, opts: DecodeOptions = {}): ReplayStats {
+export function replaySequence(
+  target: TokenizedDocTags,
+  drafts: readonly (readonly number[])[],
+  info: TokenInfo,
+  opts: DecodeOptions = {},
+): ReplayStats {
   const T = target.ids;
-  if (T.length === 0 || !info.isStop(T[T.length - 1])) throw new Error('oracle replay: the target must end with a stop token');
+  if (T.length === 0 || !info.isStop(T[T.length - 1]))
+    throw new Error('oracle replay: the target must end with a stop token');
   const nonEmpty = drafts.filter((d) => d.length > 0);
-  const index = nonEmpty.length > 0 ? new DraftIndex(nonEmpty, info, opts.n ?? DEFAULT_MATCH.n, opts.calibrateBoxes) : undefined;
+  const index =
+    nonEmpty.length > 0 ? new DraftIndex(nonEmpty, info, opts.n ?? DEFAULT_MATCH.n, opts.calibrateBoxes) : undefined;
   const grams = draftGrams(nonEmpty, info);
   // The target is given (it may legitimately repeat, e.g. empty table rows): no loop guard.
   const dec = new SpecDecoder(info, index, { ...opts, maxNewTokens: T.length + 1, loopGuard: false });
@@ -98,7 +111,8 @@ export function replaySequence(target: TokenizedDocTags, drafts: readonly (reado
   stats.accepted = dec.stats.accepted;
   stats.generated = dec.stats.generated;
   stats.scored = dec.stats.scored;
-  if (dec.tokens.length !== T.length || dec.tokens.some((t, i) => t !== T[i])) throw new Error('oracle replay: output differs from the target');
+  if (dec.tokens.length !== T.length || dec.tokens.some((t, i) => t !== T[i]))
+    throw new Error('oracle replay: output differs from the target');
   return stats;
 }
 
@@ -110,7 +124,8 @@ function causeAt(target: TokenizedDocTags, pos: number, grams: Set<string>, info
   if (ctx === 'formula') return 'math';
   if (kind === 'tag') return 'tags';
   const ahead: number[] = [];
-  for (let i = pos; i < target.ids.length && ahead.length < GRAM; i++) if (!info.isLocation(target.ids[i])) ahead.push(target.ids[i]);
+  for (let i = pos; i < target.ids.length && ahead.length < GRAM; i++)
+    if (!info.isLocation(target.ids[i])) ahead.push(target.ids[i]);
   if (ahead.length === GRAM && grams.has(ahead.join(','))) return 'reading order';
   return kind === 'separator' ? 'separators' : 'text';
 }
