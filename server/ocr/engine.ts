@@ -104,9 +104,19 @@ export class PaddleOcr {
     const t3 = performance.now();
 
     const kept: { quad: Point[]; dl: DecodedLine }[] = [];
+    const confidence = { read: 0, dropped: 0, meanScore: 1 };
+    let chars = 0;
+    let scoreSum = 0;
     decoded.forEach((dl, i) => {
       const text = dl.chars.map((c) => c.ch).join('');
-      if (dl.score < this.tuning.dropScore || text.trim() === '') return;
+      if (text.trim() === '') return;
+      confidence.read++;
+      chars += dl.chars.length;
+      scoreSum += dl.score * dl.chars.length;
+      if (dl.score < this.tuning.dropScore) {
+        confidence.dropped++;
+        return;
+      }
       // Work frame → input image: undo the quarter turn.
       kept.push({ quad: workQuads[i].map((p) => uprightToOriginalPoint(p, base, W, H)), dl });
     });
@@ -122,7 +132,16 @@ export class PaddleOcr {
     const cores = kept.map((k) => inkQuad(k.quad, k.dl).map(toUpright));
     const order = readingOrder(cores.map(boundsOf), cores);
     this.lastTimings = { detectMs: t1 - t0, rotationMs: t2 - t1, recognizeMs: t3 - t2, lines: lines.length };
-    return { rotation, skew, provider: this.provider, width: W, height: H, lines: order.map((i) => lines[i]) };
+    if (chars > 0) confidence.meanScore = scoreSum / chars;
+    return {
+      rotation,
+      skew,
+      provider: this.provider,
+      width: W,
+      height: H,
+      lines: order.map((i) => lines[i]),
+      confidence,
+    };
   }
 
   private buildLine(

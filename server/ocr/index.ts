@@ -13,6 +13,7 @@ export { PaddleOcr } from './engine';
 export { mapUprightToOriginal, mapOriginalToUpright } from './geometry';
 export type {
   Box,
+  OcrConfidence,
   OcrLine,
   OcrOptions,
   OcrResult,

@@ -58,6 +58,17 @@ export interface OcrResult {
   height: number;
   /** Lines in reading order (upright frame: columns left to right, top to bottom within each). */
   lines: OcrLine[];
+  /** How sure the recognizer was of the page (the low-confidence warning reads it). */
+  confidence: OcrConfidence;
+}
+
+export interface OcrConfidence {
+  /** Detected lines the recognizer read any text in, kept or not. */
+  read: number;
+  /** Of those, lines dropped for a mean character confidence under the engine's floor. */
+  dropped: number;
+  /** Mean character confidence over every character read on the page (kept and dropped lines), 0–1; 1 when none. */
+  meanScore: number;
 }
 
 export interface OcrOptions {

@@ -17,7 +17,7 @@ import { layoutPage } from '../layout/index';
 import { findTables } from '../layout/tableDetector';
 import { readPage, type RawPage } from './pageContent';
 import { recognize } from './ocrBridge';
-import { ocrToSpans } from './ocrPage';
+import { lowOcrConfidenceWarning, ocrToSpans } from './ocrPage';
 import { savePictures } from './pictures';
 import { shapeRegion } from './reparse';
 
@@ -62,6 +62,8 @@ export async function analyzePage(
       signal?.throwIfAborted();
       const ocr = await recognize({ data: scan.data, width: scan.width, height: scan.height }, opts.providers, signal);
       const os = ocrToSpans(ocr, scan.width, scan.height, scan.scale);
+      const doubt = lowOcrConfidenceWarning(ocr.confidence);
+      if (doubt) warnings.push(doubt);
       const content: PageContent = {
         page: pageNo,
         width: os.width,

@@ -4,7 +4,7 @@
  */
 import type { BBox } from '../../common/protocol';
 import type { TextSpan } from './types';
-import { mapUprightToOriginal, type Box, type OcrResult } from '../ocr/index';
+import { mapUprightToOriginal, type Box, type OcrConfidence, type OcrResult } from '../ocr/index';
 
 export interface OcrSpans {
   spans: TextSpan[];
@@ -79,4 +79,29 @@ export function ocrToSpans(res: OcrResult, imgW: number, imgH: number, scale: nu
       return { x0: o.x0 / scale, y0: o.y0 / scale, x1: o.x1 / scale, y1: o.y1 / scale };
     },
   };
+}
+
+/**
+ * Below this mean character confidence a page's OCR is not to be trusted. Measured (2026-11-27):
+ * printed scans 0.958–0.999 (docling's OCR samples, a JBIG2 scan, a Chinese scan, the generated
+ * multi-column scans at 150 and 300 dpi); a note in the Breip handwriting font 0.864 (one word in
+ * five misread); a Cyrillic form the models cannot read 0.417 and 0.825.
+ */
+export const LOW_OCR_SCORE = 0.9;
+/** …or when more than this share of the lines read had to be dropped under the engine's floor. */
+export const LOW_OCR_DROPPED = 0.25;
+
+/**
+ * The page warning for OCR the recognizer itself doubts: handwriting, a very poor scan. The
+ * pipeline's recognizer reads print; the VLM engine is the answer there (issue 23 class 11).
+ */
+export function lowOcrConfidenceWarning(c: OcrConfidence): string | undefined {
+  if (c.read < 3) return undefined;
+  const droppedShare = c.dropped / c.read;
+  if (c.meanScore >= LOW_OCR_SCORE && droppedShare <= LOW_OCR_DROPPED) return undefined;
+  return (
+    `OCR is unsure of this page (mean confidence ${c.meanScore.toFixed(2)}, ${c.dropped} of ${c.read} lines too uncertain to keep): ` +
+    'handwriting, a script the OCR models do not read (they read Latin and Chinese) or a poor scan is beyond the pipeline engine; ' +
+    'check the text, or convert with the VLM engine (--engine vlm, setting folio.engine)'
+  );
 }
