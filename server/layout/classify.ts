@@ -187,11 +187,15 @@ const CENTRED_SHARE = 0.02;
 /** The top share of the page where a running head may stand (stages/captions.ts: TOP_ROW_MAX). */
 const RUNNING_HEAD_ZONE = 0.16;
 
+/** Small-caps fonts: Computer Modern's cmcsc, Latin Modern's LMRomanCaps, OpenType "SC" cuts. */
+const SMALL_CAPS_FONT_RE = /cmcsc|caps|smcp|[-a-z\d]sc$/i;
+
 /**
- * A section heading in regular (not bold) capitals or small capitals, centred on the page:
- * AASTeX's "ABSTRACT" and "1. INTRODUCTION" (CMR10 capitals), amsart's "REFERENCES" and
- * "ACKNOWLEDGEMENTS". Centred capitals also set author names and affiliations under a title, so
- * the line must be one word or carry a section number; centred on the page, it is no table cell.
+ * A section heading in regular (not bold) capitals or a small-caps font: AASTeX's "ABSTRACT" and
+ * "1. INTRODUCTION" (CMR10 capitals, centred), amsart's "REFERENCES", PMLR's "1.1.1.
+ * Sub-sub-sections" (CMCSC10, set left). Centred capitals also set author names and affiliations
+ * under a title, so the line must be one word or carry a section number; a capitals line must
+ * be centred on the page (so it is no table cell), a small-caps one too unless it is numbered.
  */
 function centredCapsHeadingLine(b: Block, text: string, size: number, body: number, page: PageInfo): boolean {
   const l = b.lines[0];
@@ -202,11 +206,14 @@ function centredCapsHeadingLine(b: Block, text: string, size: number, body: numb
   if (b.lines.length !== 1 || l.bold || l.monospace || l.mathRatio > 0) return false;
   if (text.length > 60 || /[.,;:!?]$/.test(text) || size < body * CAPS_HEADING_MIN_SIZE) return false;
   const words = text.split(/\s+/);
-  if (words.length > 1 && (headingNumberDepth(text) === undefined || words.length > 8)) return false;
-  if (Math.abs((l.bbox.x0 + l.bbox.x1) / 2 - pageWidth / 2) > pageWidth * CENTRED_SHARE) return false;
+  const numbered = headingNumberDepth(text) !== undefined;
+  if (words.length > 1 && (!numbered || words.length > 8)) return false;
+  const smallCapsFont = l.spans.every((s) => !s.text.trim() || SMALL_CAPS_FONT_RE.test(s.fontName));
+  const centred = Math.abs((l.bbox.x0 + l.bbox.x1) / 2 - pageWidth / 2) <= pageWidth * CENTRED_SHARE;
+  if (!centred && !(smallCapsFont && numbered)) return false;
   const upper = (text.match(/\p{Lu}/gu) ?? []).length;
   const lower = (text.match(/\p{Ll}/gu) ?? []).length;
-  return upper >= CAPS_HEADING_MIN_LETTERS && lower === 0;
+  return smallCapsFont ? upper + lower >= CAPS_HEADING_MIN_LETTERS : upper >= CAPS_HEADING_MIN_LETTERS && lower === 0;
 }
 
 /** Nesting depth from indentation: a stack of marker x positions within each run of list items. */

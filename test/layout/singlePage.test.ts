@@ -103,10 +103,11 @@ test('footnotes set in Computer Modern 8 pt are prose, not one formula; a runnin
   assert.deepEqual(failed, []);
 });
 
-test('section heads in regular capitals centred on the page are headings (AASTeX "ABSTRACT", "1. INTRODUCTION")', async () => {
+test('section heads in regular capitals centred on the page, or numbered in a small-caps font, are headings', async () => {
   // AASTeX 6.31 sets its section heads in CMR10 capitals at the body size, not bold, centred; the
   // draft's line numbers in the margin share each line's row, so row mates cannot rule them out.
-  const ids = ['aas-p1-06', 'aas-p1-08'];
+  // PMLR sets "1.1.1. Sub-sub-sections" in CMCSC10 at the body size, flush left.
+  const ids = ['aas-p1-06', 'aas-p1-08', 'pmlr-p1-07'];
   const { failed, ran } = await failingSetTests(ids);
   assert.equal(ran.length, ids.length);
   assert.deepEqual(failed, []);
