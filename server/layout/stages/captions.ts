@@ -54,6 +54,8 @@ function topRow(state: PageState): PageUnit[] {
 
 /** The last row may start this far up the page (elsarticle's "Preprint submitted to …" at 91.8 %). */
 const BOTTOM_ROW_MIN = 0.84;
+/** …under at least this many lines of body text. */
+const BOTTOM_ROW_MIN_LINES_ABOVE = 4;
 
 /**
  * The page's last row of body lines when it stands apart from the lines above it, above the
@@ -67,6 +69,9 @@ function bottomRow(state: PageState): PageUnit[] {
   const bottom = Math.max(...lines.map((u) => u.bbox.y1));
   const last = lines.filter((u) => u.bbox.y1 >= bottom - 2);
   if (last.some((u) => u.kind === 'line' && u.line.bold)) return [];
+  // A footer sits under a text block; a title page's imprint row ("0. Auflage, …" … "Martin
+  // Thoma" under a two-line title) is its content.
+  if (lines.length - last.length < BOTTOM_ROW_MIN_LINES_ABOVE) return [];
   const top = Math.min(...last.map((u) => u.bbox.y0));
   if (top < state.height * BOTTOM_ROW_MIN) return [];
   const h = Math.max(...last.map((u) => u.bbox.y1 - u.bbox.y0));
