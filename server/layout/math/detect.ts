@@ -76,13 +76,22 @@ const SHORT_WORDS = new Set([
   'ie',
 ]);
 
+/** A run in a font pdf.js calls monospace that is only this many relation/operator signs is math. */
+const MONO_OPERATOR_RUN = 2;
+const MONO_OPERATOR_RE = /^[=<>+]+$/;
+
 const BULLET_RE = /^[•◦▪■□●○\-–—*·\uf0b7\uf0a7]$/u;
 
 export function isMathSpan(s: TextSpan, body: string): boolean {
   const t = s.text.trim();
   if (!t || BULLET_RE.test(t)) return false;
   // A lone math symbol may come in a font pdf.js calls monospace; code never is all symbols.
-  if (s.monospace) return [...t].every((c) => isMathChar(c) || /\s/.test(c));
+  // newtx's txmiaX (acmart, Libertine math) is one: its "=" and "<" are plain ASCII, so a short
+  // run of nothing but relation and operator signs counts too (a code line is never just "=").
+  if (s.monospace)
+    return (
+      [...t].every((c) => isMathChar(c) || /\s/.test(c)) || (t.length <= MONO_OPERATOR_RUN && MONO_OPERATOR_RE.test(t))
+    );
   const bare = s.fontName.replace(/^[A-Z]{6}\+/, '');
   if (MATH_FONT_RE.test(bare)) return !/^[.,;:]+$/.test(t);
   // Computer Modern's small upright sizes set scripts ("x_2", "_{max}") and also footnotes and
