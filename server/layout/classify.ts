@@ -106,7 +106,7 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
       !/[.,;:!?)]$/.test(text) &&
       size >= body * 0.95 &&
       !largerThanBody(size, body);
-    const capsHeading = !headingLike && !italicHeading && capsHeadingLine(b, text, size, body);
+    const capsHeading = !headingLike && !italicHeading && capsHeadingBlock(b, text, size, body, info);
     if (headingLike || italicHeading || capsHeading) {
       const isTitle =
         info.page === 1 &&
@@ -175,6 +175,45 @@ function capsHeadingLine(b: Block, text: string, size: number, body: number): bo
   const upper = (text.match(/\p{Lu}/gu) ?? []).length;
   const lower = (text.match(/\p{Ll}/gu) ?? []).length;
   return upper >= CAPS_HEADING_MIN_LETTERS && upper >= CAPS_HEADING_UPPER_SHARE * (upper + lower);
+}
+
+/** A one-line section head in capitals that size and weight alone do not make a heading. */
+function capsHeadingBlock(b: Block, text: string, size: number, body: number, info: PageInfo): boolean {
+  return capsHeadingLine(b, text, size, body) || centredCapsHeadingLine(b, text, size, body, info);
+}
+
+/** A centred line's middle may sit this share of the page width off the page's middle. */
+const CENTRED_SHARE = 0.02;
+/** The top share of the page where a running head may stand (stages/captions.ts: TOP_ROW_MAX). */
+const RUNNING_HEAD_ZONE = 0.16;
+
+/** Small-caps fonts: Computer Modern's cmcsc, Latin Modern's LMRomanCaps, OpenType "SC" cuts. */
+const SMALL_CAPS_FONT_RE = /cmcsc|caps|smcp|[-a-z\d]sc$/i;
+
+/**
+ * A section heading in regular (not bold) capitals or a small-caps font: AASTeX's "ABSTRACT" and
+ * "1. INTRODUCTION" (CMR10 capitals, centred), amsart's "REFERENCES", PMLR's "1.1.1.
+ * Sub-sub-sections" (CMCSC10, set left). Centred capitals also set author names and affiliations
+ * under a title, so the line must be one word or carry a section number; a capitals line must
+ * be centred on the page (so it is no table cell), a small-caps one too unless it is numbered.
+ */
+function centredCapsHeadingLine(b: Block, text: string, size: number, body: number, page: PageInfo): boolean {
+  const l = b.lines[0];
+  const pageWidth = page.width;
+  // Centred capitals up there are a running head set low (amsart), which furniture.ts judges.
+  if (l.bbox.y0 < page.height * RUNNING_HEAD_ZONE) return false;
+  // Row mates are not checked: a draft's line numbers in the margin share every line's row.
+  if (b.lines.length !== 1 || l.bold || l.monospace || l.mathRatio > 0) return false;
+  if (text.length > 60 || /[.,;:!?]$/.test(text) || size < body * CAPS_HEADING_MIN_SIZE) return false;
+  const words = text.split(/\s+/);
+  const numbered = headingNumberDepth(text) !== undefined;
+  if (words.length > 1 && (!numbered || words.length > 8)) return false;
+  const smallCapsFont = l.spans.every((s) => !s.text.trim() || SMALL_CAPS_FONT_RE.test(s.fontName));
+  const centred = Math.abs((l.bbox.x0 + l.bbox.x1) / 2 - pageWidth / 2) <= pageWidth * CENTRED_SHARE;
+  if (!centred && !(smallCapsFont && numbered)) return false;
+  const upper = (text.match(/\p{Lu}/gu) ?? []).length;
+  const lower = (text.match(/\p{Ll}/gu) ?? []).length;
+  return smallCapsFont ? upper + lower >= CAPS_HEADING_MIN_LETTERS : upper >= CAPS_HEADING_MIN_LETTERS && lower === 0;
 }
 
 /** Nesting depth from indentation: a stack of marker x positions within each run of list items. */

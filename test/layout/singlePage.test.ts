@@ -102,3 +102,22 @@ test('footnotes set in Computer Modern 8 pt are prose, not one formula; a runnin
   assert.equal(ran.length, ids.length);
   assert.deepEqual(failed, []);
 });
+
+test('section heads in regular capitals centred on the page, or numbered in a small-caps font, are headings', async () => {
+  // AASTeX 6.31 sets its section heads in CMR10 capitals at the body size, not bold, centred; the
+  // draft's line numbers in the margin share each line's row, so row mates cannot rule them out.
+  // PMLR sets "1.1.1. Sub-sub-sections" in CMCSC10 at the body size, flush left.
+  const ids = ['aas-p1-06', 'aas-p1-08', 'pmlr-p1-07'];
+  const { failed, ran } = await failingSetTests(ids);
+  assert.equal(ran.length, ids.length);
+  assert.deepEqual(failed, []);
+});
+
+test('a last row standing apart above the footer band is a furniture candidate (elsarticle "Preprint submitted to Elsevier … June 8, 2018", PMLR "© 2010 …")', async () => {
+  // elsarticle sets its preprint footer at 91.8 % of the page and PMLR its copyright line at the
+  // foot of the text block: both above the 8 % footer band, so they had stayed body text.
+  const ids = ['els5p-p1-02', 'els5p-p1-03', 'pmlr-p1-03'];
+  const { failed, ran } = await failingSetTests(ids);
+  assert.equal(ran.length, ids.length);
+  assert.deepEqual(failed, []);
+});

@@ -13,7 +13,7 @@ export function placeCaptions(state: PageState): PageState {
   const items = attachCaptions(state.items);
   const furnitureCandidates: number[] = [];
   const bandBoxes = [...state.header, ...state.footer, ...state.margin].map((u) => u.bbox);
-  const topBoxes = topRow(state).map((u) => u.bbox);
+  const topBoxes = [...topRow(state), ...bottomRow(state)].map((u) => u.bbox);
   items.forEach((it, i) => {
     if (!it.bbox || it.cls === 'picture' || it.cls === 'table') return;
     const b = it.bbox;
@@ -50,4 +50,26 @@ function topRow(state: PageState): PageUnit[] {
   const h = Math.max(...first.map((u) => u.bbox.y1 - u.bbox.y0));
   const next = Math.min(...state.body.filter((u) => !first.includes(u)).map((u) => u.bbox.y0));
   return next - bottom >= TOP_ROW_GAP * h ? first : [];
+}
+
+/** The last row may start this far up the page (elsarticle's "Preprint submitted to …" at 91.8 %). */
+const BOTTOM_ROW_MIN = 0.84;
+
+/**
+ * The page's last row of body lines when it stands apart from the lines above it, above the
+ * footer band (a journal footer set high: "Preprint submitted to Elsevier … June 8, 2018"), and
+ * not bold: only a candidate, as topRow's. At the foot, furniture.ts keeps only a stamp, a row
+ * with a row mate, a chapter–page number or a citation line not led by a footnote mark.
+ */
+function bottomRow(state: PageState): PageUnit[] {
+  const lines = state.body.filter((u) => u.kind === 'line' && !u.rotated);
+  if (lines.length < 4) return [];
+  const bottom = Math.max(...lines.map((u) => u.bbox.y1));
+  const last = lines.filter((u) => u.bbox.y1 >= bottom - 2);
+  if (last.some((u) => u.kind === 'line' && u.line.bold)) return [];
+  const top = Math.min(...last.map((u) => u.bbox.y0));
+  if (top < state.height * BOTTOM_ROW_MIN) return [];
+  const h = Math.max(...last.map((u) => u.bbox.y1 - u.bbox.y0));
+  const above = Math.max(...state.body.filter((u) => !last.includes(u)).map((u) => u.bbox.y1));
+  return top - above >= TOP_ROW_GAP * h ? last : [];
 }
