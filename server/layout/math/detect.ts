@@ -76,24 +76,17 @@ const SHORT_WORDS = new Set([
   'ie',
 ]);
 
-/** A run in a font pdf.js calls monospace that is only this many relation/operator signs is math. */
-const MONO_OPERATOR_RUN = 2;
-const MONO_OPERATOR_RE = /^[=<>+]+$/;
-
 const BULLET_RE = /^[•◦▪■□●○\-–—*·\uf0b7\uf0a7]$/u;
 
 export function isMathSpan(s: TextSpan, body: string): boolean {
   const t = s.text.trim();
   if (!t || BULLET_RE.test(t)) return false;
-  // A lone math symbol may come in a font pdf.js calls monospace; code never is all symbols.
-  // newtx's txmiaX (acmart, Libertine math) is one: its "=" and "<" are plain ASCII, so a short
-  // run of nothing but relation and operator signs counts too (a code line is never just "=").
-  if (s.monospace)
-    return (
-      [...t].every((c) => isMathChar(c) || /\s/.test(c)) || (t.length <= MONO_OPERATOR_RUN && MONO_OPERATOR_RE.test(t))
-    );
+  // A math font by name first: pdf.js calls newtx's txmiaX (acmart's Libertine math) monospace,
+  // and its "=" is plain ASCII.
   const bare = s.fontName.replace(/^[A-Z]{6}\+/, '');
   if (MATH_FONT_RE.test(bare)) return !/^[.,;:]+$/.test(t);
+  // A lone math symbol may come in a font pdf.js calls monospace; code never is all symbols.
+  if (s.monospace) return [...t].every((c) => isMathChar(c) || /\s/.test(c));
   // Computer Modern's small upright sizes set scripts ("x_2", "_{max}") and also footnotes and
   // affiliations: a run of words there is prose ("Also at Physics Department, XYZ University.").
   if (/^cmr(5|6|7|8)$/i.test(bare)) return !/^[.,;:]+$/.test(t) && !isProseRun(t);
