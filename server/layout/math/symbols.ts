@@ -7,7 +7,7 @@
 
 /** Fonts that only set math (TeX's math italics, symbols and extension fonts, OpenType math fonts). */
 export const MATH_FONT_RE =
-  /^(cmmi|cmsy|cmex|cmbsy|cmmib|msam|msbm|eufm|eusm|rsfs|stix|cambriamath|cambria.?math|mathematicalpi|euclid|mt ?extra|lmmath|lmsy|lmex|latinmodern-?math|latinmodernmath|xits|asana|texgyre\w*-?math|dejavumath|libertinusmath|firamath|garamondmath|opensymbol|katex_(math|main-italic|size|ams)|n?(tx|px)(mi|sy|ex))/i;
+  /^(cmmi|cmsy|cmex|cmbsy|cmmib|msam|msbm|eufm|eusm|rsfs|stix|cambriamath|cambria.?math|mathematicalpi|euclid|mt ?extra|lmmath|lmsy|lmex|latinmodern-?math|latinmodernmath|xits|asana|texgyre\w*-?math|dejavumath|libertinusmath|firamath|garamondmath|opensymbol|katex_(math|main-italic|size|ams))/i;
 
 const GREEK: Record<string, string> = {
   α: '\\alpha',
