@@ -76,14 +76,21 @@ const SHORT_WORDS = new Set([
   'ie',
 ]);
 
+/** newtx and pxfonts math fonts (txmi, txmiaX, txsys, txexs, pxmi, ntxmi, …). */
+const TX_MATH_FONT_RE = /^n?(tx|px)(mi|sy|ex)/i;
+
 const BULLET_RE = /^[•◦▪■□●○\-–—*·\uf0b7\uf0a7]$/u;
 
 export function isMathSpan(s: TextSpan, body: string): boolean {
   const t = s.text.trim();
   if (!t || BULLET_RE.test(t)) return false;
-  // A lone math symbol may come in a font pdf.js calls monospace; code never is all symbols.
-  if (s.monospace) return [...t].every((c) => isMathChar(c) || /\s/.test(c));
   const bare = s.fontName.replace(/^[A-Z]{6}\+/, '');
+  // newtx / pxfonts math (acmart's Libertine math): pdf.js calls txmiaX monospace and its "=" is
+  // plain ASCII, so the font's name decides before the monospace test below.
+  if (TX_MATH_FONT_RE.test(bare)) return !/^[.,;:]+$/.test(t);
+  // A lone math symbol may come in a font pdf.js calls monospace; code never is all symbols.
+  // (Other math fonts stay behind this test: a listing sets "σ}" in CMMI/CMSY inside its code.)
+  if (s.monospace) return [...t].every((c) => isMathChar(c) || /\s/.test(c));
   if (MATH_FONT_RE.test(bare)) return !/^[.,;:]+$/.test(t);
   // Computer Modern's small upright sizes set scripts ("x_2", "_{max}") and also footnotes and
   // affiliations: a run of words there is prose ("Also at Physics Department, XYZ University.").

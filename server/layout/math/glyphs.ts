@@ -61,6 +61,8 @@ function combineNegations(gs: Glyph[]): Glyph[] {
   return out;
 }
 
+const VARIATION_SELECTORS = /[\uFE00-\uFE0F]/g;
+
 /** Rough advance widths in em: enough to place glyphs of one run in order. */
 function advance(ch: string): number {
   if (/[il.,;:'|!]/.test(ch)) return 0.28;
@@ -79,7 +81,8 @@ export function baselineOf(s: TextSpan): number {
 export function spansToGlyphs(spans: TextSpan[], runOffset = 0): Glyph[] {
   const out: Glyph[] = [];
   spans.forEach((s, k) => {
-    const chars = [...normalizeSpanText(s.text)];
+    // Variation selectors (newtx's "∑︁" is U+2211 U+FE01) pick a glyph form; LaTeX has no use for them.
+    const chars = [...normalizeSpanText(s.text).replace(VARIATION_SELECTORS, '')];
     // LibreOffice Math spaces every glyph of a run ("A t t e n t i o n"): those spaces mean nothing.
     const letterSpaced = /^\s*\S( \S)+\s*$/.test(s.text);
     const bare = s.fontName.replace(/^[A-Z]{6}\+/, '');
