@@ -101,11 +101,12 @@ async function savedMdWhen(pdf: string, what: string, ok: (md: string) => boolea
     what,
     45_000,
     async () => {
-      // Focus the `.md` editor itself (the view's tab, "x.pdf ⇄ x.md", names the file too).
+      // Focus the `.md` editor itself (the view's tab, "x.pdf ⇄ x.md", names the file too), clicking
+      // inside its visible frame: the lines element moves up out of view when the editor scrolls.
       await vs.page
-        .locator(`.monaco-editor[data-uri$="/${name}"] .view-lines`)
+        .locator(`.monaco-editor[data-uri$="/${name}"] .overflow-guard`)
         .first()
-        .click({ position: { x: 2, y: 2 } });
+        .click({ position: { x: 90, y: 6 } });
       await vs.page.keyboard.press('Control+S');
       await new Promise((r) => setTimeout(r, 300));
       const md = readMd(pdf);
