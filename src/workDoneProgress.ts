@@ -1,7 +1,8 @@
 /**
  * The backend's work-done progress (`page i/N` with a percentage) shown in a VS Code progress
  * notification, which takes increments rather than totals: one place for every command that
- * converts under a notification.
+ * converts under a notification. `share`: the part of the notification's bar this piece of work
+ * fills (one model of two downloads fills half).
  */
 import type * as vscode from 'vscode';
 import { WorkDoneProgress, type LanguageClient, type WorkDoneProgressReport } from 'vscode-languageclient/node';
@@ -10,13 +11,14 @@ export function forwardWorkDone(
   client: LanguageClient,
   workDoneToken: string,
   progress: vscode.Progress<{ message?: string; increment?: number }>,
+  share = 1,
 ): vscode.Disposable {
   let lastPercent = 0;
   return client.onProgress(WorkDoneProgress.type, workDoneToken, (v) => {
     if (v.kind !== 'report') return;
     const r = v as WorkDoneProgressReport;
     const pct = r.percentage ?? lastPercent;
-    progress.report({ message: r.message, increment: pct - lastPercent });
+    progress.report({ message: r.message, increment: (pct - lastPercent) * share });
     lastPercent = pct;
   });
 }

@@ -7,9 +7,9 @@
  */
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
-import { WorkDoneProgress, type WorkDoneProgressReport } from 'vscode-languageclient/node';
 import { PullModelRequest } from '../../common/protocol';
 import type { FolioContext } from '../context';
+import { forwardWorkDone } from '../workDoneProgress';
 import { messageOf } from '../../common/errorKinds';
 
 interface ModelPick extends vscode.QuickPickItem {
@@ -71,15 +71,8 @@ export function downloadModelsCommand(ctx: FolioContext) {
           token.onCancellationRequested(() => (cancelled = true));
           const client = await ctx.client();
           for (const repo of which.repos) {
-            let lastPct = 0;
             const workDoneToken = randomUUID();
-            const sub = client.onProgress(WorkDoneProgress.type, workDoneToken, (v) => {
-              if (v.kind !== 'report') return;
-              const r = v as WorkDoneProgressReport;
-              const pct = r.percentage ?? lastPct;
-              progress.report({ message: r.message, increment: (pct - lastPct) / which.repos.length });
-              lastPct = pct;
-            });
+            const sub = forwardWorkDone(client, workDoneToken, progress, 1 / which.repos.length);
             let folder: string;
             try {
               ({ folder } = await client.sendRequest(
