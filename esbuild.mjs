@@ -41,7 +41,9 @@ const nodeEntries = [
   ['server/worker/pageWorker.ts', 'dist/pageWorker.js'],
   ['server/vlm/vlmWorker.ts', 'dist/vlmWorker.js'],
   ['server/export/exportWorker.ts', 'dist/exportWorker.js'],
-  ['server/cli/main.ts', 'dist/cli.js'],
+  // dist/cli.js is a small launcher (it starts the first page worker) that loads dist/cli-main.js.
+  ['server/cli/launch.ts', 'dist/cli.js'],
+  ['server/cli/main.ts', 'dist/cli-main.js'],
   // The CLI's other commands, loaded by dist/cli.js when they run (server/cli/commandBundle.ts).
   ['server/mcp/server.ts', 'dist/cli-mcp.js'],
   ['server/serve/serveCommand.ts', 'dist/cli-serve.js'],
@@ -86,7 +88,15 @@ const common = {
 };
 
 const builds = [
-  ...nodeEntries.map(([entry, outfile]) => ({ ...common, entryPoints: [entry], outfile })),
+  // What ships is minified (names kept, for error names and stack traces; the linked source maps
+  // map back): V8 parses the CLI and the page worker at every start, ~10 ms less (issue 22, start-up).
+  ...nodeEntries.map(([entry, outfile]) => ({
+    ...common,
+    entryPoints: [entry],
+    outfile,
+    minify: true,
+    keepNames: true,
+  })),
   testEntries.length > 0 && {
     ...common,
     entryPoints: testEntries,

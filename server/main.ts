@@ -44,7 +44,9 @@ import { resolveLimits } from './worker/limits';
 import { checkExportParams } from './export/checkExportParams';
 import { exportInWorker, exportJob } from './export/inWorker';
 import { checkPullModelParams, pullModelRequest } from './models/pullRequest';
+import { enableCompileCache } from './util/compileCache';
 
+enableCompileCache();
 const connection = createConnection(ProposedFeatures.all);
 const pool = new PageWorkerPool({ size: Number(process.env.FOLIO_WORKERS) || 2 });
 

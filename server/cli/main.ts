@@ -1,7 +1,7 @@
-#!/usr/bin/env node
 /**
- * The `folio` command line. It runs the same engine as the extension's backend (the worker
- * pool and the conversion orchestrator), in this process.
+ * The `folio` command line, bundled as dist/cli-main.js and loaded by dist/cli.js (server/cli/launch.ts).
+ * It runs the same engine as the extension's backend (the worker pool and the conversion
+ * orchestrator), in this process.
  *
  *   folio convert <file.pdf|dir>... [options]     see `folio convert --help`
  *   folio models pull|list|remove ...             model manager (VLM engine)
@@ -25,6 +25,8 @@ import { commandBundle } from './commandBundle';
 import { EXIT_CODES } from './exitCodes';
 import { FolioError, kindOf, messageOf } from '../errors';
 import { tmpdir } from 'node:os';
+import { enableCompileCache } from '../util/compileCache';
+import { startupMark } from '../util/startupTrace';
 
 const VERSION = '0.1.0';
 
@@ -271,6 +273,7 @@ async function convertCommand(argv: string[]): Promise<number> {
         const empty = exportProblem(args.format, rendered.text, summary);
         if (empty) throw new Error(empty);
         writeRendered(plan, args, rendered);
+        startupMark('cli:written');
         const secs = ((Date.now() - started) / 1000).toFixed(1);
         const extra = [
           summary.cancelled ? `cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages` : '',
@@ -305,6 +308,8 @@ async function convertCommand(argv: string[]): Promise<number> {
 }
 
 async function main(argv: string[]): Promise<number> {
+  startupMark('cli:main');
+  enableCompileCache();
   const [command, ...rest] = argv;
   try {
     switch (command) {
@@ -363,4 +368,5 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
+  process.once('exit', () => startupMark('cli:exit'));
 });

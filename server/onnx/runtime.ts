@@ -15,14 +15,32 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as ort from 'onnxruntime-node';
+import type * as ort from 'onnxruntime-node';
 import { messageOf } from '../errors';
 
 export type Tensor = ort.Tensor;
 export type Session = ort.InferenceSession;
 export type TensorType = ort.Tensor.Type;
 export type OnnxValueMap = Record<string, ort.Tensor>;
-export const Tensor = ort.Tensor;
+
+let ortModule: typeof ort | undefined;
+
+/**
+ * onnxruntime-node, loaded on first use: its native library costs a page worker ~15 ms to load,
+ * and a born-digital page never runs a model (issue 22, start-up).
+ */
+function onnxruntime(): typeof ort {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (ortModule ??= require('onnxruntime-node') as typeof ort);
+}
+
+/**
+ * onnxruntime's own Tensor constructor, reached through `onnxruntime()`: `new Tensor(...)` returns
+ * an `ort.Tensor` (a constructor may return another object), so callers build tensors as before.
+ */
+export const Tensor = function Tensor(...args: unknown[]): ort.Tensor {
+  return new (onnxruntime().Tensor as new (...a: unknown[]) => ort.Tensor)(...args);
+} as unknown as typeof ort.Tensor;
 
 export type ProviderName = 'cuda' | 'webgpu' | 'cpu' | 'dml' | 'coreml' | 'tensorrt';
 export const DEFAULT_PROVIDERS: readonly ProviderName[] = ['cuda', 'webgpu', 'cpu'];
@@ -80,7 +98,9 @@ function reportRuns(session: ort.InferenceSession): ort.InferenceSession {
 
 /** Providers the installed onnxruntime-node knows, and whether their binaries are present. */
 export function listProviders(): { name: string; bundled: boolean }[] {
-  return ort.listSupportedBackends().map((b) => ({ name: b.name, bundled: b.bundled }));
+  return onnxruntime()
+    .listSupportedBackends()
+    .map((b) => ({ name: b.name, bundled: b.bundled }));
 }
 
 /**
@@ -110,8 +130,8 @@ export async function createSession(model: string | Uint8Array, options: Session
     try {
       const session =
         typeof model === 'string'
-          ? await ort.InferenceSession.create(model, so)
-          : await ort.InferenceSession.create(model, so);
+          ? await onnxruntime().InferenceSession.create(model, so)
+          : await onnxruntime().InferenceSession.create(model, so);
       return { session: reportRuns(session), provider, failures };
     } catch (err) {
       lastError = err;

@@ -11,6 +11,7 @@
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { deferSystemFonts } from './systemFonts';
+import { startupMark } from '../util/startupTrace';
 
 type PdfjsModule = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 
@@ -43,14 +44,56 @@ function installPolyfills(): void {
   if (typeof AB.transfer !== 'function') AB.transfer = AB.transferToFixedLength;
 }
 
+/**
+ * Built-ins that pdf.js's legacy build replaces, on the whole thread, with core-js versions written
+ * in JavaScript, to fix edge cases neither pdf.js nor Folio meets (V8's error on `push` to an array
+ * whose length is read-only; JSON.parse's `context.source`; JSON.stringify of `JSON.rawJSON`). The
+ * JavaScript `push` and `JSON.parse` made every push and every parse on the thread slower, pdf.js's
+ * own included (issue 22, start-up), so the engine's own versions are put back after loading.
+ * What core-js only adds (iterator helpers, Set methods, base64) stays.
+ */
+function keepBuiltins(): () => void {
+  const push = Array.prototype.push;
+  const { parse, stringify } = JSON;
+  return () => {
+    if (Array.prototype.push !== push) Object.defineProperty(Array.prototype, 'push', { value: push });
+    if (JSON.parse !== parse) Object.defineProperty(JSON, 'parse', { value: parse });
+    if (JSON.stringify !== stringify) Object.defineProperty(JSON, 'stringify', { value: stringify });
+  };
+}
+
+/**
+ * The minified builds: the same code as pdf.mjs and pdf.worker.mjs in half the text, which V8
+ * parses ~20 ms faster on every start of a thread that converts (issue 22, start-up). The VSIX
+ * ships these two (.vscodeignore). Typed as pdf.mjs, whose declarations they share.
+ */
+const PDFJS = 'pdfjs-dist/legacy/build/pdf.min.mjs';
+const PDFJS_WORKER = 'pdfjs-dist/legacy/build/pdf.worker.min.mjs';
+
 let loaded: Promise<PdfjsModule> | undefined;
 
-/** The pdf.js module, imported once per thread. */
+/**
+ * The pdf.js module, imported once per thread, with its worker module: pdf.js runs that "worker"
+ * in the same thread (Node has no web workers), and finds it loaded through `globalThis.pdfjsWorker`
+ * instead of importing it on the first `getDocument`.
+ */
 export function pdfjs(): Promise<PdfjsModule> {
   if (!loaded) {
     installPolyfills();
     deferSystemFonts(); // pdf.js loads the canvas, which would scan every installed font (systemFonts.ts)
-    loaded = import('pdfjs-dist/legacy/build/pdf.mjs') as Promise<PdfjsModule>;
+    const restore = keepBuiltins();
+    loaded = Promise.all([import(PDFJS) as Promise<PdfjsModule>, import(PDFJS_WORKER) as Promise<unknown>]).then(
+      ([lib, worker]) => {
+        restore();
+        startupMark('pdfjs:loaded');
+        (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+        return lib;
+      },
+      (e: unknown) => {
+        restore();
+        throw e;
+      },
+    );
   }
   return loaded;
 }

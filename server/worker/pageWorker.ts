@@ -10,8 +10,14 @@ import type { WorkerInit, WorkerRequest, WorkerResponse } from './messages';
 import { awaitTermination, createCancelBuffer, enterNative, leaveNative, sharedAbortSignal } from './cancelFlag';
 import { setRunHooks } from '../onnx/runtime';
 import { beginBudget, installPdfBudget } from './pdfBudget';
+import { enableCompileCache } from '../util/compileCache';
+import { pdfjs } from '../pdf/pdfjs';
+import { startupMark } from '../util/startupTrace';
 
 type PdfHandle = Awaited<ReturnType<typeof openPdf>>;
+
+startupMark('worker:start');
+enableCompileCache();
 
 const port = parentPort;
 if (!port) throw new Error('pageWorker must run in a worker thread');
@@ -38,14 +44,20 @@ async function handle(req: WorkerRequest): Promise<WorkerResponse> {
         docs.set(req.docId, fresh);
         opened = fresh;
       }
-      return { kind: 'opened', id: req.id, numPages: (await opened).numPages };
+      const numPages = (await opened).numPages;
+      startupMark('worker:opened');
+      return { kind: 'opened', id: req.id, numPages };
     }
-    case 'analyze':
-      return {
-        kind: 'analyzed',
-        id: req.id,
-        analysis: await analyzePage(await doc(req.docId), req.page, req.options, sharedAbortSignal(cancelFlag, req.id)),
-      };
+    case 'analyze': {
+      const analysis = await analyzePage(
+        await doc(req.docId),
+        req.page,
+        req.options,
+        sharedAbortSignal(cancelFlag, req.id),
+      );
+      startupMark('worker:analyzed');
+      return { kind: 'analyzed', id: req.id, analysis };
+    }
     case 'reparse':
       return {
         kind: 'reparsed',
@@ -73,6 +85,10 @@ port.on('message', (req: WorkerRequest | WorkerInit) => {
       },
       leave: () => leaveNative(flag),
     });
+    // Every page worker converts PDFs: pdf.js starts loading now (~70 ms), while the pool is still
+    // getting its first request ready, rather than at the first 'open' (issue 22, start-up). After
+    // installPdfBudget, so pdf.js finds the counting constructors. A failed load surfaces at 'open'.
+    pdfjs().catch(() => undefined);
     return;
   }
   handle(req).then(

@@ -27,6 +27,8 @@ import {
   requestCancel,
 } from './cancelFlag';
 import { DEFAULT_LIMITS, MiB } from './limits';
+import { startupMark } from '../util/startupTrace';
+import { DEFAULT_WORKER_HEAP_MB, takePrestartedWorker } from './prestart';
 
 /** Distributes `Omit<T, 'id'>` over a union, so each request kind keeps its own fields. */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
@@ -72,7 +74,7 @@ class PoolWorker {
   readonly openDocs = new Set<string>();
   dead = false;
   private nextId = 1;
-  private readonly cancel = createCancelBuffer();
+  private readonly cancel: Int32Array;
   /** Requests whose caller was answered (cancelled) but whose worker has not finished yet. */
   private readonly abandoned = new Set<number>();
   private idleWaiters: (() => void)[] = [];
@@ -84,8 +86,17 @@ class PoolWorker {
     private readonly forceMs: number,
     private readonly onForced?: PoolOptions['onForcedTermination'],
   ) {
-    this.worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } });
-    this.worker.postMessage({ kind: 'init', cancel: this.cancel } satisfies WorkerInit);
+    // The CLI's launcher may have started this thread already (prestart.ts): then it has its init.
+    const prestarted = takePrestartedWorker(script, maxHeapMb);
+    if (prestarted) {
+      this.worker = prestarted.worker;
+      this.cancel = prestarted.cancel;
+    } else {
+      startupMark('pool:spawn');
+      this.cancel = createCancelBuffer();
+      this.worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } });
+      this.worker.postMessage({ kind: 'init', cancel: this.cancel } satisfies WorkerInit);
+    }
     this.worker.on('message', (res: WorkerResponse) => {
       if (this.abandoned.delete(res.id)) {
         this.checkIdle();
@@ -275,7 +286,7 @@ export class PageWorkerPool {
     this.size = Math.max(1, opts.size ?? 2);
     this.script = opts.script ?? join(__dirname, 'pageWorker.js');
     this.timeoutMs = opts.requestTimeoutMs ?? 120_000;
-    this.maxHeapMb = opts.maxHeapMb ?? 3072;
+    this.maxHeapMb = opts.maxHeapMb ?? DEFAULT_WORKER_HEAP_MB;
     this.pageMemoryMb = opts.pageMemoryMb ?? DEFAULT_LIMITS.pageMemoryMb;
     this.graceMs = opts.cancelGraceMs ?? 250;
     this.forceMs = opts.forceTerminateMs ?? 10_000;

@@ -86,14 +86,26 @@ test(
   () => {
     const out = ok('bench/bench.main.js', ['--quick', '--parts', 'startup', '--out', join(work, 'bench-startup')]);
     has(out, /== start-up: one-page PDF, whole process \(/, 'the start-up table title');
-    has(out, new RegExp(`\\nFolio +3 +${NUM} +${NUM} +${NUM} +${NUM}`), "Folio's start-up row");
-    has(out, new RegExp(`\\npdf2md +3 +${NUM}`), "pdf2md's start-up row");
+    const node = process.version.replace(/\./g, '\\.');
+    has(out, new RegExp(`\\nFolio +${node} +3 +${NUM} +${NUM} +${NUM} +${NUM}`), "Folio's start-up row on this Node");
+    has(out, new RegExp(`\\npdf2md +${node} +3 +${NUM}`), "pdf2md's start-up row on this Node");
+    has(out, new RegExp(`\\n${node} +(\\d+ +){7}\\d+\\n`), "Folio's marks on this Node, every one present");
     has(out, new RegExp(`Folio ÷ pdf2md = ${NUM} \\(target ≤ 1\\.5\\): (met|NOT met)`), 'the ratio against the target');
     const json = JSON.parse(readFileSync(join(work, 'bench-startup', 'bench.json'), 'utf8')) as {
-      startup: { ratio: number; folioMs: number[] };
+      startup: { ratio: number; folioMs: number[]; rows: { version: string; phasesMs: Record<string, number> }[] };
     };
     assert.equal(json.startup.folioMs.length, 3);
     assert.ok(json.startup.ratio > 0);
+    // The marks come from the CLI's own threads (server/util/startupTrace.ts), in the order they happen.
+    const phases = json.startup.rows[0]!.phasesMs;
+    // (the CLI's own module may finish loading before or after the prestarted worker is up)
+    const order = ['worker:start', 'pdfjs:loaded', 'worker:opened', 'worker:analyzed', 'cli:written', 'cli:exit'];
+    for (let i = 1; i < order.length; i++)
+      assert.ok(
+        phases[order[i]!]! >= phases[order[i - 1]!]!,
+        `${order[i]} before ${order[i - 1]}: ${JSON.stringify(phases)}`,
+      );
+    assert.ok(phases['cli:main']! < phases['worker:opened']!, JSON.stringify(phases));
   },
 );
 

@@ -99,10 +99,11 @@ function checkVsix(t: VsixTarget, file: string): void {
   const manifest = zipRead(file, 'extension.vsixmanifest').toString('utf8');
   assert.match(manifest, new RegExp(`TargetPlatform="${t.name}"`), `${t.name}: manifest names another platform`);
 
-  for (const b of ['extension.js', 'server.js', 'pageWorker.js', 'vlmWorker.js', 'cli.js', 'media/preview.js'])
+  for (const b of ['extension.js', 'server.js', 'pageWorker.js', 'vlmWorker.js', 'cli.js', 'cli-main.js', 'media/preview.js'])
     assert.ok(has(`dist/${b}`), `${t.name}: dist/${b} missing`);
   assert.ok(
-    has('node_modules/pdfjs-dist/legacy/build/pdf.mjs') && has('node_modules/pdfjs-dist/legacy/build/pdf.worker.mjs'),
+    has('node_modules/pdfjs-dist/legacy/build/pdf.min.mjs') &&
+      has('node_modules/pdfjs-dist/legacy/build/pdf.worker.min.mjs'),
     `${t.name}: pdf.js build missing`,
   );
   for (const d of ['standard_fonts/', 'cmaps/', 'wasm/'])

@@ -22,8 +22,16 @@ function load(): Katex | null {
   return katex;
 }
 
+/**
+ * Letters, digits, spaces and plain punctuation and operators: math that KaTeX typesets whatever
+ * their order ("x+1", "f(a, b)", "up"), so KaTeX need not be asked, nor loaded (~10 ms at a
+ * thread's first formula; issue 22, start-up). Anything else (a backslash, braces, scripts) asks it.
+ */
+const PLAIN_MATH = /^[A-Za-z0-9 .,;:!?'()[\]+\-*/=<>|]*$/;
+
 /** True when KaTeX parses `tex` (or KaTeX is not there to ask). */
 export function renders(tex: string, display: boolean): boolean {
+  if (PLAIN_MATH.test(tex)) return true;
   const k = load();
   if (!k) return true;
   try {
