@@ -38,7 +38,9 @@ const external = [
 const nodeEntries = [
   ['src/extension.ts', 'dist/extension.js'],
   ['server/main.ts', 'dist/server.js'],
-  ['server/worker/pageWorker.ts', 'dist/pageWorker.js'],
+  // dist/pageWorker.js turns on the compile cache, then loads the worker (dist/pageWorker-main.js).
+  ['server/worker/launch.ts', 'dist/pageWorker.js'],
+  ['server/worker/pageWorker.ts', 'dist/pageWorker-main.js'],
   ['server/vlm/vlmWorker.ts', 'dist/vlmWorker.js'],
   ['server/export/exportWorker.ts', 'dist/exportWorker.js'],
   // dist/cli.js is a small launcher (it starts the first page worker) that loads dist/cli-main.js.

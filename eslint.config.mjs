@@ -37,7 +37,16 @@ const NO_EDITOR = {
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/.artifacts/**', 'eval/out/**', 'bench/out/**', '**/*.d.ts'],
+    ignores: [
+      'dist/**',
+      'out/**',
+      'node_modules/**',
+      'test/.artifacts/**',
+      'eval/out/**',
+      'bench/out/**',
+      '.folio-cache/**',
+      '**/*.d.ts',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

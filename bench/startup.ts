@@ -206,7 +206,14 @@ export async function benchStartup(
         )
         .join('\n') +
       `\nFolio ÷ pdf2md = ${fmt(first.ratio, 2)} (target ≤ ${STARTUP_TARGET}): ${met ? 'met' : 'NOT met'}${
-        rows.length > 1 ? ` on ${met ? 'every' : 'not every'} Node measured` : ''
+        rows.length < 2
+          ? ''
+          : met
+            ? ' on every Node measured'
+            : ` on Node ${rows
+                .filter((r) => !r.met)
+                .map((r) => r.version)
+                .join(', ')}`
       }`,
   );
   return {

@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { prestartPageWorker } from '../worker/prestart';
+import { enableCompileCache } from '../util/compileCache';
 
 const [command, ...rest] = process.argv.slice(2);
 if (
@@ -15,5 +16,7 @@ if (
 )
   prestartPageWorker(join(__dirname, 'pageWorker.js'));
 
+// Before cli-main.js is read, so that its compiled code is cached as well (Node ≥ 22).
+enableCompileCache();
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 require(join(__dirname, 'cli-main.js'));

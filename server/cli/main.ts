@@ -25,7 +25,6 @@ import { commandBundle } from './commandBundle';
 import { EXIT_CODES } from './exitCodes';
 import { FolioError, kindOf, messageOf } from '../errors';
 import { tmpdir } from 'node:os';
-import { enableCompileCache } from '../util/compileCache';
 import { startupMark } from '../util/startupTrace';
 
 const VERSION = '0.1.0';
@@ -309,7 +308,6 @@ async function convertCommand(argv: string[]): Promise<number> {
 
 async function main(argv: string[]): Promise<number> {
   startupMark('cli:main');
-  enableCompileCache();
   const [command, ...rest] = argv;
   try {
     switch (command) {

@@ -1,7 +1,8 @@
 /**
  * Page worker: a worker thread that owns pdf.js documents and runs the pipeline engine on them.
- * Bundled as dist/pageWorker.js and started by `PageWorkerPool`. Each request names a document
- * id; a document is opened once per worker and kept until `close`.
+ * Bundled as dist/pageWorker-main.js and loaded by dist/pageWorker.js (launch.ts), the script
+ * `PageWorkerPool` starts. Each request names a document id; a document is opened once per
+ * worker and kept until `close`.
  */
 import { parentPort } from 'node:worker_threads';
 import { analyzePage, openPdf, reparseRegion } from '../pipeline/index';
@@ -10,14 +11,12 @@ import type { WorkerInit, WorkerRequest, WorkerResponse } from './messages';
 import { awaitTermination, createCancelBuffer, enterNative, leaveNative, sharedAbortSignal } from './cancelFlag';
 import { setRunHooks } from '../onnx/runtime';
 import { beginBudget, installPdfBudget } from './pdfBudget';
-import { enableCompileCache } from '../util/compileCache';
 import { pdfjs } from '../pdf/pdfjs';
 import { startupMark } from '../util/startupTrace';
 
 type PdfHandle = Awaited<ReturnType<typeof openPdf>>;
 
 startupMark('worker:start');
-enableCompileCache();
 
 const port = parentPort;
 if (!port) throw new Error('pageWorker must run in a worker thread');

@@ -380,6 +380,7 @@ export const RUNTIME_FILES = [
   'dist/extension.js',
   'dist/server.js',
   'dist/pageWorker.js',
+  'dist/pageWorker-main.js',
   'dist/exportWorker.js',
   'dist/media/preview.js',
   'media/preview.css',

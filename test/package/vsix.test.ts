@@ -99,7 +99,16 @@ function checkVsix(t: VsixTarget, file: string): void {
   const manifest = zipRead(file, 'extension.vsixmanifest').toString('utf8');
   assert.match(manifest, new RegExp(`TargetPlatform="${t.name}"`), `${t.name}: manifest names another platform`);
 
-  for (const b of ['extension.js', 'server.js', 'pageWorker.js', 'vlmWorker.js', 'cli.js', 'cli-main.js', 'media/preview.js'])
+  for (const b of [
+    'extension.js',
+    'server.js',
+    'pageWorker.js',
+    'pageWorker-main.js',
+    'vlmWorker.js',
+    'cli.js',
+    'cli-main.js',
+    'media/preview.js',
+  ])
     assert.ok(has(`dist/${b}`), `${t.name}: dist/${b} missing`);
   assert.ok(
     has('node_modules/pdfjs-dist/legacy/build/pdf.min.mjs') &&
