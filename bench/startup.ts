@@ -35,9 +35,8 @@ const PHASES: [mark: string, label: string][] = [
   ['cli:exit', 'exit'],
 ];
 
-export interface StartupRow {
-  node: string;
-  version: string;
+/** Folio's and pdf2md's whole-process times on one Node, and their medians. */
+interface Comparison {
   folioMs: number[];
   pdf2mdMs: number[];
   folioMedianMs: number;
@@ -45,23 +44,21 @@ export interface StartupRow {
   /** Folio ÷ pdf2md, medians. */
   ratio: number;
   met: boolean;
+}
+
+export interface StartupRow extends Comparison {
+  node: string;
+  version: string;
   /** Median ms from spawn to each mark of Folio's runs (a mark some run lacked is left out). */
   phasesMs: Record<string, number>;
 }
 
-export interface StartupFigures {
+/** The first row's comparison (the Node running the bench), except `met`: met on every Node measured. */
+export interface StartupFigures extends Comparison {
   pdf: string;
   runs: number;
   /** One per Node measured; the first is the Node running the bench. */
   rows: StartupRow[];
-  /** The first row's figures (the Node running the bench). */
-  folioMs: number[];
-  pdf2mdMs: number[];
-  folioMedianMs: number;
-  pdf2mdMedianMs: number;
-  ratio: number;
-  /** Met on every Node measured. */
-  met: boolean;
 }
 
 // pdf2md as a user runs it from a script: load it, convert one file, write the Markdown, exit.
