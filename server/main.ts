@@ -209,6 +209,16 @@ connection.onRequest(
       });
       const aopts = analyzeOptions(params.options);
       const warnings: string[] = [];
+      /** The answer for the region as one engine read it. */
+      const answer = (item: Parameters<typeof renderRegion>[0], engine: 'vlm' | 'pipeline', notes: string[]) => ({
+        uri: params.uri,
+        version: params.version,
+        page: params.page,
+        regionId: params.regionId,
+        ...renderRegion(item),
+        engine,
+        warnings: notes,
+      });
       if (params.options?.engine === 'vlm') {
         // The VLM reads the region's crop of the rendered page with a class-specific prompt; any
         // failure falls back to the pipeline's reading of the same box.
@@ -217,38 +227,19 @@ connection.onRequest(
           const page = await pool.analyze(docId, params.page, { ...aopts, renderImages: true }, signal);
           const out = await vlm.parseRegion(page, params.bbox, params.cls, signal);
           const parsed = parseDocTags(out.doctags)[0]?.items[0];
-          if (parsed) {
-            const item = { ...parsed, bbox: params.bbox, grid: toGrid(params.bbox, page) };
-            const { doctags, markdown } = renderRegion(item);
-            return {
-              uri: params.uri,
-              version: params.version,
-              page: params.page,
-              regionId: params.regionId,
-              doctags,
-              markdown,
-              engine: 'vlm',
-              warnings: out.warnings,
-            };
-          }
+          if (parsed)
+            return answer({ ...parsed, bbox: params.bbox, grid: toGrid(params.bbox, page) }, 'vlm', out.warnings);
           warnings.push('the VLM wrote nothing for this region; the pipeline read it instead');
         } catch (e) {
           if (signal.aborted) throw new CancelledError('the reparse');
           warnings.push(`the VLM failed (${messageOf(e)}); the pipeline read this region instead`);
         }
       }
-      const item = await pool.reparse(docId, params.page, params.bbox, params.cls, aopts, signal);
-      const { doctags, markdown } = renderRegion(item);
-      return {
-        uri: params.uri,
-        version: params.version,
-        page: params.page,
-        regionId: params.regionId,
-        doctags,
-        markdown,
-        engine: 'pipeline',
+      return answer(
+        await pool.reparse(docId, params.page, params.bbox, params.cls, aopts, signal),
+        'pipeline',
         warnings,
-      };
+      );
     } catch (e) {
       throw toResponseError(e);
     } finally {
