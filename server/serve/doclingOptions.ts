@@ -35,7 +35,8 @@ export interface ChunkingRequest {
   warnings: string[];
 }
 
-const TO_FORMATS = [
+/** docling-serve's `to_formats` values (the OpenAPI document lists the same). */
+export const TO_FORMATS = [
   'md',
   'json',
   'yaml',

@@ -202,20 +202,16 @@ export class Jobs {
     }
     const warnings = [...job.warnings];
     const exported = results.map(({ src, r, s }) => {
-      if (!r)
-        return {
-          src,
-          r,
-          s,
-          document: {
-            filename: src.name,
-            md_content: null,
-            json_content: null,
-            html_content: null,
-            text_content: null,
-            doctags_content: null,
-          },
-        };
+      // A document without a result, or whose export was not asked for, answers with every content null.
+      const empty = {
+        filename: src.name,
+        md_content: null,
+        json_content: null,
+        html_content: null,
+        text_content: null,
+        doctags_content: null,
+      };
+      if (!r) return { src, r, s, document: empty };
       const dir = this.folderFor(r, src.taskId);
       const want = job.type === 'convert' || job.includeConvertedDoc;
       const e = want ? exportDocument(r, src, dir, job.opts) : undefined;
@@ -225,14 +221,7 @@ export class Jobs {
         r,
         s,
         dir,
-        document: e?.document ?? {
-          filename: src.name,
-          md_content: null,
-          json_content: null,
-          html_content: null,
-          text_content: null,
-          doctags_content: null,
-        },
+        document: e?.document ?? empty,
       };
     });
     const elapsed =

@@ -7,7 +7,7 @@
  * The schemas describe; they are not used to validate or serialise (doclingOptions.ts validates,
  * and a serialising schema would drop the DoclingDocument's fields).
  */
-import { DOCLING_OPTION_NAMES } from './doclingOptions';
+import { DOCLING_OPTION_NAMES, TO_FORMATS } from './doclingOptions';
 import { ERROR_KIND_CODES } from '../../common/protocol';
 
 /**
@@ -22,20 +22,6 @@ const bool = { type: 'boolean' };
 const num = { type: 'number' };
 const nullable = (s: object) => ({ anyOf: [s, { type: 'null' }] });
 
-const TO_FORMATS = [
-  'md',
-  'json',
-  'yaml',
-  'html',
-  'html_split_page',
-  'text',
-  'doctags',
-  'vtt',
-  'doclang',
-  'dclx',
-  'chunks',
-];
-
 /** Options described precisely; the others of DOCLING_OPTION_NAMES are accepted with a warning. */
 const OPTION_PROPS: Record<string, object> = {
   from_formats: {
@@ -45,7 +31,7 @@ const OPTION_PROPS: Record<string, object> = {
   },
   to_formats: {
     type: 'array',
-    items: { type: 'string', enum: TO_FORMATS },
+    items: { type: 'string', enum: [...TO_FORMATS] },
     default: ['md'],
     description:
       'md, json (DoclingDocument), text and doctags are produced; html and the others are accepted with a warning and left null.',
