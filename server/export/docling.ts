@@ -244,7 +244,19 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
       made = { items: [] };
       opts.refs?.set(it, made);
       if (it.cls !== 'list_item') lists = [];
-      const layer = it.cls === 'page_header' || it.cls === 'page_footer' ? 'furniture' : 'body';
+      const layer = it.cls === 'page_header' || it.cls === 'page_footer' ? ('furniture' as const) : ('body' as const);
+      /** What docling-core's floating items (tables, pictures, forms, key-value regions) share: the body's next `#/<list>/<n>`. */
+      const floating = <L extends string>(list: string, n: number, label: L) => ({
+        self_ref: `#/${list}/${n}`,
+        parent: ref(body.self_ref),
+        children: [],
+        content_layer: layer,
+        label,
+        prov: prov(it),
+        captions: [],
+        references: [],
+        footnotes: [],
+      });
       switch (it.cls) {
         case 'list_item': {
           const ordered = it.ordered === true;
@@ -331,18 +343,7 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
         case 'document_index': {
           // A document index as Folio reads it is text; docling's is a table: one cell holds it.
           const rows = it.cls === 'table' ? (it.table ?? []) : [[{ tag: 'fcel' as const, text: it.text }]];
-          const t: TableItem = {
-            self_ref: `#/tables/${tables.length}`,
-            parent: ref(body.self_ref),
-            children: [],
-            content_layer: layer,
-            label: it.cls,
-            prov: prov(it),
-            captions: [],
-            references: [],
-            footnotes: [],
-            data: otslToTableData(rows),
-          };
+          const t: TableItem = { ...floating('tables', tables.length, it.cls), data: otslToTableData(rows) };
           tables.push(t);
           body.children!.push(ref(t.self_ref));
           madeOther(t.self_ref);
@@ -351,18 +352,7 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
         }
         case 'picture':
         case 'chart': {
-          const pic: PictureItem = {
-            self_ref: `#/pictures/${pictures.length}`,
-            parent: ref(body.self_ref),
-            children: [],
-            content_layer: layer,
-            label: it.cls,
-            prov: prov(it),
-            captions: [],
-            references: [],
-            footnotes: [],
-            annotations: [],
-          };
+          const pic: PictureItem = { ...floating('pictures', pictures.length, it.cls), annotations: [] };
           pictures.push(pic);
           body.children!.push(ref(pic.self_ref));
           madeOther(pic.self_ref);
@@ -395,18 +385,7 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
           };
           const list = it.cls === 'form' ? formItems : kvItems;
           const key = it.cls === 'form' ? 'form_items' : 'key_value_items';
-          const g = {
-            self_ref: `#/${key}/${list.length}`,
-            parent: ref(body.self_ref),
-            children: [],
-            content_layer: layer,
-            label: it.cls,
-            prov: prov(it),
-            captions: [],
-            references: [],
-            footnotes: [],
-            graph,
-          };
+          const g = { ...floating(key, list.length, it.cls), graph };
           if (it.cls === 'form') formItems.push(g as FormItem);
           else kvItems.push(g as KeyValueItem);
           body.children!.push(ref(g.self_ref));
