@@ -56,7 +56,9 @@ export async function analyzePage(
       warnings.push('this page has no usable text layer and OCR is turned off: its text is missing');
 
     let image: RenderedPage | undefined;
-    let result: PageAnalysis;
+    let laid: ReturnType<typeof layoutPage>;
+    /** How the page's text was read: OCR (its rotation and provider) or the text layer. */
+    let read: Pick<PageAnalysis, 'ocr' | 'rotation' | 'provider'>;
     if (wantOcr) {
       const scan = await renderPage(doc.doc, page, OCR_SCALE, false);
       signal?.throwIfAborted();
@@ -72,7 +74,7 @@ export async function analyzePage(
         rules: [],
         graphics: [],
       };
-      const laid = layoutPage({
+      laid = layoutPage({
         content,
         stats: ocrStats(os.spans.map((s) => s.fontSize)),
         marks: [],
@@ -83,36 +85,26 @@ export async function analyzePage(
         it.bbox = os.toDisplayed(it.bbox);
         it.grid = toGrid(it.bbox, { width: W, height: H });
       }
-      result = {
-        page: pageNo,
-        width: W,
-        height: H,
-        items: laid.items,
-        furnitureCandidates: laid.furnitureCandidates,
-        ocr: true,
-        rotation: ocr.rotation,
-        provider: ocr.provider,
-        warnings,
-      };
+      read = { ocr: true, rotation: ocr.rotation, provider: ocr.provider };
     } else {
-      const laid = layoutPage({
+      laid = layoutPage({
         content: raw.content,
         stats: doc.stats,
         marks: raw.marks,
         tables: safeTables(raw.content, warnings),
         angles: raw.angles,
       });
-      result = {
-        page: pageNo,
-        width: W,
-        height: H,
-        items: laid.items,
-        furnitureCandidates: laid.furnitureCandidates,
-        ocr: false,
-        rotation: 0,
-        warnings,
-      };
+      read = { ocr: false, rotation: 0 };
     }
+    const result: PageAnalysis = {
+      page: pageNo,
+      width: W,
+      height: H,
+      items: laid.items,
+      furnitureCandidates: laid.furnitureCandidates,
+      ...read,
+      warnings,
+    };
 
     if (opts.renderImages && !tooLarge) {
       const file = join(opts.cacheDir, `${doc.fileKey}-p${pageNo}-s${opts.scale}.png`);
