@@ -89,6 +89,9 @@ export function convertPdfCommand(ctx: FolioContext, askFormat = false) {
         : ctx.config.outputFormat;
     if (!format) return undefined;
     const name = pdfUri.path.split('/').pop() ?? pdfUri.toString();
+    // With the log lines of targetPdf and convertOnce, a conversion that "did not start" shows how
+    // far it got (an e2e run once saw no toast and no line at all).
+    ctx.output.appendLine(`[info] Convert PDF: ${name} to ${format}`);
     if (format !== 'markdown')
       return convertWithPassword(
         ctx,
@@ -228,6 +231,7 @@ async function convertOnce(
 ): Promise<ConvertSummary> {
   const config = ctx.config;
   const name = pdfUri.path.split('/').pop() ?? '';
+  ctx.output.appendLine(`[info] Convert PDF: ${name} → ${mdUri.path.split('/').pop()}: waiting for the backend`);
   const client = await ctx.client();
   const mdDir = vscode.Uri.joinPath(mdUri, '..');
   const options: ConvertOptions = {
