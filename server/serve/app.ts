@@ -12,6 +12,7 @@
  */
 import { createWriteStream, statSync, realpathSync, writeFileSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { relative, isAbsolute, basename, resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
@@ -27,6 +28,7 @@ import { corsHeaders, gate, limitConnections, refuse } from './guard';
 import { HttpError } from './httpError';
 import { checkName, readyInput, type StoredInput } from './inputs';
 import { fetchSource, SourceError, type HttpSourcePolicy } from './sources';
+import { JsonBodyError, readJsonSources, type StreamedFile } from './jsonSources';
 import { Jobs, type Job } from './jobs';
 import { completeOpenApi, docsPage, DOCS_CSP, type OpenApiNode } from './openapi';
 
@@ -225,6 +227,36 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     reply.raw.once('close', release);
     return payload;
   });
+  /**
+   * JSON bodies are read as a stream: file sources' base64 is decoded straight to files in the
+   * work folder within the size limit (jsonSources.ts), the rest parsed as Fastify would. Files no
+   * source claimed (the request failed first) are removed when the request ends.
+   */
+  const streamed = new WeakMap<FastifyRequest, Map<string, StreamedFile>>();
+  const parseJsonText = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', async (req: FastifyRequest, payload: NodeJS.ReadableStream) => {
+    let read: Awaited<ReturnType<typeof readJsonSources>>;
+    try {
+      read = await readJsonSources(payload as Readable, {
+        maxBodyBytes: jsonLimit,
+        maxFileBytes: cfg.maxUploadBytes,
+        maxRestBytes: 2 * 1024 * 1024,
+        newFile: () => cfg.work.newUpload(),
+        remove: (p) => cfg.work.remove(p),
+      });
+    } catch (e) {
+      if (e instanceof JsonBodyError) throw new HttpError(e.statusCode, e.code, e.message);
+      throw e;
+    }
+    if (read.files.size > 0) streamed.set(req, read.files);
+    return new Promise((resolve, reject) =>
+      parseJsonText(req, read.text, (err, body) => (err ? reject(err) : resolve(body))),
+    );
+  });
+  app.addHook('onResponse', async (req) => {
+    for (const f of streamed.get(req)?.values() ?? []) cfg.work.remove(f.path);
+  });
   const optionsOf = <T>(read: () => T): T => {
     try {
       return read();
@@ -415,7 +447,11 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
 
   type SourceItem = { kind?: unknown; base64_string?: unknown; filename?: unknown; url?: unknown; headers?: unknown };
   /** The JSON body's sources (v1 `sources`, or the earlier `file_sources` / `http_sources`) stored in the work folder. */
-  const readSources = async (b: Record<string, unknown>, opts: RequestOptions): Promise<StoredInput[]> => {
+  const readSources = async (
+    b: Record<string, unknown>,
+    opts: RequestOptions,
+    files?: Map<string, StreamedFile>,
+  ): Promise<StoredInput[]> => {
     const list = (v: unknown, what: string): SourceItem[] => {
       if (v === undefined || v === null) return [];
       if (!Array.isArray(v)) throw new HttpError(400, 'bad_request', `"${what}" must be a list`);
@@ -449,6 +485,20 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
           if (typeof it.base64_string !== 'string' || typeof it.filename !== 'string')
             throw new HttpError(400, 'bad_request', 'a file source needs "base64_string" and "filename"');
           const name = checkName(it.filename);
+          const file = files?.get(it.base64_string);
+          if (file) {
+            // Already decoded to disk while the body arrived (the JSON parser above).
+            files!.delete(it.base64_string);
+            stored.push({ path: file.path, name });
+            total += file.bytes;
+            if (total > cfg.maxUploadBytes)
+              throw new HttpError(
+                413,
+                'too_large',
+                `${name} is larger than this service's limit of ${cfg.maxUploadBytes} bytes`,
+              );
+            continue;
+          }
           if (!/^[A-Za-z0-9+/=\s_-]*$/.test(it.base64_string))
             throw new HttpError(400, 'bad_base64', `${name}: base64_string is not base64`);
           const bytes = Buffer.from(it.base64_string, 'base64');
@@ -532,7 +582,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     // Admitted (and counted) before its body was read: the preParsing hook above.
     let inputs: StoredInput[];
     try {
-      inputs = await readSources(body, opts);
+      inputs = await readSources(body, opts, streamed.get(req));
     } finally {
       jsonSlots.get(req)?.();
     }
