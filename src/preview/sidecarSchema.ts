@@ -19,6 +19,12 @@ export const SIDECAR_LIMITS = {
   fileBytes: 64 * 1024 * 1024,
   pages: 10_000,
   regionsPerPage: 2_000,
+  /**
+   * Regions in the whole file. The view draws a box for each region of every page and the host
+   * re-anchors them all on each open: 100,000 is 2,000 pages (the service's page limit) of 50
+   * regions, and stays well within what both do in a moment.
+   */
+  regions: 100_000,
   pageTextChars: 4 * 1024 * 1024,
   regionTextChars: 1024 * 1024,
   warnings: 100,
@@ -244,6 +250,10 @@ export function parseSidecar(text: string, mdPath: string, root?: string): Sidec
     const pdf = pdfPath(data.pdf, root ?? dirname(mdPath));
     if (!Array.isArray(data.pages) || data.pages.length > SIDECAR_LIMITS.pages)
       throw new Bad(`pages must be a list of at most ${SIDECAR_LIMITS.pages}`);
+    let regions = 0;
+    for (const p of data.pages) if (isObj(p) && Array.isArray(p.regions)) regions += p.regions.length;
+    if (regions > SIDECAR_LIMITS.regions)
+      throw new Bad(`it has ${regions} regions; at most ${SIDECAR_LIMITS.regions} are allowed in one file`);
     const sidecar: Sidecar = {
       folio: SIDECAR_VERSION,
       pdf: data.pdf as string,
