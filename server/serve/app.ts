@@ -26,7 +26,7 @@ import type { WorkDir } from './workdir';
 import { corsHeaders, gate, limitConnections, refuse } from './guard';
 import { HttpError } from './httpError';
 import { checkName, readyInput, type StoredInput } from './inputs';
-import { fetchSource, SourceError } from './sources';
+import { fetchSource, SourceError, type HttpSourcePolicy } from './sources';
 import { Jobs, type Job } from './jobs';
 import { completeOpenApi, docsPage, DOCS_CSP, type OpenApiNode } from './openapi';
 
@@ -50,7 +50,12 @@ export interface ServeConfig {
   /** Files in one request (multipart or sources); default 20. */
   maxFilesPerRequest?: number;
   /** docling-serve's http sources: off unless `--allow-http-sources`; private addresses only with `--allow-private-sources`. */
-  httpSources?: { enabled: boolean; allowPrivate: boolean; timeoutMs?: number };
+  httpSources?: {
+    enabled: boolean;
+    allowPrivate: boolean;
+    timeoutMs?: number;
+    connectForTest?: HttpSourcePolicy['connectForTest'];
+  };
   /** How long a multi-document request's record is kept (the runner keeps the documents); default 1 h. */
   retentionMs?: number;
 }
@@ -447,6 +452,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
               allowPrivate: cfg.httpSources?.allowPrivate ?? false,
               maxBytes: cfg.maxUploadBytes - total,
               timeoutMs: cfg.httpSources?.timeoutMs ?? 60_000,
+              connectForTest: cfg.httpSources?.connectForTest,
             });
             stored[stored.length - 1]!.name = got.name;
             total += statSync(path).size;
