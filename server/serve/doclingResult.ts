@@ -163,7 +163,7 @@ export function chunkItems(
       raw_text: c.includeRawText ? ch.text : null,
       num_tokens: countTokens(text),
       headings: headings.length > 0 ? headings : null,
-      captions: ch.meta.captions ?? null,
+      captions: null,
       doc_items: ch.meta.doc_items.map((d) => d.self_ref),
       page_numbers: ch.folio.pages,
       metadata: { origin: ch.meta.origin ?? null, doc_items: ch.meta.doc_items },
