@@ -52,6 +52,11 @@ export interface ChunkOptions {
   /** Token counter for `unit: 'tokens'` (cl100k by default, see `cl100kCounter`). */
   countTokens?: (text: string) => number;
   keepFurniture?: boolean;
+  /**
+   * HierarchicalChunker's cuts: every item its own chunk (a list's consecutive items together),
+   * nothing packed; give a `maxSize` no item reaches (Number.MAX_SAFE_INTEGER).
+   */
+  perItem?: boolean;
 }
 
 /** cl100k_base token counts (js-tiktoken, the vocabulary of common embedding models). */
@@ -264,7 +269,9 @@ export function chunkDocumentWithSources(
     open = [];
   };
   const add = (p: Piece, alone: boolean) => {
-    if (alone || (open.length > 0 && fitSize(joinPieces([...open, p])) > max)) flush();
+    const prev = open[open.length - 1];
+    const ownChunk = opts.perItem && prev && !(prev.item.cls === 'list_item' && p.item.cls === 'list_item');
+    if (alone || ownChunk || (open.length > 0 && fitSize(joinPieces([...open, p])) > max)) flush();
     if (open.length === 0) openHeadings = path.filter(Boolean);
     open.push(p);
     if (alone) flush();
