@@ -13,7 +13,7 @@ import type { ChunkingRequest, RequestOptions } from './doclingOptions';
 import type { StoredInput } from './inputs';
 import type { TaskResult, TaskRunner, TaskStatusView } from './tasks';
 import type { WorkDir } from './workdir';
-import { resultsZip } from './zip';
+import { isZipAssetName, resultsZip } from './zip';
 
 export interface Job {
   id: string;
@@ -192,8 +192,9 @@ export class Jobs {
   private folderFor(r: TaskResult, taskId: string): string {
     const dir = this.work.resultDir(taskId);
     for (const [name, bytes] of r.assets) {
-      if (!/^[^/\\]+\.assets\/[A-Za-z0-9._-]+$/.test(name) || name.split('/').some((p) => p === '..' || p === '.'))
-        continue;
+      // The zip's rule (letters of any script, as in-process crops are named): an ASCII-only rule
+      // here dropped the pictures of `café.pdf` (security round 3, F11).
+      if (!isZipAssetName(name) || name.split('/').some((p) => p === '..' || p === '.')) continue;
       const path = join(dir, name);
       if (existsSync(path)) continue;
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
