@@ -31,6 +31,9 @@ corpus="${FOLIO_CORPUS:-$repo/../shared/corpus}"
 
 die() { echo "snapshot: $*" >&2; exit 2; }
 
+# The output files of a snapshot (every format folder), relative to it.
+outputs() { (cd "$1" && for d in md doctags docling json chunks; do [[ -d "$d" ]] && find "$d" -type f; done; true); }
+
 compare() {
   local a="$1" b="$2" diff="$3"
   [[ -f "$a/MANIFEST" ]] || die "$a is not a snapshot (no MANIFEST)"
@@ -48,9 +51,9 @@ compare() {
       echo "changed    $f"; n=$((n + 1))
       if [[ "$diff" == 1 ]]; then diff -u "$a/$f" "$b/$f" | sed 's/^/    /' || true; fi
     fi
-  done < <( (cd "$a" && find md doctags docling -type f 2>/dev/null; cd "$b" && find md doctags docling -type f 2>/dev/null) | sort -u)
+  done < <( (outputs "$a"; outputs "$b") | sort -u)
   local total
-  total=$( (cd "$a" && find md doctags docling -type f 2>/dev/null) | wc -l)
+  total=$(outputs "$a" | wc -l)
   echo "snapshot: $n of $total outputs differ"
   [[ $n -eq 0 ]]
 }
@@ -85,21 +88,24 @@ out="$(cd "$out" && pwd)"
 inputs="$out/inputs"
 
 want() { [[ ",$sets," == *",$1,"* ]]; }
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+: > "$tmp/inputs.list"
 
 # 1. test fixtures
 want fixtures && while IFS= read -r f; do
   name="fx__$(echo "${f#test/fixtures/}" | sed 's#/#__#g')"
   cp "$f" "$inputs/$name"
+  echo "input $(sha256sum < "$f" | cut -d' ' -f1) all $name" >> "$tmp/inputs.list"
 done < <(find test/fixtures -name '*.pdf' | LC_ALL=C sort)
 
 # 2. fixed corpus documents, pages cut
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
 want corpus && while IFS=$'\t' read -r path pages; do
   [[ -z "$path" || "$path" == \#* ]] && continue
   src="$corpus/$path"
   [[ -f "$src" ]] || die "$src (eval/snapshot.list) is missing from the corpus"
   name="co__$(echo "$path" | sed 's#/#__#g')"
+  echo "input $(sha256sum < "$src" | cut -d' ' -f1) $pages $name" >> "$tmp/inputs.list"
   if [[ "$pages" == all ]]; then cp "$src" "$inputs/$name"; continue; fi
   first="${pages%-*}" last="${pages#*-}"
   rm -f "$tmp"/p-*.pdf
@@ -115,6 +121,8 @@ if want realworld; then
     b="$(basename "$f")"
     [[ "$b" == whole-* || "$b" == cut-* ]] && continue
     cp "$f" "$inputs/rw__$b"
+    # The page is named by its source and page; pages.ts checks Debian files against their hashes.
+    echo "input - page rw__$b" >> "$tmp/inputs.list"
   done
 fi
 
@@ -122,7 +130,8 @@ fi
   echo "commit $(git rev-parse HEAD)$(git diff --quiet HEAD -- server common 2>/dev/null || echo ' (dirty)')"
   echo "date $(date -u +%FT%TZ)"
   echo "sets $sets"
-  (cd "$inputs" && sha256sum -- *.pdf | LC_ALL=C sort -k2 | sed 's/^/input /')
+  # Inputs by their sources' hashes: poppler's cuts carry a fresh document ID each time.
+  LC_ALL=C sort -k4 "$tmp/inputs.list"
 } > "$out/MANIFEST"
 
 n=$(ls "$inputs" | wc -l)

@@ -18,6 +18,8 @@ export function isBadChar(ch: string): boolean {
 
 /** At least this many words glued by one separator character make a line wrong throughout. */
 const GLUED_MIN = 3;
+/** A line with bad characters is patched only when it has this many words of three letters or more. */
+const PROSE_MIN_WORDS = 3;
 /** At least this many Latin words with letters of Latin Extended-B or IPA inside. */
 const MIXED_MIN = 2;
 
@@ -34,7 +36,9 @@ export function implausibleText(text: string): Repair | undefined {
       (w) => /[A-Za-z]/.test(w) && /[\u0180-\u02af]/.test(w) && /[\u0180-\u02af][a-z]|[a-z][\u0180-\u02af]/.test(w),
     );
   if (mixed.length >= MIXED_MIN) return 'replace';
-  if ([...text].some(isBadChar)) return 'patch';
+  // Bad characters inside prose; in a formula or a matrix set in math fonts they are most often
+  // pieces of large delimiters or negation slashes, which no OCR character stands for.
+  if ([...text].some(isBadChar) && (text.match(/\p{L}{3,}/gu) ?? []).length >= PROSE_MIN_WORDS) return 'patch';
   return undefined;
 }
 

@@ -31,6 +31,8 @@ test('implausibleText: glued words, mixed scripts and bad characters; ordinary t
     'Dvořák and Łódź; Ðorđe Balašević',
     'Le vérificateur d’avis utilise une technologie',
     'C#, F# and #include',
+    'x ≤ y ≥ z =\ue020 w',
+    '1 0 0\ue001 0 1 0 0 0 1',
   ])
     assert.equal(implausibleText(t), undefined, t);
 });
