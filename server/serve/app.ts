@@ -25,8 +25,9 @@ import type { TaskRunner } from './tasks';
 import type { WorkDir } from './workdir';
 import { corsHeaders, gate, limitConnections, refuse } from './guard';
 import { HttpError } from './httpError';
+import { isZipTarget, PRESIGNED_UNAVAILABLE } from './doclingTargets';
 import { checkName, readyInput, type StoredInput } from './inputs';
-import { fetchSource, SourceError } from './sources';
+import { fetchSource, SourceError, type HttpSourcePolicy } from './sources';
 import { Jobs, type Job } from './jobs';
 import { completeOpenApi, docsPage, DOCS_CSP, type OpenApiNode } from './openapi';
 
@@ -50,7 +51,12 @@ export interface ServeConfig {
   /** Files in one request (multipart or sources); default 20. */
   maxFilesPerRequest?: number;
   /** docling-serve's http sources: off unless `--allow-http-sources`; private addresses only with `--allow-private-sources`. */
-  httpSources?: { enabled: boolean; allowPrivate: boolean; timeoutMs?: number };
+  httpSources?: {
+    enabled: boolean;
+    allowPrivate: boolean;
+    timeoutMs?: number;
+    connectForTest?: HttpSourcePolicy['connectForTest'];
+  };
   /** How long a multi-document request's record is kept (the runner keeps the documents); default 1 h. */
   retentionMs?: number;
 }
@@ -77,7 +83,8 @@ export const DEFAULT_LIMITS: ServiceLimits = {
 const TASK_PARAMS = {
   type: 'object',
   required: ['task_id'],
-  properties: { task_id: { type: 'string', pattern: TASK_ID.source } },
+  // No pattern here: a malformed id is an unknown task, 404 as docling-serve answers (jobOr404).
+  properties: { task_id: { type: 'string', maxLength: 200 } },
 } as const;
 
 /** Form fields → options: a repeated field is a list; `prefix` (chunk forms: convert_, chunking_) picks and strips. */
@@ -159,7 +166,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
       message = `the request body is larger than this service's limit of ${jsonLimit} bytes`;
     return reply.code(status).send({
-      detail: message,
+      detail: err instanceof HttpError && err.detail ? err.detail : message,
       error: { status, code: err instanceof HttpError ? err.code : (err.code ?? 'bad_request'), message },
     });
   });
@@ -199,6 +206,27 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
       );
     }
   };
+  /**
+   * JSON source bodies are admitted before a byte of them is read (security round 3, F6): the
+   * route's body would otherwise be read and parsed whole (up to jsonLimit) before the upload
+   * count, the queue and Content-Length were looked at. The slot is held until the sources are
+   * stored (submitJson releases it) or the request ends, whichever comes first.
+   */
+  const jsonSlots = new WeakMap<FastifyRequest, () => void>();
+  app.addHook('preParsing', async (req, reply, payload) => {
+    const route = req.routeOptions.url ?? '';
+    if (req.method !== 'POST' || !/\/source(\/async)?$/.test(route)) return payload;
+    await admit(req, jsonLimit);
+    uploadsInFlight++;
+    let held = true;
+    const release = () => {
+      if (held) uploadsInFlight--;
+      held = false;
+    };
+    jsonSlots.set(req, release);
+    reply.raw.once('close', release);
+    return payload;
+  });
   const optionsOf = <T>(read: () => T): T => {
     try {
       return read();
@@ -294,14 +322,11 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     return ready;
   };
 
-  const targetOf = (v: unknown): boolean => {
-    const t = Array.isArray(v) ? v[v.length - 1] : v;
-    if (t === undefined || t === null || t === '' || t === 'inbody') return false;
-    if (t === 'zip') return true;
-    throw new HttpError(400, 'bad_option', `target "${String(t).slice(0, 50)}" is not supported: use inbody or zip`);
-  };
-
-  const submitForm = async (req: FastifyRequest, type: Job['type']): Promise<Job> => {
+  const submitForm = async (
+    req: FastifyRequest,
+    type: Job['type'],
+    chunker: ChunkingRequest['chunker'] = 'hybrid',
+  ): Promise<Job> => {
     const u = await readUpload(req);
     let opts: RequestOptions;
     let chunking: ChunkingRequest | undefined;
@@ -326,7 +351,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
             `option "${rest[0]}" is not known here: chunk forms take convert_<option>, chunking_<option>, include_converted_doc and target_type`,
           );
         opts = optionsOf(() => readOptions(pick(u.fields, 'convert_'), true));
-        chunking = optionsOf(() => readChunking(pick(u.fields, 'chunking_'), true));
+        chunking = optionsOf(() => readChunking(pick(u.fields, 'chunking_'), true, chunker));
       }
     } catch (e) {
       u.removeAll();
@@ -334,7 +359,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     }
     let zip: boolean;
     try {
-      zip = targetOf(u.fields.target_type);
+      zip = isZipTarget(u.fields.target_type, type) || (type === 'convert' && opts.returnAsFile === true);
     } catch (e) {
       u.removeAll();
       throw e;
@@ -447,6 +472,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
               allowPrivate: cfg.httpSources?.allowPrivate ?? false,
               maxBytes: cfg.maxUploadBytes - total,
               timeoutMs: cfg.httpSources?.timeoutMs ?? 60_000,
+              connectForTest: cfg.httpSources?.connectForTest,
             });
             stored[stored.length - 1]!.name = got.name;
             total += statSync(path).size;
@@ -470,7 +496,11 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     return ready;
   };
 
-  const submitJson = async (req: FastifyRequest, type: Job['type']): Promise<Job> => {
+  const submitJson = async (
+    req: FastifyRequest,
+    type: Job['type'],
+    chunker: ChunkingRequest['chunker'] = 'hybrid',
+  ): Promise<Job> => {
     const b = req.body;
     if (typeof b !== 'object' || b === null || Array.isArray(b))
       throw new HttpError(415, 'unsupported_media_type', 'send a JSON object (Content-Type: application/json)');
@@ -496,19 +526,18 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     const opts = optionsOf(() => readOptions(optsRaw as Record<string, unknown>, false));
     const chunkRaw = body.chunking_options ?? {};
     const chunking =
-      type === 'chunk' ? optionsOf(() => readChunking(chunkRaw as Record<string, unknown>, false)) : undefined;
+      type === 'chunk' ? optionsOf(() => readChunking(chunkRaw as Record<string, unknown>, false, chunker)) : undefined;
     const target = body.target as { kind?: unknown } | undefined;
-    const zip = targetOf(target?.kind);
+    const zip = isZipTarget(target?.kind, type) || (type === 'convert' && opts.returnAsFile === true);
     const warnings: string[] = [];
     if (Array.isArray(body.callbacks) && body.callbacks.length > 0)
       warnings.push('callbacks: not supported by Folio; poll /v1/status/poll/{task_id}');
-    await admit(req, jsonLimit);
-    uploadsInFlight++;
+    // Admitted (and counted) before its body was read: the preParsing hook above.
     let inputs: StoredInput[];
     try {
       inputs = await readSources(body, opts);
     } finally {
-      uploadsInFlight--;
+      jsonSlots.get(req)?.();
     }
     return jobs.submit(type, inputs, opts, toConvertOptions(opts.api, cfg.baseOptions), {
       zip,
@@ -577,18 +606,21 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
       .send(docsPage(openapi())),
   );
 
-  for (const type of ['convert', 'chunk'] as const) {
-    const base = type === 'convert' ? '/v1/convert' : '/v1/chunk/hybrid';
-    const what = type === 'convert' ? 'Convert' : 'Convert and chunk (HybridChunker-shaped chunks)';
+  const routes = [
+    ['convert', 'hybrid', '/v1/convert', 'Convert'],
+    ['chunk', 'hybrid', '/v1/chunk/hybrid', 'Convert and chunk (HybridChunker-shaped chunks)'],
+    ['chunk', 'hierarchical', '/v1/chunk/hierarchical', 'Convert and chunk (HierarchicalChunker: one chunk per item)'],
+  ] as const;
+  for (const [type, chunker, base, what] of routes) {
     app.post(
       `${base}/file`,
       { schema: { summary: `${what}: uploaded files (multipart), waits for the result`, security: sec } },
-      async (req, reply) => finishSync(await submitForm(req, type), reply),
+      async (req, reply) => finishSync(await submitForm(req, type, chunker), reply),
     );
     app.post(
       `${base}/file/async`,
       { schema: { summary: `${what}: uploaded files (multipart); answers a task`, security: sec } },
-      async (req) => jobs.status(await submitForm(req, type)),
+      async (req) => jobs.status(await submitForm(req, type, chunker)),
     );
     app.post(
       `${base}/source`,
@@ -598,18 +630,27 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
           security: sec,
         },
       },
-      async (req, reply) => finishSync(await submitJson(req, type), reply),
+      async (req, reply) => finishSync(await submitJson(req, type, chunker), reply),
     );
     app.post(
       `${base}/source/async`,
       { schema: { summary: `${what}: sources in a JSON body; answers a task`, security: sec } },
-      async (req) => jobs.status(await submitJson(req, type)),
+      async (req) => jobs.status(await submitJson(req, type, chunker)),
     );
   }
 
   const jobOr404 = async (id: string) => {
-    const j = await jobs.find(id);
-    if (!j) throw new HttpError(404, 'unknown_task', `no task ${id} (never submitted, or past its retention time)`);
+    // A malformed id names no task (and never reaches the store or the queue's keys).
+    const j = TASK_ID.test(id) ? await jobs.find(id) : undefined;
+    // docling-client tells a missing task by this very detail (TaskNotFoundError).
+    if (!j)
+      throw new HttpError(
+        404,
+        'unknown_task',
+        `no task ${id.slice(0, 80)} (never submitted, or past its retention time)`,
+        undefined,
+        'Task not found.',
+      );
     return j;
   };
   app.get<{ Params: { task_id: string }; Querystring: { wait?: number } }>(
@@ -666,6 +707,44 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
       const job = await jobOr404(req.params.task_id);
       await jobs.cancel(job);
       return jobs.status(job);
+    },
+  );
+  // docling-serve's batch route writes every result to a storage target (s3, presigned_url,
+  // plugin_artifact); Folio has no storage, so it answers as docling-serve does without one.
+  app.post(
+    '/v1/convert/source/batch',
+    { schema: { summary: 'Batch conversion into storage targets: refused (no artifact storage)', security: sec } },
+    async (req) => {
+      const body = (req.body ?? {}) as { target?: { kind?: unknown }; targets?: { kind?: unknown }[] };
+      const kinds = [body.target?.kind, ...(Array.isArray(body.targets) ? body.targets.map((t) => t?.kind) : [])];
+      if (kinds.includes('presigned_url'))
+        throw new HttpError(422, 'presigned_url_unavailable', PRESIGNED_UNAVAILABLE);
+      throw new HttpError(
+        422,
+        'no_storage',
+        'batch conversion writes results to storage targets, which Folio does not have: use /v1/convert/source/async with target inbody or zip',
+      );
+    },
+  );
+  // docling-serve's housekeeping routes. Folio holds no converter to offload (the page workers
+  // load their models once and keep them), so /v1/clear/converters has nothing to do.
+  app.get(
+    '/v1/clear/converters',
+    { schema: { summary: 'Offload converters (Folio keeps none to offload; answers ok)', security: sec } },
+    async () => ({ status: 'ok' }),
+  );
+  app.get<{ Querystring: { older_then?: number } }>(
+    '/v1/clear/results',
+    {
+      schema: {
+        summary: 'Forget the results of tasks that ended more than older_then seconds ago (default 3600)',
+        querystring: { type: 'object', properties: { older_then: { type: 'number', minimum: 0 } } },
+        security: sec,
+      },
+    },
+    async (req) => {
+      await jobs.clearResults((req.query.older_then ?? 3600) * 1000);
+      return { status: 'ok' };
     },
   );
   return app;
