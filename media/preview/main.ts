@@ -26,6 +26,7 @@ import { Editing } from './editing';
 import { PartialPages } from './partials';
 import { Zoom } from './zoom';
 import { PageImages } from './virtual';
+import { ViewScrollSync } from './scrollSync';
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void; setState(s: unknown): void; getState(): unknown };
 const vscode = acquireVsCodeApi();
@@ -56,7 +57,17 @@ const partials = new PartialPages();
 const hiddenClasses = new Set<RegionClass>();
 let selectedId: string | undefined;
 const busy = new Set<string>();
-const images = new PageImages();
+/** ms from this document's start to its script running (sent with `ready`: the first-paint trace). */
+const scriptMs = performance.now();
+let paintedSent = false;
+const images = new PageImages((page) => {
+  if (paintedSent) return;
+  paintedSent = true;
+  // The frame after the image loaded is the one that shows it.
+  requestAnimationFrame(() => post({ type: 'painted', page }));
+});
+/** The backend's count while converting (pages done of the PDF's pages). */
+let progress: { done: number; total: number } | undefined;
 const zoom = new Zoom(document.getElementById('zoom-level')!, () => {
   saveState();
   scheduleSharpen();
@@ -111,6 +122,34 @@ export function regionOf(id: string): RegionView | undefined {
 export function setStatus(text: string, level: 'info' | 'warning' | 'error' = 'info'): void {
   statusEl.textContent = text;
   statusEl.dataset.level = level;
+}
+
+const scrollSync = new ViewScrollSync(
+  root,
+  () => state.pages,
+  (regionId, fraction) => post({ type: 'scrolled', regionId, fraction }),
+);
+
+/**
+ * Before the first page is in, the view says what it waits for ("Converting page 1 of 12…") in a
+ * page-shaped frame, so the pane is never blank; afterwards the status line counts the pages.
+ */
+function showProgress(): void {
+  const waiting = state.converting && pagesEl.children.length === 0;
+  const placeholder = document.getElementById('converting')!;
+  placeholder.hidden = !waiting;
+  if (waiting)
+    document.getElementById('converting-text')!.textContent = progress
+      ? `Converting page ${Math.min(progress.done + 1, progress.total)} of ${progress.total}…`
+      : 'Opening the PDF…';
+  if (!state.converting) return;
+  if (!state.pages.size) setStatus('Converting…');
+  else
+    setStatus(
+      progress
+        ? `Converting… ${state.pages.size} of ${progress.total} page${progress.total === 1 ? '' : 's'} done`
+        : `Converting… ${state.pages.size} page${state.pages.size === 1 ? '' : 's'} done`,
+    );
 }
 
 const editing = new Editing({
@@ -305,6 +344,8 @@ export function select(id: string | undefined, scroll: boolean): void {
   if (id && scroll) {
     // Where the view last scrolled to on its own (the end-to-end test reads it).
     root.dataset.scrolledTo = `${id}@${Date.now()}`;
+    // A scroll of the view's own: the editor is not scrolled after it (scroll sync).
+    scrollSync.selfScroll(1000);
     // One smooth scroll only: a second scrollIntoView (even of a hidden block) cancels the first.
     const target =
       document.querySelector(`.region[data-id="${CSS.escape(id)}"]`) ??
@@ -467,8 +508,10 @@ function handle(m: HostMessage): void {
       root.dataset.converting = String(m.converting);
       if (m.converting) delete root.dataset.finishedAt;
       scheduleSharpen();
-      if (m.converting) setStatus('Converting…');
-      else if (m.notConverted) setStatus('Not converted yet');
+      progress = m.progress;
+      showProgress();
+      if (m.converting) break;
+      if (m.notConverted) setStatus('Not converted yet');
       else setStatus(`${m.pages.length} page${m.pages.length === 1 ? '' : 's'}`);
       break;
     case 'page':
@@ -476,11 +519,19 @@ function handle(m: HostMessage): void {
       state.pages.set(m.page.page, m.page);
       renderPage(m.page);
       updateLegend();
-      if (state.converting) setStatus(`Converting… ${state.pages.size} page${state.pages.size === 1 ? '' : 's'} done`);
+      showProgress();
+      break;
+    case 'progress':
+      progress = { done: m.done, total: m.total };
+      showProgress();
+      break;
+    case 'scrollTo':
+      scrollSync.follow(m.regionId, m.fraction);
       break;
     case 'partial':
       // Stale ones (another conversion, a page already in, an older seq) are dropped.
       if (partials.accept(m)) renderPartial(m.page, m.markdown);
+      showProgress();
       break;
     case 'highlight':
       select(m.regionId, m.reveal);
@@ -499,6 +550,8 @@ function handle(m: HostMessage): void {
       // A page still being written when the conversion stopped (cancel) never arrives: remove it.
       for (const n of partials.finish()) document.getElementById(`page-${n}`)?.remove();
       state.converting = false;
+      progress = undefined;
+      showProgress();
       root.dataset.finishedAt = String(Date.now());
       root.dataset.converting = 'false';
       scheduleSharpen();
@@ -509,4 +562,4 @@ function handle(m: HostMessage): void {
 
 window.addEventListener('message', (ev: MessageEvent) => onHostMessage(ev.data));
 setupToolbar();
-if (state.uri) post({ type: 'ready' });
+if (state.uri) post({ type: 'ready', scriptMs });

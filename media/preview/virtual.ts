@@ -7,7 +7,8 @@ export class PageImages {
   private readonly observer: IntersectionObserver;
   private readonly sources = new WeakMap<Element, { src: string; page: number }>();
 
-  constructor() {
+  /** `onFirstLoad`: a page's image is loaded for the first time in this webview (first-paint trace). */
+  constructor(private readonly onFirstLoad: (page: number) => void = () => undefined) {
     this.observer = new IntersectionObserver(
       (entries) => {
         for (const e of entries) {
@@ -41,7 +42,10 @@ export class PageImages {
       () => {
         sheet.dataset.image = 'loaded';
         // When the first image was on screen (the end-to-end test times the first page from it).
-        sheet.dataset.loadedAt ??= String(Date.now());
+        if (sheet.dataset.loadedAt === undefined) {
+          sheet.dataset.loadedAt = String(Date.now());
+          this.onFirstLoad(s.page);
+        }
       },
       { once: true },
     );

@@ -18,6 +18,7 @@ import {
   type ConvertParams,
   type ConvertSummary,
   type PageResult,
+  parsePageProgress,
 } from '../../common/protocol';
 import { type FolioContext, OUTPUT_FORMATS, sharedConvertOptions, type OutputFormat } from '../context';
 import { markdownUriFor } from '../paths';
@@ -257,7 +258,16 @@ async function convertOnce(
       const workDoneToken = randomUUID();
       const partialResultToken = randomUUID();
       const subs = [
-        forwardWorkDone(client, workDoneToken, progress),
+        // The PDF is open once the backend reports "page 0/N": the .md and the linked view open
+        // then (not at page 1), so the view loads while page 1 converts and says how far it got.
+        forwardWorkDone(client, workDoneToken, progress, 1, (r) => {
+          const pages = parsePageProgress(r.message);
+          if (!pages) return;
+          pagesQueue = pagesQueue.then(async () => {
+            await begin();
+            ctx.conversions.emit('progress', { pdfUri, mdUri, ...pages });
+          });
+        }),
         client.onProgress(ConvertRequest.partialResult, partialResultToken, (page: PageResult) => {
           pagesQueue = pagesQueue.then(async () => {
             await begin();

@@ -82,6 +82,9 @@ export function previewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, m
     <button id="convert-btn" class="primary">Convert to Markdown</button>
   </div>
   <main id="pages" aria-label="Pages"></main>
+  <section id="converting" class="page-placeholder" aria-label="Conversion progress">
+    <div class="placeholder-sheet"><p id="converting-text" role="status" aria-live="polite">Loading the view…</p></div>
+  </section>
 </div>
 <script nonce="${nonce}" src="${escapeAttr(asset('dist', 'media', 'preview.js'))}"></script>
 </body>

@@ -76,6 +76,7 @@ export class LinkedViews implements vscode.Disposable {
         v.start(pdfUri, options, conversionId);
         void this.openSideBySide(v, v.viewColumn ?? viewColumnFor(pdfUri), true);
       },
+      progress: ({ mdUri, done, total }) => this.get(mdUri)?.progress(done, total),
       page: ({ mdUri, page, mdOffset }) => this.viewFor(mdUri).addPage(page, mdOffset),
       partial: ({ mdUri, conversionId, partial }) => this.get(mdUri)?.partial(conversionId, partial),
       finished: ({ mdUri, summary, writtenHash }) => {
