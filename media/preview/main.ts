@@ -138,10 +138,14 @@ function showProgress(): void {
   const waiting = state.converting && pagesEl.children.length === 0;
   const placeholder = document.getElementById('converting')!;
   placeholder.hidden = !waiting;
-  if (waiting)
-    document.getElementById('converting-text')!.textContent = progress
+  if (waiting) {
+    const text = progress
       ? `Converting page ${Math.min(progress.done + 1, progress.total)} of ${progress.total}…`
       : 'Opening the PDF…';
+    document.getElementById('converting-text')!.textContent = text;
+    // What the view last said while it waited (the end-to-end test reads it after the page is in).
+    root.dataset.waitingText = text;
+  }
   if (!state.converting) return;
   if (!state.pages.size) setStatus('Converting…');
   else
