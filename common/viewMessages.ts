@@ -31,6 +31,12 @@ export interface PageView {
   height: number;
   /** Webview URI of the rendered page image, when there is one. */
   imageSrc?: string;
+  /**
+   * The same image inline (`data:image/png;base64,…`), sent with a conversion's first page only:
+   * it is on screen without the webview's resource round trip, which on a cold view took seconds
+   * (docs/preview.md, "First page"). The webview keeps it for `imageSrc`.
+   */
+  imageData?: string;
   imageWidth?: number;
   imageHeight?: number;
   regions: RegionView[];
@@ -134,6 +140,8 @@ export interface ReadyMessage extends Addressed {
 export interface PaintedMessage extends Addressed {
   type: 'painted';
   page: number;
+  /** ms after the webview's script ran: the page message in, its image requested, loaded. */
+  steps?: { received: number; requested: number; loaded: number };
 }
 /**
  * Scroll sync, view → editor: the user scrolled the view; its top is `fraction` (0–1) of the way
@@ -260,6 +268,10 @@ function addressed(v: Rec): boolean {
   return isStr(v.uri, 4096) && v.uri.length > 0 && isInt(v.version) && (v.version as number) >= 0;
 }
 
+/** Largest inline page image (a 1224×1584 page PNG is ~0.5 MB in base64). */
+export const MAX_IMAGE_DATA = 8_000_000;
+const isImageData = (v: unknown): v is string =>
+  isStr(v, MAX_IMAGE_DATA) && /^data:image\/(png|jpeg);base64,[A-Za-z0-9+/]+={0,2}$/.test(v);
 const isFraction = (v: unknown): v is number => isNum(v) && v >= 0 && v <= 1;
 const isProgress = (v: unknown): v is { done: number; total: number } =>
   isRec(v) && isInt(v.done) && isInt(v.total) && (v.done as number) >= 0 && (v.done as number) <= (v.total as number);
@@ -284,7 +296,21 @@ export function parseViewMessage(raw: unknown): ViewMessage | string {
       };
     case 'painted':
       if (!isPage(raw.page)) return 'painted: bad page';
-      return { type: 'painted', uri, version, page: raw.page };
+      return {
+        type: 'painted',
+        uri,
+        version,
+        page: raw.page,
+        ...(isRec(raw.steps) && [raw.steps.received, raw.steps.requested, raw.steps.loaded].every(isNum)
+          ? {
+              steps: {
+                received: raw.steps.received as number,
+                requested: raw.steps.requested as number,
+                loaded: raw.steps.loaded as number,
+              },
+            }
+          : {}),
+      };
     case 'scrolled':
       if (!isRegionId(raw.regionId)) return 'scrolled: bad regionId';
       if (!isFraction(raw.fraction)) return 'scrolled: bad fraction';
@@ -359,6 +385,7 @@ export function isPageView(v: unknown): v is PageView {
     isNum(v.width) &&
     isNum(v.height) &&
     (v.imageSrc === undefined || isStr(v.imageSrc, 4096)) &&
+    (v.imageData === undefined || isImageData(v.imageData)) &&
     Array.isArray(v.regions) &&
     v.regions.every(isRegionView) &&
     Array.isArray(v.blocks) &&

@@ -60,11 +60,23 @@ const busy = new Set<string>();
 /** ms from this document's start to its script running (sent with `ready`: the first-paint trace). */
 const scriptMs = performance.now();
 let paintedSent = false;
-const images = new PageImages((page) => {
+/** When each page's message came in (performance.now), for the first-paint trace. */
+const received = new Map<number, number>();
+/** Inline page images (`imageData`, a conversion's first page) by the `imageSrc` they stand for. */
+const inlineImages = new Map<string, string>();
+const images = new PageImages((page, requested) => {
   if (paintedSent) return;
   paintedSent = true;
+  const loaded = performance.now();
+  const since = (t: number | undefined) => Math.max(0, (t ?? loaded) - scriptMs);
   // The frame after the image loaded is the one that shows it.
-  requestAnimationFrame(() => post({ type: 'painted', page }));
+  requestAnimationFrame(() =>
+    post({
+      type: 'painted',
+      page,
+      steps: { received: since(received.get(page)), requested: since(requested), loaded: since(loaded) },
+    }),
+  );
 });
 /** The backend's count while converting (pages done of the PDF's pages). */
 let progress: { done: number; total: number } | undefined;
@@ -194,7 +206,9 @@ function renderPage(p: PageView): void {
   sheet.setAttribute('role', 'group');
   sheet.setAttribute('aria-label', `Page ${p.page}`);
   if (!p.imageSrc) sheet.append(el('div', { class: 'no-image' }, 'No page image'));
-  images.watch(sheet, p.page, p.imageSrc);
+  if (p.imageSrc && p.imageData) inlineImages.set(p.imageSrc, p.imageData);
+  received.set(p.page, received.get(p.page) ?? performance.now());
+  images.watch(sheet, p.page, (p.imageSrc && inlineImages.get(p.imageSrc)) ?? p.imageSrc);
   const overlay = el('div', { class: 'overlay', role: 'list', 'aria-label': `Regions of page ${p.page}` });
   const excerpts = new Map(p.blocks.filter((b) => b.regionId).map((b) => [b.regionId!, excerpt(b.markdown)]));
   for (const r of [...p.regions].sort((a, b) => a.order - b.order)) overlay.append(regionBox(p, r, excerpts.get(r.id)));
@@ -507,6 +521,7 @@ function handle(m: HostMessage): void {
       state.pages = new Map(m.pages.map((p) => [p.page, p]));
       partials.reset(m.converting ? m.conversion : undefined, state.pages.keys());
       pagesEl.replaceChildren();
+      inlineImages.clear();
       for (const p of m.pages) renderPage(p);
       updateLegend();
       root.dataset.converting = String(m.converting);

@@ -7,8 +7,11 @@ export class PageImages {
   private readonly observer: IntersectionObserver;
   private readonly sources = new WeakMap<Element, { src: string; page: number }>();
 
-  /** `onFirstLoad`: a page's image is loaded for the first time in this webview (first-paint trace). */
-  constructor(private readonly onFirstLoad: (page: number) => void = () => undefined) {
+  /**
+   * `onFirstLoad`: a page's image is loaded for the first time in this webview, `requested` ms
+   * (performance.now) after it was asked for (the first-paint trace).
+   */
+  constructor(private readonly onFirstLoad: (page: number, requested: number) => void = () => undefined) {
     this.observer = new IntersectionObserver(
       (entries) => {
         for (const e of entries) {
@@ -37,6 +40,7 @@ export class PageImages {
     img.alt = '';
     img.decoding = 'async';
     img.draggable = false;
+    const requested = performance.now();
     img.addEventListener(
       'load',
       () => {
@@ -44,7 +48,7 @@ export class PageImages {
         // When the first image was on screen (the end-to-end test times the first page from it).
         if (sheet.dataset.loadedAt === undefined) {
           sheet.dataset.loadedAt = String(Date.now());
-          this.onFirstLoad(s.page);
+          this.onFirstLoad(s.page, requested);
         }
       },
       { once: true },

@@ -17,6 +17,11 @@ export class FirstPaintTrace {
     this.marks.set(what, at - this.t0);
   }
 
+  /** True once the first image was on screen (the trace is logged). */
+  get finished(): boolean {
+    return this.done;
+  }
+
   has(what: string): boolean {
     return this.marks.has(what);
   }

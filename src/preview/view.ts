@@ -27,6 +27,7 @@ import { previewHtml, previewResourceRoots } from './html';
 import { gridOf, RegionMap, type MappedPage } from './regionMap';
 import { writeSidecar, sidecarOptions, SIDECAR_VERSION, type Sidecar } from './sidecar';
 import { isInside } from '../../common/safeWrite';
+import { readFileSync, statSync } from 'node:fs';
 import { deleteRegion, reparseRegion, type RegionSnapshot, type ReparseTarget } from './reparse';
 import { planReparse, type ReparseContext, type ReparsePlan } from './reparsePlan';
 import { messageOf } from '../../common/errorKinds';
@@ -71,6 +72,9 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
   private trace: FirstPaintTrace | undefined;
   /** The backend's count while converting (pages done of the PDF's pages). */
   private progressState: { done: number; total: number } | undefined;
+  /** The conversion's first page, sent with its image inline until it is on screen (see `inlineImage`). */
+  private inlinePage: number | undefined;
+  private inlined: { path: string; data: string } | undefined;
   /** Editor scrolls the view made (sync, reveal) are not followed back (scrollSync.ts). */
   private readonly editorEcho = new EchoGuard();
 
@@ -142,6 +146,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     this.synced = false;
     this.lastSent.clear();
     this.progressState = undefined;
+    this.inlinePage = undefined;
     this.trace = new FirstPaintTrace(pdfUri.path.split('/').pop() ?? this.name);
     if (this.panel) this.trace.mark('panel there');
     this.sendInit();
@@ -155,7 +160,10 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
   }
 
   addPage(page: PageResult, mdOffset: number): void {
-    if (!this.hasPages()) this.trace?.mark(`page ${page.page} from the backend`);
+    if (!this.hasPages()) {
+      this.trace?.mark(`page ${page.page} from the backend`);
+      this.inlinePage = page.page;
+    }
     this.map.addPage(page, mdOffset);
     this.synced = false;
     this.trySync();
@@ -345,11 +353,13 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     const sharp = this.sharp.get(p.page);
     const path = sharp?.image ?? p.image;
     const image = path && this.panel ? this.imageSrc(path) : undefined;
+    const inline = image && !sharp && p.page === this.inlinePage ? this.inlineImage(path!) : undefined;
     return {
       page: p.page,
       width: p.width,
       height: p.height,
       imageSrc: image,
+      ...(inline ? { imageData: inline } : {}),
       imageWidth: sharp?.width ?? p.imageWidth,
       imageHeight: sharp?.height ?? p.imageHeight,
       regions: regions.map((r) => ({
@@ -366,6 +376,23 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       warnings: p.warnings,
       error: p.error,
     };
+  }
+
+  /**
+   * A conversion's first page image as a data URL, until it is on screen: the webview then shows
+   * it without fetching it through its resource loader, which on a window's first view took
+   * seconds (docs/preview.md, "First page"). One page, ≤ 6 MB, read once.
+   */
+  private inlineImage(path: string): string | undefined {
+    if (!this.trace || this.trace.finished || !/\.png$/i.test(path)) return undefined;
+    if (this.inlined?.path === path) return this.inlined.data;
+    try {
+      if (statSync(path).size > 6 * 1024 * 1024) return undefined;
+      this.inlined = { path, data: `data:image/png;base64,${readFileSync(path).toString('base64')}` };
+      return this.inlined.data;
+    } catch {
+      return undefined; // the webview loads it the usual way
+    }
   }
 
   private imageSrc(path: string): string | undefined {
@@ -476,8 +503,16 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       return;
     }
     if (m.type === 'painted') {
+      const s = m.steps;
+      if (s)
+        this.trace?.mark(
+          `in the webview: page in +${Math.round(s.received)}, image asked +${Math.round(s.requested)}, loaded +${Math.round(s.loaded)} ms after its script ran`,
+        );
       const line = this.trace?.painted(m.page);
-      if (line) this.ctx.output.appendLine(line);
+      if (line) {
+        this.ctx.output.appendLine(line);
+        this.inlined = undefined;
+      }
       return;
     }
     // Scroll positions are not edits: a document version moved on meanwhile does not make them stale.
