@@ -249,9 +249,15 @@ const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isInt = (v: unknown): v is number => Number.isInteger(v);
 const isStr = (v: unknown, max = 100_000): v is string => typeof v === 'string' && v.length <= max;
-/** Region ids are `p<page>-r<n>` from the engine or `p<page>-n<n>` for drawn ones. */
-const REGION_ID = /^p\d{1,6}-[a-z]\d{1,6}$/;
-const isRegionId = (v: unknown): v is string => typeof v === 'string' && REGION_ID.test(v);
+/**
+ * Region ids are `p<page>-r<n>` from the engine or `p<page>-n<n>` for drawn ones. The sidecar
+ * schema (src/preview/sidecarSchema.ts) applies this rule and `isBBox` too, so a sidecar the host
+ * accepts never makes a page the webview refuses.
+ */
+export const REGION_ID = /^p\d{1,6}-[a-z]\d{1,6}$/;
+export const isRegionId = (v: unknown): v is string => typeof v === 'string' && REGION_ID.test(v);
+/** Largest coordinate of a box, in points (pages are < 15 000 pt). */
+export const MAX_BOX_COORD = 15_000;
 export const isRegionClass = (v: unknown): v is RegionClass =>
   typeof v === 'string' && (REGION_CLASSES as readonly string[]).includes(v);
 
@@ -260,7 +266,7 @@ export function isBBox(v: unknown): v is BBox {
   if (!isRec(v)) return false;
   const { x0, y0, x1, y1 } = v;
   if (!isNum(x0) || !isNum(y0) || !isNum(x1) || !isNum(y1)) return false;
-  const lim = (n: number) => n >= -1 && n <= 15_000;
+  const lim = (n: number) => n >= -1 && n <= MAX_BOX_COORD;
   return lim(x0) && lim(y0) && lim(x1) && lim(y1) && x1 > x0 && y1 > y0;
 }
 
@@ -405,7 +411,16 @@ export function parseHostMessage(raw: unknown): HostMessage | string {
   switch (raw.type) {
     case 'init':
       if (!isStr(raw.title, 4096) || !isStr(raw.pdfUri, 4096)) return 'init: bad title/pdfUri';
-      if (!Array.isArray(raw.pages) || !raw.pages.every(isPageView)) return 'init: bad pages';
+      if (!Array.isArray(raw.pages)) return 'init: bad pages';
+      for (const p of raw.pages as unknown[]) {
+        if (isPageView(p)) continue;
+        // Say which page and region, so the notice the view shows (refusalNotice) leads somewhere.
+        const page = isRec(p) && isPage(p.page) ? `page ${p.page}` : 'a page';
+        const region =
+          isRec(p) && Array.isArray(p.regions) ? (p.regions as unknown[]).find((r) => !isRegionView(r)) : undefined;
+        const id = isRec(region) && typeof region.id === 'string' ? JSON.stringify(region.id.slice(0, 40)) : '';
+        return `init: ${page} has ${region ? `a region ${id} (id or box)` : 'fields'} the view cannot draw`;
+      }
       if (typeof raw.converting !== 'boolean') return 'init: bad converting';
       if (raw.conversion !== undefined && !isStr(raw.conversion, 200)) return 'init: bad conversion';
       if (raw.notConverted !== undefined && typeof raw.notConverted !== 'boolean') return 'init: bad notConverted';
@@ -459,4 +474,16 @@ export function parseHostMessage(raw: unknown): HostMessage | string {
     default:
       return `unknown message type ${JSON.stringify(String(raw.type)).slice(0, 40)}`;
   }
+}
+
+/**
+ * What the view shows when it refuses a message that would have drawn the document (`init`,
+ * `page`): without it the view stays empty with no word (issue 34, E4). Undefined for the others.
+ */
+export function refusalNotice(raw: unknown, problem: string): string | undefined {
+  if (!isRec(raw) || (raw.type !== 'init' && raw.type !== 'page')) return undefined;
+  return (
+    `Folio cannot show this document: ${problem}. ` +
+    'Its .folio.json may not be one Folio wrote; convert the PDF again to replace it.'
+  );
 }

@@ -15,6 +15,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { LogNotification, type PagePartialParams } from '../common/protocol';
+import { redactingLog } from './logRedaction';
 
 /**
  * Listeners of `folio/pagePartial` by request (partial-result token). The client keeps one
@@ -45,11 +46,14 @@ export function createClient(extension: vscode.ExtensionContext, output: vscode.
     debug: { module, transport: TransportKind.stdio, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
   };
   let restarts = 0;
+  // The client's own log and its JSON-RPC trace (`folio.trace.server`: "verbose" writes every
+  // request's parameters, the PDF password and remote VLM key among them) go through redaction.
+  const logged = redactingLog(output);
   const clientOptions: LanguageClientOptions = {
     // Folio works on files it is asked about; it does not follow open documents.
     documentSelector: [],
-    outputChannel: output,
-    traceOutputChannel: output,
+    outputChannel: logged,
+    traceOutputChannel: logged,
     errorHandler: {
       error: (): ErrorHandlerResult => ({ action: ErrorAction.Continue }),
       closed: (): CloseHandlerResult => {

@@ -13,6 +13,7 @@ import {
   type RemoteVlmSettings,
 } from '../common/protocol';
 import { modelsDirOption } from './paths';
+import { addSecret, redactingLog } from './logRedaction';
 import { ExportRecords } from './commands/exportRecords';
 
 export type OutputFormat = 'markdown' | 'docling' | 'chunks' | 'doctags';
@@ -68,6 +69,7 @@ function remoteVlmFrom(c: vscode.WorkspaceConfiguration): RemoteVlmSettings | un
   if (!url) return undefined;
   const model = c.get<string>('vlm.remoteModel', '').trim() || 'ibm-granite/granite-docling-258M';
   const apiKey = process.env.FOLIO_VLM_API_KEY;
+  addSecret(apiKey);
   return { url, model, ...(apiKey ? { apiKey } : {}) };
 }
 
@@ -87,7 +89,8 @@ export class FolioContext implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(readonly extension: vscode.ExtensionContext) {
-    this.output = vscode.window.createOutputChannel('Folio', { log: true });
+    // Every line Folio logs is redacted (src/logRedaction.ts): no password or key in the log file.
+    this.output = redactingLog(vscode.window.createOutputChannel('Folio', { log: true }));
     this.conversions = new ConversionListeners(this.output);
     this.cacheDir = vscode.Uri.joinPath(extension.globalStorageUri, 'pages');
     this.exportRecords = new ExportRecords(extension.globalState);

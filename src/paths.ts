@@ -1,8 +1,13 @@
-/** Where a PDF's outputs go: beside it, or in `folio.outputDirectory` (relative to the PDF's folder). */
+/**
+ * Where a PDF's outputs go: beside it, or in `folio.outputDirectory` (relative to the PDF's
+ * folder, or absolute). The folder must be inside the PDF's workspace folder (a PDF in none: its
+ * own folder): the setting may come from a cloned repository's `.vscode/settings.json`, and
+ * SECURITY.md promises that Folio writes only inside the workspace.
+ */
 import * as vscode from 'vscode';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
-import { fitFileName } from '../common/safeWrite';
+import { fitFileName, isInside } from '../common/safeWrite';
 
 export function markdownUriFor(pdfUri: vscode.Uri, outputDirectory: string): vscode.Uri {
   return outputUriFor(pdfUri, outputDirectory, '.md');
@@ -19,8 +24,18 @@ export function outputUriFor(pdfUri: vscode.Uri, outputDirectory: string, ext: s
   const pdfDir = vscode.Uri.joinPath(pdfUri, '..');
   const dir = outputDirectory.trim();
   if (!dir) return vscode.Uri.joinPath(pdfDir, base);
-  if (isAbsolute(dir)) return vscode.Uri.joinPath(vscode.Uri.file(dir), base);
-  return vscode.Uri.joinPath(pdfDir, dir, base);
+  const folder = isAbsolute(dir) ? vscode.Uri.file(dir) : vscode.Uri.joinPath(pdfDir, dir);
+  if (pdfUri.scheme === 'file') {
+    const ws = vscode.workspace.getWorkspaceFolder(pdfUri);
+    const root = ws && ws.uri.scheme === 'file' ? ws.uri.fsPath : dirname(pdfUri.fsPath);
+    // Lexical check; a link inside the folder that leads out is refused when writing (safeWrite).
+    if (folder.scheme !== 'file' || !isInside(root, folder.fsPath))
+      throw new Error(
+        `folio.outputDirectory "${dir}" leads to ${folder.fsPath}, outside ${root}${ws ? ' (the workspace folder)' : " (the PDF's folder)"}; ` +
+          'Folio writes only inside it. Set folio.outputDirectory to a folder inside the workspace (relative to the PDF, or absolute), or leave it empty.',
+      );
+  }
+  return vscode.Uri.joinPath(folder, base);
 }
 
 /**

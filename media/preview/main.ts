@@ -15,6 +15,7 @@ import {
   MAX_SHARPEN_PAGES,
   MAX_SHARPEN_SCALE,
   parseHostMessage,
+  refusalNotice,
   type HostMessage,
   type PageView,
   type RegionView,
@@ -498,6 +499,8 @@ function onHostMessage(raw: unknown): void {
   const m = parseHostMessage(raw);
   if (typeof m === 'string') {
     console.warn(`Folio preview: ignored a message: ${m}`);
+    const notice = refusalNotice(raw, m);
+    if (notice) setStatus(notice, 'error');
     return;
   }
   if (m.type !== 'init' && m.uri !== state.uri) return;

@@ -4,8 +4,14 @@
  * `<img onerror>` in a PDF is shown, never run. It covers what Folio writes: headings, paragraphs,
  * lists, fenced code, `$$` formulas (typeset by KaTeX into DOM nodes, whose inline styles are set
  * through CSSOM and so pass the webview's CSP), pipe tables, images, and inline emphasis/code/links.
+ *
+ * The work per block is bounded (markdownLimits.ts): the block is cut at 64 KB, the inline
+ * pattern is linear, and formulas are typeset by KaTeX only within a per-block budget and only
+ * when they come near the screen (an IntersectionObserver): a page off screen, or the Markdown
+ * pane while hidden, holds its formulas as TeX text and costs no KaTeX time.
  */
 import katex from 'katex';
+import { capBlock, FormulaBudget, INLINE_PATTERN, katexOptions, MARKDOWN_LIMITS } from './markdownLimits';
 
 export interface RenderContext {
   /** Draws a picture block (the preview crops it from the page image). */
@@ -19,8 +25,26 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: 
   return e;
 }
 
+/** Formulas the block being rendered may still typeset (a fresh budget per `renderMarkdown`). */
+let budget = new FormulaBudget();
+
 /** Renders one block of Markdown (one region's text) into a container. */
-export function renderMarkdown(md: string, ctx: RenderContext): DocumentFragment {
+export function renderMarkdown(full: string, ctx: RenderContext): DocumentFragment {
+  budget = new FormulaBudget();
+  const { text: md, omitted } = capBlock(full);
+  const out = renderLines(md, ctx);
+  if (omitted > 0)
+    out.append(
+      el(
+        'p',
+        'md-truncated',
+        `(truncated: ${omitted} more characters of this block are in the .md; the preview shows ${MARKDOWN_LIMITS.blockChars / 1024} KB of one block)`,
+      ),
+    );
+  return out;
+}
+
+function renderLines(md: string, ctx: RenderContext): DocumentFragment {
   const out = document.createDocumentFragment();
   const lines = md.replace(/\r\n?/g, '\n').split('\n');
   let i = 0;
@@ -151,25 +175,69 @@ function table(rows: string[]): HTMLElement {
 
 function formula(tex: string, display: boolean): HTMLElement {
   const holder = el(display ? 'div' : 'span', display ? 'md-formula' : 'md-formula-inline');
+  if (!budget.take(tex)) {
+    // Too long (or too many in this block) to typeset in a moment: shown as its TeX.
+    holder.classList.add('md-formula-raw');
+    holder.title = 'Not typeset: too long for the preview';
+    holder.append(el('code', undefined, tex));
+    return holder;
+  }
+  holder.textContent = tex;
+  typesetWhenShown(holder, tex, display);
+  return holder;
+}
+
+function typeset(holder: HTMLElement, tex: string, display: boolean): void {
   try {
     // `trust: false` keeps \href / \url / \htmlData from producing links or attributes.
-    katex.render(tex, holder, {
-      displayMode: display,
-      throwOnError: false,
-      trust: false,
-      strict: 'ignore',
-      output: 'htmlAndMathml',
-    });
+    holder.textContent = '';
+    katex.render(tex, holder, katexOptions(display));
   } catch {
     holder.textContent = tex;
   }
-  return holder;
+}
+
+/** Formulas waiting to come near the screen, and the observer that watches them. */
+const waiting = new Map<Element, { tex: string; display: boolean }>();
+let observer: IntersectionObserver | undefined;
+let registered = 0;
+
+/**
+ * Typesets the formula when it comes within a screen or so of the view; one in a hidden pane or
+ * a far page waits. Holders of re-rendered pages leave the document: they are dropped now and
+ * then, so the observer does not keep them.
+ */
+function typesetWhenShown(holder: HTMLElement, tex: string, display: boolean): void {
+  if (typeof IntersectionObserver === 'undefined') {
+    typeset(holder, tex, display);
+    return;
+  }
+  observer ??= new IntersectionObserver(
+    (entries) => {
+      for (const e of entries) {
+        if (!e.isIntersecting) continue;
+        const job = waiting.get(e.target);
+        observer!.unobserve(e.target);
+        waiting.delete(e.target);
+        if (job) typeset(e.target as HTMLElement, job.tex, job.display);
+      }
+    },
+    { rootMargin: '1000px 0px' },
+  );
+  if (++registered % 1000 === 0)
+    for (const h of [...waiting.keys()])
+      if (!h.isConnected) {
+        observer.unobserve(h);
+        waiting.delete(h);
+      }
+  waiting.set(holder, { tex, display });
+  observer.observe(holder);
 }
 
 /** Inline Markdown: `code`, $math$, **bold**, *italic* / _italic_, [text](link) (shown as text). */
 export function inline(parent: HTMLElement, text: string): void {
-  const re =
-    /(`+)([^`]+?)\1|\$([^$\n]+?)\$|\*\*([^*]+?)\*\*|__([^_]+?)__|\*([^*\s][^*]*?)\*|(?<![\w\\])_([^_\s][^_]*?)_(?!\w)|\[([^\]]+)\]\(([^)\s]+)\)/g;
+  // A copy: `inline` recurses (bold, italic, link text), and each level needs its own lastIndex.
+  const re = new RegExp(INLINE_PATTERN);
   let last = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     if (m.index > last) parent.append(document.createTextNode(unescapeMd(text.slice(last, m.index))));

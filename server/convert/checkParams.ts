@@ -73,7 +73,8 @@ export function checkOptions(options: unknown): string | undefined {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) return 'options must be an object';
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined) continue;
-    const check = (OPTION_CHECKS as Record<string, Check | undefined>)[key];
+    // Own keys only: `isPrototypeOf`, `valueOf`, `__proto__` are Object.prototype's, not options (security round 3, F8).
+    const check = Object.hasOwn(OPTION_CHECKS, key) ? (OPTION_CHECKS as Record<string, Check>)[key] : undefined;
     if (!check) return `options.${key} is not a Folio option`;
     const problem = check(value);
     if (problem) return `options.${key} ${problem}`;

@@ -10,7 +10,7 @@ import type { Redis } from 'ioredis';
 import type { ConvertOptions } from '../../common/protocol';
 import { connectRedis } from './connection';
 import { QUEUE_NAME, type FolioJobData } from './keys';
-import { DocStore, type DocResult, type DocStatus } from './store';
+import { DocStore, type AssetLayout, type DocResult, type DocStatus } from './store';
 import { WORKER_OWNED_OPTIONS, type PictureLayout } from './schema';
 
 export interface SubmitInput {
@@ -89,8 +89,9 @@ export class QueueClient {
     return this.store.status(id);
   }
 
-  result(id: string): Promise<DocResult | undefined> {
-    return this.store.result(id);
+  /** `layout`: the pictures layout this submitter chose; page links are checked against it, not the record's. */
+  result(id: string, layout?: AssetLayout): Promise<DocResult | undefined> {
+    return this.store.result(id, layout);
   }
 
   /** Marks the task cancelled: running ranges stop at their next check, waiting ones finish at once. */

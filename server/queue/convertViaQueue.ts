@@ -16,6 +16,7 @@ import { engineOptions } from '../convertCommand/engineOptions';
 import { exportProblem } from '../convertCommand/exportCheck';
 import { linkedAssetsFolder } from '../convertCommand/pictures';
 import { QueueClient } from './client';
+import { DEFAULT_LIMITS } from '../worker/limits';
 import { messageOf } from '../errors';
 
 export interface QueueOutputs {
@@ -67,12 +68,14 @@ export async function convertViaQueue(
             pages: args.pages,
             password: args.password,
             rangePages: args.rangePages,
+            // The same page limit as in-process (security round 3, F2); workers apply their own too.
+            maxPages: args.limits.maxPages ?? DEFAULT_LIMITS.maxPages,
             options: engineOptions(args),
             ...layout,
           });
           const st = await client.wait(id, (done, total) => progress.update(label, done, total ?? 0), abort.signal);
           if (st.state === 'failure') throw new Error(st.error ?? 'failed');
-          const res = await client.result(id);
+          const res = await client.result(id, layout);
           if (!res) throw new Error('the result expired before it was read');
           if (res.summary.pagesDone.length === 0 && res.summary.pageErrors.length > 0) {
             throw new Error(`no page could be converted (${res.summary.pageErrors[0].message})`); // as in-process: nothing written
@@ -81,9 +84,10 @@ export async function convertViaQueue(
           res.summary.pages = res.pages;
           res.summary.uri = pdf;
           res.summary.elapsedMs = Date.now() - started;
-          // Asset names were checked against the task's layout when read (queue/schema.ts); the
-          // writes never follow a link or leave their folder (common/safeWrite), as in-process.
-          const assets = await client.store.assets(id);
+          // Asset names are checked against the layout chosen here, never the one read back from
+          // Redis (a Redis writer could rewrite that: security round 3, F1); the writes never
+          // follow a link or leave their folder (common/safeWrite), as in-process.
+          const assets = await client.store.assets(id, layout);
           embedDir = args.pictures === 'embed' ? mkdtempSync(join(tmpdir(), 'folio-pictures-')) : undefined;
           const picturesDir = embedDir ?? dirname(outPath);
           for (const [name, data] of assets) safeWriteFileSync(join(picturesDir, name), data, { root: picturesDir });

@@ -8,7 +8,15 @@ import type { Redis } from 'ioredis';
 import type { ConvertSummary, ErrorKind, PageResult } from '../../common/protocol';
 import { joinDocTags, joinPages } from '../convert/pageResult';
 import { docKeys } from './keys';
-import { checkAssetName, checkTaskId, parsePageResult, parseRecord, type DocRecord } from './schema';
+import {
+  BadQueueDataError,
+  checkAssetName,
+  checkTaskId,
+  parsePageResult,
+  parseRecord,
+  type DocRecord,
+  type PictureLayout,
+} from './schema';
 
 export type { DocRecord } from './schema';
 
@@ -20,6 +28,27 @@ export interface DocStatus {
   pagesTotal?: number;
   error?: string;
   errorKind?: ErrorKind;
+}
+
+/** Where a task's crops go: the layout its submitter chose (and keeps in memory, never reads back). */
+export interface AssetLayout {
+  pictures: PictureLayout;
+  assetsFolder?: string;
+}
+
+/**
+ * The layout asset names are checked against. A submitter that knows the layout it chose passes
+ * it: then nothing read from Redis decides a path, and a record whose layout was rewritten is
+ * refused. Without one (the service, which writes only inside its work folder) the record's.
+ */
+function layoutFor(rec: DocRecord, expected: AssetLayout | undefined): AssetLayout {
+  const stored: AssetLayout = { pictures: rec.pictures ?? 'folder', assetsFolder: rec.assetsFolder };
+  if (!expected) return stored;
+  if (stored.pictures !== expected.pictures || (stored.assetsFolder ?? '') !== (expected.assetsFolder ?? ''))
+    throw new BadQueueDataError(
+      `the task's pictures layout in Redis (${stored.pictures} ${JSON.stringify(stored.assetsFolder ?? '')}) is not the one this submitter chose (${expected.pictures} ${JSON.stringify(expected.assetsFolder ?? '')}): the record was changed in Redis`,
+    );
+  return expected;
 }
 
 export interface DocResult {
@@ -119,11 +148,11 @@ export class DocStore {
   }
 
   /** The task's picture crops; every name checked (checkAssetName) before it names a file or a zip entry. */
-  async assets(id: string): Promise<Map<string, Buffer>> {
+  async assets(id: string, expected?: AssetLayout): Promise<Map<string, Buffer>> {
     const rec = await this.record(id);
     if (!rec) return new Map();
+    const layout = layoutFor(rec, expected);
     const h = await this.redis.hgetallBuffer(docKeys(id).assets);
-    const layout = { pictures: rec.pictures ?? 'folder', assetsFolder: rec.assetsFolder };
     return new Map(Object.entries(h).map(([name, bytes]) => [checkAssetName(name, layout), bytes]));
   }
 
@@ -133,7 +162,20 @@ export class DocStore {
   }
 
   async status(id: string): Promise<DocStatus | undefined> {
-    const rec = await this.record(id);
+    let rec: DocRecord | undefined;
+    try {
+      rec = await this.record(id);
+    } catch (e) {
+      // A record no worker will take (damaged or hostile) is a failed task, not an error of the
+      // submitter: the service answers its status instead of 500 (security round 3, F8).
+      if (!(e instanceof BadQueueDataError)) throw e;
+      return {
+        state: 'failure',
+        pagesDone: 0,
+        error: `the task's record was refused: ${e.message}`,
+        errorKind: 'input',
+      };
+    }
     if (!rec) return undefined;
     const pagesDone = await this.redis.hlen(docKeys(id).pages);
     const base = { pagesDone, pagesTotal: rec.total };
@@ -151,11 +193,11 @@ export class DocStore {
   }
 
   /** Pages stored so far, in page order, and the document assembled from them. */
-  async result(id: string): Promise<DocResult | undefined> {
+  async result(id: string, expected?: AssetLayout): Promise<DocResult | undefined> {
     const rec = await this.record(id);
     if (!rec) return undefined;
+    const layout = layoutFor(rec, expected);
     const raw = await this.redis.hgetall(docKeys(id).pages);
-    const layout = { pictures: rec.pictures ?? 'folder', assetsFolder: rec.assetsFolder };
     const pages = Object.entries(raw)
       .map(([key, json]) => parsePageResult(json, key, layout))
       .sort((a, b) => a.page - b.page);

@@ -20,7 +20,8 @@ import { RETRIED } from './retries';
 import { PageWorkerPool } from '../worker/pool';
 import { convertDocument, FURNITURE_WINDOW } from '../convert/convertDocument';
 import { failedPageResult } from '../convert/pageResult';
-import { parsePageSelection } from '../convert/pageSelection';
+import { countPageSelection, parsePageSelection } from '../convert/pageSelection';
+import { DEFAULT_LIMITS } from '../worker/limits';
 import { disposeVlmEngines } from '../convert/vlmEngine';
 import { connectRedis } from './connection';
 import { JOB_DEFAULTS } from './client';
@@ -40,6 +41,11 @@ export interface WorkerOptions {
   lockMs?: number;
   ttlSeconds?: number;
   /**
+   * Most pages converted of one document (default DEFAULT_LIMITS.maxPages): applied whatever the
+   * record says; a record's own maxPages can only lower it (security round 3, F2).
+   */
+  maxPages?: number;
+  /**
    * The options that name places (folders, models, the remote VLM): the worker's own
    * configuration, never a job's (server/queue/schema.ts). `cacheDir` defaults to the per-user
    * page cache, `modelsDir` to the model manager's folder.
@@ -49,7 +55,12 @@ export interface WorkerOptions {
 }
 
 export interface RunningWorker {
-  close(): Promise<void>;
+  /**
+   * Stops taking jobs and lets the running ones finish for at most `graceMs` (default 5000); past
+   * that, or with Redis gone, it stops without them: the page threads are ended, the connections
+   * dropped, and BullMQ hands an unfinished job to another worker when its lock expires.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** PDF names become file names here: letters, digits, dot, dash, underscore; always `.pdf`. */
@@ -130,20 +141,22 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       } finally {
         void pool.close(ref.docId);
       }
+      // The page limit before a page is listed (a 1 KB PDF can declare a million pages): this
+      // worker's own, or the record's when lower; a record never raises it.
+      const limit = Math.min(opts.maxPages ?? DEFAULT_LIMITS.maxPages, rec.maxPages ?? Infinity);
       let selected: number[];
       try {
+        const wanted = countPageSelection(rec.pages, pageCount);
+        if (wanted > limit) {
+          throw new FolioError(
+            FolioErrorCodes.TooLarge,
+            `${rec.name} ${rec.pages ? `selects ${wanted} pages` : `has ${pageCount} pages`}, more than the page limit of ${limit}: nothing was converted. If the file is trusted, raise the limit (folio convert --max-pages, folio serve --max-pages, folio worker --max-pages), or convert part of it with --pages.`,
+          );
+        }
         selected = parsePageSelection(rec.pages, pageCount);
       } catch (e) {
         await store.fail(docId, messageOf(e), kindOf(e));
         throw new UnrecoverableError(messageOf(e));
-      }
-      if (rec.maxPages && selected.length > rec.maxPages) {
-        const e = new FolioError(
-          FolioErrorCodes.TooLarge,
-          `${rec.name} has ${selected.length} pages to convert; this service takes at most ${rec.maxPages} per document`,
-        );
-        await store.fail(docId, e.message, e.kind);
-        throw new UnrecoverableError(e.message);
       }
       await store.setTotal(docId, selected.length, pageCount);
       const ranges = planRanges(selected, rec.rangePages, FURNITURE_WINDOW);
@@ -270,11 +283,28 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   });
   await worker.waitUntilReady().catch(() => undefined);
   return {
-    close: async () => {
-      await worker.close();
-      await queue.close();
-      await Promise.all([pool.dispose(), disposeVlmEngines()]);
+    close: async (graceMs = 5000) => {
+      // BullMQ's close waits on Redis (and on running jobs) with no bound of its own: a worker
+      // cut off from Redis ignored SIGTERM (security round 3, F13).
+      let timer: NodeJS.Timeout | undefined;
+      const graceful = (async () => {
+        await worker.close();
+        await queue.close();
+      })().then(
+        () => true,
+        () => false,
+      );
+      const inTime = await Promise.race([
+        graceful,
+        new Promise<false>((r) => (timer = setTimeout(() => r(false), graceMs))),
+      ]);
+      clearTimeout(timer);
+      if (!inTime) {
+        log(`stopping without waiting further for Redis or the running job (${graceMs / 1000} s grace)`);
+        void worker.close(true).catch(() => undefined);
+      }
       for (const c of [workerConn, queueConn, redis]) c.disconnect();
+      await Promise.all([pool.dispose(), disposeVlmEngines()]);
       rmSync(scratch, { recursive: true, force: true });
     },
   };

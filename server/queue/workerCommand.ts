@@ -5,6 +5,7 @@ import { remoteVlmOption } from '../vlm/remoteOptions';
 import { remoteUrlProblem } from '../util/loopback';
 import { checkRedisUrl } from './connection';
 import { startWorker } from './worker';
+import { DEFAULT_LIMITS, LIMIT_RANGES } from '../worker/limits';
 
 export const WORKER_USAGE = `usage: folio worker --redis <redis://host:6379> [options]
 
@@ -13,6 +14,8 @@ export const WORKER_USAGE = `usage: folio worker --redis <redis://host:6379> [op
       --concurrency <n>   jobs this process runs at once (default 1)
       --lock-ms <ms>      job lock; a dead worker's job is taken over after about this long (default 30000)
       --result-ttl <s>    seconds results are kept in Redis (default 86400)
+      --max-pages <n>     most pages converted of one document (default 10000); a task's own
+                          limit can lower it, never raise it
       --models <dir>      model folder for jobs with engine vlm (default: folio models' folder)
       --vlm-url <url>     remote VLM for jobs with engine vlm (OpenAI-compatible base URL);
       --vlm-model <name>  --vlm-api-key <k> (or FOLIO_VLM_API_KEY) as for folio convert
@@ -28,12 +31,21 @@ export interface WorkerArgs {
   concurrency: number;
   lockMs: number;
   ttlSeconds: number;
+  maxPages: number;
   /** The places jobs may not name: the worker's own model folder and remote VLM. */
   own: Pick<ConvertOptions, 'modelsDir' | 'remoteVlm'>;
 }
 
 export function parseWorkerArgs(argv: string[]): WorkerArgs {
-  const a: WorkerArgs = { redis: '', threads: 2, concurrency: 1, lockMs: 30000, ttlSeconds: 86400, own: {} };
+  const a: WorkerArgs = {
+    redis: '',
+    threads: 2,
+    concurrency: 1,
+    lockMs: 30000,
+    ttlSeconds: 86400,
+    maxPages: DEFAULT_LIMITS.maxPages,
+    own: {},
+  };
   const vlm: { vlmUrl?: string; vlmModel?: string; vlmApiKey?: string } = {};
   const num = (flag: string, v: string | undefined, min: number, max: number): number => {
     const n = Number(v);
@@ -62,6 +74,9 @@ export function parseWorkerArgs(argv: string[]): WorkerArgs {
         break;
       case '--result-ttl':
         a.ttlSeconds = num(flag, value(), 60, 30 * 86400);
+        break;
+      case '--max-pages':
+        a.maxPages = num(flag, value(), LIMIT_RANGES.maxPages.min, LIMIT_RANGES.maxPages.max);
         break;
       case '--models': {
         const d = value();
@@ -105,15 +120,27 @@ export async function workerCommand(argv: string[]): Promise<number> {
   }
   const opts = parseWorkerArgs(argv);
   const log = (m: string) => process.stderr.write(`folio worker: ${m}\n`);
-  log(`starting (pid ${process.pid}, ${opts.threads} thread(s), ${opts.concurrency} job(s) at once)`);
-  const w = await startWorker({ ...opts, log });
-  log('ready: waiting for jobs');
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  // The handlers first: a stop asked for while starting (or right after "ready") is not lost.
+  const stopAsked = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
   });
+  log(`starting (pid ${process.pid}, ${opts.threads} thread(s), ${opts.concurrency} job(s) at once)`);
+  // Starting waits for Redis (forever, retrying): a stop asked for meanwhile ends it, no job was taken.
+  const w = await Promise.race([startWorker({ ...opts, log }), stopAsked.then(() => undefined)]);
+  if (!w) {
+    log('stopped before it was ready');
+    process.exit(0);
+  }
+  log('ready: waiting for jobs');
+  await stopAsked;
   log('stopping');
+  // A second signal stops at once; the close itself is bounded (worker.ts), and once it is done
+  // nothing may keep the process alive (a reconnect timer, a BullMQ call still waiting on Redis).
+  const now = () => process.exit(0);
+  process.once('SIGINT', now);
+  process.once('SIGTERM', now);
   await w.close();
+  setTimeout(now, 1000).unref();
   return 0;
 }

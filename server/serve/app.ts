@@ -26,7 +26,7 @@ import type { WorkDir } from './workdir';
 import { corsHeaders, gate, limitConnections, refuse } from './guard';
 import { HttpError } from './httpError';
 import { checkName, readyInput, type StoredInput } from './inputs';
-import { fetchSource, SourceError } from './sources';
+import { fetchSource, SourceError, type HttpSourcePolicy } from './sources';
 import { Jobs, type Job } from './jobs';
 import { completeOpenApi, docsPage, DOCS_CSP, type OpenApiNode } from './openapi';
 
@@ -50,7 +50,12 @@ export interface ServeConfig {
   /** Files in one request (multipart or sources); default 20. */
   maxFilesPerRequest?: number;
   /** docling-serve's http sources: off unless `--allow-http-sources`; private addresses only with `--allow-private-sources`. */
-  httpSources?: { enabled: boolean; allowPrivate: boolean; timeoutMs?: number };
+  httpSources?: {
+    enabled: boolean;
+    allowPrivate: boolean;
+    timeoutMs?: number;
+    connectForTest?: HttpSourcePolicy['connectForTest'];
+  };
   /** How long a multi-document request's record is kept (the runner keeps the documents); default 1 h. */
   retentionMs?: number;
 }
@@ -199,6 +204,27 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
       );
     }
   };
+  /**
+   * JSON source bodies are admitted before a byte of them is read (security round 3, F6): the
+   * route's body would otherwise be read and parsed whole (up to jsonLimit) before the upload
+   * count, the queue and Content-Length were looked at. The slot is held until the sources are
+   * stored (submitJson releases it) or the request ends, whichever comes first.
+   */
+  const jsonSlots = new WeakMap<FastifyRequest, () => void>();
+  app.addHook('preParsing', async (req, reply, payload) => {
+    const route = req.routeOptions.url ?? '';
+    if (req.method !== 'POST' || !/\/source(\/async)?$/.test(route)) return payload;
+    await admit(req, jsonLimit);
+    uploadsInFlight++;
+    let held = true;
+    const release = () => {
+      if (held) uploadsInFlight--;
+      held = false;
+    };
+    jsonSlots.set(req, release);
+    reply.raw.once('close', release);
+    return payload;
+  });
   const optionsOf = <T>(read: () => T): T => {
     try {
       return read();
@@ -447,6 +473,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
               allowPrivate: cfg.httpSources?.allowPrivate ?? false,
               maxBytes: cfg.maxUploadBytes - total,
               timeoutMs: cfg.httpSources?.timeoutMs ?? 60_000,
+              connectForTest: cfg.httpSources?.connectForTest,
             });
             stored[stored.length - 1]!.name = got.name;
             total += statSync(path).size;
@@ -502,13 +529,12 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     const warnings: string[] = [];
     if (Array.isArray(body.callbacks) && body.callbacks.length > 0)
       warnings.push('callbacks: not supported by Folio; poll /v1/status/poll/{task_id}');
-    await admit(req, jsonLimit);
-    uploadsInFlight++;
+    // Admitted (and counted) before its body was read: the preParsing hook above.
     let inputs: StoredInput[];
     try {
       inputs = await readSources(body, opts);
     } finally {
-      uploadsInFlight--;
+      jsonSlots.get(req)?.();
     }
     return jobs.submit(type, inputs, opts, toConvertOptions(opts.api, cfg.baseOptions), {
       zip,

@@ -6,10 +6,11 @@
  * whose host is (or resolves to) a loopback, private, link-local, or otherwise non-public address
  * is refused unless `--allow-private-sources` — the check is made on the address actually
  * connected to (the lookup the connection uses), so a name cannot resolve to a public address for
- * the check and a private one for the connection. Each response is held to the upload size
- * limit and a total time; redirects are followed (at most 3), each hop checked the same way.
+ * the check and a private one for the connection. Each exchange is held to the upload size
+ * limit and one total time; redirects are followed (at most 3), each hop checked the same way.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
 import { isIP, BlockList } from 'node:net';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -29,10 +30,19 @@ export interface HttpSourcePolicy {
   allowPrivate: boolean;
   maxBytes: number;
   timeoutMs: number;
+  /**
+   * Tests only (never set by `folio serve`): where a connection to an address that passed every
+   * check really goes, since a public address cannot be reached from the test machine.
+   */
+  connectForTest?: (address: string, port: number) => { host: string; port: number };
 }
 
-/** Addresses a URL source may not reach without --allow-private-sources. */
-const PRIVATE = new BlockList();
+/**
+ * Addresses a URL source may not reach without --allow-private-sources. Two lists: Node's
+ * BlockList checks an IPv4 address against its IPv6 rules too (as `::ffff:a.b.c.d`), so one list
+ * holding `::ffff:0:0/96` made every IPv4 address private (security round 3, F4).
+ */
+const PRIVATE_V4 = new BlockList();
 for (const [net, bits] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -41,66 +51,107 @@ for (const [net, bits] of [
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const)
-  PRIVATE.addSubnet(net, bits, 'ipv4');
+  PRIVATE_V4.addSubnet(net, bits, 'ipv4');
+/**
+ * IPv6: besides loopback, unique-local, link-local and multicast, every form that embeds an IPv4
+ * address (mapped `::ffff:0:0/96`, translated `::ffff:0:0:0/96` as in `::ffff:0:7f00:1`, the old
+ * compatible `::/96` as in `::7f00:1`, NAT64, 6to4, Teredo): a host that routes them may reach the
+ * embedded address, whatever it is; a public IPv4 source is given as an IPv4 address.
+ */
+const PRIVATE_V6 = new BlockList();
 for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96],
+  ['::ffff:0:0', 96],
+  ['::ffff:0:0:0', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 32],
+  ['2001:db8::', 32],
+  ['2002::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10],
   ['ff00::', 8],
-  ['::ffff:0:0', 96],
-  ['64:ff9b::', 96],
 ] as const)
-  PRIVATE.addSubnet(net, bits, 'ipv6');
+  PRIVATE_V6.addSubnet(net, bits, 'ipv6');
 
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 0) return true;
-  if (family === 6 && /^::ffff:/i.test(address)) {
-    const v4 = address.slice(7);
-    if (isIP(v4) === 4) return PRIVATE.check(v4, 'ipv4');
-  }
-  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
-
-/** A lookup for http.request that refuses private answers (unless allowed). */
-function checkedLookup(allowPrivate: boolean) {
-  return (
-    hostname: string,
-    options: object,
-    cb: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
-  ) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return cb(err, '');
-      const list = addresses as LookupAddress[];
-      const bad = list.find((a) => !allowPrivate && isPrivateAddress(a.address));
-      if (bad || list.length === 0) {
-        const e: NodeJS.ErrnoException = new Error(
-          `${hostname} resolves to ${bad?.address ?? 'nothing'}, a private or local address: this service fetches only public addresses`,
-        );
-        e.code = 'EFOLIOPRIVATE';
-        return cb(e, '');
-      }
-      if ((options as { all?: boolean }).all) cb(null, list);
-      else cb(null, list[0]!.address, list[0]!.family);
-    });
-  };
+  if (family === 4) return PRIVATE_V4.check(address, 'ipv4');
+  if (family === 6) return PRIVATE_V6.check(address, 'ipv6');
+  return true;
 }
 
 /** The URL's last path segment as a file name, or `document`. */
 export function nameFromUrl(u: URL): string {
-  const last = decodeURIComponent(u.pathname.split('/').filter(Boolean).pop() ?? '').replace(/[^A-Za-z0-9._ -]/g, '_');
+  const segment = u.pathname.split('/').filter(Boolean).pop() ?? '';
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    decoded = segment; // a malformed % escape names the file as written, never a 500 (security round 3, F12)
+  }
+  const last = decoded.replace(/[^A-Za-z0-9._ -]/g, '_');
   return last && last !== '.' && last !== '..' ? last.slice(0, 200) : 'document';
 }
 
 /**
+ * The address a hop connects to, checked: an IP literal as written, a name through one lookup
+ * whose every answer must be public (unless allowed). The connection then goes to exactly this
+ * address, so a name cannot resolve to a public address for the check and a private one for the
+ * connection.
+ */
+async function addressOf(u: URL, allowPrivate: boolean): Promise<string> {
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  const refuse = (what: string) =>
+    new SourceError(
+      400,
+      `http source ${u.href.slice(0, 200)}: ${what} a private or local address; this service fetches only public addresses (--allow-private-sources allows others)`,
+    );
+  if (isIP(host)) {
+    if (!allowPrivate && isPrivateAddress(host)) throw refuse(`${host} is`);
+    return host;
+  }
+  let list: LookupAddress[];
+  try {
+    list = await dnsLookup(host, { all: true, verbatim: true });
+  } catch (e) {
+    throw new SourceError(502, `http source ${u.href.slice(0, 200)} could not be fetched: ${(e as Error).message}`);
+  }
+  const bad = list.find((a) => !allowPrivate && isPrivateAddress(a.address));
+  if (bad) throw refuse(`${host} resolves to ${bad.address},`);
+  if (list.length === 0) throw new SourceError(502, `http source ${u.href.slice(0, 200)}: ${host} resolves to nothing`);
+  return list[0]!.address;
+}
+
+/** Client headers never sent on: they belong to the connection, not to the client. */
+const CONNECTION_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'keep-alive',
+]);
+
+/**
  * Downloads `url` into `dest` (created 0600, exclusive). Throws a SourceError naming the URL
  * and the reason: disabled, not http(s), private address, too large, too slow, HTTP error.
+ *
+ * One deadline covers the whole exchange, every hop (lookup, connect, headers, body); a response
+ * that is not used (a redirect, an error) is destroyed, never drained (security round 3, F3).
+ * The client's headers go only to the URL's own origin: a redirect to another origin drops them,
+ * and a redirect from https to http is refused (F5).
  */
 export async function fetchSource(
   url: string,
@@ -119,93 +170,111 @@ export async function fetchSource(
   } catch {
     throw new SourceError(400, `http source "${String(url).slice(0, 200)}" is not a URL`);
   }
-  const deadline = Date.now() + policy.timeoutMs;
-  for (let hop = 0; hop <= 3; hop++) {
-    if (u.protocol !== 'http:' && u.protocol !== 'https:')
-      throw new SourceError(400, `http source ${u.href.slice(0, 200)}: only http and https URLs are fetched`);
-    if (u.username || u.password)
-      throw new SourceError(400, `http source ${u.origin}: credentials in the URL are not accepted (send a header)`);
-    const literal = u.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(literal) && !policy.allowPrivate && isPrivateAddress(literal)) {
-      throw new SourceError(
-        400,
-        `http source ${u.href.slice(0, 200)}: ${literal} is a private or local address; this service fetches only public addresses (--allow-private-sources allows others)`,
-      );
-    }
-    const res = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(
-        u,
-        {
-          method: 'GET',
-          headers: { 'user-agent': 'folio-serve', ...headers },
-          lookup: checkedLookup(policy.allowPrivate) as never,
-          timeout: Math.max(1, deadline - Date.now()),
-        },
-        resolve,
-      );
-      req.on('timeout', () => req.destroy(new Error('timed out')));
-      req.on('error', reject);
-      req.end();
-    }).catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'EFOLIOPRIVATE')
-        throw new SourceError(
-          400,
-          `http source ${u.href.slice(0, 200)}: ${e.message} (--allow-private-sources allows others)`,
-        );
-      throw new SourceError(502, `http source ${u.href.slice(0, 200)} could not be fetched: ${e.message}`);
+  const origin = u.origin;
+  const own = Object.fromEntries(Object.entries(headers).filter(([k]) => !CONNECTION_HEADERS.has(k.toLowerCase())));
+  const abort = new AbortController();
+  const tooSlow = () =>
+    new SourceError(504, `http source ${u.href.slice(0, 200)} took longer than ${policy.timeoutMs / 1000} s`);
+  const timer = setTimeout(() => abort.abort(), policy.timeoutMs);
+  /** Any step, bounded by the deadline: the step's own error, or 504 once the time is up. */
+  const inTime = <T>(p: Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      if (abort.signal.aborted) return reject(tooSlow());
+      const onAbort = () => reject(tooSlow());
+      abort.signal.addEventListener('abort', onAbort, { once: true });
+      p.then(resolve, reject).finally(() => abort.signal.removeEventListener('abort', onAbort));
     });
-    if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && res.headers.location) {
-      res.resume();
-      u = new URL(res.headers.location, u);
-      continue;
-    }
-    if (res.statusCode !== 200) {
-      res.resume();
-      throw new SourceError(502, `http source ${u.href.slice(0, 200)} answered HTTP ${res.statusCode}`);
-    }
-    const declared = Number(res.headers['content-length']);
-    if (Number.isFinite(declared) && declared > policy.maxBytes) {
-      res.destroy();
-      throw new SourceError(
-        413,
-        `http source ${u.href.slice(0, 200)} is ${declared} bytes, larger than this service's limit of ${policy.maxBytes} bytes`,
-      );
-    }
-    await new Promise<void>((resolve, reject) => {
-      const out = createWriteStream(dest, { flags: 'wx', mode: 0o600 });
-      let got = 0;
-      const timer = setTimeout(
-        () =>
-          fail(
-            new SourceError(504, `http source ${u.href.slice(0, 200)} took longer than ${policy.timeoutMs / 1000} s`),
-          ),
-        Math.max(1, deadline - Date.now()),
-      );
-      const fail = (e: Error) => {
-        clearTimeout(timer);
-        res.destroy();
-        out.destroy();
-        reject(e);
-      };
-      res.on('data', (d: Buffer) => {
-        got += d.length;
-        if (got > policy.maxBytes)
-          fail(
-            new SourceError(
-              413,
-              `http source ${u.href.slice(0, 200)} is larger than this service's limit of ${policy.maxBytes} bytes`,
-            ),
+  try {
+    for (let hop = 0; hop <= 3; hop++) {
+      if (u.protocol !== 'http:' && u.protocol !== 'https:')
+        throw new SourceError(400, `http source ${u.href.slice(0, 200)}: only http and https URLs are fetched`);
+      if (u.username || u.password)
+        throw new SourceError(400, `http source ${u.origin}: credentials in the URL are not accepted (send a header)`);
+      const address = await inTime(addressOf(u, policy.allowPrivate));
+      const port = Number(u.port) || (u.protocol === 'https:' ? 443 : 80);
+      const to = policy.connectForTest?.(address, port) ?? { host: address, port };
+      const host = u.hostname.replace(/^\[|\]$/g, '');
+      const res = await inTime(
+        new Promise<IncomingMessage>((resolve, reject) => {
+          const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(
+            {
+              host: to.host,
+              port: to.port,
+              path: `${u.pathname}${u.search}`,
+              method: 'GET',
+              // The certificate is checked against the URL's name, not the address connected to.
+              ...(u.protocol === 'https:' && !isIP(host) ? { servername: host } : {}),
+              headers: { ...(u.origin === origin ? own : {}), 'user-agent': 'folio-serve', host: u.host },
+              signal: abort.signal,
+            },
+            resolve,
           );
+          req.on('error', reject);
+          req.end();
+        }),
+      ).catch((e: unknown) => {
+        if (e instanceof SourceError) throw e;
+        throw new SourceError(502, `http source ${u.href.slice(0, 200)} could not be fetched: ${(e as Error).message}`);
       });
-      res.on('error', (e) => fail(new SourceError(502, `http source ${u.href.slice(0, 200)}: ${e.message}`)));
-      res.pipe(out);
-      out.on('finish', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      out.on('error', (e) => fail(e));
-    });
-    return { name: nameFromUrl(u), contentType: res.headers['content-type'] };
+      if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && res.headers.location) {
+        res.destroy();
+        let next: URL;
+        try {
+          next = new URL(res.headers.location, u);
+        } catch {
+          throw new SourceError(502, `http source ${u.href.slice(0, 200)} redirected to an address that is not a URL`);
+        }
+        if (u.protocol === 'https:' && next.protocol === 'http:')
+          throw new SourceError(
+            502,
+            `http source ${u.href.slice(0, 200)} redirected from https to http (${next.href.slice(0, 200)}): not followed`,
+          );
+        u = next;
+        continue;
+      }
+      if (res.statusCode !== 200) {
+        res.destroy();
+        throw new SourceError(502, `http source ${u.href.slice(0, 200)} answered HTTP ${res.statusCode}`);
+      }
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > policy.maxBytes) {
+        res.destroy();
+        throw new SourceError(
+          413,
+          `http source ${u.href.slice(0, 200)} is ${declared} bytes, larger than this service's limit of ${policy.maxBytes} bytes`,
+        );
+      }
+      await inTime(
+        new Promise<void>((resolve, reject) => {
+          const out = createWriteStream(dest, { flags: 'wx', mode: 0o600 });
+          abort.signal.addEventListener('abort', () => out.destroy(), { once: true });
+          let got = 0;
+          const fail = (e: Error) => {
+            res.destroy();
+            out.destroy();
+            reject(e);
+          };
+          res.on('data', (d: Buffer) => {
+            got += d.length;
+            if (got > policy.maxBytes)
+              fail(
+                new SourceError(
+                  413,
+                  `http source ${u.href.slice(0, 200)} is larger than this service's limit of ${policy.maxBytes} bytes`,
+                ),
+              );
+          });
+          res.on('error', (e) => fail(new SourceError(502, `http source ${u.href.slice(0, 200)}: ${e.message}`)));
+          res.pipe(out);
+          out.on('finish', () => resolve());
+          out.on('error', (e) => fail(e));
+        }),
+      );
+      return { name: nameFromUrl(u), contentType: res.headers['content-type'] };
+    }
+    throw new SourceError(502, `http source ${url.slice(0, 200)}: more than 3 redirects`);
+  } finally {
+    clearTimeout(timer);
+    abort.abort(); // whatever is still open (a socket, a response) is closed with the request
   }
-  throw new SourceError(502, `http source ${url.slice(0, 200)}: more than 3 redirects`);
 }

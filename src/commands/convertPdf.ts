@@ -22,6 +22,7 @@ import {
 } from '../../common/protocol';
 import { type FolioContext, OUTPUT_FORMATS, sharedConvertOptions, type OutputFormat } from '../context';
 import { markdownUriFor } from '../paths';
+import { addSecret } from '../logRedaction';
 import { fitFileName } from '../../common/safeWrite';
 import { localPath } from '../localFiles';
 import { readSidecar } from '../preview/sidecar';
@@ -161,12 +162,17 @@ async function convertWithPassword<T>(
 }
 
 function askPassword(name: string, prompt: string): Thenable<string | undefined> {
-  return vscode.window.showInputBox({
-    title: `Folio: ${name} is password-protected`,
-    prompt,
-    password: true,
-    ignoreFocusOut: true,
-  });
+  return vscode.window
+    .showInputBox({
+      title: `Folio: ${name} is password-protected`,
+      prompt,
+      password: true,
+      ignoreFocusOut: true,
+    })
+    .then((pw) => {
+      addSecret(pw); // never logged, even outside a JSON field (src/logRedaction.ts)
+      return pw;
+    });
 }
 
 /** A failed conversion, told as its kind says (src/errorReactions.ts); always logged. */

@@ -12,6 +12,7 @@
  * Pure data, no `vscode` import: unit-tested in Node (test/preview/regionMap.test.ts).
  */
 import type { BBox, GridBox, PageResult, Region, RegionClass, TextRange } from '../../common/protocol';
+import { AnchorIndex } from './regionMapIndex';
 
 export interface MappedRegion {
   id: string;
@@ -63,6 +64,10 @@ export function gridOf(b: BBox, width: number, height: number): GridBox {
 export class RegionMap {
   private readonly pages = new Map<number, MappedPage>();
   private drawn = 0;
+  /** Regions the last `anchor` left unlinked because its search budget was spent. */
+  lastAnchorSkipped = 0;
+  /** Characters the last `anchor`'s searches scanned (tests compare it with the document's length). */
+  lastAnchorScanned = 0;
 
   /** Adds (or replaces) a page from a PageResult whose Markdown starts at `mdOffset` in the text. */
   addPage(p: PageResult, mdOffset: number): MappedPage {
@@ -148,19 +153,30 @@ export class RegionMap {
    * Finds each region's text in `doc` again, in document order: first at its expected place
    * (current range), else searching forward from the previous region's end. Regions not found
    * lose their link. Returns how many regions are linked afterwards.
+   *
+   * The work is linear in the document and the texts whatever the map holds (a sidecar is a
+   * workspace file): searches go through an `AnchorIndex`, which skips texts that cannot occur
+   * and stops searching when its budget is spent. `lastAnchorSkipped` then says how many regions
+   * were left unlinked without a search (0 for any map Folio wrote).
    */
   anchor(doc: string): number {
     let cursor = 0;
     let linked = 0;
-    for (const r of this.allRegions()) {
+    const all = this.allRegions();
+    let textChars = 0;
+    for (const r of all) textChars += r.text.length;
+    const index = new AnchorIndex(doc, textChars);
+    this.lastAnchorSkipped = 0;
+    for (const r of all) {
       if (!r.text) {
         r.range = undefined;
         continue;
       }
-      let at = -1;
+      let at: number | undefined = -1;
       if (r.range && r.range.start >= cursor && doc.startsWith(r.text, r.range.start)) at = r.range.start;
-      else at = doc.indexOf(r.text, cursor);
-      if (at < 0) {
+      else at = index.search(r.text, cursor);
+      if (at === undefined) this.lastAnchorSkipped++;
+      if (at === undefined || at < 0) {
         r.range = undefined;
         continue;
       }
@@ -168,6 +184,7 @@ export class RegionMap {
       cursor = r.range.end;
       linked++;
     }
+    this.lastAnchorScanned = index.scanned;
     return linked;
   }
 

@@ -19,6 +19,7 @@ import {
 import { reactionTo } from '../errorReactions';
 import { sidecarOptions } from './sidecarSchema';
 import { modelsDirOption } from '../paths';
+import { addSecret } from '../logRedaction';
 import type { FolioContext } from '../context';
 import type { ReparseContext, ReparsePlan } from './reparsePlan';
 
@@ -111,6 +112,7 @@ export async function reparseRegion(
           ignoreFocusOut: true,
         });
         if (pw === undefined) return;
+        addSecret(pw); // never logged (src/logRedaction.ts)
         t.rememberPassword(pw);
         params.password = pw;
       }

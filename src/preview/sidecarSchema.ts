@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname } from 'node:path';
 import { REGION_CLASSES, type ConvertOptions } from '../../common/protocol';
 import { isInside } from '../../common/safeWrite';
+import { isBBox, isRegionId, MAX_BOX_COORD } from '../../common/viewMessages';
 import type { MappedPage, MappedRegion } from './regionMap';
 
 export const SIDECAR_VERSION = 1 as const;
@@ -19,6 +20,12 @@ export const SIDECAR_LIMITS = {
   fileBytes: 64 * 1024 * 1024,
   pages: 10_000,
   regionsPerPage: 2_000,
+  /**
+   * Regions in the whole file. The view draws a box for each region of every page and the host
+   * re-anchors them all on each open: 100,000 is 2,000 pages (the service's page limit) of 50
+   * regions, and stays well within what both do in a moment.
+   */
+  regions: 100_000,
   pageTextChars: 4 * 1024 * 1024,
   regionTextChars: 1024 * 1024,
   warnings: 100,
@@ -118,22 +125,28 @@ function options(v: unknown): SidecarOptions {
   return out;
 }
 
+/** A box as the webview draws it (`isBBox`: ordered, non-empty, within -1…15 000 pt). */
 const box = (v: unknown, what: string) => {
   if (!isObj(v)) throw new Bad(`${what} must be a box`);
   onlyKeys(v, ['x0', 'y0', 'x1', 'y1'], what);
-  return {
-    x0: num(v.x0, `${what}.x0`),
-    y0: num(v.y0, `${what}.y0`),
-    x1: num(v.x1, `${what}.x1`),
-    y1: num(v.y1, `${what}.y1`),
+  const b = {
+    x0: num(v.x0, `${what}.x0`, -1, MAX_BOX_COORD),
+    y0: num(v.y0, `${what}.y0`, -1, MAX_BOX_COORD),
+    x1: num(v.x1, `${what}.x1`, -1, MAX_BOX_COORD),
+    y1: num(v.y1, `${what}.y1`, -1, MAX_BOX_COORD),
   };
+  if (!isBBox(b)) throw new Bad(`${what} must have x0 < x1 and y0 < y1`);
+  return b;
 };
 
 function region(v: unknown, pageNo: number, what: string): MappedRegion {
   if (!isObj(v)) throw new Bad(`${what} must be an object`);
   onlyKeys(v, ['id', 'page', 'cls', 'level', 'bbox', 'grid', 'order', 'range', 'text', 'doctags'], what);
   const id = str(v.id, `${what}.id`, 200);
-  if (!/^[\w.:-]+$/.test(id)) throw new Bad(`${what}.id must be letters, digits, "_", ".", ":" or "-"`);
+  // The webview's rule (`isRegionId`), and the page in the id is the region's page: the view
+  // finds a region's page from its id.
+  if (!isRegionId(id) || Number(/^p(\d+)-/.exec(id)![1]) !== pageNo)
+    throw new Bad(`${what}.id must be p${pageNo}-<letter><number> (like p${pageNo}-r0)`);
   const grid = v.grid;
   if (!Array.isArray(grid) || grid.length !== 4) throw new Bad(`${what}.grid must be four numbers`);
   const r: MappedRegion = {
@@ -244,6 +257,10 @@ export function parseSidecar(text: string, mdPath: string, root?: string): Sidec
     const pdf = pdfPath(data.pdf, root ?? dirname(mdPath));
     if (!Array.isArray(data.pages) || data.pages.length > SIDECAR_LIMITS.pages)
       throw new Bad(`pages must be a list of at most ${SIDECAR_LIMITS.pages}`);
+    let regions = 0;
+    for (const p of data.pages) if (isObj(p) && Array.isArray(p.regions)) regions += p.regions.length;
+    if (regions > SIDECAR_LIMITS.regions)
+      throw new Bad(`it has ${regions} regions; at most ${SIDECAR_LIMITS.regions} are allowed in one file`);
     const sidecar: Sidecar = {
       folio: SIDECAR_VERSION,
       pdf: data.pdf as string,

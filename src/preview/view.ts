@@ -237,6 +237,10 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     if (this.synced) this.map.captureTexts(doc.getText());
     const wanted = this.map.allRegions().filter((r) => r.text).length;
     const linked = this.map.anchor(doc.getText());
+    if (this.map.lastAnchorSkipped > 0)
+      this.ctx.output.appendLine(
+        `[warning] preview: ${this.map.lastAnchorSkipped} regions of ${this.name} were not searched for in the Markdown (too much work: is its .folio.json Folio's?)`,
+      );
     this.synced = linked === wanted || (!this.converting && Date.now() > this.settleUntil);
   }
 

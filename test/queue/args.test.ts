@@ -39,8 +39,15 @@ test('worker: --redis required and checked', () => {
     concurrency: 1,
     lockMs: 5000,
     ttlSeconds: 86400,
+    maxPages: 10000,
     own: {},
   });
+  // Security round 3, F2: the worker's own page limit, whatever a task's record says.
+  assert.equal(parseWorkerArgs(['--redis', 'redis://x', '--max-pages', '50']).maxPages, 50);
+  assert.throws(
+    () => parseWorkerArgs(['--redis', 'redis://x', '--max-pages', '0']),
+    /--max-pages takes a whole number/,
+  );
   assert.throws(() => parseWorkerArgs([]), /--redis <url> is required/);
   assert.throws(() => parseWorkerArgs(['--redis', 'http://x']), /not a Redis URL/);
   assert.throws(() => parseWorkerArgs(['--redis', 'redis://x', '--bogus']), /unknown option --bogus/);

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Snapshot of Folio's outputs on a fixed input set, and the list of outputs two snapshots differ in.
+#
+#   eval/snapshot.sh --out DIR [--no-build] [--formats md,doctags,docling] [--jobs N]
+#   eval/snapshot.sh --compare A B [--diff]
+#
+# Inputs (in this order, each given a unique flat name under DIR/inputs/):
+#   - every PDF under test/fixtures/                              fx__<path with / as __>.pdf
+#   - the corpus documents of eval/snapshot.list (pages cut with pdfseparate + pdfunite)
+#                                                                 co__<path with / as __>.pdf
+#   - every page of the real-world set (eval/realworld/tests.jsonl), cut by pages.main
+#                                                                 rw__<page file>.pdf
+# Each format is written by one `folio convert` over all inputs (`--images none`, so pictures are
+# placeholders and the snapshot holds text only) into DIR/<format>/. DIR/MANIFEST lists the inputs
+# with their SHA-256, the commit and the dirty state of the tree, so `--compare` refuses two
+# snapshots of different inputs instead of reporting every output as moved.
+#
+# `--compare A B` prints one line per output that differs (`changed`, `only-in-A`, `only-in-B`)
+# and a count; with `--diff`, a unified diff of each changed output. Exit 0 when equal, 1 when
+# outputs differ, 2 on a usage or input error.
+#
+# Why a script: every change to layout, furniture or reading order must move only the outputs it
+# is meant to move, and the moved ones are reviewed (issue 31, "snapshot discipline").
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+corpus="${FOLIO_CORPUS:-$repo/../shared/corpus}"
+
+die() { echo "snapshot: $*" >&2; exit 2; }
+
+compare() {
+  local a="$1" b="$2" diff="$3"
+  [[ -f "$a/MANIFEST" ]] || die "$a is not a snapshot (no MANIFEST)"
+  [[ -f "$b/MANIFEST" ]] || die "$b is not a snapshot (no MANIFEST)"
+  if ! cmp -s <(grep '^input' "$a/MANIFEST") <(grep '^input' "$b/MANIFEST"); then
+    echo "snapshot: the two snapshots were taken on different inputs:" >&2
+    diff <(grep '^input' "$a/MANIFEST") <(grep '^input' "$b/MANIFEST") >&2 || true
+    exit 2
+  fi
+  local n=0 f
+  while IFS= read -r f; do
+    if [[ ! -e "$b/$f" ]]; then echo "only-in-A  $f"; n=$((n + 1))
+    elif [[ ! -e "$a/$f" ]]; then echo "only-in-B  $f"; n=$((n + 1))
+    elif ! cmp -s "$a/$f" "$b/$f"; then
+      echo "changed    $f"; n=$((n + 1))
+      if [[ "$diff" == 1 ]]; then diff -u "$a/$f" "$b/$f" | sed 's/^/    /' || true; fi
+    fi
+  done < <( (cd "$a" && find md doctags docling -type f 2>/dev/null; cd "$b" && find md doctags docling -type f 2>/dev/null) | sort -u)
+  local total
+  total=$( (cd "$a" && find md doctags docling -type f 2>/dev/null) | wc -l)
+  echo "snapshot: $n of $total outputs differ"
+  [[ $n -eq 0 ]]
+}
+
+out="" build=1 formats="md,doctags,docling" jobs=2 diffmode=0
+if [[ "${1:-}" == "--compare" ]]; then
+  [[ $# -ge 3 ]] || die "usage: eval/snapshot.sh --compare A B [--diff]"
+  [[ "${4:-}" == "--diff" ]] && diffmode=1
+  compare "$2" "$3" "$diffmode"
+  exit $?
+fi
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --out) out="$2"; shift 2 ;;
+    --no-build) build=0; shift ;;
+    --formats) formats="$2"; shift 2 ;;
+    --jobs) jobs="$2"; shift 2 ;;
+    *) die "unknown argument $1 (usage: eval/snapshot.sh --out DIR | --compare A B)" ;;
+  esac
+done
+[[ -n "$out" ]] || die "usage: eval/snapshot.sh --out DIR [--no-build] [--formats md,doctags,docling]"
+[[ -d "$corpus" ]] || die "no shared corpus at $corpus (set FOLIO_CORPUS)"
+if [[ -e "$out" && -n "$(ls -A "$out" 2>/dev/null)" ]]; then die "$out exists and is not empty"; fi
+command -v pdfseparate >/dev/null && command -v pdfunite >/dev/null || die "pdfseparate/pdfunite missing: apt-get install -y poppler-utils"
+
+cd "$repo"
+if [[ $build == 1 ]]; then node esbuild.mjs --quiet; fi
+[[ -f dist/cli.js ]] || die "dist/cli.js missing: run node esbuild.mjs"
+mkdir -p "$out/inputs"
+out="$(cd "$out" && pwd)"
+inputs="$out/inputs"
+
+# 1. test fixtures
+while IFS= read -r f; do
+  name="fx__$(echo "${f#test/fixtures/}" | sed 's#/#__#g')"
+  cp "$f" "$inputs/$name"
+done < <(find test/fixtures -name '*.pdf' | LC_ALL=C sort)
+
+# 2. fixed corpus documents, pages cut
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+while IFS=$'\t' read -r path pages; do
+  [[ -z "$path" || "$path" == \#* ]] && continue
+  src="$corpus/$path"
+  [[ -f "$src" ]] || die "$src (eval/snapshot.list) is missing from the corpus"
+  name="co__$(echo "$path" | sed 's#/#__#g')"
+  if [[ "$pages" == all ]]; then cp "$src" "$inputs/$name"; continue; fi
+  first="${pages%-*}" last="${pages#*-}"
+  rm -f "$tmp"/p-*.pdf
+  pdfseparate -f "$first" -l "$last" "$src" "$tmp/p-%03d.pdf" 2>/dev/null
+  pdfunite "$tmp"/p-*.pdf "$inputs/$name" 2>/dev/null
+done < eval/snapshot.list
+
+# 3. the real-world set's pages
+[[ -f out/scripts/eval/realworld/pages.main.js ]] || die "out/scripts/eval/realworld/pages.main.js missing: run node esbuild.mjs"
+node out/scripts/eval/realworld/pages.main.js --out "$tmp/rw" >/dev/null
+for f in "$tmp"/rw/*.pdf; do
+  b="$(basename "$f")"
+  [[ "$b" == whole-* || "$b" == cut-* ]] && continue
+  cp "$f" "$inputs/rw__$b"
+done
+
+{
+  echo "commit $(git rev-parse HEAD)$(git diff --quiet HEAD -- server common 2>/dev/null || echo ' (dirty)')"
+  echo "date $(date -u +%FT%TZ)"
+  (cd "$inputs" && sha256sum -- *.pdf | LC_ALL=C sort -k2 | sed 's/^/input /')
+} > "$out/MANIFEST"
+
+n=$(ls "$inputs" | wc -l)
+IFS=',' read -r -a fmts <<< "$formats"
+for fmt in "${fmts[@]}"; do
+  mkdir -p "$out/$fmt"
+  echo "snapshot: $n inputs -> $out/$fmt" >&2
+  # A document that fails to convert is listed in errors-<fmt>.txt (and so compared) instead of
+  # stopping the snapshot.
+  node dist/cli.js convert "$inputs"/*.pdf -o "$out/$fmt/" --format "$fmt" --images none \
+    --jobs "$jobs" -q --force 2> "$out/errors-$fmt.txt" || true
+  grep -v '^\s*$' "$out/errors-$fmt.txt" > "$out/$fmt/ERRORS.txt" || true
+  rm -f "$out/errors-$fmt.txt"
+done
+echo "snapshot: $(find "$out" -path "$out/inputs" -prune -o -type f -print | grep -v MANIFEST | wc -l) outputs in $out"
