@@ -382,9 +382,12 @@ let hoverTimer: ReturnType<typeof setTimeout> | undefined;
 function hover(id: string, on: boolean): void {
   markOnly('.md-block', 'hovered', on ? id : undefined);
   clearTimeout(hoverTimer);
-  // A short delay so sweeping the mouse across boxes does not jump the editor at every box.
-  if (on && regionOf(id)?.linked)
-    hoverTimer = setTimeout(() => post({ type: 'reveal', regionId: id, focus: false }), 250);
+  // A short delay so sweeping the mouse across boxes does not jump the editor at every box; and
+  // none while the view scrolls under a still pointer (scroll sync moves the editor then).
+  if (on && regionOf(id)?.linked && !scrollSync.scrolling)
+    hoverTimer = setTimeout(() => {
+      if (!scrollSync.scrolling) post({ type: 'reveal', regionId: id, focus: false });
+    }, 250);
 }
 
 function reveal(id: string, focus: boolean): void {

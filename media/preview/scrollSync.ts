@@ -16,6 +16,10 @@ export class ViewScrollSync {
   private lastInput = -Infinity;
   private pointerDown = false;
   private selfUntil = 0;
+  /** Where the last follow put the view (scrollY), and until when its scroll events are its echo. */
+  private followY: number | undefined;
+  private followUntil = 0;
+  private lastScroll = -Infinity;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastReport = '';
 
@@ -57,15 +61,27 @@ export class ViewScrollSync {
     if (y === undefined) return;
     const target = Math.max(0, Math.round(window.scrollY + y - this.topInset()));
     if (Math.abs(target - window.scrollY) < 1) return;
-    this.selfScroll(300);
+    // Its scroll events (one frame later, or many on a busy machine) are known by where they land.
+    this.followY = target;
+    this.followUntil = performance.now() + 3000;
     this.lastReport = '';
     window.scrollTo({ top: target, behavior: 'instant' });
     // For the end-to-end test: how many times the view followed the editor.
     this.root.dataset.followed = String(Number(this.root.dataset.followed ?? 0) + 1);
   }
 
+  /** True while the view is scrolling (a box passing under a still pointer is no hover then). */
+  get scrolling(): boolean {
+    return performance.now() - this.lastScroll < 500;
+  }
+
   private onScroll(): void {
     const now = performance.now();
+    this.lastScroll = now;
+    if (this.followY !== undefined && now < this.followUntil) {
+      if (Math.abs(window.scrollY - this.followY) <= 2) return;
+      this.followY = undefined; // the user scrolled away from where the sync put the view
+    }
     if (now < this.selfUntil) return;
     if (!this.pointerDown && now - this.lastInput > USER_INPUT_MS) return;
     if (this.timer) return;

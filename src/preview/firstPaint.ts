@@ -1,15 +1,18 @@
 /**
- * Where a conversion's first page waits on its way to the screen: marks from the view's start
- * (the PDF open, page count known) through the panel, the webview's script and `ready`, page 1
+ * Where a conversion's first page waits on its way to the screen: marks from the command (the
+ * backend answering, the PDF open and the view started) through the panel, the webview's script and `ready`, page 1
  * from the backend and posted, to its image painted in the webview. Logged as one line, so a slow
  * first page in the field says which step took the time (docs/preview.md has the measured steps).
  */
 export class FirstPaintTrace {
-  private readonly t0 = Date.now();
   private readonly marks = new Map<string, number>();
   private done = false;
 
-  constructor(private readonly name: string) {}
+  /** `t0`: the command's start when known (then the steps before the view's start show too). */
+  constructor(
+    private readonly name: string,
+    private readonly t0 = Date.now(),
+  ) {}
 
   /** Records `what` the first time it happens (ms since the trace began). */
   mark(what: string, at = Date.now()): void {
@@ -34,6 +37,6 @@ export class FirstPaintTrace {
     const steps = [...this.marks].map(([what, ms]) => `${what} +${ms} ms`).join(', ');
     const fromBackend = [...this.marks].find(([what]) => what.endsWith('from the backend'))?.[1];
     const after = fromBackend !== undefined ? `; ${at - this.t0 - fromBackend} ms after the backend had the page` : '';
-    return `[info] preview: ${this.name}: first page on screen (from the view's start: ${steps}${after})`;
+    return `[info] preview: ${this.name}: first page on screen (from the command: ${steps}${after})`;
   }
 }

@@ -71,9 +71,9 @@ export class LinkedViews implements vscode.Disposable {
   /** Conversion events (src/conversion.ts) to the view of their `.md`. */
   conversionListener(onFinished: () => void): ConversionEvents {
     return {
-      started: ({ pdfUri, mdUri, options, conversionId }) => {
+      started: ({ pdfUri, mdUri, options, conversionId, timing }) => {
         const v = this.viewFor(mdUri);
-        v.start(pdfUri, options, conversionId);
+        v.start(pdfUri, options, conversionId, timing);
         void this.openSideBySide(v, v.viewColumn ?? viewColumnFor(pdfUri), true);
       },
       progress: ({ mdUri, done, total }) => this.get(mdUri)?.progress(done, total),

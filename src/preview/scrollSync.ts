@@ -43,27 +43,33 @@ export function lineInSpan(span: LineSpan, fraction: number): number {
 
 /**
  * Tells a scroll the sync itself caused from one the user made, so a synced scroll never echoes
- * back: after the sync moves a pane, that pane's scroll events are ignored for `ms`, and, when the
- * expected position is known, only those that land there (±1 line).
+ * back. Not by time alone: on a busy machine the pane's answer can come a second later.
+ *  - `moving(line)`: the sync puts the pane's top at `line`; scrolls landing there (±2 lines:
+ *    wrapped lines and sticky headings shift VS Code's top line) are its echo until one lands
+ *    elsewhere (the user took over) or `settleMs` passed;
+ *  - `moving()`: a move to a place not known beforehand (a reveal, centred by VS Code): every
+ *    scroll within `revealMs` is its echo.
  */
 export class EchoGuard {
   private until = 0;
   private expected: number | undefined;
 
   constructor(
-    private readonly ms = 400,
+    private readonly settleMs = 3000,
+    private readonly revealMs = 1500,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The sync is about to move the pane (to `expected`, when known). */
   moving(expected?: number): void {
-    this.until = this.now() + this.ms;
     this.expected = expected;
+    this.until = this.now() + (expected === undefined ? this.revealMs : this.settleMs);
   }
 
   /** True when a scroll to `at` is the echo of the sync's own move (and should not be followed). */
   isEcho(at: number): boolean {
     if (this.now() > this.until) return false;
-    return this.expected === undefined || Math.abs(at - this.expected) <= 1;
+    if (this.expected === undefined || Math.abs(at - this.expected) <= 2) return true;
+    this.until = 0;
+    return false;
   }
 }

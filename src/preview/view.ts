@@ -133,7 +133,12 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
 
   // ------------------------------------------------------------ conversion
 
-  start(pdfUri: vscode.Uri, options: ConvertOptions, conversionId?: string): void {
+  start(
+    pdfUri: vscode.Uri,
+    options: ConvertOptions,
+    conversionId?: string,
+    timing?: { commandAt: number; backendAt: number },
+  ): void {
     this.conversionId = conversionId;
     this.sharpening?.cancel();
     this.sharp.clear();
@@ -147,7 +152,9 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     this.lastSent.clear();
     this.progressState = undefined;
     this.inlinePage = undefined;
-    this.trace = new FirstPaintTrace(pdfUri.path.split('/').pop() ?? this.name);
+    this.trace = new FirstPaintTrace(pdfUri.path.split('/').pop() ?? this.name, timing?.commandAt);
+    if (timing) this.trace.mark('backend answered', timing.backendAt);
+    this.trace.mark('PDF open (view started)');
     if (this.panel) this.trace.mark('panel there');
     this.sendInit();
   }

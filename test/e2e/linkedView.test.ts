@@ -92,7 +92,7 @@ const mdName = (pdf: string) => pdf.replace(/\.pdf$/, '.md');
  */
 async function firstPaintLine(pdf: string, n: number): Promise<{ line: string; afterBackend: number }> {
   const re = new RegExp(
-    `preview: ${pdf.replace(/[.]/g, '\\.')}: first page on screen \\((.*); (\\d+) ms after the backend had the page\\)`,
+    `preview: ${pdf.replace(/[.]/g, '\\.')}: first page on screen \\(from the command: (.*); (\\d+) ms after the backend had the page\\)`,
     'g',
   );
   return until(`the first-paint trace line of ${pdf} (#${n})`, 60_000, () => {
@@ -527,7 +527,8 @@ test('a 300-page PDF printed by Chromium: first page early, page images virtuali
 async function editorTop(pdf: string): Promise<{ text: string; section: number }> {
   return mdEditor(pdf).evaluate((ed) => {
     const top = ed.querySelector('.view-lines')!.getBoundingClientRect().top;
-    const lines = [...ed.querySelectorAll<HTMLElement>('.view-line')]
+    // Lines of the text itself (not the sticky-scroll headings pinned over it).
+    const lines = [...ed.querySelectorAll<HTMLElement>('.view-lines .view-line')]
       .map((l) => ({ y: l.getBoundingClientRect().top, text: (l.textContent ?? '').replace(/\u00a0/g, ' ') }))
       .filter((l) => l.y >= top - 2)
       .sort((a, b) => a.y - b.y);
@@ -564,9 +565,10 @@ test('scroll sync: scrolling the view moves the .md to the same section and back
     const web = (await vs.page.locator('iframe.webview.ready').first().boundingBox())!;
     // From the top (a scroll the test makes, not the user: the editor does not follow it).
     await (await vs.previewFrame()).evaluate(() => window.scrollTo(0, 0));
-    // View → editor: the wheel over the view (a user's scroll), about 40 pages down.
+    // View → editor: the wheel over the view (a user's scroll), about 40 pages down, the pointer
+    // in the margin beside the pages (over a box, a pause would also select it: hover).
     const before = await viewTop();
-    await vs.page.mouse.move(web.x + web.width / 2, web.y + web.height / 2);
+    await vs.page.mouse.move(web.x + 4, web.y + web.height / 2);
     for (let i = 0; i < 12; i++) await vs.page.mouse.wheel(0, 3000);
     const settled = await until('the view to settle after the wheel', 30_000, async () => {
       const a = await viewTop();
@@ -620,7 +622,7 @@ test('scroll sync: scrolling the view moves the .md to the same section and back
     );
     const offBefore = await editorTop(BIG.file);
     const offView = await viewTop();
-    await vs.page.mouse.move(web.x + web.width / 2, web.y + web.height / 2);
+    await vs.page.mouse.move(web.x + 4, web.y + web.height / 2);
     for (let i = 0; i < 6; i++) await vs.page.mouse.wheel(0, -3000);
     await until('the view to report the scroll', 30_000, async () => (await viewTop()).reports > offView.reports);
     // The host answers a report at once; give a loaded machine a moment, then the editor must not have moved.
