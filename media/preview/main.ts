@@ -240,6 +240,25 @@ function renderPage(p: PageView): void {
   if (fresh) updateLegend();
 }
 
+let renderQueue: PageView[] = [];
+let renderTimer: ReturnType<typeof setTimeout> | undefined;
+/**
+ * An init with many pages (a view opened while 200 pages are already in): the first ones now, so
+ * page 1's image starts loading and is painted, the rest 20 at a time between frames. A page that
+ * arrives meanwhile is drawn at once and its queued copy skipped.
+ */
+function renderPagesSoon(pages: PageView[]): void {
+  clearTimeout(renderTimer);
+  for (const p of pages.slice(0, 3)) renderPage(p);
+  renderQueue = pages.slice(3);
+  const step = () => {
+    for (const p of renderQueue.splice(0, 20)) if (state.pages.get(p.page) === p) renderPage(p);
+    if (renderQueue.length) renderTimer = setTimeout(step, 16);
+    else updateLegend();
+  };
+  if (renderQueue.length) renderTimer = setTimeout(step, 16);
+}
+
 /** A page's section, placed in page order (a page may arrive late: a re-rendered page). */
 function pageSection(page: number, cls = 'page'): HTMLElement {
   const section = el('section', { class: cls, id: `page-${page}`, 'aria-label': `Page ${page}` });
@@ -528,7 +547,7 @@ function handle(m: HostMessage): void {
       partials.reset(m.converting ? m.conversion : undefined, state.pages.keys());
       pagesEl.replaceChildren();
       inlineImages.clear();
-      for (const p of m.pages) renderPage(p);
+      renderPagesSoon(m.pages);
       updateLegend();
       root.dataset.converting = String(m.converting);
       if (m.converting) delete root.dataset.finishedAt;

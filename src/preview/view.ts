@@ -342,7 +342,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       if (this.lastSent.get(p.page) === json) continue;
       this.lastSent.set(p.page, json);
       this.post({ type: 'page', page: view });
-      this.trace?.mark(`page ${p.page} posted`);
+      if (this.trace && !this.trace.has('first page posted')) this.trace.mark('first page posted');
     }
   }
 

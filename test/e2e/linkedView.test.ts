@@ -90,7 +90,10 @@ const mdName = (pdf: string) => pdf.replace(/\.pdf$/, '.md');
  * The view's first-paint trace line for `pdf` (src/preview/firstPaint.ts), the `n`th of them:
  * every step from the view's start, and how long after the backend had the page it was on screen.
  */
-async function firstPaintLine(pdf: string, n: number): Promise<{ line: string; afterBackend: number }> {
+async function firstPaintLine(
+  pdf: string,
+  n: number,
+): Promise<{ line: string; afterBackend: number; afterBoth: number; webviewLate: number }> {
   const re = new RegExp(
     `preview: ${pdf.replace(/[.]/g, '\\.')}: first page on screen \\(from the command: (.*); (\\d+) ms after the backend had the page\\)`,
     'g',
@@ -98,7 +101,19 @@ async function firstPaintLine(pdf: string, n: number): Promise<{ line: string; a
   return until(`the first-paint trace line of ${pdf} (#${n})`, 60_000, () => {
     const all = [...vs.folioLog().matchAll(re)];
     const m = all[n - 1];
-    return m ? { line: m[1]!, afterBackend: Number(m[2]) } : undefined;
+    if (!m) return undefined;
+    const at = (re: RegExp) => Number(re.exec(m[1]!)?.[1] ?? NaN);
+    const backend = at(/page \d+ from the backend \+(\d+) ms/);
+    const ready = at(/webview ready[^+]*\+(\d+) ms/); // absent when the panel was up before
+    const painted = at(/page \d+ image painted \+(\d+) ms/);
+    const both = Number.isNaN(ready) ? backend : Math.max(backend, ready);
+    return {
+      line: m[1]!,
+      afterBackend: Number(m[2]),
+      // Folio's own part: from the moment both the page and the webview were there.
+      afterBoth: painted - both,
+      webviewLate: Number.isNaN(ready) ? 0 : Math.max(0, ready - backend),
+    };
   });
 }
 
@@ -129,14 +144,14 @@ async function timeFirstPage(pdf: string, label: string, n: number): Promise<voi
   }));
   const trace = await firstPaintLine(pdf, n);
   console.log(
-    `first page on screen, ${label}: ${seen.drawn - t0} ms after the command, ${trace.afterBackend} ms after the backend had it (target ${FIRST_PAINT_MS}); first look at ${early.at - t0} ms: ${early.waiting ? JSON.stringify(early.text) : 'the page'}; waited with ${JSON.stringify(seen.waitingText)}; trace: ${trace.line}`,
+    `first page on screen, ${label}: ${seen.drawn - t0} ms after the command, ${trace.afterBackend} ms after the backend had it, ${trace.afterBoth} ms after both the page and the webview were there (target ${FIRST_PAINT_MS}; the webview was up ${trace.webviewLate} ms after the page); first look at ${early.at - t0} ms: ${early.waiting ? JSON.stringify(early.text) : 'the page'}; waited with ${JSON.stringify(seen.waitingText)}; trace: ${trace.line}`,
   );
   // What the view said while it waited; nothing when page 1 came with its first state (the HTML's
   // own "Loading the view…" frame was on screen until then).
   assert.match(seen.waitingText, /^(|Opening the PDF…|Converting page 1 of \d+…)$/);
   assert.ok(
-    trace.afterBackend <= FIRST_PAINT_MS,
-    `${pdf} (${label}): first page on screen ${trace.afterBackend} ms after the backend had it`,
+    trace.afterBoth <= FIRST_PAINT_MS,
+    `${pdf} (${label}): first page on screen ${trace.afterBoth} ms after the page and the webview were there`,
   );
 }
 const mdEditor = (pdf: string) => vs.page.locator(`.monaco-editor[data-uri$="/${mdName(pdf)}"]`);
@@ -511,9 +526,9 @@ test('a 300-page PDF printed by Chromium: first page early, page images virtuali
     );
     const trace = await firstPaintLine(BIG.file, 1);
     console.log(
-      `first page on screen, 300 pages warm: ${first.drawn - t0} ms after the command, ${trace.afterBackend} ms after the backend had it (target ${FIRST_PAINT_MS}); trace: ${trace.line}`,
+      `first page on screen, 300 pages warm: ${first.drawn - t0} ms after the command, ${trace.afterBackend} ms after the backend had it, ${trace.afterBoth} ms after both the page and the webview were there (target ${FIRST_PAINT_MS}; the webview was up ${trace.webviewLate} ms after the page); trace: ${trace.line}`,
     );
-    assert.ok(trace.afterBackend <= FIRST_PAINT_MS, `300 pages: first page ${trace.afterBackend} ms after the backend`);
+    assert.ok(trace.afterBoth <= FIRST_PAINT_MS, `300 pages: first page ${trace.afterBoth} ms after page and webview`);
     assert.ok(atEnd.images > 0 && atEnd.images <= 12, `${atEnd.images} page images held (virtualised)`);
     assert.ok(!atEnd.pagesWithImage.includes(1), 'page 1 let go of its image far from the viewport');
     assert.ok(
