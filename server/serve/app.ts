@@ -767,8 +767,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     async (req) => {
       const body = (req.body ?? {}) as { target?: { kind?: unknown }; targets?: { kind?: unknown }[] };
       const kinds = [body.target?.kind, ...(Array.isArray(body.targets) ? body.targets.map((t) => t?.kind) : [])];
-      if (kinds.includes('presigned_url'))
-        throw new HttpError(422, 'presigned_url_unavailable', PRESIGNED_UNAVAILABLE);
+      if (kinds.includes('presigned_url')) throw new HttpError(422, 'presigned_url_unavailable', PRESIGNED_UNAVAILABLE);
       throw new HttpError(
         422,
         'no_storage',

@@ -75,10 +75,7 @@ test("Folio's DocTags in docling-core's conventions: no label a reader numbers i
     documentToMarkdown([parseDocTags(`<doctag>${sequential}\n</doctag>`)[0]!.items]),
     '1. Undo\n2. Redo\n3. Copy',
   );
-  assert.equal(
-    documentToMarkdown([parseDocTags(`<doctag>${broken}\n</doctag>`)[0]!.items]),
-    '1. One\n5. Five\n6. Six',
-  );
+  assert.equal(documentToMarkdown([parseDocTags(`<doctag>${broken}\n</doctag>`)[0]!.items]), '1. One\n5. Five\n6. Six');
   // Text: raw where no reader could take it for a tag; escaped where it could.
   const text: DocItem = { cls: 'text', text: 'x<0, i>W, a < b, R&D, <b>bold</b> &lt;', grid: [1, 1, 2, 2] };
   const tags = serializePage([text]);

@@ -122,7 +122,7 @@ test('OTSL → table cells: spans from lcel/ucel/xcel, headers, dense grid; and 
   assert.deepEqual(tableDataToOtsl(data), rows);
 });
 
-test('real conversions: DoclingDocument = Folio Markdown, table 6×8 and boxes where docling puts them (BOTTOMLEFT), picture files linked', () => {
+test('real conversions: DoclingDocument = Folio Markdown, table 10×8 (docling: 6×8) and boxes where docling puts them (BOTTOMLEFT), picture files linked', () => {
   const dir = mkdtempSync(join(tmpdir(), 'folio-docling-'));
   try {
     for (const name of ['2305.03393v1-pg9', 'picture_classification']) {
@@ -161,7 +161,9 @@ test('real conversions: DoclingDocument = Folio Markdown, table 6×8 and boxes w
       };
       if (name === '2305.03393v1-pg9') {
         const t = doc.tables![0]!;
-        assert.equal(t.data.num_rows, gt.tables![0]!.data.num_rows);
+        // docling reads each OTSL/HTML pair of rows as one row; the page shows them as two rows
+        // (test/tables/tables.test.ts), so four more rows here.
+        assert.equal(t.data.num_rows, gt.tables![0]!.data.num_rows! + 4);
         assert.equal(t.data.num_cols, gt.tables![0]!.data.num_cols);
         const box = t.prov![0]!.bbox;
         assert.equal(box.coord_origin, 'BOTTOMLEFT');

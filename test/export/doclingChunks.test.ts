@@ -29,7 +29,17 @@ import { corpusPath, repoRoot } from '../helpers/corpus';
 import { docChunkErrors, docChunkLinesErrors, doclingDocumentErrors } from './doclingSchema';
 
 /** The fields docling-core's DocItem declares; a chunk's item may hold no other. */
-const DOC_ITEM_FIELDS = ['self_ref', 'parent', 'children', 'content_layer', 'meta', 'label', 'prov', 'source', 'comments'];
+const DOC_ITEM_FIELDS = [
+  'self_ref',
+  'parent',
+  'children',
+  'content_layer',
+  'meta',
+  'label',
+  'prov',
+  'source',
+  'comments',
+];
 
 function corpusPages(stem: string): ExportPage[] {
   const doctags = readFileSync(corpusPath(`docling/${stem}.doctags.txt`), 'utf8');
@@ -58,7 +68,8 @@ function checkAgainstDocument(chunks: DoclingChunk[], doc: DoclingDocument): voi
       const target = resolveRef(doc, item.self_ref);
       assert.ok(target, `chunk ${i}: ${item.self_ref} resolves in the DoclingDocument`);
       assert.deepEqual(item, baseDocItem(target!), `chunk ${i}: doc item ${item.self_ref} is the document's item`);
-      for (const k of Object.keys(item)) assert.ok(DOC_ITEM_FIELDS.includes(k), `${item.self_ref}: ${k} is a DocItem field`);
+      for (const k of Object.keys(item))
+        assert.ok(DOC_ITEM_FIELDS.includes(k), `${item.self_ref}: ${k} is a DocItem field`);
       assert.ok(item.prov && item.prov.length > 0, `${item.self_ref} has provenance`);
       for (const p of item.prov!) {
         pages.add(p.page_no);
@@ -157,7 +168,8 @@ test('tokens: the limit bounds the headings with the text, as HybridChunker coun
         if (c.meta.headings) headed++;
         // At 512 nothing here is too large alone (a Korean table row is, at 64 and 128).
         if (max === 512) assert.ok(!c.folio.oversize, `${stem} chunk ${c.folio.index} is not over 512 alone`);
-        if (!c.folio.oversize) assert.ok(n <= max, `${stem} chunk ${c.folio.index}: ${n} contextualized tokens > ${max}`);
+        if (!c.folio.oversize)
+          assert.ok(n <= max, `${stem} chunk ${c.folio.index}: ${n} contextualized tokens > ${max}`);
         assert.equal(c.folio.size, countTokens(c.text));
       }
     }
@@ -180,7 +192,11 @@ test('CLI --format chunks: Docling chunks with <name>.docling.json beside them; 
     assert.ok(existsSync(docPath), 'sample.docling.json written beside the chunks');
     const doc = JSON.parse(readFileSync(docPath, 'utf8')) as DoclingDocument;
     assert.deepEqual(doclingDocumentErrors(doc), [], 'the document is valid');
-    assert.deepEqual(docChunkLinesErrors(readFileSync(join(dir, 'sample.chunks.jsonl'), 'utf8')), [], 'valid DocChunks');
+    assert.deepEqual(
+      docChunkLinesErrors(readFileSync(join(dir, 'sample.chunks.jsonl'), 'utf8')),
+      [],
+      'valid DocChunks',
+    );
     const chunks = readFileSync(join(dir, 'sample.chunks.jsonl'), 'utf8')
       .trim()
       .split('\n')

@@ -112,7 +112,7 @@ test('chunks with chunkSchema docling: Docling DocChunks and the DoclingDocument
   assert.ok(out.document, 'the document comes with the chunks');
   const doc = JSON.parse(out.document!) as Record<string, { self_ref: string }[]>;
   assert.deepEqual(doclingDocumentErrors(doc), [], 'a valid DoclingDocument');
-  assert.deepEqual(docChunkLinesErrors(out.text), [], "every line a valid docling-core DocChunk");
+  assert.deepEqual(docChunkLinesErrors(out.text), [], 'every line a valid docling-core DocChunk');
   const chunks = out.text
     .trimEnd()
     .split('\n')
