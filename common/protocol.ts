@@ -486,3 +486,9 @@ lazyType(
 export function pageProgressMessage(done: number, total: number): string {
   return `page ${done}/${total}`;
 }
+
+/** The pages a `pageProgressMessage` reports (`undefined` for any other message). */
+export function parsePageProgress(message: string | undefined): { done: number; total: number } | undefined {
+  const m = /^page (\d+)\/(\d+)$/.exec(message ?? '');
+  return m ? { done: Number(m[1]), total: Number(m[2]) } : undefined;
+}

@@ -31,6 +31,12 @@ export interface PageView {
   height: number;
   /** Webview URI of the rendered page image, when there is one. */
   imageSrc?: string;
+  /**
+   * The same image inline (`data:image/png;base64,…`), sent with a conversion's first page only:
+   * it is on screen without the webview's resource round trip, which on a cold view took seconds
+   * (docs/preview.md, "First page"). The webview keeps it for `imageSrc`.
+   */
+  imageData?: string;
   imageWidth?: number;
   imageHeight?: number;
   regions: RegionView[];
@@ -59,6 +65,8 @@ export interface InitMessage extends Addressed {
   conversion?: string;
   /** The view was opened on a PDF without Markdown yet (the `folio.pdf` editor): it offers to convert. */
   notConverted?: boolean;
+  /** While converting: pages done of the PDF's pages, as the backend last said. */
+  progress?: { done: number; total: number };
 }
 /** One page arrived or changed (a reparse, a region edit, the `.md` was edited). */
 export interface PageMessage extends Addressed {
@@ -89,6 +97,21 @@ export interface PartialMessage extends Addressed {
   seq: number;
   markdown: string;
 }
+/** The backend's count while converting: the view says "converting page done+1 of total". */
+export interface ProgressMessage extends Addressed {
+  type: 'progress';
+  done: number;
+  total: number;
+}
+/**
+ * Scroll sync, editor → view: the `.md` editor's top line is `fraction` (0–1) of the way through
+ * this region's Markdown lines; the view puts that point of the region's box at its top.
+ */
+export interface ScrollToMessage extends Addressed {
+  type: 'scrollTo';
+  regionId: string;
+  fraction: number;
+}
 export interface FinishedMessage extends Addressed {
   type: 'finished';
   cancelled: boolean;
@@ -96,13 +119,38 @@ export interface FinishedMessage extends Addressed {
 }
 
 export type HostMessage =
-  InitMessage | PageMessage | PartialMessage | HighlightMessage | StatusMessage | FinishedMessage;
+  | InitMessage
+  | PageMessage
+  | PartialMessage
+  | HighlightMessage
+  | StatusMessage
+  | FinishedMessage
+  | ProgressMessage
+  | ScrollToMessage;
 
 // ---------------------------------------------------------------- webview → host
 
 /** The webview script has loaded and wants the state. */
 export interface ReadyMessage extends Addressed {
   type: 'ready';
+  /** ms from the webview document's start to its script running (the first-paint trace). */
+  scriptMs?: number;
+}
+/** A page's image is on screen for the first time in this webview (the first-paint trace). */
+export interface PaintedMessage extends Addressed {
+  type: 'painted';
+  page: number;
+  /** ms after the webview's script ran: the page message in, its image requested, loaded. */
+  steps?: { received: number; requested: number; loaded: number };
+}
+/**
+ * Scroll sync, view → editor: the user scrolled the view; its top is `fraction` (0–1) of the way
+ * down this region's box. Only scrolls the user made are sent, never one the view made to follow.
+ */
+export interface ScrolledMessage extends Addressed {
+  type: 'scrolled';
+  regionId: string;
+  fraction: number;
 }
 /** A box was clicked / Enter pressed: select and reveal its Markdown in the editor. */
 export interface RevealMessage extends Addressed {
@@ -160,7 +208,9 @@ export type ViewMessage =
   | AddRegionMessage
   | DeleteRegionMessage
   | ConvertMessage
-  | SharpenMessage;
+  | SharpenMessage
+  | PaintedMessage
+  | ScrolledMessage;
 
 /** A message without its address (the sender adds uri and version). */
 export type Unaddressed<T> = T extends unknown ? Omit<T, 'uri' | 'version'> : never;
@@ -224,6 +274,14 @@ function addressed(v: Rec): boolean {
   return isStr(v.uri, 4096) && v.uri.length > 0 && isInt(v.version) && (v.version as number) >= 0;
 }
 
+/** Largest inline page image (a 1224×1584 page PNG is ~0.5 MB in base64). */
+export const MAX_IMAGE_DATA = 8_000_000;
+const isImageData = (v: unknown): v is string =>
+  isStr(v, MAX_IMAGE_DATA) && /^data:image\/(png|jpeg);base64,[A-Za-z0-9+/]+={0,2}$/.test(v);
+const isFraction = (v: unknown): v is number => isNum(v) && v >= 0 && v <= 1;
+const isProgress = (v: unknown): v is { done: number; total: number } =>
+  isRec(v) && isInt(v.done) && isInt(v.total) && (v.done as number) >= 0 && (v.done as number) <= (v.total as number);
+
 const isPage = (v: unknown): v is number => isInt(v) && (v as number) >= 1 && (v as number) <= 1_000_000;
 
 /**
@@ -236,7 +294,33 @@ export function parseViewMessage(raw: unknown): ViewMessage | string {
   const { uri, version } = raw as { uri: string; version: number };
   switch (raw.type) {
     case 'ready':
-      return { type: 'ready', uri, version };
+      return {
+        type: 'ready',
+        uri,
+        version,
+        ...(isNum(raw.scriptMs) && raw.scriptMs >= 0 ? { scriptMs: raw.scriptMs } : {}),
+      };
+    case 'painted':
+      if (!isPage(raw.page)) return 'painted: bad page';
+      return {
+        type: 'painted',
+        uri,
+        version,
+        page: raw.page,
+        ...(isRec(raw.steps) && [raw.steps.received, raw.steps.requested, raw.steps.loaded].every(isNum)
+          ? {
+              steps: {
+                received: raw.steps.received as number,
+                requested: raw.steps.requested as number,
+                loaded: raw.steps.loaded as number,
+              },
+            }
+          : {}),
+      };
+    case 'scrolled':
+      if (!isRegionId(raw.regionId)) return 'scrolled: bad regionId';
+      if (!isFraction(raw.fraction)) return 'scrolled: bad fraction';
+      return { type: 'scrolled', uri, version, regionId: raw.regionId, fraction: raw.fraction };
     case 'convert':
       return { type: 'convert', uri, version };
     case 'sharpen':
@@ -307,6 +391,7 @@ export function isPageView(v: unknown): v is PageView {
     isNum(v.width) &&
     isNum(v.height) &&
     (v.imageSrc === undefined || isStr(v.imageSrc, 4096)) &&
+    (v.imageData === undefined || isImageData(v.imageData)) &&
     Array.isArray(v.regions) &&
     v.regions.every(isRegionView) &&
     Array.isArray(v.blocks) &&
@@ -339,6 +424,7 @@ export function parseHostMessage(raw: unknown): HostMessage | string {
       if (typeof raw.converting !== 'boolean') return 'init: bad converting';
       if (raw.conversion !== undefined && !isStr(raw.conversion, 200)) return 'init: bad conversion';
       if (raw.notConverted !== undefined && typeof raw.notConverted !== 'boolean') return 'init: bad notConverted';
+      if (raw.progress !== undefined && !isProgress(raw.progress)) return 'init: bad progress';
       return raw as unknown as InitMessage;
     case 'page':
       if (!isPageView(raw.page)) return 'page: bad page';
@@ -363,6 +449,25 @@ export function parseHostMessage(raw: unknown): HostMessage | string {
       if (!isStr(raw.text) || !['info', 'warning', 'error'].includes(raw.level as string))
         return 'status: bad text/level';
       return raw as unknown as StatusMessage;
+    case 'progress':
+      if (!isProgress({ done: raw.done, total: raw.total })) return 'progress: bad done/total';
+      return {
+        type: 'progress',
+        uri: raw.uri as string,
+        version: raw.version as number,
+        done: raw.done as number,
+        total: raw.total as number,
+      };
+    case 'scrollTo':
+      if (!isRegionId(raw.regionId)) return 'scrollTo: bad regionId';
+      if (!isFraction(raw.fraction)) return 'scrollTo: bad fraction';
+      return {
+        type: 'scrollTo',
+        uri: raw.uri as string,
+        version: raw.version as number,
+        regionId: raw.regionId,
+        fraction: raw.fraction,
+      };
     case 'finished':
       if (typeof raw.cancelled !== 'boolean' || !isInt(raw.pagesDone)) return 'finished: bad fields';
       return raw as unknown as FinishedMessage;

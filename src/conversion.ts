@@ -11,7 +11,19 @@ export interface ConversionEvents {
    * The .md was created (empty) and conversion is starting. `conversionId` (the request's
    * partial-result token) is what `partial` events carry.
    */
-  started(e: { pdfUri: vscode.Uri; mdUri: vscode.Uri; options: ConvertOptions; conversionId?: string }): void;
+  started(e: {
+    pdfUri: vscode.Uri;
+    mdUri: vscode.Uri;
+    options: ConvertOptions;
+    conversionId?: string;
+    /** When the command ran and when the backend answered (Date.now), for the view's first-paint trace. */
+    timing?: { commandAt: number; backendAt: number };
+  }): void;
+  /**
+   * The backend's page count so far (`done` of `total`), from the PDF's opening (0 of N, before
+   * any page) on; the preview shows "converting page N of M" from it.
+   */
+  progress?(e: { pdfUri: vscode.Uri; mdUri: vscode.Uri; done: number; total: number }): void;
   /** A page the VLM is still writing (`folio/pagePartial`), before that page's `page` event. */
   partial?(e: { pdfUri: vscode.Uri; mdUri: vscode.Uri; conversionId: string; partial: PagePartialParams }): void;
   /**

@@ -2,7 +2,8 @@
  * The backend's work-done progress (`page i/N` with a percentage) shown in a VS Code progress
  * notification, which takes increments rather than totals: one place for every command that
  * converts under a notification. `share`: the part of the notification's bar this piece of work
- * fills (one model of two downloads fills half).
+ * fills (one model of two downloads fills half). `onReport` sees each report too (one handler per
+ * token is all the client allows).
  */
 import type * as vscode from 'vscode';
 import { WorkDoneProgress, type LanguageClient, type WorkDoneProgressReport } from 'vscode-languageclient/node';
@@ -12,6 +13,7 @@ export function forwardWorkDone(
   workDoneToken: string,
   progress: vscode.Progress<{ message?: string; increment?: number }>,
   share = 1,
+  onReport?: (r: WorkDoneProgressReport) => void,
 ): vscode.Disposable {
   let lastPercent = 0;
   return client.onProgress(WorkDoneProgress.type, workDoneToken, (v) => {
@@ -20,5 +22,6 @@ export function forwardWorkDone(
     const pct = r.percentage ?? lastPercent;
     progress.report({ message: r.message, increment: (pct - lastPercent) * share });
     lastPercent = pct;
+    onReport?.(r);
   });
 }

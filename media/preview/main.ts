@@ -27,6 +27,7 @@ import { Editing } from './editing';
 import { PartialPages } from './partials';
 import { Zoom } from './zoom';
 import { PageImages } from './virtual';
+import { ViewScrollSync } from './scrollSync';
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void; setState(s: unknown): void; getState(): unknown };
 const vscode = acquireVsCodeApi();
@@ -57,7 +58,29 @@ const partials = new PartialPages();
 const hiddenClasses = new Set<RegionClass>();
 let selectedId: string | undefined;
 const busy = new Set<string>();
-const images = new PageImages();
+/** ms from this document's start to its script running (sent with `ready`: the first-paint trace). */
+const scriptMs = performance.now();
+let paintedSent = false;
+/** When each page's message came in (performance.now), for the first-paint trace. */
+const received = new Map<number, number>();
+/** Inline page images (`imageData`, a conversion's first page) by the `imageSrc` they stand for. */
+const inlineImages = new Map<string, string>();
+const images = new PageImages((page, requested) => {
+  if (paintedSent) return;
+  paintedSent = true;
+  const loaded = performance.now();
+  const since = (t: number | undefined) => Math.max(0, (t ?? loaded) - scriptMs);
+  // The frame after the image loaded is the one that shows it.
+  requestAnimationFrame(() =>
+    post({
+      type: 'painted',
+      page,
+      steps: { received: since(received.get(page)), requested: since(requested), loaded: since(loaded) },
+    }),
+  );
+});
+/** The backend's count while converting (pages done of the PDF's pages). */
+let progress: { done: number; total: number } | undefined;
 const zoom = new Zoom(document.getElementById('zoom-level')!, () => {
   saveState();
   scheduleSharpen();
@@ -114,6 +137,38 @@ export function setStatus(text: string, level: 'info' | 'warning' | 'error' = 'i
   statusEl.dataset.level = level;
 }
 
+const scrollSync = new ViewScrollSync(
+  root,
+  () => state.pages,
+  (regionId, fraction) => post({ type: 'scrolled', regionId, fraction }),
+);
+
+/**
+ * Before the first page is in, the view says what it waits for ("Converting page 1 of 12…") in a
+ * page-shaped frame, so the pane is never blank; afterwards the status line counts the pages.
+ */
+function showProgress(): void {
+  const waiting = state.converting && pagesEl.children.length === 0;
+  const placeholder = document.getElementById('converting')!;
+  placeholder.hidden = !waiting;
+  if (waiting) {
+    const text = progress
+      ? `Converting page ${Math.min(progress.done + 1, progress.total)} of ${progress.total}…`
+      : 'Opening the PDF…';
+    document.getElementById('converting-text')!.textContent = text;
+    // What the view last said while it waited (the end-to-end test reads it after the page is in).
+    root.dataset.waitingText = text;
+  }
+  if (!state.converting) return;
+  if (!state.pages.size) setStatus('Converting…');
+  else
+    setStatus(
+      progress
+        ? `Converting… ${state.pages.size} of ${progress.total} page${progress.total === 1 ? '' : 's'} done`
+        : `Converting… ${state.pages.size} page${state.pages.size === 1 ? '' : 's'} done`,
+    );
+}
+
 const editing = new Editing({
   post,
   regionOf,
@@ -152,7 +207,9 @@ function renderPage(p: PageView): void {
   sheet.setAttribute('role', 'group');
   sheet.setAttribute('aria-label', `Page ${p.page}`);
   if (!p.imageSrc) sheet.append(el('div', { class: 'no-image' }, 'No page image'));
-  images.watch(sheet, p.page, p.imageSrc);
+  if (p.imageSrc && p.imageData) inlineImages.set(p.imageSrc, p.imageData);
+  received.set(p.page, received.get(p.page) ?? performance.now());
+  images.watch(sheet, p.page, (p.imageSrc && inlineImages.get(p.imageSrc)) ?? p.imageSrc);
   const overlay = el('div', { class: 'overlay', role: 'list', 'aria-label': `Regions of page ${p.page}` });
   const excerpts = new Map(p.blocks.filter((b) => b.regionId).map((b) => [b.regionId!, excerpt(b.markdown)]));
   for (const r of [...p.regions].sort((a, b) => a.order - b.order)) overlay.append(regionBox(p, r, excerpts.get(r.id)));
@@ -181,6 +238,25 @@ function renderPage(p: PageView): void {
       .find((b) => b.dataset.id === focused)
       ?.focus({ preventScroll: true });
   if (fresh) updateLegend();
+}
+
+let renderQueue: PageView[] = [];
+let renderTimer: ReturnType<typeof setTimeout> | undefined;
+/**
+ * An init with many pages (a view opened while 200 pages are already in): the first ones now, so
+ * page 1's image starts loading and is painted, the rest 20 at a time between frames. A page that
+ * arrives meanwhile is drawn at once and its queued copy skipped.
+ */
+function renderPagesSoon(pages: PageView[]): void {
+  clearTimeout(renderTimer);
+  for (const p of pages.slice(0, 3)) renderPage(p);
+  renderQueue = pages.slice(3);
+  const step = () => {
+    for (const p of renderQueue.splice(0, 20)) if (state.pages.get(p.page) === p) renderPage(p);
+    if (renderQueue.length) renderTimer = setTimeout(step, 16);
+    else updateLegend();
+  };
+  if (renderQueue.length) renderTimer = setTimeout(step, 16);
 }
 
 /** A page's section, placed in page order (a page may arrive late: a re-rendered page). */
@@ -306,6 +382,8 @@ export function select(id: string | undefined, scroll: boolean): void {
   if (id && scroll) {
     // Where the view last scrolled to on its own (the end-to-end test reads it).
     root.dataset.scrolledTo = `${id}@${Date.now()}`;
+    // A scroll of the view's own: the editor is not scrolled after it (scroll sync).
+    scrollSync.selfScroll(1000);
     // One smooth scroll only: a second scrollIntoView (even of a hidden block) cancels the first.
     const target =
       document.querySelector(`.region[data-id="${CSS.escape(id)}"]`) ??
@@ -323,9 +401,12 @@ let hoverTimer: ReturnType<typeof setTimeout> | undefined;
 function hover(id: string, on: boolean): void {
   markOnly('.md-block', 'hovered', on ? id : undefined);
   clearTimeout(hoverTimer);
-  // A short delay so sweeping the mouse across boxes does not jump the editor at every box.
-  if (on && regionOf(id)?.linked)
-    hoverTimer = setTimeout(() => post({ type: 'reveal', regionId: id, focus: false }), 250);
+  // A short delay so sweeping the mouse across boxes does not jump the editor at every box; and
+  // none while the view scrolls under a still pointer (scroll sync moves the editor then).
+  if (on && regionOf(id)?.linked && !scrollSync.scrolling)
+    hoverTimer = setTimeout(() => {
+      if (!scrollSync.scrolling) post({ type: 'reveal', regionId: id, focus: false });
+    }, 250);
 }
 
 function reveal(id: string, focus: boolean): void {
@@ -465,13 +546,16 @@ function handle(m: HostMessage): void {
       state.pages = new Map(m.pages.map((p) => [p.page, p]));
       partials.reset(m.converting ? m.conversion : undefined, state.pages.keys());
       pagesEl.replaceChildren();
-      for (const p of m.pages) renderPage(p);
+      inlineImages.clear();
+      renderPagesSoon(m.pages);
       updateLegend();
       root.dataset.converting = String(m.converting);
       if (m.converting) delete root.dataset.finishedAt;
       scheduleSharpen();
-      if (m.converting) setStatus('Converting…');
-      else if (m.notConverted) setStatus('Not converted yet');
+      progress = m.progress;
+      showProgress();
+      if (m.converting) break;
+      if (m.notConverted) setStatus('Not converted yet');
       else setStatus(`${m.pages.length} page${m.pages.length === 1 ? '' : 's'}`);
       break;
     case 'page':
@@ -479,11 +563,19 @@ function handle(m: HostMessage): void {
       state.pages.set(m.page.page, m.page);
       renderPage(m.page);
       updateLegend();
-      if (state.converting) setStatus(`Converting… ${state.pages.size} page${state.pages.size === 1 ? '' : 's'} done`);
+      showProgress();
+      break;
+    case 'progress':
+      progress = { done: m.done, total: m.total };
+      showProgress();
+      break;
+    case 'scrollTo':
+      scrollSync.follow(m.regionId, m.fraction);
       break;
     case 'partial':
       // Stale ones (another conversion, a page already in, an older seq) are dropped.
       if (partials.accept(m)) renderPartial(m.page, m.markdown);
+      showProgress();
       break;
     case 'highlight':
       select(m.regionId, m.reveal);
@@ -502,6 +594,8 @@ function handle(m: HostMessage): void {
       // A page still being written when the conversion stopped (cancel) never arrives: remove it.
       for (const n of partials.finish()) document.getElementById(`page-${n}`)?.remove();
       state.converting = false;
+      progress = undefined;
+      showProgress();
       root.dataset.finishedAt = String(Date.now());
       root.dataset.converting = 'false';
       scheduleSharpen();
@@ -512,4 +606,4 @@ function handle(m: HostMessage): void {
 
 window.addEventListener('message', (ev: MessageEvent) => onHostMessage(ev.data));
 setupToolbar();
-if (state.uri) post({ type: 'ready' });
+if (state.uri) post({ type: 'ready', scriptMs });

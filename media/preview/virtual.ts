@@ -7,7 +7,11 @@ export class PageImages {
   private readonly observer: IntersectionObserver;
   private readonly sources = new WeakMap<Element, { src: string; page: number }>();
 
-  constructor() {
+  /**
+   * `onFirstLoad`: a page's image is loaded for the first time in this webview, `requested` ms
+   * (performance.now) after it was asked for (the first-paint trace).
+   */
+  constructor(private readonly onFirstLoad: (page: number, requested: number) => void = () => undefined) {
     this.observer = new IntersectionObserver(
       (entries) => {
         for (const e of entries) {
@@ -36,12 +40,16 @@ export class PageImages {
     img.alt = '';
     img.decoding = 'async';
     img.draggable = false;
+    const requested = performance.now();
     img.addEventListener(
       'load',
       () => {
         sheet.dataset.image = 'loaded';
         // When the first image was on screen (the end-to-end test times the first page from it).
-        sheet.dataset.loadedAt ??= String(Date.now());
+        if (sheet.dataset.loadedAt === undefined) {
+          sheet.dataset.loadedAt = String(Date.now());
+          this.onFirstLoad(s.page, requested);
+        }
       },
       { once: true },
     );

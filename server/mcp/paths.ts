@@ -14,10 +14,13 @@ export class PathError extends Error {}
 
 export class AllowedRoots {
   readonly roots: string[];
+  /** The folders as named (before resolving links): a path outside all of them is refused before the file system is asked. */
+  private readonly named: string[];
 
   constructor(folders: readonly string[]) {
     if (folders.length === 0)
       throw new PathError('name at least one folder the MCP server may read PDFs from: folio mcp <folder>...');
+    this.named = folders.map((f) => resolve(f));
     this.roots = folders.map((f) => {
       const abs = resolve(f);
       const st = statSync(abs, { throwIfNoEntry: false });
@@ -40,17 +43,24 @@ export class AllowedRoots {
       }
     }
     const abs = isAbsolute(input) ? resolve(input) : resolve(this.roots[0]!, input);
+    const within = (roots: string[], p: string) =>
+      roots.some((root) => {
+        const rel = relative(root, p);
+        return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
+      });
+    // One answer for every path outside the folders, existing or not: the client is untrusted and
+    // must not learn what exists elsewhere on the machine (security round 3, F7). The lexical
+    // check comes first, so such a path never reaches the file system.
+    const outside = () =>
+      new PathError(`${abs} is outside the folders this server may read (${this.roots.join(', ')})`);
+    if (!within([...this.roots, ...this.named], abs)) throw outside();
     let real: string;
     try {
       real = realpathSync(abs);
     } catch {
       throw new PathError(`${abs} was not found`);
     }
-    const inside = this.roots.some((root) => {
-      const rel = relative(root, real);
-      return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
-    });
-    if (!inside) throw new PathError(`${abs} is outside the folders this server may read (${this.roots.join(', ')})`);
+    if (!within(this.roots, real)) throw outside();
     if (!statSync(real).isFile()) throw new PathError(`${abs} is not a file`);
     if (!CONVERTIBLE.test(real)) throw new PathError(`${abs} is not a PDF (or a PNG, JPEG or TIFF scan)`);
     return real;

@@ -148,7 +148,7 @@ export async function createSession(model: string | Uint8Array, options: Session
  * Reasons a provider cannot load, found without asking onnxruntime (which would print native
  * error lines on stderr):
  *  - CUDA and TensorRT need provider libraries that onnxruntime-node's install script downloads
- *    only when asked (`--onnxruntime-node-install=cuda12`);
+ *    only when asked (`ONNXRUNTIME_NODE_INSTALL=cuda12`; package.json's allowScripts denies it on install);
  *  - WebGPU on Linux runs on Vulkan: without the Vulkan loader (libvulkan.so.1) Dawn prints a
  *    multi-line "Couldn't load Vulkan" warning to stderr and then finds no adapter, so the
  *    loader is looked up first (the dynamic linker's cache, LD_LIBRARY_PATH, the usual folders).
@@ -166,7 +166,7 @@ function missingProviderLibrary(provider: string): string | undefined {
         ? `onnxruntime_providers_${provider}.dll`
         : `libonnxruntime_providers_${provider}.so`;
     if (!fs.existsSync(dir) || fs.existsSync(path.join(dir, lib))) return undefined;
-    return `the ${provider} provider library (${lib}) is not installed; reinstall onnxruntime-node with --onnxruntime-node-install=cuda12 (needs CUDA 12 and cuDNN)`;
+    return `the ${provider} provider library (${lib}) is not installed; run ONNXRUNTIME_NODE_INSTALL=cuda12 node node_modules/onnxruntime-node/script/install.js in Folio's folder (needs CUDA 12 and cuDNN)`;
   } catch {
     return undefined;
   }

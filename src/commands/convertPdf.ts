@@ -18,6 +18,7 @@ import {
   type ConvertParams,
   type ConvertSummary,
   type PageResult,
+  parsePageProgress,
 } from '../../common/protocol';
 import { type FolioContext, OUTPUT_FORMATS, sharedConvertOptions, type OutputFormat } from '../context';
 import { markdownUriFor } from '../paths';
@@ -81,6 +82,7 @@ async function pickFormat(current: OutputFormat): Promise<OutputFormat | undefin
  */
 export function convertPdfCommand(ctx: FolioContext, askFormat = false) {
   return async (arg?: unknown, formatArg?: unknown): Promise<ConvertSummary | undefined> => {
+    const commandAt = Date.now();
     const pdfUri = await targetPdf(arg, (line) => ctx.output.appendLine(line));
     if (!pdfUri) return undefined;
     const format = OUTPUT_FORMATS.includes(formatArg as OutputFormat)
@@ -113,7 +115,7 @@ export function convertPdfCommand(ctx: FolioContext, askFormat = false) {
     let password: string | undefined;
     for (let attempt = 0; attempt < 4; attempt++) {
       try {
-        return await convertOnce(ctx, pdfUri, mdUri, password);
+        return await convertOnce(ctx, pdfUri, mdUri, password, commandAt);
       } catch (e) {
         const reaction = reactionTo(e);
         if (reaction.do === 'ask-password') {
@@ -234,11 +236,13 @@ async function convertOnce(
   pdfUri: vscode.Uri,
   mdUri: vscode.Uri,
   password: string | undefined,
+  commandAt = Date.now(),
 ): Promise<ConvertSummary> {
   const config = ctx.config;
   const name = pdfUri.path.split('/').pop() ?? '';
   ctx.output.appendLine(`[info] Convert PDF: ${name} → ${mdUri.path.split('/').pop()}: waiting for the backend`);
   const client = await ctx.client();
+  const backendAt = Date.now();
   const mdDir = vscode.Uri.joinPath(mdUri, '..');
   const options: ConvertOptions = {
     ...sharedConvertOptions(config, ctx.cacheDir.fsPath),
@@ -262,34 +266,39 @@ async function convertOnce(
     async (progress, token) => {
       const workDoneToken = randomUUID();
       const partialResultToken = randomUUID();
+      let pagesQueue: Promise<void> = Promise.resolve();
+      // Each event after `begin`, in arrival order (so a partial never overtakes its page).
+      const inOrder = (emit: () => void) => {
+        pagesQueue = pagesQueue.then(async () => {
+          await begin();
+          emit();
+        });
+      };
       const subs = [
-        forwardWorkDone(client, workDoneToken, progress),
-        client.onProgress(ConvertRequest.partialResult, partialResultToken, (page: PageResult) => {
-          pagesQueue = pagesQueue.then(async () => {
-            await begin();
-            const mdOffset = writer.append(page.markdown);
-            ctx.conversions.emit('page', { pdfUri, mdUri, page, mdOffset });
-          });
+        // The PDF is open once the backend reports "page 0/N": the .md and the linked view open
+        // then (not at page 1), so the view loads while page 1 converts and says how far it got.
+        forwardWorkDone(client, workDoneToken, progress, 1, (r) => {
+          const pages = parsePageProgress(r.message);
+          if (pages) inOrder(() => ctx.conversions.emit('progress', { pdfUri, mdUri, ...pages }));
         }),
+        client.onProgress(ConvertRequest.partialResult, partialResultToken, (page: PageResult) =>
+          inOrder(() => ctx.conversions.emit('page', { pdfUri, mdUri, page, mdOffset: writer.append(page.markdown) })),
+        ),
         // A page the VLM is still writing: the preview opens on the first one (a remote page can
-        // take many seconds) and shows it until the page itself arrives. Queued with the pages,
-        // so a partial never overtakes its page.
-        ctx.pagePartials.follow(partialResultToken, (partial) => {
-          pagesQueue = pagesQueue.then(async () => {
-            await begin();
-            ctx.conversions.emit('partial', { pdfUri, mdUri, conversionId: partialResultToken, partial });
-          });
-        }),
+        // take many seconds) and shows it until the page itself arrives.
+        ctx.pagePartials.follow(partialResultToken, (partial) =>
+          inOrder(() => ctx.conversions.emit('partial', { pdfUri, mdUri, conversionId: partialResultToken, partial })),
+        ),
       ];
       let started = false;
+      const timing = { commandAt, backendAt };
       const begin = async () => {
         if (started) return;
         started = true;
         await writer.create();
         // The linked view (src/preview) lays out the PDF's pages and the `.md` side by side.
-        ctx.conversions.emit('started', { pdfUri, mdUri, options, conversionId: partialResultToken });
+        ctx.conversions.emit('started', { pdfUri, mdUri, options, conversionId: partialResultToken, timing });
       };
-      let pagesQueue: Promise<void> = Promise.resolve();
       try {
         const params: ConvertParams = {
           uri: pdfUri.toString(),

@@ -36,7 +36,6 @@ export function previewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, m
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" nonce="${nonce}" href="${escapeAttr(asset('node_modules', 'katex', 'dist', 'katex.min.css'))}">
 <link rel="stylesheet" nonce="${nonce}" href="${escapeAttr(asset('media', 'preview.css'))}">
 <title>Folio view</title>
 </head>
@@ -82,7 +81,13 @@ export function previewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, m
     <button id="convert-btn" class="primary">Convert to Markdown</button>
   </div>
   <main id="pages" aria-label="Pages"></main>
+  <section id="converting" class="page-placeholder" aria-label="Conversion progress">
+    <div class="placeholder-sheet"><p id="converting-text" role="status" aria-live="polite">Loading the view…</p></div>
+  </section>
 </div>
+<!-- KaTeX's styles (formulas in the Markdown pane) after the content: a stylesheet in the head
+     would hold back the first render (the "Loading the view…" frame) until it is fetched. -->
+<link rel="stylesheet" nonce="${nonce}" href="${escapeAttr(asset('node_modules', 'katex', 'dist', 'katex.min.css'))}">
 <script nonce="${nonce}" src="${escapeAttr(asset('dist', 'media', 'preview.js'))}"></script>
 </body>
 </html>`;

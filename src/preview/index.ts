@@ -37,6 +37,19 @@ export function registerPreview(ctx: FolioContext): void {
       if (sel && e.kind !== undefined)
         views.get(e.textEditor.document.uri)?.onSelection(e.textEditor.document.offsetAt(sel.active));
     }),
+    // Scroll sync, editor → view (view → editor arrives as the webview's `scrolled` message).
+    vscode.window.onDidChangeTextEditorVisibleRanges((e) => {
+      const top = e.visibleRanges[0]?.start.line;
+      if (top !== undefined) views.get(e.textEditor.document.uri)?.onEditorScrolled(e.textEditor.document, top);
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('folio.preview')) return;
+      const c = vscode.workspace.getConfiguration('folio.preview');
+      const onOff = (k: string) => (c.get<boolean>(k, true) ? 'on' : 'off');
+      ctx.output.appendLine(
+        `[info] preview: scroll sync: the .md follows the view: ${onOff('scrollEditorWithView')}, the view follows the .md: ${onOff('scrollViewWithEditor')}`,
+      );
+    }),
     vscode.window.onDidChangeActiveTextEditor(updateContextKey),
     vscode.window.registerWebviewPanelSerializer(PREVIEW_VIEW_TYPE, {
       deserializeWebviewPanel: (panel, state) => views.restorePanel(panel, state),
@@ -86,7 +99,15 @@ async function showPreview(ctx: FolioContext, views: LinkedViews, arg: unknown):
       ? arg
       : (vscode.window.activeTextEditor?.document.uri ?? (tab?.uri instanceof vscode.Uri ? tab.uri : undefined));
   const fromPdf = !!uri && /\.pdf$/i.test(uri.path);
-  if (uri && fromPdf) uri = markdownUriFor(uri, ctx.config.outputDirectory);
+  if (uri && fromPdf) {
+    try {
+      uri = markdownUriFor(uri, ctx.config.outputDirectory);
+    } catch (e) {
+      // folio.outputDirectory leads outside the workspace (src/paths.ts says where and what to do).
+      void vscode.window.showErrorMessage(`Folio: ${(e as Error).message}`);
+      return;
+    }
+  }
   if (!isMarkdown(uri)) {
     void vscode.window.showInformationMessage(
       'Folio: open a converted Markdown file (or its PDF) to show its preview.',

@@ -71,11 +71,12 @@ export class LinkedViews implements vscode.Disposable {
   /** Conversion events (src/conversion.ts) to the view of their `.md`. */
   conversionListener(onFinished: () => void): ConversionEvents {
     return {
-      started: ({ pdfUri, mdUri, options, conversionId }) => {
+      started: ({ pdfUri, mdUri, options, conversionId, timing }) => {
         const v = this.viewFor(mdUri);
-        v.start(pdfUri, options, conversionId);
+        v.start(pdfUri, options, conversionId, timing);
         void this.openSideBySide(v, v.viewColumn ?? viewColumnFor(pdfUri), true);
       },
+      progress: ({ mdUri, done, total }) => this.get(mdUri)?.progress(done, total),
       page: ({ mdUri, page, mdOffset }) => this.viewFor(mdUri).addPage(page, mdOffset),
       partial: ({ mdUri, conversionId, partial }) => this.get(mdUri)?.partial(conversionId, partial),
       finished: ({ mdUri, summary, writtenHash }) => {

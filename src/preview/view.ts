@@ -27,9 +27,17 @@ import { previewHtml, previewResourceRoots } from './html';
 import { gridOf, RegionMap, type MappedPage } from './regionMap';
 import { writeSidecar, sidecarOptions, SIDECAR_VERSION, type Sidecar } from './sidecar';
 import { isInside } from '../../common/safeWrite';
+import { readFileSync, statSync } from 'node:fs';
 import { deleteRegion, reparseRegion, type RegionSnapshot, type ReparseTarget } from './reparse';
 import { planReparse, type ReparseContext, type ReparsePlan } from './reparsePlan';
 import { messageOf } from '../../common/errorKinds';
+import { FirstPaintTrace } from './firstPaint';
+import { EchoGuard, lineInSpan, regionAtLine, type LineSpan } from './scrollSync';
+
+/** `folio.preview.scrollEditorWithView` / `scrollViewWithEditor` (default on, read at each scroll). */
+function scrollSetting(name: 'scrollEditorWithView' | 'scrollViewWithEditor', scope: vscode.Uri): boolean {
+  return vscode.workspace.getConfiguration('folio.preview', scope).get<boolean>(name, true);
+}
 
 export const PREVIEW_VIEW_TYPE = 'folio.preview';
 
@@ -60,6 +68,15 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
   /** Sharper page images rendered for zoom (`sharpen`), by page: kept for this view only, not in the sidecar. */
   private readonly sharp = new Map<number, { scale: number; image: string; width?: number; height?: number }>();
   private sharpening: vscode.CancellationTokenSource | undefined;
+  /** The running conversion's way to its first page on screen (logged once; firstPaint.ts). */
+  private trace: FirstPaintTrace | undefined;
+  /** The backend's count while converting (pages done of the PDF's pages). */
+  private progressState: { done: number; total: number } | undefined;
+  /** The conversion's first page, sent with its image inline until it is on screen (see `inlineImage`). */
+  private inlinePage: number | undefined;
+  private inlined: { path: string; data: string } | undefined;
+  /** Editor scrolls the view made (sync, reveal) are not followed back (scrollSync.ts). */
+  private readonly editorEcho = new EchoGuard();
 
   constructor(
     readonly mdUri: vscode.Uri,
@@ -116,7 +133,12 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
 
   // ------------------------------------------------------------ conversion
 
-  start(pdfUri: vscode.Uri, options: ConvertOptions, conversionId?: string): void {
+  start(
+    pdfUri: vscode.Uri,
+    options: ConvertOptions,
+    conversionId?: string,
+    timing?: { commandAt: number; backendAt: number },
+  ): void {
     this.conversionId = conversionId;
     this.sharpening?.cancel();
     this.sharp.clear();
@@ -128,10 +150,27 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     this.converting = true;
     this.synced = false;
     this.lastSent.clear();
+    this.progressState = undefined;
+    this.inlinePage = undefined;
+    this.trace = new FirstPaintTrace(pdfUri.path.split('/').pop() ?? this.name, timing?.commandAt);
+    if (timing) this.trace.mark('backend answered', timing.backendAt);
+    this.trace.mark('PDF open (view started)');
+    if (this.panel) this.trace.mark('panel there');
     this.sendInit();
   }
 
+  /** The backend's count: `done` pages of `total` (0 of N once the PDF is open). */
+  progress(done: number, total: number): void {
+    if (!this.converting) return;
+    this.progressState = { done, total };
+    this.post({ type: 'progress', done, total });
+  }
+
   addPage(page: PageResult, mdOffset: number): void {
+    if (!this.hasPages()) {
+      this.trace?.mark(`page ${page.page} from the backend`);
+      this.inlinePage = page.page;
+    }
     this.map.addPage(page, mdOffset);
     this.synced = false;
     this.trySync();
@@ -152,6 +191,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
 
   finish(cancelled: boolean, pagesDone: number, writtenHash?: string): void {
     this.converting = false;
+    this.progressState = undefined;
     this.conversionId = undefined;
     if (writtenHash) this.writtenHash = writtenHash;
     // The converter's last write may reach the open document after this event.
@@ -229,6 +269,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
         localResourceRoots: previewResourceRoots(this.ctx.extension.extensionUri, this.ctx.cacheDir),
       },
     );
+    this.trace?.mark('panel created');
     this.attach(panel);
   }
 
@@ -279,6 +320,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       pages,
       converting: this.converting,
       conversion: this.converting ? this.conversionId : undefined,
+      ...(this.converting && this.progressState ? { progress: this.progressState } : {}),
       ...(hasMarkdown ? {} : { notConverted: true }),
     });
   }
@@ -300,6 +342,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       if (this.lastSent.get(p.page) === json) continue;
       this.lastSent.set(p.page, json);
       this.post({ type: 'page', page: view });
+      if (this.trace && !this.trace.has('first page posted')) this.trace.mark('first page posted');
     }
   }
 
@@ -321,11 +364,13 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     const sharp = this.sharp.get(p.page);
     const path = sharp?.image ?? p.image;
     const image = path && this.panel ? this.imageSrc(path) : undefined;
+    const inline = image && !sharp && p.page === this.inlinePage ? this.inlineImage(path!) : undefined;
     return {
       page: p.page,
       width: p.width,
       height: p.height,
       imageSrc: image,
+      ...(inline ? { imageData: inline } : {}),
       imageWidth: sharp?.width ?? p.imageWidth,
       imageHeight: sharp?.height ?? p.imageHeight,
       regions: regions.map((r) => ({
@@ -342,6 +387,23 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       warnings: p.warnings,
       error: p.error,
     };
+  }
+
+  /**
+   * A conversion's first page image as a data URL, until it is on screen: the webview then shows
+   * it without fetching it through its resource loader, which on a window's first view took
+   * seconds (docs/preview.md, "First page"). One page, ≤ 6 MB, read once.
+   */
+  private inlineImage(path: string): string | undefined {
+    if (!this.trace || this.trace.finished || !/\.png$/i.test(path)) return undefined;
+    if (this.inlined?.path === path) return this.inlined.data;
+    try {
+      if (statSync(path).size > 6 * 1024 * 1024) return undefined;
+      this.inlined = { path, data: `data:image/png;base64,${readFileSync(path).toString('base64')}` };
+      return this.inlined.data;
+    } catch {
+      return undefined; // the webview loads it the usual way
+    }
   }
 
   private imageSrc(path: string): string | undefined {
@@ -388,8 +450,47 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       editor = await vscode.window.showTextDocument(doc, { viewColumn: column, preserveFocus: !focus, preview: false });
     }
     this.lastHighlight = id;
+    // The editor scrolls to the region the user picked in the view: the view does not follow it back.
+    this.editorEcho.moving();
     editor.selection = new vscode.Selection(range.start, range.end);
     editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+
+  // ------------------------------------------------------------ scroll sync (scrollSync.ts)
+
+  /** Linked regions' Markdown as editor lines, in line order. */
+  private lineSpans(doc: vscode.TextDocument): LineSpan[] {
+    const spans: LineSpan[] = [];
+    for (const r of this.map.allRegions()) {
+      if (!r.range) continue;
+      const start = doc.positionAt(r.range.start).line;
+      spans.push({
+        id: r.id,
+        start,
+        end: Math.max(start, doc.positionAt(Math.max(r.range.start, r.range.end - 1)).line),
+      });
+    }
+    return spans.sort((a, b) => a.start - b.start);
+  }
+
+  /** The `.md` editor's top line moved: the view follows, unless the sync or a reveal moved it. */
+  onEditorScrolled(doc: vscode.TextDocument, topLine: number): void {
+    if (!this.panel || this.editorEcho.isEcho(topLine)) return;
+    if (!scrollSetting('scrollViewWithEditor', this.mdUri)) return;
+    const at = regionAtLine(this.lineSpans(doc), topLine);
+    if (at) this.post({ type: 'scrollTo', regionId: at.id, fraction: at.fraction });
+  }
+
+  /** The user scrolled the view: the `.md` editor (when visible) puts the matching line at its top. */
+  private onViewScrolled(regionId: string, fraction: number): void {
+    if (!scrollSetting('scrollEditorWithView', this.mdUri)) return;
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === this.key);
+    if (!editor) return;
+    const span = this.lineSpans(editor.document).find((s) => s.id === regionId);
+    if (!span) return;
+    const line = lineInSpan(span, fraction);
+    this.editorEcho.moving(line);
+    editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.AtTop);
   }
 
   /** The group beside the view, where the `.md` belongs when it is not open. */
@@ -408,7 +509,26 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     }
     if (m.uri !== this.key) return;
     if (m.type === 'ready') {
+      this.trace?.mark(`webview ready (its script ran ${Math.round(m.scriptMs ?? -1)} ms into its load)`);
       this.sendInit();
+      return;
+    }
+    if (m.type === 'painted') {
+      const s = m.steps;
+      if (s)
+        this.trace?.mark(
+          `in the webview: page in +${Math.round(s.received)}, image asked +${Math.round(s.requested)}, loaded +${Math.round(s.loaded)} ms after its script ran`,
+        );
+      const line = this.trace?.painted(m.page);
+      if (line) {
+        this.ctx.output.appendLine(line);
+        this.inlined = undefined;
+      }
+      return;
+    }
+    // Scroll positions are not edits: a document version moved on meanwhile does not make them stale.
+    if (m.type === 'scrolled') {
+      this.onViewScrolled(m.regionId, m.fraction);
       return;
     }
     if (m.type === 'convert') {
@@ -481,7 +601,10 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
   }
 
   private async handle(
-    m: Exclude<ViewMessage, { type: 'ready' } | { type: 'convert' } | { type: 'sharpen' }>,
+    m: Exclude<
+      ViewMessage,
+      { type: 'ready' } | { type: 'convert' } | { type: 'sharpen' } | { type: 'painted' } | { type: 'scrolled' }
+    >,
   ): Promise<void> {
     switch (m.type) {
       case 'reveal':

@@ -3,12 +3,14 @@
  * view. A conversion replaces the PDF's text tab with the view (pages at fit width, legible) and
  * opens the `.md` beside it; links both ways by mouse and keyboard; reparse from the keyboard;
  * zoom (buttons, keys, Ctrl+wheel) keeps boxes aligned and pages crisp; a high-contrast theme; and
- * a 300-page PDF printed by Chromium: time to first page, virtualised page images, webview memory.
+ * a 300-page PDF printed by Chromium: time to first page, virtualised page images, webview memory;
+ * the first page on screen (a one-page and the 300-page PDF, cold and warm: from the command, and
+ * after the backend had the page, from the view's first-paint trace line); scroll sync both ways.
  * Screenshots go to test/.artifacts/e2e-view-*.png.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { buildVsix, CHROMIUM, ensureSetup, until, VsCode } from './harness';
@@ -16,6 +18,9 @@ import { TWO_PAGE, writeFixtures } from './pdfFixtures';
 
 let vs: VsCode;
 const BIG = { file: 'printed-300.pdf', pages: 300 };
+const ONE = { file: 'printed-1.pdf', pages: 1 };
+/** Target: the first page image on screen at most this long after the backend had the page. */
+const FIRST_PAINT_MS = 1500;
 /** The view frame's JS heap (after a GC) with the two-page document: the baseline of the 300-page one. */
 let twoPageViewHeap = 0;
 
@@ -25,6 +30,7 @@ before(async () => {
   vs = new VsCode();
   writeFixtures(vs.workspace);
   await printLongPdf(join(vs.workspace, BIG.file), BIG.pages);
+  await printLongPdf(join(vs.workspace, ONE.file), ONE.pages);
   vs.install(vsix);
   await vs.start();
 });
@@ -41,7 +47,7 @@ async function shot(name: string, body: () => Promise<void>): Promise<void> {
   }
 }
 
-/** A real 300-page PDF: HTML printed by Chromium's own PDF backend (Skia), one section a page. */
+/** A real PDF of `pages` pages: HTML printed by Chromium's own PDF backend (Skia), one section a page. */
 async function printLongPdf(path: string, pages: number): Promise<void> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -79,6 +85,75 @@ async function convert(pdf: string): Promise<number> {
 }
 
 const mdName = (pdf: string) => pdf.replace(/\.pdf$/, '.md');
+
+/**
+ * The view's first-paint trace line for `pdf` (src/preview/firstPaint.ts), the `n`th of them:
+ * every step from the view's start, and how long after the backend had the page it was on screen.
+ */
+async function firstPaintLine(
+  pdf: string,
+  n: number,
+): Promise<{ line: string; afterBackend: number; afterBoth: number; webviewLate: number }> {
+  const re = new RegExp(
+    `preview: ${pdf.replace(/[.]/g, '\\.')}: first page on screen \\(from the command: (.*); (\\d+) ms after the backend had the page\\)`,
+    'g',
+  );
+  return until(`the first-paint trace line of ${pdf} (#${n})`, 60_000, () => {
+    const all = [...vs.folioLog().matchAll(re)];
+    const m = all[n - 1];
+    if (!m) return undefined;
+    const at = (re: RegExp) => Number(re.exec(m[1]!)?.[1] ?? NaN);
+    const backend = at(/page \d+ from the backend \+(\d+) ms/);
+    const ready = at(/webview ready[^+]*\+(\d+) ms/); // absent when the panel was up before
+    const painted = at(/page \d+ image painted \+(\d+) ms/);
+    const both = Number.isNaN(ready) ? backend : Math.max(backend, ready);
+    return {
+      line: m[1]!,
+      afterBackend: Number(m[2]),
+      // Folio's own part: from the moment both the page and the webview were there.
+      afterBoth: painted - both,
+      webviewLate: Number.isNaN(ready) ? 0 : Math.max(0, ready - backend),
+    };
+  });
+}
+
+/**
+ * Converts `pdf` and times its first page: the view must show something from the start (the
+ * page-shaped "Converting page N of M" frame, then the page), and the page image must be on
+ * screen within FIRST_PAINT_MS of the backend having the page.
+ */
+async function timeFirstPage(pdf: string, label: string, n: number): Promise<void> {
+  const t0 = await convert(pdf);
+  const frame = await until(`the view of ${pdf}`, 120_000, async () => {
+    const f = await vs.previewFrame();
+    return (await f.evaluate(() => document.getElementById('title')?.textContent ?? '')).includes(pdf) ? f : undefined;
+  });
+  // As soon as the view is there: never blank (the waiting frame, or already the page).
+  const early = await frame.evaluate(() => ({
+    waiting: !document.getElementById('converting')!.hidden,
+    text: document.getElementById('converting-text')!.textContent,
+    pages: document.querySelectorAll('section.page').length,
+    at: Date.now(),
+  }));
+  console.log(`screenshot: ${await vs.screenshot(`view-0-first-${label}`)}`);
+  assert.ok(early.waiting || early.pages > 0, `the view of ${pdf} was blank ${early.at - t0} ms after the command`);
+  await vs.preview().locator('#page-1 .sheet[data-image="loaded"]').waitFor({ timeout: 180_000 });
+  const seen = await frame.evaluate(() => ({
+    drawn: Number(document.querySelector<HTMLElement>('#page-1 .sheet')!.dataset.loadedAt),
+    waitingText: document.getElementById('folio-root')!.dataset.waitingText ?? '',
+  }));
+  const trace = await firstPaintLine(pdf, n);
+  console.log(
+    `first page on screen, ${label}: ${seen.drawn - t0} ms after the command, ${trace.afterBackend} ms after the backend had it, ${trace.afterBoth} ms after both the page and the webview were there (target ${FIRST_PAINT_MS}; the webview was up ${trace.webviewLate} ms after the page); first look at ${early.at - t0} ms: ${early.waiting ? JSON.stringify(early.text) : 'the page'}; waited with ${JSON.stringify(seen.waitingText)}; trace: ${trace.line}`,
+  );
+  // What the view said while it waited; nothing when page 1 came with its first state (the HTML's
+  // own "Loading the view…" frame was on screen until then).
+  assert.match(seen.waitingText, /^(|Opening the PDF…|Converting page 1 of \d+…)$/);
+  assert.ok(
+    trace.afterBoth <= FIRST_PAINT_MS,
+    `${pdf} (${label}): first page on screen ${trace.afterBoth} ms after the page and the webview were there`,
+  );
+}
 const mdEditor = (pdf: string) => vs.page.locator(`.monaco-editor[data-uri$="/${mdName(pdf)}"]`);
 const mdLine = (pdf: string, text: string) => mdEditor(pdf).locator('.view-line', { hasText: text }).first();
 
@@ -113,6 +188,11 @@ async function selectedId(): Promise<string | null> {
     .getAttribute('data-id', { timeout: 2_000 })
     .catch(() => null);
 }
+
+test('first page on screen, one-page PDF: cold (the window’s first conversion), then warm', async () => {
+  await timeFirstPage(ONE.file, '1-page-cold', 1);
+  await timeFirstPage(ONE.file, '1-page-warm', 2);
+});
 
 test('a conversion opens the pages legible at fit width beside the .md, and no raw PDF text', async () => {
   await shot('view-1-layout', async () => {
@@ -444,12 +524,125 @@ test('a 300-page PDF printed by Chromium: first page early, page images virtuali
         `Page images held: ${atTop.images} at the top, ${atEnd.images} after End + 5×PageUp (pages ${atEnd.pagesWithImage.join(',')}); decoded ${mb(atEnd.decodedBytes)} vs ${mb(allImages)} if every page kept its ${s.w}×${s.h} image (×${(allImages / Math.max(1, atEnd.decodedBytes)).toFixed(0)} less). ` +
         `View frame's JS heap after a GC: ${mb(twoPageViewHeap)} with 2 pages → ${mb(atEnd.heap)} with 300 (×${(atEnd.heap / Math.max(1, twoPageViewHeap)).toFixed(2)}); the workbench's ${mb(heapBefore)} before → ${mb(heapAfter)} with the 300-page view (+${mb(heapAfter - heapBefore)}). Frames while streaming: ${s.gaps}, p95 ${s.p95.toFixed(0)} ms, max ${s.max.toFixed(0)} ms.`,
     );
+    const trace = await firstPaintLine(BIG.file, 1);
+    console.log(
+      `first page on screen, 300 pages warm: ${first.drawn - t0} ms after the command, ${trace.afterBackend} ms after the backend had it, ${trace.afterBoth} ms after both the page and the webview were there (target ${FIRST_PAINT_MS}; the webview was up ${trace.webviewLate} ms after the page); trace: ${trace.line}`,
+    );
+    assert.ok(trace.afterBoth <= FIRST_PAINT_MS, `300 pages: first page ${trace.afterBoth} ms after page and webview`);
     assert.ok(atEnd.images > 0 && atEnd.images <= 12, `${atEnd.images} page images held (virtualised)`);
     assert.ok(!atEnd.pagesWithImage.includes(1), 'page 1 let go of its image far from the viewport');
     assert.ok(
       heapBefore > 0 && heapAfter - heapBefore < 100 * 1048576,
       `JS heap grew ${mb(heapAfter - heapBefore)} with the 300-page view`,
     );
+  });
+});
+
+/** The `.md` editor's top visible line (its text), and the section number it names. */
+async function editorTop(pdf: string): Promise<{ text: string; section: number }> {
+  return mdEditor(pdf).evaluate((ed) => {
+    const top = ed.querySelector('.view-lines')!.getBoundingClientRect().top;
+    // Lines of the text itself (not the sticky-scroll headings pinned over it).
+    const lines = [...ed.querySelectorAll<HTMLElement>('.view-lines .view-line')]
+      .map((l) => ({ y: l.getBoundingClientRect().top, text: (l.textContent ?? '').replace(/\u00a0/g, ' ') }))
+      .filter((l) => l.y >= top - 2)
+      .sort((a, b) => a.y - b.y);
+    // The first line naming its section (the top one can be blank or a wrapped line's rest).
+    const named = lines.find((l) => /section \d+/i.test(l.text));
+    const text = named?.text ?? '';
+    const m = /section (\d+)/i.exec(text);
+    return { text, section: m ? Number(m[1]) : 0 };
+  });
+}
+
+/** The page whose sheet is at the view's top (just below the toolbar), and the sync counters. */
+async function viewTop(): Promise<{ page: number; scrollY: number; followed: number; reports: number }> {
+  const frame = await vs.previewFrame();
+  return frame.evaluate(() => {
+    const y = document.querySelector('.toolbar')!.getBoundingClientRect().bottom;
+    const sheet = [...document.querySelectorAll<HTMLElement>('section.page .sheet')].find(
+      (s) => s.getBoundingClientRect().bottom > y,
+    );
+    const root = document.getElementById('folio-root')!;
+    return {
+      page: Number(sheet?.dataset.page ?? 0),
+      scrollY: window.scrollY,
+      followed: Number(root.dataset.followed ?? 0),
+      reports: Number(root.dataset.scrollReports ?? 0),
+    };
+  });
+}
+
+test('scroll sync: scrolling the view moves the .md to the same section and back, with no echo', async () => {
+  await shot('view-7-scroll-sync', async () => {
+    const md = mdEditor(BIG.file);
+    await md.waitFor({ timeout: 30_000 });
+    const web = (await vs.page.locator('iframe.webview.ready').first().boundingBox())!;
+    // From the top (a scroll the test makes, not the user: the editor does not follow it).
+    await (await vs.previewFrame()).evaluate(() => window.scrollTo(0, 0));
+    // View → editor: the wheel over the view (a user's scroll), about 40 pages down, the pointer
+    // in the margin beside the pages (over a box, a pause would also select it: hover).
+    const before = await viewTop();
+    await vs.page.mouse.move(web.x + 4, web.y + web.height / 2);
+    for (let i = 0; i < 12; i++) await vs.page.mouse.wheel(0, 3000);
+    const settled = await until('the view to settle after the wheel', 30_000, async () => {
+      const a = await viewTop();
+      await new Promise((r) => setTimeout(r, 300));
+      const b = await viewTop();
+      return a.scrollY === b.scrollY && b.page > before.page + 5 ? b : undefined;
+    });
+    const top = await until(`the .md editor at section ${settled.page}`, 30_000, async () => {
+      const t = await editorTop(BIG.file);
+      return Math.abs(t.section - settled.page) <= 1 ? t : undefined;
+    });
+    console.log(`view scrolled to page ${settled.page}; the .md's top line: ${JSON.stringify(top.text)}`);
+    // No echo: the editor's move did not scroll the view again.
+    const afterSync = await viewTop();
+    assert.equal(afterSync.followed, settled.followed, 'the view did not follow its own sync back');
+    assert.equal(afterSync.scrollY, settled.scrollY);
+
+    // Editor → view: the .md editor scrolled by pages (Alt+PageDown: "Scroll Page Down", the
+    // cursor stays), from a click on its top line (which selects that region in the view).
+    await mdLine(BIG.file, top.text.slice(0, 30)).click();
+    await until('the click’s own scroll of the view to end', 10_000, async () => {
+      const a = await viewTop();
+      await new Promise((r) => setTimeout(r, 300));
+      return (await viewTop()).scrollY === a.scrollY;
+    });
+    const beforeEditor = await viewTop();
+    for (let i = 0; i < 25; i++) await vs.page.keyboard.press('Alt+PageDown');
+    const edTop = await until('the editor to settle after the wheel', 30_000, async () => {
+      const a = await editorTop(BIG.file);
+      await new Promise((r) => setTimeout(r, 300));
+      const b = await editorTop(BIG.file);
+      return a.text === b.text && b.section > settled.page + 5 ? b : undefined;
+    });
+    const followed = await until(`the view at page ${edTop.section}`, 30_000, async () => {
+      const v = await viewTop();
+      return v.followed > beforeEditor.followed && Math.abs(v.page - edTop.section) <= 1 ? v : undefined;
+    });
+    console.log(`editor scrolled to ${JSON.stringify(edTop.text)}; the view followed to page ${followed.page}`);
+    // The view's follow was not reported back to the editor as a user's scroll.
+    assert.equal(followed.reports, beforeEditor.reports, 'the view did not report the scroll it made to follow');
+    assert.equal((await editorTop(BIG.file)).text, edTop.text, 'the editor stayed where the user put it');
+
+    // Each direction can be turned off (folio.preview.scrollEditorWithView).
+    mkdirSync(join(vs.workspace, '.vscode'), { recursive: true });
+    writeFileSync(
+      join(vs.workspace, '.vscode', 'settings.json'),
+      JSON.stringify({ 'folio.preview.scrollEditorWithView': false }),
+    );
+    await until('Folio to log the new scroll sync settings', 60_000, () =>
+      vs.folioLog().includes('scroll sync: the .md follows the view: off, the view follows the .md: on'),
+    );
+    const offBefore = await editorTop(BIG.file);
+    const offView = await viewTop();
+    await vs.page.mouse.move(web.x + 4, web.y + web.height / 2);
+    for (let i = 0; i < 6; i++) await vs.page.mouse.wheel(0, -3000);
+    await until('the view to report the scroll', 30_000, async () => (await viewTop()).reports > offView.reports);
+    // The host answers a report at once; give a loaded machine a moment, then the editor must not have moved.
+    await new Promise((r) => setTimeout(r, 2000));
+    assert.equal((await editorTop(BIG.file)).text, offBefore.text, 'scrollEditorWithView off: the editor stays');
   });
 });
 
@@ -487,4 +680,13 @@ test('high-contrast theme: the view follows VS Code’s theme', async () => {
     const border = await frame.evaluate(() => getComputedStyle(document.querySelector('.region')!).borderTopWidth);
     assert.equal(border, '3px', 'thicker boxes in high contrast');
   });
+});
+
+test('first page on screen, 300 pages cold: after a window reload (new extension host, backend and webview)', async () => {
+  // "Developer: Reload Window" as a user would; the conversion is then the new window's first.
+  const reloaded = vs.page.waitForEvent('load', { timeout: 90_000 });
+  await vs.command('Developer: Reload Window');
+  await reloaded;
+  await vs.page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+  await timeFirstPage(BIG.file, '300-pages-cold', 2);
 });

@@ -9,7 +9,8 @@
  *      output, Folio → Show Output) and published in `vscode.lm.tools` as `mcp_folio_<tool>`,
  *   3. called through VS Code's MCP client: `vscode.lm.invokeTool('mcp_folio_convert_pdf', …)`
  *      from another installed extension (test/e2e/mcpTestExtension.ts) converts a real PDF.
- * Every wait is on an event (a list row, a result file, a log line). Screenshots go to
+ * Every wait is on an event (a list row, the tools' registration in `vscode.lm.tools`, a tool
+ * call's answer, a log line), never on a command-palette step that can be dropped under load. Screenshots go to
  * test/.artifacts/.
  */
 import { after, before, test } from 'node:test';
@@ -22,12 +23,13 @@ import {
   readdirSync,
   readFileSync,
   readlinkSync,
+  renameSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { buildVsix, ensureSetup, until, VsCode } from './harness';
-import { buildMcpTestExtension, type McpOutcome } from './mcpTestExtension';
+import { buildMcpTestExtension, type McpOutcome, type McpTools } from './mcpTestExtension';
 import { repoRoot } from '../helpers/corpus';
 import { cachedNode } from '../helpers/cachedNode';
 
@@ -105,11 +107,25 @@ async function folioServerAction(label: string): Promise<void> {
   await action.click();
 }
 
-/** Asks the MCP test extension to run one request and waits for its result file. */
-async function request(id: string, body: Record<string, unknown>): Promise<McpOutcome> {
-  await vs.page.keyboard.press('Escape');
-  writeFileSync(join(vs.workspace, `mcp-request-${id}.json`), JSON.stringify(body));
-  await vs.command('Folio MCP Test: Run Request');
+/**
+ * `vscode.lm.tools` once it holds tools named `prefix…`: the MCP test extension rewrites
+ * mcp-tools.json when that list changes, i.e. when VS Code registers a server's tools.
+ */
+async function registeredTools(prefix: string): Promise<McpTools> {
+  const file = join(vs.workspace, 'mcp-tools.json');
+  return until(`VS Code to register tools named ${prefix}… in vscode.lm.tools`, 180_000, () => {
+    if (!existsSync(file)) return false;
+    const seen = JSON.parse(readFileSync(file, 'utf8')) as McpTools;
+    return seen.tools.some((t) => t.name.startsWith(prefix)) ? seen : false;
+  });
+}
+
+/** Hands the MCP test extension one tool call (it watches the workspace) and waits for its answer. */
+async function request(id: string, body: { tool: string; input: Record<string, unknown> }): Promise<McpOutcome> {
+  const file = join(vs.workspace, `mcp-request-${id}.json`);
+  // Written whole, then renamed into place: the extension reads it on the rename's event.
+  writeFileSync(`${file}.tmp`, JSON.stringify(body));
+  renameSync(`${file}.tmp`, file);
   const result = join(vs.workspace, `mcp-result-${id}.json`);
   await until(`the MCP test result ${id}`, 180_000, () => existsSync(result));
   return JSON.parse(readFileSync(result, 'utf8')) as McpOutcome;
@@ -150,11 +166,12 @@ test('VS Code starts the server (dist/cli.js mcp <workspace> under the extension
   await shot('mcp-start', async () => {
     // As a user does: MCP: List Servers → Folio → Start Server.
     await folioServerRow(/Folio/);
+    const clicked = Date.now();
     await folioServerAction('Start Server');
-    // The tools reach other extensions' vscode.lm.tools once VS Code has listed them from the server.
-    const started = await request('tools', { action: 'tools', toolPrefix: 'mcp_folio_' });
-    console.log(`tools reached vscode.lm.tools ${started.elapsedMs} ms after the request`);
-    assert.equal(started.ok, true, started.error);
+    // The tools reach other extensions' vscode.lm.tools once VS Code has listed them from the
+    // server; the wait is on that registration (vscode.lm.onDidChangeTools), nothing later.
+    const started = await registeredTools('mcp_folio_');
+    console.log(`tools registered in vscode.lm.tools ${started.at - clicked} ms after Start Server`);
     tools = started.tools.filter((t) => t.name.startsWith('mcp_folio_'));
     assert.deepEqual(
       tools.map((t) => t.name).sort(),
@@ -205,12 +222,11 @@ test('VS Code starts the server (dist/cli.js mcp <workspace> under the extension
 test('a tool call through VS Code’s MCP client converts the workspace’s PDF; a path outside it is refused', async () => {
   assert.ok(tools.length > 0, 'needs the started server of the previous test');
   await shot('mcp-call', async () => {
-    const listed = await request('list', { action: 'invoke', tool: 'mcp_folio_list_pdfs', input: {} });
+    const listed = await request('list', { tool: 'mcp_folio_list_pdfs', input: {} });
     assert.equal(listed.ok, true, listed.error);
     assert.equal(listed.text?.trim(), join(vs.workspace, 'sample.pdf'));
 
     const converted = await request('convert', {
-      action: 'invoke',
       tool: 'mcp_folio_convert_pdf',
       input: { path: 'sample.pdf' },
     });
@@ -236,7 +252,6 @@ test('a tool call through VS Code’s MCP client converts the workspace’s PDF;
     assert.ok(!existsSync(join(vs.workspace, 'sample.md')), 'the tool writes nothing');
 
     const outside = await request('outside', {
-      action: 'invoke',
       tool: 'mcp_folio_convert_pdf',
       input: { path: '../outside.pdf' },
     });

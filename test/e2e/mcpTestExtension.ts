@@ -1,16 +1,19 @@
 /**
  * A small real extension, packaged with vsce and installed beside Folio in the e2e VS Code, that
- * drives VS Code's own MCP client the way agent mode does, through public API only:
- *   - `start`: runs VS Code's "Start Server" command (`workbench.mcp.startServer`, `'*'`, with
- *     `waitForLiveTools`: it returns once the started servers' tools are live), waits until a
- *     tool named `toolPrefix…` reaches this extension host, then reports `vscode.lm.tools`, where
- *     VS Code publishes the MCP servers' tools (as `mcp_<server>_<tool>`);
- *   - `tools`: the same wait and report, without starting anything;
- *   - `invoke`: `vscode.lm.invokeTool(<tool name>, {input})` on one of those tools, which VS Code
- *     forwards to the MCP server as a `tools/call`.
- * Its command reads `mcp-request-<id>.json` ({action, toolPrefix?, tool?, input?}) from the workspace and
- * writes `mcp-result-<id>.json` ({ok, tools, text | error, elapsedMs}). Kept apart from
- * testExtension.ts (the language-model tool's helper) so each test installs only its own.
+ * drives VS Code's own MCP client the way agent mode does, through public API only. It activates
+ * at start-up and answers through files in the workspace, so no step of a test waits on the
+ * command palette:
+ *   - whenever `vscode.lm.tools` changes (and once at activation) it writes `mcp-tools.json`
+ *     ({tools, at}) — the moment VS Code registers the MCP servers' tools (as
+ *     `mcp_<server>_<tool>`) in this extension host, which is what a test of tool discovery
+ *     waits for;
+ *   - it watches the workspace folder (inotify, `fs.watch`) for `mcp-request-<id>.json`
+ *     ({action: 'invoke', tool, input}) and answers each with `mcp-result-<id>.json`
+ *     ({ok, tools, text | error, elapsedMs}) after `vscode.lm.invokeTool(<tool>, {input})`, which
+ *     VS Code forwards to the MCP server as a `tools/call`.
+ * Files are written under a temporary name and renamed, so a reader never sees half of one.
+ * Kept apart from testExtension.ts (the language-model tool's helper) so each test installs only
+ * its own.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +25,12 @@ export interface McpToolInfo {
   description: string;
   tags: string[];
   inputSchema?: unknown;
+}
+
+/** `mcp-tools.json`: `vscode.lm.tools` as of the latest change, and when (ms since the epoch). */
+export interface McpTools {
+  tools: McpToolInfo[];
+  at: number;
 }
 
 export interface McpOutcome {
@@ -37,38 +46,55 @@ const vscode = require('vscode');
 const fs = require('fs');
 const path = require('path');
 const toolList = () => vscode.lm.tools.map((t) => ({ name: t.name, description: t.description, tags: t.tags, inputSchema: t.inputSchema }));
+const writeJson = (file, value) => {
+  fs.writeFileSync(file + '.tmp', JSON.stringify(value));
+  fs.renameSync(file + '.tmp', file);
+};
 exports.activate = (context) => {
-  context.subscriptions.push(vscode.commands.registerCommand('folioMcpTest.run', async () => {
-    const ws = vscode.workspace.workspaceFolders[0].uri.fsPath;
-    const pending = fs.readdirSync(ws).filter((n) => /^mcp-request-.*\\.json$/.test(n));
-    for (const name of pending) {
-      const id = name.slice('mcp-request-'.length, -'.json'.length);
-      const req = JSON.parse(fs.readFileSync(path.join(ws, name), 'utf8'));
-      fs.unlinkSync(path.join(ws, name));
-      const out = {};
-      const t0 = Date.now();
-      try {
-        if (req.action === 'start') await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
-        if (req.action === 'start' || req.action === 'tools') {
-          // The workbench publishes the live tools to this extension host in a separate message:
-          // wait (bounded) until a tool named with req.toolPrefix arrives.
-          const until = Date.now() + 60000;
-          while (req.toolPrefix && !vscode.lm.tools.some((t) => t.name.startsWith(req.toolPrefix)) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-        }
-        if (req.action === 'invoke') {
-          const r = await vscode.lm.invokeTool(req.tool, { input: req.input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
-          out.text = r.content.map((p) => (typeof p.value === 'string' ? p.value : '')).join('');
-        }
-        out.ok = true;
-      } catch (e) {
-        out.ok = false;
-        out.error = String((e && e.message) || e);
-      }
-      out.elapsedMs = Date.now() - t0;
-      out.tools = toolList();
-      fs.writeFileSync(path.join(ws, 'mcp-result-' + id + '.json'), JSON.stringify(out));
+  const ws = vscode.workspace.workspaceFolders[0].uri.fsPath;
+  // vscode.lm.onDidChangeTools is proposed API (not in 1.139's stable vscode.d.ts), so the tool
+  // list is compared every 50 ms in this extension host (in memory, no I/O) and written when it changes.
+  let seen;
+  const publishTools = () => {
+    const tools = toolList();
+    const names = tools.map((t) => t.name).join(',');
+    if (names === seen) return;
+    seen = names;
+    writeJson(path.join(ws, 'mcp-tools.json'), { tools, at: Date.now() });
+  };
+  const timer = setInterval(publishTools, 50);
+  context.subscriptions.push({ dispose: () => clearInterval(timer) });
+  publishTools();
+  const busy = new Set();
+  const answer = async (name) => {
+    const m = /^mcp-request-(.*)\\.json$/.exec(name);
+    if (!m || busy.has(name)) return;
+    let req;
+    try {
+      req = JSON.parse(fs.readFileSync(path.join(ws, name), 'utf8'));
+    } catch {
+      return; // not there (answered) or not written whole yet: the rename's own event follows
     }
-  }));
+    busy.add(name);
+    fs.unlinkSync(path.join(ws, name));
+    const out = {};
+    const t0 = Date.now();
+    try {
+      const r = await vscode.lm.invokeTool(req.tool, { input: req.input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+      out.text = r.content.map((p) => (typeof p.value === 'string' ? p.value : '')).join('');
+      out.ok = true;
+    } catch (e) {
+      out.ok = false;
+      out.error = String((e && e.message) || e);
+    }
+    out.elapsedMs = Date.now() - t0;
+    out.tools = toolList();
+    writeJson(path.join(ws, 'mcp-result-' + m[1] + '.json'), out);
+    busy.delete(name);
+  };
+  const watcher = fs.watch(ws, (_event, name) => { if (name) void answer(String(name)); });
+  context.subscriptions.push({ dispose: () => watcher.close() });
+  for (const name of fs.readdirSync(ws)) void answer(name);
 };
 `;
 
@@ -85,8 +111,8 @@ export function buildMcpTestExtension(dir: string): string {
       license: 'MIT',
       engines: { vscode: '^1.101.0' },
       main: './extension.js',
-      activationEvents: [],
-      contributes: { commands: [{ command: 'folioMcpTest.run', title: 'Folio MCP Test: Run Request' }] },
+      // At start-up, so it hears the tools' registration whenever it happens.
+      activationEvents: ['onStartupFinished'],
     }),
   );
   writeFileSync(join(src, 'extension.js'), EXTENSION_JS);

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
-import { type MappedPage, type MappedRegion , RegionMap } from '../../src/preview/regionMap';
+import { type MappedPage, type MappedRegion, RegionMap } from '../../src/preview/regionMap';
 import { parseSidecar, SIDECAR_LIMITS } from '../../src/preview/sidecarSchema';
 
 const region = (page: number, k: number, text: string, range?: { start: number; end: number }): MappedRegion => ({

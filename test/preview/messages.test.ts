@@ -97,3 +97,47 @@ test('sharpen: a few whole pages and a bounded scale only', () => {
     assert.equal(typeof parseViewMessage({ ...base, type: 'sharpen', ...bad }), 'string', JSON.stringify(bad));
   }
 });
+
+test('first paint and scroll sync messages: pages, fractions 0–1 and region ids checked; progress within its total', () => {
+  assert.deepEqual(parseViewMessage({ ...base, type: 'ready', scriptMs: 84.5 }), {
+    ...base,
+    type: 'ready',
+    scriptMs: 84.5,
+  });
+  assert.deepEqual(parseViewMessage({ ...base, type: 'ready', scriptMs: 'soon' }), { ...base, type: 'ready' });
+  assert.deepEqual(parseViewMessage({ ...base, type: 'painted', page: 1, extra: 1 }), {
+    ...base,
+    type: 'painted',
+    page: 1,
+  });
+  assert.deepEqual(parseViewMessage({ ...base, type: 'scrolled', regionId: 'p3-r2', fraction: 0.25 }), {
+    ...base,
+    type: 'scrolled',
+    regionId: 'p3-r2',
+    fraction: 0.25,
+  });
+  for (const bad of [
+    { type: 'painted', page: 0 },
+    { type: 'scrolled', regionId: 'p3-r2', fraction: 1.5 },
+    { type: 'scrolled', regionId: 'p3-r2', fraction: Number.NaN },
+    { type: 'scrolled', regionId: '#page-3', fraction: 0 },
+  ])
+    assert.equal(typeof parseViewMessage({ ...base, ...bad }), 'string', JSON.stringify(bad));
+
+  assert.equal(
+    (parseHostMessage({ ...base, type: 'progress', done: 0, total: 300 }) as { type: string }).type,
+    'progress',
+  );
+  assert.equal(typeof parseHostMessage({ ...base, type: 'progress', done: 4, total: 3 }), 'string');
+  assert.equal(typeof parseHostMessage({ ...base, type: 'progress', done: -1, total: 3 }), 'string');
+  assert.deepEqual(parseHostMessage({ ...base, type: 'scrollTo', regionId: 'p1-r0', fraction: 1, more: 2 }), {
+    ...base,
+    type: 'scrollTo',
+    regionId: 'p1-r0',
+    fraction: 1,
+  });
+  assert.equal(typeof parseHostMessage({ ...base, type: 'scrollTo', regionId: 'p1-r0', fraction: -0.1 }), 'string');
+  const init = { ...base, type: 'init', title: 't', pdfUri: 'file:///w/doc.pdf', pages: [], converting: true };
+  assert.equal((parseHostMessage({ ...init, progress: { done: 0, total: 2 } }) as { type: string }).type, 'init');
+  assert.equal(typeof parseHostMessage({ ...init, progress: { done: 3, total: 2 } }), 'string');
+});

@@ -86,7 +86,22 @@ test('E4: the three mismatches of the audit are refused by the sidecar schema, w
 });
 
 test('E4: one schema — every sidecar the host accepts makes pages the webview accepts', () => {
-  const ids = ['p1-r0', 'p1-r1', 'p1-r2', 'p1-n0', 'p1-n3', 'p1-r999999', 'p1-z12', 'intro', 'p1-R0', 'p1-r', 'p1-rr0', 'p2-r0', 'a:b', 'p1-r0.x'];
+  const ids = [
+    'p1-r0',
+    'p1-r1',
+    'p1-r2',
+    'p1-n0',
+    'p1-n3',
+    'p1-r999999',
+    'p1-z12',
+    'intro',
+    'p1-R0',
+    'p1-r',
+    'p1-rr0',
+    'p2-r0',
+    'a:b',
+    'p1-r0.x',
+  ];
   const starts = [-2, -1, -0.5, 0, 0.25, 3, 612, 14_999.5, 15_000, 1e6];
   const sizes = [-10, -0.1, 0, 0.1, 1, 5, 50, 100, 1e6];
   let seed = 99;
