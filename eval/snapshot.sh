@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Snapshot of Folio's outputs on a fixed input set, and the list of outputs two snapshots differ in.
 #
-#   eval/snapshot.sh --out DIR [--no-build] [--formats md,doctags,docling] [--jobs N]
+#   eval/snapshot.sh --out DIR [--no-build] [--formats md,doctags,docling] [--sets fixtures,corpus,realworld] [--jobs N]
 #   eval/snapshot.sh --compare A B [--diff]
 #
 # Inputs (in this order, each given a unique flat name under DIR/inputs/):
@@ -10,6 +10,7 @@
 #                                                                 co__<path with / as __>.pdf
 #   - every page of the real-world set (eval/realworld/tests.jsonl), cut by pages.main
 #                                                                 rw__<page file>.pdf
+# `--sets` takes a part of them (the real-world pages include scans that OCR reads: the slow part).
 # Each format is written by one `folio convert` over all inputs (`--images none`, so pictures are
 # placeholders and the snapshot holds text only) into DIR/<format>/. DIR/MANIFEST lists the inputs
 # with their SHA-256, the commit and the dirty state of the tree, so `--compare` refuses two
@@ -19,6 +20,8 @@
 # and a count; with `--diff`, a unified diff of each changed output. Exit 0 when equal, 1 when
 # outputs differ, 2 on a usage or input error.
 #
+# Do not rebuild dist/ while a snapshot runs: page workers load their bundle when they start.
+#
 # Why a script: every change to layout, furniture or reading order must move only the outputs it
 # is meant to move, and the moved ones are reviewed (issue 31, "snapshot discipline").
 set -euo pipefail
@@ -27,6 +30,9 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 corpus="${FOLIO_CORPUS:-$repo/../shared/corpus}"
 
 die() { echo "snapshot: $*" >&2; exit 2; }
+
+# The output files of a snapshot (every format folder), relative to it.
+outputs() { (cd "$1" && for d in md doctags docling json chunks; do [[ -d "$d" ]] && find "$d" -type f; done; true); }
 
 compare() {
   local a="$1" b="$2" diff="$3"
@@ -45,14 +51,14 @@ compare() {
       echo "changed    $f"; n=$((n + 1))
       if [[ "$diff" == 1 ]]; then diff -u "$a/$f" "$b/$f" | sed 's/^/    /' || true; fi
     fi
-  done < <( (cd "$a" && find md doctags docling -type f 2>/dev/null; cd "$b" && find md doctags docling -type f 2>/dev/null) | sort -u)
+  done < <( (outputs "$a"; outputs "$b") | sort -u)
   local total
-  total=$( (cd "$a" && find md doctags docling -type f 2>/dev/null) | wc -l)
+  total=$(outputs "$a" | wc -l)
   echo "snapshot: $n of $total outputs differ"
   [[ $n -eq 0 ]]
 }
 
-out="" build=1 formats="md,doctags,docling" jobs=2 diffmode=0
+out="" build=1 formats="md,doctags,docling" sets="fixtures,corpus,realworld" jobs=2 diffmode=0
 if [[ "${1:-}" == "--compare" ]]; then
   [[ $# -ge 3 ]] || die "usage: eval/snapshot.sh --compare A B [--diff]"
   [[ "${4:-}" == "--diff" ]] && diffmode=1
@@ -64,6 +70,7 @@ while [[ $# -gt 0 ]]; do
     --out) out="$2"; shift 2 ;;
     --no-build) build=0; shift ;;
     --formats) formats="$2"; shift 2 ;;
+    --sets) sets="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
     *) die "unknown argument $1 (usage: eval/snapshot.sh --out DIR | --compare A B)" ;;
   esac
@@ -80,20 +87,25 @@ mkdir -p "$out/inputs"
 out="$(cd "$out" && pwd)"
 inputs="$out/inputs"
 
+want() { [[ ",$sets," == *",$1,"* ]]; }
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+: > "$tmp/inputs.list"
+
 # 1. test fixtures
-while IFS= read -r f; do
+want fixtures && while IFS= read -r f; do
   name="fx__$(echo "${f#test/fixtures/}" | sed 's#/#__#g')"
   cp "$f" "$inputs/$name"
+  echo "input $(sha256sum < "$f" | cut -d' ' -f1) all $name" >> "$tmp/inputs.list"
 done < <(find test/fixtures -name '*.pdf' | LC_ALL=C sort)
 
 # 2. fixed corpus documents, pages cut
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-while IFS=$'\t' read -r path pages; do
+want corpus && while IFS=$'\t' read -r path pages; do
   [[ -z "$path" || "$path" == \#* ]] && continue
   src="$corpus/$path"
   [[ -f "$src" ]] || die "$src (eval/snapshot.list) is missing from the corpus"
   name="co__$(echo "$path" | sed 's#/#__#g')"
+  echo "input $(sha256sum < "$src" | cut -d' ' -f1) $pages $name" >> "$tmp/inputs.list"
   if [[ "$pages" == all ]]; then cp "$src" "$inputs/$name"; continue; fi
   first="${pages%-*}" last="${pages#*-}"
   rm -f "$tmp"/p-*.pdf
@@ -102,18 +114,24 @@ while IFS=$'\t' read -r path pages; do
 done < eval/snapshot.list
 
 # 3. the real-world set's pages
-[[ -f out/scripts/eval/realworld/pages.main.js ]] || die "out/scripts/eval/realworld/pages.main.js missing: run node esbuild.mjs"
-node out/scripts/eval/realworld/pages.main.js --out "$tmp/rw" >/dev/null
-for f in "$tmp"/rw/*.pdf; do
-  b="$(basename "$f")"
-  [[ "$b" == whole-* || "$b" == cut-* ]] && continue
-  cp "$f" "$inputs/rw__$b"
-done
+if want realworld; then
+  [[ -f out/scripts/eval/realworld/pages.main.js ]] || die "out/scripts/eval/realworld/pages.main.js missing: run node esbuild.mjs"
+  node out/scripts/eval/realworld/pages.main.js --out "$tmp/rw" >/dev/null
+  for f in "$tmp"/rw/*.pdf; do
+    b="$(basename "$f")"
+    [[ "$b" == whole-* || "$b" == cut-* ]] && continue
+    cp "$f" "$inputs/rw__$b"
+    # The page is named by its source and page; pages.ts checks Debian files against their hashes.
+    echo "input - page rw__$b" >> "$tmp/inputs.list"
+  done
+fi
 
 {
   echo "commit $(git rev-parse HEAD)$(git diff --quiet HEAD -- server common 2>/dev/null || echo ' (dirty)')"
   echo "date $(date -u +%FT%TZ)"
-  (cd "$inputs" && sha256sum -- *.pdf | LC_ALL=C sort -k2 | sed 's/^/input /')
+  echo "sets $sets"
+  # Inputs by their sources' hashes: poppler's cuts carry a fresh document ID each time.
+  LC_ALL=C sort -k4 "$tmp/inputs.list"
 } > "$out/MANIFEST"
 
 n=$(ls "$inputs" | wc -l)

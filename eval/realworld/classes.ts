@@ -15,6 +15,8 @@ export const FAILURE_CLASSES = {
   scans: '9: scanned pages (real scans, and real two-column pages rasterized at 150/200/300 dpi)',
   'detector-breaks': '10: titles and prose broken by the formula and heading detectors',
   handwriting: '11: handwriting',
+  'text-layer':
+    'issue 31 class 2: text the text layer lacks (outlined or pictured titles) or lies about (broken font maps: shifted codes, U+FFFD, dropped digits)',
   'reading-order': 'multi-column reading order',
   tables: 'tables',
   footnotes: 'footnotes',

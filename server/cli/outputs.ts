@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fitFileName, safeWriteFileSync } from '../../common/safeWrite';
-import { ensurePrivateDir, userCacheRoot } from '../util/cache';
+import { ensurePrivateDir, readPrivateCacheFile, userCacheRoot } from '../util/cache';
 
 export interface OutputPlan {
   pdf: string;
@@ -56,12 +56,9 @@ export function overwriteProblem(out: string, env: NodeJS.ProcessEnv = process.e
   if (!st) return undefined;
   if (!st.isFile()) return `${out} exists and is not a regular file (a link or a folder); folio will not replace it`;
   if (st.size === 0) return undefined;
-  let recorded: string | undefined;
-  try {
-    recorded = readFileSync(recordPath(out, env), 'utf8').trim();
-  } catch {
-    recorded = undefined;
-  }
+  // Only a record in folders that are this user's alone counts (cache.ts): a planted one would
+  // let a hand-written file be replaced without --force (security round 3, F9).
+  const recorded = readPrivateCacheFile('written', basename(recordPath(out, env)), env)?.trim();
   if (recorded && recorded === sha256(readFileSync(out))) return undefined;
   return `${out} already exists and ${recorded ? 'was changed since folio wrote it' : 'was not written by folio'}; pass --force to replace it, or -o to write elsewhere`;
 }
@@ -71,6 +68,7 @@ export function writeOutput(plan: OutputPlan, text: string, env: NodeJS.ProcessE
   safeWriteFileSync(plan.out, text, plan.root ? { root: plan.root } : {});
   const rec = recordPath(plan.out, env);
   try {
+    ensurePrivateDir(userCacheRoot(env));
     ensurePrivateDir(dirname(rec));
     safeWriteFileSync(rec, sha256(text) + '\n', { mode: 0o600 });
   } catch {

@@ -14,11 +14,15 @@ import { tagOfItem } from './vocab';
 import { isListLabel } from './listLabel';
 
 /**
- * `<` and `>` as `&lt;` `&gt;`; `&` only where it starts one of the three entities the tokenizer
- * decodes (`&lt;` `&gt;` `&amp;`), so ordinary text (`R&D`) reads exactly as a VLM writes it.
+ * `<` as `&lt;` where it could start a tag (before a letter, `/`, `_`, `!` or `?`); `&` only
+ * where it starts one of the three entities the tokenizer decodes (`&lt;` `&gt;` `&amp;`). Other
+ * text is written as it is (`x<0`, `i>W`, `R&D`), as docling-core writes DocTags: its reader
+ * (`DoclingDocument.load_from_doctags`) decodes no entity, so an escape it did not need would
+ * stay in the text, while a tag-like `<b>` is removed by any reader; Folio's tokenizer reads a
+ * `<` that starts no tag as text.
  */
 export function escapeText(text: string): string {
-  return text.replace(/&(?=(?:lt|gt|amp);)|[<>]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&amp;'));
+  return text.replace(/&(?=(?:lt|gt|amp);)|<(?=[A-Za-z/_!?])/g, (c) => (c === '<' ? '&lt;' : '&amp;'));
 }
 
 function wrap(tag: string, body: string): string {
@@ -80,9 +84,13 @@ function withLabelInText(item: DocItem, label: string): DocItem {
   return out;
 }
 
-/** One element (a list item is written without its enclosing list). */
-export function serializeItem(item: DocItem): string {
-  if (item.cls === 'list_item' && item.ordered === true && item.marker && isListLabel(item.marker)) {
+/**
+ * One element (a list item is written without its enclosing list). `labelImplied`: the item's
+ * label is the number a reader gives it by its place in the list (serializePage), so it is not
+ * written.
+ */
+export function serializeItem(item: DocItem, labelImplied = false): string {
+  if (item.cls === 'list_item' && item.ordered === true && item.marker && isListLabel(item.marker) && !labelImplied) {
     item = withLabelInText(item, item.marker);
   }
   const tag = tagOfItem(item.cls, item.level);
@@ -124,8 +132,20 @@ export function serializePage(items: DocItem[]): string {
   const lines: string[] = [];
   /** Open lists, innermost last: the kind of each. */
   const open: boolean[] = [];
+  /**
+   * Per open list: items so far, and whether every label so far was its place ("1.", "2.", …).
+   * Such labels are left out of the text: docling-core's reader numbers an ordered list's items
+   * itself (1., 2., …) and would print a written one twice ("1. 1. Undo"); Folio's reader numbers
+   * them the same way. A label that is not its place ("(4)", "3)", "212.") stays in the text.
+   */
+  const place: number[] = [];
+  const sequential: boolean[] = [];
   const closeTo = (depth: number) => {
-    while (open.length > depth) lines.push(open.pop() ? '</ordered_list>' : '</unordered_list>');
+    while (open.length > depth) {
+      place.pop();
+      sequential.pop();
+      lines.push(open.pop() ? '</ordered_list>' : '</unordered_list>');
+    }
   };
   for (const item of items) {
     if (item.cls !== 'list_item') {
@@ -141,10 +161,15 @@ export function serializePage(items: DocItem[]): string {
     while (open.length < level + 1) {
       // Intermediate levels skipped by the input take the item's kind.
       open.push(ordered);
+      place.push(0);
+      sequential.push(true);
       lines.push(ordered ? '<ordered_list>' : '<unordered_list>');
     }
+    const n = ++place[level]!;
+    if (item.marker !== undefined && item.marker !== `${n}.`) sequential[level] = false;
+    const implied = ordered && sequential[level]! && item.marker === `${n}.`;
     // docling puts the list opening tag on the same line as the first item.
-    const item_ = serializeItem(item);
+    const item_ = serializeItem(item, implied);
     const last = lines.length - 1;
     if (last >= 0 && /^<(un)?ordered_list>$/.test(lines[last]!) && !lines[last]!.includes('<list_item>')) {
       lines[last] += item_;

@@ -38,7 +38,11 @@ export interface Chunk {
   size: number;
   /** For a piece of a split table: its body rows (0-based, end exclusive) out of `of`. */
   tableRows?: { start: number; end: number; of: number };
-  /** Set when one word or one table row alone is larger than the limit (kept whole). */
+  /**
+   * Set when the chunk is over the limit: one word or one table row alone is larger than it
+   * (kept whole), or the headings alone fill it. The limit bounds the headings and the text
+   * together (`contextualizedChunk`), as HybridChunker counts.
+   */
   oversize?: true;
 }
 
@@ -48,6 +52,11 @@ export interface ChunkOptions {
   /** Token counter for `unit: 'tokens'` (cl100k by default, see `cl100kCounter`). */
   countTokens?: (text: string) => number;
   keepFurniture?: boolean;
+  /**
+   * HierarchicalChunker's cuts: every item its own chunk (a list's consecutive items together),
+   * nothing packed; give a `maxSize` no item reaches (Number.MAX_SAFE_INTEGER).
+   */
+  perItem?: boolean;
 }
 
 /** cl100k_base token counts (js-tiktoken, the vocabulary of common embedding models). */
@@ -199,6 +208,19 @@ export function chunkDocumentWithSources(
 ): { chunk: Chunk; sources: ChunkSource[] }[] {
   const size = opts.unit === 'tokens' ? (opts.countTokens ?? cl100kCounter()) : (s: string) => s.length;
   const max = opts.maxSize;
+  /**
+   * The size the limit bounds: the chunk as docling-core's `contextualize()` gives it (its
+   * headings, one per line, then its text), which is what HybridChunker counts against
+   * `max_tokens` and what an embedding model reads. Headings that alone fill the limit are left
+   * out of the count, as HybridChunker then leaves them out of the chunk.
+   */
+  const sizeUnder = (headings: string[]): ((s: string) => number) => {
+    if (headings.length === 0) return size;
+    const head = headings.join('\n') + '\n';
+    if (size(head) >= max) return size;
+    return (s) => size(head + s);
+  };
+  let fitSize = sizeUnder([]);
   const chunks: Chunk[] = [];
   const sources: ChunkSource[][] = [];
   /** headings[0] = title, headings[L] = section header of level L. */
@@ -237,7 +259,8 @@ export function chunkDocumentWithSources(
       size: size(text),
     };
     if (open.length === 1 && open[0]!.tableRows) c.tableRows = open[0]!.tableRows;
-    if (open.some((p) => p.oversize)) c.oversize = true;
+    // Over the limit with its headings: a word, line or row too large alone, or headings that fill it.
+    if (open.some((p) => p.oversize) || size(contextualizedChunk(openHeadings, text)) > max) c.oversize = true;
     chunks.push(c);
     const src: ChunkSource[] = [];
     for (const p of open)
@@ -246,7 +269,9 @@ export function chunkDocumentWithSources(
     open = [];
   };
   const add = (p: Piece, alone: boolean) => {
-    if (alone || (open.length > 0 && size(joinPieces([...open, p])) > max)) flush();
+    const prev = open[open.length - 1];
+    const ownChunk = opts.perItem && prev && !(prev.item.cls === 'list_item' && p.item.cls === 'list_item');
+    if (alone || ownChunk || (open.length > 0 && fitSize(joinPieces([...open, p])) > max)) flush();
     if (open.length === 0) openHeadings = path.filter(Boolean);
     open.push(p);
     if (alone) flush();
@@ -261,13 +286,14 @@ export function chunkDocumentWithSources(
         const level = item.cls === 'title' ? 0 : Math.max(1, Math.round(item.level ?? 1));
         path = path.slice(0, level);
         path[level] = text;
+        fitSize = sizeUnder(path.filter(Boolean));
         continue;
       }
       if ((item.cls === 'page_header' || item.cls === 'page_footer') && !opts.keepFurniture) continue;
       if (item.cls === 'table' && item.table && item.table.length > 0) {
         const caption = item.caption?.text.trim();
         const whole = renderRegionMarkdown(item);
-        if (size(whole) <= max) {
+        if (fitSize(whole) <= max) {
           add({ text: whole, item, source: { item, part: 'all' }, page }, false);
           continue;
         }
@@ -275,7 +301,7 @@ export function chunkDocumentWithSources(
         if (caption)
           add({ text: caption, item: { ...item, cls: 'caption' }, source: { item, part: 'caption' }, page }, false);
         flush();
-        for (const t of splitTable(item.table, max, size))
+        for (const t of splitTable(item.table, max, fitSize))
           add(
             {
               text: t.text,
@@ -293,15 +319,15 @@ export function chunkDocumentWithSources(
       const text =
         item.cls === 'picture' || item.cls === 'chart' ? (item.caption?.text.trim() ?? '') : renderRegionMarkdown(item);
       if (!text.trim()) continue;
-      if (size(text) <= max) {
+      if (fitSize(text) <= max) {
         add({ text, item, source: { item, part: 'all' }, page }, false);
         continue;
       }
       // Code is split between lines (a fence around each piece); everything else between words.
       const parts =
         item.cls === 'code'
-          ? splitLines(item.text, max, size, (t) => renderRegionMarkdown({ ...item, text: t, caption: undefined }))
-          : splitText(text, max, size);
+          ? splitLines(item.text, max, fitSize, (t) => renderRegionMarkdown({ ...item, text: t, caption: undefined }))
+          : splitText(text, max, fitSize);
       // A code block's pieces leave its caption out; split text keeps it (the caption is part of `text`).
       const part = item.cls === 'code' ? 'item' : 'all';
       for (const s of parts) add({ text: s.text, item, source: { item, part }, page, oversize: s.oversize }, false);
@@ -309,6 +335,14 @@ export function chunkDocumentWithSources(
   }
   flush();
   return chunks.map((chunk, i) => ({ chunk, sources: sources[i]! }));
+}
+
+/**
+ * The chunk as docling-core's `contextualize()` gives it and its chunkers size it: the headings,
+ * one per line, then the text (what LangChain's DoclingLoader embeds as `page_content`).
+ */
+export function contextualizedChunk(headings: readonly string[], text: string): string {
+  return [...headings, text].join('\n');
 }
 
 /** JSON Lines: one chunk per line. */

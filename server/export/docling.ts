@@ -41,6 +41,7 @@ import type { BBox } from '../../common/protocol';
 import { type DocItem, fromGrid } from '../doctags/types';
 import type { ExportPage } from './pages';
 import { otslToTableData } from './doclingTable';
+import { numberOfLabel } from '../doctags/listLabel';
 
 export const DOCLING_SCHEMA_VERSION = '1.3.0';
 
@@ -281,6 +282,9 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
           }
           const open = lists[depth]!;
           open.count++;
+          // Numbering goes on from a printed number ("212." then "213."), as Folio's Markdown counts.
+          const num = ordered && it.marker ? numberOfLabel(it.marker) : undefined;
+          if (num) open.count = num.n;
           open.last = addText<ListItem>(
             {
               label: 'list_item',
@@ -289,7 +293,9 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
               orig: it.text,
               text: it.text,
               enumerated: ordered,
-              marker: ordered ? `${open.count}.` : '-',
+              // The label printed on the page ("(4)", "3)", "212.") is docling-core's `marker`;
+              // without one, the position, as docling numbers an enumerated list.
+              marker: ordered ? (it.marker ?? `${open.count}.`) : '-',
             },
             open.group,
           );

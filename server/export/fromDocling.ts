@@ -9,6 +9,7 @@ import type { RegionClass } from '../../common/protocol';
 import { partsToText, type DocItem, type InlinePart } from '../doctags/types';
 import { pageToMarkdown } from '../doctags/markdown';
 import { tableDataToOtsl } from './doclingTable';
+import { isListLabel } from '../doctags/listLabel';
 
 type AnyNode = NodeItem & {
   label?: string;
@@ -80,6 +81,8 @@ export function doclingToPages(doc: DoclingDocument): Map<number, DocItem[]> {
             level: Math.max(0, listDepth - 1),
             ordered: node.enumerated === true || orderedGroup,
           };
+          // The printed label docling-core keeps in `marker` ("(4)", "3)", "212.").
+          if (item.ordered && typeof node.marker === 'string' && isListLabel(node.marker)) item.marker = node.marker;
           push(node, item);
           walk(rest, listDepth);
           continue;

@@ -10,6 +10,7 @@ import type { Block } from './blocks';
 import { headingNumberDepth } from './markers';
 import { joinLines } from './normalize';
 import { isCaptionStart } from './captions';
+import { codePitch, gridLine } from './codeGrid';
 
 export interface Classified {
   block: Block;
@@ -37,7 +38,8 @@ export function blockFontSize(b: Pick<Block, 'lines'>): number {
 
 /** A code block's text, indentation rebuilt from the lines' left edges. */
 export function codeText(b: Pick<Block, 'lines'>): string {
-  const charW = Math.max(1, blockFontSize(b) * 0.6);
+  const pitch = codePitch(b.lines);
+  const charW = pitch ?? Math.max(1, blockFontSize(b) * 0.6);
   const left = Math.min(...b.lines.map((l) => l.bbox.x0));
   const out: string[] = [];
   let prevY: number | undefined;
@@ -46,6 +48,13 @@ export function codeText(b: Pick<Block, 'lines'>): string {
     // Blank lines inside a code block show as a double pitch.
     if (prevY !== undefined && y - prevY > l.fontSize * 2.1) out.push('');
     prevY = y;
+    // On a fixed pitch the line is rebuilt from its runs' columns (codeGrid.ts); otherwise the
+    // text layer's text, indented by the line's left edge.
+    const onGrid = pitch !== undefined && l.spans ? gridLine(l, left, pitch) : undefined;
+    if (onGrid !== undefined) {
+      out.push(onGrid);
+      continue;
+    }
     const indent = Math.max(0, Math.round((l.bbox.x0 - left) / charW));
     out.push(' '.repeat(indent) + l.text);
   }

@@ -25,7 +25,7 @@ interface Region {
   c0: number;
   r1: number;
   c1: number;
-  words: { x: number; y: number; h: number; text: string }[];
+  words: { x: number; x0: number; x1: number; y: number; h: number; text: string }[];
 }
 
 /** Union of grid cells joined by merges, as rectangles; a non-rectangular group falls back to single cells. */
@@ -83,14 +83,17 @@ function locate(bounds: number[], v: number): number {
  * producer wrote two cells as one text run) is cut at spaces, each word placed by its share of
  * the span's width.
  */
-function pieces(s: TextSpan, xs: number[]): { x: number; text: string }[] {
+function pieces(s: TextSpan, xs: number[]): { x: number; x0: number; x1: number; text: string }[] {
   const crosses = xs.slice(1, -1).some((x) => s.bbox.x0 < x - 2 && s.bbox.x1 > x + 2);
-  if (!crosses) return [{ x: (s.bbox.x0 + s.bbox.x1) / 2, text: s.text }];
+  if (!crosses) return [{ x: (s.bbox.x0 + s.bbox.x1) / 2, x0: s.bbox.x0, x1: s.bbox.x1, text: s.text }];
   const w = (s.bbox.x1 - s.bbox.x0) / Math.max(1, s.text.length);
-  const out: { x: number; text: string }[] = [];
+  const out: { x: number; x0: number; x1: number; text: string }[] = [];
   const re = /\S+/g;
   let m: RegExpExecArray | null;
-  while ((m = re.exec(s.text))) out.push({ x: s.bbox.x0 + (m.index + m[0].length / 2) * w, text: m[0] });
+  while ((m = re.exec(s.text))) {
+    const x0 = s.bbox.x0 + m.index * w;
+    out.push({ x: x0 + (m[0].length / 2) * w, x0, x1: x0 + m[0].length * w, text: m[0] });
+  }
   return out;
 }
 
@@ -104,12 +107,19 @@ function regionText(reg: Region): string {
     if (line && Math.abs(line[0]!.y - w.y) < Math.max(2, line[0]!.h * 0.5)) line.push(w);
     else lines.push([w]);
   }
+  // Runs of one line that touch (a "×" in a math font between two numbers: "1×32×100") join
+  // without a space; a word space is a fifth of the type size or more.
   return lines
     .map((l) =>
       l
         .sort((a, b) => a.x - b.x)
-        .map((w) => w.text)
-        .join(' '),
+        .map((w, k) => {
+          const prev = l[k - 1];
+          if (!prev) return w.text;
+          const touch = w.x0 - prev.x1 < 0.12 * Math.min(w.h, prev.h) && !/\s$/.test(prev.text) && !/^\s/.test(w.text);
+          return (touch ? '' : ' ') + w.text;
+        })
+        .join(''),
     )
     .join(' ')
     .replace(/\s+/g, ' ')
@@ -150,7 +160,7 @@ export function fillGrid(g: Grid, spans: TextSpan[], taken: Set<number>): GridTa
     const r = locate(g.ys, cy);
     for (const p of pieces(s, g.xs)) {
       const reg = at[r]![locate(g.xs, Math.min(Math.max(p.x, bbox.x0 + 0.1), bbox.x1 - 0.1))]!;
-      reg.words.push({ x: p.x, y: cy, h: s.bbox.y1 - s.bbox.y0, text: p.text });
+      reg.words.push({ x: p.x, x0: p.x0, x1: p.x1, y: cy, h: s.bbox.y1 - s.bbox.y0, text: p.text });
     }
     if (at[r]![0]!.r0 === 0) {
       firstRowSpans++;

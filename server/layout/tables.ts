@@ -11,6 +11,7 @@ import { fillGrid, markHeader, pruneEmpty, type Grid, type GridTable } from './t
 import { ruledGrids } from './tableRules';
 import { alignedGrids, forcedGrid } from './tableAlign';
 import { hruleTables } from './tableHrules';
+import { refineRuledGrid } from './tableRows';
 
 export interface DetectedTable {
   /** Box in points, top-left origin. */
@@ -72,7 +73,7 @@ export function detectTables(content: PageContent, opts: DetectOptions = {}): De
           g.ys[g.ys.length - 1]! <= t.bbox.y1 + 1,
       );
       if (inside) continue;
-      const filled = fillGrid(g, content.spans, taken);
+      const filled = fillGrid(ruled ? refineRuledGrid(g, content.spans, taken) : g, content.spans, taken);
       if (!credible(filled)) continue;
       const table = toTable(filled, ruled);
       if (!table) continue;

@@ -68,6 +68,46 @@ export function markFurniture(pages: PageAnalysis[], index: number): void {
     if (!repeated && alone) repeated = furnitureByForm(it, page, rowMate(page, ci));
     if (repeated) it.cls = y < 0.5 ? 'page_header' : 'page_footer';
   }
+  if (alone) markStampBlocks(page);
+}
+
+/** Lines of one stamp block stand at most this many line heights apart. */
+const STAMP_BLOCK_GAP = 1;
+
+/**
+ * A stamp set as a block of several band lines ("This is the author's version of the work. It
+ * is posted at … / for your personal use. Not for redistribution. The definitive version was
+ * published in … / ACM, 2016, pp. 42–43" beside "BibTeX, Word, EndNote, RIS"): the lines chained
+ * to a stamp line, each within a line's height of the next and overlapping it across, are the
+ * stamp's too. Only band candidates are chained, so the body above the block stays.
+ */
+function markStampBlocks(page: PageAnalysis): void {
+  const cands = page.furnitureCandidates.map((ci) => page.items[ci]).filter((it): it is DocItem => !!it?.bbox);
+  const block = new Set(
+    cands.filter((it) => isFurniture(it) && STAMP_RE.test(it.text) && it.text.length <= STAMP_MAX_CHARS),
+  );
+  for (let grown = block.size > 0; grown;) {
+    grown = false;
+    for (const it of cands) {
+      if (block.has(it)) continue;
+      const a = it.bbox!;
+      const near = [...block].some((o) => {
+        const b = o.bbox!;
+        const gap = Math.max(b.y0 - a.y1, a.y0 - b.y1);
+        const h = Math.max(a.y1 - a.y0, b.y1 - b.y0);
+        const across = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0 || Math.abs(a.y0 - b.y0) < h / 2;
+        return gap <= STAMP_BLOCK_GAP * h && across;
+      });
+      if (!near) continue;
+      block.add(it);
+      grown = true;
+      if (!isFurniture(it)) it.cls = relY(it, page) < 0.5 ? 'page_header' : 'page_footer';
+    }
+  }
+}
+
+function isFurniture(it: DocItem): boolean {
+  return it.cls === 'page_header' || it.cls === 'page_footer';
 }
 
 /**
@@ -75,7 +115,14 @@ export function markFurniture(pages: PageAnalysis[], index: number): void {
  * anywhere: after a space there is no word boundary before it ("… Presentation · © 2019 …").
  */
 const STAMP_RE =
-  /(^|\b)(downloaded from|provided by|licen[cs]ed to|this (article|paper|document) is protected|all rights reserved|accepted manuscript|author'?s? (accepted )?manuscript|not the version of record|preprint (submitted|under review)|published under (a )?(cc|creative commons)\b|\(c\)\s*(19|20)\d\d|copyright\s*(©\s*)?(19|20)\d\d)|©|https?:\/\/\S+\s+on\s+\d/i;
+  /(^|\b)(downloaded from|download date\s*:|provided by|licen[cs]ed to|this (article|paper|document) is protected|all rights reserved|accepted manuscript|author['’]?s? (accepted )?manuscript|author['’]?s? version of the work|for (your )?personal use|not for redistribution|the definitive version (was|is|will be) published|the final publication is available|not the version of record|preprint (submitted|under review)|published under (a )?(cc|creative commons)\b|\(c\)\s*(19|20)\d\d|copyright\s*(©\s*)?(19|20)\d\d)|©|https?:\/\/\S+\s+on\s+\d/i;
+
+/**
+ * A stamp is at most this long: the authorarchive package's three-line block ("This is the
+ * author's version of the work. It is posted at <URL> for your personal use. Not for
+ * redistribution. The definitive version was published in …, doi: …") runs to 330 characters.
+ */
+const STAMP_MAX_CHARS = 400;
 
 /** Another furniture candidate shares the row (a running head set left and right). */
 function rowMate(page: PageAnalysis, ci: number): boolean {
@@ -87,6 +134,28 @@ function rowMate(page: PageAnalysis, ci: number): boolean {
     const overlapY = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
     return overlapY > 0.5 * Math.min(a.y1 - a.y0, b.y1 - b.y0) && (b.x0 >= a.x1 || b.x1 <= a.x0);
   });
+}
+
+/**
+ * A page reference inside a longer band line ("The TECkit Language  Page 1 of 11", "2 sur 7"), a
+ * revision, part or document number ("Rev: 20", "Revision 2.4", "P/N 119-036", "Doc. No. 4711"),
+ * or a date a printer or a document system stamps ("March 29, 2004", "06/12/2023, 14:12",
+ * "2014-03-07"). Only judged on lines in the bands that are not sentences.
+ */
+const PAGE_REF_RE =
+  /\b(page|seite|página|pagina|p\.)\s*\d{1,4}\s*(of|\/|von|de|sur)\s*\d{1,4}\b|^\d{1,4}\s+(sur|von|de|of)\s+\d{1,4}$/i;
+const DOC_NUMBER_RE =
+  /\b(rev(ision)?\.?\s*:?\s*\d[\w.]*|p\/n\s*:?\s*[\w-]*\d[\w-]*|(part|doc(ument)?)\.?\s*(no\.?|number|#)\s*:?\s*[\w-]*\d[\w-]*)\b/i;
+const MONTHS =
+  'jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?';
+const DATE_RE = new RegExp(
+  `\\b((${MONTHS})\\.?\\s+\\d{1,2},?\\s+(19|20)\\d\\d|\\d{1,2}\\.?\\s+(${MONTHS})\\.?\\s+(19|20)\\d\\d|\\d{1,2}[./]\\d{1,2}[./](19|20)?\\d\\d|(19|20)\\d\\d-\\d\\d-\\d\\d)\\b`,
+  'i',
+);
+
+/** A line a document system or a printer stamps in its bands: a page reference, a number, a date. */
+export function isBandStamp(text: string): boolean {
+  return PAGE_REF_RE.test(text) || DOC_NUMBER_RE.test(text) || DATE_RE.test(text);
 }
 
 /** A citation line: volume, issue, pages, a year in parentheses, "et al.". */
@@ -105,7 +174,7 @@ const CITATION_RE =
 export function furnitureByForm(it: DocItem, page: PageAnalysis, hasRowMate = false): boolean {
   const text = it.text.trim();
   if (!text || !it.bbox) return false;
-  if (STAMP_RE.test(text) && text.length <= 300) return true;
+  if (STAMP_RE.test(text) && text.length <= STAMP_MAX_CHARS) return true;
   // Turned up a side margin: a tall, narrow box at the page's edge.
   const side =
     it.bbox.y1 - it.bbox.y0 > 2 * (it.bbox.x1 - it.bbox.x0) &&
@@ -119,13 +188,20 @@ export function furnitureByForm(it: DocItem, page: PageAnalysis, hasRowMate = fa
   const citation = CITATION_RE.test(text) && !/^[\d*†‡§¶]/u.test(text);
   // A few words beside another band line may end in an abbreviation's stop ("Isr. J. Math.").
   const abbreviated = hasRowMate && words <= ROW_MATE_MAX_WORDS_WITH_STOP;
-  if (!citation && !abbreviated && /[.!?]["'”’)]*$/u.test(text.replace(/\bet al\.$/, 'et al'))) return false;
+  // A title a browser cut short ("… des évaluations l...") ends in an ellipsis, not a sentence.
+  const truncated = /(\.\.\.|…)$/u.test(text);
+  if (!citation && !abbreviated && !truncated && /[.!?]["'”’)]*$/u.test(text.replace(/\bet al\.$/, 'et al')))
+    return false;
+  // A page reference, a revision or part number or a date in a line of a few words: what a
+  // document system prints in its footer ("Jonathan Kew  March 29, 2004  Rev: 20"), not prose.
+  // Not a footnote led by its mark ("1 Received March 3, 2004"); "2 sur 7" is a page reference.
+  const stamped = PAGE_REF_RE.test(text) || (isBandStamp(text) && !/^[\d*†‡§¶]/u.test(text));
   // At the foot: a chapter–page number ("7-45"), or a short line sharing its row with another
   // band line ("Journal of Heat Transfer" … "PREPRINT FOR REVIEW / 1") or a citation line
   // ("J. ACM, Vol. 37, No. 4, Article 111."). A footnote fills its row alone and is a sentence.
-  if (y >= 0.5) return /^\d{1,3}\s*[-–]\s*\d{1,4}$/.test(text) || hasRowMate || citation;
+  if (y >= 0.5) return /^\d{1,3}\s*[-–]\s*\d{1,4}$/.test(text) || hasRowMate || citation || stamped;
   const numbered = /^\d{1,4}\s+\S|\S\s+\d{1,4}$/.test(text);
-  return hasRowMate || numbered || citation || standsAlone(it, page);
+  return hasRowMate || numbered || citation || stamped || standsAlone(it, page);
 }
 
 /** A band line with a row mate and at most this many words may end in a full stop. */

@@ -20,6 +20,7 @@ import { recognize } from './ocrBridge';
 import { lowOcrConfidenceWarning, ocrToSpans } from './ocrPage';
 import { savePictures } from './pictures';
 import { shapeRegion } from './reparse';
+import { implausibleText, patchFromOcr, type Repair } from './textRepair';
 
 export { openPdf, type PdfHandle };
 export { markFurniture } from './furniture';
@@ -95,6 +96,8 @@ export async function analyzePage(
         angles: raw.angles,
       });
       read = { ocr: false, rotation: 0 };
+      if (!tooLarge && opts.ocr !== 'never')
+        await repairImplausibleLines(doc, page, laid.items, opts, warnings, signal);
     }
     const result: PageAnalysis = {
       page: pageNo,
@@ -128,6 +131,55 @@ export async function analyzePage(
     page.cleanup();
   }
 }
+
+/** At most this many items of a page are read again by OCR (each is one OCR call on its crop). */
+const REPAIR_MAX_ITEMS = 12;
+
+/**
+ * Items whose text-layer characters are implausible (textRepair.ts) read again by OCR from the
+ * page rendered at OCR_SCALE, each from its own crop; the page's warnings say which.
+ */
+async function repairImplausibleLines(
+  doc: PdfHandle,
+  page: PDFPageProxy,
+  items: DocItem[],
+  opts: AnalyzeOptions,
+  warnings: string[],
+  signal?: AbortSignal,
+): Promise<void> {
+  const suspects = items
+    .map((it) => ({ it, how: it.bbox && !NOT_TEXT.has(it.cls) ? implausibleText(it.text) : undefined }))
+    .filter((x): x is { it: DocItem; how: Repair } => x.how !== undefined)
+    .slice(0, REPAIR_MAX_ITEMS);
+  if (!suspects.length) return;
+  const scan = await renderPage(doc.doc, page, OCR_SCALE, false);
+  const repaired: string[] = [];
+  for (const { it, how } of suspects) {
+    signal?.throwIfAborted();
+    const b = it.bbox!;
+    const pad = 2;
+    const crop = cropRgba(scan, { x0: b.x0 - pad, y0: b.y0 - pad, x1: b.x1 + pad, y1: b.y1 + pad });
+    const ocr = await recognize(crop.image, opts.providers, signal);
+    // NFKC: the recognizer's dictionary writes full-width punctuation ("（IA）", "：").
+    const read = ocr.lines
+      .map((l) => l.text.normalize('NFKC').trim())
+      .filter(Boolean)
+      .join(' ');
+    if (!read) continue;
+    const text = how === 'replace' ? read : patchFromOcr(it.text, read);
+    if (text === it.text) continue;
+    it.text = text;
+    delete it.parts;
+    repaired.push(`"${text.length > 60 ? text.slice(0, 57) + '…' : text}"`);
+  }
+  if (repaired.length)
+    warnings.push(
+      `text read by OCR where the text layer's characters are not plausible (a broken font map): ${repaired.join(', ')}`,
+    );
+}
+
+/** Items whose text is not running text: never read again by OCR. */
+const NOT_TEXT = new Set<DocItem['cls']>(['picture', 'table', 'formula', 'code']);
 
 /** Table detection must never cost the page: on failure the table's text flows as lines. */
 function safeTables(content: PageContent, warnings: string[]) {

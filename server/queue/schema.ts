@@ -9,6 +9,7 @@
  * worker's machine or the network (folders, models, the remote VLM): those come from the
  * worker's own configuration only (`folio worker --models/--vlm-url`).
  */
+import { createHash } from 'node:crypto';
 import {
   ERROR_KIND_CODES,
   REGION_CLASSES,
@@ -180,7 +181,17 @@ export type CheckedRecord = DocRecord & { pictures: PictureLayout };
 /** A task's PDF name as the worker writes it (letters, digits, `._-`; always ending `.pdf`), so the crops' names match an in-process conversion's. */
 export function workerFileName(name: string): string {
   const clean = name.replace(/[^\p{L}\p{N}._-]+/gu, '_');
-  return /\.pdf$/i.test(clean) ? clean : `${clean || 'document'}.pdf`;
+  const file = /\.pdf$/i.test(clean) ? clean : `${clean || 'document'}.pdf`;
+  // A name near the 255-byte limit leaves no room for `.assets` (or `.pdf`): cut it (whole
+  // characters) and add a hash of the full name, so two long names still differ (security round 3, F12).
+  if (Buffer.byteLength(file) <= 200) return file;
+  const hash = createHash('sha256').update(name).digest('hex').slice(0, 8);
+  let cut = '';
+  for (const ch of file.replace(/\.pdf$/i, '')) {
+    if (Buffer.byteLength(cut + ch) > 190) break;
+    cut += ch;
+  }
+  return `${cut}~${hash}.pdf`;
 }
 
 /** The pictures folder a task's crops go to when the submitter named none (the service's zip layout). */

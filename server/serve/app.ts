@@ -12,6 +12,7 @@
  */
 import { createWriteStream, statSync, realpathSync, writeFileSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { relative, isAbsolute, basename, resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
@@ -25,8 +26,10 @@ import type { TaskRunner } from './tasks';
 import type { WorkDir } from './workdir';
 import { corsHeaders, gate, limitConnections, refuse } from './guard';
 import { HttpError } from './httpError';
+import { isZipTarget, PRESIGNED_UNAVAILABLE } from './doclingTargets';
 import { checkName, readyInput, type StoredInput } from './inputs';
 import { fetchSource, SourceError, type HttpSourcePolicy } from './sources';
+import { JsonBodyError, readJsonSources, type StreamedFile } from './jsonSources';
 import { Jobs, type Job } from './jobs';
 import { completeOpenApi, docsPage, DOCS_CSP, type OpenApiNode } from './openapi';
 
@@ -82,7 +85,8 @@ export const DEFAULT_LIMITS: ServiceLimits = {
 const TASK_PARAMS = {
   type: 'object',
   required: ['task_id'],
-  properties: { task_id: { type: 'string', pattern: TASK_ID.source } },
+  // No pattern here: a malformed id is an unknown task, 404 as docling-serve answers (jobOr404).
+  properties: { task_id: { type: 'string', maxLength: 200 } },
 } as const;
 
 /** Form fields → options: a repeated field is a list; `prefix` (chunk forms: convert_, chunking_) picks and strips. */
@@ -164,7 +168,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
       message = `the request body is larger than this service's limit of ${jsonLimit} bytes`;
     return reply.code(status).send({
-      detail: message,
+      detail: err instanceof HttpError && err.detail ? err.detail : message,
       error: { status, code: err instanceof HttpError ? err.code : (err.code ?? 'bad_request'), message },
     });
   });
@@ -224,6 +228,36 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     jsonSlots.set(req, release);
     reply.raw.once('close', release);
     return payload;
+  });
+  /**
+   * JSON bodies are read as a stream: file sources' base64 is decoded straight to files in the
+   * work folder within the size limit (jsonSources.ts), the rest parsed as Fastify would. Files no
+   * source claimed (the request failed first) are removed when the request ends.
+   */
+  const streamed = new WeakMap<FastifyRequest, Map<string, StreamedFile>>();
+  const parseJsonText = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', async (req: FastifyRequest, payload: NodeJS.ReadableStream) => {
+    let read: Awaited<ReturnType<typeof readJsonSources>>;
+    try {
+      read = await readJsonSources(payload as Readable, {
+        maxBodyBytes: jsonLimit,
+        maxFileBytes: cfg.maxUploadBytes,
+        maxRestBytes: 2 * 1024 * 1024,
+        newFile: () => cfg.work.newUpload(),
+        remove: (p) => cfg.work.remove(p),
+      });
+    } catch (e) {
+      if (e instanceof JsonBodyError) throw new HttpError(e.statusCode, e.code, e.message);
+      throw e;
+    }
+    if (read.files.size > 0) streamed.set(req, read.files);
+    return new Promise((resolve, reject) =>
+      parseJsonText(req, read.text, (err, body) => (err ? reject(err) : resolve(body))),
+    );
+  });
+  app.addHook('onResponse', async (req) => {
+    for (const f of streamed.get(req)?.values() ?? []) cfg.work.remove(f.path);
   });
   const optionsOf = <T>(read: () => T): T => {
     try {
@@ -320,14 +354,11 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     return ready;
   };
 
-  const targetOf = (v: unknown): boolean => {
-    const t = Array.isArray(v) ? v[v.length - 1] : v;
-    if (t === undefined || t === null || t === '' || t === 'inbody') return false;
-    if (t === 'zip') return true;
-    throw new HttpError(400, 'bad_option', `target "${String(t).slice(0, 50)}" is not supported: use inbody or zip`);
-  };
-
-  const submitForm = async (req: FastifyRequest, type: Job['type']): Promise<Job> => {
+  const submitForm = async (
+    req: FastifyRequest,
+    type: Job['type'],
+    chunker: ChunkingRequest['chunker'] = 'hybrid',
+  ): Promise<Job> => {
     const u = await readUpload(req);
     let opts: RequestOptions;
     let chunking: ChunkingRequest | undefined;
@@ -352,7 +383,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
             `option "${rest[0]}" is not known here: chunk forms take convert_<option>, chunking_<option>, include_converted_doc and target_type`,
           );
         opts = optionsOf(() => readOptions(pick(u.fields, 'convert_'), true));
-        chunking = optionsOf(() => readChunking(pick(u.fields, 'chunking_'), true));
+        chunking = optionsOf(() => readChunking(pick(u.fields, 'chunking_'), true, chunker));
       }
     } catch (e) {
       u.removeAll();
@@ -360,7 +391,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     }
     let zip: boolean;
     try {
-      zip = targetOf(u.fields.target_type);
+      zip = isZipTarget(u.fields.target_type, type) || (type === 'convert' && opts.returnAsFile === true);
     } catch (e) {
       u.removeAll();
       throw e;
@@ -415,7 +446,11 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
 
   type SourceItem = { kind?: unknown; base64_string?: unknown; filename?: unknown; url?: unknown; headers?: unknown };
   /** The JSON body's sources (v1 `sources`, or the earlier `file_sources` / `http_sources`) stored in the work folder. */
-  const readSources = async (b: Record<string, unknown>, opts: RequestOptions): Promise<StoredInput[]> => {
+  const readSources = async (
+    b: Record<string, unknown>,
+    opts: RequestOptions,
+    files?: Map<string, StreamedFile>,
+  ): Promise<StoredInput[]> => {
     const list = (v: unknown, what: string): SourceItem[] => {
       if (v === undefined || v === null) return [];
       if (!Array.isArray(v)) throw new HttpError(400, 'bad_request', `"${what}" must be a list`);
@@ -449,6 +484,20 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
           if (typeof it.base64_string !== 'string' || typeof it.filename !== 'string')
             throw new HttpError(400, 'bad_request', 'a file source needs "base64_string" and "filename"');
           const name = checkName(it.filename);
+          const file = files?.get(it.base64_string);
+          if (file) {
+            // Already decoded to disk while the body arrived (the JSON parser above).
+            files!.delete(it.base64_string);
+            stored.push({ path: file.path, name });
+            total += file.bytes;
+            if (total > cfg.maxUploadBytes)
+              throw new HttpError(
+                413,
+                'too_large',
+                `${name} is larger than this service's limit of ${cfg.maxUploadBytes} bytes`,
+              );
+            continue;
+          }
           if (!/^[A-Za-z0-9+/=\s_-]*$/.test(it.base64_string))
             throw new HttpError(400, 'bad_base64', `${name}: base64_string is not base64`);
           const bytes = Buffer.from(it.base64_string, 'base64');
@@ -497,7 +546,11 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     return ready;
   };
 
-  const submitJson = async (req: FastifyRequest, type: Job['type']): Promise<Job> => {
+  const submitJson = async (
+    req: FastifyRequest,
+    type: Job['type'],
+    chunker: ChunkingRequest['chunker'] = 'hybrid',
+  ): Promise<Job> => {
     const b = req.body;
     if (typeof b !== 'object' || b === null || Array.isArray(b))
       throw new HttpError(415, 'unsupported_media_type', 'send a JSON object (Content-Type: application/json)');
@@ -523,16 +576,16 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     const opts = optionsOf(() => readOptions(optsRaw as Record<string, unknown>, false));
     const chunkRaw = body.chunking_options ?? {};
     const chunking =
-      type === 'chunk' ? optionsOf(() => readChunking(chunkRaw as Record<string, unknown>, false)) : undefined;
+      type === 'chunk' ? optionsOf(() => readChunking(chunkRaw as Record<string, unknown>, false, chunker)) : undefined;
     const target = body.target as { kind?: unknown } | undefined;
-    const zip = targetOf(target?.kind);
+    const zip = isZipTarget(target?.kind, type) || (type === 'convert' && opts.returnAsFile === true);
     const warnings: string[] = [];
     if (Array.isArray(body.callbacks) && body.callbacks.length > 0)
       warnings.push('callbacks: not supported by Folio; poll /v1/status/poll/{task_id}');
     // Admitted (and counted) before its body was read: the preParsing hook above.
     let inputs: StoredInput[];
     try {
-      inputs = await readSources(body, opts);
+      inputs = await readSources(body, opts, streamed.get(req));
     } finally {
       jsonSlots.get(req)?.();
     }
@@ -603,18 +656,21 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
       .send(docsPage(openapi())),
   );
 
-  for (const type of ['convert', 'chunk'] as const) {
-    const base = type === 'convert' ? '/v1/convert' : '/v1/chunk/hybrid';
-    const what = type === 'convert' ? 'Convert' : 'Convert and chunk (HybridChunker-shaped chunks)';
+  const routes = [
+    ['convert', 'hybrid', '/v1/convert', 'Convert'],
+    ['chunk', 'hybrid', '/v1/chunk/hybrid', 'Convert and chunk (HybridChunker-shaped chunks)'],
+    ['chunk', 'hierarchical', '/v1/chunk/hierarchical', 'Convert and chunk (HierarchicalChunker: one chunk per item)'],
+  ] as const;
+  for (const [type, chunker, base, what] of routes) {
     app.post(
       `${base}/file`,
       { schema: { summary: `${what}: uploaded files (multipart), waits for the result`, security: sec } },
-      async (req, reply) => finishSync(await submitForm(req, type), reply),
+      async (req, reply) => finishSync(await submitForm(req, type, chunker), reply),
     );
     app.post(
       `${base}/file/async`,
       { schema: { summary: `${what}: uploaded files (multipart); answers a task`, security: sec } },
-      async (req) => jobs.status(await submitForm(req, type)),
+      async (req) => jobs.status(await submitForm(req, type, chunker)),
     );
     app.post(
       `${base}/source`,
@@ -624,18 +680,27 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
           security: sec,
         },
       },
-      async (req, reply) => finishSync(await submitJson(req, type), reply),
+      async (req, reply) => finishSync(await submitJson(req, type, chunker), reply),
     );
     app.post(
       `${base}/source/async`,
       { schema: { summary: `${what}: sources in a JSON body; answers a task`, security: sec } },
-      async (req) => jobs.status(await submitJson(req, type)),
+      async (req) => jobs.status(await submitJson(req, type, chunker)),
     );
   }
 
   const jobOr404 = async (id: string) => {
-    const j = await jobs.find(id);
-    if (!j) throw new HttpError(404, 'unknown_task', `no task ${id} (never submitted, or past its retention time)`);
+    // A malformed id names no task (and never reaches the store or the queue's keys).
+    const j = TASK_ID.test(id) ? await jobs.find(id) : undefined;
+    // docling-client tells a missing task by this very detail (TaskNotFoundError).
+    if (!j)
+      throw new HttpError(
+        404,
+        'unknown_task',
+        `no task ${id.slice(0, 80)} (never submitted, or past its retention time)`,
+        undefined,
+        'Task not found.',
+      );
     return j;
   };
   app.get<{ Params: { task_id: string }; Querystring: { wait?: number } }>(
@@ -692,6 +757,43 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
       const job = await jobOr404(req.params.task_id);
       await jobs.cancel(job);
       return jobs.status(job);
+    },
+  );
+  // docling-serve's batch route writes every result to a storage target (s3, presigned_url,
+  // plugin_artifact); Folio has no storage, so it answers as docling-serve does without one.
+  app.post(
+    '/v1/convert/source/batch',
+    { schema: { summary: 'Batch conversion into storage targets: refused (no artifact storage)', security: sec } },
+    async (req) => {
+      const body = (req.body ?? {}) as { target?: { kind?: unknown }; targets?: { kind?: unknown }[] };
+      const kinds = [body.target?.kind, ...(Array.isArray(body.targets) ? body.targets.map((t) => t?.kind) : [])];
+      if (kinds.includes('presigned_url')) throw new HttpError(422, 'presigned_url_unavailable', PRESIGNED_UNAVAILABLE);
+      throw new HttpError(
+        422,
+        'no_storage',
+        'batch conversion writes results to storage targets, which Folio does not have: use /v1/convert/source/async with target inbody or zip',
+      );
+    },
+  );
+  // docling-serve's housekeeping routes. Folio holds no converter to offload (the page workers
+  // load their models once and keep them), so /v1/clear/converters has nothing to do.
+  app.get(
+    '/v1/clear/converters',
+    { schema: { summary: 'Offload converters (Folio keeps none to offload; answers ok)', security: sec } },
+    async () => ({ status: 'ok' }),
+  );
+  app.get<{ Querystring: { older_then?: number } }>(
+    '/v1/clear/results',
+    {
+      schema: {
+        summary: 'Forget the results of tasks that ended more than older_then seconds ago (default 3600)',
+        querystring: { type: 'object', properties: { older_then: { type: 'number', minimum: 0 } } },
+        security: sec,
+      },
+    },
+    async (req) => {
+      await jobs.clearResults((req.query.older_then ?? 3600) * 1000);
+      return { status: 'ok' };
     },
   );
   return app;

@@ -25,11 +25,15 @@ export interface RequestOptions {
   pageBreak?: string;
   /** Input kinds the client accepts (`from_formats`), undefined = any. */
   fromFormats?: string[];
+  /** `return_as_file`: answer the zip (as `target_type=zip`). */
+  returnAsFile?: boolean;
   warnings: string[];
 }
 
-/** HybridChunker options, read. */
+/** HybridChunker or HierarchicalChunker options, read. */
 export interface ChunkingRequest {
+  /** The route's chunker: /v1/chunk/hybrid or /v1/chunk/hierarchical. */
+  chunker: 'hybrid' | 'hierarchical';
   maxTokens: number;
   includeRawText: boolean;
   warnings: string[];
@@ -304,8 +308,8 @@ export function readOptions(raw: Record<string, unknown>, form: boolean): Reques
     if (rule.quiet?.some((q) => sameValue(q, value))) continue;
     warnings.push(`${k} ${JSON.stringify(value ?? null).slice(0, 80)}: accepted, not used (${rule.why})`);
   }
-  if (bool('return_as_file', get('return_as_file')))
-    warnings.push('return_as_file: use target_type=zip (form) or target {"kind": "zip"} (JSON); the zip was sent');
+  // docling-serve's UI option: the answer is the zip, as target_type=zip / target {"kind": "zip"} give it.
+  const returnAsFile = bool('return_as_file', get('return_as_file')) === true;
 
   return {
     api,
@@ -313,12 +317,17 @@ export function readOptions(raw: Record<string, unknown>, form: boolean): Reques
     imageMode,
     ...(typeof pageBreak === 'string' && pageBreak !== '' ? { pageBreak } : {}),
     ...(from.length > 0 ? { fromFormats: from } : {}),
+    ...(returnAsFile ? { returnAsFile } : {}),
     warnings,
   };
 }
 
 /** HybridChunker's options (form: `chunking_` prefix removed by the caller). */
-export function readChunking(raw: Record<string, unknown>, form: boolean): ChunkingRequest {
+export function readChunking(
+  raw: Record<string, unknown>,
+  form: boolean,
+  route: 'hybrid' | 'hierarchical' = 'hybrid',
+): ChunkingRequest {
   const warnings: string[] = [];
   const get = (k: string) => (form ? formValue(raw[k]) : raw[k]);
   const known = [
@@ -335,10 +344,24 @@ export function readChunking(raw: Record<string, unknown>, form: boolean): Chunk
     if (!known.includes(k))
       throw new OptionsError(`chunking option "${k}" is not known (HybridChunker takes ${known.join(', ')})`);
   const chunker = get('chunker');
-  if (chunker !== undefined && chunker !== null && chunker !== 'hybrid')
+  if (chunker !== undefined && chunker !== null && chunker !== route)
     throw new OptionsError(
-      `chunking option "chunker" must be "hybrid" on /v1/chunk/hybrid, not ${JSON.stringify(chunker)}`,
+      `chunking option "chunker" must be "${route}" on /v1/chunk/${route}, not ${JSON.stringify(chunker)}`,
     );
+  if (route === 'hierarchical') {
+    // HierarchicalChunker sizes nothing: one chunk per item, a list's items together.
+    for (const k of ['max_tokens', 'tokenizer', 'merge_peers'])
+      if (get(k) !== undefined && get(k) !== null)
+        warnings.push(`${k}: accepted, not used (HierarchicalChunker does not size chunks)`);
+    if (bool('use_markdown_tables', get('use_markdown_tables')) === true)
+      warnings.push('use_markdown_tables: tables are written as Folio serialises them');
+    return {
+      chunker: route,
+      maxTokens: Number.MAX_SAFE_INTEGER,
+      includeRawText: bool('include_raw_text', get('include_raw_text')) ?? false,
+      warnings,
+    };
+  }
   const mt = get('max_tokens');
   let maxTokens = 512;
   if (mt !== undefined && mt !== null) {
@@ -358,5 +381,10 @@ export function readChunking(raw: Record<string, unknown>, form: boolean): Chunk
     warnings.push('use_markdown_tables: tables are written as Folio serialises them');
   if (bool('use_markdown_images', get('use_markdown_images')) === true)
     warnings.push('use_markdown_images: pictures are not written into chunk text');
-  return { maxTokens, includeRawText: bool('include_raw_text', get('include_raw_text')) ?? false, warnings };
+  return {
+    chunker: route,
+    maxTokens,
+    includeRawText: bool('include_raw_text', get('include_raw_text')) ?? false,
+    warnings,
+  };
 }

@@ -23,6 +23,8 @@ export interface DocSource {
   mimetype: string;
   /** docling-core's `binary_hash` of the bytes received. */
   binaryHash: number;
+  /** The stored upload's own file name (generated), which the client never saw: errors name `name` instead. */
+  stored?: string;
 }
 
 export interface ExportDocument {
@@ -150,7 +152,7 @@ export function chunkItems(
   const { pages } = exportPages({ pages: r.pages, images: 'none', imagesBaseDir: dir, picturesRoot: dir });
   const { document, chunks } = doclingChunks(pages, {
     ...doclingOptions(src, dir),
-    chunk: { maxSize: c.maxTokens, unit: 'tokens', countTokens },
+    chunk: { maxSize: c.maxTokens, unit: 'tokens', countTokens, perItem: c.chunker === 'hierarchical' },
   });
   const items = chunks.map((ch) => {
     const headings = ch.meta.headings ?? [];
@@ -163,7 +165,7 @@ export function chunkItems(
       raw_text: c.includeRawText ? ch.text : null,
       num_tokens: countTokens(text),
       headings: headings.length > 0 ? headings : null,
-      captions: ch.meta.captions ?? null,
+      captions: null,
       doc_items: ch.meta.doc_items.map((d) => d.self_ref),
       page_numbers: ch.folio.pages,
       metadata: { origin: ch.meta.origin ?? null, doc_items: ch.meta.doc_items },

@@ -170,5 +170,8 @@ export function gate(cfg: GateConfig, excess: WeakSet<Socket>, req: FastifyReque
 
 export function refuse(reply: FastifyReply, r: GateRefusal): FastifyReply {
   if (r.headers) reply.headers(r.headers);
-  return reply.code(r.status).send({ error: { status: r.status, code: r.code, message: r.message } });
+  // `detail` as FastAPI (docling-serve) answers, which docling-client shows; `error` as every Folio error.
+  return reply
+    .code(r.status)
+    .send({ detail: r.message, error: { status: r.status, code: r.code, message: r.message } });
 }

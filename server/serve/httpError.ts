@@ -5,6 +5,8 @@ export class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly headers?: Record<string, string>,
+    /** `detail` when docling-serve's own words are what clients test for ("Task not found."); else the message. */
+    readonly detail?: string,
   ) {
     super(message);
   }

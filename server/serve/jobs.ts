@@ -6,14 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { ConvertOptions, ErrorKind } from '../../common/protocol';
 import { chunkItems, conversionStatus, errorItems, exportDocument, type DocSource } from './doclingResult';
 import type { ChunkingRequest, RequestOptions } from './doclingOptions';
 import type { StoredInput } from './inputs';
 import type { TaskResult, TaskRunner, TaskStatusView } from './tasks';
 import type { WorkDir } from './workdir';
-import { resultsZip } from './zip';
+import { isZipAssetName, resultsZip } from './zip';
 
 export interface Job {
   id: string;
@@ -84,7 +84,13 @@ export class Jobs {
         pages: opts.api.page_range,
         password: opts.api.password,
       });
-      docs.push({ taskId, name: inp.name, mimetype: inp.mimetype, binaryHash: inp.binaryHash });
+      docs.push({
+        taskId,
+        name: inp.name,
+        mimetype: inp.mimetype,
+        binaryHash: inp.binaryHash,
+        ...(inp.owned ? { stored: basename(inp.path) } : {}),
+      });
     }
     const job: Job = {
       id: docs.length === 1 ? docs[0]!.taskId : randomUUID(),
@@ -123,16 +129,20 @@ export class Jobs {
 
   private async states(job: Job): Promise<TaskStatusView[]> {
     const all = await Promise.all(job.docs.map((d) => this.runner.status(d.taskId)));
-    return all.map(
-      (s, i) =>
+    return all.map((s, i) => {
+      // The converter names the file it read, the generated upload name: the client knows its own.
+      const d = job.docs[i]!;
+      if (s?.error && d.stored && d.name) return { ...s, error: s.error.split(d.stored).join(d.name) };
+      return (
         s ?? {
           id: job.docs[i]!.taskId,
           state: 'failure',
           pagesDone: 0,
           error: 'the task is no longer kept (past its retention time)',
           errorKind: 'not-found',
-        },
-    );
+        }
+      );
+    });
   }
 
   async status(job: Job): Promise<StatusBody> {
@@ -182,8 +192,9 @@ export class Jobs {
   private folderFor(r: TaskResult, taskId: string): string {
     const dir = this.work.resultDir(taskId);
     for (const [name, bytes] of r.assets) {
-      if (!/^[^/\\]+\.assets\/[A-Za-z0-9._-]+$/.test(name) || name.split('/').some((p) => p === '..' || p === '.'))
-        continue;
+      // The zip's rule (letters of any script, as in-process crops are named): an ASCII-only rule
+      // here dropped the pictures of `café.pdf` (security round 3, F11).
+      if (!isZipAssetName(name) || name.split('/').some((p) => p === '..' || p === '.')) continue;
       const path = join(dir, name);
       if (existsSync(path)) continue;
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -275,5 +286,17 @@ export class Jobs {
   private sweep(): void {
     const now = Date.now();
     for (const [id, j] of this.jobs) if (now - j.created > this.retentionMs) this.jobs.delete(id);
+  }
+
+  /** /v1/clear/results: the records and the runner's results of tasks older than `olderThanMs`. */
+  async clearResults(olderThanMs: number): Promise<void> {
+    const now = Date.now();
+    for (const [id, j] of [...this.jobs]) {
+      if (now - j.created < olderThanMs) continue;
+      // A job still running keeps its record: its answer needs the options it was asked with.
+      const states = await this.states(j);
+      if (states.every((s) => s.state !== 'pending' && s.state !== 'started')) this.jobs.delete(id);
+    }
+    await this.runner.clearResults?.(olderThanMs);
   }
 }

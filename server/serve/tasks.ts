@@ -68,6 +68,12 @@ export interface TaskRunner {
   ready(): Promise<boolean>;
   /** Documents (in-process) or jobs (queue) waiting to start: the service refuses new work above its limit. */
   backlog(): Promise<number>;
+  /**
+   * docling-serve's /v1/clear/results: forgets the results of tasks that ended more than
+   * `olderThanMs` ago; the number forgotten, or undefined where the store keeps them for its own
+   * time (the queue's Redis expiry).
+   */
+  clearResults?(olderThanMs: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -287,14 +293,21 @@ export class InProcessRunner implements TaskRunner {
     return this.waiting.filter((t) => t.state === 'pending').length;
   }
 
-  private sweep(): void {
+  private sweep(olderThanMs = this.limits.retentionMs): number {
     const now = Date.now();
+    let n = 0;
     for (const [id, t] of this.tasks) {
-      if (t.finished && now - t.finished > this.limits.retentionMs) {
+      if (t.finished && now - t.finished >= olderThanMs) {
         this.tasks.delete(id);
         this.work.remove(t.outDir);
+        n++;
       }
     }
+    return n;
+  }
+
+  async clearResults(olderThanMs: number): Promise<number> {
+    return this.sweep(olderThanMs);
   }
 
   async close(): Promise<void> {

@@ -24,6 +24,21 @@ export function isZipAssetName(name: string): boolean {
   return ASSET.test(name);
 }
 
+/**
+ * A second document with the same stem gets `<stem>-2.assets/`: every link to one of its pictures
+ * (Markdown, HTML, the DoclingDocument's image URIs, Folio's page JSON) is rewritten with it, as
+ * written and URI-encoded (security round 3, F10). The names are the task's own asset names
+ * (a content hash and page numbers), so no other text matches them.
+ */
+function relinker(moves: Map<string, string>): (text: string) => string {
+  const pairs: [string, string][] = [];
+  for (const [from, to] of moves) {
+    pairs.push([from, to]);
+    if (encodeURI(from) !== from) pairs.push([encodeURI(from), encodeURI(to)]);
+  }
+  return (text) => pairs.reduce((t, [from, to]) => t.split(from).join(to), text);
+}
+
 export function resultsZip(entries: readonly ZipEntry[]): Buffer {
   const files: Record<string, Uint8Array> = {};
   const used = new Set<string>();
@@ -32,15 +47,20 @@ export function resultsZip(entries: readonly ZipEntry[]): Buffer {
     let stem = base;
     for (let i = 2; used.has(stem); i++) stem = `${base}-${i}`;
     used.add(stem);
-    if (d.md_content !== null) files[`${stem}.md`] = strToU8(d.md_content);
-    if (d.json_content !== null) files[`${stem}.json`] = strToU8(JSON.stringify(d.json_content));
-    if (d.text_content !== null) files[`${stem}.txt`] = strToU8(d.text_content);
-    files[`${stem}.doctags.txt`] = strToU8(r.summary.doctags + '\n');
-    files[`${stem}.folio-result.json`] = strToU8(JSON.stringify({ ...r.summary, pages: r.pages }, null, 2) + '\n');
-    for (const [name, bytes] of r.assets) {
+    const moves = new Map<string, string>();
+    for (const name of r.assets.keys()) {
       if (!isZipAssetName(name)) continue;
-      files[stem === base ? name : name.replace(/^[^/]+\.assets\//, `${stem}.assets/`)] = new Uint8Array(bytes);
+      moves.set(name, stem === base ? name : name.replace(/^[^/]+\.assets\//, `${stem}.assets/`));
     }
+    const relink = stem === base ? (t: string) => t : relinker(moves);
+    if (d.md_content !== null) files[`${stem}.md`] = strToU8(relink(d.md_content));
+    if (d.json_content !== null) files[`${stem}.json`] = strToU8(relink(JSON.stringify(d.json_content)));
+    if (d.text_content !== null) files[`${stem}.txt`] = strToU8(relink(d.text_content));
+    files[`${stem}.doctags.txt`] = strToU8(r.summary.doctags + '\n');
+    files[`${stem}.folio-result.json`] = strToU8(
+      relink(JSON.stringify({ ...r.summary, pages: r.pages }, null, 2)) + '\n',
+    );
+    for (const [name, to] of moves) files[to] = new Uint8Array(r.assets.get(name)!);
   }
   return Buffer.from(zipSync(files, { level: 6 }));
 }

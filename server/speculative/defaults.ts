@@ -25,15 +25,18 @@ export interface SpecDefaults {
 /**
  * Measured (docs/speculative.md "At real size"): a pass over 4 tokens costs about one step, 8
  * about 1.3–1.4 steps, 16–32 about 3–4, and every extra chain forks the whole KV cache (8 chains
- * × 8 tokens ≈ 24 steps). One chain of at most 8 drafted tokens: 3–3.4× faster decoding than
- * ar with the pipeline's drafts, and no slower than ar with useless ones (back-off). `hsd` is not the
+ * × 8 tokens ≈ 24 steps). One chain of at most 8 drafted tokens: 0.30–0.34 of ar's decoding
+ * time with the pipeline's drafts under forced outputs (random weights, Docling's DocTags as the
+ * model's choice: an upper bound, not measured on the real model), and no slower than ar with
+ * useless ones (back-off). `hsd` is not the
  * default: each region crop costs vision encoding (≥ 2 images of ~11 s here) before Stage 1
  * starts, more than it can save. Stage 1 unbatched: a CPU batch is as compute-bound as its rows.
  */
 export const CPU_DEFAULTS: SpecDefaults = { mode: 'page', K: 8, maxChains: 1, verify: 'deepest', stage1Batched: false };
 /**
- * Not measured (no GPU here; bench/gpu.md has the roofline estimate and the command to measure):
- * wide and long verification is nearly free there, so K = 32 and 8 chains. `page`, not `hsd`:
+ * Pass costs measured on an H200 with PyTorch eager (bench/gpu.md, 2026-11-28): a pass over 64
+ * tokens or 8 chains × 32 costs ~1.1 decode steps (launch-bound), so K = 32 and 8 chains. Not
+ * measured through onnxruntime's CUDA provider, and no acceptance from the real model. `page`, not `hsd`:
  * hsd's oracle gain over page on born-digital pages is ~6 % in tokens/pass before its Stage 1
  * vision encoding and prefill of every region crop are paid; switch only on measured numbers.
  */

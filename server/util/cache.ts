@@ -7,7 +7,7 @@
  */
 import { chmodSync, closeSync, lstatSync, openSync, readdirSync, readSync, unlinkSync, constants } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { ensureDirSync, safeWriteFile, UnsafeWriteError } from '../../common/safeWrite';
 
 /** Default size cap of a page-image cache folder; `FOLIO_CACHE_MAX_MB` changes it. */
@@ -37,6 +37,10 @@ export function defaultPageCacheDir(env: NodeJS.ProcessEnv = process.env): strin
  * user; group/other permissions are removed. Throws a message naming the folder otherwise.
  */
 export function ensurePrivateDir(dir: string): void {
+  // A folder of Folio's cache root: the root is checked the same way first. Whoever controls the
+  // root can replace any folder in it (security round 3, F9).
+  const root = userCacheRoot();
+  if (resolve(dirname(dir)) === resolve(root) && resolve(dir) !== resolve(root)) ensurePrivateDir(root);
   ensureDirSync(dir, { dirMode: 0o700 });
   const st = lstatSync(dir);
   if (st.isSymbolicLink())
@@ -49,6 +53,50 @@ export function ensurePrivateDir(dir: string): void {
     );
   }
   if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+/**
+ * Whether `dir` may be trusted for reading what Folio wrote there, without creating or changing
+ * anything: a real folder (not a link), owned by this user, that no other user can write to.
+ */
+export function isPrivateDir(dir: string): boolean {
+  const st = lstatSync(dir, { throwIfNoEntry: false });
+  if (!st || !st.isDirectory()) return false;
+  if (process.platform === 'win32') return true;
+  const uid = process.getuid?.();
+  return (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
+}
+
+/**
+ * Reads a small file Folio wrote in one of its cache root's private folders (`sub`), or undefined
+ * when the root, the folder or the file could have been written by someone else: a link, another
+ * user's, writable by others (security round 3, F9).
+ */
+export function readPrivateCacheFile(
+  sub: string,
+  name: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  const root = userCacheRoot(env);
+  const dir = join(root, sub);
+  if (!isPrivateDir(root) || !isPrivateDir(dir)) return undefined;
+  const path = join(dir, name);
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  const uid = process.platform === 'win32' ? undefined : process.getuid?.();
+  if (!st || !st.isFile() || st.size > 4096 || (uid !== undefined && st.uid !== uid)) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    const buf = Buffer.alloc(st.size);
+    const n = readSync(fd, buf, 0, st.size, 0);
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Page-image cache entries: `<16 hex file key>-p<page>-s<scale>.png` (server/pipeline). */

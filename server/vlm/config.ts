@@ -40,8 +40,8 @@ export interface VlmConfig {
     rescale: number;
     mean: [number, number, number];
     std: [number, number, number];
-    /** Resampling filter for sharp, from PIL's `resample` code in the config. */
-    kernel: 'nearest' | 'linear' | 'cubic' | 'lanczos3';
+    /** Resampling filter, from PIL's `resample` code in the config (applied with Pillow's arithmetic). */
+    kernel: 'nearest' | 'linear' | 'cubic' | 'lanczos3' | 'box' | 'hamming';
   };
   imageSeqLen: number;
   eosIds: number[];
@@ -95,7 +95,7 @@ function triple(v: unknown, fallback: number): [number, number, number] {
   return [fallback, fallback, fallback];
 }
 
-/** PIL resample codes: 0 nearest, 1 Lanczos, 2 bilinear, 3 bicubic (others: Lanczos). */
+/** PIL resample codes: 0 nearest, 1 Lanczos, 2 bilinear, 3 bicubic, 4 box, 5 hamming (absent: Lanczos). */
 function pilKernel(code: unknown): VlmConfig['preprocess']['kernel'] {
   switch (code) {
     case 0:
@@ -104,8 +104,15 @@ function pilKernel(code: unknown): VlmConfig['preprocess']['kernel'] {
       return 'linear';
     case 3:
       return 'cubic';
-    default:
+    case 4:
+      return 'box';
+    case 5:
+      return 'hamming';
+    case 1:
+    case undefined:
       return 'lanczos3';
+    default:
+      throw modelError(`preprocessor_config.json has resample ${JSON.stringify(code)}, not one of PIL's codes 0–5.`);
   }
 }
 

@@ -6,14 +6,17 @@
  *  3. cut into rows × cols tiles of 512 and append the whole image resized to 512 × 512
  *     (the "global image"); an image no larger than one tile is used as is, with no grid;
  *  4. rescale by 1/255 and normalize with mean = std = 0.5, channels first.
- * Steps 1–2 only decide sizes: the pixels are resampled once, straight to the final size, which
- * avoids blurring twice (the reference implementation resizes twice; the difference is below
- * what a 512-pixel tile can show).
+ * The pixels are resampled as transformers' Pillow path does, with Pillow's own arithmetic
+ * (pilResample.ts): step 1, then step 2 from step 1's 8-bit result, then the global image from
+ * step 2's (without splitting: step 1, then straight to one tile). The model was trained on those
+ * pixels; resampling once, or with another library's kernel, moved values by up to 197 levels
+ * next to text strokes. The reference tiles in shared/models/…/reference/ hold this to ±1 level.
  */
 import sharp from 'sharp';
 import { type BBox, FolioErrorCodes } from '../../common/protocol';
 import { FolioError } from '../errors';
 import type { VlmConfig } from './config';
+import { pilResize, type PilFilter } from './pilResample';
 
 export type ImageInput =
   { path: string } | { data: Uint8ClampedArray | Uint8Array; width: number; height: number; channels?: 3 | 4 };
@@ -157,6 +160,15 @@ export async function imageSize(image: ImageInput): Promise<{ width: number; hei
   }
 }
 
+const PIL_FILTER: Record<VlmConfig['preprocess']['kernel'], PilFilter> = {
+  nearest: 'nearest',
+  linear: 'bilinear',
+  cubic: 'bicubic',
+  lanczos3: 'lanczos',
+  box: 'box',
+  hamming: 'hamming',
+};
+
 /** Runs steps 1–4 on an image (or a crop of it). */
 export async function preprocessImage(
   image: ImageInput,
@@ -173,7 +185,7 @@ export async function preprocessImage(
   for (let c = 0; c < 3; c++)
     for (let v = 0; v < 256; v++) lut[c * 256 + v] = (v * pre.rescale - pre.mean[c]) / pre.std[c];
   const TT = T * T;
-  const norm = (rgb: Buffer, width: number, x0: number, y0: number, index: number) => {
+  const norm = (rgb: Uint8Array, width: number, x0: number, y0: number, index: number) => {
     const base = index * 3 * TT;
     for (let y = 0; y < T; y++) {
       let src = ((y0 + y) * width + x0) * 3;
@@ -185,24 +197,24 @@ export async function preprocessImage(
       }
     }
   };
+  let rgb: Buffer;
   try {
-    if (grid.rows === 0) {
-      const rgb = await src.pipeline.resize(T, T, { fit: 'fill', kernel: pre.kernel }).raw().toBuffer();
-      norm(rgb, T, 0, 0, 0);
-    } else {
-      const { width, height } = grid.padded;
-      // Both resizes run at once on libuv's pool; the global image comes straight from the
-      // source (one resampling instead of two, as above).
-      const [big, global] = await Promise.all([
-        src.pipeline.clone().resize(width, height, { fit: 'fill', kernel: pre.kernel }).raw().toBuffer(),
-        src.pipeline.clone().resize(T, T, { fit: 'fill', kernel: pre.kernel }).raw().toBuffer(),
-      ]);
-      let i = 0;
-      for (let r = 0; r < grid.rows; r++) for (let c = 0; c < grid.cols; c++) norm(big, width, c * T, r * T, i++);
-      norm(global, T, 0, 0, i);
-    }
+    rgb = await src.pipeline.raw().toBuffer();
   } catch (e) {
     throw imageError(src.label, e);
+  }
+  const filter = PIL_FILTER[pre.kernel];
+  const resized = pilResize(rgb, src.width, src.height, 3, grid.resized.width, grid.resized.height, filter);
+  if (grid.rows === 0) {
+    const { width, height } = pre.splitting ? grid.padded : { width: T, height: T };
+    const one = pilResize(resized, grid.resized.width, grid.resized.height, 3, width, height, filter);
+    norm(one, T, 0, 0, 0);
+  } else {
+    const { width, height } = grid.padded;
+    const big = pilResize(resized, grid.resized.width, grid.resized.height, 3, width, height, filter);
+    let i = 0;
+    for (let r = 0; r < grid.rows; r++) for (let c = 0; c < grid.cols; c++) norm(big, width, c * T, r * T, i++);
+    norm(pilResize(big, width, height, 3, T, T, filter), T, 0, 0, i);
   }
   return { grid, tileSize: T, pixelValues: out };
 }

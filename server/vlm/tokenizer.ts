@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { FolioError } from '../errors';
 import { FolioErrorCodes } from '../../common/protocol';
+import { checkTokenizerSupport, type PreTokenizerJson } from './tokenizerSupport';
 
 interface AddedToken {
   id: number;
@@ -20,15 +21,13 @@ interface AddedToken {
 
 interface TokenizerJson {
   added_tokens?: AddedToken[];
+  normalizer?: { type?: string } | null;
   pre_tokenizer?: PreTokenizer | null;
+  decoder?: { type?: string } | null;
   model: { type: string; vocab: Record<string, number>; merges: (string | [string, string])[] };
 }
 
-interface PreTokenizer {
-  type: string;
-  pattern?: { Regex?: string; String?: string };
-  pretokenizers?: PreTokenizer[];
-}
+type PreTokenizer = PreTokenizerJson;
 
 /** GPT-2's byte-level pre-tokenization regex, used when tokenizer.json names none. */
 const GPT2_PATTERN = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
@@ -96,6 +95,7 @@ export class Tokenizer {
         `${source} is not a byte-level BPE tokenizer (model.type ${json.model?.type}); download the model again.`,
       );
     }
+    checkTokenizerSupport(json, source);
     this.vocab = new Map(Object.entries(json.model.vocab));
     this.added = new Map();
     for (const a of json.added_tokens ?? []) {

@@ -99,7 +99,15 @@ async function showPreview(ctx: FolioContext, views: LinkedViews, arg: unknown):
       ? arg
       : (vscode.window.activeTextEditor?.document.uri ?? (tab?.uri instanceof vscode.Uri ? tab.uri : undefined));
   const fromPdf = !!uri && /\.pdf$/i.test(uri.path);
-  if (uri && fromPdf) uri = markdownUriFor(uri, ctx.config.outputDirectory);
+  if (uri && fromPdf) {
+    try {
+      uri = markdownUriFor(uri, ctx.config.outputDirectory);
+    } catch (e) {
+      // folio.outputDirectory leads outside the workspace (src/paths.ts says where and what to do).
+      void vscode.window.showErrorMessage(`Folio: ${(e as Error).message}`);
+      return;
+    }
+  }
   if (!isMarkdown(uri)) {
     void vscode.window.showInformationMessage(
       'Folio: open a converted Markdown file (or its PDF) to show its preview.',

@@ -30,3 +30,19 @@ export function corpusRoot(): string {
 export function corpusPath(rel: string): string {
   return join(corpusRoot(), rel);
 }
+
+/**
+ * docling-core's JSON Schemas in the shared folder (`FOLIO_SCHEMAS`, else
+ * `../shared/schemas/docling-core-2.87.1` beside the checkout): the contract every Docling-shaped
+ * output is checked against. A test that needs them fails with this message instead of skipping.
+ */
+export function doclingSchemaPath(file: string): string {
+  const root = process.env.FOLIO_SCHEMAS ?? resolve(repoRoot(), '..', 'shared', 'schemas', 'docling-core-2.87.1');
+  const path = join(root, file);
+  if (!existsSync(path)) {
+    throw new Error(
+      `docling-core's JSON Schema ${file} was not found in ${root}. Clone the project beside ../shared or set FOLIO_SCHEMAS to the folder holding DoclingDocument.schema.json and DocChunk.schema.json.`,
+    );
+  }
+  return path;
+}

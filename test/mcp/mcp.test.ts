@@ -28,6 +28,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { corpusPath, repoRoot } from '../helpers/corpus';
+import { docChunkLinesErrors, doclingDocumentErrors } from '../export/doclingSchema';
 
 let dir: string;
 let allowed: string;
@@ -143,6 +144,7 @@ test('convert_pdf returns the Markdown the CLI writes, with a progress notificat
     SLOW,
   )) as CallToolResult;
   assert.ok(!chunks.isError, text(chunks));
+  assert.deepEqual(docChunkLinesErrors(text(chunks)), [], 'every line a valid docling-core DocChunk');
   const lines = text(chunks)
     .trim()
     .split('\n')
@@ -216,6 +218,7 @@ test('file:// URIs, compact DoclingDocument JSON, and the cache by content', { t
   assert.equal(json.trim().split('\n').length, 1, 'compact JSON: one line');
   assert.equal(json.trim(), JSON.stringify(JSON.parse(json)), 'no indentation');
   const doc = JSON.parse(json) as { schema_name: string; origin: { filename: string }; pages: Record<string, unknown> };
+  assert.deepEqual(doclingDocumentErrors(doc), [], 'a valid DoclingDocument');
   assert.equal(doc.schema_name, 'DoclingDocument');
   assert.equal(doc.origin.filename, 'copy.pdf', 'the origin is the file asked for');
   assert.deepEqual(Object.keys(doc.pages), ['2']);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { analyzeCorpusPdf, options } from './analyze';
-import { furnitureByForm, isPageNumber, markFurniture } from '../../server/pipeline/furniture';
+import { furnitureByForm, isBandStamp, isPageNumber, markFurniture } from '../../server/pipeline/furniture';
 import { analyzePage, openPdf } from '../../server/pipeline/index';
 import type { PageAnalysis } from '../../server/pipeline/types';
 import type { DocItem } from '../../server/doctags/types';
@@ -98,4 +98,37 @@ test('furniture by form keeps headings, sentences and bottom text that is not a 
     grid: [0, 0, 0, 0],
   };
   assert.equal(furnitureByForm(turned, page), true, 'up the side margin');
+  // Issue 31: what a document system prints in its bands, and the sentences and footnotes that
+  // look like it.
+  assert.equal(furnitureByForm(at('Jonathan Kew  March 29, 2004  Rev: 20', 770), page), true);
+  assert.equal(furnitureByForm(at('The TECkit Language  Page 1 of 11', 770), page), true);
+  assert.equal(furnitureByForm(at('Service Manual  P/N 119-036', 770), page), true);
+  assert.equal(furnitureByForm(at('Date: December 2, 2013.', 770), page), false, 'a footnote sentence');
+  assert.equal(furnitureByForm(at('1 Received March 3, 2004', 770), page), false, 'a footnote led by its mark');
+  assert.equal(furnitureByForm(at('Review of the survey methods', 770), page), false, '"Review" is no revision');
+  assert.equal(
+    furnitureByForm(
+      at('This is the author’s version of the work. It is posted here for your personal use.', 770),
+      page,
+    ),
+    true,
+  );
+});
+
+test('isBandStamp: page references, revision and part numbers, dates', () => {
+  for (const t of [
+    'Page 4 of 11',
+    '2 sur 7',
+    'Rev: 20',
+    'Revision 2.4',
+    'P/N 119-036',
+    'Doc. No. 4711',
+    'March 29, 2004',
+    '06/12/2023, 14:12',
+    '2014-03-07',
+    '28 Dec 2018',
+  ])
+    assert.ok(isBandStamp(t), t);
+  for (const t of ['Review of the methods', 'Introduction', 'Part of the problem', 'in 2004 the survey', 'page layout'])
+    assert.ok(!isBandStamp(t), t);
 });

@@ -70,7 +70,7 @@ async function render(md: string, where: 'shown' | 'hidden' = 'shown'): Promise<
 const prose = (chars: number) =>
   'The results are shown in the table below, with *some* emphasis. '.repeat(Math.ceil(chars / 64)).slice(0, chars);
 
-test('E2: 320 KB of "[a](" renders in time linear in its size (was 27 s)', async (t) => {
+test('E2: 320 KB of "[a](" renders in time linear in its size (was 27 s)', { timeout: 120_000 }, async (t) => {
   const hostile = '[a]('.repeat(80_000);
   const baseline = await render(prose(hostile.length));
   const ms = await render(hostile);
@@ -83,7 +83,7 @@ test('E2: 320 KB of "[a](" renders in time linear in its size (was 27 s)', async
   assert.match(note ?? '', /truncated: \d+ more characters/);
 });
 
-test('E2: a 200 KB formula is shown as TeX, not typeset (was 20–26 s in KaTeX)', async (t) => {
+test('E2: a 200 KB formula is shown as TeX, not typeset (was 20–26 s in KaTeX)', { timeout: 120_000 }, async (t) => {
   const hostile = '$$' + 'a+'.repeat(100_000) + 'a$$';
   const baseline = await render(prose(hostile.length));
   const ms = await render(hostile);
@@ -100,28 +100,32 @@ test('E2: a 200 KB formula is shown as TeX, not typeset (was 20–26 s in KaTeX)
   assert.ok(typeset <= 200, `${typeset} typeset in one block`);
 });
 
-test('E2: formulas in the hidden Markdown pane are not typeset until it is shown and on screen', async () => {
-  // A page of formulas far below the screen (after 60 KB of text) is not typeset either.
-  await render(prose(60 * 1024) + '\n\n$y^3$ and $z_4$');
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  assert.equal(await page.locator('#shown .katex').count(), 0, 'typeset off screen');
-  await page.locator('#shown .md-formula-inline').last().scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => document.querySelectorAll('#shown .katex').length === 2);
-  await page.evaluate(() => {
-    document.getElementById('shown')!.replaceChildren();
-    window.scrollTo(0, 0);
-  });
-  await render('Some $x^2$ and $\\frac{a}{b}$ text.\n\n$$\\sum_{i=1}^n i$$', 'hidden');
-  // Give an observer every chance to fire (two frames), then check nothing was typeset.
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  assert.equal(await page.locator('#hidden .katex').count(), 0, 'typeset while hidden');
-  assert.match((await page.locator('#hidden').textContent()) ?? '', /\\frac\{a\}\{b\}/, 'the TeX is there as text');
-  await page.evaluate(() => (document.getElementById('hidden')!.style.display = 'block'));
-  await page.waitForFunction(() => document.querySelectorAll('#hidden .katex').length === 3);
-  await page.evaluate(() => (document.getElementById('hidden')!.style.display = 'none'));
-});
+test(
+  'E2: formulas in the hidden Markdown pane are not typeset until it is shown and on screen',
+  { timeout: 120_000 },
+  async () => {
+    // A page of formulas far below the screen (after 60 KB of text) is not typeset either.
+    await render(prose(60 * 1024) + '\n\n$y^3$ and $z_4$');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    assert.equal(await page.locator('#shown .katex').count(), 0, 'typeset off screen');
+    await page.locator('#shown .md-formula-inline').last().scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelectorAll('#shown .katex').length === 2);
+    await page.evaluate(() => {
+      document.getElementById('shown')!.replaceChildren();
+      window.scrollTo(0, 0);
+    });
+    await render('Some $x^2$ and $\\frac{a}{b}$ text.\n\n$$\\sum_{i=1}^n i$$', 'hidden');
+    // Give an observer every chance to fire (two frames), then check nothing was typeset.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    assert.equal(await page.locator('#hidden .katex').count(), 0, 'typeset while hidden');
+    assert.match((await page.locator('#hidden').textContent()) ?? '', /\\frac\{a\}\{b\}/, 'the TeX is there as text');
+    await page.evaluate(() => (document.getElementById('hidden')!.style.display = 'block'));
+    await page.waitForFunction(() => document.querySelectorAll('#hidden .katex').length === 3);
+    await page.evaluate(() => (document.getElementById('hidden')!.style.display = 'none'));
+  },
+);
 
-test('E5: \\rule{100000em} and \\kern-10000em stay within their formula', async () => {
+test('E5: \\rule{100000em} and \\kern-10000em stay within their formula', { timeout: 120_000 }, async () => {
   await render('Before $\\rule{100000em}{100000em}$ and $a\\kern-10000em b$ after.\n\n$$\\rule{100000em}{1em}$$');
   await page.waitForFunction(() => document.querySelectorAll('#shown .katex').length === 3);
   const boxes = await page.evaluate(() => {

@@ -14,6 +14,7 @@ import { join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
 import { repoRoot, corpusRoot } from '../helpers/corpus';
 import { startRedis, type RedisHandle } from '../helpers/redisServer';
+import { docChunkLinesErrors, doclingDocumentErrors } from '../export/doclingSchema';
 import { exportProblem } from '../../server/convertCommand/exportCheck';
 import type { ConvertSummary } from '../../common/protocol';
 
@@ -142,6 +143,7 @@ test(
       );
       if (format === 'docling') {
         const doc = JSON.parse(readFileSync(join(queued, 'pic class.docling.json'), 'utf8'));
+        assert.deepEqual(doclingDocumentErrors(doc), [], `${format}/${images}: a valid DoclingDocument`);
         assert.equal(Object.keys(doc.pages).length, 2);
         assert.ok(
           doc.texts.length > 5 && doc.pictures.length === 2,
@@ -151,8 +153,13 @@ test(
         assert.ok(table.tables.length >= 1, 'the table survives the queue');
         if (images === 'embed') assert.match(JSON.stringify(doc.pictures), /data:image\/png;base64,/);
       }
-      if (format === 'chunks')
-        assert.ok(readFileSync(join(queued, 'pic class.chunks.jsonl'), 'utf8').trim().split('\n').length >= 2);
+      if (format === 'chunks') {
+        const jsonl = readFileSync(join(queued, 'pic class.chunks.jsonl'), 'utf8');
+        assert.ok(jsonl.trim().split('\n').length >= 2);
+        assert.deepEqual(docChunkLinesErrors(jsonl), [], `${format}/${images}: valid docling-core DocChunks`);
+        const doc = JSON.parse(readFileSync(join(queued, 'pic class.docling.json'), 'utf8'));
+        assert.deepEqual(doclingDocumentErrors(doc), [], `${format}/${images}: the document beside them is valid`);
+      }
       if (format === 'md' && images === 'embed')
         assert.match(readFileSync(join(queued, 'pic class.md'), 'utf8'), /!\[[^\]]*\]\(data:image\/png;base64,/);
       if (format === 'md' && images === 'link')

@@ -7,8 +7,10 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { tmpdir } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { repoRoot } from '../helpers/corpus';
@@ -122,3 +124,151 @@ test('F6: a Content-Length over the limit answers 413 before the body', { timeou
   sock.destroy();
   assert.equal(r.status, 413, r.body);
 });
+
+/** A body sent in small pieces, so the service sees it arrive over time. */
+function piecewise(text: string, piece = 64 * 1024): ReadableStream<Uint8Array> {
+  let at = 0;
+  const bytes = Buffer.from(text);
+  return new ReadableStream({
+    pull(c) {
+      if (at >= bytes.length) return c.close();
+      c.enqueue(new Uint8Array(bytes.subarray(at, at + piece)));
+      at += piece;
+    },
+  });
+}
+
+test('F6: base64 file sources are decoded to disk as they arrive, never held whole', { timeout: 240_000 }, async () => {
+  const work = new WorkDir(mkdtempSync(join(dir, 'work-')));
+  const runner = new InProcessRunner(pool, work, { maxPages: 40, timeoutMs: 60_000, retentionMs: 60_000 }, 1);
+  const app = await buildServer({
+    runner,
+    work,
+    baseOptions: {},
+    apiKey: KEY,
+    maxUploadBytes: 64 * 1024 * 1024,
+    version: 'test',
+  });
+  closers.push(
+    () => app.close(),
+    () => runner.close(),
+  );
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  // 40 MB in one source (53 MB of base64), and an option the service refuses once the body is
+  // parsed: what is measured is the reading of the body, nothing after it.
+  const body = Buffer.from(
+    JSON.stringify({
+      file_sources: [{ filename: 'big.pdf', base64_string: Buffer.alloc(40 * 1024 * 1024, 0x25).toString('base64') }],
+      options: { no_such_option: true },
+    }),
+  );
+  let at = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (at >= body.length) return c.close();
+      c.enqueue(new Uint8Array(body.subarray(at, at + 64 * 1024)));
+      at += 64 * 1024;
+    },
+  });
+  // What the process keeps while the body streams in: V8 heap plus buffers outside it, after a
+  // full collection (garbage from reading 64 KB pieces is not kept), sampled.
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const held = () => {
+    gc();
+    const m = process.memoryUsage();
+    return m.heapUsed + m.arrayBuffers;
+  };
+  const base = held();
+  let peak = base;
+  const sampler = setInterval(() => (peak = Math.max(peak, held())), 25);
+  const res = await fetch(`${url}/v1/convert/source`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+    body: stream,
+    duplex: 'half',
+  } as RequestInit);
+  clearInterval(sampler);
+  const text = await res.text();
+  assert.equal(res.status, 400, text.slice(0, 300));
+  assert.match(text, /no_such_option/);
+  // The body's text (53 MB) or its decoded bytes (40 MB) held at once would pass this; 64 KB pieces do not.
+  const grewMb = (peak - base) / 1048576;
+  assert.ok(grewMb < 24, `the service held ${grewMb.toFixed(0)} MB more while a 53 MB body arrived`);
+  assert.deepEqual(readdirSync(work.uploads), [], 'the file of a refused request is removed');
+});
+
+test(
+  'F6: a streamed base64 file past the limit is refused while it arrives, and nothing is left',
+  { timeout: 60_000 },
+  async () => {
+    const work = new WorkDir(mkdtempSync(join(dir, 'work-')));
+    const runner = new InProcessRunner(pool, work, { maxPages: 40, timeoutMs: 60_000, retentionMs: 60_000 }, 1);
+    const app = await buildServer({
+      runner,
+      work,
+      baseOptions: {},
+      apiKey: KEY,
+      maxUploadBytes: 1024 * 1024,
+      version: 'test',
+    });
+    closers.push(
+      () => app.close(),
+      () => runner.close(),
+    );
+    const url = await app.listen({ host: '127.0.0.1', port: 0 });
+    // No Content-Length (chunked): only the decoded size can say it is too large.
+    for (const body of [
+      JSON.stringify({
+        file_sources: [{ filename: 'a.pdf', base64_string: Buffer.alloc(1200 * 1024, 1).toString('base64') }],
+      }),
+      JSON.stringify({
+        sources: [
+          { kind: 'file', filename: 'a.pdf', base64_string: Buffer.alloc(600 * 1024, 1).toString('base64') },
+          { kind: 'file', filename: 'b.pdf', base64_string: Buffer.alloc(600 * 1024, 1).toString('base64') },
+        ],
+      }),
+    ]) {
+      const res = await fetch(`${url}/v1/convert/source`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+        body: piecewise(body, 16 * 1024),
+        duplex: 'half',
+      } as RequestInit);
+      const text = await res.text();
+      assert.equal(res.status, 413, text.slice(0, 300));
+      assert.match(text, /larger than this service's limit/);
+      assert.deepEqual(readdirSync(work.uploads), [], 'nothing left in the uploads folder');
+    }
+    // base64 split at every possible place, with JSON escapes (`\/`, `\n`) inside: the same bytes on disk as sent.
+    const bytes = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7919) % 256));
+    const b64 = bytes
+      .toString('base64')
+      .replace(/\//g, '\\/')
+      .replace(/(.{76})/g, '$1\\n');
+    const { readJsonSources } = await import('../../server/serve/jsonSources');
+    for (const piece of [1, 2, 3, 5, 7, 64]) {
+      const made: string[] = [];
+      const raw = `{"options":{"a":"x\\"y"},"sources":[{"kind":"file","filename":"q.pdf","base64_string":"${b64}"}]}`;
+      const { Readable } = await import('node:stream');
+      const chunks: Buffer[] = [];
+      for (let i = 0; i < raw.length; i += piece) chunks.push(Buffer.from(raw.slice(i, i + piece)));
+      const got = await readJsonSources(Readable.from(chunks), {
+        maxBodyBytes: 1 << 20,
+        maxFileBytes: 1 << 20,
+        maxRestBytes: 1 << 16,
+        newFile: () => {
+          made.push(join(dir, `piece-${piece}-${made.length}.bin`));
+          return made.at(-1)!;
+        },
+        remove: (p) => rmSync(p, { force: true }),
+      });
+      const parsed = JSON.parse(got.text) as { options: { a: string }; sources: { base64_string: string }[] };
+      assert.equal(parsed.options.a, 'x"y', `piece ${piece}`);
+      const f = got.files.get(parsed.sources[0]!.base64_string);
+      assert.ok(f, `piece ${piece}: the token names the file`);
+      assert.ok(readFileSync(f.path).equals(bytes), `piece ${piece}: decoded bytes differ`);
+      assert.equal(f.bytes, bytes.length);
+    }
+  },
+);

@@ -29,7 +29,24 @@ test("ruled table with spans (2305.03393v1 page 9) equals docling's OTSL", async
   const want = parseDocTags(readFileSync(pdf.replace(/\.pdf$/, '.doctags.txt'), 'utf8'))[0]!.items.find(
     (i) => i.cls === 'table',
   )!;
-  assert.deepEqual(found[0]!.rows, want.table);
+  // docling's TableFormer gives each "6 | 6 | OTSL HTML | 0.965 0.969 | …" pair of rows as one
+  // row; the page shows two rows per layer setting (OTSL, HTML) beside one cell centred on both
+  // (the set's person-checked tests otsl-p9-05…09): the header rows match docling's exactly,
+  // and each docling body row is two rows here whose texts are its texts, split.
+  const header = want.table!.slice(0, 2);
+  assert.deepEqual(found[0]!.rows.slice(0, 2), header);
+  const body = found[0]!.rows.slice(2);
+  const wantBody = want.table!.slice(2);
+  assert.equal(body.length, 2 * wantBody.length);
+  wantBody.forEach((row, k) => {
+    const [a, b] = [body[2 * k]!, body[2 * k + 1]!];
+    row.forEach((cell, c) => {
+      if (c < 2) {
+        // The layer counts span both rows.
+        assert.deepEqual([a[c], b[c]!.tag], [cell, 'ucel']);
+      } else assert.equal(`${a[c]!.text} ${b[c]!.text}`, cell.text);
+    });
+  });
   // The table's box on docling's grid is within a step or two of docling's.
   const b = found[0]!.bbox;
   const grid = [

@@ -53,7 +53,7 @@ before(() => {
               "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
           },
         },
-        { type: 'ByteLevel' },
+        { type: 'ByteLevel', use_regex: false },
       ],
     },
     model: { type: 'BPE', vocab, merges: merges.map((m) => [m[3], m[4]] as [string, string]) },

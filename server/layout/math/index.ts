@@ -38,12 +38,14 @@ export function inlineParts(
 ): InlinePart[] | undefined {
   if (!block.lines.some((l) => l.spans.some(isMath))) return undefined;
   const latex: string[] = [];
-  const texts = block.lines.map((l) => lineWithMath(l, isMath, latex));
+  // Footnote marks set in a math font become superscript text, not math (inline.ts).
+  const marks = { n: 0 };
+  const texts = block.lines.map((l) => lineWithMath(l, isMath, latex, marks));
   if (skipMarker && texts[0]?.startsWith(skipMarker)) texts[0] = texts[0].slice(skipMarker.length).trim();
   const joined = joinLines(texts, vocabulary);
-  if (!hasPlaceholder(joined)) return undefined;
+  if (!hasPlaceholder(joined)) return marks.n > 0 ? [{ math: false, text: joined }] : undefined;
   const parts = splitParts(joined, latex);
-  return parts.some((p) => p.math) ? parts : undefined;
+  return parts.some((p) => p.math) || marks.n > 0 ? parts : undefined;
 }
 
 /** LaTeX of a block classified as a formula (its lines' glyphs and the rules inside it). */

@@ -58,8 +58,81 @@ function mathMask(spans: TextSpan[], isMath: (s: TextSpan) => boolean): boolean[
   return m;
 }
 
+const SUPERSCRIPT: Record<string, string> = {
+  '0': '⁰',
+  '1': '¹',
+  '2': '²',
+  '3': '³',
+  '4': '⁴',
+  '5': '⁵',
+  '6': '⁶',
+  '7': '⁷',
+  '8': '⁸',
+  '9': '⁹',
+  a: 'ᵃ',
+  b: 'ᵇ',
+  c: 'ᶜ',
+  d: 'ᵈ',
+  e: 'ᵉ',
+  f: 'ᶠ',
+  g: 'ᵍ',
+  h: 'ʰ',
+  i: 'ⁱ',
+  j: 'ʲ',
+  k: 'ᵏ',
+  l: 'ˡ',
+  m: 'ᵐ',
+  n: 'ⁿ',
+  o: 'ᵒ',
+  p: 'ᵖ',
+  r: 'ʳ',
+  s: 'ˢ',
+  t: 'ᵗ',
+  u: 'ᵘ',
+  v: 'ᵛ',
+  w: 'ʷ',
+  x: 'ˣ',
+  y: 'ʸ',
+  z: 'ᶻ',
+};
+
+/**
+ * A footnote mark set as a small raised figure, letter or symbol right after a word (or opening
+ * a footnote's line) is no formula: "invoked⁵," and "TROVATO*", not "invoked$5$," glued to the
+ * word as inline math. The mark, in superscript characters where Unicode has them; undefined
+ * when the run is not such a mark. A script after a digit or inside a formula stays math.
+ */
+function footnoteMark(line: Line, spans: TextSpan[], i: number, j: number, raw: string): string | undefined {
+  if (!/^(\d{1,2}|[a-z]|[*∗†‡§¶]{1,3})$/.test(raw)) return undefined;
+  const run = spans.slice(i, j + 1);
+  const size = Math.max(...run.map((r) => r.fontSize));
+  if (size > line.fontSize * 0.85) return undefined;
+  const cy = (Math.min(...run.map((r) => r.bbox.y0)) + Math.max(...run.map((r) => r.bbox.y1))) / 2;
+  const body = spans.filter((r) => r.fontSize > size * 1.1);
+  if (body.length === 0) return undefined;
+  const bodyCy = body.reduce((a, r) => a + (r.bbox.y0 + r.bbox.y1) / 2, 0) / body.length;
+  // Raised: its middle clearly above the body text's.
+  if (cy > bodyCy - 0.15 * line.fontSize) return undefined;
+  const before = spans[i - 1];
+  const after = spans[j + 1];
+  // After a word or a sentence mark (touching it), or opening the line.
+  if (
+    before &&
+    (!/[\p{L}.,;:)’'"]$/u.test(before.text.trimEnd()) || run[0]!.bbox.x0 - before.bbox.x1 > 0.3 * line.fontSize)
+  )
+    return undefined;
+  // A formula goes on after it: an exponent, not a mark.
+  if (after && /^[\s]*[=+\-−^_({[]/.test(after.text)) return undefined;
+  return [...raw].map((c) => SUPERSCRIPT[c] ?? c).join('');
+}
+
 /** The line's text with math runs replaced by placeholders, and the runs' LaTeX. */
-export function lineWithMath(line: Line, isMath: (s: TextSpan) => boolean, latexOut: string[]): string {
+export function lineWithMath(
+  line: Line,
+  isMath: (s: TextSpan) => boolean,
+  latexOut: string[],
+  marks: { n: number } = { n: 0 },
+): string {
   const spans = line.spans;
   const mask = mathMask(spans, isMath);
   if (!mask.some(Boolean)) return line.text;
@@ -89,6 +162,14 @@ export function lineWithMath(line: Line, isMath: (s: TextSpan) => boolean, latex
       .join('')
       .replace(/\s+/g, ' ')
       .trim();
+    const mark = footnoteMark(line, spans, i, j, raw);
+    if (mark !== undefined) {
+      text += mark;
+      marks.n++;
+      prev = spans[j];
+      i = j + 1;
+      continue;
+    }
     // A trailing sentence mark set in the math font's run stays text.
     const latex = safeLatex(buildLatex(spansToGlyphs(run), []), raw, false);
     if (latex) {

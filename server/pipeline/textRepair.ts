@@ -1,0 +1,79 @@
+/**
+ * Text the text layer lies about (issue 31 class 2): a line whose decoded characters a reader
+ * would not accept — U+FFFD or private-use characters where the page shows letters ("�IA�" for
+ * "(IA)"), a font map that turns every space into "#" ("1101#Strayer#Drive#*#San#Jose"), or
+ * letters of another script mixed into Latin words ("CoŶstƌuĐtoƌ") — is read again by OCR from
+ * the rendered page. Where only some characters are bad they are patched from the OCR reading
+ * aligned to the line, so the letters the layer got right (accents the OCR model may miss)
+ * stay; a line that is wrong throughout takes the OCR reading.
+ */
+
+export type Repair = 'patch' | 'replace';
+
+/** U+FFFD, C0 controls and the Private Use Area: characters no page shows. */
+export function isBadChar(ch: string): boolean {
+  const c = ch.codePointAt(0)!;
+  return c === 0xfffd || (c < 0x20 && !/\s/.test(ch)) || (c >= 0xe000 && c <= 0xf8ff);
+}
+
+/** At least this many words glued by one separator character make a line wrong throughout. */
+const GLUED_MIN = 3;
+/** A line with bad characters is patched only when it has this many words of three letters or more. */
+const PROSE_MIN_WORDS = 3;
+/** At least this many Latin words with letters of Latin Extended-B or IPA inside. */
+const MIXED_MIN = 2;
+
+export function implausibleText(text: string): Repair | undefined {
+  if (!text) return undefined;
+  // Words glued by "#" or "=" with hardly a space: the font map sends the space to a symbol.
+  const glued = (text.match(/[\p{L}\p{N}),.:*][#=][\p{L}\p{N}(*]/gu) ?? []).length;
+  const spaces = (text.match(/ /g) ?? []).length;
+  if (glued >= GLUED_MIN && glued > spaces) return 'replace';
+  // Basic Latin letters and Latin Extended-B / IPA letters inside one word ("ƌeƋuiƌes").
+  const mixed = text
+    .split(/\s+/)
+    .filter(
+      (w) => /[A-Za-z]/.test(w) && /[\u0180-\u02af]/.test(w) && /[\u0180-\u02af][a-z]|[a-z][\u0180-\u02af]/.test(w),
+    );
+  if (mixed.length >= MIXED_MIN) return 'replace';
+  // Bad characters inside prose; in a formula or a matrix set in math fonts they are most often
+  // pieces of large delimiters or negation slashes, which no OCR character stands for.
+  if ([...text].some(isBadChar) && (text.match(/\p{L}{3,}/gu) ?? []).length >= PROSE_MIN_WORDS) return 'patch';
+  return undefined;
+}
+
+/**
+ * The layer's text with each bad character replaced by the OCR character aligned to it
+ * (Levenshtein alignment in which a bad character matches any printed character; one aligned
+ * to nothing is dropped). The OCR model's spacing and accents do not matter: only the bad
+ * characters take anything from it.
+ */
+export function patchFromOcr(layer: string, ocr: string): string {
+  // A bad character stands for any one printed character: it aligns with the OCR's at no cost.
+  const same = (x: string, y: string) => x === y || (/\s/.test(x) && /\s/.test(y)) || (isBadChar(x) && !/\s/.test(y));
+  const a = [...layer];
+  const b = [...ocr];
+  const n = a.length;
+  const m = b.length;
+  const d: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+  for (let i = 0; i <= n; i++) d[i][0] = i;
+  for (let j = 0; j <= m; j++) d[0][j] = j;
+  for (let i = 1; i <= n; i++)
+    for (let j = 1; j <= m; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (same(a[i - 1], b[j - 1]) ? 0 : 1));
+    }
+  const out: string[] = [];
+  let i = n;
+  let j = m;
+  while (i > 0) {
+    if (j > 0 && d[i][j] === d[i - 1][j - 1] + (same(a[i - 1], b[j - 1]) ? 0 : 1)) {
+      out.push(isBadChar(a[i - 1]) ? b[j - 1] : a[i - 1]);
+      i--;
+      j--;
+    } else if (d[i][j] === d[i - 1][j] + 1) {
+      if (!isBadChar(a[i - 1])) out.push(a[i - 1]);
+      i--;
+    } else j--;
+  }
+  return out.reverse().join('');
+}
