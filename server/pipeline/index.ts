@@ -148,7 +148,12 @@ async function repairImplausibleLines(
   signal?: AbortSignal,
 ): Promise<void> {
   const suspects = items
-    .map((it) => ({ it, how: it.bbox && !NOT_TEXT.has(it.cls) ? implausibleText(it.text) : undefined }))
+    // Text with inline math is left alone: its formulas are set in math fonts, whose private-use
+    // glyphs are symbols the OCR model does not know, and its parts would have to be rebuilt.
+    .map((it) => ({
+      it,
+      how: it.bbox && !NOT_TEXT.has(it.cls) && !it.parts?.length ? implausibleText(it.text) : undefined,
+    }))
     .filter((x): x is { it: DocItem; how: Repair } => x.how !== undefined)
     .slice(0, REPAIR_MAX_ITEMS);
   if (!suspects.length) return;

@@ -67,7 +67,7 @@ export function patchFromOcr(layer: string, ocr: string): string {
   let j = m;
   while (i > 0) {
     if (j > 0 && d[i][j] === d[i - 1][j - 1] + (same(a[i - 1], b[j - 1]) ? 0 : 1)) {
-      out.push(isBadChar(a[i - 1]) ? b[j - 1] : a[i - 1]);
+      out.push(isBadChar(a[i - 1]) && plausibleFill(b[j - 1]) ? b[j - 1] : a[i - 1]);
       i--;
       j--;
     } else if (d[i][j] === d[i - 1][j] + 1) {
@@ -76,4 +76,12 @@ export function patchFromOcr(layer: string, ocr: string): string {
     } else j--;
   }
   return out.reverse().join('');
+}
+
+/**
+ * A character the OCR model may put in a bad character's place: not one of its dictionary's CJK
+ * characters (it reads "≪" as "《"), which a Latin line's broken glyph hardly ever is.
+ */
+function plausibleFill(ch: string): boolean {
+  return !/[\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]/u.test(ch);
 }

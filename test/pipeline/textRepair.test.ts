@@ -46,6 +46,11 @@ test('patchFromOcr replaces only the bad characters, from the aligned OCR readin
     'artificielle (IA) pour analyser les avis laissés',
   );
   assert.equal(patchFromOcr('A et B � Avis fiables.', 'A et B : Avis fiables.'), 'A et B : Avis fiables.');
+  // The OCR dictionary's CJK characters never fill a bad character ("《" read for "≪").
+  assert.equal(
+    patchFromOcr('r0 \ue01c r0 from the crystal', 'r0 《 r0 from the crystal'),
+    'r0 \ue01c r0 from the crystal',
+  );
 });
 
 const IDS = [
