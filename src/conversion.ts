@@ -8,6 +8,17 @@ import { messageOf } from '../common/errorKinds';
 
 export interface ConversionEvents {
   /**
+   * The command knows the PDF and its `.md`, before the backend is asked: the preview opens its
+   * panel now, so VS Code's webview start overlaps the backend's work (docs/preview.md, "First
+   * page"). Either `started` or `failed` (or `finished`) follows.
+   */
+  preparing?(e: { pdfUri: vscode.Uri; mdUri: vscode.Uri; commandAt: number }): void;
+  /**
+   * The conversion ended without a summary (an error, or no password given): a view opened for
+   * it closes when it has no page, else it says the conversion stopped.
+   */
+  failed?(e: { pdfUri: vscode.Uri; mdUri: vscode.Uri; message: string }): void;
+  /**
    * The .md was created (empty) and conversion is starting. `conversionId` (the request's
    * partial-result token) is what `partial` events carry.
    */

@@ -112,6 +112,10 @@ export function convertPdfCommand(ctx: FolioContext, askFormat = false) {
       return undefined;
     }
     if (!mdUri) return undefined;
+    // The view opens now, before the backend is asked (or even started): VS Code's webview start,
+    // seconds on a window's first view, then overlaps the backend's work on page 1.
+    ctx.conversions.emit('preparing', { pdfUri, mdUri, commandAt });
+    const failed = (message: string) => ctx.conversions.emit('failed', { pdfUri, mdUri, message });
     let password: string | undefined;
     for (let attempt = 0; attempt < 4; attempt++) {
       try {
@@ -120,12 +124,17 @@ export function convertPdfCommand(ctx: FolioContext, askFormat = false) {
         const reaction = reactionTo(e);
         if (reaction.do === 'ask-password') {
           password = await askPassword(name, reaction.prompt);
-          if (password === undefined) return undefined;
+          if (password === undefined) {
+            failed('no password given');
+            return undefined;
+          }
           continue;
         }
+        failed(messageOf(e));
         return showFailure(ctx, name, e);
       }
     }
+    failed('the password was refused');
     return undefined;
   };
 }

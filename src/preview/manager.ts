@@ -71,6 +71,9 @@ export class LinkedViews implements vscode.Disposable {
   /** Conversion events (src/conversion.ts) to the view of their `.md`. */
   conversionListener(onFinished: () => void): ConversionEvents {
     return {
+      preparing: ({ pdfUri, mdUri, commandAt }) =>
+        this.viewFor(mdUri).prepare(pdfUri, viewColumnFor(pdfUri), commandAt),
+      failed: ({ mdUri, message }) => this.get(mdUri)?.fail(message),
       started: ({ pdfUri, mdUri, options, conversionId, timing }) => {
         const v = this.viewFor(mdUri);
         v.start(pdfUri, options, conversionId, timing);

@@ -75,6 +75,8 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
   /** The conversion's first page, sent with its image inline until it is on screen (see `inlineImage`). */
   private inlinePage: number | undefined;
   private inlined: { path: string; data: string } | undefined;
+  /** The panel was opened by `prepare` and no page is in yet: it closes if the conversion ends without one. */
+  private early = false;
   /** Editor scrolls the view made (sync, reveal) are not followed back (scrollSync.ts). */
   private readonly editorEcho = new EchoGuard();
 
@@ -133,6 +135,46 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
 
   // ------------------------------------------------------------ conversion
 
+  /**
+   * The command knows the PDF and this `.md`, before the backend is asked: a view without a panel
+   * opens one now (the "Loading the view…" / "Opening the PDF…" frame), so VS Code's webview start
+   * overlaps the backend's start and page 1. A view already on screen waits for `start`.
+   */
+  prepare(pdfUri: vscode.Uri, column: vscode.ViewColumn, commandAt: number): void {
+    if (this.panel) return;
+    this.map = new RegionMap();
+    this.lastSent.clear();
+    this.pdf = pdfUri;
+    this.converting = true;
+    this.progressState = undefined;
+    this.inlinePage = undefined;
+    this.trace = new FirstPaintTrace(pdfUri.path.split('/').pop() ?? this.name, commandAt);
+    this.trace.mark('view opened (before the backend)');
+    this.early = true;
+    this.show(column, true);
+    this.sendInit();
+  }
+
+  /**
+   * The conversion ended without a summary (an error, no password): a view with no page closes
+   * (no empty pane left behind); one with pages keeps them and says the conversion stopped.
+   */
+  fail(message: string): void {
+    this.early = false;
+    if (!this.converting) return;
+    this.converting = false;
+    this.progressState = undefined;
+    this.conversionId = undefined;
+    if (!this.hasPages()) {
+      this.ctx.output.appendLine(`[info] preview: ${this.name}: no page converted (${message}); the view closes`);
+      this.panel?.dispose();
+      return;
+    }
+    this.post({ type: 'finished', cancelled: true, pagesDone: this.map.allPages().length });
+    this.post({ type: 'status', level: 'error', text: `The conversion stopped: ${message}` });
+    this.persistNow();
+  }
+
   start(
     pdfUri: vscode.Uri,
     options: ConvertOptions,
@@ -152,7 +194,9 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     this.lastSent.clear();
     this.progressState = undefined;
     this.inlinePage = undefined;
-    this.trace = new FirstPaintTrace(pdfUri.path.split('/').pop() ?? this.name, timing?.commandAt);
+    // The trace `prepare` began (its panel already starting) goes on; otherwise a new one.
+    if (!this.early || !this.trace || this.trace.finished)
+      this.trace = new FirstPaintTrace(pdfUri.path.split('/').pop() ?? this.name, timing?.commandAt);
     if (timing) this.trace.mark('backend answered', timing.backendAt);
     this.trace.mark('PDF open (view started)');
     if (this.panel) this.trace.mark('panel there');
@@ -168,6 +212,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
 
   addPage(page: PageResult, mdOffset: number): void {
     if (!this.hasPages()) {
+      this.early = false;
       this.trace?.mark(`page ${page.page} from the backend`);
       this.inlinePage = page.page;
     }
@@ -190,6 +235,14 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
   }
 
   finish(cancelled: boolean, pagesDone: number, writtenHash?: string): void {
+    // Cancelled before any page: the view opened for it would stay an empty pane; it closes.
+    if (this.early && !this.hasPages()) {
+      this.early = false;
+      this.converting = false;
+      this.panel?.dispose();
+      return;
+    }
+    this.early = false;
     this.converting = false;
     this.progressState = undefined;
     this.conversionId = undefined;
