@@ -529,6 +529,10 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
   /** The `.md` editor's top line moved: the view follows, unless the sync or a reveal moved it. */
   onEditorScrolled(doc: vscode.TextDocument, topLine: number): void {
     if (!this.panel || this.editorEcho.isEcho(topLine)) return;
+    // Until a conversion's first page is on screen the view stays at its top: the `.md`'s scroll
+    // then is VS Code restoring the old file's position, and following it would make the first
+    // image a page deep in the document, fetched the slow way (not inline) by a webview still starting.
+    if (this.converting && this.trace && !this.trace.finished) return;
     if (!scrollSetting('scrollViewWithEditor', this.mdUri)) return;
     const at = regionAtLine(this.lineSpans(doc), topLine);
     if (at) this.post({ type: 'scrollTo', regionId: at.id, fraction: at.fraction });
