@@ -26,7 +26,12 @@ import { readChunking, readOptions, type ChunkingRequest, type RequestOptions } 
 import type { TaskRunner } from './tasks';
 import type { WorkDir } from './workdir';
 import { corsHeaders, gate, limitConnections, redactQueryKey, refuse } from './guard';
-import { registerStatusWebSocket, STATUS_WS_MAX_PAYLOAD } from './statusWebSocket';
+import {
+  DEFAULT_STATUS_SOCKETS,
+  registerStatusWebSocket,
+  STATUS_WS_MAX_PAYLOAD,
+  type StatusSocketLimits,
+} from './statusWebSocket';
 import { HttpError } from './httpError';
 import { isZipTarget, PRESIGNED_UNAVAILABLE } from './doclingTargets';
 import { checkName, readyInput, type StoredInput } from './inputs';
@@ -65,6 +70,8 @@ export interface ServeConfig {
   retentionMs?: number;
   /** Where Fastify's request log goes (JSON lines); none by default. `api_key` query values are redacted. */
   requestLog?: NodeJS.WritableStream;
+  /** The WebSocket status route's bounds (each socket also counts as a connection). */
+  statusSockets?: Partial<StatusSocketLimits>;
 }
 
 /** What one service takes at once (issue 21 item 10); each excess is answered, never queued silently. */
@@ -77,10 +84,6 @@ export interface ServiceLimits {
   maxQueued: number;
   /** Time to receive a whole request (headers and body); slower → the connection is closed. */
   requestTimeoutMs: number;
-  /** WebSocket status sockets open at once (each also counts as a connection); more → busy, closed. */
-  maxStatusSockets: number;
-  /** A status socket with nothing sent or received for this long is closed. */
-  statusSocketIdleMs: number;
 }
 
 export const DEFAULT_LIMITS: ServiceLimits = {
@@ -88,8 +91,6 @@ export const DEFAULT_LIMITS: ServiceLimits = {
   maxUploadsInFlight: 16,
   maxQueued: 100,
   requestTimeoutMs: 300_000,
-  maxStatusSockets: 32,
-  statusSocketIdleMs: 300_000,
 };
 
 const TASK_PARAMS = {
@@ -749,7 +750,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
       return s;
     },
   );
-  registerStatusWebSocket(app, jobs, { maxSockets: limits.maxStatusSockets, idleMs: limits.statusSocketIdleMs });
+  registerStatusWebSocket(app, jobs, { ...DEFAULT_STATUS_SOCKETS, ...cfg.statusSockets });
   app.get<{ Params: { task_id: string }; Querystring: { target?: 'json' | 'zip' } }>(
     '/v1/result/:task_id',
     {

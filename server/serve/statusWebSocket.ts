@@ -30,6 +30,8 @@ export interface StatusSocketLimits {
   idleMs: number;
 }
 
+export const DEFAULT_STATUS_SOCKETS: StatusSocketLimits = { maxSockets: 32, idleMs: 300_000 };
+
 /** How often an open socket's task status is read to push its changes. */
 const POLL_MS = 250;
 /** Client messages are only requests for an update: a few bytes. */

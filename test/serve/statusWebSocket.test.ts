@@ -229,7 +229,7 @@ test('the key in the query string never reaches the request log', { timeout: 60_
 });
 
 test('bounded: sockets past the cap are told busy (1013); an idle socket is closed', { timeout: 180_000 }, async () => {
-  const port = await start({ limits: { maxStatusSockets: 1, statusSocketIdleMs: 400 } }, 1);
+  const port = await start({ statusSockets: { maxSockets: 1, idleMs: 400 } }, 1);
   const busy = await submit(port, LONG);
   const waiting = await submit(port, SAMPLE); // pending behind LONG: its status does not move
   const a = opened(await connect(port, `/v1/status/ws/${waiting}?api_key=${KEY}`));
