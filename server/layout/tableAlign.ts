@@ -259,6 +259,22 @@ function gutterIn(block: Line[], g: [number, number][], all: Line[]): number | u
   return undefined;
 }
 
+/**
+ * The block's last line is a total under a column of figures (an invoice's "845.00" under its
+ * amounts): one number, close under the line before, its right edge on the right edge of
+ * numbers in two or more rows above. A row of the table, not a note after it.
+ */
+function totalRow(block: Line[]): boolean {
+  const last = block[block.length - 1]!;
+  const prev = block[block.length - 2];
+  if (!prev || last.pieces.length !== 1 || !last.pieces[0]!.numeric) return false;
+  const lineH = Math.max(last.y1 - last.y0, prev.y1 - prev.y0);
+  if (last.y0 - prev.y1 > 2 * lineH) return false;
+  const x1 = last.pieces[0]!.x1;
+  const aligned = block.slice(0, -1).filter((l) => l.pieces.some((p) => p.numeric && Math.abs(p.x1 - x1) <= 2)).length;
+  return aligned >= 2;
+}
+
 function blocks(ls: Line[], all: Line[]): Grid[] {
   const grids: Grid[] = [];
   let i = 0;
@@ -285,7 +301,7 @@ function blocks(ls: Line[], all: Line[]): Grid[] {
     // A one-run line at either end is a caption or a heading next to the table, not a row.
     let i0 = i;
     while (k - i0 > MIN_LINES && ls[i0]!.pieces.length < 2) i0++;
-    while (k - i0 > MIN_LINES && ls[k - 1]!.pieces.length < 2) k--;
+    while (k - i0 > MIN_LINES && ls[k - 1]!.pieces.length < 2 && !totalRow(ls.slice(i0, k))) k--;
     if (k - i0 >= MIN_LINES && isTableLike(ls.slice(i0, k))) {
       const block = ls.slice(i0, k);
       const size = block.reduce((a, l) => a + l.size, 0) / block.length;

@@ -106,6 +106,127 @@ class Base64File {
 
 const notBase64 = () => new JsonBodyError(400, 'bad_base64', 'base64_string is not base64');
 
+/** The body's scanner: where in the JSON each byte is, what is kept, what goes to a file. */
+class BodyScanner {
+  readonly files = new Map<string, StreamedFile>();
+  readonly open: Base64File[] = [];
+  private readonly nonce = randomBytes(12).toString('hex');
+  private readonly budget: { left: number };
+  private readonly rest: Buffer[] = [];
+  private restBytes = 0;
+  private readonly stack: Frame[] = [];
+  /** Inside a string: its raw bytes so far (keys), or the file it decodes into. */
+  private inString: { raw: Buffer[]; key: boolean } | { file: Base64File } | undefined;
+  private escape = false;
+
+  constructor(private readonly limits: JsonSourceLimits) {
+    this.budget = { left: limits.maxFileBytes };
+  }
+
+  get text(): string {
+    if (this.inString) throw new JsonBodyError(400, 'bad_request', 'the JSON body ends inside a string');
+    for (const [i, f] of this.open.entries()) [...this.files.values()][i]!.bytes = f.bytes;
+    return Buffer.concat(this.rest).toString('utf8');
+  }
+
+  private keep(b: Buffer): void {
+    this.restBytes += b.length;
+    if (this.restBytes > this.limits.maxRestBytes)
+      throw new JsonBodyError(
+        413,
+        'too_large',
+        `the request's JSON besides its base64 files is larger than ${this.limits.maxRestBytes} bytes`,
+      );
+    this.rest.push(b);
+  }
+
+  /** Whether a string starting now is a file source's base64: `{"sources": [{"base64_string": "…"`. */
+  private isFileString(): boolean {
+    const [root, list, item] = this.stack;
+    return (
+      this.stack.length === 3 &&
+      root!.kind === 'obj' &&
+      SOURCE_LISTS.has(root!.key ?? '') &&
+      list!.kind === 'arr' &&
+      item!.kind === 'obj' &&
+      !item!.expectKey &&
+      item!.key === 'base64_string'
+    );
+  }
+
+  /** A string ends at `i`; returns where the bytes not yet kept start. */
+  private closeString(chunk: Buffer, from: number, i: number): number {
+    const s = this.inString!;
+    this.inString = undefined;
+    if ('file' in s) {
+      s.file.feed(chunk.subarray(from, i));
+      s.file.end();
+      return i + 1;
+    }
+    if (!s.key) return from;
+    s.raw.push(chunk.subarray(from, i + 1));
+    this.keep(chunk.subarray(from, i + 1));
+    const top = this.stack[this.stack.length - 1];
+    if (top?.kind === 'obj') {
+      top.key = JSON.parse(Buffer.concat(s.raw).toString('utf8')) as string;
+      top.expectKey = false;
+    }
+    return i + 1;
+  }
+
+  /** A string starts at `i`; returns where the bytes not yet kept start. */
+  private openString(chunk: Buffer, from: number, i: number): number {
+    const top = this.stack[this.stack.length - 1];
+    const key = top?.kind === 'obj' && top.expectKey;
+    if (!key && this.isFileString()) {
+      this.keep(chunk.subarray(from, i));
+      const token = `\u0000folio-stored-${this.nonce}-${this.files.size}`;
+      this.keep(Buffer.from(JSON.stringify(token)));
+      const file = new Base64File(this.limits.newFile(), this.budget);
+      this.open.push(file);
+      this.files.set(token, { path: file.path, bytes: 0 });
+      this.inString = { file };
+      return i + 1;
+    }
+    this.inString = { raw: key ? [chunk.subarray(i, i + 1)] : [], key };
+    if (!key) return from;
+    this.keep(chunk.subarray(from, i + 1));
+    return i + 1;
+  }
+
+  private push(frame: Frame): void {
+    if (this.stack.length >= 64) throw new JsonBodyError(400, 'bad_request', 'the JSON body is nested too deeply');
+    this.stack.push(frame);
+  }
+
+  scan(chunk: Buffer): void {
+    let from = 0; // start of the bytes not yet kept
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i]!;
+      if (this.inString) {
+        if (this.escape) this.escape = false;
+        else if (b === 0x5c) this.escape = true;
+        else if (b === 0x22) from = this.closeString(chunk, from, i);
+        continue;
+      }
+      if (b === 0x22) from = this.openString(chunk, from, i);
+      else if (b === 0x7b) this.push({ kind: 'obj', expectKey: true });
+      else if (b === 0x5b) this.push({ kind: 'arr' });
+      else if (b === 0x7d || b === 0x5d) this.stack.pop();
+      else if (b === 0x2c) {
+        const top = this.stack[this.stack.length - 1];
+        if (top?.kind === 'obj') top.expectKey = true;
+      }
+    }
+    // What is left of the chunk: a file's base64 to the file, a key also to its own buffer, the rest kept.
+    if (this.inString && 'file' in this.inString) this.inString.file.feed(chunk.subarray(from));
+    else {
+      if (this.inString?.key) this.inString.raw.push(chunk.subarray(from));
+      this.keep(chunk.subarray(from));
+    }
+  }
+}
+
 /**
  * Reads `stream` (a JSON body) with base64 file sources streamed to files. Resolves with the body
  * text (tokens in place of those strings) and the files by token; on any error every file made
@@ -115,122 +236,8 @@ export async function readJsonSources(
   stream: Readable,
   limits: JsonSourceLimits,
 ): Promise<{ text: string; files: Map<string, StreamedFile> }> {
-  const nonce = randomBytes(12).toString('hex');
-  const files = new Map<string, StreamedFile>();
-  const open: Base64File[] = [];
-  const budget = { left: limits.maxFileBytes };
-  const rest: Buffer[] = [];
-  let restBytes = 0;
+  const scanner = new BodyScanner(limits);
   let bodyBytes = 0;
-  const stack: Frame[] = [];
-  // Inside a string: its raw bytes so far (keys and ordinary values), or the file it decodes into.
-  let inString: { raw: Buffer[]; key: boolean } | { file: Base64File } | undefined;
-  let escape = false;
-  const keep = (b: Buffer) => {
-    restBytes += b.length;
-    if (restBytes > limits.maxRestBytes)
-      throw new JsonBodyError(
-        413,
-        'too_large',
-        `the request's JSON besides its base64 files is larger than ${limits.maxRestBytes} bytes`,
-      );
-    rest.push(b);
-  };
-  /** Whether a string starting now is a file source's base64: `{"sources": [{"base64_string": "…"`. */
-  const isFileString = (): boolean => {
-    const [root, list, item] = stack;
-    return (
-      stack.length === 3 &&
-      root!.kind === 'obj' &&
-      SOURCE_LISTS.has(root!.key ?? '') &&
-      list!.kind === 'arr' &&
-      item!.kind === 'obj' &&
-      !item!.expectKey &&
-      item!.key === 'base64_string'
-    );
-  };
-  const scan = (chunk: Buffer) => {
-    let from = 0; // start of the bytes not yet kept
-    for (let i = 0; i < chunk.length; i++) {
-      const b = chunk[i]!;
-      if (inString) {
-        if (escape) {
-          escape = false;
-          continue;
-        }
-        if (b === 0x5c) {
-          escape = true;
-          continue;
-        }
-        if (b !== 0x22) continue;
-        // The closing quote.
-        if ('file' in inString) {
-          inString.file.feed(chunk.subarray(from, i));
-          inString.file.end();
-          from = i + 1;
-        } else if (inString.key) {
-          inString.raw.push(chunk.subarray(from, i + 1));
-          const raw = Buffer.concat(inString.raw).toString('utf8');
-          keep(chunk.subarray(from, i + 1));
-          from = i + 1;
-          const top = stack[stack.length - 1];
-          if (top?.kind === 'obj') {
-            top.key = JSON.parse(raw) as string;
-            top.expectKey = false;
-          }
-        }
-        inString = undefined;
-        continue;
-      }
-      switch (b) {
-        case 0x22: {
-          const top = stack[stack.length - 1];
-          const key = top?.kind === 'obj' && top.expectKey;
-          if (!key && isFileString()) {
-            keep(chunk.subarray(from, i));
-            const token = `\u0000folio-stored-${nonce}-${files.size}`;
-            keep(Buffer.from(JSON.stringify(token)));
-            const file = new Base64File(limits.newFile(), budget);
-            open.push(file);
-            files.set(token, { path: file.path, bytes: 0 });
-            inString = { file };
-            from = i + 1;
-          } else {
-            inString = { raw: key ? [chunk.subarray(i, i + 1)] : [], key };
-            if (key) {
-              keep(chunk.subarray(from, i + 1));
-              from = i + 1;
-            }
-          }
-          break;
-        }
-        case 0x7b: // {
-          if (stack.length >= 64) throw new JsonBodyError(400, 'bad_request', 'the JSON body is nested too deeply');
-          stack.push({ kind: 'obj', expectKey: true });
-          break;
-        case 0x5b: // [
-          if (stack.length >= 64) throw new JsonBodyError(400, 'bad_request', 'the JSON body is nested too deeply');
-          stack.push({ kind: 'arr' });
-          break;
-        case 0x7d: // }
-        case 0x5d: // ]
-          stack.pop();
-          break;
-        case 0x2c: {
-          // ,
-          const top = stack[stack.length - 1];
-          if (top?.kind === 'obj') top.expectKey = true;
-          break;
-        }
-      }
-    }
-    // What is left of the chunk: a file's base64 goes to the file, a key to its own buffer (and the rest), the rest to the rest.
-    if (inString && 'file' in inString) inString.file.feed(chunk.subarray(from));
-    else {
-      if (inString?.key) inString.raw.push(chunk.subarray(from));
-      keep(chunk.subarray(from));
-    }
-  };
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       bodyBytes += chunk.length;
@@ -240,12 +247,12 @@ export async function readJsonSources(
           'too_large',
           `the request body is larger than this service's limit of ${limits.maxBodyBytes} bytes`,
         );
-      scan(chunk);
+      scanner.scan(chunk);
     }
-    if (inString) throw new JsonBodyError(400, 'bad_request', 'the JSON body ends inside a string');
+    return { text: scanner.text, files: scanner.files };
   } catch (e) {
-    for (const f of open) f.close();
-    for (const f of files.values()) limits.remove(f.path);
+    for (const f of scanner.open) f.close();
+    for (const f of scanner.files.values()) limits.remove(f.path);
     if (e instanceof JsonBodyError && e.message === 'too large')
       throw new JsonBodyError(
         413,
@@ -254,6 +261,4 @@ export async function readJsonSources(
       );
     throw e;
   }
-  for (const [i, f] of open.entries()) [...files.values()][i]!.bytes = f.bytes;
-  return { text: Buffer.concat(rest).toString('utf8'), files };
 }

@@ -42,3 +42,18 @@ test('rows under one band split; a cell centred on two rows spans them; touching
   assert.equal(ran.length, ids.length);
   assert.deepEqual(failed, []);
 });
+
+test("an invoice's total under its amounts column is the table's last row, not a paragraph after it", async () => {
+  // The PDF Association's PDF/UA reference invoice: shaded rows, no rules; "845.00" alone on
+  // the last shaded row, right-aligned with the amounts above it.
+  const ids = [
+    'pdfua-invoice-p1-01',
+    'pdfua-invoice-p1-02',
+    'pdfua-invoice-p1-03',
+    'pdfua-invoice-p1-04',
+    'pdfua-invoice-p1-05',
+  ];
+  const { failed, ran } = await failingSetTests(ids);
+  assert.equal(ran.length, ids.length);
+  assert.deepEqual(failed, []);
+});

@@ -168,12 +168,8 @@ export function markdownToBlocks(md: string): TargetBlock[] {
     if (li) {
       flush();
       const text = inlineText(li[3]);
-      out.push({
-        tag: 'list_item',
-        content: text,
-        plain: text,
-        list: /\d/.test(li[2]) ? 'ordered_list' : 'unordered_list',
-      });
+      const list = /\d/.test(li[2]) ? 'ordered_list' : 'unordered_list';
+      out.push({ tag: 'list_item', content: text, plain: text, list });
       continue;
     }
     para.push(t.replace(/^>\s?/, ''));
