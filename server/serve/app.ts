@@ -2,7 +2,7 @@
  * `folio serve`: the HTTP API (Fastify), a drop-in for docling-serve's v1 API (matched against
  * docling-serve 1.31.0; docs/serve.md): POST /v1/convert/file and /v1/convert/source (and their
  * /async forms), /v1/chunk/hybrid/{file,source}[/async], GET /v1/status/poll/{task_id},
- * GET /v1/result/{task_id}, POST /v1/tasks/{task_id}/cancel, /health, /ready, /version,
+ * the WebSocket /v1/status/ws/{task_id} (statusWebSocket.ts), GET /v1/result/{task_id}, POST /v1/tasks/{task_id}/cancel, /health, /ready, /version,
  * /openapi.json and /docs. docling-serve's option names are read by doclingOptions.ts, inputs
  * made ready by inputs.ts and sources.ts, answers shaped by doclingResult.ts over jobs.ts.
  *
@@ -17,6 +17,7 @@ import { relative, isAbsolute, basename, resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
+import websocket from '@fastify/websocket';
 import type { ConvertOptions } from '../../common/protocol';
 import { HTTP_STATUS } from './httpStatus';
 import { TASK_ID } from '../queue/keys';
@@ -24,7 +25,13 @@ import { OptionsError, toConvertOptions } from './options';
 import { readChunking, readOptions, type ChunkingRequest, type RequestOptions } from './doclingOptions';
 import type { TaskRunner } from './tasks';
 import type { WorkDir } from './workdir';
-import { corsHeaders, gate, limitConnections, refuse } from './guard';
+import { corsHeaders, gate, limitConnections, redactQueryKey, refuse } from './guard';
+import {
+  DEFAULT_STATUS_SOCKETS,
+  registerStatusWebSocket,
+  STATUS_WS_MAX_PAYLOAD,
+  type StatusSocketLimits,
+} from './statusWebSocket';
 import { HttpError } from './httpError';
 import { isZipTarget, PRESIGNED_UNAVAILABLE } from './doclingTargets';
 import { checkName, readyInput, type StoredInput } from './inputs';
@@ -61,6 +68,10 @@ export interface ServeConfig {
   };
   /** How long a multi-document request's record is kept (the runner keeps the documents); default 1 h. */
   retentionMs?: number;
+  /** Where Fastify's request log goes (JSON lines); none by default. `api_key` query values are redacted. */
+  requestLog?: NodeJS.WritableStream;
+  /** The WebSocket status route's bounds (each socket also counts as a connection). */
+  statusSockets?: Partial<StatusSocketLimits>;
 }
 
 /** What one service takes at once (issue 21 item 10); each excess is answered, never queued silently. */
@@ -104,7 +115,21 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
   const maxFiles = cfg.maxFilesPerRequest ?? 20;
   // base64 is 4/3 of the bytes: a JSON body may carry one upload's worth of files, encoded.
   const jsonLimit = Math.ceil(cfg.maxUploadBytes * 1.34) + 1024 * 1024;
-  const app = Fastify({ logger: false, bodyLimit: jsonLimit, requestTimeout: limits.requestTimeoutMs });
+  const logger = cfg.requestLog
+    ? {
+        level: 'info',
+        stream: cfg.requestLog,
+        // Fastify's own request fields, with the target's api_key values redacted (guard.ts).
+        serializers: {
+          req: (r: { method: string; url: string; ip?: string }) => ({
+            method: r.method,
+            url: redactQueryKey(r.url),
+            remoteAddress: r.ip,
+          }),
+        },
+      }
+    : false;
+  const app = Fastify({ logger, bodyLimit: jsonLimit, requestTimeout: limits.requestTimeoutMs });
   const excess = limitConnections(app.server, limits.maxConnections);
   const jobs = new Jobs(cfg.runner, cfg.work, cfg.retentionMs ?? 3600_000);
   // First of all hooks, on matched and unmatched routes alike (guard.ts says why and in which order).
@@ -133,6 +158,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     },
   });
   // preservePath: see the client's name as sent, so a name with path separators is refused rather than silently cut.
+  await app.register(websocket, { options: { maxPayload: STATUS_WS_MAX_PAYLOAD } });
   await app.register(multipart, {
     preservePath: true,
     limits: { fileSize: cfg.maxUploadBytes, files: maxFiles, fields: 200, fieldSize: 100_000, parts: maxFiles + 200 },
@@ -724,6 +750,7 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
       return s;
     },
   );
+  registerStatusWebSocket(app, jobs, { ...DEFAULT_STATUS_SOCKETS, ...cfg.statusSockets });
   app.get<{ Params: { task_id: string }; Querystring: { target?: 'json' | 'zip' } }>(
     '/v1/result/:task_id',
     {

@@ -12,7 +12,9 @@
  *    given with `--allow-origin`, and `Sec-Fetch-Site: cross-site` is refused;
  * 5. the API key, on every route except the public ones (health, readiness, version, the API
  *    description). The decision uses the route Fastify matched — after it decoded the path — never
- *    the raw URL: `/%761/convert/file` is the route `/v1/convert/file` and needs the key.
+ *    the raw URL: `/%761/convert/file` is the route `/v1/convert/file` and needs the key. On the
+ *    WebSocket status route alone the key may also come as `?api_key=` (browsers cannot set a
+ *    header on a WebSocket handshake; docling-client sends it there), compared the same way.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { isIP, type Socket } from 'node:net';
@@ -30,6 +32,11 @@ export interface GateConfig {
 
 /** Routes (as registered) that answer without the key. */
 export const PUBLIC_ROUTES = new Set(['/health', '/ready', '/version', '/openapi.json', '/docs']);
+
+/** Routes (as registered) that also take the key as the `api_key` query parameter, docling-serve's way there. */
+export const QUERY_KEY_ROUTES = new Set(['/v1/status/ws/:task_id']);
+/** docling-serve's 401 detail on that route. */
+const QUERY_KEY_REQUIRED = 'Api key is required as the ?api_key=SECRET query parameter.';
 
 export interface GateRefusal {
   status: number;
@@ -162,10 +169,15 @@ export function gate(cfg: GateConfig, excess: WeakSet<Socket>, req: FastifyReque
   if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] && corsHeaders(cfg, req))
     return { status: 204, code: 'preflight', message: '' };
   const route = req.routeOptions.url;
-  if (!(route !== undefined && PUBLIC_ROUTES.has(route)) && !keyMatches(cfg.apiKey, req.headers['x-api-key'])) {
-    return { status: 401, code: 'unauthorized', message: 'missing or wrong API key: send it in the X-Api-Key header' };
+  if (route !== undefined && PUBLIC_ROUTES.has(route)) return undefined;
+  if (keyMatches(cfg.apiKey, req.headers['x-api-key'])) return undefined;
+  if (route !== undefined && QUERY_KEY_ROUTES.has(route)) {
+    // A repeated parameter is a list, never a match.
+    const given = (req.query as Record<string, unknown> | undefined)?.api_key;
+    if (keyMatches(cfg.apiKey, given)) return undefined;
+    return { status: 401, code: 'unauthorized', message: QUERY_KEY_REQUIRED };
   }
-  return undefined;
+  return { status: 401, code: 'unauthorized', message: 'missing or wrong API key: send it in the X-Api-Key header' };
 }
 
 export function refuse(reply: FastifyReply, r: GateRefusal): FastifyReply {
@@ -174,4 +186,29 @@ export function refuse(reply: FastifyReply, r: GateRefusal): FastifyReply {
   return reply
     .code(r.status)
     .send({ detail: r.message, error: { status: r.status, code: r.code, message: r.message } });
+}
+
+/**
+ * The request target as it may be logged: the value of every `api_key` query parameter (the
+ * name as the query parser reads it: percent-decoded, `+` as space) replaced, so a key sent on
+ * the WebSocket status route never reaches a log.
+ */
+export function redactQueryKey(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const parts = url
+    .slice(q + 1)
+    .split('&')
+    .map((p) => {
+      const eq = p.indexOf('=');
+      const name = eq < 0 ? p : p.slice(0, eq);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        /* malformed escapes: compare as written */
+      }
+      return decoded.trim().toLowerCase() === 'api_key' ? `${name}=[redacted]` : p;
+    });
+  return `${url.slice(0, q + 1)}${parts.join('&')}`;
 }

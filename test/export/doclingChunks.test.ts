@@ -25,21 +25,17 @@ import {
   type DoclingChunk,
 } from '../../server/export/doclingChunks';
 import type { ExportPage } from '../../server/export/pages';
-import { corpusPath, repoRoot } from '../helpers/corpus';
+import { corpusPath, doclingSchemaPath, repoRoot } from '../helpers/corpus';
 import { docChunkErrors, docChunkLinesErrors, doclingDocumentErrors } from './doclingSchema';
 
-/** The fields docling-core's DocItem declares; a chunk's item may hold no other. */
-const DOC_ITEM_FIELDS = [
-  'self_ref',
-  'parent',
-  'children',
-  'content_layer',
-  'meta',
-  'label',
-  'prov',
-  'source',
-  'comments',
-];
+/** The fields docling-core's DocItem declares (read from its own schema); a chunk's item may hold no other. */
+const DOC_ITEM_FIELDS = Object.keys(
+  (
+    JSON.parse(readFileSync(doclingSchemaPath('DocChunk.schema.json'), 'utf8')) as {
+      $defs: { DocItem: { properties: Record<string, unknown> } };
+    }
+  ).$defs.DocItem.properties,
+);
 
 function corpusPages(stem: string): ExportPage[] {
   const doctags = readFileSync(corpusPath(`docling/${stem}.doctags.txt`), 'utf8');
