@@ -75,6 +75,8 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
   /** The conversion's first page, sent with its image inline until it is on screen (see `inlineImage`). */
   private inlinePage: number | undefined;
   private inlined: { path: string; data: string } | undefined;
+  /** When the conversion's first page went to the webview (`firstPaintHold`). */
+  private firstPostedAt: number | undefined;
   /** The panel was opened by `prepare` and no page is in yet: it closes if the conversion ends without one. */
   private early = false;
   /** Editor scrolls the view made (sync, reveal) are not followed back (scrollSync.ts). */
@@ -148,6 +150,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     this.converting = true;
     this.progressState = undefined;
     this.inlinePage = undefined;
+    this.firstPostedAt = undefined;
     this.trace = new FirstPaintTrace(pdfUri.path.split('/').pop() ?? this.name, commandAt);
     this.trace.mark('view opened (before the backend)');
     this.early = true;
@@ -194,6 +197,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     this.lastSent.clear();
     this.progressState = undefined;
     this.inlinePage = undefined;
+    this.firstPostedAt = undefined;
     // The trace `prepare` began (its panel already starting) goes on; otherwise a new one.
     if (!this.early || !this.trace || this.trace.finished)
       this.trace = new FirstPaintTrace(pdfUri.path.split('/').pop() ?? this.name, timing?.commandAt);
@@ -383,19 +387,42 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     this.refreshTimer = setTimeout(() => this.refresh(), ms);
   }
 
+  /**
+   * How long a conversion's other pages wait behind its first page, from the moment that page is
+   * posted until the webview says it is painted: each page message costs the webview's main
+   * thread its Markdown, and a 300-page cold view painted page 1 a second late behind them.
+   * Bounded, since a hidden view never paints.
+   */
+  private static readonly FIRST_PAINT_HOLD_MS = 1500;
+
+  /** Milliseconds the other pages still wait for the first page's paint (0: none). */
+  private firstPaintHold(): number {
+    if (this.inlinePage === undefined || !this.trace || this.trace.finished) return 0;
+    this.firstPostedAt ??= Date.now(); // posted with the init: the hold starts now
+    return Math.max(0, this.firstPostedAt + LinkedView.FIRST_PAINT_HOLD_MS - Date.now());
+  }
+
   /** Sends the pages (all, or `only`) whose view changed since last sent. */
   private refresh(only?: number[]): void {
     if (!only) clearTimeout(this.refreshTimer);
     if (!this.panel) return;
     const text = this.document()?.getText();
-    const pages = only ? only.map((n) => this.map.page(n)).filter((p): p is MappedPage => !!p) : this.map.allPages();
+    let pages = only ? only.map((n) => this.map.page(n)).filter((p): p is MappedPage => !!p) : this.map.allPages();
+    const hold = this.firstPaintHold();
+    if (hold > 0 && pages.some((p) => p.page !== this.inlinePage)) {
+      pages = pages.filter((p) => p.page === this.inlinePage);
+      this.scheduleRefresh(hold);
+    }
     for (const p of pages) {
       const view = this.pageView(p, text);
       const json = JSON.stringify(view);
       if (this.lastSent.get(p.page) === json) continue;
       this.lastSent.set(p.page, json);
       this.post({ type: 'page', page: view });
-      if (this.trace && !this.trace.has('first page posted')) this.trace.mark('first page posted');
+      if (this.trace && !this.trace.has('first page posted')) {
+        this.trace.mark('first page posted');
+        this.firstPostedAt = Date.now();
+      }
     }
   }
 
@@ -580,6 +607,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       if (line) {
         this.ctx.output.appendLine(line);
         this.inlined = undefined;
+        this.scheduleRefresh(0); // the pages held behind the first one (firstPaintHold)
       }
       return;
     }
