@@ -159,6 +159,13 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
   });
   // preservePath: see the client's name as sent, so a name with path separators is refused rather than silently cut.
   await app.register(websocket, { options: { maxPayload: STATUS_WS_MAX_PAYLOAD } });
+  // An upgrade request answered over HTTP (refused by the gate before @fastify/websocket's own
+  // hook marked it) keeps its socket open: the plugin destroys only the ones it marked, and an open
+  // one holds app.close() (and a connection slot) for ever. Upgraded sockets are hijacked and never
+  // reach onResponse.
+  app.addHook('onResponse', async (req) => {
+    if (req.raw.headers.upgrade !== undefined) req.raw.socket?.destroy();
+  });
   await app.register(multipart, {
     preservePath: true,
     limits: { fileSize: cfg.maxUploadBytes, files: maxFiles, fields: 200, fieldSize: 100_000, parts: maxFiles + 200 },
