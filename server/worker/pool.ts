@@ -28,7 +28,7 @@ import {
 } from './cancelFlag';
 import { DEFAULT_LIMITS, MiB } from './limits';
 import { startupMark } from '../util/startupTrace';
-import { DEFAULT_WORKER_HEAP_MB, takePrestartedWorker } from './prestart';
+import { DEFAULT_WORKER_HEAP_MB, pageWorkerLimits, takePrestartedWorker } from './prestart';
 
 /** Distributes `Omit<T, 'id'>` over a union, so each request kind keeps its own fields. */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
@@ -94,7 +94,7 @@ class PoolWorker {
     } else {
       startupMark('pool:spawn');
       this.cancel = createCancelBuffer();
-      this.worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } });
+      this.worker = new Worker(script, { resourceLimits: pageWorkerLimits(maxHeapMb) });
       this.worker.postMessage({ kind: 'init', cancel: this.cancel } satisfies WorkerInit);
     }
     this.worker.on('message', (res: WorkerResponse) => {

@@ -18,6 +18,19 @@ import { createCancelBuffer } from './cancelFlag';
 /** The pool's heap limit per worker (MB) unless told otherwise (PoolOptions.maxHeapMb). */
 export const DEFAULT_WORKER_HEAP_MB = 3072;
 
+/**
+ * The page worker's thread stack. Node gives a Worker 4 MB; onnxruntime's graph code recurses on
+ * the calling thread when PaddleOCR's sessions are created there, and in a long batch (the
+ * 206-document snapshot, `folio convert` with `--jobs 1` or 2) that overflowed it: a segfault in
+ * libonnxruntime that ended the whole CLI with every later document unconverted.
+ */
+export const WORKER_STACK_MB = 16;
+
+/** The resource limits every page worker starts with (the pool's and the launcher's alike). */
+export function pageWorkerLimits(maxHeapMb: number): { maxOldGenerationSizeMb: number; stackSizeMb: number } {
+  return { maxOldGenerationSizeMb: maxHeapMb, stackSizeMb: WORKER_STACK_MB };
+}
+
 export interface PrestartedWorker {
   worker: Worker;
   cancel: Int32Array;
@@ -36,7 +49,7 @@ const slot = globalThis as unknown as Record<symbol, PrestartedWorker | undefine
 export function prestartPageWorker(script: string, maxHeapMb: number = DEFAULT_WORKER_HEAP_MB): void {
   if (slot[KEY]) return;
   const cancel = createCancelBuffer();
-  const worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } });
+  const worker = new Worker(script, { resourceLimits: pageWorkerLimits(maxHeapMb) });
   worker.postMessage({ kind: 'init', cancel } satisfies WorkerInit);
   worker.unref();
   const entry: PrestartedWorker = { worker, cancel, script, maxHeapMb, exited: false };
