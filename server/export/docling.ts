@@ -352,7 +352,8 @@ export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOpt
     const ctx: ItemContext = { doc, lists, prov: provenanceOn(page), opts };
     for (const it of page.items) {
       if (it.cls !== 'list_item') lists.close();
-      opts.refs?.set(it, addItem(ctx, it));
+      const made = addItem(ctx, it); // not inside `opts.refs?.set(…)`: `?.` would skip the call with it
+      opts.refs?.set(it, made);
     }
   }
   return doc.document(opts.name, originOf(opts));
