@@ -1,20 +1,20 @@
 /**
  * The pipeline engine's entry points, called by the page worker (server/worker/pageWorker.ts):
- * open a PDF, analyze a page (text layer or OCR → layout → DocItems), decide page furniture
- * across neighbouring pages, and re-parse one region with a given class.
+ * open a PDF, analyze a page (text layer or OCR → layout → DocItems) and re-parse one region with
+ * a given class. Page furniture is decided across pages on the main thread (convert/furniture.ts).
  */
 import { join } from 'node:path';
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import type { BBox, RegionClass } from '../../common/protocol';
-import { toGrid, type DocItem } from '../doctags/types';
-import type { AnalyzeOptions, PageAnalysis, PageContent } from './types';
+import { toGrid, type DocItem } from '../model/items';
+import type { AnalyzeOptions, PageAnalysis, PageContent } from '../model/content';
 import { openPdf, type PdfHandle } from '../pdf/open';
 import { renderPage, renderSkipReason, type RenderedPage } from '../pdf/render';
 import { pdfjsWork } from '../pdf/guard';
 import { readCachedPng, writeCacheEntry } from '../util/cache';
 import { textLayerUsable } from '../pdf/text';
 import { layoutPage } from '../layout/index';
-import { findTables } from '../layout/tableDetector';
+import { findTables } from '../layout/tables/detector';
 import { readPage, type RawPage } from './pageContent';
 import { recognize } from './ocrBridge';
 import { lowOcrConfidenceWarning, ocrToSpans } from './ocrPage';
@@ -23,7 +23,6 @@ import { shapeRegion } from './reparse';
 import { implausibleText, patchFromOcr, type Repair } from './textRepair';
 
 export { openPdf, type PdfHandle };
-export { markFurniture } from './furniture';
 
 /** OCR renders at 200 dpi: PaddleOCR's detector is tuned for text about 20–40 px high. */
 export const OCR_SCALE = 200 / 72;

@@ -1,12 +1,12 @@
 /** Re-parsing one region: the spans inside a box, shaped by the class the user chose. */
 import type { BBox, RegionClass } from '../../common/protocol';
-import { toGrid, type DocItem, type OtslCell } from '../doctags/types';
-import type { PageContent, TextSpan } from './types';
-import { buildLines, type Line } from '../layout/lines';
-import { joinLines, vocabularyOf } from '../layout/normalize';
-import { parseMarker } from '../layout/markers';
-import { codeText } from '../layout/classify';
-import { findTables } from '../layout/tableDetector';
+import { toGrid, type DocItem, type OtslCell } from '../model/items';
+import type { PageContent, TextSpan } from '../model/content';
+import { buildLines, type Line } from '../layout/lines/index';
+import { joinLines, vocabularyOf } from '../layout/lines/normalize';
+import { parseMarker } from '../layout/blocks/markers';
+import { codeText } from '../layout/blocks/classify';
+import { findTables } from '../layout/tables/detector';
 
 export function shapeRegion(
   content: PageContent,

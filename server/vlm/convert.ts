@@ -20,7 +20,7 @@ import { FolioError } from '../errors';
 import { FolioErrorCodes, type RegionClass } from '../../common/protocol';
 import { parseDocTags } from '../doctags/parse';
 import { serializeItem, serializePage } from '../doctags/serialize';
-import { toGrid, type DocItem } from '../doctags/types';
+import { toGrid, type DocItem } from '../model/items';
 import type { LoopGuardOptions } from './loopGuard';
 import type { PageJob, RegionJob, SpeculationReport, VlmPageOutput } from './messages';
 import type { GenerateOutput, GenerateRequest, Timings, VlmModel } from './model';

@@ -302,12 +302,7 @@ export class PageWorkerPool {
     return res;
   }
 
-  async analyze(
-    docId: string,
-    page: number,
-    options: import('../pipeline/types').AnalyzeOptions,
-    signal?: AbortSignal,
-  ) {
+  async analyze(docId: string, page: number, options: import('../model/content').AnalyzeOptions, signal?: AbortSignal) {
     const doc = this.doc(docId);
     return this.withWorker(signal, async (w) => {
       await this.ensureOpen(w, doc, signal);
@@ -326,7 +321,7 @@ export class PageWorkerPool {
     page: number,
     bbox: import('../../common/protocol').BBox,
     cls: import('../../common/protocol').RegionClass,
-    options: import('../pipeline/types').AnalyzeOptions,
+    options: import('../model/content').AnalyzeOptions,
     signal?: AbortSignal,
   ) {
     const doc = this.doc(docId);

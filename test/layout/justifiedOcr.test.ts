@@ -6,8 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildLines } from '../../server/layout/lines';
-import type { TextSpan } from '../../server/pipeline/types';
+import { buildLines } from '../../server/layout/lines/index';
+import type { TextSpan } from '../../server/model/content';
 
 /** Words of one line, each [text, x0, x1], at row y (a 10 pt column from x 50 to 200). */
 function row(y: number, words: [string, number, number][]): TextSpan[] {

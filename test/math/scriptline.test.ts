@@ -7,8 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildLines } from '../../server/layout/lines';
-import type { TextSpan } from '../../server/pipeline/types';
+import { buildLines } from '../../server/layout/lines/index';
+import type { TextSpan } from '../../server/model/content';
 
 function span(text: string, x0: number, y0: number, x1: number, y1: number, fontSize: number): TextSpan {
   return { text, fontName: 'DejaVuSerif', monospace: false, fontSize, bbox: { x0, y0, x1, y1 } };

@@ -3,7 +3,7 @@
  * that hold only furniture-band text listed as furniture candidates (server/pipeline/furniture.ts
  * decides across neighbouring pages).
  */
-import { attachCaptions } from '../captions';
+import { attachCaptions } from '../blocks/captions';
 import type { PageState, PageUnit } from './state';
 
 /** Tolerance (points) for a band line's box lying inside an item's box. */

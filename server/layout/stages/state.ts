@@ -3,15 +3,15 @@
  * stage reads what the stages before it wrote and fills its own fields.
  */
 import type { BBox } from '../../../common/protocol';
-import type { DocItem } from '../../doctags/types';
-import type { PageContent, TextSpan } from '../../pipeline/types';
+import type { DocItem } from '../../model/items';
+import type { PageContent, TextSpan } from '../../model/content';
 import type { DocStats } from '../../pdf/open';
-import type { Line } from '../lines';
-import type { Unit } from '../xycut';
-import type { Gutter } from '../streamOrder';
-import type { TableFound } from '../tableDetector';
+import type { Line } from '../lines/index';
+import type { Unit } from '../order/xycut';
+import type { Gutter } from '../order/streamOrder';
+import type { TableFound } from '../tables/detector';
 import type { FormulaFound } from '../math/index';
-import type { Place } from '../place';
+import type { Place } from '../order/place';
 
 export interface LayoutInput {
   content: PageContent;

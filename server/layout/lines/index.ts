@@ -3,11 +3,11 @@
  * the horizontal gap is too wide to be a word space (columns, table cells). Spaces are inserted
  * from gaps when the producer did not emit them.
  */
-import type { BBox } from '../../common/protocol';
-import type { TextSpan } from '../pipeline/types';
+import type { BBox } from '../../../common/protocol';
+import type { TextSpan } from '../../model/content';
 import { composeAccents, normalizeSpanText } from './normalize';
-import { flushRightEdges, justifiedContinuations } from './streamEvidence';
-import { gapCoversGutter } from './xycut';
+import { flushRightEdges, justifiedContinuations } from '../order/streamEvidence';
+import { gapCoversGutter } from '../order/xycut';
 import { mergeJustifiedOcrLines } from './justifiedOcr';
 
 export interface Line {

@@ -4,14 +4,14 @@
  * 2. for the text left over, column alignment over ≥ 3 lines with ≥ 2 gaps (tableAlign.ts).
  * Both produce a grid that tableGrid.ts fills with the page's spans and turns into OTSL.
  */
-import type { BBox } from '../../common/protocol';
-import type { OtslCell } from '../doctags/types';
-import type { PageContent } from '../pipeline/types';
-import { fillGrid, markHeader, pruneEmpty, type Grid, type GridTable } from './tableGrid';
-import { ruledGrids } from './tableRules';
-import { alignedGrids, forcedGrid } from './tableAlign';
-import { hruleTables } from './tableHrules';
-import { refineRuledGrid } from './tableRows';
+import type { BBox } from '../../../common/protocol';
+import type { OtslCell } from '../../model/items';
+import type { PageContent } from '../../model/content';
+import { fillGrid, markHeader, pruneEmpty, type Grid, type GridTable } from './grid';
+import { ruledGrids } from './rules';
+import { alignedGrids, forcedGrid } from './align';
+import { hruleTables } from './hrules';
+import { refineRuledGrid } from './rows';
 
 export interface DetectedTable {
   /** Box in points, top-left origin. */

@@ -2,8 +2,8 @@
  * The bridge to table detection (server/layout/tables.ts, owned by the tables engineer): one
  * place to adapt if its interface moves. Tables' spans leave the paragraph flow.
  */
-import type { PageContent } from '../pipeline/types';
-import { detectTables, type DetectedTable } from './tables';
+import type { PageContent } from '../../model/content';
+import { detectTables, type DetectedTable } from './index';
 
 export type TableFound = DetectedTable;
 

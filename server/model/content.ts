@@ -3,7 +3,7 @@
  * page worker (server/worker), consumed on the backend's main thread, so everything here must
  * survive structured cloning (plain data only).
  */
-import type { DocItem } from '../doctags/types';
+import type { DocItem } from './items';
 
 export interface PageImage {
   /** Absolute path of the PNG in the cache folder. */

@@ -5,7 +5,7 @@
  * Each unit gets the path of cuts that led to it: lines with different paths are in different
  * columns and never merge into one block.
  */
-import type { BBox } from '../../common/protocol';
+import type { BBox } from '../../../common/protocol';
 
 export interface Unit {
   bbox: BBox;
