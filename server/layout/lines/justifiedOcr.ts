@@ -9,9 +9,9 @@
  * before lines are built, and a row of cells has uneven gaps or numbers.
  */
 import type { TextSpan } from '../../model/content';
-import type { Line } from './index';
+import type { Line } from './line';
 
-/** lines.ts `makeLine`, passed in: lines.ts calls this module, so it is not imported back. */
+/** lines/index.ts `makeLine`, passed in: lines/index.ts calls this module, so it is not imported back. */
 type MakeLine = (spans: TextSpan[], rtl: boolean) => Line;
 
 type Gutter = { x0: number; x1: number };
