@@ -30,7 +30,7 @@ import {
   FolioErrorCodes,
 } from '../../common/protocol';
 import { CancelledError, FolioError, isCancelled, isFolioError, messageOf } from '../errors';
-import type { AnalyzeOptions, PageAnalysis } from '../model/content';
+import type { AnalyzeOptions, PageAnalysis } from '../model/analysis';
 import { markFurniture } from './furniture';
 import type { PageWorkerPool } from '../worker/pool';
 import { resolveLimits } from '../worker/limits';

@@ -3,7 +3,7 @@
  * neighbouring page has a block with the same text (digits normalized) at about the same height,
  * or when it is a page number alone; on a page without neighbours, by its form (`furnitureByForm`).
  */
-import type { PageAnalysis } from '../model/content';
+import type { PageAnalysis } from '../model/analysis';
 import type { DocItem } from '../model/items';
 
 export function furnitureKey(text: string): string {

@@ -5,7 +5,7 @@
  */
 import type { BBox, RegionClass } from '../../common/protocol';
 import type { DocItem } from '../model/items';
-import type { AnalyzeOptions, PageAnalysis } from '../model/content';
+import type { AnalyzeOptions, PageAnalysis } from '../model/analysis';
 import type { SerializedError } from '../errors';
 
 /** The first message a page worker receives: the shared cancellation flag (see cancelFlag.ts). */

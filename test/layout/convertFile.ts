@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { analyzePage, openPdf } from '../../server/pipeline/index';
 import { markFurniture } from '../../server/convert/furniture';
-import type { PageAnalysis } from '../../server/model/content';
+import type { PageAnalysis } from '../../server/model/analysis';
 import { documentToMarkdown } from '../../server/doctags/markdown';
 import { options } from '../pipeline/analyze';
 

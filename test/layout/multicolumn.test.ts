@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzePage, openPdf } from '../../server/pipeline/index';
 import { markFurniture } from '../../server/convert/furniture';
-import type { PageAnalysis } from '../../server/model/content';
+import type { PageAnalysis } from '../../server/model/analysis';
 import { pageToMarkdown } from '../../server/doctags/markdown';
 import { joinPageMarkdown } from '../../server/convert/pageJoin';
 import { parseMarkdown } from '../../eval/metrics/markdown';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzePage, openPdf } from '../../server/pipeline/index';
 import { markFurniture } from '../../server/convert/furniture';
-import type { AnalyzeOptions, PageAnalysis } from '../../server/model/content';
+import type { AnalyzeOptions, PageAnalysis } from '../../server/model/analysis';
 import type { DocItem } from '../../server/model/items';
 import { corpusPath } from '../helpers/corpus';
 

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { analyzeCorpusPdf, options } from './analyze';
 import { furnitureByForm, isBandStamp, isPageNumber, markFurniture } from '../../server/convert/furniture';
 import { analyzePage, openPdf } from '../../server/pipeline/index';
-import type { PageAnalysis } from '../../server/model/content';
+import type { PageAnalysis } from '../../server/model/analysis';
 import type { DocItem } from '../../server/model/items';
 import { pageToMarkdown } from '../../server/doctags/markdown';
 import { scoreDocument } from '../../eval/metrics/score';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { analyzePage, openPdf } from '../../server/pipeline/index';
 import { markFurniture } from '../../server/convert/furniture';
-import type { PageAnalysis } from '../../server/model/content';
+import type { PageAnalysis } from '../../server/model/analysis';
 import { imagePdf } from '../../eval/gen/multicol/scan';
 import { scanPdfPage, type ScanOptions } from '../ocr/scan';
 import { options } from './analyze';

@@ -5,7 +5,7 @@
  * fonts; formulas from math fonts and symbols; captions and footnotes from wording, size and place.
  */
 import type { RegionClass } from '../../../common/protocol';
-import type { DocStats } from '../../pdf/open';
+import type { DocStats } from '../../model/stats';
 import type { Block } from './index';
 import { headingNumberDepth } from './markers';
 import { joinLines } from '../lines/normalize';

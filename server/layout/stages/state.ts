@@ -5,7 +5,7 @@
 import type { BBox } from '../../../common/protocol';
 import type { DocItem } from '../../model/items';
 import type { PageContent, TextSpan } from '../../model/content';
-import type { DocStats } from '../../pdf/open';
+import type { DocStats } from '../../model/stats';
 import type { Line } from '../lines/index';
 import type { Unit } from '../order/xycut';
 import type { Gutter } from '../order/streamOrder';
