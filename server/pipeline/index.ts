@@ -14,13 +14,11 @@ import { renderPage, renderSkipReason, type RenderedPage } from '../pdf/render';
 import { pdfjsWork } from '../pdf/guard';
 import { readCachedPng, writeCacheEntry } from '../util/cache';
 import { textLayerUsable } from '../pdf/text';
-import { layoutPage } from '../layout/index';
-import { findTables } from '../layout/tables/detector';
+import { layoutPage, layoutRegion } from '../layout/index';
 import { readPage, type RawPage } from './pageContent';
 import { recognize } from './ocrBridge';
 import { lowOcrConfidenceWarning, ocrToSpans } from './ocrPage';
 import { savePictures } from './pictures';
-import { shapeRegion } from './reparse';
 import { implausibleText, patchFromOcr, type Repair } from './textRepair';
 
 export { openPdf, type PdfHandle };
@@ -79,8 +77,8 @@ export async function analyzePage(
         content,
         stats: ocrStats(os.spans.map((s) => s.fontSize)),
         marks: [],
-        tables: safeTables(content, warnings),
       });
+      warnings.push(...laid.warnings);
       for (const it of laid.items) {
         if (!it.bbox) continue;
         it.bbox = os.toDisplayed(it.bbox);
@@ -92,9 +90,9 @@ export async function analyzePage(
         content: raw.content,
         stats: doc.stats,
         marks: raw.marks,
-        tables: safeTables(raw.content, warnings),
         angles: raw.angles,
       });
+      warnings.push(...laid.warnings);
       read = { ocr: false, rotation: 0 };
       if (!tooLarge && opts.ocr !== 'never')
         await repairImplausibleLines(doc, page, laid.items, opts, warnings, signal);
@@ -186,16 +184,6 @@ async function repairImplausibleLines(
 /** Items whose text is not running text: never read again by OCR. */
 const NOT_TEXT = new Set<DocItem['cls']>(['picture', 'table', 'formula', 'code']);
 
-/** Table detection must never cost the page: on failure the table's text flows as lines. */
-function safeTables(content: PageContent, warnings: string[]) {
-  try {
-    return findTables(content);
-  } catch (e) {
-    warnings.push(`table detection failed: ${(e as Error).message}`);
-    return [];
-  }
-}
-
 function ocrStats(sizes: number[]) {
   const hist = new Map<number, number>();
   for (const s of sizes) hist.set(Math.round(s), (hist.get(Math.round(s)) ?? 0) + 1);
@@ -232,7 +220,7 @@ export async function reparseRegion(
       });
       content = { ...content, spans, rules: [], graphics: [] };
     }
-    return shapeRegion(content, bbox, cls, { width: W, height: H });
+    return layoutRegion(content, bbox, cls, { width: W, height: H });
   } finally {
     page.cleanup();
   }

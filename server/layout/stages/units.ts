@@ -37,7 +37,7 @@ export function findUnits(state: PageState): PageState {
   );
   // Justified prose that alignment mistook for a table goes back to the text flow.
   // Only tables found by alignment alone: rules (full grids, booktabs) are stronger evidence.
-  const tables = state.input.tables.filter(
+  const tables = state.tables.filter(
     (t) =>
       !(
         t.alignedOnly &&
