@@ -9,7 +9,7 @@
  * against the same interface that runs in production.
  */
 
-import type { LoopGuardOptions } from '../vlm/loopGuard';
+import type { LoopGuardOptions } from '../util/loopGuard';
 
 /** Log-probabilities over the vocabulary for one position (length = vocabulary size). */
 export type LogProbs = Float32Array;

@@ -21,7 +21,7 @@ import { FolioErrorCodes, type RegionClass } from '../../common/protocol';
 import { parseDocTags } from '../doctags/parse';
 import { serializeItem, serializePage } from '../doctags/serialize';
 import { toGrid, type DocItem } from '../model/items';
-import type { LoopGuardOptions } from './loopGuard';
+import type { LoopGuardOptions } from '../util/loopGuard';
 import type { PageJob, RegionJob, SpeculationReport, VlmPageOutput } from './messages';
 import type { GenerateOutput, GenerateRequest, Timings, VlmModel } from './model';
 import { specDefaultsFor, specModeFor, type SpeculationSetting } from '../speculative/defaults';

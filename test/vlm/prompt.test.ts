@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chatPrompt, layoutPrior, regionInstruction, stripWrapper, usePrior } from '../../server/vlm/prompt';
-import { LoopGuard } from '../../server/vlm/loopGuard';
+import { LoopGuard } from '../../server/util/loopGuard';
 import type { DocItem } from '../../server/model/items';
 
 test('chat template and instructions per class', () => {
