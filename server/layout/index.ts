@@ -7,7 +7,7 @@
  *   units            pictures, tables, display formulas out of the text flow; spans by angle
  *   gutters          column gutters, lines built against them, the units the XY-cut orders
  *   furniture bands  header, footer and side-margin text apart from the body
- *   body order       XY-cut (xycut.ts), the content stream where it reads like a page
+ *   body order       XY-cut (order/xycut.ts), the content stream where it reads like a page
  *   items            blocks, classes, inline math, paragraphs joined across columns
  *   captions         captions nested in their floats; furniture candidates listed
  *

@@ -1,5 +1,5 @@
 /**
- * OCR'd justified lines (server/layout/justifiedOcr.ts) on plain word boxes: the pieces of one
+ * OCR'd justified lines (server/layout/lines/justifiedOcr.ts) on plain word boxes: the pieces of one
  * stretched line are one line, table rows and ragged lines are not, and the recognizer's full
  * stop at the end of a crop goes where the text runs on in lower case. The real scans are in
  * test/pipeline/ocrThreeColumns.test.ts.

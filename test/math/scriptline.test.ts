@@ -1,5 +1,5 @@
 /**
- * Line grouping around inline math (layout/lines.ts): a superscript raised above its sentence
+ * Line grouping around inline math (layout/lines/index.ts): a superscript raised above its sentence
  * (LibreOffice Math's "x²" inside a Writer paragraph: the "2" sits higher than the text's
  * middle, so it sorts first) stays on the sentence's line instead of becoming a line of its own,
  * while a small number that touches nothing (a page number under the text) keeps its own line;

@@ -1,5 +1,5 @@
 /**
- * Stage 5, items: runs of ordered lines become blocks (blocks.ts), blocks get their class
+ * Stage 5, items: runs of ordered lines become blocks (blocks/index.ts), blocks get their class
  * (classify.ts), inline math goes into running text and formula blocks are rebuilt as LaTeX
  * (math/), and a paragraph broken across columns or bands is joined again (continuation.ts).
  * Pictures, tables and display formulas stand as items of their own between the blocks.
