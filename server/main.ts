@@ -35,7 +35,7 @@ import { CancelledError, isCancelled, isFolioError, messageOf } from './errors';
 import { renderRegion } from './convert/region';
 import { disposeVlmEngines, vlmPageEngine } from './convert/vlmEngine';
 import { parseDocTags } from './doctags/parse';
-import { toGrid } from './doctags/types';
+import { toGrid } from './model/items';
 import { checkConvertParams, checkReparseParams } from './convert/checkParams';
 import { evictCache } from './util/cache';
 import { IdleMap } from './util/idleMap';

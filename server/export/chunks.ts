@@ -8,7 +8,7 @@
  * docs/formats.md describes the output.
  */
 import type { BBox, RegionClass } from '../../common/protocol';
-import type { DocItem, OtslCell } from '../doctags/types';
+import type { DocItem, OtslCell } from '../model/items';
 import { renderRegionMarkdown } from '../doctags/markdown';
 import { tableToMarkdown, rectangular } from '../doctags/mdTable';
 import type { ExportPage } from './pages';

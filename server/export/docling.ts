@@ -35,7 +35,7 @@ import type {
   UnorderedList,
 } from '@docling/docling-core';
 import type { BBox } from '../../common/protocol';
-import { type DocItem, fromGrid } from '../doctags/types';
+import { type DocItem, fromGrid } from '../model/items';
 import type { ExportPage } from './pages';
 import { otslToTableData } from './doclingTable';
 import { numberOfLabel } from '../doctags/listLabel';

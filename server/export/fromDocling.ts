@@ -6,7 +6,7 @@
  */
 import type { DoclingDocument, NodeItem, RefItem, TableItem, PictureItem } from '@docling/docling-core';
 import type { RegionClass } from '../../common/protocol';
-import { partsToText, type DocItem, type InlinePart } from '../doctags/types';
+import { partsToText, type DocItem, type InlinePart } from '../model/items';
 import { pageToMarkdown } from '../doctags/markdown';
 import { tableDataToOtsl } from './doclingTable';
 import { isListLabel } from '../doctags/listLabel';
