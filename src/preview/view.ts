@@ -18,7 +18,6 @@ import {
   isStale,
   parseViewMessage,
   type HostMessageBody,
-  type MarkdownBlock,
   type PageView,
   type ViewMessage,
 } from '../../common/viewMessages';
@@ -32,6 +31,7 @@ import { deleteRegion, reparseRegion, type RegionSnapshot, type ReparseTarget } 
 import { planReparse, type ReparseContext, type ReparsePlan } from './reparsePlan';
 import { messageOf } from '../../common/errorKinds';
 import { FirstPaintTrace } from './firstPaint';
+import { pageViewOf } from './pageView';
 import { EchoGuard, lineInSpan, regionAtLine, type LineSpan } from './scrollSync';
 
 /** `folio.preview.scrollEditorWithView` / `scrollViewWithEditor` (default on, read at each scroll). */
@@ -427,46 +427,16 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
   }
 
   private pageView(p: MappedPage, text = this.document()?.getText()): PageView {
-    const regions = [...p.regions].sort((a, b) => a.order - b.order);
-    const blocks: MarkdownBlock[] = [];
-    const linked = regions.filter((r) => r.range).sort((a, b) => a.range!.start - b.range!.start);
-    let prevEnd: number | undefined;
-    for (const r of linked) {
-      const rng = r.range!;
-      if (text !== undefined && prevEnd !== undefined && rng.start > prevEnd) {
-        // Text the user added between two regions: shown, but owned by no region.
-        const gap = text.slice(prevEnd, rng.start);
-        if (gap.trim()) blocks.push({ markdown: gap.trim() });
-      }
-      blocks.push({ regionId: r.id, markdown: text !== undefined ? text.slice(rng.start, rng.end) : r.text });
-      prevEnd = rng.end;
-    }
     const sharp = this.sharp.get(p.page);
     const path = sharp?.image ?? p.image;
     const image = path && this.panel ? this.imageSrc(path) : undefined;
     const inline = image && !sharp && p.page === this.inlinePage ? this.inlineImage(path!) : undefined;
-    return {
-      page: p.page,
-      width: p.width,
-      height: p.height,
+    return pageViewOf(p, text, {
       imageSrc: image,
-      ...(inline ? { imageData: inline } : {}),
-      imageWidth: sharp?.width ?? p.imageWidth,
-      imageHeight: sharp?.height ?? p.imageHeight,
-      regions: regions.map((r) => ({
-        id: r.id,
-        cls: r.cls,
-        level: r.level,
-        bbox: r.bbox,
-        grid: r.grid,
-        order: r.order,
-        linked: !!r.range,
-      })),
-      blocks,
-      ocr: p.ocr,
-      warnings: p.warnings,
-      error: p.error,
-    };
+      imageData: inline,
+      imageWidth: sharp?.width,
+      imageHeight: sharp?.height,
+    });
   }
 
   /**
