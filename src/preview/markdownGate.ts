@@ -12,42 +12,57 @@
  *
  * Pure timers, no `vscode` import (unit-tested: test/preview/markdownGate.test.ts).
  */
-export type GateReason = 'painted' | 'ended' | 'page late' | 'webview late';
+export type GateReason = 'painted' | 'ended' | 'page late' | 'paint late' | 'webview late';
 
 export class MarkdownGate {
   /** Resolves once, with why the `.md` may open now. */
   readonly opened: Promise<GateReason>;
   private resolve!: (why: GateReason) => void;
   private released = false;
-  private readonly timers: ReturnType<typeof setTimeout>[] = [];
+  /** The longest wait at all (a webview that never starts, e.g. its group hidden). */
+  private limit: ReturnType<typeof setTimeout> | undefined;
+  /** The wait for page 1 once the webview is up, then for its paint once it is posted. */
+  private step: ReturnType<typeof setTimeout> | undefined;
+  private posted = false;
 
   /**
-   * `afterReadyMs`: how long the `.md` waits for the first page once the webview is up (a slow
-   * backend then no longer keeps the `.md` away); `limitMs`: the longest it waits at all (a webview
-   * that never starts, e.g. its group hidden).
+   * `afterReadyMs`: how long the `.md` waits for page 1 once the webview is up (a slow backend
+   * then no longer keeps the `.md` away); `afterPostMs`: how long it waits for page 1's paint once
+   * the page is posted; `limitMs`: the longest it waits for the webview or page 1 at all.
    */
   constructor(
     private readonly afterReadyMs = 2000,
+    private readonly afterPostMs = 2000,
     limitMs = 10_000,
   ) {
     this.opened = new Promise((r) => (this.resolve = r));
-    this.timers.push(setTimeout(() => this.release('webview late'), limitMs));
+    this.limit = setTimeout(() => this.release('webview late'), limitMs);
   }
 
   get isReleased(): boolean {
     return this.released;
   }
 
-  /** The webview's script ran: the page now has `afterReadyMs` to be painted. */
+  /** The webview's script ran: page 1 now has `afterReadyMs` to come (unless it already did). */
   webviewReady(): void {
-    if (!this.released && this.timers.length === 1)
-      this.timers.push(setTimeout(() => this.release('page late'), this.afterReadyMs));
+    if (this.released || this.posted || this.step) return;
+    this.step = setTimeout(() => this.release('page late'), this.afterReadyMs);
+  }
+
+  /** Page 1 went to the webview: its paint has `afterPostMs` (the other bounds no longer apply). */
+  pagePosted(): void {
+    if (this.released || this.posted) return;
+    this.posted = true;
+    clearTimeout(this.limit);
+    clearTimeout(this.step);
+    this.step = setTimeout(() => this.release('paint late'), this.afterPostMs);
   }
 
   release(why: GateReason): void {
     if (this.released) return;
     this.released = true;
-    for (const t of this.timers) clearTimeout(t);
+    clearTimeout(this.limit);
+    clearTimeout(this.step);
     this.resolve(why);
   }
 }

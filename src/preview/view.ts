@@ -247,7 +247,8 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
   }
 
   finish(cancelled: boolean, pagesDone: number, writtenHash?: string): void {
-    this.mdGate?.release('ended');
+    // With pages, the `.md` still waits for the first one's paint (a one-page PDF ends with it).
+    if (!this.hasPages() || this.trace?.finished) this.mdGate?.release('ended');
     // Cancelled before any page: the view opened for it would stay an empty pane; it closes.
     if (this.early && !this.hasPages()) {
       this.early = false;
@@ -371,7 +372,8 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     if (this.converting && this.panel && this.trace && !this.trace.finished) {
       if (!this.mdGate) {
         this.mdGate = new MarkdownGate();
-        if (this.webviewUp) this.mdGate.webviewReady();
+        if (this.trace.has('first page posted')) this.mdGate.pagePosted();
+        else if (this.webviewUp) this.mdGate.webviewReady();
       }
       const why = await this.mdGate.opened;
       this.trace?.mark(`.md shown (${why})`); // in the trace line only when it came before the page
@@ -451,6 +453,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       if (this.trace && !this.trace.has('first page posted')) {
         this.trace.mark('first page posted');
         this.firstPostedAt = Date.now();
+        this.mdGate?.pagePosted();
       }
     }
   }
