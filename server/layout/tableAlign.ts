@@ -9,7 +9,6 @@
  */
 import type { TextSpan } from '../pipeline/types';
 import type { Grid } from './tableGrid';
-import { markBases } from './tableMarks';
 
 interface Piece {
   x0: number;
@@ -59,10 +58,7 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepPro
     .filter((i) => !taken.has(i) && (spans[i]!.dir ?? 'ltr') !== 'ttb' && spans[i]!.text.trim() !== '')
     .sort((a, b) => spans[a]!.bbox.y0 + spans[a]!.bbox.y1 - (spans[b]!.bbox.y0 + spans[b]!.bbox.y1));
   const out: { y0: number; y1: number; size: number; members: number[] }[] = [];
-  // Footnote marks and scripts join the line of the text they follow, after it is grouped.
-  const bases = markBases(spans, idx);
   for (const i of idx) {
-    if (bases.has(i)) continue;
     const b = spans[i]!.bbox;
     const cy = (b.y0 + b.y1) / 2;
     // Join the line whose vertical extent holds this span's centre (tables often mix sizes a little).
@@ -73,7 +69,6 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepPro
       line.y1 = Math.max(line.y1, b.y1);
     } else out.push({ y0: b.y0, y1: b.y1, size: spans[i]!.fontSize, members: [i] });
   }
-  for (const [m, b] of bases) out.find((l) => l.members.includes(b))?.members.push(m);
   out.sort((a, b) => a.y0 - b.y0);
   return out
     .map((l) => {
@@ -83,7 +78,7 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepPro
       // left out, so they cannot stretch a table over the text next to it.
       const prose = new Set<number>();
       const proseRuns: [number, number][] = [];
-      const coarse = group(spans, ms, PROSE_GAP_EM, bases);
+      const coarse = group(spans, ms, PROSE_GAP_EM);
       for (const run of coarse) {
         if (!keepProse && (run.chars > 45 || run.x1 - run.x0 > 0.33 * pageWidth)) {
           for (const i of run.spans) prose.add(i);
@@ -94,7 +89,6 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepPro
         spans,
         ms.filter((i) => !prose.has(i)),
         CELL_GAP_EM,
-        bases,
       );
       return {
         y0: l.y0,
@@ -117,18 +111,14 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepPro
 }
 
 /** Runs of a line's spans (sorted by x) separated by gaps of at least `em` font sizes. */
-function group(spans: TextSpan[], sorted: number[], em: number, bases?: Map<number, number>): Piece[] {
+function group(spans: TextSpan[], sorted: number[], em: number): Piece[] {
   const pieces: Piece[] = [];
   for (const i of sorted) {
     const s = spans[i]!;
     const last = pieces[pieces.length - 1];
     const lastSize = last ? spans[last.spans[last.spans.length - 1]!]!.fontSize : 0;
     // Text of another size is another run (a table's small type beside body text).
-    // A mark after its base is part of its run whatever its size.
-    const sameSize =
-      last !== undefined &&
-      (Math.abs(lastSize - s.fontSize) <= 0.15 * Math.max(lastSize, s.fontSize) ||
-        last.spans.includes(bases?.get(i) ?? -1));
+    const sameSize = last !== undefined && Math.abs(lastSize - s.fontSize) <= 0.15 * Math.max(lastSize, s.fontSize);
     if (last && sameSize && s.bbox.x0 - last.x1 < em * Math.max(Math.min(s.fontSize, lastSize), 4)) {
       last.x1 = Math.max(last.x1, s.bbox.x1);
       last.spans.push(i);

@@ -145,11 +145,18 @@ function colOf(p: Piece, cols: [number, number][]): number[] {
 /**
  * The columns a header piece heads. Besides the columns it covers (colOf), a heading centred
  * over a pair of columns with its centre in the white gap between them ("D¹₄ₕ" over "1st
- * alternative" and "2nd alternative", "Year Ended" over two year columns) spans both.
+ * alternative" and "2nd alternative", "Year Ended" over two year columns) spans both — unless
+ * a piece of the header line above or below covers most of it: then it is one line of a cell
+ * set on two ("Tokens" over "per second").
  */
-function headCols(p: Piece, cols: [number, number][]): number[] {
+function headCols(p: Piece, cols: [number, number][], head: TLine[] = []): number[] {
   const cs = colOf(p, cols);
   if (cs.length > 1) return cs;
+  const w = p.x1 - p.x0;
+  const stacked = head.some((l) =>
+    l.pieces.some((q) => q !== p && Math.min(q.x1, p.x1) - Math.max(q.x0, p.x0) > 0.5 * Math.min(w, q.x1 - q.x0)),
+  );
+  if (stacked) return cs;
   const c = (p.x0 + p.x1) / 2;
   for (let k = 0; k + 1 < cols.length; k++) {
     const [a0, a1] = cols[k]!;
@@ -437,12 +444,12 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
   let merged: Row | undefined;
   head.forEach((l) => {
     const spanning =
-      l.pieces.some((p) => headCols(p, cols).length > 1) ||
+      l.pieces.some((p) => headCols(p, cols, head).length > 1) ||
       cmid.some((r) => r.y0 > l.y1 - 1 && r.y0 < l.y1 + l.size * 0.9);
     if (spanning) {
       const row = newRow(l);
       for (const p of l.pieces) {
-        const cs = headCols(p, cols);
+        const cs = headCols(p, cols, head);
         row.cells[cs[0]!]!.push(p.text);
         if (cs.length > 1) row.span[cs[0]!] = cs;
       }
