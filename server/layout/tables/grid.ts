@@ -3,10 +3,10 @@
  * merged) and the page's text spans to OTSL rows. Shared by both table sources: ruling lines and
  * text alignment.
  */
-import type { BBox } from '../../common/protocol';
-import type { OtslCell } from '../doctags/types';
-import type { TextSpan } from '../pipeline/types';
-import { markBases, placementY } from './tableMarks';
+import type { BBox } from '../../../common/protocol';
+import type { OtslCell } from '../../model/items';
+import type { TextSpan } from '../../model/content';
+import { markBases, placementY } from './marks';
 
 export interface Grid {
   /** Column boundaries, left to right (C + 1 values). */

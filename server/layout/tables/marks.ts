@@ -4,11 +4,11 @@
  * off the baseline, such a mark's box centre lies between two rows, so grouping by centre made it
  * a row of its own ("| | a | |" between "K" and "Mn") or gave it to the row above ("He a").
  * Each mark belongs to the span it touches on its left, and takes that span's row: in a grid's
- * cells (tableGrid.fillGrid) and in the lines of a rule-bounded table (tableHrules). Tables found
+ * cells (grid.ts, fillGrid) and in the lines of a rule-bounded table (hrules.ts). Tables found
  * by alignment alone keep their own line grouping: there a mark joining its line made display
  * formulas (a sum over n² = π²/6) read as tables.
  */
-import type { TextSpan } from '../pipeline/types';
+import type { TextSpan } from '../../model/content';
 
 /** A mark is at most this share of its base's size (TeX sets script sizes at 0.7 and 0.5). */
 const MARK_SIZE = 0.8;

@@ -8,12 +8,12 @@
  * What keeps text out: the body must have at least two rows with two or more short cells in most
  * of them, in at least two columns; a rule under a heading or over footnotes has prose under it.
  */
-import type { BBox } from '../../common/protocol';
-import type { OtslCell } from '../doctags/types';
-import type { Rule, TextSpan } from '../pipeline/types';
-import { normalizeSpanText } from './normalize';
-import { isTableCaptionLine, isTableCaptionStart } from './captions';
-import { markBases } from './tableMarks';
+import type { BBox } from '../../../common/protocol';
+import type { OtslCell } from '../../model/items';
+import type { Rule, TextSpan } from '../../model/content';
+import { normalizeSpanText } from '../lines/normalize';
+import { isTableCaptionLine, isTableCaptionStart } from '../blocks/captions';
+import { markBases } from './marks';
 
 export interface HruleTable {
   bbox: BBox;
@@ -44,7 +44,7 @@ function horizontal(r: Rule): boolean {
 
 /** Rows of text in a box: spans grouped by vertical centre, then split into pieces at wide gaps. */
 function linesIn(spans: TextSpan[], idx: number[]): TLine[] {
-  // A footnote mark or script is grouped with the text it follows (tableMarks.ts).
+  // A footnote mark or script is grouped with the text it follows (marks.ts).
   const bases = markBases(spans, idx);
   const sorted = [...idx].sort((a, b) => cy(spans[bases.get(a) ?? a]!) - cy(spans[bases.get(b) ?? b]!));
   const groups: { c: number; h: number; members: number[] }[] = [];
