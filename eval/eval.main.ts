@@ -4,13 +4,15 @@
  *
  *   node out/scripts/eval/eval.main.js [--sets a,b] [--peers Folio,pdftotext,…] [--jobs 2]
  *                                      [--timeout-s 120] [--out eval/out] [--limit N] [--quick]
- *                                      [--only id-or-pdf-substring,…]  (realworld only)
+ *                                      [--only id-or-pdf-substring,…]  (realworld and tables only)
  *
  * `math` (in the default sets) is the typeset formulas-and-tables set of issue 11: it runs
  * `eval/gen/math/mathset.main.ts` (formula match and table cell F1/TEDS, every peer beside
  * Folio) after the text sets, into `<out>/mathset/`; its exit code counts.
  * `realworld` (not in the default sets; `--sets realworld`) is issue 23's person-checked set of
  * olmOCR-bench-style tests on real pages: eval/realworld/run.ts, into `<out>/realworld/`.
+ * `tables` (in the default sets) is issue 31's table-only set: pages with ground-truth tables
+ * (eval/tables/), cell F1 and PubTabNet's TEDS per page, source and producer, into `<out>/tables/`.
  * The sets include the generated multi-column set (`multicol`, `multicol-scan`: issue 15),
  * built on demand into a cache and reported per producer; `--quick` builds and scores only
  * two of its documents.
@@ -37,6 +39,7 @@ import { fmt, markdownTable, textTable } from './report/textTable';
 import { repoRoot } from './repo';
 import { requireMeasured } from './report/nothingMeasured';
 import { REALWORLD_SET, runRealworld } from './realworld/run';
+import { runTableSet, TABLES_SET } from './tables/run';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -61,26 +64,31 @@ const HEAD = ['converter', 'ok', 'NED median', ...METRICS.map((m) => (m.key === 
 async function main(): Promise<number> {
   const repo = repoRoot();
   const root = corpusRoot(repo);
-  const asked = (arg('sets')?.split(',') ?? [...QUALITY_SETS, ...MULTICOL_SETS, MATH_SET]).map((s) => s.trim());
+  const asked = (arg('sets')?.split(',') ?? [...QUALITY_SETS, ...MULTICOL_SETS, MATH_SET, TABLES_SET]).map((s) =>
+    s.trim(),
+  );
   const outDirEarly = resolve(arg('out') ?? join(repo, 'eval', 'out'));
   const withMath = asked.includes(MATH_SET);
   // `realworld` (issue 23, eval/realworld/) runs on its own one-page PDFs, after any other set.
   const withRealworld = asked.includes(REALWORLD_SET);
-  const sets = asked.filter((s) => s !== MATH_SET && s !== REALWORLD_SET);
-  const realworld = () =>
-    runRealworld(repo, {
-      outDir: outDirEarly,
-      peers: arg('peers')
-        ?.split(',')
-        .map((s) => s.trim()),
-      jobs: Number(arg('jobs') ?? 2),
-      timeoutMs: Number(arg('timeout-s') ?? 300) * 1000,
-      only: arg('only')?.split(','),
-    });
-  if (sets.length === 0) {
-    const code = withMath ? runMathSet(repo, outDirEarly) : 0;
-    return withRealworld ? Math.max(code, await realworld()) : code;
-  }
+  const withTables = asked.includes(TABLES_SET);
+  const sets = asked.filter((s) => s !== MATH_SET && s !== REALWORLD_SET && s !== TABLES_SET);
+  const pageSetOptions = () => ({
+    outDir: outDirEarly,
+    peers: arg('peers')
+      ?.split(',')
+      .map((s) => s.trim()),
+    jobs: Number(arg('jobs') ?? 2),
+    timeoutMs: Number(arg('timeout-s') ?? 300) * 1000,
+    only: arg('only')?.split(','),
+  });
+  // The page sets (`tables`, `realworld`) run after the text sets and `math`; every exit code counts.
+  const pageSets = async (code: number) => {
+    if (withTables) code = Math.max(code, await runTableSet(repo, pageSetOptions()));
+    if (withRealworld) code = Math.max(code, await runRealworld(repo, pageSetOptions()));
+    return code;
+  };
+  if (sets.length === 0) return pageSets(withMath ? runMathSet(repo, outDirEarly) : 0);
   const jobs = Number(arg('jobs') ?? 2);
   const timeoutMs = Number(arg('timeout-s') ?? 120) * 1000;
   const outDir = resolve(arg('out') ?? join(repo, 'eval', 'out'));
@@ -213,8 +221,7 @@ async function main(): Promise<number> {
   writeFileSync(join(outDir, 'report.md'), md.join('\n'));
   writeFileSync(join(outDir, 'chart.svg'), svg);
   console.log(`\neval: wrote ${join(outDir, 'results.json')}, report.md, chart.svg`);
-  const code = withMath ? runMathSet(repo, outDir) : 0;
-  return withRealworld ? Math.max(code, await realworld()) : code;
+  return pageSets(withMath ? runMathSet(repo, outDir) : 0);
 }
 
 const MATH_SET = 'math';

@@ -2,6 +2,7 @@
 # Snapshot of Folio's outputs on a fixed input set, and the list of outputs two snapshots differ in.
 #
 #   eval/snapshot.sh --out DIR [--no-build] [--formats md,doctags,docling] [--sets fixtures,corpus,realworld] [--jobs N]
+#                    [--inputs-from SNAPSHOT]
 #   eval/snapshot.sh --compare A B [--diff]
 #
 # Inputs (in this order, each given a unique flat name under DIR/inputs/):
@@ -15,6 +16,12 @@
 # placeholders and the snapshot holds text only) into DIR/<format>/. DIR/MANIFEST lists the inputs
 # with their SHA-256, the commit and the dirty state of the tree, so `--compare` refuses two
 # snapshots of different inputs instead of reporting every output as moved.
+#
+# `--inputs-from SNAPSHOT` converts the very input files of an earlier snapshot instead of cutting
+# them again: poppler's cuts carry a fresh document ID each time, which moves the docling output's
+# `binary_hash`, so a before/after comparison of the docling format needs the same files. Either
+# way, the inputs' own folder is written as `<inputs>` in the outputs (the docling `origin.uri`
+# names the file converted), so two snapshots in different folders compare byte for byte.
 #
 # `--compare A B` prints one line per output that differs (`changed`, `only-in-A`, `only-in-B`)
 # and a count; with `--diff`, a unified diff of each changed output. Exit 0 when equal, 1 when
@@ -58,7 +65,7 @@ compare() {
   [[ $n -eq 0 ]]
 }
 
-out="" build=1 formats="md,doctags,docling" sets="fixtures,corpus,realworld" jobs=2 diffmode=0
+out="" build=1 formats="md,doctags,docling" sets="fixtures,corpus,realworld" jobs=2 diffmode=0 from=""
 if [[ "${1:-}" == "--compare" ]]; then
   [[ $# -ge 3 ]] || die "usage: eval/snapshot.sh --compare A B [--diff]"
   [[ "${4:-}" == "--diff" ]] && diffmode=1
@@ -72,6 +79,7 @@ while [[ $# -gt 0 ]]; do
     --formats) formats="$2"; shift 2 ;;
     --sets) sets="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
+    --inputs-from) from="$2"; shift 2 ;;
     *) die "unknown argument $1 (usage: eval/snapshot.sh --out DIR | --compare A B)" ;;
   esac
 done
@@ -87,7 +95,7 @@ mkdir -p "$out/inputs"
 out="$(cd "$out" && pwd)"
 inputs="$out/inputs"
 
-want() { [[ ",$sets," == *",$1,"* ]]; }
+want() { [[ -z "$from" && ",$sets," == *",$1,"* ]]; }
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 : > "$tmp/inputs.list"
@@ -126,6 +134,13 @@ if want realworld; then
   done
 fi
 
+if [[ -n "$from" ]]; then
+  [[ -f "$from/MANIFEST" && -d "$from/inputs" ]] || die "$from is not a snapshot (no MANIFEST or inputs/)"
+  cp "$from"/inputs/*.pdf "$inputs/"
+  grep '^input' "$from/MANIFEST" > "$tmp/inputs.list"
+  sets="$(sed -n 's/^sets //p' "$from/MANIFEST") (inputs of $from)"
+fi
+
 {
   echo "commit $(git rev-parse HEAD)$(git diff --quiet HEAD -- server common 2>/dev/null || echo ' (dirty)')"
   echo "date $(date -u +%FT%TZ)"
@@ -143,7 +158,9 @@ for fmt in "${fmts[@]}"; do
   # stopping the snapshot.
   node dist/cli.js convert "$inputs"/*.pdf -o "$out/$fmt/" --format "$fmt" --images none \
     --jobs "$jobs" -q --force 2> "$out/errors-$fmt.txt" || true
-  grep -v '^\s*$' "$out/errors-$fmt.txt" > "$out/$fmt/ERRORS.txt" || true
+  grep -v '^\s*$' "$out/errors-$fmt.txt" | sed -E 's#[^ ]*/inputs/#<inputs>/#g' > "$out/$fmt/ERRORS.txt" || true
   rm -f "$out/errors-$fmt.txt"
+  # The inputs' folder, as the outputs name it (docling's origin.uri, messages), made neutral.
+  find "$out/$fmt" -type f -print0 | xargs -0 -r sed -i "s#file://$inputs/#file://<inputs>/#g; s#$inputs/#<inputs>/#g"
 done
 echo "snapshot: $(find "$out" -path "$out/inputs" -prune -o -type f -print | grep -v MANIFEST | wc -l) outputs in $out"

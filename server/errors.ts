@@ -36,6 +36,19 @@ export class CancelledError extends FolioError {
   }
 }
 
+/**
+ * The one usage error of every command line (`folio convert`, `serve`, `worker`, `mcp`,
+ * `models`): an unknown flag, a flag's bad value, a missing argument, flags that do not go
+ * together. A `FolioError` of kind `input` (InvalidParams), so the CLI's exit-code table gives it
+ * 2 like any other input error, also when it comes from a command's own bundle
+ * (server/cli/commandBundle.ts), where `instanceof` would not hold: the kind decides.
+ */
+export class UsageError extends FolioError {
+  constructor(message: string) {
+    super(FolioErrorCodes.InvalidParams, message);
+  }
+}
+
 export function isFolioError(e: unknown): e is FolioError {
   return (
     e instanceof FolioError ||

@@ -14,7 +14,8 @@ import { ERROR_KIND_CODES, type ConvertSummary, type ErrorKind, type PageResult 
 import { PageWorkerPool } from '../worker/pool';
 import { convertDocument } from '../convert/convertDocument';
 import { disposeVlmEngines } from '../convert/vlmEngine';
-import { CONVERT_USAGE, parseConvertArgs, UsageError, type ConvertArgs } from '../convertCommand/args';
+import { CONVERT_USAGE, parseConvertArgs, type ConvertArgs } from '../convertCommand/args';
+import { wantsHelp } from '../flags/table';
 import { ProgressLine } from '../convertCommand/progress';
 import { overwriteProblem, planOutputs, pruneWriteRecords, writeOutput, type OutputPlan } from './outputs';
 import { defaultPageCacheDir, evictCache } from '../util/cache';
@@ -23,7 +24,7 @@ import { exportProblem } from '../convertCommand/exportCheck';
 import { linkedAssetsFolder } from '../convertCommand/pictures';
 import { commandBundle } from './commandBundle';
 import { EXIT_CODES } from './exitCodes';
-import { FolioError, kindOf, messageOf } from '../errors';
+import { FolioError, kindOf, messageOf, UsageError } from '../errors';
 import { tmpdir } from 'node:os';
 import { startupMark } from '../util/startupTrace';
 
@@ -163,51 +164,141 @@ function writeRendered(plan: OutputPlan, args: ConvertArgs, r: Rendered): void {
   writeOutput(plan, r.text);
 }
 
-async function convertCommand(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(CONVERT_USAGE + '\n');
-    return 0;
-  }
-  const args = parseConvertArgs(argv);
+/** The PDFs named (folders expanded), each with where its output goes; warnings on stderr. */
+function plannedOutputs(args: ConvertArgs): OutputPlan[] {
   const walkWarnings: string[] = [];
   const files = expandInputs(args.inputs, walkWarnings);
   for (const w of walkWarnings) process.stderr.write(`folio: warning: ${w}\n`);
   if (files.length === 0) throw new UsageError('no PDF found in the folders given');
   const many = files.length > 1 || (args.output?.endsWith('/') ?? false);
-  const plans = planOutputs(files, EXT[args.format], args.output, many);
-  if (args.queue && (args.models || args.vlmUrl)) {
-    // Workers refuse jobs that name places on their machine or the network (server/queue/schema.ts).
+  return planOutputs(files, EXT[args.format], args.output, many);
+}
+
+/** Flags that do not go with --queue: the workers refuse jobs that name places on their machine or the network (server/queue/schema.ts). */
+function checkQueueArgs(args: ConvertArgs): void {
+  if (!args.queue) return;
+  if (args.models || args.vlmUrl)
     throw new UsageError(
       `${args.models ? '--models' : '--vlm-url'} is each worker's own setting with --queue: give it to \`folio worker\``,
     );
-  }
-  if (args.queue && args.images)
+  if (args.images)
     throw new UsageError("--page-images renders into the converting machine's cache: it does not combine with --queue");
-  if (args.queue) {
-    // The queue writes the same outputs under the same rules (planOutputs, no overwrite without --force).
-    const { convertViaQueue } = commandBundle<typeof import('../queue/convertViaQueue')>('queue');
-    const byPdf = new Map(plans.map((p) => [p.pdf, p]));
-    const byOut = new Map(plans.map((p) => [p.out, p]));
-    const documents = new Map<string, string | undefined>();
-    return convertViaQueue(
-      { ...args, queue: args.queue },
-      plans.map((p) => p.pdf),
+}
+
+/** `folio convert --queue`: the queue writes the same outputs under the same rules (planOutputs, no overwrite without --force). */
+function convertQueued(args: ConvertArgs & { queue: string }, plans: OutputPlan[]): Promise<number> {
+  const { convertViaQueue } = commandBundle<typeof import('../queue/convertViaQueue')>('queue');
+  const byPdf = new Map(plans.map((p) => [p.pdf, p]));
+  const byOut = new Map(plans.map((p) => [p.out, p]));
+  const documents = new Map<string, string | undefined>();
+  return convertViaQueue(
+    args,
+    plans.map((p) => p.pdf),
+    {
+      outputPath: (pdf) => byPdf.get(pdf)!.out,
+      render: (s, picturesDir, picturesRoot) => {
+        const plan = byPdf.get(s.uri)!;
+        const r = render(args, s, s.uri, picturesDir, picturesRoot);
+        documents.set(plan.out, r.document);
+        return r.text;
+      },
+      write: (out, text) => {
+        const plan = byOut.get(out)!;
+        refuseOverwrite([plan, documentPlan(plan, args)], args.force);
+        writeRendered(plan, args, { text, document: documents.get(out) });
+      },
+    },
+  );
+}
+
+/** What every file of an in-process run shares. */
+interface Run {
+  args: ConvertArgs;
+  pool: PageWorkerPool;
+  progress: ProgressLine;
+  signal: AbortSignal;
+  /** Raises the run's exit code to this failure's (EXIT_CODES). */
+  failed: (kind: ErrorKind) => void;
+}
+
+/** Converts one file in this process and writes its output; a failure is reported on stderr and counted, not thrown. */
+async function convertOne(run: Run, plan: OutputPlan): Promise<void> {
+  const { args, progress } = run;
+  const { pdf, out } = plan;
+  const label = relative(process.cwd(), pdf) || pdf;
+  const started = Date.now();
+  const pages: PageResult[] = [];
+  // Pictures: linked crops go to <name>.assets beside the output; embedded ones are read
+  // from a temporary folder and removed; `none` saves no crops at all.
+  const linkedAssets = join(dirname(out), linkedAssetsFolder(out));
+  const embedDir = args.pictures === 'embed' ? mkdtempSync(join(tmpdir(), 'folio-pictures-')) : undefined;
+  const picturesDir = embedDir ?? dirname(out);
+  const keepPages = args.format !== 'md' && args.format !== 'doctags' ? true : args.pictures === 'embed';
+  try {
+    refuseOverwrite([plan, documentPlan(plan, args)], args.force);
+    const summary = await convertDocument(
+      run.pool,
       {
-        outputPath: (pdf) => byPdf.get(pdf)!.out,
-        render: (s, picturesDir, picturesRoot) => {
-          const plan = byPdf.get(s.uri)!;
-          const r = render(args, s, s.uri, picturesDir, picturesRoot);
-          documents.set(plan.out, r.document);
-          return r.text;
-        },
-        write: (out, text) => {
-          const plan = byOut.get(out)!;
-          refuseOverwrite([plan, documentPlan(plan, args)], args.force);
-          writeRendered(plan, args, { text, document: documents.get(out) });
+        uri: pdf,
+        pages: args.pages,
+        password: args.password,
+        limits: args.limits,
+        options: {
+          ...engineOptions(args),
+          renderImages: args.images,
+          ...(args.pictures === 'none' ? {} : { markdownDir: picturesDir, assetsDir: embedDir ?? linkedAssets }),
         },
       },
+      {
+        page: (p) => {
+          if (args.format === 'json' || keepPages) pages.push(p);
+        },
+        progress: (done, total) => progress.update(label, done, total),
+        log: (level, message) => {
+          if (level !== 'info') progress.note(`folio: ${message}`);
+        },
+      },
+      run.signal,
     );
+    if (summary.pagesDone.length === 0 && summary.pageErrors.length > 0) {
+      const first = summary.pageErrors[0];
+      throw new FolioError(ERROR_KIND_CODES[first.kind], `no page could be converted (${first.message})`);
+    }
+    if (args.format === 'json' || keepPages) summary.pages = pages;
+    // Checked again: the file may have appeared or changed while the PDF was converting.
+    refuseOverwrite([plan, documentPlan(plan, args)], args.force);
+    const rendered = render(args, summary, pdf, picturesDir, embedDir ?? linkedAssets);
+    const empty = exportProblem(args.format, rendered.text, summary);
+    if (empty) throw new Error(empty);
+    writeRendered(plan, args, rendered);
+    startupMark('cli:written');
+    reportDone(run, label, out, summary, started);
+  } catch (e) {
+    run.failed(kindOf(e));
+    progress.note(`folio: ${label}: ${messageOf(e).split('\n')[0]}`);
+  } finally {
+    if (embedDir) rmSync(embedDir, { recursive: true, force: true });
   }
+}
+
+/** The line on stdout for a converted file, and the run's exit code for its failed pages or a cancel. */
+function reportDone(run: Run, label: string, out: string, summary: ConvertSummary, started: number): void {
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  const extra = [
+    summary.cancelled ? `cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages` : '',
+    summary.pageErrors.length > 0 ? `${summary.pageErrors.length} page(s) failed` : '',
+    summary.provider ? `provider ${summary.provider}` : '',
+  ].filter(Boolean);
+  run.progress.note(
+    `${label} → ${out} (${summary.pagesDone.length} pages, ${secs} s${extra.length ? '; ' + extra.join('; ') : ''})`,
+    process.stdout,
+  );
+  if (summary.pageErrors.length > 0) run.failed(summary.pageErrors[0].kind);
+  if (summary.cancelled) run.failed('cancelled');
+}
+
+/** `folio convert` in this process: `--jobs` files at once over one page-worker pool. */
+async function convertHere(args: ConvertArgs, plans: OutputPlan[]): Promise<number> {
   const pool = new PageWorkerPool({ size: args.jobs });
   const abort = new AbortController();
   let interrupted = false;
@@ -220,82 +311,19 @@ async function convertCommand(argv: string[]): Promise<number> {
   const progress = new ProgressLine(process.stderr, !args.quiet && process.stderr.isTTY === true);
   /** The run's exit code so far: the highest of its failures' (EXIT_CODES). */
   let exitCode = 0;
-  const failed = (kind: ErrorKind) => (exitCode = Math.max(exitCode, EXIT_CODES[kind]));
+  const run: Run = {
+    args,
+    pool,
+    progress,
+    signal: abort.signal,
+    failed: (kind) => (exitCode = Math.max(exitCode, EXIT_CODES[kind])),
+  };
   let next = 0;
   const worker = async () => {
-    while (next < files.length && !abort.signal.aborted) {
-      const plan = plans[next++];
-      const { pdf, out } = plan;
-      const label = relative(process.cwd(), pdf) || pdf;
-      const started = Date.now();
-      const pages: PageResult[] = [];
-      // Pictures: linked crops go to <name>.assets beside the output; embedded ones are read
-      // from a temporary folder and removed; `none` saves no crops at all.
-      const linkedAssets = join(dirname(out), linkedAssetsFolder(out));
-      const embedDir = args.pictures === 'embed' ? mkdtempSync(join(tmpdir(), 'folio-pictures-')) : undefined;
-      const picturesDir = embedDir ?? dirname(out);
-      const keepPages = args.format !== 'md' && args.format !== 'doctags' ? true : args.pictures === 'embed';
-      try {
-        refuseOverwrite([plan, documentPlan(plan, args)], args.force);
-        const summary = await convertDocument(
-          pool,
-          {
-            uri: pdf,
-            pages: args.pages,
-            password: args.password,
-            limits: args.limits,
-            options: {
-              ...engineOptions(args),
-              renderImages: args.images,
-              ...(args.pictures === 'none' ? {} : { markdownDir: picturesDir, assetsDir: embedDir ?? linkedAssets }),
-            },
-          },
-          {
-            page: (p) => {
-              if (args.format === 'json' || keepPages) pages.push(p);
-            },
-            progress: (done, total) => progress.update(label, done, total),
-            log: (level, message) => {
-              if (level !== 'info') progress.note(`folio: ${message}`);
-            },
-          },
-          abort.signal,
-        );
-        if (summary.pagesDone.length === 0 && summary.pageErrors.length > 0) {
-          const first = summary.pageErrors[0];
-          throw new FolioError(ERROR_KIND_CODES[first.kind], `no page could be converted (${first.message})`);
-        }
-        if (args.format === 'json' || keepPages) summary.pages = pages;
-        // Checked again: the file may have appeared or changed while the PDF was converting.
-        refuseOverwrite([plan, documentPlan(plan, args)], args.force);
-        const rendered = render(args, summary, pdf, picturesDir, embedDir ?? linkedAssets);
-        const empty = exportProblem(args.format, rendered.text, summary);
-        if (empty) throw new Error(empty);
-        writeRendered(plan, args, rendered);
-        startupMark('cli:written');
-        const secs = ((Date.now() - started) / 1000).toFixed(1);
-        const extra = [
-          summary.cancelled ? `cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages` : '',
-          summary.pageErrors.length > 0 ? `${summary.pageErrors.length} page(s) failed` : '',
-          summary.provider ? `provider ${summary.provider}` : '',
-        ].filter(Boolean);
-        progress.note(
-          `${label} → ${out} (${summary.pagesDone.length} pages, ${secs} s${extra.length ? '; ' + extra.join('; ') : ''})`,
-          process.stdout,
-        );
-        if (summary.pageErrors.length > 0) failed(summary.pageErrors[0].kind);
-        if (summary.cancelled) failed('cancelled');
-      } catch (e) {
-        failed(kindOf(e));
-        const reason = messageOf(e).split('\n')[0];
-        progress.note(`folio: ${label}: ${reason}`);
-      } finally {
-        if (embedDir) rmSync(embedDir, { recursive: true, force: true });
-      }
-    }
+    while (next < plans.length && !abort.signal.aborted) await convertOne(run, plans[next++]);
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(args.jobs, files.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(args.jobs, plans.length) }, worker));
   } finally {
     progress.done();
     await Promise.all([pool.dispose(), disposeVlmEngines()]);
@@ -304,6 +332,17 @@ async function convertCommand(argv: string[]): Promise<number> {
   }
   if (interrupted) return EXIT_CODES.cancelled;
   return exitCode;
+}
+
+async function convertCommand(argv: string[]): Promise<number> {
+  if (wantsHelp(argv)) {
+    process.stdout.write(CONVERT_USAGE + '\n');
+    return 0;
+  }
+  const args = parseConvertArgs(argv);
+  const plans = plannedOutputs(args);
+  checkQueueArgs(args);
+  return args.queue ? convertQueued({ ...args, queue: args.queue }, plans) : convertHere(args, plans);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -322,22 +361,12 @@ async function main(argv: string[]): Promise<number> {
         return await runModelsCommand(rest);
       }
       case 'worker': {
-        const { workerCommand, WorkerUsageError } = commandBundle<typeof import('../queue/workerCommand')>('worker');
-        try {
-          return await workerCommand(rest);
-        } catch (e) {
-          if (e instanceof WorkerUsageError) throw new UsageError(e.message);
-          throw e;
-        }
+        const { workerCommand } = commandBundle<typeof import('../queue/workerCommand')>('worker');
+        return await workerCommand(rest);
       }
       case 'serve': {
-        const { serveCommand, ServeUsageError } = commandBundle<typeof import('../serve/serveCommand')>('serve');
-        try {
-          return await serveCommand(rest);
-        } catch (e) {
-          if (e instanceof ServeUsageError) throw new UsageError(e.message);
-          throw e;
-        }
+        const { serveCommand } = commandBundle<typeof import('../serve/serveCommand')>('serve');
+        return await serveCommand(rest);
       }
       case '--version':
       case '-v':
@@ -355,10 +384,7 @@ async function main(argv: string[]): Promise<number> {
         throw new UsageError(`unknown command "${command}" (try folio --help)`);
     }
   } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`folio: ${e.message}\n`);
-      return 2;
-    }
+    // A usage error is kind `input` (2), also when a command's own bundle threw it.
     process.stderr.write(`folio: ${messageOf(e)}\n`);
     return EXIT_CODES[kindOf(e)];
   }

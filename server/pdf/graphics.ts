@@ -85,6 +85,15 @@ export function readGraphics(
       case 'setLineWidth':
         lineWidth = Number((args as number[])[0]) || 0;
         break;
+      case 'paintSolidColorImageMask': {
+        // A one-pixel image mask stretched by the CTM: how dvips and old Ghostscript draw TeX
+        // rules (REVTeX's ruledtabular, \hline). A thin one is a rule like a thin filled path.
+        const b = boxOf(0, 0, 1, 1);
+        const w = b.x1 - b.x0;
+        const h = b.y1 - b.y0;
+        if ((h <= 3 && w >= 6) || (w <= 3 && h >= 6)) out.rules.push(clipRule(b, pageW, pageH));
+        break;
+      }
       case 'paintImageXObject':
       case 'paintInlineImageXObject':
       case 'paintImageXObjectRepeat':

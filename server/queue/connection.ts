@@ -4,27 +4,9 @@
  * operator why instead of exiting or hanging silently.
  */
 import IORedis, { type Redis } from 'ioredis';
+import { checkRedisUrl, redactUrl } from '../util/redisUrl';
 
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url;
-  }
-}
-
-export function checkRedisUrl(url: string): void {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new Error(`"${url}" is not a Redis URL: use redis://host:6379 (or rediss:// for TLS)`);
-  }
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
-    throw new Error(`"${redactUrl(url)}" is not a Redis URL: use redis://host:6379 (or rediss:// for TLS)`);
-}
+export { checkRedisUrl, redactUrl };
 
 export function connectRedis(url: string, log: (message: string) => void): Redis {
   checkRedisUrl(url);

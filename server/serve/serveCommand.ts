@@ -4,43 +4,122 @@ import { statSync } from 'node:fs';
 import type { ConvertOptions } from '../../common/protocol';
 import { PageWorkerPool } from '../worker/pool';
 import { disposeVlmEngines } from '../convert/vlmEngine';
-import { checkRedisUrl } from '../queue/connection';
 import { remoteVlmOption } from '../vlm/remoteOptions';
+import { UsageError } from '../errors';
+import { ENGINE_FLAGS, LIMIT_FLAGS, QUEUE_FLAGS, RUN_FLAGS, VLM_FLAGS } from '../flags/groups';
+import {
+  numberFlag,
+  parseFlags,
+  pick,
+  refine,
+  switchFlag,
+  textFlag,
+  usageText,
+  valueFlag,
+  wantsHelp,
+  type Flag,
+} from '../flags/table';
 import { buildServer, DEFAULT_LIMITS, type ServiceLimits } from './app';
 import { InProcessRunner, QueueRunner, type TaskRunner } from './tasks';
-import { WorkDir, WorkDirError } from './workdir';
+import { WorkDir } from './workdir';
 
-export const SERVE_USAGE = `usage: folio serve [options]
+/** Whole numbers of the service's own flags are read as numbers and cut to their whole part, as always. */
+const whole = (flag: Flag<number>): Flag<number> => ({ ...flag, read: (t, f, p) => Math.trunc(flag.read(t, f, p)) });
 
-      --host <addr>         address to bind (default 127.0.0.1; 0.0.0.0 exposes it to the network)
-      --port <n>            port (default 5001)
-      --api-key <key>       require this key in X-Api-Key (or FOLIO_API_KEY)
-      --work-dir <dir>      uploads and results: a folder of your own, made 0700 (default: a new
-                            private folder under the temporary folder, removed on exit)
-      --max-upload-mb <n>   largest upload (default 100)
-      --max-pages <n>       most pages per document (default 2000)
-      --task-timeout <s>    per-task time limit (default 1800; 0 = none)
-      --retention <s>       results kept this long (default 3600)
-      --allow-local <dir>   let /v1/convert/source read PDFs inside <dir> by path
-      --allow-http-sources  let /v1/convert/source fetch http(s) URLs (docling-serve's http_sources;
-                            public addresses only, same size limit as uploads)
-      --allow-private-sources  with --allow-http-sources: also loopback and private addresses
-      --max-files <n>       files in one request (default 20)
-      --allow-host <name>   accept this Host name too (repeatable; IP addresses and localhost
-                            always; * = any). Other names are refused (DNS rebinding)
-      --allow-origin <url>  let web pages of this origin call the service (repeatable; * = any)
-      --max-connections <n> open connections at once (default ${DEFAULT_LIMITS.maxConnections}; more: 503)
-      --max-uploads <n>     uploads received at once (default ${DEFAULT_LIMITS.maxUploadsInFlight}; more: 429)
-      --max-queue <n>       documents waiting to start (default ${DEFAULT_LIMITS.maxQueued}; more: 503)
-      --request-timeout <s> time to receive a whole request (default ${DEFAULT_LIMITS.requestTimeoutMs / 1000})
-      --redis <url>         run jobs on \`folio worker\`s through this Redis (BullMQ)
-      --range-pages <n>     pages per queue job (default 8)
-      --jobs <n>            in-process: page-worker threads and documents at once (default 2)
-      --engine <e>          default engine: pipeline or vlm
-      --models <dir>        model folder for the local VLM
-      --vlm-url <url>       remote VLM (OpenAI-compatible), --vlm-model, --vlm-api-key as for convert`;
+/** A name or origin `--allow-host` / `--allow-origin` may give several times; each is appended. */
+function repeated(
+  arg: string,
+  help: readonly string[],
+  check: (text: string, flag: string) => string,
+): Flag<string[], string[]> {
+  return { arg, help, default: [], read: (text, flag, prev = []) => [...prev, check(text, flag)] };
+}
 
-export class ServeUsageError extends Error {}
+function allowedOrigin(text: string, flag: string): string {
+  const o = text.trim();
+  if (o === '*') return o;
+  let u: URL | undefined;
+  try {
+    u = new URL(o);
+  } catch {
+    /* refused below */
+  }
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.origin !== o.replace(/\/$/, ''))
+    throw new UsageError(`${flag} takes an origin such as https://app.example:8443, not "${o}"`);
+  return o;
+}
+
+/** `folio serve`'s flags: its own, then the groups it shares with convert and worker (server/flags/groups.ts). */
+export const SERVE_FLAGS = {
+  host: textFlag('<addr>', ['address to bind (default 127.0.0.1; 0.0.0.0 exposes it to the network)']),
+  port: whole(numberFlag('<n>', 0, 65535, ['port (default 5001)'])),
+  'api-key': textFlag('<key>', ['require this key in X-Api-Key (or FOLIO_API_KEY)']),
+  'work-dir': valueFlag(
+    '<dir>',
+    [
+      'uploads and results: a folder of your own, made 0700 (default: a new',
+      'private folder under the temporary folder, removed on exit)',
+    ],
+    (text) => resolve(text),
+  ),
+  'max-upload-mb': numberFlag('<n>', 0.001, 10240, ['largest upload (default 100)']),
+  'max-pages': refine(LIMIT_FLAGS['max-pages'], { default: 2000, help: ['most pages per document (default 2000)'] }),
+  'task-timeout': numberFlag('<s>', 0, 7 * 86400, ['per-task time limit (default 1800; 0 = none)']),
+  retention: numberFlag('<s>', 1, 30 * 86400, ['results kept this long (default 3600)']),
+  'allow-local': valueFlag('<dir>', ['let /v1/convert/source read PDFs inside <dir> by path'], (text, flag) => {
+    const d = resolve(text);
+    if (!statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${flag}: ${d} is not a folder`);
+    return d;
+  }),
+  'allow-http-sources': switchFlag([
+    "let /v1/convert/source fetch http(s) URLs (docling-serve's http_sources;",
+    'public addresses only, same size limit as uploads)',
+  ]),
+  'allow-private-sources': switchFlag(['with --allow-http-sources: also loopback and private addresses']),
+  'max-files': whole(numberFlag('<n>', 1, 1000, ['files in one request (default 20)'])),
+  'allow-host': repeated(
+    '<name>',
+    [
+      'accept this Host name too (repeatable; IP addresses and localhost',
+      'always; * = any). Other names are refused (DNS rebinding)',
+    ],
+    (text, flag) => {
+      const h = text.trim().toLowerCase();
+      if (!/^(\*|[a-z0-9._-]+)$/.test(h)) throw new UsageError(`${flag} takes a host name (no port), or *`);
+      return h;
+    },
+  ),
+  'allow-origin': repeated(
+    '<url>',
+    ['let web pages of this origin call the service (repeatable; * = any)'],
+    allowedOrigin,
+  ),
+  'max-connections': whole(
+    numberFlag('<n>', 1, 100000, [`open connections at once (default ${DEFAULT_LIMITS.maxConnections}; more: 503)`]),
+  ),
+  'max-uploads': whole(
+    numberFlag('<n>', 1, 10000, [`uploads received at once (default ${DEFAULT_LIMITS.maxUploadsInFlight}; more: 429)`]),
+  ),
+  'max-queue': whole(
+    numberFlag('<n>', 1, 1e6, [`documents waiting to start (default ${DEFAULT_LIMITS.maxQueued}; more: 503)`]),
+  ),
+  'request-timeout': numberFlag('<s>', 1, 86400, [
+    `time to receive a whole request (default ${DEFAULT_LIMITS.requestTimeoutMs / 1000})`,
+  ]),
+  redis: refine(QUEUE_FLAGS.redis, {
+    default: undefined,
+    help: ['run jobs on `folio worker`s through this Redis (BullMQ)'],
+  }),
+  'range-pages': QUEUE_FLAGS['range-pages'],
+  jobs: refine(RUN_FLAGS.jobs, {
+    default: 2,
+    help: ['in-process: page-worker threads and documents at once (default 2)'],
+  }),
+  ...pick(ENGINE_FLAGS, 'engine', 'models'),
+  ...VLM_FLAGS,
+};
+
+export const SERVE_USAGE = usageText('usage: folio serve [options]', SERVE_FLAGS, '', 26);
 
 export interface ServeArgs {
   host: string;
@@ -65,169 +144,54 @@ export interface ServeArgs {
 }
 
 export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeArgs {
-  const a: ServeArgs = {
-    host: '127.0.0.1',
-    port: 5001,
-    apiKey: env.FOLIO_API_KEY || undefined,
-    allowedHosts: [],
-    allowedOrigins: [],
-    httpSources: { enabled: false, allowPrivate: false },
-    maxFiles: 20,
-    limits: { ...DEFAULT_LIMITS },
-    maxUploadBytes: 100 * 1024 * 1024,
-    maxPages: 2000,
-    timeoutMs: 1800 * 1000,
-    retentionMs: 3600 * 1000,
-    jobs: 2,
-    base: { engine: 'pipeline' },
-  };
-  const vlm: { vlmUrl?: string; vlmModel?: string; vlmApiKey?: string } = {};
-  const num = (flag: string, v: string | undefined, min: number, max: number): number => {
-    const n = Number(v);
-    if (v === undefined || !Number.isFinite(n) || n < min || n > max)
-      throw new ServeUsageError(`${flag} takes a number from ${min} to ${max}`);
-    return n;
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string | undefined => (eq > 0 ? arg.slice(eq + 1) : argv[++i]);
-    switch (flag) {
-      case '--host':
-        a.host = value() ?? '';
-        break;
-      case '--port':
-        a.port = Math.trunc(num(flag, value(), 0, 65535));
-        break;
-      case '--api-key':
-        a.apiKey = value();
-        break;
-      case '--work-dir':
-        a.workDir = resolve(value() ?? '');
-        break;
-      case '--max-upload-mb':
-        a.maxUploadBytes = Math.round(num(flag, value(), 0.001, 10240) * 1024 * 1024);
-        break;
-      case '--max-pages':
-        a.maxPages = Math.trunc(num(flag, value(), 1, 1e6));
-        break;
-      case '--task-timeout':
-        a.timeoutMs = num(flag, value(), 0, 7 * 86400) * 1000;
-        break;
-      case '--retention':
-        a.retentionMs = num(flag, value(), 1, 30 * 86400) * 1000;
-        break;
-      case '--allow-host': {
-        const h = (value() ?? '').trim().toLowerCase();
-        if (!/^(\*|[a-z0-9._-]+)$/.test(h)) throw new ServeUsageError(`--allow-host takes a host name (no port), or *`);
-        a.allowedHosts.push(h);
-        break;
-      }
-      case '--allow-origin': {
-        const o = (value() ?? '').trim();
-        if (o !== '*') {
-          let u: URL | undefined;
-          try {
-            u = new URL(o);
-          } catch {
-            /* refused below */
-          }
-          if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.origin !== o.replace(/\/$/, ''))
-            throw new ServeUsageError(`--allow-origin takes an origin such as https://app.example:8443, not "${o}"`);
-        }
-        a.allowedOrigins.push(o);
-        break;
-      }
-      case '--allow-http-sources':
-        a.httpSources.enabled = true;
-        break;
-      case '--allow-private-sources':
-        a.httpSources.allowPrivate = true;
-        break;
-      case '--max-files':
-        a.maxFiles = Math.trunc(num(flag, value(), 1, 1000));
-        break;
-      case '--max-connections':
-        a.limits.maxConnections = Math.trunc(num(flag, value(), 1, 100000));
-        break;
-      case '--max-uploads':
-        a.limits.maxUploadsInFlight = Math.trunc(num(flag, value(), 1, 10000));
-        break;
-      case '--max-queue':
-        a.limits.maxQueued = Math.trunc(num(flag, value(), 1, 1e6));
-        break;
-      case '--request-timeout':
-        a.limits.requestTimeoutMs = num(flag, value(), 1, 86400) * 1000;
-        break;
-      case '--allow-local': {
-        const d = resolve(value() ?? '');
-        if (!statSync(d, { throwIfNoEntry: false })?.isDirectory())
-          throw new ServeUsageError(`--allow-local: ${d} is not a folder`);
-        a.allowLocal = d;
-        break;
-      }
-      case '--redis':
-        a.redis = value();
-        try {
-          checkRedisUrl(a.redis ?? '');
-        } catch (e) {
-          throw new ServeUsageError((e as Error).message);
-        }
-        break;
-      case '--range-pages':
-        a.rangePages = Math.trunc(num(flag, value(), 1, 10000));
-        break;
-      case '--jobs':
-        a.jobs = Math.trunc(num(flag, value(), 1, 64));
-        break;
-      case '--engine': {
-        const e = value();
-        if (e !== 'pipeline' && e !== 'vlm') throw new ServeUsageError(`--engine must be pipeline or vlm, not "${e}"`);
-        a.base.engine = e;
-        break;
-      }
-      case '--models':
-        a.base.modelsDir = resolve(value() ?? '');
-        break;
-      case '--vlm-url':
-        vlm.vlmUrl = value();
-        break;
-      case '--vlm-model':
-        vlm.vlmModel = value();
-        break;
-      case '--vlm-api-key':
-        vlm.vlmApiKey = value();
-        break;
-      default:
-        throw new ServeUsageError(`unknown option ${arg}`);
-    }
-  }
-  Object.assign(a.base, remoteVlmOption(vlm));
-  if (a.redis && (a.base.modelsDir || a.base.remoteVlm)) {
+  const { values: v } = parseFlags(SERVE_FLAGS, argv, { positionals: false });
+  const base: ConvertOptions = { engine: v.engine ?? 'pipeline' };
+  if (v.models !== undefined) base.modelsDir = v.models;
+  Object.assign(base, remoteVlmOption({ vlmUrl: v['vlm-url'], vlmModel: v['vlm-model'], vlmApiKey: v['vlm-api-key'] }));
+  if (v.redis && (base.modelsDir || base.remoteVlm)) {
     // Workers refuse jobs that name places (server/queue/schema.ts): these are the workers' own settings.
-    throw new ServeUsageError(
+    throw new UsageError(
       'with --redis the workers convert: give --models / --vlm-url to each `folio worker`, not to folio serve',
     );
   }
-  if (a.httpSources.allowPrivate && !a.httpSources.enabled)
-    throw new ServeUsageError('--allow-private-sources needs --allow-http-sources');
-  return a;
+  const httpSources = { enabled: v['allow-http-sources'], allowPrivate: v['allow-private-sources'] };
+  if (httpSources.allowPrivate && !httpSources.enabled)
+    throw new UsageError('--allow-private-sources needs --allow-http-sources');
+  const limits: ServiceLimits = { ...DEFAULT_LIMITS };
+  if (v['max-connections'] !== undefined) limits.maxConnections = v['max-connections'];
+  if (v['max-uploads'] !== undefined) limits.maxUploadsInFlight = v['max-uploads'];
+  if (v['max-queue'] !== undefined) limits.maxQueued = v['max-queue'];
+  if (v['request-timeout'] !== undefined) limits.requestTimeoutMs = v['request-timeout'] * 1000;
+  return {
+    host: v.host ?? '127.0.0.1',
+    port: v.port ?? 5001,
+    apiKey: v['api-key'] ?? (env.FOLIO_API_KEY || undefined),
+    workDir: v['work-dir'],
+    allowedHosts: [...v['allow-host']],
+    allowedOrigins: [...v['allow-origin']],
+    httpSources,
+    maxFiles: v['max-files'] ?? 20,
+    limits,
+    maxUploadBytes: Math.round((v['max-upload-mb'] ?? 100) * 1024 * 1024),
+    maxPages: v['max-pages'],
+    timeoutMs: (v['task-timeout'] ?? 1800) * 1000,
+    retentionMs: (v['retention'] ?? 3600) * 1000,
+    allowLocal: v['allow-local'],
+    redis: v.redis,
+    rangePages: v['range-pages'],
+    jobs: v.jobs,
+    base,
+  };
 }
 
 export async function serveCommand(argv: string[], version = '0.1.0'): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
+  if (wantsHelp(argv)) {
     process.stdout.write(SERVE_USAGE + '\n');
     return 0;
   }
   const args = parseServeArgs(argv);
-  let work: WorkDir;
-  try {
-    work = args.workDir ? new WorkDir(args.workDir) : WorkDir.fresh();
-  } catch (e) {
-    if (e instanceof WorkDirError) throw new ServeUsageError(e.message);
-    throw e;
-  }
+  // A work folder refused (a link, another user's) is a WorkDirError: kind `input`, exit code 2.
+  const work = args.workDir ? new WorkDir(args.workDir) : WorkDir.fresh();
   const limits = { maxPages: args.maxPages, timeoutMs: args.timeoutMs, retentionMs: args.retentionMs };
   let pool: PageWorkerPool | undefined;
   let runner: TaskRunner;

@@ -12,8 +12,15 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, isAbsolute } from 'node:path';
+import { FolioErrorCodes } from '../../common/protocol';
+import { FolioError } from '../errors';
 
-export class WorkDirError extends Error {}
+/** A work folder refused: kind `input` (the operator gives another with --work-dir), exit code 2. */
+export class WorkDirError extends FolioError {
+  constructor(message: string) {
+    super(FolioErrorCodes.InvalidParams, message);
+  }
+}
 
 /** Creates `dir` 0700 if missing; refuses a link, a non-folder or another user's folder; removes group/other permissions. */
 function ensurePrivate(dir: string): void {

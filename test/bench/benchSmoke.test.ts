@@ -184,6 +184,22 @@ test(
   },
 );
 
+test('eval --sets tables on one person-checked page scores cell F1 and TEDS per producer', { timeout: 600_000 }, () => {
+  const out = ok('eval/eval.main.js', [
+    '--sets',
+    'tables',
+    '--only',
+    'pdfua-invoice-p1',
+    '--peers',
+    'Folio',
+    '--out',
+    join(work, 'eval-tables'),
+  ]);
+  has(out, /== tables: 1 tables on 1 pages ==/, 'the table-set header for the one page');
+  has(out, new RegExp(`\\noverall +1 +${NUM} +${NUM}`), "Folio's overall cell F1 and TEDS");
+  has(out, /== tables: per producer ==\n[\s\S]*PDFlib/, 'the per-producer table');
+});
+
 test(
   'bench:spec --quick prints the oracle replay tables (pipeline drafts found) and the wall-clock table',
   { timeout: 300_000 },

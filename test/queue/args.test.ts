@@ -44,9 +44,10 @@ test('worker: --redis required and checked', () => {
   });
   // Security round 3, F2: the worker's own page limit, whatever a task's record says.
   assert.equal(parseWorkerArgs(['--redis', 'redis://x', '--max-pages', '50']).maxPages, 50);
+  // One --max-pages for every command (server/flags/groups.ts): the limit's own message, as convert's and the backend's.
   assert.throws(
     () => parseWorkerArgs(['--redis', 'redis://x', '--max-pages', '0']),
-    /--max-pages takes a whole number/,
+    /--max-pages must be a whole number from 1 to 1000000, not 0/,
   );
   assert.throws(() => parseWorkerArgs([]), /--redis <url> is required/);
   assert.throws(() => parseWorkerArgs(['--redis', 'http://x']), /not a Redis URL/);
@@ -92,8 +93,9 @@ test('serve: safe defaults (loopback, limits, timeout), key from the environment
   assert.equal(s.allowLocal, undefined);
   assert.throws(() => parseServeArgs(['--port', 'x'], {}), /--port takes a number/);
   assert.throws(() => parseServeArgs(['--allow-local', '/nonexistent-folder-xyz'], {}), /not a folder/);
+  // https: plain http:// off this machine is refused by serve as by convert and worker (test/flags/table.test.ts).
   assert.equal(
-    parseServeArgs(['--vlm-url', 'http://gpu:8000/v1'], {}).base.remoteVlm?.model,
+    parseServeArgs(['--vlm-url', 'https://gpu:8000/v1'], {}).base.remoteVlm?.model,
     'ibm-granite/granite-docling-258M',
   );
 });

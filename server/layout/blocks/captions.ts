@@ -37,29 +37,35 @@ const CAPTION_MAX_DISTANCE = 60;
 /** Extra distance charged when the caption's word does not match the float ("Table" under a picture). */
 const CAPTION_KIND_PENALTY = 30;
 
-/** Moves each caption into the nearest picture or table above or below it. */
+/**
+ * Moves each caption into the nearest picture or table above or below it. Pairs are taken from
+ * the closest (kind penalty included) down, so a "TABLE II." caption right above its table wins
+ * it over a "FIG. 2." caption a few lines higher whose own figure was not found (REVTeX's
+ * "Wide Test Figure" frame); the figure caption then stays a caption in its place.
+ */
 export function attachCaptions(items: DocItem[]): DocItem[] {
-  const taken = new Set<number>();
+  const pairs: { d: number; ci: number; ti: number }[] = [];
   items.forEach((c, ci) => {
     if (c.cls !== 'caption' || !c.bbox) return;
     const wantTable = namesTable(c.text);
-    let best = -1;
-    let bestD = Infinity;
     items.forEach((t, ti) => {
       if ((t.cls !== 'picture' && t.cls !== 'table') || t.caption || !t.bbox) return;
       const overlapX = Math.min(c.bbox!.x1, t.bbox.x1) - Math.max(c.bbox!.x0, t.bbox.x0);
       if (overlapX <= 0) return;
       const d = c.bbox!.y0 >= t.bbox.y1 ? c.bbox!.y0 - t.bbox.y1 : t.bbox.y0 - c.bbox!.y1;
       const penalty = (t.cls === 'table') === wantTable ? 0 : CAPTION_KIND_PENALTY;
-      if (d > -CAPTION_MAX_OVERLAP && d < CAPTION_MAX_DISTANCE && d + penalty < bestD) {
-        bestD = d + penalty;
-        best = ti;
-      }
+      if (d > -CAPTION_MAX_OVERLAP && d < CAPTION_MAX_DISTANCE) pairs.push({ d: d + penalty, ci, ti });
     });
-    if (best >= 0) {
-      items[best].caption = c;
-      taken.add(ci);
-    }
   });
+  // Stable sort: equal distances keep the page order the one-by-one pass had.
+  pairs.sort((x, y) => x.d - y.d);
+  const taken = new Set<number>();
+  const captioned = new Set<number>();
+  for (const { ci, ti } of pairs) {
+    if (taken.has(ci) || captioned.has(ti)) continue;
+    items[ti].caption = items[ci];
+    taken.add(ci);
+    captioned.add(ti);
+  }
   return items.filter((_, i) => !taken.has(i));
 }

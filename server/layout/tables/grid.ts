@@ -6,6 +6,7 @@
 import type { BBox } from '../../../common/protocol';
 import type { OtslCell } from '../../model/items';
 import type { TextSpan } from '../../model/content';
+import { markBases, placementY } from './marks';
 
 export interface Grid {
   /** Column boundaries, left to right (C + 1 values). */
@@ -146,10 +147,27 @@ export function fillGrid(g: Grid, spans: TextSpan[], taken: Set<number>): GridTa
   const spanIndices: number[] = [];
   let firstRowSpans = 0;
   let firstRowBold = 0;
+  // A footnote mark or script beside a cell's text takes the row of the text it follows.
+  const bases = markBases(
+    spans,
+    spans
+      .map((_, i) => i)
+      .filter((i) => {
+        const b = spans[i]!.bbox;
+        return (
+          !taken.has(i) &&
+          (!g.only || g.only.has(i)) &&
+          b.x1 >= bbox.x0 &&
+          b.x0 <= bbox.x1 &&
+          b.y1 >= bbox.y0 &&
+          b.y0 <= bbox.y1
+        );
+      }),
+  );
   spans.forEach((s, i) => {
     if (taken.has(i) || (g.only && !g.only.has(i))) return;
     let cx = (s.bbox.x0 + s.bbox.x1) / 2;
-    const cy = (s.bbox.y0 + s.bbox.y1) / 2;
+    const cy = placementY(spans, bases, i);
     // Text too wide for its cell runs out over the table's outer border ("Station" in a narrow
     // first column, set flush right by Writer); it still belongs to the edge cell it ends (or
     // starts) in.

@@ -13,6 +13,7 @@ import type { OtslCell } from '../../model/items';
 import type { Rule, TextSpan } from '../../model/content';
 import { normalizeSpanText } from '../lines/normalize';
 import { isTableCaptionLine, isTableCaptionStart } from '../blocks/captions';
+import { markBases } from './marks';
 
 export interface HruleTable {
   bbox: BBox;
@@ -43,9 +44,19 @@ function horizontal(r: Rule): boolean {
 
 /** Rows of text in a box: spans grouped by vertical centre, then split into pieces at wide gaps. */
 function linesIn(spans: TextSpan[], idx: number[]): TLine[] {
-  const sorted = [...idx].sort((a, b) => cy(spans[a]!) - cy(spans[b]!));
+  // A footnote mark or script is grouped with the text it follows (marks.ts).
+  const bases = markBases(spans, idx);
+  const sorted = [...idx].sort((a, b) => cy(spans[bases.get(a) ?? a]!) - cy(spans[bases.get(b) ?? b]!));
   const groups: { c: number; h: number; members: number[] }[] = [];
   for (const i of sorted) {
+    const base = bases.get(i);
+    if (base !== undefined) {
+      const g = groups.find((x) => x.members.includes(base));
+      if (g) {
+        g.members.push(i);
+        continue;
+      }
+    }
     const s = spans[i]!;
     const h = s.bbox.y1 - s.bbox.y0;
     const g = groups.find((x) => Math.abs(x.c - cy(s)) < Math.min(x.h, h) * 0.45);
@@ -53,7 +64,11 @@ function linesIn(spans: TextSpan[], idx: number[]): TLine[] {
     else groups.push({ c: cy(s), h, members: [i] });
   }
   const lines = groups.map((g) => {
-    const ms = g.members.sort((a, b) => spans[a]!.bbox.x0 - spans[b]!.bbox.x0);
+    // Left to right; a superscript and a subscript stacked at one x read top first ("D¹₄ₕ").
+    const ms = g.members.sort((a, b) => {
+      const dx = spans[a]!.bbox.x0 - spans[b]!.bbox.x0;
+      return Math.abs(dx) < 0.5 ? spans[a]!.bbox.y0 - spans[b]!.bbox.y0 : dx;
+    });
     const size = Math.max(...ms.map((i) => spans[i]!.fontSize));
     const pieces: Piece[] = [];
     for (const i of ms) {
@@ -125,6 +140,32 @@ function colOf(p: Piece, cols: [number, number][]): number[] {
     if (Math.abs((a + b) / 2 - c) < Math.abs((cols[best]![0] + cols[best]![1]) / 2 - c)) best = k;
   });
   return [best];
+}
+
+/**
+ * The columns a header piece heads. Besides the columns it covers (colOf), a heading centred
+ * over a pair of columns with its centre in the white gap between them ("D¹₄ₕ" over "1st
+ * alternative" and "2nd alternative", "Year Ended" over two year columns) spans both — unless
+ * a piece of the header line above or below covers most of it: then it is one line of a cell
+ * set on two ("Tokens" over "per second").
+ */
+function headCols(p: Piece, cols: [number, number][], head: TLine[] = []): number[] {
+  const cs = colOf(p, cols);
+  if (cs.length > 1) return cs;
+  const w = p.x1 - p.x0;
+  const stacked = head.some((l) =>
+    l.pieces.some((q) => q !== p && Math.min(q.x1, p.x1) - Math.max(q.x0, p.x0) > 0.5 * Math.min(w, q.x1 - q.x0)),
+  );
+  if (stacked) return cs;
+  const c = (p.x0 + p.x1) / 2;
+  for (let k = 0; k + 1 < cols.length; k++) {
+    const [a0, a1] = cols[k]!;
+    const [b0, b1] = cols[k + 1]!;
+    if (c <= a1 || c >= b0) continue;
+    const mid = ((a0 + a1) / 2 + (b0 + b1) / 2) / 2;
+    if (Math.abs(c - mid) <= 0.15 * (b1 - a0)) return [k, k + 1];
+  }
+  return cs;
 }
 
 /** Joins a cell's lines: a word broken in a narrow column ("HellaSw" + "ag") joins without a space. */
@@ -403,12 +444,12 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
   let merged: Row | undefined;
   head.forEach((l) => {
     const spanning =
-      l.pieces.some((p) => colOf(p, cols).length > 1) ||
+      l.pieces.some((p) => headCols(p, cols, head).length > 1) ||
       cmid.some((r) => r.y0 > l.y1 - 1 && r.y0 < l.y1 + l.size * 0.9);
     if (spanning) {
       const row = newRow(l);
       for (const p of l.pieces) {
-        const cs = colOf(p, cols);
+        const cs = headCols(p, cols, head);
         row.cells[cs[0]!]!.push(p.text);
         if (cs.length > 1) row.span[cs[0]!] = cs;
       }
