@@ -5,6 +5,7 @@
  */
 import type { PageAnalysis } from './types';
 import type { DocItem } from '../doctags/types';
+import { markStampZones } from './stampZone';
 
 export function furnitureKey(text: string): string {
   return text.toLowerCase().normalize('NFKC').replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
@@ -68,7 +69,10 @@ export function markFurniture(pages: PageAnalysis[], index: number): void {
     if (!repeated && alone) repeated = furnitureByForm(it, page, rowMate(page, ci));
     if (repeated) it.cls = y < 0.5 ? 'page_header' : 'page_footer';
   }
-  if (alone) markStampBlocks(page);
+  if (alone) {
+    markStampBlocks(page);
+    markStampZones(page);
+  }
 }
 
 /** Lines of one stamp block stand at most this many line heights apart. */
