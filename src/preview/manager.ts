@@ -65,6 +65,9 @@ export class LinkedViews implements vscode.Disposable {
     v.show(column, preserveFocus);
     v.sendInit();
     if (v.pdfUri) await closeRawPdfTabs(v.pdfUri);
+    // A conversion's `.md` opens once its first page is on screen: in code-server the editor's
+    // grammar requests would otherwise hold up the webview's start (markdownGate.ts).
+    if (!(await v.markdownMayOpen())) return;
     await showMarkdownBeside(v.mdUri, v.viewColumn ?? column);
   }
 

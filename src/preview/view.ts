@@ -7,7 +7,6 @@
  */
 import * as vscode from 'vscode';
 import {
-  ConvertRequest,
   type BBox,
   type ConvertOptions,
   type PagePartialParams,
@@ -18,11 +17,11 @@ import {
   isStale,
   parseViewMessage,
   type HostMessageBody,
-  type MarkdownBlock,
   type PageView,
   type ViewMessage,
 } from '../../common/viewMessages';
 import type { FolioContext } from '../context';
+import { convert } from '../convertClient';
 import { previewHtml, previewResourceRoots } from './html';
 import { gridOf, RegionMap, type MappedPage } from './regionMap';
 import { writeSidecar, sidecarOptions, SIDECAR_VERSION, type Sidecar } from './sidecar';
@@ -32,6 +31,8 @@ import { deleteRegion, reparseRegion, type RegionSnapshot, type ReparseTarget } 
 import { planReparse, type ReparseContext, type ReparsePlan } from './reparsePlan';
 import { messageOf } from '../../common/errorKinds';
 import { FirstPaintTrace } from './firstPaint';
+import { pageViewOf } from './pageView';
+import { MarkdownGate } from './markdownGate';
 import { EchoGuard, lineInSpan, regionAtLine, type LineSpan } from './scrollSync';
 
 /** `folio.preview.scrollEditorWithView` / `scrollViewWithEditor` (default on, read at each scroll). */
@@ -79,6 +80,10 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
   private firstPostedAt: number | undefined;
   /** The panel was opened by `prepare` and no page is in yet: it closes if the conversion ends without one. */
   private early = false;
+  /** Holds the conversion's `.md` editor back until its first page is on screen (markdownGate.ts). */
+  private mdGate: MarkdownGate | undefined;
+  /** The panel's webview has run its script (`ready`). */
+  private webviewUp = false;
   /** Editor scrolls the view made (sync, reveal) are not followed back (scrollSync.ts). */
   private readonly editorEcho = new EchoGuard();
 
@@ -164,6 +169,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
    */
   fail(message: string): void {
     this.early = false;
+    this.mdGate?.release('ended');
     if (!this.converting) return;
     this.converting = false;
     this.progressState = undefined;
@@ -185,6 +191,8 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     timing?: { commandAt: number; backendAt: number },
   ): void {
     this.conversionId = conversionId;
+    this.mdGate?.release('ended');
+    this.mdGate = undefined;
     this.sharpening?.cancel();
     this.sharp.clear();
     for (const c of this.inflight.values()) c.cancel();
@@ -239,6 +247,8 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
   }
 
   finish(cancelled: boolean, pagesDone: number, writtenHash?: string): void {
+    // With pages, the `.md` still waits for the first one's paint (a one-page PDF ends with it).
+    if (!this.hasPages() || this.trace?.finished) this.mdGate?.release('ended');
     // Cancelled before any page: the view opened for it would stay an empty pane; it closes.
     if (this.early && !this.hasPages()) {
       this.early = false;
@@ -316,6 +326,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       this.panel.reveal(undefined, preserveFocus);
       return;
     }
+    this.webviewUp = false;
     const panel = vscode.window.createWebviewPanel(
       PREVIEW_VIEW_TYPE,
       this.title(),
@@ -345,9 +356,29 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       panel.onDidDispose(() => {
         if (this.panel === panel) this.panel = undefined;
         for (const s of this.panelSubs.splice(0)) s.dispose();
+        this.mdGate?.release('ended');
       }),
     );
     panel.webview.html = previewHtml(panel.webview, this.ctx.extension.extensionUri, this.key);
+  }
+
+  /**
+   * Resolves when the `.md` editor may open beside the view: at once, unless this view's
+   * conversion is still on its way to its first page; then after that page is painted (bounded,
+   * markdownGate.ts says why). False when the view closed meanwhile (a conversion that ended with
+   * no page leaves no `.md` tab either).
+   */
+  async markdownMayOpen(): Promise<boolean> {
+    if (this.converting && this.panel && this.trace && !this.trace.finished) {
+      if (!this.mdGate) {
+        this.mdGate = new MarkdownGate();
+        if (this.trace.has('first page posted')) this.mdGate.pagePosted();
+        else if (this.webviewUp) this.mdGate.webviewReady();
+      }
+      const why = await this.mdGate.opened;
+      this.trace?.mark(`.md shown (${why})`); // in the trace line only when it came before the page
+    }
+    return !!this.panel;
   }
 
   private title(): string {
@@ -422,51 +453,22 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       if (this.trace && !this.trace.has('first page posted')) {
         this.trace.mark('first page posted');
         this.firstPostedAt = Date.now();
+        this.mdGate?.pagePosted();
       }
     }
   }
 
   private pageView(p: MappedPage, text = this.document()?.getText()): PageView {
-    const regions = [...p.regions].sort((a, b) => a.order - b.order);
-    const blocks: MarkdownBlock[] = [];
-    const linked = regions.filter((r) => r.range).sort((a, b) => a.range!.start - b.range!.start);
-    let prevEnd: number | undefined;
-    for (const r of linked) {
-      const rng = r.range!;
-      if (text !== undefined && prevEnd !== undefined && rng.start > prevEnd) {
-        // Text the user added between two regions: shown, but owned by no region.
-        const gap = text.slice(prevEnd, rng.start);
-        if (gap.trim()) blocks.push({ markdown: gap.trim() });
-      }
-      blocks.push({ regionId: r.id, markdown: text !== undefined ? text.slice(rng.start, rng.end) : r.text });
-      prevEnd = rng.end;
-    }
     const sharp = this.sharp.get(p.page);
     const path = sharp?.image ?? p.image;
     const image = path && this.panel ? this.imageSrc(path) : undefined;
     const inline = image && !sharp && p.page === this.inlinePage ? this.inlineImage(path!) : undefined;
-    return {
-      page: p.page,
-      width: p.width,
-      height: p.height,
+    return pageViewOf(p, text, {
       imageSrc: image,
-      ...(inline ? { imageData: inline } : {}),
-      imageWidth: sharp?.width ?? p.imageWidth,
-      imageHeight: sharp?.height ?? p.imageHeight,
-      regions: regions.map((r) => ({
-        id: r.id,
-        cls: r.cls,
-        level: r.level,
-        bbox: r.bbox,
-        grid: r.grid,
-        order: r.order,
-        linked: !!r.range,
-      })),
-      blocks,
-      ocr: p.ocr,
-      warnings: p.warnings,
-      error: p.error,
-    };
+      imageData: inline,
+      imageWidth: sharp?.width,
+      imageHeight: sharp?.height,
+    });
   }
 
   /**
@@ -594,6 +596,8 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     if (m.uri !== this.key) return;
     if (m.type === 'ready') {
       this.trace?.mark(`webview ready (its script ran ${Math.round(m.scriptMs ?? -1)} ms into its load)`);
+      this.webviewUp = true;
+      this.mdGate?.webviewReady();
       this.sendInit();
       return;
     }
@@ -606,6 +610,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       const line = this.trace?.painted(m.page);
       if (line) {
         this.ctx.output.appendLine(line);
+        this.mdGate?.release('painted');
         this.inlined = undefined;
         this.scheduleRefresh(0); // the pages held behind the first one (firstPaintHold)
       }
@@ -644,20 +649,22 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
   /**
    * Renders `pages` again at `scale` (page images only: no OCR, the pipeline engine) for a view
    * zoomed past its images' pixels. One request at a time; pages already that sharp are skipped;
-   * a conversion running, or a newer request, wins.
+   * a conversion running, or a newer request, wins: the view asks once per zoom that settles, so a
+   * newer request dropped while an older one rendered was never asked again (a slow render at ×1.9
+   * left the pages blurred at ×3).
    */
   private async sharpen(pages: number[], scale: number): Promise<void> {
-    if (!this.pdf || this.converting || this.sharpening) return;
+    if (!this.pdf || this.converting) return;
     const base = this.options.scale ?? this.ctx.config.renderScale;
     const want = pages.filter((n) => this.map.page(n) && scale > (this.sharp.get(n)?.scale ?? base) + 0.01);
     if (!want.length) return;
+    this.sharpening?.cancel();
     const cts = (this.sharpening = new vscode.CancellationTokenSource());
     try {
-      const client = await this.ctx.client();
-      const summary = await client.sendRequest(
-        ConvertRequest.type,
+      const summary = await convert(
+        this.ctx,
         {
-          uri: this.pdf.toString(),
+          pdfUri: this.pdf,
           pages: want.join(','),
           password: this.password,
           options: {
@@ -668,6 +675,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
             keepFurniture: true,
             cacheDir: this.ctx.cacheDir.fsPath,
           },
+          shared: false,
         },
         cts.token,
       );
@@ -823,6 +831,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
   }
 
   dispose(): void {
+    this.mdGate?.release('ended');
     this.sharpening?.cancel();
     clearTimeout(this.refreshTimer);
     clearTimeout(this.persistTimer);

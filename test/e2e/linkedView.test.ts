@@ -221,12 +221,15 @@ async function selectedId(): Promise<string | null> {
 }
 
 test('first page on screen, one-page PDF: cold (the window’s first conversion), then warm', async () => {
-  // Cold, the issue's target (≤ 1.5 s after the backend had page 1) is printed, not asserted: the
-  // view opens when the command runs (+3 ms), yet VS Code's own first webview in a window (its
-  // host frame and service worker, before Folio's document loads) took 5.7 s at load 7.6 while the
-  // backend had page 1 at 1.8 s (docs/preview.md, "First page"). Folio's part is asserted.
+  // The issue's target (≤ 1.5 s after the backend had page 1) is printed; Folio's part is asserted
+  // (≤ 1.5 s from the moment page 1 and the webview were both there). Each conversion here opens a
+  // new webview (the editors are closed first), and VS Code's own start of it is not Folio's: in
+  // code-server its frame waits on its service worker's `registration.update()` (code-server's own
+  // service worker controls the frame), 1.2–11 s on the shared machine, cold and warm alike
+  // (docs/preview.md, "First page"). The `.md` opens after the paint, so its grammar requests no
+  // longer queue in front of that start.
   await timeFirstPage(ONE.file, '1-page-cold', 1, 'both');
-  await timeFirstPage(ONE.file, '1-page-warm', 2, 'backend');
+  await timeFirstPage(ONE.file, '1-page-warm', 2, 'both');
 });
 
 test('a failed conversion (not a PDF) leaves no empty view: the view opened for it closes', async () => {

@@ -9,7 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
 import { parseSidecar } from '../../src/preview/sidecarSchema';
-import type { MappedPage } from '../../src/preview/regionMap';
+import { pageViewOf } from '../../src/preview/pageView';
+import { RegionMap } from '../../src/preview/regionMap';
 import * as viewMessages from '../../common/viewMessages';
 import type { PageView } from '../../common/viewMessages';
 
@@ -31,29 +32,6 @@ const sidecar = (regions: RegionIn[], page = 1) => ({
 });
 const check = (regions: RegionIn[], page = 1) => parseSidecar(JSON.stringify(sidecar(regions, page)), md, ws);
 const box = (x0: number, y0: number, x1: number, y1: number) => ({ x0, y0, x1, y1 });
-
-/** The page the host sends for a restored sidecar page (src/preview/view.ts `pageView`, without text). */
-function pageViewOf(p: MappedPage): PageView {
-  const regions = [...p.regions].sort((a, b) => a.order - b.order);
-  return {
-    page: p.page,
-    width: p.width,
-    height: p.height,
-    regions: regions.map((r) => ({
-      id: r.id,
-      cls: r.cls,
-      level: r.level,
-      bbox: r.bbox,
-      grid: r.grid,
-      order: r.order,
-      linked: false,
-    })),
-    blocks: regions.map((r) => ({ regionId: r.id, markdown: r.text })),
-    ocr: p.ocr,
-    warnings: p.warnings,
-    error: p.error,
-  };
-}
 
 const initOf = (pages: PageView[]) => ({
   type: 'init',
@@ -125,8 +103,25 @@ test('E4: one schema — every sidecar the host accepts makes pages the webview 
       continue;
     }
     accepted++;
-    const msg = viewMessages.parseHostMessage(initOf(r.sidecar.pages.map(pageViewOf)));
-    assert.notEqual(typeof msg, 'string', `host accepted ${JSON.stringify(regions)}, the webview refused it: ${msg}`);
+    // As the view restores a sidecar: its pages unlinked, then linked to the `.md` by their text.
+    const unlinked = viewMessages.parseHostMessage(initOf(r.sidecar.pages.map((p) => pageViewOf(p, undefined))));
+    assert.notEqual(
+      typeof unlinked,
+      'string',
+      `host accepted ${JSON.stringify(regions)}, the webview refused it: ${unlinked}`,
+    );
+    const map = new RegionMap();
+    for (const p of r.sidecar.pages) map.restorePage(p);
+    const md = r.sidecar.pages.flatMap((p) => p.regions.map((x) => x.text)).join('\n\n');
+    map.anchor(md);
+    const pages = map.allPages().map((p) => pageViewOf(p, md));
+    assert.ok(pages.every((p) => p.blocks.length === p.regions.length && p.regions.every((x) => x.linked)));
+    const linked = viewMessages.parseHostMessage(initOf(pages));
+    assert.notEqual(
+      typeof linked,
+      'string',
+      `host accepted ${JSON.stringify(regions)}, the webview refused it linked: ${linked}`,
+    );
   }
   assert.ok(accepted > 50 && refused > 50, `accepted ${accepted}, refused ${refused}: both sides exercised`);
 });

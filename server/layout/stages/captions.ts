@@ -1,10 +1,10 @@
 /**
  * Stage 6, captions: each caption nested in its picture or table (../captions.ts), and the items
- * that hold only furniture-band text listed as furniture candidates (server/pipeline/furniture.ts
+ * that hold only furniture-band text listed as furniture candidates (server/convert/furniture.ts
  * decides across neighbouring pages).
  */
 import type { BBox } from '../../../common/protocol';
-import { attachCaptions } from '../captions';
+import { attachCaptions } from '../blocks/captions';
 import { italicRunningHeads } from './italicRunningHead';
 import type { PageState, PageUnit } from './state';
 

@@ -7,7 +7,7 @@
  * heading is a page header, on a page alone as on a page with neighbours (where it repeats).
  * A heading that opens a page is upright or bold; a bold italic band line stays a heading.
  */
-import type { DocItem } from '../../doctags/types';
+import type { DocItem } from '../../model/items';
 import type { BBox } from '../../../common/protocol';
 import type { PageUnit } from './state';
 

@@ -1,0 +1,107 @@
+/**
+ * Lines in reading order → blocks. A new block starts at a change of place (column or band), a
+ * list marker, a change of font size, weight or monospace, a wider than usual line pitch, or a
+ * jump in indentation.
+ */
+import type { BBox } from '../../../common/protocol';
+import type { Line } from '../lines/index';
+import { parseMarker, type Marker } from './markers';
+import { isCaptionStart } from './captions';
+import { samePlace, type Place } from '../order/place';
+
+export interface Block {
+  lines: Line[];
+  bbox: BBox;
+  place: Place;
+  /** List marker of the first line (from its text, or a bullet drawn as a shape). */
+  marker?: Marker;
+  /** x of the marker (list nesting). */
+  markerX?: number;
+}
+
+export interface BlockLine {
+  line: Line;
+  place: Place;
+  /** A bullet drawn as a vector shape just left of the line. */
+  shapeBullet?: BBox;
+}
+
+export function buildBlocks(seq: BlockLine[]): Block[] {
+  const blocks: Block[] = [];
+  let cur: Block | undefined;
+  let lastPitch = 0;
+  for (const { line, place, shapeBullet } of seq) {
+    let marker = parseMarker(line.text);
+    let markerX = line.bbox.x0;
+    // Word writes level-2 bullets as a Courier "o" in a span of its own.
+    if (!marker && line.spans.length > 1 && /^[o▪■§]$/u.test(line.spans[0].text.trim())) {
+      marker = {
+        marker: line.spans[0].text.trim(),
+        ordered: false,
+        rest: line.text.slice(line.text.indexOf(line.spans[0].text.trim()) + 1).trim(),
+      };
+    }
+    if (!marker && shapeBullet) {
+      marker = { marker: '•', ordered: false, rest: line.text };
+      markerX = shapeBullet.x0;
+    }
+    // A monospace line starting with "-" or "*" is code, not a list.
+    if (marker && line.monospace) marker = undefined;
+    let startNew = !cur || marker !== undefined;
+    if (cur && !startNew) {
+      const prev = cur.lines[cur.lines.length - 1];
+      const size = Math.max(line.fontSize, prev.fontSize, 1);
+      const pitch = (line.bbox.y0 + line.bbox.y1) / 2 - (prev.bbox.y0 + prev.bbox.y1) / 2;
+      const sizeRatio = line.fontSize / Math.max(prev.fontSize, 0.1);
+      const overlapX = Math.min(line.bbox.x1, cur.bbox.x1) - Math.max(line.bbox.x0, cur.bbox.x0);
+      const maxPitch = cur.lines.length >= 2 && lastPitch > 0 ? Math.max(lastPitch * 1.35, size * 1.05) : size * 1.65;
+      const code = line.monospace && prev.monospace;
+      // A caption's next line right under it stays in the caption, whatever cut the geometry
+      // made between them (a centred caption over a table wider than its column).
+      const captionGoesOn =
+        cur.lines.length <= 5 &&
+        isCaptionStart(cur.lines[0]!.text) &&
+        pitch > 0 &&
+        pitch <= size * 1.5 &&
+        overlapX > 0 &&
+        Math.abs(sizeRatio - 1) < 0.05;
+      if (!samePlace(place, cur.place) && !captionGoesOn) startNew = true;
+      else if (pitch <= 0 && !code) startNew = true;
+      else if (pitch > (code ? size * 2.6 : maxPitch)) startNew = true;
+      else if (sizeRatio > 1.12 || sizeRatio < 0.89) startNew = true;
+      else if (line.bold !== prev.bold && !(cur.lines.length >= 2 && !prev.bold)) startNew = true;
+      else if (line.monospace !== prev.monospace) startNew = true;
+      // A one-line italic (or upright) run above a paragraph in the other style: a run-in heading.
+      else if (line.italic !== prev.italic && cur.lines.length === 1 && prev.text.length <= 80) startNew = true;
+      else if (overlapX <= 0) startNew = true;
+      else if (!code && cur.marker && line.bbox.x0 < (cur.markerX ?? cur.bbox.x0) - size * 0.5) startNew = true;
+      else if (!code && !cur.marker && line.bbox.x0 > cur.bbox.x0 + size * 3 && cur.lines.length >= 2) startNew = true;
+      // A first-line indent after a short line that ends a sentence: LaTeX's next paragraph
+      // (no space between paragraphs, only the indent).
+      else if (
+        !code &&
+        !cur.marker &&
+        line.bbox.x0 > cur.bbox.x0 + size * 0.8 &&
+        prev.bbox.x1 < cur.bbox.x1 - size &&
+        /[.!?:]["'”’)]*$/u.test(prev.text) &&
+        cur.lines.length >= 2
+      )
+        startNew = true;
+      if (!startNew) {
+        lastPitch = pitch;
+        cur.lines.push(line);
+        cur.bbox = unionBox(cur.bbox, line.bbox);
+        continue;
+      }
+    }
+    cur = { lines: [line], bbox: { ...line.bbox }, place, marker, markerX: marker ? markerX : undefined };
+    if (shapeBullet && marker) cur.bbox = unionBox(cur.bbox, shapeBullet);
+    lastPitch = 0;
+    blocks.push(cur);
+  }
+  return blocks;
+}
+
+export function unionBox(a: BBox, b: BBox): BBox {
+  return { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
+}

@@ -1,0 +1,455 @@
+/**
+ * Tables drawn with horizontal rules only (booktabs: top, middle and bottom rules, `\cmidrule`s
+ * under spanning headers; word processors: a rule under the header row). The rules give the
+ * table's extent and where the header ends; the columns come from the white gaps through the
+ * body rows, so right- and decimal-aligned numbers, empty cells and cells wrapped over several
+ * lines (one cell, not one row per line) read right.
+ *
+ * What keeps text out: the body must have at least two rows with two or more short cells in most
+ * of them, in at least two columns; a rule under a heading or over footnotes has prose under it.
+ */
+import type { BBox } from '../../../common/protocol';
+import type { OtslCell } from '../../model/items';
+import type { Rule, TextSpan } from '../../model/content';
+import { normalizeSpanText } from '../lines/normalize';
+import { isTableCaptionLine, isTableCaptionStart } from '../blocks/captions';
+
+export interface HruleTable {
+  bbox: BBox;
+  rows: OtslCell[][];
+  headerRows: number;
+  spanIndices: number[];
+}
+
+interface Piece {
+  x0: number;
+  x1: number;
+  text: string;
+  spans: number[];
+  /** Set in a monospace font (code listings framed by rules are not tables). */
+  mono: boolean;
+}
+
+interface TLine {
+  y0: number;
+  y1: number;
+  size: number;
+  pieces: Piece[];
+}
+
+function horizontal(r: Rule): boolean {
+  return r.y1 - r.y0 <= 2.5 && r.x1 - r.x0 >= 30;
+}
+
+/** Rows of text in a box: spans grouped by vertical centre, then split into pieces at wide gaps. */
+function linesIn(spans: TextSpan[], idx: number[]): TLine[] {
+  const sorted = [...idx].sort((a, b) => cy(spans[a]!) - cy(spans[b]!));
+  const groups: { c: number; h: number; members: number[] }[] = [];
+  for (const i of sorted) {
+    const s = spans[i]!;
+    const h = s.bbox.y1 - s.bbox.y0;
+    const g = groups.find((x) => Math.abs(x.c - cy(s)) < Math.min(x.h, h) * 0.45);
+    if (g) g.members.push(i);
+    else groups.push({ c: cy(s), h, members: [i] });
+  }
+  const lines = groups.map((g) => {
+    const ms = g.members.sort((a, b) => spans[a]!.bbox.x0 - spans[b]!.bbox.x0);
+    const size = Math.max(...ms.map((i) => spans[i]!.fontSize));
+    const pieces: Piece[] = [];
+    for (const i of ms) {
+      const s = spans[i]!;
+      const last = pieces[pieces.length - 1];
+      const t = normalizeSpanText(s.text);
+      // A word space is ~0.25–0.5 em; table columns are set at least ~1 em apart.
+      if (last && s.bbox.x0 - last.x1 < Math.max(3, size * 0.7)) {
+        const gap = s.bbox.x0 - last.x1;
+        last.text += (gap > size * 0.15 && !/^\s/.test(t) ? ' ' : '') + t;
+        last.x1 = Math.max(last.x1, s.bbox.x1);
+        last.spans.push(i);
+      } else pieces.push({ x0: s.bbox.x0, x1: s.bbox.x1, text: t, spans: [i], mono: s.monospace });
+    }
+    for (const p of pieces) p.text = p.text.replace(/\s+/g, ' ').trim();
+    const y0 = Math.min(...ms.map((i) => spans[i]!.bbox.y0));
+    const y1 = Math.max(...ms.map((i) => spans[i]!.bbox.y1));
+    return { y0, y1, size, pieces: pieces.filter((p) => p.text) };
+  });
+  return lines.filter((l) => l.pieces.length).sort((a, b) => a.y0 - b.y0);
+}
+
+function cy(s: TextSpan): number {
+  const b = (s as { baseline?: number }).baseline;
+  return b !== undefined ? b - 0.3 * s.fontSize : (s.bbox.y0 + s.bbox.y1) / 2;
+}
+
+/** Column intervals: x ranges covered by the body's pieces, split where few lines cover. */
+function columns(body: TLine[], x0: number, x1: number): [number, number][] {
+  const W = Math.ceil(x1 - x0) + 2;
+  const cover = new Int32Array(W);
+  for (const l of body)
+    for (const p of l.pieces)
+      for (let x = Math.max(0, Math.floor(p.x0 - x0)); x < Math.min(W, Math.ceil(p.x1 - x0)); x++) cover[x]++;
+  // A piece crossing a gap (a spanning cell, a group label) is allowed in a few lines.
+  const limit = Math.max(0, Math.floor(body.length * 0.12));
+  const size = body.reduce((a, l) => a + l.size, 0) / body.length;
+  const out: [number, number][] = [];
+  let x = 0;
+  while (x < W) {
+    while (x < W && cover[x]! <= limit) x++;
+    if (x >= W) break;
+    let y = x;
+    // A column ends at a gap at least ~0.6 em wide.
+    for (;;) {
+      while (y < W && cover[y]! > limit) y++;
+      let z = y;
+      while (z < W && cover[z]! <= limit) z++;
+      if (z >= W || z - y >= size * 0.6) break;
+      y = z;
+    }
+    out.push([x0 + x, x0 + y]);
+    x = y;
+  }
+  return out;
+}
+
+function colOf(p: Piece, cols: [number, number][]): number[] {
+  const hit: number[] = [];
+  cols.forEach(([a, b], k) => {
+    const ov = Math.min(b, p.x1) - Math.max(a, p.x0);
+    if (ov > Math.min(b - a, p.x1 - p.x0) * 0.5 || (ov > 0 && p.x0 < a && p.x1 > b)) hit.push(k);
+  });
+  if (hit.length) return hit;
+  // Nearest column by centre.
+  const c = (p.x0 + p.x1) / 2;
+  let best = 0;
+  cols.forEach(([a, b], k) => {
+    if (Math.abs((a + b) / 2 - c) < Math.abs((cols[best]![0] + cols[best]![1]) / 2 - c)) best = k;
+  });
+  return [best];
+}
+
+/** Joins a cell's lines: a word broken in a narrow column ("HellaSw" + "ag") joins without a space. */
+function joinCell(prev: string, next: string, prevFull: boolean): string {
+  if (!prev) return next;
+  if (!next) return prev;
+  if (/[-‐]$/.test(prev) && /^\p{Ll}/u.test(next)) return prev + next;
+  if (prevFull && !/\s/.test(prev) && /^\p{Ll}/u.test(next) && /\p{L}$/u.test(prev)) return prev + next;
+  return `${prev} ${next}`;
+}
+
+export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>, pageWidth: number): HruleTable[] {
+  const hs = mergePieces(rules.filter((r) => r.y1 - r.y0 <= 2.5 && r.x1 - r.x0 >= 3)).filter(horizontal);
+  if (!hs.length) return captionTables(spans, taken, pageWidth);
+  // Rules of one table: similar left and right ends (cmidrules are shorter and sit inside).
+  const used = new Set<Rule>();
+  const out: HruleTable[] = [];
+  for (const top of hs) {
+    if (used.has(top)) continue;
+    const free = spans
+      .map((_, i) => i)
+      .filter((i) => !taken.has(i) && spans[i]!.text.trim() && (spans[i]!.dir ?? 'ltr') !== 'ttb');
+    const inX = (i: number) => spans[i]!.bbox.x0 >= top.x0 - 4 && spans[i]!.bbox.x1 <= top.x1 + 4;
+    const between = (a: Rule, b: Rule) =>
+      linesIn(
+        spans,
+        free.filter((i) => inX(i) && cy(spans[i]!) > a.y1 && cy(spans[i]!) < b.y0),
+      );
+    // Rules of the same width below it belong to this table until text between two of them is
+    // a caption or prose (the next table on the page starts there).
+    const fam: Rule[] = [top];
+    for (const r of hs) {
+      if (used.has(r) || r === top || r.y0 <= top.y0 + 1 || Math.abs(r.x0 - top.x0) > 6 || Math.abs(r.x1 - top.x1) > 6)
+        continue;
+      const last = fam[fam.length - 1]!;
+      if (r.y0 - last.y1 < 1) continue; // a double rule
+      const mid = between(last, r);
+      if (mid.some((l) => isProse(l, top) || isTableCaptionStart(l.pieces[0]!.text))) break;
+      fam.push(r);
+    }
+    {
+      const bottom = fam[fam.length - 1]!;
+      let region: TLine[];
+      let headerEnd: number; // y below which the body starts
+      if (fam.length >= 2 && bottom.y0 - top.y0 > 10) {
+        region = between(top, bottom);
+        // The header ends at the first full-width rule under the top one (booktabs' midrule).
+        const mid = fam.find((r) => r !== top && r !== bottom && r.y0 > top.y1 + 2);
+        headerEnd = mid ? mid.y0 : top.y1;
+        if (!mid && region.length) headerEnd = (region[0]!.y1 + (region[1]?.y0 ?? region[0]!.y1)) / 2;
+      } else {
+        // One rule: the header row above it, the body below it until the text stops being a table.
+        const near = free.filter((i) => inX(i) && cy(spans[i]!) > top.y0 - 80 && cy(spans[i]!) < top.y0 + 600);
+        const all = linesIn(spans, near);
+        const above = all.filter((l) => l.y1 <= top.y0 + 1).reverse();
+        const below = all.filter((l) => l.y0 >= top.y1 - 1);
+        const head: TLine[] = [];
+        for (const l of above) {
+          const lastY = head.length ? head[head.length - 1]!.y0 : top.y0;
+          // Header lines sit close together; a sentence above them is the paragraph before.
+          const sentence =
+            l.pieces.length === 1 && /[.;:]$/.test(l.pieces[0]!.text) && l.pieces[0]!.text.split(' ').length >= 4;
+          if (lastY - l.y1 > l.size * 0.8 || isProse(l, top) || sentence || isTableCaptionStart(l.pieces[0]!.text))
+            break;
+          head.push(l);
+        }
+        const body: TLine[] = [];
+        for (const l of below) {
+          const lastY = body.length ? body[body.length - 1]!.y1 : top.y1;
+          if (l.y0 - lastY > l.size * 1.6 || isProse(l, top) || isTableCaptionStart(l.pieces[0]!.text)) break;
+          body.push(l);
+        }
+        if (!head.length) continue;
+        region = [...head.reverse(), ...body];
+        headerEnd = top.y1;
+      }
+      const t = buildTable(
+        region,
+        headerEnd,
+        top,
+        hs.filter((r) => r.x1 - r.x0 < top.x1 - top.x0 - 8 && r.x0 >= top.x0 - 2 && r.x1 <= top.x1 + 2),
+      );
+      if (!t) continue;
+      for (const r of fam) used.add(r);
+      for (const i of t.spanIndices) taken.add(i);
+      out.push(t);
+    }
+  }
+  out.push(...captionTables(spans, taken, pageWidth));
+  return out;
+}
+
+/**
+ * Tables with no rules at all under a "Table N" caption (word processors often draw none): the
+ * caption says a table follows, so the aligned lines under it are read like a ruled table whose
+ * first line is the header. Prose under a caption fails the table test and stays text.
+ */
+function captionTables(spans: TextSpan[], taken: Set<number>, pageWidth: number): HruleTable[] {
+  const out: HruleTable[] = [];
+  const free = spans
+    .map((_, i) => i)
+    .filter((i) => !taken.has(i) && spans[i]!.text.trim() && (spans[i]!.dir ?? 'ltr') !== 'ttb');
+  const all = linesIn(spans, free);
+  for (let k = 0; k < all.length; k++) {
+    const cap = all[k]!;
+    // Only a caption proper ("Table 3:", "Table 3."), not a sentence that starts "Table 1 shows".
+    if (cap.pieces.length !== 1 || !isTableCaptionLine(cap.pieces[0]!.text)) continue;
+    const body: TLine[] = [];
+    for (let j = k + 1; j < all.length; j++) {
+      const l = all[j]!;
+      const last = body.length ? body[body.length - 1]! : cap;
+      // A gap clearly wider than the rows' own spacing ends the table (the next one starts).
+      const rowGap = body.length >= 2 ? body[1]!.y0 - body[0]!.y1 : Infinity;
+      if (l.y0 - last.y1 > Math.max(l.size * 0.9, rowGap * 2.2) && body.length >= 2) break;
+      if (
+        l.y0 - last.y1 > l.size * 1.6 ||
+        Math.abs(l.size - cap.size) > cap.size * 0.25 ||
+        isTableCaptionStart(l.pieces[0]!.text)
+      )
+        break;
+      if (
+        l.pieces.length === 1 &&
+        l.pieces[0]!.text.split(' ').length >= 6 &&
+        l.pieces[0]!.x1 - l.pieces[0]!.x0 > pageWidth * 0.45
+      )
+        break;
+      if (l.pieces.some((p) => p.spans.some((i) => taken.has(i)))) break;
+      body.push(l);
+    }
+    if (body.length < 3) continue;
+    const x0 = Math.min(...body.flatMap((l) => l.pieces.map((p) => p.x0)));
+    const x1 = Math.max(...body.flatMap((l) => l.pieces.map((p) => p.x1)));
+    if (proseColumns(body, pageWidth)) continue;
+    const top: Rule = { x0: x0 - 1, x1: x1 + 1, y0: cap.y1, y1: cap.y1 };
+    const t = buildTable(body, (body[0]!.y1 + body[1]!.y0) / 2, top, []);
+    if (!t) continue;
+    for (const i of t.spanIndices) taken.add(i);
+    out.push(t);
+    k += body.length;
+  }
+  return out;
+}
+
+/**
+ * Text columns, not a table: on a multi-column page a caption set in one column has the lines of
+ * the other column beside it, and justified text splits into word pieces at its wide spaces, so
+ * the lines under the caption read like a table. Pieces closer than 2 em are one run (justified
+ * word spaces stay under ~1.2 em); a run of four or more words with letters, a third of the page
+ * wide, is a line of prose. Mostly prose lines = text; a table's rows (cells apart, numbers,
+ * short labels) are not.
+ */
+function proseColumns(body: TLine[], pageWidth: number): boolean {
+  let prose = 0;
+  for (const l of body) {
+    const ps = [...l.pieces].sort((a, b) => a.x0 - b.x0);
+    let run: Piece[] = [];
+    const isProseRun = (r: Piece[]) =>
+      r.length > 0 &&
+      r[r.length - 1]!.x1 - r[0]!.x0 >= pageWidth * 0.3 &&
+      r.flatMap((p) => p.text.trim().split(/\s+/)).filter((w) => /\p{L}{2}/u.test(w)).length >= 4;
+    let found = false;
+    for (const p of ps) {
+      if (run.length && p.x0 - run[run.length - 1]!.x1 > l.size * 2) {
+        found ||= isProseRun(run);
+        run = [];
+      }
+      run.push(p);
+    }
+    found ||= isProseRun(run);
+    if (found) prose++;
+  }
+  return prose >= body.length * 0.6;
+}
+
+/** Rules drawn cell by cell (browsers draw each cell's border) joined into one rule per line. */
+function mergePieces(rs: Rule[]): Rule[] {
+  const sorted = [...rs].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  const out: Rule[] = [];
+  for (const r of sorted) {
+    const last = out.find(
+      (o) => Math.abs(o.y0 - r.y0) < 0.6 && Math.abs(o.y1 - r.y1) < 0.6 && r.x0 <= o.x1 + 1.5 && r.x1 >= o.x0 - 1.5,
+    );
+    if (last) {
+      last.x0 = Math.min(last.x0, r.x0);
+      last.x1 = Math.max(last.x1, r.x1);
+    } else out.push({ ...r });
+  }
+  return out.sort((a, b) => a.y0 - b.y0);
+}
+
+function isProse(l: TLine, top: Rule): boolean {
+  // One long run of words across most of the table's width is a sentence, not a row.
+  return (
+    l.pieces.length === 1 &&
+    l.pieces[0]!.x1 - l.pieces[0]!.x0 > (top.x1 - top.x0) * 0.7 &&
+    l.pieces[0]!.text.split(' ').length >= 6
+  );
+}
+
+function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]): HruleTable | undefined {
+  const head = lines.filter((l) => l.y1 <= headerEnd + 1);
+  const body = lines.filter((l) => l.y0 >= headerEnd - 1);
+  if (body.length < 2 || lines.length < 3) return undefined;
+  const cols = columns(body, top.x0 - 2, top.x1 + 2);
+  if (cols.length < 2) return undefined;
+  // Most body lines must have several short cells: the table test.
+  const multi = body.filter((l) => l.pieces.length >= 2).length;
+  if (multi < Math.max(2, body.length * 0.5)) return undefined;
+  const pieces = body.flatMap((l) => l.pieces);
+  if (pieces.filter((p) => p.text.length > 60).length > pieces.length * 0.15) return undefined;
+  // Code between rules (a framed listing) is code.
+  if (pieces.filter((p) => p.mono).length >= pieces.length * 0.5) return undefined;
+  const C = cols.length;
+  const widest = cols.map((_, k) =>
+    Math.max(
+      0,
+      ...lines.flatMap((l) =>
+        l.pieces.filter((p) => colOf(p, cols).length === 1 && colOf(p, cols)[0] === k).map((p) => p.x1 - p.x0),
+      ),
+    ),
+  );
+
+  // Body rows: a line continues the row above when it leaves the first column empty (wrapped
+  // cells in other columns) or when rows are padded and it sits tighter than rows do.
+  const gaps = body.slice(1).map((l, k) => l.y0 - body[k]!.y1);
+  const sortedGaps = [...gaps].sort((a, b) => a - b);
+  const size = body.reduce((a, l) => a + l.size, 0) / body.length;
+  const rowGap = sortedGaps[Math.floor(sortedGaps.length * 0.75)] ?? 0;
+  type Row = { cells: string[][]; full: boolean[]; span: (number[] | undefined)[]; y0: number; y1: number };
+  const rows: Row[] = [];
+  const newRow = (l: TLine): Row => ({
+    cells: Array.from({ length: C }, () => []),
+    full: Array(C).fill(false),
+    span: Array(C).fill(undefined),
+    y0: l.y0,
+    y1: l.y1,
+  });
+  body.forEach((l, k) => {
+    const gap = k > 0 ? gaps[k - 1]! : Infinity;
+    const hasFirst = l.pieces.some((p) => colOf(p, cols)[0] === 0);
+    const prev = rows[rows.length - 1];
+    const prevFirst = prev ? prev.cells[0]!.length > 0 : false;
+    const tight = rowGap > size * 0.2 && gap < rowGap * 0.5;
+    // Wrapped text goes on in cells that were full; a line with a number or a cell in a column
+    // whose cell above was not full is a row of its own (a row under a group label).
+    const wraps =
+      prev !== undefined &&
+      l.pieces.every((p) => {
+        const c = colOf(p, cols)[0]!;
+        return (
+          prev.full[c] === true &&
+          !/^[\d.,%+\-−()\s]+$/.test(p.text) &&
+          !/^[\d.,%+\-−()\s]+$/.test(prev.cells[c]!.join(' '))
+        );
+      });
+    const cont =
+      prev !== undefined && ((!hasFirst && prevFirst && gap < size * 0.8 && l.pieces.length < C && wraps) || tight);
+    const row = cont ? prev! : newRow(l);
+    if (!cont) rows.push(row);
+    row.y1 = l.y1;
+    for (const p of l.pieces) {
+      const cs = colOf(p, cols);
+      const c = cs[0]!;
+      const cell = row.cells[c]!;
+      const joined = joinCell(cell.join(' '), p.text, row.full[c]!);
+      cell.length = 0;
+      cell.push(joined);
+      row.full[c] = p.x1 - p.x0 >= widest[c]! * 0.85;
+      if (cs.length > 1) row.span[c] = cs;
+    }
+  });
+
+  // Header rows: lines above the header rule. A line with a cell spanning columns (or a
+  // cmidrule under it) is a header row of its own; other lines are one row with broken cells.
+  const headRows: Row[] = [];
+  let merged: Row | undefined;
+  head.forEach((l) => {
+    const spanning =
+      l.pieces.some((p) => colOf(p, cols).length > 1) ||
+      cmid.some((r) => r.y0 > l.y1 - 1 && r.y0 < l.y1 + l.size * 0.9);
+    if (spanning) {
+      const row = newRow(l);
+      for (const p of l.pieces) {
+        const cs = colOf(p, cols);
+        row.cells[cs[0]!]!.push(p.text);
+        if (cs.length > 1) row.span[cs[0]!] = cs;
+      }
+      headRows.push(row);
+      merged = undefined;
+      return;
+    }
+    merged ??= (() => {
+      const r = newRow(l);
+      headRows.push(r);
+      return r;
+    })();
+    for (const p of l.pieces) {
+      const c = colOf(p, cols)[0]!;
+      const cell = merged.cells[c]!;
+      const joined = joinCell(cell.join(' '), p.text, merged.full[c]!);
+      cell.length = 0;
+      cell.push(joined);
+      merged.full[c] = p.x1 - p.x0 >= widest[c]! * 0.85;
+    }
+  });
+
+  const toOtsl = (r: Row, header: boolean): OtslCell[] => {
+    const out: OtslCell[] = [];
+    for (let c = 0; c < C; c++) {
+      if (out[c]) continue;
+      const text = r.cells[c]!.join(' ').trim();
+      out[c] = text ? { tag: header ? 'ched' : 'fcel', text } : { tag: 'ecel', text: '' };
+      const sp = r.span[c];
+      if (sp) for (const k of sp) if (k > c) out[k] = { tag: 'lcel', text: '' };
+    }
+    return out;
+  };
+  const otsl = [...headRows.map((r) => toOtsl(r, true)), ...rows.map((r) => toOtsl(r, false))];
+  if (otsl.length < 2) return undefined;
+  const spanIndices = lines.flatMap((l) => l.pieces.flatMap((p) => p.spans));
+  const bbox = {
+    x0: Math.min(top.x0, ...lines.map((l) => Math.min(...l.pieces.map((p) => p.x0)))),
+    y0: Math.min(top.y0, ...lines.map((l) => l.y0)),
+    x1: Math.max(top.x1, ...lines.map((l) => Math.max(...l.pieces.map((p) => p.x1)))),
+    y1: Math.max(...lines.map((l) => l.y1)),
+  };
+  return { bbox, rows: otsl, headerRows: headRows.length, spanIndices };
+}
