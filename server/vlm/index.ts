@@ -80,7 +80,10 @@ function findWorker(explicit?: string): string {
 export async function loadVlm(opts: LoadVlmOptions): Promise<VlmEngine> {
   // Throws a FolioError naming the missing or damaged file before any thread starts.
   loadVlmConfig(opts.modelsDir, opts.dtype ?? 'fp32');
-  const worker = new Worker(findWorker(opts.workerPath));
+  // onnxruntime's session code recurses on the creating thread; Node's default 4 MB worker stack
+  // overflowed under the page workers' OCR sessions (eval/FINDINGS.md, 2026-11-28), and the VLM's
+  // three sessions are larger graphs: the same 16 MB as the page workers.
+  const worker = new Worker(findWorker(opts.workerPath), { resourceLimits: { stackSizeMb: 16 } });
   const cancel = new SharedArrayBuffer(4 * CANCEL_SLOTS);
   const flag = new Int32Array(cancel);
   const pending = new Map<
