@@ -35,6 +35,84 @@ const NO_EDITOR = {
   ],
 };
 
+/**
+ * The backend's room rules (ARCHITECTURE.md, issue 33): every import runs down, from the rooms that
+ * orchestrate to the rooms that compute, and the page's data model (server/model/) is the floor.
+ * Each backend rule keeps NO_EDITOR's entries, since a later `no-restricted-imports` replaces an
+ * earlier one for the same files.
+ */
+const ALL_SERVER_ROOMS = [
+  'cli',
+  'convert',
+  'convertCommand',
+  'doctags',
+  'errors',
+  'export',
+  'layout',
+  'main',
+  'mcp',
+  'models',
+  'ocr',
+  'onnx',
+  'pdf',
+  'pipeline',
+  'queue',
+  'serve',
+  'speculative',
+  'util',
+  'vlm',
+  'worker',
+];
+/** The rooms that drive a conversion: no room they call imports them back. */
+const ORCHESTRATORS = [
+  'cli',
+  'convert',
+  'convertCommand',
+  'export',
+  'main',
+  'mcp',
+  'pipeline',
+  'queue',
+  'serve',
+  'worker',
+];
+function serverRoomRule(forbidden, message) {
+  return {
+    paths: NO_EDITOR.paths,
+    patterns: [...NO_EDITOR.patterns, { regex: `^(\\.\\./)+(${forbidden.join('|')})(/|\\.ts$|$)`, message }],
+  };
+}
+const BACKEND_ROOMS = [
+  {
+    files: ['server/model/**/*.ts'],
+    rule: serverRoomRule(
+      ALL_SERVER_ROOMS,
+      'server/model/ is the floor: the page content and document items, importing only common/.',
+    ),
+  },
+  {
+    files: ['server/layout/**/*.ts'],
+    rule: serverRoomRule(
+      ALL_SERVER_ROOMS.filter((r) => r !== 'layout'),
+      'layout/ is pure computation over server/model/ (no pdf.js, no I/O): it imports only model/ and common/.',
+    ),
+  },
+  {
+    files: ['server/pdf/**/*.ts', 'server/doctags/**/*.ts', 'server/ocr/**/*.ts'],
+    rule: serverRoomRule(
+      [...ORCHESTRATORS, 'layout', 'vlm', 'speculative'],
+      'pdf/, doctags/ and ocr/ sit below the pipeline and layout: share types through server/model/.',
+    ),
+  },
+  {
+    files: ['server/speculative/**/*.ts'],
+    rule: serverRoomRule(
+      [...ORCHESTRATORS, 'vlm'],
+      'speculative/ is below vlm/: vlm/ imports its seam (speculative/types.ts), never the other way.',
+    ),
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -84,6 +162,7 @@ export default tseslint.config(
   // convention, as vscode-languageserver-protocol writes its own).
   { files: ['common/protocol.ts'], rules: { '@typescript-eslint/no-namespace': 'off' } },
   { files: ['server/**/*.ts'], rules: { 'no-restricted-imports': ['error', NO_EDITOR] } },
+  ...BACKEND_ROOMS.map(({ files, rule }) => ({ files, rules: { 'no-restricted-imports': ['error', rule] } })),
   // Test bodies are one `test(...)` callback per scenario; their length is the scenario's.
   // Tests read JSON answers (HTTP bodies, recorded requests) field by field: asserting on their shape is the test's job.
   { files: ['test/**/*.ts'], rules: { 'max-lines-per-function': 'off', '@typescript-eslint/no-explicit-any': 'off' } },

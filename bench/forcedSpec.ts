@@ -20,11 +20,11 @@ import { pagesFromDocTags, assemblePage } from '../server/speculative/oracle/cor
 import { DocTagsTokenizer } from '../server/speculative/oracle/doctagsTokenizer';
 import { mergeBulletBlocks, normalizeBlockContent } from '../server/speculative/draftText';
 import { decodeOne } from '../server/speculative/decode';
-import { DecoderTargetSession } from '../server/speculative/decoderTarget';
+import { DecoderTargetSession } from '../server/vlm/decoderTarget';
 import { mulberry32 } from '../server/speculative/random';
 import { specDefaultsFor } from '../server/speculative/defaults';
 import type { DecodeOptions, LogProbs, TargetSession, TokenInfo } from '../server/speculative/types';
-import { tokenInfoFor } from '../server/speculative/loadTarget';
+import { tokenInfoFor } from '../server/vlm/loadTarget';
 import type { VlmModel } from '../server/vlm/model';
 
 export interface SpecRun {

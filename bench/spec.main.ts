@@ -22,7 +22,7 @@ import { DocTagsTokenizer } from '../server/speculative/oracle/doctagsTokenizer'
 import { replayPage, VARIANTS, type DraftVariant } from '../server/speculative/oracle/oracleRun';
 import { CAUSES, addStats, emptyStats, type ReplayStats } from '../server/speculative/oracle/replay';
 import { makeTinyModels, realTokenizer } from '../scripts/fixtures/makeTinyModels';
-import { loadDecoderTarget, tokenInfoFor } from '../server/speculative/loadTarget';
+import { loadDecoderTarget, tokenInfoFor } from '../server/vlm/loadTarget';
 import { decodePage, type PageJob, type RegionJob } from '../server/speculative/hsd';
 import { mulberry32 } from '../server/speculative/random';
 import type { DecodeOptions, SpecMode } from '../server/speculative/types';

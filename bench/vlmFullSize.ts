@@ -28,7 +28,7 @@ import { basename, join } from 'node:path';
 import { ensureFullSizeVlm, fullSizeCacheDir } from '../scripts/fixtures/fullSizeVlm';
 import { VlmModel } from '../server/vlm/model';
 import { preprocessImage, type PreprocessedImage } from '../server/vlm/preprocess';
-import { DecoderTargetSession } from '../server/speculative/decoderTarget';
+import { DecoderTargetSession } from '../server/vlm/decoderTarget';
 import { corpusRoot, repoRoot } from '../test/helpers/corpus';
 import { forcedPageRuns, type SpecRun } from './forcedSpec';
 import { specDefaultsFor } from '../server/speculative/defaults';

@@ -178,9 +178,11 @@ export interface RemoteVlmSettings {
 }
 
 /**
- * Resource limits of one conversion (docs/limits.md). Absent fields take the backend's values
- * (the `folio.limits.*` settings, else the defaults). Kept out of `ConvertOptions`, which the
- * preview's sidecar stores: a file in the workspace must not raise them.
+ * Resource limits of one conversion (docs/limits.md). Absent fields take the defaults. The
+ * extension sends the user's `folio.limits.*` settings here with every request, as it sends the
+ * other settings in `options` (src/convertClient.ts): the backend never asks the client back.
+ * Kept out of `ConvertOptions`, which the preview's sidecar stores: a file in the workspace must
+ * not raise them.
  */
 export interface ConvertLimits {
   /** Wall-clock budget of the whole document, seconds; 0 = none. Default 3600. */
@@ -193,6 +195,17 @@ export interface ConvertLimits {
    */
   maxPages?: number;
 }
+
+/**
+ * Accepted range of each limit (documentSeconds 0 turns the time budget off), checked by the
+ * backend for every source (server/worker/limits.ts) and by the extension for its settings, so a
+ * bad setting is named before it is sent. package.json's `folio.limits.*` minimum/maximum match.
+ */
+export const LIMIT_RANGES = {
+  documentSeconds: { min: 0, max: 7 * 24 * 3600 },
+  pageMemoryMb: { min: 16, max: 65536 },
+  maxPages: { min: 1, max: 1_000_000 },
+} as const satisfies Record<keyof ConvertLimits, { min: number; max: number }>;
 
 export interface ConvertParams {
   /** A `file:` URI or an absolute path of the PDF. */

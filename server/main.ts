@@ -28,7 +28,6 @@ import {
   type ConvertParams,
   type ReparseRegionParams,
   type ReparseRegionResult,
-  type ConvertLimits,
 } from '../common/protocol';
 import { PageWorkerPool } from './worker/pool';
 import { analyzeOptions, convertDocument, toPath } from './convert/convertDocument';
@@ -36,11 +35,10 @@ import { CancelledError, isCancelled, isFolioError, messageOf } from './errors';
 import { renderRegion } from './convert/region';
 import { disposeVlmEngines, vlmPageEngine } from './convert/vlmEngine';
 import { parseDocTags } from './doctags/parse';
-import { toGrid } from './doctags/types';
+import { toGrid } from './model/items';
 import { checkConvertParams, checkReparseParams } from './convert/checkParams';
 import { evictCache } from './util/cache';
 import { IdleMap } from './util/idleMap';
-import { resolveLimits } from './worker/limits';
 import { checkExportParams } from './export/checkExportParams';
 import { exportInWorker, exportJob } from './export/inWorker';
 import { checkPullModelParams, pullModelRequest } from './models/pullRequest';
@@ -69,28 +67,9 @@ function toResponseError(e: unknown): ResponseError<void> {
   return new ResponseError(ErrorCodes.InternalError, messageOf(e));
 }
 
-/** Whether the client answers `workspace/configuration` (VS Code does; a bare JSON-RPC client may not). */
-let clientHasConfiguration = false;
-
-/**
- * The limits of one conversion: the request's own, else the user's `folio.limits.*` settings
- * (asked of the client each time, so a change applies to the next conversion), else the defaults.
- * Checked here and again by the orchestrator; a bad setting is an error that names it.
- */
-async function limitsFor(params: ConvertParams): Promise<ConvertLimits | undefined> {
-  if (params.limits !== undefined || !clientHasConfiguration) return params.limits;
-  const settings = (await connection.workspace.getConfiguration('folio.limits').catch(() => undefined)) as
-    Record<string, unknown> | undefined;
-  if (!settings) return undefined;
-  return resolveLimits(
-    { documentSeconds: settings.documentSeconds, pageMemoryMb: settings.pageMemoryMb, maxPages: settings.maxPages },
-    undefined,
-    'folio.limits',
-  );
-}
-
-connection.onInitialize((init) => {
-  clientHasConfiguration = init.capabilities.workspace?.configuration === true;
+// Settings arrive with each request (`options`, and `limits` from the user's folio.limits.*):
+// the backend asks the client for nothing (docs/limits.md).
+connection.onInitialize(() => {
   return {
     capabilities: {},
     serverInfo: { name: 'folio-backend', version: '0.1.0' },
@@ -123,7 +102,7 @@ connection.onRequest(ConvertRequest.type, async (params: ConvertParams, token: C
   try {
     const summary = await convertDocument(
       pool,
-      { ...params, limits: await limitsFor(params) },
+      params,
       {
         page: (p) => {
           if (partial !== undefined) void connection.sendProgress(ConvertRequest.partialResult, partial, p);

@@ -6,13 +6,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { createClient, PagePartialRouter } from './client';
 import { ConversionListeners } from './conversion';
-import {
-  PagePartialNotification,
-  type ConvertOptions,
-  type PictureMode,
-  type RemoteVlmSettings,
-} from '../common/protocol';
-import { modelsDirOption } from './paths';
+import { PagePartialNotification, type PictureMode, type RemoteVlmSettings } from '../common/protocol';
 import { addSecret, redactingLog } from './logRedaction';
 import { ExportRecords } from './commands/exportRecords';
 
@@ -36,26 +30,11 @@ export interface FolioConfig {
   images: PictureMode;
   /** `folio.vlm.remoteUrl` (machine scope) set: the VLM runs on that server (docs/remote-vlm.md). */
   remoteVlm?: RemoteVlmSettings;
-}
-
-/**
- * The options every conversion command shares — page images' scale, OCR, furniture, cache and
- * the engine with its VLM settings — built in one place so a new setting reaches every command
- * (convert, convert to…, folder, the language-model tool). Callers add what is theirs.
- */
-export function sharedConvertOptions(config: FolioConfig, cacheDir: string): ConvertOptions {
-  return {
-    scale: config.renderScale,
-    ocr: config.ocr,
-    keepFurniture: config.keepPageHeaders,
-    cacheDir,
-    engine: config.engine,
-    modelsDir: modelsDirOption(config.modelsDir),
-    providers: config.providers,
-    layoutPrior: config.layoutPrior,
-    speculation: config.speculation,
-    ...(config.remoteVlm ? { remoteVlm: config.remoteVlm } : {}),
-  };
+  /**
+   * `folio.limits.*` (machine scope: user settings only) as read, unchecked: a hand-edited
+   * settings.json may hold anything, so src/convertClient.ts checks them before sending.
+   */
+  limits: { documentSeconds: unknown; pageMemoryMb: unknown; maxPages: unknown };
 }
 
 /** A setting's value when it is one of `values` (a hand-edited settings.json may hold anything), else the default. */
@@ -114,6 +93,11 @@ export class FolioContext implements vscode.Disposable {
       outputFormat: oneOf(c.get<string>('outputFormat'), OUTPUT_FORMATS, 'markdown'),
       images: oneOf(c.get<string>('images'), ['link', 'embed', 'none'] as const, 'link'),
       remoteVlm: remoteVlmFrom(c),
+      limits: {
+        documentSeconds: c.get('limits.documentSeconds'),
+        pageMemoryMb: c.get('limits.pageMemoryMb'),
+        maxPages: c.get('limits.maxPages'),
+      },
     };
   }
 

@@ -9,8 +9,8 @@
  * time and typed here with the subset Folio uses, so older editors run the rest of Folio.
  */
 import * as vscode from 'vscode';
-import { ConvertRequest, type ConvertParams } from '../common/protocol';
-import { sharedConvertOptions, type FolioContext } from './context';
+import type { FolioContext } from './context';
+import { convert } from './convertClient';
 import { boundResult, resolveWorkspacePdf } from './lmToolCore';
 
 export const LM_TOOL_NAME = 'folio_convertPdf';
@@ -74,14 +74,11 @@ export function registerLmTool(ctx: FolioContext): void {
       },
       async invoke(options, token) {
         const pdf = resolveWorkspacePdf(options.input.path, folders());
-        const config = ctx.config;
-        const client = await ctx.client();
-        const params: ConvertParams = {
-          uri: vscode.Uri.file(pdf).toString(),
-          pages: options.input.pages,
-          options: { ...sharedConvertOptions(config, ctx.cacheDir.fsPath), renderImages: false },
-        };
-        const summary = await client.sendRequest(ConvertRequest.type, params, token);
+        const summary = await convert(
+          ctx,
+          { pdfUri: vscode.Uri.file(pdf), pages: options.input.pages, options: { renderImages: false } },
+          token,
+        );
         if (token.isCancellationRequested || summary.cancelled) {
           ctx.output.appendLine(
             `[info] ${LM_TOOL_NAME}: conversion of ${options.input.path} cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages`,

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { dirname, isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
 import { fitFileName, isInside } from '../common/safeWrite';
+import { EXPORT_EXTENSIONS } from '../common/protocol';
 
 export function markdownUriFor(pdfUri: vscode.Uri, outputDirectory: string): vscode.Uri {
   return outputUriFor(pdfUri, outputDirectory, '.md');
@@ -45,4 +46,20 @@ export function outputUriFor(pdfUri: vscode.Uri, outputDirectory: string, ext: s
 export function modelsDirOption(dir: string): string | undefined {
   const d = dir.startsWith('~/') ? join(homedir(), dir.slice(2)) : dir;
   return isAbsolute(d) ? d : undefined;
+}
+
+/** Output extensions a pictures folder's name leaves out (`doc.docling.json` → `doc.assets`). */
+const OUTPUT_EXTENSIONS = ['.md', ...Object.values(EXPORT_EXTENSIONS)];
+
+/**
+ * The folder of an output's linked pictures: `<output stem>.assets/` beside the output (`doc.md`,
+ * `doc (2).docling.json` → `doc.assets`, `doc (2).assets`), shortened as the output's own name is
+ * when it would pass the 255-byte limit. The rule of `folio convert` (server/convertCommand/
+ * pictures.ts), so the CLI and the extension link the same files.
+ */
+export function assetsDirFor(outUri: vscode.Uri): vscode.Uri {
+  const name = outUri.path.split('/').pop() ?? '';
+  const ext = OUTPUT_EXTENSIONS.find((e) => name.toLowerCase().endsWith(e));
+  const stem = ext ? name.slice(0, -ext.length) : name;
+  return vscode.Uri.joinPath(outUri, '..', fitFileName(stem, '.assets'));
 }

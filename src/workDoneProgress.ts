@@ -6,7 +6,10 @@
  * token is all the client allows).
  */
 import type * as vscode from 'vscode';
-import { WorkDoneProgress, type LanguageClient, type WorkDoneProgressReport } from 'vscode-languageclient/node';
+import type { LanguageClient, WorkDoneProgressReport } from 'vscode-languageclient/node';
+// The progress type from the protocol package (which the client re-exports): this module, and the
+// request builder beside it (src/convertClient.ts), then load outside VS Code for unit tests.
+import { WorkDoneProgress } from 'vscode-languageserver-protocol';
 
 export function forwardWorkDone(
   client: LanguageClient,

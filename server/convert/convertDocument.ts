@@ -30,8 +30,8 @@ import {
   FolioErrorCodes,
 } from '../../common/protocol';
 import { CancelledError, FolioError, isCancelled, isFolioError, messageOf } from '../errors';
-import type { AnalyzeOptions, PageAnalysis } from '../pipeline/types';
-import { markFurniture } from '../pipeline/furniture';
+import type { AnalyzeOptions, PageAnalysis } from '../model/analysis';
+import { markFurniture } from './furniture';
 import type { PageWorkerPool } from '../worker/pool';
 import { resolveLimits } from '../worker/limits';
 import { countPageSelection, parsePageSelection } from './pageSelection';

@@ -6,7 +6,7 @@
  * the preview are the ones the Markdown came from.
  */
 import type { EngineName, ErrorKind, PageResult, Region } from '../../common/protocol';
-import { type DocItem, fromGrid, toGrid } from '../doctags/types';
+import { type DocItem, fromGrid, toGrid } from '../model/items';
 import { serializePage } from '../doctags/serialize';
 import { parseDocTags } from '../doctags/parse';
 import { pageToMarkdown } from '../doctags/markdown';

@@ -1,5 +1,5 @@
 /** One region's DocTags and Markdown, for `folio/reparseRegion`: the same serializer and converter as whole pages. */
-import type { DocItem } from '../doctags/types';
+import type { DocItem } from '../model/items';
 import { serializeItem } from '../doctags/serialize';
 import { renderRegionMarkdown } from '../doctags/markdown';
 

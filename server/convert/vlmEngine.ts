@@ -5,7 +5,7 @@
  */
 import { FolioErrorCodes, type BBox, type ConvertOptions, type RegionClass } from '../../common/protocol';
 import { FolioError } from '../errors';
-import type { PageAnalysis } from '../pipeline/types';
+import type { PageAnalysis } from '../model/analysis';
 // Loaded when a VLM conversion starts (`await import`), not with the converter: they bring
 // onnxruntime-node and sharp, which a pipeline conversion never needs (CLI start-up, issue 22).
 import type { VlmEngine } from '../vlm/index';

@@ -7,7 +7,7 @@
  * so the preview can link boxes and text.
  */
 import type { TextRange } from '../../common/protocol';
-import type { DocItem } from './types';
+import type { DocItem } from '../model/items';
 import { escapeBlock, escapeHeading, escapeInline, escapeLineStart, escapeLinkText, escapeOneLine } from './mdEscape';
 import { numberOfLabel } from './listLabel';
 import { tableToMarkdown } from './mdTable';

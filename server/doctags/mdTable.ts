@@ -3,7 +3,7 @@
  * colspan/rowspan (a pipe table cannot express merged cells; docling repeats the text instead,
  * which reads as data that is not there).
  */
-import type { OtslCell } from './types';
+import type { OtslCell } from '../model/items';
 import { escapeHtml, escapeInline } from './mdEscape';
 
 const MERGE = new Set(['lcel', 'ucel', 'xcel']);

@@ -12,7 +12,7 @@
  * - Stray closing tags are ignored; stray text between elements becomes a text item.
  */
 import type { RegionClass } from '../../common/protocol';
-import { partsToText, type DocItem, type DocPage, type InlinePart, type OtslCell } from './types';
+import { partsToText, type DocItem, type DocPage, type InlinePart, type OtslCell } from '../model/items';
 import { tokenize, type Token } from './tokenize';
 import { splitListLabel } from './listLabel';
 import { classOfTag, isFigureTag, isOtslTag, LIST_TAGS } from './vocab';

@@ -9,7 +9,7 @@
  * (`xml.sax.saxutils.escape`); its legacy DocTags writer does not. The tokenizer decodes it.
  */
 import type { GridBox } from '../../common/protocol';
-import type { DocItem, InlinePart, OtslCell } from './types';
+import type { DocItem, InlinePart, OtslCell } from '../model/items';
 import { tagOfItem } from './vocab';
 import { isListLabel } from './listLabel';
 

@@ -3,7 +3,7 @@
  * region classes. Shared by the serializer and the parser so both speak exactly the same set.
  */
 import type { RegionClass } from '../../common/protocol';
-import type { OtslTag } from './types';
+import type { OtslTag } from '../model/items';
 
 /** Leaf elements whose content is text (plus location tokens and, for some, a caption). */
 const LEAF_TAGS: Record<string, RegionClass> = {

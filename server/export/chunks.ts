@@ -8,7 +8,7 @@
  * docs/formats.md describes the output.
  */
 import type { BBox, RegionClass } from '../../common/protocol';
-import type { DocItem, OtslCell } from '../doctags/types';
+import type { DocItem, OtslCell } from '../model/items';
 import { renderRegionMarkdown } from '../doctags/markdown';
 import { tableToMarkdown, rectangular } from '../doctags/mdTable';
 import type { ExportPage } from './pages';
@@ -201,43 +201,84 @@ export function chunkDocument(pages: readonly ExportPage[], opts: ChunkOptions):
   return chunkDocumentWithSources(pages, opts).map((c) => c.chunk);
 }
 
-/** `chunkDocument`, with the page items each chunk was made from, in order, without repeats. */
-export function chunkDocumentWithSources(
-  pages: readonly ExportPage[],
-  opts: ChunkOptions,
-): { chunk: Chunk; sources: ChunkSource[] }[] {
-  const size = opts.unit === 'tokens' ? (opts.countTokens ?? cl100kCounter()) : (s: string) => s.length;
-  const max = opts.maxSize;
+/** The pieces' texts joined as one chunk: a list's items line by line, anything else by a blank line. */
+function joinPieces(ps: Piece[]): string {
+  let t = '';
+  ps.forEach((p, i) => {
+    if (i > 0) t += p.item.cls === 'list_item' && ps[i - 1]!.item.cls === 'list_item' ? '\n' : '\n\n';
+    t += p.text;
+  });
+  return t;
+}
+
+/**
+ * The chunker as it walks the document: the heading path above the current item, the pieces of
+ * the chunk being packed, and the chunks (with their sources) made so far.
+ */
+class ChunkPacker {
+  readonly chunks: Chunk[] = [];
+  readonly sources: ChunkSource[][] = [];
+  /** The size the limit bounds under the current headings (`sizeUnder`). */
+  fitSize: (s: string) => number;
+  /** headings[0] = title, headings[L] = section header of level L. */
+  private path: string[] = [];
+  private open: Piece[] = [];
+  private openHeadings: string[] = [];
+
+  constructor(
+    private readonly size: (s: string) => number,
+    readonly max: number,
+    private readonly perItem: boolean | undefined,
+  ) {
+    this.fitSize = this.sizeUnder([]);
+  }
+
   /**
    * The size the limit bounds: the chunk as docling-core's `contextualize()` gives it (its
    * headings, one per line, then its text), which is what HybridChunker counts against
    * `max_tokens` and what an embedding model reads. Headings that alone fill the limit are left
    * out of the count, as HybridChunker then leaves them out of the chunk.
    */
-  const sizeUnder = (headings: string[]): ((s: string) => number) => {
+  private sizeUnder(headings: string[]): (s: string) => number {
+    const size = this.size;
     if (headings.length === 0) return size;
     const head = headings.join('\n') + '\n';
-    if (size(head) >= max) return size;
+    if (size(head) >= this.max) return size;
     return (s) => size(head + s);
-  };
-  let fitSize = sizeUnder([]);
-  const chunks: Chunk[] = [];
-  const sources: ChunkSource[][] = [];
-  /** headings[0] = title, headings[L] = section header of level L. */
-  let path: string[] = [];
-  let open: Piece[] = [];
-  let openHeadings: string[] = [];
+  }
 
-  const joinPieces = (ps: Piece[]) => {
-    let t = '';
-    ps.forEach((p, i) => {
-      if (i > 0) t += p.item.cls === 'list_item' && ps[i - 1]!.item.cls === 'list_item' ? '\n' : '\n\n';
-      t += p.text;
-    });
-    return t;
-  };
-  const flush = () => {
+  /** A title (level 0) or section header: the chunk so far ends, and the path is cut below it. */
+  heading(text: string, level: number): void {
+    this.flush();
+    this.path = this.path.slice(0, level);
+    this.path[level] = text;
+    this.fitSize = this.sizeUnder(this.path.filter(Boolean));
+  }
+
+  /** Packs a piece into the open chunk, or starts a new one when it does not fit; `alone`: a chunk of its own. */
+  add(p: Piece, alone: boolean): void {
+    const open = this.open;
+    const prev = open[open.length - 1];
+    const ownChunk = this.perItem && prev && !(prev.item.cls === 'list_item' && p.item.cls === 'list_item');
+    if (alone || ownChunk || (open.length > 0 && this.fitSize(joinPieces([...open, p])) > this.max)) this.flush();
+    if (this.open.length === 0) this.openHeadings = this.path.filter(Boolean);
+    this.open.push(p);
+    if (alone) this.flush();
+  }
+
+  /** Ends the open chunk, if any. */
+  flush(): void {
+    const open = this.open;
     if (open.length === 0) return;
+    this.chunks.push(this.chunkOf(open));
+    const src: ChunkSource[] = [];
+    for (const p of open)
+      if (!src.some((s) => s.item === p.source.item && s.part === p.source.part)) src.push(p.source);
+    this.sources.push(src);
+    this.open = [];
+  }
+
+  private chunkOf(open: Piece[]): Chunk {
     const text = joinPieces(open);
     const kinds: RegionClass[] = [];
     const pagesOf: number[] = [];
@@ -250,91 +291,89 @@ export function chunkDocumentWithSources(
         boxes.push(b);
     }
     const c: Chunk = {
-      index: chunks.length,
+      index: this.chunks.length,
       text,
-      headings: openHeadings,
+      headings: this.openHeadings,
       pages: pagesOf,
       boxes,
       kinds,
-      size: size(text),
+      size: this.size(text),
     };
     if (open.length === 1 && open[0]!.tableRows) c.tableRows = open[0]!.tableRows;
     // Over the limit with its headings: a word, line or row too large alone, or headings that fill it.
-    if (open.some((p) => p.oversize) || size(contextualizedChunk(openHeadings, text)) > max) c.oversize = true;
-    chunks.push(c);
-    const src: ChunkSource[] = [];
-    for (const p of open)
-      if (!src.some((s) => s.item === p.source.item && s.part === p.source.part)) src.push(p.source);
-    sources.push(src);
-    open = [];
-  };
-  const add = (p: Piece, alone: boolean) => {
-    const prev = open[open.length - 1];
-    const ownChunk = opts.perItem && prev && !(prev.item.cls === 'list_item' && p.item.cls === 'list_item');
-    if (alone || ownChunk || (open.length > 0 && fitSize(joinPieces([...open, p])) > max)) flush();
-    if (open.length === 0) openHeadings = path.filter(Boolean);
-    open.push(p);
-    if (alone) flush();
-  };
-
-  for (const page of pages) {
-    for (const item of page.items) {
-      if (item.cls === 'title' || item.cls === 'section_header') {
-        const text = item.text.replace(/\s+/g, ' ').trim();
-        if (!text) continue;
-        flush();
-        const level = item.cls === 'title' ? 0 : Math.max(1, Math.round(item.level ?? 1));
-        path = path.slice(0, level);
-        path[level] = text;
-        fitSize = sizeUnder(path.filter(Boolean));
-        continue;
-      }
-      if ((item.cls === 'page_header' || item.cls === 'page_footer') && !opts.keepFurniture) continue;
-      if (item.cls === 'table' && item.table && item.table.length > 0) {
-        const caption = item.caption?.text.trim();
-        const whole = renderRegionMarkdown(item);
-        if (fitSize(whole) <= max) {
-          add({ text: whole, item, source: { item, part: 'all' }, page }, false);
-          continue;
-        }
-        // Too large: pieces of whole rows, each alone in its chunk; the caption goes first.
-        if (caption)
-          add({ text: caption, item: { ...item, cls: 'caption' }, source: { item, part: 'caption' }, page }, false);
-        flush();
-        for (const t of splitTable(item.table, max, fitSize))
-          add(
-            {
-              text: t.text,
-              item,
-              source: { item, part: 'item' },
-              page,
-              tableRows: { start: t.start, end: t.end, of: t.of },
-              oversize: t.oversize,
-            },
-            true,
-          );
-        continue;
-      }
-      // Pictures contribute their caption (a link or an embedded image means nothing to an index).
-      const text =
-        item.cls === 'picture' || item.cls === 'chart' ? (item.caption?.text.trim() ?? '') : renderRegionMarkdown(item);
-      if (!text.trim()) continue;
-      if (fitSize(text) <= max) {
-        add({ text, item, source: { item, part: 'all' }, page }, false);
-        continue;
-      }
-      // Code is split between lines (a fence around each piece); everything else between words.
-      const parts =
-        item.cls === 'code'
-          ? splitLines(item.text, max, fitSize, (t) => renderRegionMarkdown({ ...item, text: t, caption: undefined }))
-          : splitText(text, max, fitSize);
-      // A code block's pieces leave its caption out; split text keeps it (the caption is part of `text`).
-      const part = item.cls === 'code' ? 'item' : 'all';
-      for (const s of parts) add({ text: s.text, item, source: { item, part }, page, oversize: s.oversize }, false);
-    }
+    if (open.some((p) => p.oversize) || this.size(contextualizedChunk(this.openHeadings, text)) > this.max)
+      c.oversize = true;
+    return c;
   }
-  flush();
-  return chunks.map((chunk, i) => ({ chunk, sources: sources[i]! }));
+}
+
+/** A table: whole if it fits; else pieces of whole rows, each alone in its chunk, the caption first. */
+function addTable(packer: ChunkPacker, item: DocItem, rows: OtslCell[][], page: ExportPage): void {
+  const caption = item.caption?.text.trim();
+  const whole = renderRegionMarkdown(item);
+  if (packer.fitSize(whole) <= packer.max) {
+    packer.add({ text: whole, item, source: { item, part: 'all' }, page }, false);
+    return;
+  }
+  if (caption)
+    packer.add({ text: caption, item: { ...item, cls: 'caption' }, source: { item, part: 'caption' }, page }, false);
+  packer.flush();
+  for (const t of splitTable(rows, packer.max, packer.fitSize))
+    packer.add(
+      {
+        text: t.text,
+        item,
+        source: { item, part: 'item' },
+        page,
+        tableRows: { start: t.start, end: t.end, of: t.of },
+        oversize: t.oversize,
+      },
+      true,
+    );
+}
+
+/** Any other item: whole if it fits; else code between lines (a fence around each piece), anything else between words. */
+function addText(packer: ChunkPacker, item: DocItem, page: ExportPage): void {
+  // Pictures contribute their caption (a link or an embedded image means nothing to an index).
+  const text =
+    item.cls === 'picture' || item.cls === 'chart' ? (item.caption?.text.trim() ?? '') : renderRegionMarkdown(item);
+  if (!text.trim()) return;
+  const { max, fitSize } = packer;
+  if (fitSize(text) <= max) {
+    packer.add({ text, item, source: { item, part: 'all' }, page }, false);
+    return;
+  }
+  const parts =
+    item.cls === 'code'
+      ? splitLines(item.text, max, fitSize, (t) => renderRegionMarkdown({ ...item, text: t, caption: undefined }))
+      : splitText(text, max, fitSize);
+  // A code block's pieces leave its caption out; split text keeps it (the caption is part of `text`).
+  const part = item.cls === 'code' ? 'item' : 'all';
+  for (const s of parts) packer.add({ text: s.text, item, source: { item, part }, page, oversize: s.oversize }, false);
+}
+
+/** One page item: a heading moves the path; furniture is left out unless kept; the rest is packed. */
+function addItem(packer: ChunkPacker, item: DocItem, page: ExportPage, opts: ChunkOptions): void {
+  if (item.cls === 'title' || item.cls === 'section_header') {
+    const text = item.text.replace(/\s+/g, ' ').trim();
+    if (text) packer.heading(text, item.cls === 'title' ? 0 : Math.max(1, Math.round(item.level ?? 1)));
+    return;
+  }
+  if ((item.cls === 'page_header' || item.cls === 'page_footer') && !opts.keepFurniture) return;
+  if (item.cls === 'table' && item.table && item.table.length > 0) addTable(packer, item, item.table, page);
+  else addText(packer, item, page);
+}
+
+/** `chunkDocument`, with the page items each chunk was made from, in order, without repeats. */
+export function chunkDocumentWithSources(
+  pages: readonly ExportPage[],
+  opts: ChunkOptions,
+): { chunk: Chunk; sources: ChunkSource[] }[] {
+  const size = opts.unit === 'tokens' ? (opts.countTokens ?? cl100kCounter()) : (s: string) => s.length;
+  const packer = new ChunkPacker(size, opts.maxSize, opts.perItem);
+  for (const page of pages) for (const item of page.items) addItem(packer, item, page, opts);
+  packer.flush();
+  return packer.chunks.map((chunk, i) => ({ chunk, sources: packer.sources[i]! }));
 }
 
 /**

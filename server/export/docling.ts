@@ -12,38 +12,36 @@
  * - provenance boxes are in PDF points with `coord_origin: "BOTTOMLEFT"` (docling's origin for
  *   PDF pages): `t` = page height − top, `b` = page height − bottom.
  *
- * The version written is the oldest schema the output is checked against (1.3.0, the schema of
- * the `@docling/docling-core` types); the tests check it against 1.3.0 and 1.10.0.
+ * The document is built through `DoclingBuilder` (doclingBuilder.ts), whose methods are
+ * docling-core's `DoclingDocument.add_*`; this file holds what is Folio's: which call each kind
+ * of page item becomes (`addItem`, as docling's `readingorder_model.py` does for its elements),
+ * how list items nest, and the provenance boxes.
  */
 import { pathToFileURL } from 'node:url';
 import { readPictureHeader } from './pictureFile';
 import type {
   BoundingBox,
-  CodeItem,
   CodeLanguageLabel,
+  ContentLayer,
   DoclingDocument,
-  FormItem,
-  FormulaItem,
-  GroupItem,
-  KeyValueItem,
+  DocumentOrigin,
+  GraphData,
+  ImageRef,
   ListItem,
-  PageItem,
   PictureItem,
   ProvenanceItem,
   RefItem,
-  SectionHeaderItem,
-  TableItem,
   TextItem,
-  TitleItem,
   UnorderedList,
 } from '@docling/docling-core';
 import type { BBox } from '../../common/protocol';
-import { type DocItem, fromGrid } from '../doctags/types';
+import { type DocItem, fromGrid } from '../model/items';
 import type { ExportPage } from './pages';
 import { otslToTableData } from './doclingTable';
 import { numberOfLabel } from '../doctags/listLabel';
+import { DoclingBuilder } from './doclingBuilder';
 
-export const DOCLING_SCHEMA_VERSION = '1.3.0';
+export { DOCLING_SCHEMA_VERSION } from './doclingBuilder';
 
 const CODE_LANGUAGES: readonly CodeLanguageLabel[] = [
   'Ada',
@@ -127,9 +125,6 @@ export interface ItemRefs {
   caption?: string;
 }
 
-type TextLike = TitleItem | SectionHeaderItem | ListItem | CodeItem | FormulaItem | TextItem;
-type Group = UnorderedList | GroupItem;
-
 /** PNG pixel size from the IHDR chunk; undefined when the file is missing or not a PNG. */
 function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
   if (bytes.length < 24 || bytes.readUInt32BE(0) !== 0x89504e47 || bytes.toString('ascii', 12, 16) !== 'IHDR')
@@ -158,311 +153,208 @@ function bottomLeft(b: BBox, pageHeight: number): BoundingBox {
   return { l: r(b.x0), t: r(pageHeight - b.y0), r: r(b.x1), b: r(pageHeight - b.y1), coord_origin: 'BOTTOMLEFT' };
 }
 
+/** One page's provenance of an item: its box (or its grid's, or none) and the span of `text`. */
+type Provenance = (it: DocItem, text?: string) => ProvenanceItem;
+
+function provenanceOn(page: ExportPage): Provenance {
+  const size = { width: page.width || 1, height: page.height || 1 };
+  return (it, text = '') => {
+    const b = it.bbox ?? (it.grid ? fromGrid(it.grid, size) : { x0: 0, y0: 0, x1: 0, y1: 0 });
+    return { page_no: page.page, bbox: bottomLeft(b, size.height), charspan: [0, text.length] };
+  };
+}
+
+/** `add_page`, for a page of known size; its rendered image when there is one. */
+function addPageOf(doc: DoclingBuilder, page: ExportPage): void {
+  if (!(page.width > 0 && page.height > 0)) return;
+  let image: ImageRef | undefined;
+  if (page.image) {
+    image = {
+      mimetype: 'image/png',
+      dpi: Math.round((72 * page.image.width) / page.width),
+      size: { width: page.image.width, height: page.image.height },
+      uri: pathToFileURL(page.image.path).href,
+    };
+  }
+  doc.addPage(page.page, { width: page.width, height: page.height }, image);
+}
+
+/**
+ * The lists open at the current item, outermost first: Folio's list items carry a level, and
+ * docling-core wants them in list groups, a nested list under the item above it.
+ */
+class OpenLists {
+  private lists: { group: UnorderedList; ordered: boolean; count: number; last?: ListItem }[] = [];
+
+  constructor(private readonly doc: DoclingBuilder) {}
+
+  /** Anything but a list item ends every open list. */
+  close(): void {
+    this.lists = [];
+  }
+
+  add(it: DocItem, prov: ProvenanceItem): ListItem {
+    const lists = this.lists;
+    const ordered = it.ordered === true;
+    // Depth as Markdown shows it: at most one below the lists open now.
+    const depth = Math.min(Math.max(0, Math.round(it.level ?? 0)), lists.length);
+    lists.length = Math.min(lists.length, depth + 1);
+    if (lists.length === depth + 1 && lists[depth]!.ordered !== ordered) lists.length = depth; // another list starts
+    if (lists.length === depth) {
+      // A nested list belongs to the item above it, as docling nests them.
+      const parent = depth === 0 ? this.doc.body : lists[depth - 1]!.last!;
+      lists.push({ group: this.doc.addListGroup(parent), ordered, count: 0 });
+    }
+    const open = lists[depth]!;
+    open.count++;
+    // Numbering goes on from a printed number ("212." then "213."), as Folio's Markdown counts.
+    const num = ordered && it.marker ? numberOfLabel(it.marker) : undefined;
+    if (num) open.count = num.n;
+    open.last = this.doc.addListItem({
+      text: it.text,
+      prov,
+      parent: open.group,
+      enumerated: ordered,
+      // The label printed on the page ("(4)", "3)", "212.") is docling-core's `marker`;
+      // without one, the position, as docling numbers an enumerated list.
+      marker: ordered ? (it.marker ?? `${open.count}.`) : '-',
+    });
+    return open.last;
+  }
+}
+
+/** What the export of one page item needs: the document, the open lists, the page's provenance. */
+interface ItemContext {
+  doc: DoclingBuilder;
+  lists: OpenLists;
+  prov: Provenance;
+  opts: DoclingOptions;
+}
+
+const madeOf = (item: { self_ref: string }): ItemRefs => ({ items: [item.self_ref] });
+
+/** The item made, and its caption (a child of the item, see DoclingBuilder.addCaption) when it has one. */
+function withCaption(
+  ctx: ItemContext,
+  owner: { self_ref: string; children?: RefItem[]; captions?: RefItem[] },
+  it: DocItem,
+): ItemRefs {
+  const made = madeOf(owner);
+  if (!it.caption) return made;
+  const capBox: DocItem = { ...it.caption, bbox: it.caption.bbox ?? (it.caption.grid ? undefined : it.bbox) };
+  made.caption = ctx.doc.addCaption(owner, { text: it.caption.text, prov: ctx.prov(capBox, it.caption.text) }).self_ref;
+  return made;
+}
+
+/** `add_table`: a table, or a document index (text as Folio reads it; a table in docling: one cell holds it). */
+function addTableOf(ctx: ItemContext, it: DocItem, label: 'table' | 'document_index', layer: ContentLayer): ItemRefs {
+  const rows = label === 'table' ? (it.table ?? []) : [[{ tag: 'fcel' as const, text: it.text }]];
+  const table = ctx.doc.addTable({ label, data: otslToTableData(rows), prov: ctx.prov(it), content_layer: layer });
+  return withCaption(ctx, table, it);
+}
+
+/** `add_picture`: its image (size and resolution read from the PNG) and a chart's data as an annotation. */
+function addPictureOf(ctx: ItemContext, it: DocItem, label: 'picture' | 'chart', layer: ContentLayer): ItemRefs {
+  let image: ImageRef | undefined;
+  if (it.imagePath) {
+    const bytes = imageHeader(it.imagePath, ctx.opts);
+    const px = bytes ? pngSize(bytes) : undefined;
+    const widthPt = it.bbox ? it.bbox.x1 - it.bbox.x0 : 0;
+    image = {
+      mimetype: 'image/png',
+      dpi: px && widthPt > 0 ? Math.round((72 * px.width) / widthPt) : 72,
+      size: px ?? { width: 0, height: 0 },
+      uri: it.imagePath,
+    };
+  }
+  const annotations: PictureItem['annotations'] = [];
+  if (it.table && it.table.length > 0)
+    annotations.push({
+      kind: 'tabular_chart_data',
+      title: it.caption?.text ?? '',
+      chart_data: otslToTableData(it.table),
+    });
+  const picture = ctx.doc.addPicture({ label, annotations, image, prov: ctx.prov(it), content_layer: layer });
+  return withCaption(ctx, picture, it);
+}
+
+/**
+ * Running text with inline math: docling-core's inline group, text and formula items in reading
+ * order (as its DocTags `<inline>` element), so the math survives.
+ */
+function addInlineTextOf(ctx: ItemContext, it: DocItem, layer: ContentLayer): ItemRefs {
+  const group = ctx.doc.addInlineGroup(ctx.doc.body, layer);
+  const made: ItemRefs = { items: [] };
+  for (const part of it.parts ?? []) {
+    if (part.text.length === 0) continue;
+    const args = { text: part.text, prov: ctx.prov(it, part.text), parent: group, content_layer: layer };
+    made.items.push((part.math ? ctx.doc.addFormula(args) : ctx.doc.addText('text', args)).self_ref);
+  }
+  return made;
+}
+
+/** The one-cell graph of a form or key-value region: Folio reads its text, not its fields. */
+function graphOf(it: DocItem): GraphData {
+  return { cells: [{ label: 'unspecified', cell_id: 0, text: it.text, orig: it.text }], links: [] };
+}
+
+/** One page item → the DoclingBuilder call(s) for its kind; the references of what was made. */
+function addItem(ctx: ItemContext, it: DocItem): ItemRefs {
+  const { doc, prov } = ctx;
+  const layer: ContentLayer = it.cls === 'page_header' || it.cls === 'page_footer' ? 'furniture' : 'body';
+  const text = { text: it.text, prov: prov(it, it.text), content_layer: layer };
+  switch (it.cls) {
+    case 'list_item':
+      return madeOf(ctx.lists.add(it, text.prov));
+    case 'title':
+      return madeOf(doc.addTitle(text));
+    case 'section_header':
+      return madeOf(doc.addHeading({ ...text, level: Math.min(100, Math.max(1, Math.round(it.level ?? 1))) }));
+    case 'code': {
+      const code_language = CODE_LANGUAGES.find((l) => l === it.language) ?? 'unknown';
+      return withCaption(ctx, doc.addCode({ ...text, code_language }), it);
+    }
+    case 'formula':
+      return withCaption(ctx, doc.addFormula(text), it); // FormulaItem has no `captions`: the caption is its child
+    case 'table':
+    case 'document_index':
+      return addTableOf(ctx, it, it.cls, layer);
+    case 'picture':
+    case 'chart':
+      return addPictureOf(ctx, it, it.cls, layer);
+    case 'form':
+      return madeOf(doc.addForm({ graph: graphOf(it), prov: prov(it), content_layer: layer }));
+    case 'key_value_region':
+      return madeOf(doc.addKeyValues({ graph: graphOf(it), prov: prov(it), content_layer: layer }));
+    default:
+      if (it.cls === 'text' && it.parts?.some((p) => p.math)) return addInlineTextOf(ctx, it, layer);
+      // text, caption (on its own), footnote, page_header, page_footer, checkboxes
+      return madeOf(doc.addText(it.cls as TextItem['label'], text));
+  }
+}
+
+function originOf(opts: DoclingOptions): DocumentOrigin | undefined {
+  if (!opts.origin) return undefined;
+  const origin: DocumentOrigin = {
+    mimetype: opts.origin.mimetype,
+    binary_hash: opts.origin.binaryHash,
+    filename: opts.origin.filename,
+  };
+  if (opts.origin.uri) origin.uri = opts.origin.uri;
+  return origin;
+}
+
 export function toDoclingDocument(pages: readonly ExportPage[], opts: DoclingOptions): DoclingDocument {
-  const body: GroupItem = {
-    self_ref: '#/body',
-    parent: null,
-    children: [],
-    content_layer: 'body',
-    name: '_root_',
-    label: 'unspecified',
-  };
-  const furniture: GroupItem = {
-    self_ref: '#/furniture',
-    parent: null,
-    children: [],
-    content_layer: 'furniture',
-    name: '_root_',
-    label: 'unspecified',
-  };
-  const texts: TextLike[] = [];
-  const tables: TableItem[] = [];
-  const pictures: PictureItem[] = [];
-  const groups: Group[] = [];
-  const kvItems: KeyValueItem[] = [];
-  const formItems: FormItem[] = [];
-  const pageItems: Record<string, PageItem> = {};
-  const ref = (self_ref: string): RefItem => ({ $ref: self_ref });
-
-  /** Open lists, outermost first: the group, its items so far and the last one (set as soon as the group is). */
-  let lists: { group: Group; ordered: boolean; count: number; last: ListItem }[] = [];
-
-  /** The references made from the page item being exported (see DoclingOptions.refs). */
-  let made: ItemRefs = { items: [] };
-  const addText = <T extends TextLike>(
-    t: Omit<T, 'self_ref'>,
-    parent: { self_ref: string; children?: RefItem[] },
-  ): T => {
-    const item = { self_ref: `#/texts/${texts.length}`, ...t, parent: ref(parent.self_ref) } as T;
-    texts.push(item);
-    (parent.children ??= []).push(ref(item.self_ref));
-    made.items.push(item.self_ref);
-    return item;
-  };
-  const madeOther = (self_ref: string) => made.items.push(self_ref);
-
+  const doc = new DoclingBuilder();
+  const lists = new OpenLists(doc);
   for (const page of pages) {
-    if (page.width > 0 && page.height > 0) {
-      const p: PageItem = { size: { width: page.width, height: page.height }, page_no: page.page };
-      if (page.image) {
-        p.image = {
-          mimetype: 'image/png',
-          dpi: Math.round((72 * page.image.width) / page.width),
-          size: { width: page.image.width, height: page.image.height },
-          uri: pathToFileURL(page.image.path).href,
-        };
-      }
-      pageItems[String(page.page)] = p;
-    }
-    const size = { width: page.width || 1, height: page.height || 1 };
-    const prov = (it: DocItem, text = ''): ProvenanceItem[] => {
-      const b = it.bbox ?? (it.grid ? fromGrid(it.grid, size) : { x0: 0, y0: 0, x1: 0, y1: 0 });
-      return [{ page_no: page.page, bbox: bottomLeft(b, size.height), charspan: [0, text.length] }];
-    };
-    const addCaption = (
-      owner: { self_ref: string; children?: RefItem[]; captions?: RefItem[] },
-      it: DocItem,
-      withList: boolean,
-    ) => {
-      if (!it.caption) return;
-      const capBox: DocItem = { ...it.caption, bbox: it.caption.bbox ?? (it.caption.grid ? undefined : it.bbox) };
-      const cap = addText<TextItem>(
-        {
-          label: 'caption',
-          content_layer: 'body',
-          prov: prov(capBox, it.caption.text),
-          orig: it.caption.text,
-          text: it.caption.text,
-        },
-        owner,
-      );
-      made.items.pop();
-      made.caption = cap.self_ref;
-      if (withList) (owner.captions ??= []).push(ref(cap.self_ref));
-    };
-
+    addPageOf(doc, page);
+    const ctx: ItemContext = { doc, lists, prov: provenanceOn(page), opts };
     for (const it of page.items) {
-      made = { items: [] };
+      if (it.cls !== 'list_item') lists.close();
+      const made = addItem(ctx, it); // not inside `opts.refs?.set(…)`: `?.` would skip the call with it
       opts.refs?.set(it, made);
-      if (it.cls !== 'list_item') lists = [];
-      const layer = it.cls === 'page_header' || it.cls === 'page_footer' ? ('furniture' as const) : ('body' as const);
-      /** What docling-core's floating items (tables, pictures, forms, key-value regions) share: the body's next `#/<list>/<n>`. */
-      const floating = <L extends string>(list: string, n: number, label: L) => ({
-        self_ref: `#/${list}/${n}`,
-        parent: ref(body.self_ref),
-        children: [],
-        content_layer: layer,
-        label,
-        prov: prov(it),
-        captions: [],
-        references: [],
-        footnotes: [],
-      });
-      switch (it.cls) {
-        case 'list_item': {
-          const ordered = it.ordered === true;
-          // Depth as Markdown shows it: at most one below the lists open now.
-          const depth = Math.min(Math.max(0, Math.round(it.level ?? 0)), lists.length);
-          lists.length = Math.min(lists.length, depth + 1);
-          if (lists.length === depth + 1 && lists[depth]!.ordered !== ordered) lists.length = depth; // another list starts
-          if (lists.length === depth) {
-            // A nested list belongs to the item above it, as docling nests them.
-            const parent: { self_ref: string; children?: RefItem[] } = depth === 0 ? body : lists[depth - 1]!.last;
-            const group: UnorderedList = {
-              self_ref: `#/groups/${groups.length}`,
-              parent: ref(parent.self_ref),
-              children: [],
-              content_layer: 'body',
-              name: 'list',
-              label: 'list',
-            };
-            groups.push(group);
-            (parent.children ??= []).push(ref(group.self_ref));
-            lists.push({ group, ordered, count: 0, last: undefined as unknown as ListItem });
-          }
-          const open = lists[depth]!;
-          open.count++;
-          // Numbering goes on from a printed number ("212." then "213."), as Folio's Markdown counts.
-          const num = ordered && it.marker ? numberOfLabel(it.marker) : undefined;
-          if (num) open.count = num.n;
-          open.last = addText<ListItem>(
-            {
-              label: 'list_item',
-              content_layer: 'body',
-              prov: prov(it, it.text),
-              orig: it.text,
-              text: it.text,
-              enumerated: ordered,
-              // The label printed on the page ("(4)", "3)", "212.") is docling-core's `marker`;
-              // without one, the position, as docling numbers an enumerated list.
-              marker: ordered ? (it.marker ?? `${open.count}.`) : '-',
-            },
-            open.group,
-          );
-          break;
-        }
-        case 'title':
-          addText<TitleItem>(
-            { label: 'title', content_layer: layer, prov: prov(it, it.text), orig: it.text, text: it.text },
-            body,
-          );
-          break;
-        case 'section_header':
-          addText<SectionHeaderItem>(
-            {
-              label: 'section_header',
-              content_layer: layer,
-              prov: prov(it, it.text),
-              orig: it.text,
-              text: it.text,
-              level: Math.min(100, Math.max(1, Math.round(it.level ?? 1))),
-            },
-            body,
-          );
-          break;
-        case 'code': {
-          const language = CODE_LANGUAGES.find((l) => l === it.language) ?? 'unknown';
-          const code = addText<CodeItem>(
-            {
-              label: 'code',
-              content_layer: layer,
-              prov: prov(it, it.text),
-              orig: it.text,
-              text: it.text,
-              code_language: language,
-              captions: [],
-            },
-            body,
-          );
-          addCaption(code, it, true);
-          break;
-        }
-        case 'formula': {
-          const f = addText<FormulaItem>(
-            { label: 'formula', content_layer: layer, prov: prov(it, it.text), orig: it.text, text: it.text },
-            body,
-          );
-          addCaption(f, it, false); // FormulaItem has no `captions` field; the caption is its child
-          break;
-        }
-        case 'table':
-        case 'document_index': {
-          // A document index as Folio reads it is text; docling's is a table: one cell holds it.
-          const rows = it.cls === 'table' ? (it.table ?? []) : [[{ tag: 'fcel' as const, text: it.text }]];
-          const t: TableItem = { ...floating('tables', tables.length, it.cls), data: otslToTableData(rows) };
-          tables.push(t);
-          body.children!.push(ref(t.self_ref));
-          madeOther(t.self_ref);
-          addCaption(t, it, true);
-          break;
-        }
-        case 'picture':
-        case 'chart': {
-          const pic: PictureItem = { ...floating('pictures', pictures.length, it.cls), annotations: [] };
-          pictures.push(pic);
-          body.children!.push(ref(pic.self_ref));
-          madeOther(pic.self_ref);
-          if (it.imagePath) {
-            const bytes = imageHeader(it.imagePath, opts);
-            const px = bytes ? pngSize(bytes) : undefined;
-            const widthPt = it.bbox ? it.bbox.x1 - it.bbox.x0 : 0;
-            pic.image = {
-              mimetype: 'image/png',
-              dpi: px && widthPt > 0 ? Math.round((72 * px.width) / widthPt) : 72,
-              size: px ?? { width: 0, height: 0 },
-              uri: it.imagePath,
-            };
-          }
-          if (it.table && it.table.length > 0) {
-            pic.annotations!.push({
-              kind: 'tabular_chart_data',
-              title: it.caption?.text ?? '',
-              chart_data: otslToTableData(it.table),
-            });
-          }
-          addCaption(pic, it, true);
-          break;
-        }
-        case 'form':
-        case 'key_value_region': {
-          const graph = {
-            cells: [{ label: 'unspecified' as const, cell_id: 0, text: it.text, orig: it.text }],
-            links: [],
-          };
-          const list = it.cls === 'form' ? formItems : kvItems;
-          const key = it.cls === 'form' ? 'form_items' : 'key_value_items';
-          const g = { ...floating(key, list.length, it.cls), graph };
-          if (it.cls === 'form') formItems.push(g as FormItem);
-          else kvItems.push(g as KeyValueItem);
-          body.children!.push(ref(g.self_ref));
-          madeOther(g.self_ref);
-          break;
-        }
-        default:
-          if (it.cls === 'text' && it.parts?.some((p) => p.math)) {
-            // Running text with inline math: docling-core's inline group, text and formula
-            // items in reading order (as its DocTags `<inline>` element), so the math survives.
-            const group: GroupItem = {
-              self_ref: `#/groups/${groups.length}`,
-              parent: ref(body.self_ref),
-              children: [],
-              content_layer: layer,
-              name: 'group',
-              label: 'inline',
-            };
-            groups.push(group);
-            body.children!.push(ref(group.self_ref));
-            for (const part of it.parts) {
-              if (part.text.length === 0) continue;
-              if (part.math)
-                addText<FormulaItem>(
-                  {
-                    label: 'formula',
-                    content_layer: layer,
-                    prov: prov(it, part.text),
-                    orig: part.text,
-                    text: part.text,
-                  },
-                  group,
-                );
-              else
-                addText<TextItem>(
-                  { label: 'text', content_layer: layer, prov: prov(it, part.text), orig: part.text, text: part.text },
-                  group,
-                );
-            }
-            break;
-          }
-          // text, caption (on its own), footnote, page_header, page_footer, checkboxes
-          addText<TextItem>(
-            { label: it.cls, content_layer: layer, prov: prov(it, it.text), orig: it.text, text: it.text },
-            body,
-          );
-      }
     }
   }
-
-  const doc: DoclingDocument = {
-    schema_name: 'DoclingDocument',
-    version: DOCLING_SCHEMA_VERSION,
-    name: opts.name,
-    furniture,
-    body,
-    groups,
-    texts,
-    pictures,
-    tables,
-    key_value_items: kvItems,
-    form_items: formItems,
-    pages: pageItems,
-  };
-  if (opts.origin) {
-    doc.origin = {
-      mimetype: opts.origin.mimetype,
-      binary_hash: opts.origin.binaryHash,
-      filename: opts.origin.filename,
-    };
-    if (opts.origin.uri) doc.origin.uri = opts.origin.uri;
-  }
-  return doc;
+  return doc.document(opts.name, originOf(opts));
 }

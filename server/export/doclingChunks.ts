@@ -21,7 +21,7 @@
  * in characters or cl100k tokens, headings included, as HybridChunker counts.
  */
 import type { DoclingDocument, DocumentOrigin } from '@docling/docling-core';
-import type { DocItem } from '../doctags/types';
+import type { DocItem } from '../model/items';
 import { chunkDocumentWithSources, type ChunkOptions } from './chunks';
 import { toDoclingDocument, type DoclingOptions, type ItemRefs } from './docling';
 import type { ExportPage } from './pages';

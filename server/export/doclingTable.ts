@@ -5,7 +5,7 @@
  * once with its start/end offsets and repeats it in `grid` at every position it covers.
  */
 import type { TableCell, TableData } from '@docling/docling-core';
-import type { OtslCell, OtslTag } from '../doctags/types';
+import type { OtslCell, OtslTag } from '../model/items';
 import { rectangular } from '../doctags/mdTable';
 
 const MERGE = new Set<OtslTag>(['lcel', 'ucel', 'xcel']);

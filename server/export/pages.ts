@@ -5,7 +5,7 @@
  * the DocTags with the one parser, so an export says exactly what the Markdown says.
  */
 import type { PageResult } from '../../common/protocol';
-import { type DocItem, fromGrid } from '../doctags/types';
+import { type DocItem, fromGrid } from '../model/items';
 import { parseDocTags } from '../doctags/parse';
 import { picturePathProblem } from './pictureFile';
 

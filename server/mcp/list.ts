@@ -7,7 +7,9 @@
  */
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AllowedRoots, CONVERTIBLE } from './paths';
+import type { ToolContext } from './toolContext';
 
 /** Folders Folio writes picture crops into (`folio convert`, the extension, `folio mcp` never). */
 export const ASSETS_FOLDER = /\.assets$/i;
@@ -44,4 +46,18 @@ export function listConvertible(roots: AllowedRoots, limit = 500, maxDepth = 8):
   };
   for (const r of roots.roots) walk(r, 0);
   return out;
+}
+
+/** The `list_pdfs` tool: `listConvertible`, one absolute path a line. */
+export function registerListPdfs(server: McpServer, ctx: ToolContext): void {
+  server.registerTool(
+    'list_pdfs',
+    {
+      title: 'List PDFs',
+      description:
+        'Lists the PDFs (and PNG/JPEG/TIFF scans) in the folders this server may read that convert_pdf accepts (at most 500), one absolute path a line.',
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async () => ({ content: [{ type: 'text', text: listConvertible(ctx.roots).join('\n') || '(no PDF found)' }] }),
+  );
 }

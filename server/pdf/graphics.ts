@@ -5,7 +5,7 @@
  * Coordinates are displayed-page points, top-left origin.
  */
 import type { BBox } from '../../common/protocol';
-import type { Rule } from '../pipeline/types';
+import type { Rule } from '../model/content';
 import { mul } from './text';
 
 /** The OPS codes used here, read from pdf.js at run time (they are not stable across versions). */

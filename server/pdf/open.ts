@@ -10,6 +10,7 @@ import { FolioErrorCodes } from '../../common/protocol';
 import { pdfjs, pdfjsAssetOptions } from './pdfjs';
 import { pdfjsWork } from './guard';
 import { keepSampledText } from './text';
+import type { DocStats } from '../model/stats';
 import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api';
 
 export interface PdfHandle {
@@ -21,16 +22,6 @@ export interface PdfHandle {
   /** Font-size statistics of the first pages (body size, heading sizes), for heading levels. */
   stats: DocStats;
   close(): Promise<void>;
-}
-
-/** Font-size statistics over a sample of the document's pages (text only, cheap). */
-export interface DocStats {
-  /** Most common font size, weighted by characters. */
-  bodySize: number;
-  /** Distinct sizes clearly larger than the body, largest first (rounded to 0.5 pt). */
-  headingSizes: number[];
-  /** Size of the document title: the largest text near the top of page 1, used nowhere else. */
-  titleSize?: number;
 }
 
 export const DEFAULT_STATS: DocStats = { bodySize: 10, headingSizes: [] };

@@ -4,7 +4,7 @@
  * Must run after `getOperatorList` (that is when pdf.js loads the fonts into commonObjs).
  */
 import type { PDFPageProxy, TextContent } from 'pdfjs-dist/types/src/display/api';
-import type { TextSpan } from '../pipeline/types';
+import type { TextSpan } from '../model/content';
 import { pdfjsWork } from './guard';
 
 /** A span plus what layout needs beyond the shared type: its baseline angle. */

@@ -1,29 +1,27 @@
 /**
  * The pipeline engine's entry points, called by the page worker (server/worker/pageWorker.ts):
- * open a PDF, analyze a page (text layer or OCR → layout → DocItems), decide page furniture
- * across neighbouring pages, and re-parse one region with a given class.
+ * open a PDF, analyze a page (text layer or OCR → layout → DocItems) and re-parse one region with
+ * a given class. Page furniture is decided across pages on the main thread (convert/furniture.ts).
  */
 import { join } from 'node:path';
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import type { BBox, RegionClass } from '../../common/protocol';
-import { toGrid, type DocItem } from '../doctags/types';
-import type { AnalyzeOptions, PageAnalysis, PageContent } from './types';
+import { toGrid, type DocItem } from '../model/items';
+import type { PageContent } from '../model/content';
+import type { AnalyzeOptions, PageAnalysis } from '../model/analysis';
 import { openPdf, type PdfHandle } from '../pdf/open';
 import { renderPage, renderSkipReason, type RenderedPage } from '../pdf/render';
 import { pdfjsWork } from '../pdf/guard';
 import { readCachedPng, writeCacheEntry } from '../util/cache';
 import { textLayerUsable } from '../pdf/text';
-import { layoutPage } from '../layout/index';
-import { findTables } from '../layout/tableDetector';
+import { layoutPage, layoutRegion } from '../layout/index';
 import { readPage, type RawPage } from './pageContent';
 import { recognize } from './ocrBridge';
 import { lowOcrConfidenceWarning, ocrToSpans } from './ocrPage';
 import { savePictures } from './pictures';
-import { shapeRegion } from './reparse';
 import { implausibleText, patchFromOcr, type Repair } from './textRepair';
 
 export { openPdf, type PdfHandle };
-export { markFurniture } from './furniture';
 
 /** OCR renders at 200 dpi: PaddleOCR's detector is tuned for text about 20–40 px high. */
 export const OCR_SCALE = 200 / 72;
@@ -79,8 +77,8 @@ export async function analyzePage(
         content,
         stats: ocrStats(os.spans.map((s) => s.fontSize)),
         marks: [],
-        tables: safeTables(content, warnings),
       });
+      warnings.push(...laid.warnings);
       for (const it of laid.items) {
         if (!it.bbox) continue;
         it.bbox = os.toDisplayed(it.bbox);
@@ -92,9 +90,9 @@ export async function analyzePage(
         content: raw.content,
         stats: doc.stats,
         marks: raw.marks,
-        tables: safeTables(raw.content, warnings),
         angles: raw.angles,
       });
+      warnings.push(...laid.warnings);
       read = { ocr: false, rotation: 0 };
       if (!tooLarge && opts.ocr !== 'never')
         await repairImplausibleLines(doc, page, laid.items, opts, warnings, signal);
@@ -186,16 +184,6 @@ async function repairImplausibleLines(
 /** Items whose text is not running text: never read again by OCR. */
 const NOT_TEXT = new Set<DocItem['cls']>(['picture', 'table', 'formula', 'code']);
 
-/** Table detection must never cost the page: on failure the table's text flows as lines. */
-function safeTables(content: PageContent, warnings: string[]) {
-  try {
-    return findTables(content);
-  } catch (e) {
-    warnings.push(`table detection failed: ${(e as Error).message}`);
-    return [];
-  }
-}
-
 function ocrStats(sizes: number[]) {
   const hist = new Map<number, number>();
   for (const s of sizes) hist.set(Math.round(s), (hist.get(Math.round(s)) ?? 0) + 1);
@@ -232,7 +220,7 @@ export async function reparseRegion(
       });
       content = { ...content, spans, rules: [], graphics: [] };
     }
-    return shapeRegion(content, bbox, cls, { width: W, height: H });
+    return layoutRegion(content, bbox, cls, { width: W, height: H });
   } finally {
     page.cleanup();
   }

@@ -3,7 +3,7 @@
  * are horizontal); the resulting boxes are mapped back to the displayed page for `bbox`.
  */
 import type { BBox } from '../../common/protocol';
-import type { TextSpan } from './types';
+import type { TextSpan } from '../model/content';
 import { mapUprightToOriginal, type Box, type OcrConfidence, type OcrResult } from '../ocr/index';
 
 export interface OcrSpans {

@@ -4,12 +4,12 @@
  */
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import type { BBox } from '../../common/protocol';
-import type { PageContent } from './types';
+import type { PageContent } from '../model/content';
 import { pdfjs } from '../pdf/pdfjs';
 import { pdfjsWork } from '../pdf/guard';
 import { readSpans, type PdfSpan } from '../pdf/text';
 import { clusterShapes, readGraphics } from '../pdf/graphics';
-import { findGutters } from '../layout/lines';
+import { findGutters } from '../layout/lines/index';
 
 export interface RawPage {
   content: PageContent;

@@ -6,7 +6,7 @@
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type sharpType from 'sharp';
 import { fitFileName, isInside, safeWriteFile } from '../../common/safeWrite';
-import type { DocItem } from '../doctags/types';
+import type { DocItem } from '../model/items';
 import type { RenderedPage } from '../pdf/render';
 
 export async function savePictures(

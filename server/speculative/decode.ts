@@ -13,7 +13,7 @@ import { DEFAULT_MATCH, DraftIndex, locationVariants, type DraftPos } from './dr
 import { buildPrefixTree, deepestOnly, type PrefixTree } from './prefixTree';
 import type { DecodeOptions, DecodeResult, DecodeStats, LogProbs, TargetSession, TokenInfo } from './types';
 import { mulberry32 } from './random';
-import { DEFAULT_LOOP_GUARD, LoopGuard } from '../vlm/loopGuard';
+import { DEFAULT_LOOP_GUARD, LoopGuard } from '../util/loopGuard';
 import { CancelledError } from '../errors';
 
 /** Throws `CancelledError` when the decode's cancel signal is set (checked between passes). */

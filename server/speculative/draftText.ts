@@ -8,7 +8,7 @@
  * uses) and from finished DocTags (`draftBlocksFromDocTags`, what the oracle replay reads from
  * the CLI's output).
  */
-import type { DocItem } from '../doctags/types';
+import type { DocItem } from '../model/items';
 import type { GridBox } from '../../common/protocol';
 import { serializeItem, serializePage } from '../doctags/serialize';
 

@@ -9,7 +9,7 @@
  * against the same interface that runs in production.
  */
 
-import type { LoopGuardOptions } from '../vlm/loopGuard';
+import type { LoopGuardOptions } from '../util/loopGuard';
 
 /** Log-probabilities over the vocabulary for one position (length = vocabulary size). */
 export type LogProbs = Float32Array;
@@ -120,7 +120,7 @@ export interface DecodeOptions extends Partial<MatchOptions> {
   verify?: 'chains' | 'deepest';
   /** hsd Stage 1 as one batch of all regions (default true; see defaults.ts per provider). */
   stage1Batched?: boolean;
-  /** Repetition-loop guard (server/vlm/loopGuard.ts; default DEFAULT_LOOP_GUARD, false = off). */
+  /** Repetition-loop guard (server/util/loopGuard.ts; default DEFAULT_LOOP_GUARD, false = off). */
   loopGuard?: LoopGuardOptions | false;
   /** Checked before every decoder pass; when set the decode throws `CancelledError` (server/errors.ts). */
   signal?: { readonly aborted: boolean };

@@ -267,7 +267,7 @@ export class DecoderSession {
    * `step`: the accepted chains of several sequences decoded as one batch (speculative Stage 1).
    * One length for all rows: a row that accepted more would need a masked hole in the others,
    * which the real export's positions (from the cache length) do not skip. The adapter
-   * (server/speculative/decoderTarget.ts) keeps the shortest accepted length and feeds the rest
+   * (server/vlm/decoderTarget.ts) keeps the shortest accepted length and feeds the rest
    * of each longer row again at the start of its next step.
    */
   keepPaths(rows: number[], keep: number): void {

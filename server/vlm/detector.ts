@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { RegionClass } from '../../common/protocol';
-import { toGrid, type DocItem } from '../doctags/types';
+import { toGrid, type DocItem } from '../model/items';
 import { createSession, Tensor, type LoadedSession } from '../onnx/runtime';
 import { sessionValues } from '../onnx/tensorTypes';
 import type { ImageInput } from './preprocess';

@@ -5,7 +5,7 @@
  * called with each new token.
  */
 import type { DecoderSession } from './decoder';
-import { DEFAULT_LOOP_GUARD, LoopGuard, type LoopGuardOptions } from './loopGuard';
+import { DEFAULT_LOOP_GUARD, LoopGuard, type LoopGuardOptions } from '../util/loopGuard';
 import { CancelledError } from '../errors';
 
 export type StopReason = 'stop' | 'max' | 'loop';

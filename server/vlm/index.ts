@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { CancelledError, deserializeError, FolioError } from '../errors';
 import { FolioErrorCodes } from '../../common/protocol';
 import { loadVlmConfig } from './config';
-import type { LoopGuardOptions } from './loopGuard';
+import type { LoopGuardOptions } from '../util/loopGuard';
 import {
   CANCEL_SLOTS,
   type FromWorker,

@@ -6,8 +6,8 @@
  */
 import type { SerializedError } from '../errors';
 import type { BBox, RegionClass } from '../../common/protocol';
-import type { DocItem } from '../doctags/types';
-import type { LoopGuardOptions } from './loopGuard';
+import type { DocItem } from '../model/items';
+import type { LoopGuardOptions } from '../util/loopGuard';
 import type { ImageInput } from './preprocess';
 import type { LayoutPriorSetting } from './prompt';
 import type { Timings } from './model';

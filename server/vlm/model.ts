@@ -13,7 +13,7 @@ import { asFloat32, floatData, sessionValues } from '../onnx/tensorTypes';
 import { DecoderSession, describeDecoder, REQUIRED_DECODER_INPUTS, type DecoderIo } from './decoder';
 import { greedyGenerate, type StopReason } from './generate';
 import { CancelledError } from '../errors';
-import type { LoopGuardOptions } from './loopGuard';
+import type { LoopGuardOptions } from '../util/loopGuard';
 import { imagePromptString, preprocessImage, type ImageInput, type PreprocessedImage } from './preprocess';
 import { chatPrompt } from './prompt';
 import { Tokenizer } from './tokenizer';

@@ -4,7 +4,7 @@
  * pipeline's boxes as DocTags inside `<layout>…</layout>`, after the instruction).
  */
 import type { RegionClass } from '../../common/protocol';
-import type { DocItem } from '../doctags/types';
+import type { DocItem } from '../model/items';
 import { serializePage } from '../doctags/serialize';
 
 export const PAGE_INSTRUCTION = 'Convert this page to docling.';

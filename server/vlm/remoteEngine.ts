@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import type { BBox, RegionClass, RemoteVlmSettings } from '../../common/protocol';
-import { type DocItem, toGrid } from '../doctags/types';
+import { type DocItem, toGrid } from '../model/items';
 import { parseDocTags } from '../doctags/parse';
 import { serializeItem } from '../doctags/serialize';
 import {

@@ -10,10 +10,10 @@
  */
 import type { DecoderSession } from './decoder';
 import type { GenerateOutput, GenerateRequest, Timings, VlmModel } from './model';
-import type { LoopGuardOptions } from './loopGuard';
-import { DecoderTargetBatch, DecoderTargetSession } from '../speculative/decoderTarget';
+import type { LoopGuardOptions } from '../util/loopGuard';
+import { DecoderTargetBatch, DecoderTargetSession } from './decoderTarget';
 import { decodePage, type PageDecodeStats, type RegionJob } from '../speculative/hsd';
-import { tokenInfoFor } from '../speculative/loadTarget';
+import { tokenInfoFor } from './loadTarget';
 import type { DecodeOptions, TargetModel, TargetSession, TokenInfo } from '../speculative/types';
 
 export interface SpecRegionRequest {

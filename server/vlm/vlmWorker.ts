@@ -11,7 +11,7 @@ import { findDetector, HeronDetector } from './detector';
 import { CANCEL_SLOTS, type FromWorker, type PageJob, type ToWorker, type WorkerInit } from './messages';
 import { VlmModel } from './model';
 import { resolveVlmDir } from './config';
-import type { DocItem } from '../doctags/types';
+import type { DocItem } from '../model/items';
 
 if (!parentPort) throw new Error('vlmWorker.js must run as a worker thread');
 const port = parentPort;

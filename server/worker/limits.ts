@@ -3,7 +3,7 @@
  * Used by the pool (page memory budget), the orchestrator (document time budget), the backend
  * (settings) and the CLI (flags), so each checks the same ranges and says the same thing.
  */
-import { FolioErrorCodes, type ConvertLimits } from '../../common/protocol';
+import { FolioErrorCodes, LIMIT_RANGES, type ConvertLimits } from '../../common/protocol';
 import { FolioError } from '../errors';
 
 export const MiB = 1024 * 1024;
@@ -15,12 +15,8 @@ export const DEFAULT_LIMITS: Required<ConvertLimits> = {
   maxPages: 10000,
 };
 
-/** Accepted ranges; documentSeconds 0 turns the time budget off. */
-export const LIMIT_RANGES = {
-  documentSeconds: { min: 0, max: 7 * 24 * 3600 },
-  pageMemoryMb: { min: 16, max: 65536 },
-  maxPages: { min: 1, max: 1_000_000 },
-} as const;
+/** Accepted ranges (in the protocol module, which the extension checks its settings against too). */
+export { LIMIT_RANGES };
 
 /**
  * Checks limits from an untrusted source (a request, a setting, a flag) and fills the defaults.

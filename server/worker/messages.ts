@@ -4,8 +4,8 @@
  * in the worker, so the main thread keeps answering requests and `$/cancelRequest` at once.
  */
 import type { BBox, RegionClass } from '../../common/protocol';
-import type { DocItem } from '../doctags/types';
-import type { AnalyzeOptions, PageAnalysis } from '../pipeline/types';
+import type { DocItem } from '../model/items';
+import type { AnalyzeOptions, PageAnalysis } from '../model/analysis';
 import type { SerializedError } from '../errors';
 
 /** The first message a page worker receives: the shared cancellation flag (see cancelFlag.ts). */

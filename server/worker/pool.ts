@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { CancelledError, deserializeError, FolioError } from '../errors';
 import { FolioErrorCodes } from '../../common/protocol';
 import type { WorkerInit, WorkerRequest, WorkerResponse } from './messages';
+import type { AnalyzeOptions } from '../model/analysis';
 import {
   claimForcedTermination,
   claimTermination,
@@ -302,12 +303,7 @@ export class PageWorkerPool {
     return res;
   }
 
-  async analyze(
-    docId: string,
-    page: number,
-    options: import('../pipeline/types').AnalyzeOptions,
-    signal?: AbortSignal,
-  ) {
+  async analyze(docId: string, page: number, options: AnalyzeOptions, signal?: AbortSignal) {
     const doc = this.doc(docId);
     return this.withWorker(signal, async (w) => {
       await this.ensureOpen(w, doc, signal);
@@ -326,7 +322,7 @@ export class PageWorkerPool {
     page: number,
     bbox: import('../../common/protocol').BBox,
     cls: import('../../common/protocol').RegionClass,
-    options: import('../pipeline/types').AnalyzeOptions,
+    options: AnalyzeOptions,
     signal?: AbortSignal,
   ) {
     const doc = this.doc(docId);

@@ -13,9 +13,10 @@
  */
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
-import { ConvertRequest, type ConvertOptions, type ConvertParams, type PageResult } from '../../common/protocol';
-import { sharedConvertOptions, type FolioContext } from '../context';
-import { markdownUriFor } from '../paths';
+import type { PageResult } from '../../common/protocol';
+import type { FolioContext } from '../context';
+import { conversionOptions, convert, type ConversionCall } from '../convertClient';
+import { assetsDirFor, markdownUriFor } from '../paths';
 import { readSidecar, sidecarOptions, SIDECAR_VERSION, writeSidecar } from '../preview/sidecar';
 import { writeLocalFile } from '../localFiles';
 import { RegionMap } from '../preview/regionMap';
@@ -125,16 +126,16 @@ async function convertOne(
     if (recorded?.mdSha256 !== mdNow) return 'kept';
     if (recorded.pdfSha256 === pdfSha256) return 'skipped';
   }
-  const mdDir = vscode.Uri.joinPath(mdUri, '..');
-  const options: ConvertOptions = {
-    ...sharedConvertOptions(config, ctx.cacheDir.fsPath),
-    renderImages: true,
-    markdownDir: mdDir.fsPath,
-    assetsDir: vscode.Uri.joinPath(mdDir, mdUri.path.split('/').pop()!.replace(/\.md$/i, '') + '.assets').fsPath,
+  const call: ConversionCall = {
+    pdfUri,
+    options: {
+      renderImages: true,
+      markdownDir: vscode.Uri.joinPath(mdUri, '..').fsPath,
+      assetsDir: assetsDirFor(mdUri).fsPath,
+    },
   };
-  const client = await ctx.client();
-  const params: ConvertParams = { uri: pdfUri.toString(), options };
-  const summary = await client.sendRequest(ConvertRequest.type, params, token);
+  const options = conversionOptions(config, ctx.cacheDir.fsPath, call);
+  const summary = await convert(ctx, call, token, {}, config);
   if (summary.cancelled || token.isCancellationRequested) return 'cancelled';
   if (summary.pagesDone.length === 0) throw new Error(summary.pageErrors[0]?.message ?? 'no page could be converted');
   if (summary.pageErrors.length > 0)
@@ -182,17 +183,8 @@ async function exportOne(
   }
   const pictures = await pictureFolders(outUri, format, config.images);
   try {
-    const options: ConvertOptions = {
-      ...sharedConvertOptions(config, ctx.cacheDir.fsPath),
-      renderImages: false,
-      ...pictures.options,
-    };
-    const client = await ctx.client();
-    const summary = await client.sendRequest(
-      ConvertRequest.type,
-      { uri: pdfUri.toString(), options } satisfies ConvertParams,
-      token,
-    );
+    const options = { renderImages: false, ...pictures.options };
+    const summary = await convert(ctx, { pdfUri, options }, token, {}, config);
     if (summary.cancelled || token.isCancellationRequested) return 'cancelled';
     if (summary.pagesDone.length === 0) throw new Error(summary.pageErrors[0]?.message ?? 'no page could be converted');
     if (summary.pageErrors.length > 0)
@@ -200,7 +192,7 @@ async function exportOne(
         `${summary.pageErrors.length} page(s) failed (first: page ${summary.pageErrors[0]!.page}: ${summary.pageErrors[0]!.message}); the ${format} output was not written`,
       );
     const out = await renderOutput(
-      client,
+      await ctx.client(),
       format,
       pdfUri,
       summary,

@@ -8,22 +8,15 @@
  * edits made during the conversion switch the writer to appending through the editor.
  */
 import * as vscode from 'vscode';
-import { forwardWorkDone } from '../workDoneProgress';
 import { randomUUID } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
-import {
-  ConvertRequest,
-  type ConvertOptions,
-  type ConvertParams,
-  type ConvertSummary,
-  type PageResult,
-  parsePageProgress,
-} from '../../common/protocol';
-import { type FolioContext, OUTPUT_FORMATS, sharedConvertOptions, type OutputFormat } from '../context';
-import { markdownUriFor } from '../paths';
+import { type ConvertSummary, parsePageProgress } from '../../common/protocol';
+import { type FolioContext, OUTPUT_FORMATS, type OutputFormat } from '../context';
+import type { ConversionEvents } from '../conversion';
+import { conversionOptions, convert, type ConversionCall } from '../convertClient';
+import { assetsDirFor, markdownUriFor } from '../paths';
 import { addSecret } from '../logRedaction';
-import { fitFileName } from '../../common/safeWrite';
 import { localPath } from '../localFiles';
 import { readSidecar } from '../preview/sidecar';
 import { existingMarkdownDecision, keepBothName } from './markdownGuard';
@@ -102,56 +95,39 @@ export function convertPdfCommand(ctx: FolioContext, askFormat = false) {
         async (password, target) => convertToExport(ctx, pdfUri, target, format, password),
         () => chooseExportTarget(ctx.exportRecords, exportUriFor(pdfUri, ctx.config.outputDirectory, format), format),
       );
-    let mdUri: vscode.Uri | undefined;
-    try {
-      mdUri = await chooseTarget(ctx, markdownUriFor(pdfUri, ctx.config.outputDirectory));
-    } catch (e) {
-      const message = messageOf(e);
-      ctx.output.appendLine(`[error] ${name}: ${message}`);
-      void vscode.window.showErrorMessage(`Folio could not convert ${name}: ${message}`);
-      return undefined;
-    }
-    if (!mdUri) return undefined;
-    // The view opens now, before the backend is asked (or even started): VS Code's webview start,
-    // seconds on a window's first view, then overlaps the backend's work on page 1.
-    ctx.conversions.emit('preparing', { pdfUri, mdUri, commandAt });
-    const failed = (message: string) => ctx.conversions.emit('failed', { pdfUri, mdUri, message });
-    let password: string | undefined;
-    for (let attempt = 0; attempt < 4; attempt++) {
-      try {
-        return await convertOnce(ctx, pdfUri, mdUri, password, commandAt);
-      } catch (e) {
-        const reaction = reactionTo(e);
-        if (reaction.do === 'ask-password') {
-          password = await askPassword(name, reaction.prompt);
-          if (password === undefined) {
-            failed('no password given');
-            return undefined;
-          }
-          continue;
-        }
-        failed(messageOf(e));
-        return showFailure(ctx, name, e);
-      }
-    }
-    failed('the password was refused');
-    return undefined;
+    return convertWithPassword(
+      ctx,
+      name,
+      (password, mdUri) => convertOnce(ctx, pdfUri, mdUri, password, commandAt),
+      async () => {
+        const mdUri = await chooseTarget(ctx, markdownUriFor(pdfUri, ctx.config.outputDirectory));
+        // The view opens now, before the backend is asked (or even started): VS Code's webview
+        // start, seconds on a window's first view, then overlaps the backend's work on page 1.
+        if (mdUri) ctx.conversions.emit('preparing', { pdfUri, mdUri, commandAt });
+        return mdUri;
+      },
+      (mdUri, message) => ctx.conversions.emit('failed', { pdfUri, mdUri, message }),
+    );
   };
 }
 
-/** Chooses the target (errors shown), then converts, asking for a password when the PDF needs one. */
+/**
+ * Chooses the target (errors shown), then converts, asking for a password when the PDF needs one.
+ * `failed` hears every end without a summary once a target was chosen (the Markdown's view closes
+ * or says the conversion stopped).
+ */
 async function convertWithPassword<T>(
   ctx: FolioContext,
   name: string,
   convert: (password: string | undefined, target: T) => Promise<ConvertSummary>,
   choose: () => Promise<T | undefined>,
+  failed: (target: T, message: string) => void = () => undefined,
 ): Promise<ConvertSummary | undefined> {
-  const fail = (e: unknown) => showFailure(ctx, name, e);
   let target: T | undefined;
   try {
     target = await choose();
   } catch (e) {
-    return fail(e);
+    return showFailure(ctx, name, e);
   }
   if (target === undefined) return undefined;
   let password: string | undefined;
@@ -162,12 +138,17 @@ async function convertWithPassword<T>(
       const reaction = reactionTo(e);
       if (reaction.do === 'ask-password') {
         password = await askPassword(name, reaction.prompt);
-        if (password === undefined) return undefined;
+        if (password === undefined) {
+          failed(target, 'no password given');
+          return undefined;
+        }
         continue;
       }
-      return fail(e);
+      failed(target, messageOf(e));
+      return showFailure(ctx, name, e);
     }
   }
+  failed(target, 'the password was refused');
   return undefined;
 }
 
@@ -240,6 +221,19 @@ async function chooseTarget(ctx: FolioContext, mdUri: vscode.Uri): Promise<vscod
   return vscode.Uri.joinPath(dir, free);
 }
 
+/** The `.md`'s writer; edits made during the conversion switch it to the editor, and the user is told. */
+function markdownWriter(ctx: FolioContext, mdUri: vscode.Uri): MarkdownWriter {
+  const mdName = mdUri.path.split('/').pop();
+  return new MarkdownWriter(mdUri, () => {
+    ctx.output.appendLine(
+      `[info] ${mdName} was edited during the conversion; the remaining pages are added in the editor (unsaved).`,
+    );
+    void vscode.window.showInformationMessage(
+      `Folio: you edited ${mdName} during the conversion, so the remaining pages are added in the editor without saving; save it when the conversion ends.`,
+    );
+  });
+}
+
 async function convertOnce(
   ctx: FolioContext,
   pdfUri: vscode.Uri,
@@ -250,106 +244,112 @@ async function convertOnce(
   const config = ctx.config;
   const name = pdfUri.path.split('/').pop() ?? '';
   ctx.output.appendLine(`[info] Convert PDF: ${name} → ${mdUri.path.split('/').pop()}: waiting for the backend`);
-  const client = await ctx.client();
-  const backendAt = Date.now();
-  const mdDir = vscode.Uri.joinPath(mdUri, '..');
-  const options: ConvertOptions = {
-    ...sharedConvertOptions(config, ctx.cacheDir.fsPath),
-    renderImages: true,
-    markdownDir: mdDir.fsPath,
-    assetsDir: vscode.Uri.joinPath(mdDir, fitFileName(mdUri.path.split('/').pop()!.replace(/\.md$/i, ''), '.assets'))
-      .fsPath,
+  await ctx.client();
+  const timing = { commandAt, backendAt: Date.now() };
+  const call: ConversionCall = {
+    pdfUri,
+    password,
+    options: {
+      renderImages: true,
+      markdownDir: vscode.Uri.joinPath(mdUri, '..').fsPath,
+      assetsDir: assetsDirFor(mdUri).fsPath,
+    },
   };
-  const mdName = mdUri.path.split('/').pop();
-  const writer = new MarkdownWriter(mdUri, () => {
-    ctx.output.appendLine(
-      `[info] ${mdName} was edited during the conversion; the remaining pages are added in the editor (unsaved).`,
-    );
-    void vscode.window.showInformationMessage(
-      `Folio: you edited ${mdName} during the conversion, so the remaining pages are added in the editor without saving; save it when the conversion ends.`,
-    );
-  });
+  const options = conversionOptions(config, ctx.cacheDir.fsPath, call);
+  const writer = markdownWriter(ctx, mdUri);
+  const conversionId = randomUUID();
+  const emit: Emit = (event, arg) =>
+    ctx.conversions.emit(event, { pdfUri, mdUri, ...arg } as Parameters<
+      NonNullable<ConversionEvents[typeof event]>
+    >[0]);
 
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Folio: converting ${name}`, cancellable: true },
     async (progress, token) => {
-      const workDoneToken = randomUUID();
-      const partialResultToken = randomUUID();
       let pagesQueue: Promise<void> = Promise.resolve();
-      // Each event after `begin`, in arrival order (so a partial never overtakes its page).
-      const inOrder = (emit: () => void) => {
-        pagesQueue = pagesQueue.then(async () => {
-          await begin();
-          emit();
-        });
-      };
-      const subs = [
-        // The PDF is open once the backend reports "page 0/N": the .md and the linked view open
-        // then (not at page 1), so the view loads while page 1 converts and says how far it got.
-        forwardWorkDone(client, workDoneToken, progress, 1, (r) => {
-          const pages = parsePageProgress(r.message);
-          if (pages) inOrder(() => ctx.conversions.emit('progress', { pdfUri, mdUri, ...pages }));
-        }),
-        client.onProgress(ConvertRequest.partialResult, partialResultToken, (page: PageResult) =>
-          inOrder(() => ctx.conversions.emit('page', { pdfUri, mdUri, page, mdOffset: writer.append(page.markdown) })),
-        ),
-        // A page the VLM is still writing: the preview opens on the first one (a remote page can
-        // take many seconds) and shows it until the page itself arrives.
-        ctx.pagePartials.follow(partialResultToken, (partial) =>
-          inOrder(() => ctx.conversions.emit('partial', { pdfUri, mdUri, conversionId: partialResultToken, partial })),
-        ),
-      ];
       let started = false;
-      const timing = { commandAt, backendAt };
       const begin = async () => {
         if (started) return;
         started = true;
         await writer.create();
         // The linked view (src/preview) lays out the PDF's pages and the `.md` side by side.
-        ctx.conversions.emit('started', { pdfUri, mdUri, options, conversionId: partialResultToken, timing });
+        emit('started', { options, conversionId, timing });
+      };
+      // Each event after `begin`, in arrival order (so a partial never overtakes its page).
+      const inOrder = (then: () => void) => {
+        pagesQueue = pagesQueue.then(async () => {
+          await begin();
+          then();
+        });
       };
       try {
-        const params: ConvertParams = {
-          uri: pdfUri.toString(),
-          password,
-          options,
-          workDoneToken,
-          partialResultToken,
-          pagePartials: true,
-        };
-        const summary = await client.sendRequest(ConvertRequest.type, params, token);
+        const summary = await convert(
+          ctx,
+          call,
+          token,
+          {
+            progress,
+            // The PDF is open once the backend reports "page 0/N": the .md and the linked view open
+            // then (not at page 1), so the view loads while page 1 converts and says how far it got.
+            onWorkDone: (r) => {
+              const pages = parsePageProgress(r.message);
+              if (pages) inOrder(() => emit('progress', pages));
+            },
+            onPage: (page) => inOrder(() => emit('page', { page, mdOffset: writer.append(page.markdown) })),
+            // A page the VLM is still writing: the preview opens on the first one (a remote page can
+            // take many seconds) and shows it until the page itself arrives.
+            onPartial: (partial) => inOrder(() => emit('partial', { conversionId, partial })),
+            conversionId,
+          },
+          config,
+        );
         await pagesQueue;
         if (!started) await writer.create();
         await writer.flush();
-        ctx.conversions.emit('finished', { pdfUri, mdUri, summary, writtenHash: writer.writtenHash });
-        const done = `${summary.pagesDone.length}/${summary.pageCount} pages`;
-        ctx.output.appendLine(
-          `[info] ${name} → ${mdUri.fsPath} (${done}${summary.provider ? `, provider ${summary.provider}` : ''})`,
-        );
-        if (summary.cancelled)
-          void vscode.window.showInformationMessage(
-            `Folio: conversion of ${name} cancelled; ${done} kept in ${mdUri.path.split('/').pop()}.`,
-          );
-        if (summary.pageErrors.length > 0) {
-          void vscode.window.showWarningMessage(
-            `Folio: ${summary.pageErrors.length} page(s) of ${name} could not be converted: ${summary.pageErrors[0].message}`,
-          );
-        }
-        if (!started)
-          void vscode.window.showTextDocument(mdUri, {
-            viewColumn: vscode.ViewColumn.Beside,
-            preserveFocus: true,
-            preview: false,
-          });
+        emit('finished', { summary, writtenHash: writer.writtenHash });
+        reportMarkdown(ctx, name, mdUri, summary, started);
         return summary;
       } catch (e) {
         // Keep what was converted: the pages already appended stay in the file.
         await pagesQueue.catch(() => undefined);
         await writer.flush().catch(() => undefined);
         throw e;
-      } finally {
-        for (const s of subs) s.dispose();
       }
     },
   );
+}
+
+/** A conversion event of this PDF and `.md`: the fields other than those two. */
+type Emit = <K extends keyof ConversionEvents>(
+  event: K,
+  arg: Omit<Parameters<NonNullable<ConversionEvents[K]>>[0], 'pdfUri' | 'mdUri'>,
+) => void;
+
+/** The finished conversion told: logged, cancel and page failures shown, the `.md` opened if no view did. */
+function reportMarkdown(
+  ctx: FolioContext,
+  name: string,
+  mdUri: vscode.Uri,
+  summary: ConvertSummary,
+  viewOpened: boolean,
+): void {
+  const done = `${summary.pagesDone.length}/${summary.pageCount} pages`;
+  ctx.output.appendLine(
+    `[info] ${name} → ${mdUri.fsPath} (${done}${summary.provider ? `, provider ${summary.provider}` : ''})`,
+  );
+  if (summary.cancelled)
+    void vscode.window.showInformationMessage(
+      `Folio: conversion of ${name} cancelled; ${done} kept in ${mdUri.path.split('/').pop()}.`,
+    );
+  if (summary.pageErrors.length > 0) {
+    void vscode.window.showWarningMessage(
+      `Folio: ${summary.pageErrors.length} page(s) of ${name} could not be converted: ${summary.pageErrors[0]!.message}`,
+    );
+  }
+  if (!viewOpened)
+    void vscode.window.showTextDocument(mdUri, {
+      viewColumn: vscode.ViewColumn.Beside,
+      preserveFocus: true,
+      preview: false,
+    });
 }

@@ -20,47 +20,56 @@ interface DtypePick extends vscode.QuickPickItem {
   dtype: string;
 }
 
+/** Which models, and granite-docling's precision; undefined when the user backs out. */
+async function pickModels(): Promise<{ repos: string[]; dtype: string } | undefined> {
+  const which = await vscode.window.showQuickPick<ModelPick>(
+    [
+      {
+        label: 'granite-docling-258M + heron layout detector',
+        description: 'VLM and layout priors',
+        repos: ['granite-docling', 'heron'],
+      },
+      {
+        label: 'granite-docling-258M',
+        description: 'document VLM (page image → DocTags)',
+        repos: ['granite-docling'],
+      },
+      { label: 'docling-layout-heron', description: 'layout detector only', repos: ['heron'] },
+    ],
+    { title: 'Folio: Download models', placeHolder: 'Which models?' },
+  );
+  if (!which) return undefined;
+  if (!which.repos.includes('granite-docling')) return { repos: which.repos, dtype: 'fp32' };
+  const pick = await vscode.window.showQuickPick<DtypePick>(
+    [
+      { label: 'fp32', description: 'full precision, ~1 GB (best on CPU)', dtype: 'fp32' },
+      { label: 'fp16', description: 'half precision, ~0.5 GB (GPU)', dtype: 'fp16' },
+      { label: 'q8', description: '8-bit quantized, smaller and faster on CPU', dtype: 'q8' },
+      { label: 'q4', description: '4-bit weights, smallest', dtype: 'q4' },
+    ],
+    { title: 'Folio: model precision', placeHolder: 'Which variant of granite-docling?' },
+  );
+  return pick ? { repos: which.repos, dtype: pick.dtype } : undefined;
+}
+
+/**
+ * Folio's catalog pins no checksums yet (server/models/catalog.ts): the files can only be checked
+ * against the hub's own listing, so the user decides whether to trust the hub.
+ */
+async function trustHub(): Promise<boolean> {
+  const trust = await vscode.window.showWarningMessage(
+    'Folio cannot check these model files against checksums of its own yet: only against the list of files that huggingface.co itself publishes (downloaded over HTTPS, from one fixed commit, recorded in folio-model.json). Download anyway?',
+    { modal: true },
+    'Download',
+  );
+  return trust === 'Download';
+}
+
 export function downloadModelsCommand(ctx: FolioContext) {
   return async (): Promise<string[] | undefined> => {
-    const which = await vscode.window.showQuickPick<ModelPick>(
-      [
-        {
-          label: 'granite-docling-258M + heron layout detector',
-          description: 'VLM and layout priors',
-          repos: ['granite-docling', 'heron'],
-        },
-        {
-          label: 'granite-docling-258M',
-          description: 'document VLM (page image → DocTags)',
-          repos: ['granite-docling'],
-        },
-        { label: 'docling-layout-heron', description: 'layout detector only', repos: ['heron'] },
-      ],
-      { title: 'Folio: Download models', placeHolder: 'Which models?' },
-    );
-    if (!which) return undefined;
-    let dtype = 'fp32';
-    if (which.repos.includes('granite-docling')) {
-      const pick = await vscode.window.showQuickPick<DtypePick>(
-        [
-          { label: 'fp32', description: 'full precision, ~1 GB (best on CPU)', dtype: 'fp32' },
-          { label: 'fp16', description: 'half precision, ~0.5 GB (GPU)', dtype: 'fp16' },
-          { label: 'q8', description: '8-bit quantized, smaller and faster on CPU', dtype: 'q8' },
-          { label: 'q4', description: '4-bit weights, smallest', dtype: 'q4' },
-        ],
-        { title: 'Folio: model precision', placeHolder: 'Which variant of granite-docling?' },
-      );
-      if (!pick) return undefined;
-      dtype = pick.dtype;
-    }
-    // Folio's catalog pins no checksums yet (server/models/catalog.ts): the files can only be
-    // checked against the hub's own listing, so the user decides whether to trust the hub.
-    const trust = await vscode.window.showWarningMessage(
-      'Folio cannot check these model files against checksums of its own yet: only against the list of files that huggingface.co itself publishes (downloaded over HTTPS, from one fixed commit, recorded in folio-model.json). Download anyway?',
-      { modal: true },
-      'Download',
-    );
-    if (trust !== 'Download') return undefined;
+    const which = await pickModels();
+    if (!which || !(await trustHub())) return undefined;
+    const { dtype } = which;
     const dir = ctx.config.modelsDir;
     const installed: string[] = [];
     let cancelled = false;

@@ -28,9 +28,8 @@ import {
   type PictureMode,
 } from '../../common/protocol';
 import type { OutputFormat } from '../context';
-import { fitFileName } from '../../common/safeWrite';
 import { localPath, writeLocalFile } from '../localFiles';
-import { outputUriFor } from '../paths';
+import { assetsDirFor, outputUriFor } from '../paths';
 import { existingMarkdownDecision, keepBothName } from './markdownGuard';
 import type { ExportRecords } from './exportRecords';
 
@@ -84,7 +83,7 @@ export async function pictureFolders(
   }
   const dir = vscode.Uri.joinPath(outUri, '..').fsPath;
   return {
-    options: { markdownDir: dir, assetsDir: join(dir, fitFileName(stemOf(outUri, format), '.assets')) },
+    options: { markdownDir: dir, assetsDir: assetsDirFor(outUri).fsPath },
     picturesDir: dir,
     cleanup: none.cleanup,
   };

@@ -7,7 +7,6 @@
  */
 import * as vscode from 'vscode';
 import {
-  ConvertRequest,
   type BBox,
   type ConvertOptions,
   type PagePartialParams,
@@ -23,6 +22,7 @@ import {
   type ViewMessage,
 } from '../../common/viewMessages';
 import type { FolioContext } from '../context';
+import { convert } from '../convertClient';
 import { previewHtml, previewResourceRoots } from './html';
 import { gridOf, RegionMap, type MappedPage } from './regionMap';
 import { writeSidecar, sidecarOptions, SIDECAR_VERSION, type Sidecar } from './sidecar';
@@ -653,11 +653,10 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
     if (!want.length) return;
     const cts = (this.sharpening = new vscode.CancellationTokenSource());
     try {
-      const client = await this.ctx.client();
-      const summary = await client.sendRequest(
-        ConvertRequest.type,
+      const summary = await convert(
+        this.ctx,
         {
-          uri: this.pdf.toString(),
+          pdfUri: this.pdf,
           pages: want.join(','),
           password: this.password,
           options: {
@@ -668,6 +667,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
             keepFurniture: true,
             cacheDir: this.ctx.cacheDir.fsPath,
           },
+          shared: false,
         },
         cts.token,
       );

@@ -22,7 +22,7 @@ import { corpusPath } from '../helpers/corpus';
 import { parseDocTags } from '../../server/doctags/parse';
 import { documentToMarkdown } from '../../server/doctags/markdown';
 import { serializePage } from '../../server/doctags/serialize';
-import type { DocItem } from '../../server/doctags/types';
+import type { DocItem } from '../../server/model/items';
 
 const TABLE = /<table>[\s\S]*?<\/table>|(^\|.*\|$\n?)+/gm;
 

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { marked } from 'marked';
-import type { DocItem } from '../../server/doctags/types';
+import type { DocItem } from '../../server/model/items';
 import { documentToMarkdown, pageToMarkdown, renderRegionMarkdown } from '../../server/doctags/markdown';
 import { parseDocTags } from '../../server/doctags/parse';
 

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DocItem, OtslCell } from '../../server/doctags/types';
+import type { DocItem, OtslCell } from '../../server/model/items';
 import type { GridBox, RegionClass } from '../../common/protocol';
 import { serializeDocument, serializeItem, serializePage } from '../../server/doctags/serialize';
 import { parseDocTags } from '../../server/doctags/parse';

@@ -3,7 +3,8 @@
  * edited asks before touching it (Keep Both writes `name (2).md`, the user's file is unchanged);
  * a `.md` that is a symbolic link is refused with an error and its target is untouched; with
  * `folio.outputFormat` = docling the same command writes `<name>.docling.json` under the same
- * rules, and Markdown mode is unchanged (issue 14). Needs test/e2e/setup.sh's cache, like
+ * rules, and Markdown mode is unchanged (issue 14); a password-protected PDF asks for its
+ * password through the same loop as the other formats (issue 33 item 5). Needs test/e2e/setup.sh's cache, like
  * preview.test.ts.
  */
 import { after, before, test } from 'node:test';
@@ -22,6 +23,7 @@ import {
 import { join } from 'node:path';
 import { buildVsix, ensureSetup, until, VsCode } from './harness';
 import { TWO_PAGE, writeFixtures } from './pdfFixtures';
+import { corpusPath } from '../helpers/corpus';
 
 let vs: VsCode;
 
@@ -116,6 +118,24 @@ test('a .md that is a symbolic link is refused, and the file it points to is unt
   await vs.page.locator('.notification-toast', { hasText: 'symbolic link' }).first().waitFor({ timeout: 30_000 });
   assert.equal(readFileSync(victim, 'utf8'), 'precious');
   assert.ok(!existsSync(join(vs.workspace, 'linked.folio.json')), 'no sidecar written for a refused conversion');
+});
+
+test('a password-protected PDF asks for its password, again after a wrong one, then converts (Markdown)', async () => {
+  // docling's test file, password 1234 (test/integration/errorKinds.test.ts).
+  copyFileSync(corpusPath('docling/pdf/2206.01062_pg3.password.pdf'), join(vs.workspace, 'locked.pdf'));
+  const md = join(vs.workspace, 'locked.md');
+  await convert('locked.pdf');
+  const box = vs.page.locator('.quick-input-widget');
+  const answer = async (prompt: RegExp, password: string) => {
+    await until(`the prompt ${prompt}`, 60_000, async () =>
+      prompt.test((await box.textContent().catch(() => '')) ?? ''),
+    );
+    await vs.page.keyboard.type(password);
+    await vs.page.keyboard.press('Enter');
+  };
+  await answer(/Enter the PDF password/, 'not-the-password');
+  await answer(/That password is not correct/, '1234');
+  await until('the converted .md', 90_000, () => read(md).trim().length > 200);
 });
 
 /** Sets `folio.outputFormat` in the workspace settings (undefined: removed), and gives VS Code a moment to read the file. */

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { parseDocTags } from '../../server/doctags/parse';
-import { fromGrid, type DocItem, type OtslCell } from '../../server/doctags/types';
+import { fromGrid, type DocItem, type OtslCell } from '../../server/model/items';
 import { chunkDocument, cl100kCounter, splitTable, splitText, type Chunk } from '../../server/export/chunks';
 import type { ExportPage } from '../../server/export/pages';
 import { corpusPath, repoRoot } from '../helpers/corpus';

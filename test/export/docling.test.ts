@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { isDocling, iterateDocumentItems, type DoclingDocument } from '@docling/docling-core';
 import { parseDocTags } from '../../server/doctags/parse';
-import { fromGrid, type OtslCell } from '../../server/doctags/types';
+import { fromGrid, type OtslCell } from '../../server/model/items';
 import type { ConvertSummary } from '../../common/protocol';
 import { toDoclingDocument } from '../../server/export/docling';
 import { doclingToMarkdown, doclingToPages } from '../../server/export/fromDocling';

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { DoclingDocument } from '@docling/docling-core';
 import { parseDocTags } from '../../server/doctags/parse';
-import { fromGrid } from '../../server/doctags/types';
+import { fromGrid } from '../../server/model/items';
 import { chunkDocument, cl100kCounter, contextualizedChunk } from '../../server/export/chunks';
 import {
   baseDocItem,

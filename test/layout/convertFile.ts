@@ -1,7 +1,8 @@
 /** Test helper: a PDF converted as the CLI does (every page, furniture across neighbours, document Markdown). */
 import { join } from 'node:path';
-import { analyzePage, markFurniture, openPdf } from '../../server/pipeline/index';
-import type { PageAnalysis } from '../../server/pipeline/types';
+import { analyzePage, openPdf } from '../../server/pipeline/index';
+import { markFurniture } from '../../server/convert/furniture';
+import type { PageAnalysis } from '../../server/model/analysis';
 import { documentToMarkdown } from '../../server/doctags/markdown';
 import { options } from '../pipeline/analyze';
 

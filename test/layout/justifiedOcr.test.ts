@@ -1,13 +1,13 @@
 /**
- * OCR'd justified lines (server/layout/justifiedOcr.ts) on plain word boxes: the pieces of one
+ * OCR'd justified lines (server/layout/lines/justifiedOcr.ts) on plain word boxes: the pieces of one
  * stretched line are one line, table rows and ragged lines are not, and the recognizer's full
  * stop at the end of a crop goes where the text runs on in lower case. The real scans are in
  * test/pipeline/ocrThreeColumns.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildLines } from '../../server/layout/lines';
-import type { TextSpan } from '../../server/pipeline/types';
+import { buildLines } from '../../server/layout/lines/index';
+import type { TextSpan } from '../../server/model/content';
 
 /** Words of one line, each [text, x0, x1], at row y (a 10 pt column from x 50 to 200). */
 function row(y: number, words: [string, number, number][]): TextSpan[] {

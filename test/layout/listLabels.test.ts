@@ -10,7 +10,7 @@ import { corpusPath } from '../helpers/corpus';
 import { serializePage } from '../../server/doctags/serialize';
 import { parseDocTags } from '../../server/doctags/parse';
 import { documentToMarkdown } from '../../server/doctags/markdown';
-import type { DocItem } from '../../server/doctags/types';
+import type { DocItem } from '../../server/model/items';
 
 /** The Markdown the converter writes: the items after their DocTags round trip (pageResult.ts). */
 function roundTripMarkdown(pages: DocItem[][]): string {

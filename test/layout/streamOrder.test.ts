@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzePage, openPdf } from '../../server/pipeline/index';
-import { plausibleOrder } from '../../server/layout/streamOrder';
+import { plausibleOrder } from '../../server/layout/order/streamOrder';
 import { joinPageMarkdown, pageSeparator, tableContinuation } from '../../server/convert/pageJoin';
 import { writePlacedPdf, type PlacedLine } from '../helpers/pdfWriter';
 import { options } from '../pipeline/analyze';

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileMarkdown } from './convertFile';
 import { corpusPath } from '../helpers/corpus';
-import { composeAccents } from '../../server/layout/normalize';
+import { composeAccents } from '../../server/layout/lines/normalize';
 
 test('an accent over the first letter of the next run joins it (INSEC paper, page 1)', async () => {
   const md = await fileMarkdown(corpusPath('opendataloader-samples/2408.02509v1.pdf'), [1]);

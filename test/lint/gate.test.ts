@@ -92,3 +92,49 @@ test('an unformatted file fails prettier --check, naming it', () => {
     assert.match(p.out, new RegExp(`lintgate-${process.pid}/ugly\\.ts`));
   });
 });
+
+test('backend rooms import only downwards: layout/ into pipeline/ or pdf/, speculative/ into vlm/, model/ into layout/ fail eslint', () => {
+  const cases: Record<string, [string, RegExp]> = {
+    [`server/layout/stages/lintgate-${process.pid}.ts`]: [
+      "import type { PdfHandle } from '../../pipeline/index';\n\nexport type H = PdfHandle;\n",
+      /'\.\.\/\.\.\/pipeline\/index' import is restricted.*layout\/ is pure computation/,
+    ],
+    [`server/layout/lintgate-${process.pid}.ts`]: [
+      "import type { PdfHandle } from '../pdf/open';\n\nexport type H = PdfHandle;\n",
+      /'\.\.\/pdf\/open' import is restricted.*layout\/ is pure computation/,
+    ],
+    [`server/speculative/lintgate-${process.pid}.ts`]: [
+      "import { Tokenizer } from '../vlm/tokenizer';\n\nexport const T = Tokenizer;\n",
+      /'\.\.\/vlm\/tokenizer' import is restricted.*speculative\/ is below vlm\//,
+    ],
+    [`server/model/lintgate-${process.pid}.ts`]: [
+      "import type { Line } from '../layout/lines/line';\n\nexport type L = Line;\n",
+      /'\.\.\/layout\/lines\/line' import is restricted.*server\/model\/ is the floor/,
+    ],
+  };
+  withFiles(Object.fromEntries(Object.entries(cases).map(([p, [text]]) => [p, text])), (paths) => {
+    for (const p of paths) {
+      const e = run(ESLINT, [p]);
+      assert.equal(e.code, 1, `${p}: ${e.out}`);
+      assert.match(e.out, cases[p]![1], p);
+    }
+  });
+});
+
+test('control: layout/ importing server/model/ and common/ passes, and the editor rule still holds there', () => {
+  const ok = `server/layout/lintgate-ok-${process.pid}.ts`;
+  const editor = `server/layout/lintgate-editor-${process.pid}.ts`;
+  withFiles(
+    {
+      [ok]: "import type { BBox } from '../../common/protocol';\nimport type { TextSpan } from '../model/content';\n\nexport type S = TextSpan & { box: BBox };\n",
+      [editor]: "import * as vscode from 'vscode';\n\nexport const v = vscode;\n",
+    },
+    () => {
+      const good = run(ESLINT, [ok]);
+      assert.equal(good.code, 0, good.out);
+      const bad = run(ESLINT, [editor]);
+      assert.equal(bad.code, 1, bad.out);
+      assert.match(bad.out, /server\/ runs without VS Code/);
+    },
+  );
+});

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isMathSpan } from '../../server/layout/math/detect';
-import type { TextSpan } from '../../server/pipeline/types';
+import type { TextSpan } from '../../server/model/content';
 
 const BODY = 'DejaVuSerif';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { serializePage } from '../../server/doctags/serialize';
 import { parseDocTags } from '../../server/doctags/parse';
 import { pageToMarkdown } from '../../server/doctags/markdown';
-import { partsToText, type DocItem } from '../../server/doctags/types';
+import { partsToText, type DocItem } from '../../server/model/items';
 
 const parts = [
   { math: false, text: 'positions up to ' },

@@ -1,5 +1,5 @@
 /**
- * Line grouping around inline math (layout/lines.ts): a superscript raised above its sentence
+ * Line grouping around inline math (layout/lines/index.ts): a superscript raised above its sentence
  * (LibreOffice Math's "x²" inside a Writer paragraph: the "2" sits higher than the text's
  * middle, so it sorts first) stays on the sentence's line instead of becoming a line of its own,
  * while a small number that touches nothing (a page number under the text) keeps its own line;
@@ -7,8 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildLines } from '../../server/layout/lines';
-import type { TextSpan } from '../../server/pipeline/types';
+import { buildLines } from '../../server/layout/lines/index';
+import type { TextSpan } from '../../server/model/content';
 
 function span(text: string, x0: number, y0: number, x1: number, y1: number, fontSize: number): TextSpan {
   return { text, fontName: 'DejaVuSerif', monospace: false, fontSize, bbox: { x0, y0, x1, y1 } };

@@ -2,9 +2,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { analyzePage, markFurniture, openPdf } from '../../server/pipeline/index';
-import type { AnalyzeOptions, PageAnalysis } from '../../server/pipeline/types';
-import type { DocItem } from '../../server/doctags/types';
+import { analyzePage, openPdf } from '../../server/pipeline/index';
+import { markFurniture } from '../../server/convert/furniture';
+import type { AnalyzeOptions, PageAnalysis } from '../../server/model/analysis';
+import type { DocItem } from '../../server/model/items';
 import { corpusPath } from '../helpers/corpus';
 
 export function options(extra: Partial<AnalyzeOptions> = {}): AnalyzeOptions {

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { analyzeCorpusPdf, options } from './analyze';
-import { furnitureByForm, isBandStamp, isPageNumber, markFurniture } from '../../server/pipeline/furniture';
+import { furnitureByForm, isBandStamp, isPageNumber, markFurniture } from '../../server/convert/furniture';
 import { analyzePage, openPdf } from '../../server/pipeline/index';
-import type { PageAnalysis } from '../../server/pipeline/types';
-import type { DocItem } from '../../server/doctags/types';
+import type { PageAnalysis } from '../../server/model/analysis';
+import type { DocItem } from '../../server/model/items';
 import { pageToMarkdown } from '../../server/doctags/markdown';
 import { scoreDocument } from '../../eval/metrics/score';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { joinLines, normalizeSpanText, shouldDehyphenate } from '../../server/layout/normalize';
+import { joinLines, normalizeSpanText, shouldDehyphenate } from '../../server/layout/lines/normalize';
 import { analyzeCorpusPdf, bodyText } from './analyze';
 
 test('ligatures, odd spaces and soft hyphens are normalized', () => {

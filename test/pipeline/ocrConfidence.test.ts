@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { analyzePage, openPdf } from '../../server/pipeline/index';
 import { lowOcrConfidenceWarning, LOW_OCR_SCORE } from '../../server/pipeline/ocrPage';
-import type { PageAnalysis } from '../../server/pipeline/types';
+import type { PageAnalysis } from '../../server/model/analysis';
 import { imagePdf } from '../../eval/realworld/pages';
 import { CHROMIUM } from '../e2e/harness';
 import { corpusPath } from '../helpers/corpus';

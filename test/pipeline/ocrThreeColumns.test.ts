@@ -4,7 +4,7 @@
  * image-only PDF, then converted through the whole pipeline with OCR.
  *  - Page 3: narrow justified columns stretch word spaces so far that the text detector cuts a
  *    line into pieces ("language            temperature"); the pieces must be one line again, in
- *    order, not columns of their own (server/layout/justifiedOcr.ts).
+ *    order, not columns of their own (server/layout/lines/justifiedOcr.ts).
  *  - Page 5: three short columns on one baseline grid: one column beside the other two pairs up
  *    row by row like a table's columns, yet it is prose and is read column by column
  *    (xycut.ts `proseLines`).

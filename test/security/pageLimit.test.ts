@@ -1,6 +1,6 @@
 /**
  * Issue 21 item 8: a page-count cap in the CLI (`--max-pages`), the extension's backend
- * (`folio.limits.maxPages`, `ConvertParams.limits.maxPages`) and MCP (`folio mcp --max-pages`),
+ * (`folio.limits.maxPages`, sent as `ConvertParams.limits.maxPages`) and MCP (`folio mcp --max-pages`),
  * checked before any page is enumerated. The reproduction is a 1.4 KB PDF whose page tree
  * declares 1,000,000 pages (six levels of ten kids, all one page object: every page is real to
  * pdf.js). Before the fix the CLI converted it page after page, its memory growing (~15 MB/s
@@ -85,11 +85,11 @@ test('CLI: --max-pages counts the pages selected; a bad value is a usage error',
   assert.equal(countPageSelection('5-', 1_000_000_000), 999_999_996);
 });
 
-test('backend: the limit comes from the request, else folio.limits.maxPages; the error is TooLarge', async () => {
-  const backend = await BackendProcess.start(env(), { 'folio.limits': { maxPages: 1 } });
+test('backend: the limit comes from the request (the extension sends folio.limits.maxPages there); the error is TooLarge', async () => {
+  const backend = await BackendProcess.start(env());
   try {
     await assert.rejects(
-      backend.convert({ uri: join(dir, 'docs', 'sample.pdf') }).result,
+      backend.convert({ uri: join(dir, 'docs', 'sample.pdf'), limits: { maxPages: 1 } }).result,
       (e: { code: number; message: string }) =>
         e.code === FolioErrorCodes.TooLarge &&
         /has 2 pages, more than the page limit of 1.*folio\.limits\.maxPages/.test(e.message),

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { fitFileName, isInside, safeWriteFile, safeWriteFileSync, UnsafeWriteError } from '../../common/safeWrite';
 import { savePictures } from '../../server/pipeline/pictures';
 import { analyzePage, openPdf } from '../../server/pipeline/index';
-import type { DocItem } from '../../server/doctags/types';
+import type { DocItem } from '../../server/model/items';
 import { corpusPath } from '../helpers/corpus';
 import { options } from '../pipeline/analyze';
 

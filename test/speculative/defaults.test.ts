@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeTinyModels } from '../../scripts/fixtures/makeTinyModels';
-import { loadDecoderTarget, type LoadedTarget } from '../../server/speculative/loadTarget';
+import { loadDecoderTarget, type LoadedTarget } from '../../server/vlm/loadTarget';
 import { decodePage, type RegionJob } from '../../server/speculative/hsd';
 import { CPU_DEFAULTS, specDefaultsFor } from '../../server/speculative/defaults';
 import { mulberry32 } from '../../server/speculative/random';

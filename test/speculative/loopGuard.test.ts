@@ -8,8 +8,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { VlmModel } from '../../server/vlm/model';
 import { greedyGenerate } from '../../server/vlm/generate';
-import { DecoderTarget } from '../../server/speculative/decoderTarget';
-import { tokenInfoFor } from '../../server/speculative/loadTarget';
+import { DecoderTarget } from '../../server/vlm/decoderTarget';
+import { tokenInfoFor } from '../../server/vlm/loadTarget';
 import { decodePage } from '../../server/speculative/hsd';
 import { tinyModels } from '../vlm/tinyModels';
 

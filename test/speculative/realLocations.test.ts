@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DraftIndex, locationVariants } from '../../server/speculative/draftIndex';
-import { tokenInfoFor } from '../../server/speculative/loadTarget';
+import { tokenInfoFor } from '../../server/vlm/loadTarget';
 import { realTokenizer } from '../../scripts/fixtures/makeTinyModels';
 
 const tok = realTokenizer().tok;

@@ -6,7 +6,7 @@
  * a table broken over pages is one table in the ground truth and one per page in a PDF. Empty
  * cells are not counted.
  */
-import type { OtslCell } from '../../server/doctags/types';
+import type { OtslCell } from '../../server/model/items';
 
 export type TextGrid = string[][];
 

@@ -5,7 +5,7 @@
  */
 import { openPdf } from '../../server/pdf/open';
 import { readPage } from '../../server/pipeline/pageContent';
-import type { PageContent } from '../../server/pipeline/types';
+import type { PageContent } from '../../server/model/content';
 
 export async function pageContents(path: string, maxPages = 20): Promise<PageContent[]> {
   const pdf = await openPdf(path);

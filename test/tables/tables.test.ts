@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { corpusPath } from '../helpers/corpus';
-import { detectTables, type DetectedTable } from '../../server/layout/tables';
+import { detectTables, type DetectedTable } from '../../server/layout/tables/index';
 import { parseDocTags } from '../../server/doctags/parse';
 import { pageContents } from './pageContent';
 import { cellScore, expandOtsl, f1, markdownTables } from './cellF1';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { loadVlm } from '../../server/vlm/index';
 import { parseDocTags } from '../../server/doctags/parse';
 import { pageToMarkdown } from '../../server/doctags/markdown';
-import type { DocItem } from '../../server/doctags/types';
+import type { DocItem } from '../../server/model/items';
 import { tinyModels } from './tinyModels';
 import { PAGE_SCRIPT_DOCTAGS, realTokenizer, writeBrokenHeron } from '../../scripts/fixtures/makeTinyModels';
 import { layoutPrior, PAGE_INSTRUCTION } from '../../server/vlm/prompt';

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chatPrompt, layoutPrior, regionInstruction, stripWrapper, usePrior } from '../../server/vlm/prompt';
-import { LoopGuard } from '../../server/vlm/loopGuard';
-import type { DocItem } from '../../server/doctags/types';
+import { LoopGuard } from '../../server/util/loopGuard';
+import type { DocItem } from '../../server/model/items';
 
 test('chat template and instructions per class', () => {
   assert.equal(

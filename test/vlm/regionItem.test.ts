@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { regionItem } from '../../server/vlm/convert';
-import type { DocItem } from '../../server/doctags/types';
+import type { DocItem } from '../../server/model/items';
 
 const out = (text: string, reason: 'stop' | 'max' | 'loop' = 'stop') => ({ text, tokens: [1, 2, 3], reason });
 

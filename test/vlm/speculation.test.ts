@@ -17,7 +17,7 @@ import { parseDocTags } from '../../server/doctags/parse';
 import { pageToMarkdown } from '../../server/doctags/markdown';
 import { parseConvertArgs } from '../../server/convertCommand/args';
 import { checkOptions } from '../../server/convert/checkParams';
-import type { DocItem } from '../../server/doctags/types';
+import type { DocItem } from '../../server/model/items';
 import type { PageJob } from '../../server/vlm/messages';
 import { tinyModels } from './tinyModels';
 import { renderPage } from './pageImage';

@@ -13,7 +13,7 @@
  *   6. letters of one run form words: known function names become commands (\sin, \log),
  *      longer words \mathrm{…}; spaces are dropped, LaTeX spacing is the renderer's job.
  */
-import type { Rule } from '../../pipeline/types';
+import type { Rule } from '../../model/content';
 import type { Glyph } from './glyphs';
 import { ACCENTS, BIG_OPS, CLOSE_DELIMS, FUNCTIONS, OPEN_DELIMS, latexOfChar, plainChar } from './symbols';
 

@@ -15,8 +15,8 @@
  * paragraphs of their own.
  */
 import type { BBox } from '../../../common/protocol';
-import type { Rule, TextSpan } from '../../pipeline/types';
-import { buildLines, findGutters, type Line } from '../lines';
+import type { Rule, TextSpan } from '../../model/content';
+import { buildLines, findGutters, type Line } from '../lines/index';
 import { spansToGlyphs } from './glyphs';
 import { buildLatex } from './build';
 import { FUNCTIONS, MATH_FONT_RE, isMathChar } from './symbols';

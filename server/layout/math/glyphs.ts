@@ -4,8 +4,8 @@
  * see which ones sit over a fraction bar; sizes and baselines come from the run (each size or
  * baseline change starts a new run, so scripts are always runs of their own).
  */
-import type { TextSpan } from '../../pipeline/types';
-import { normalizeSpanText } from '../normalize';
+import type { TextSpan } from '../../model/content';
+import { normalizeSpanText } from '../lines/normalize';
 import { MATH_FONT_RE } from './symbols';
 
 export interface Glyph {

@@ -3,10 +3,10 @@
  * lines are read, inline math put into running text after blocks are classified, and any block
  * classified as a formula rebuilt as LaTeX.
  */
-import type { Rule, TextSpan } from '../../pipeline/types';
-import type { InlinePart } from '../../doctags/types';
-import type { Block } from '../blocks';
-import { joinLines } from '../normalize';
+import type { Rule, TextSpan } from '../../model/content';
+import type { InlinePart } from '../../model/items';
+import type { Block } from '../blocks/index';
+import { joinLines } from '../lines/normalize';
 import { bodyFont, isMathSpan } from './detect';
 import { spansToGlyphs } from './glyphs';
 import { buildLatex } from './build';

@@ -4,10 +4,10 @@
  * goes, so that the paragraph's own joining (unwrapping, dehyphenation) works on it unchanged;
  * `splitParts` turns the joined text back into text and math parts.
  */
-import type { TextSpan } from '../../pipeline/types';
-import type { InlinePart } from '../../doctags/types';
-import type { Line } from '../lines';
-import { normalizeSpanText } from '../normalize';
+import type { TextSpan } from '../../model/content';
+import type { InlinePart } from '../../model/items';
+import type { Line } from '../lines/index';
+import { normalizeSpanText } from '../lines/normalize';
 import { spansToGlyphs } from './glyphs';
 import { buildLatex } from './build';
 import { safeLatex } from './validate';

@@ -3,9 +3,9 @@
  * content stream's order where that reads like a page (streamOrder.ts); the header band first,
  * then the body, the footer band and side-margin text.
  */
-import { xyCut } from '../xycut';
-import { followStream } from '../streamOrder';
-import type { Place } from '../place';
+import { xyCut } from '../order/xycut';
+import { followStream } from '../order/streamOrder';
+import type { Place } from '../order/place';
 import { lineStreamPosition, type PageState, type PageUnit, type PlacedUnit } from './state';
 
 /** Narrowest vertical gutter a column cut needs, as a share of the body font size… */

@@ -1,9 +1,9 @@
 /**
  * Stage 6, captions: each caption nested in its picture or table (../captions.ts), and the items
- * that hold only furniture-band text listed as furniture candidates (server/pipeline/furniture.ts
+ * that hold only furniture-band text listed as furniture candidates (server/convert/furniture.ts
  * decides across neighbouring pages).
  */
-import { attachCaptions } from '../captions';
+import { attachCaptions } from '../blocks/captions';
 import type { PageState, PageUnit } from './state';
 
 /** Tolerance (points) for a band line's box lying inside an item's box. */

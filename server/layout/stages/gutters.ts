@@ -3,7 +3,7 @@
  * unit the XY-cut orders, with the box it is cut by.
  */
 import type { BBox } from '../../../common/protocol';
-import { buildLines, findGutters, makeLine, markRowMates } from '../lines';
+import { buildLines, findGutters, makeLine, markRowMates } from '../lines/index';
 import type { PageState, PageUnit } from './state';
 
 /** A line is cut by a band this share of its height either side of its middle: ascenders overlap. */

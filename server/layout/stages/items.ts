@@ -1,18 +1,18 @@
 /**
- * Stage 5, items: runs of ordered lines become blocks (blocks.ts), blocks get their class
+ * Stage 5, items: runs of ordered lines become blocks (blocks/index.ts), blocks get their class
  * (classify.ts), inline math goes into running text and formula blocks are rebuilt as LaTeX
  * (math/), and a paragraph broken across columns or bands is joined again (continuation.ts).
  * Pictures, tables and display formulas stand as items of their own between the blocks.
  */
 import type { BBox } from '../../../common/protocol';
-import { partsToText, toGrid, type DocItem } from '../../doctags/types';
-import type { Line } from '../lines';
-import { buildBlocks, type Block, type BlockLine } from '../blocks';
-import { classify, type Classified } from '../classify';
-import { joinLines, vocabularyOf } from '../normalize';
-import { continuesParagraph } from '../continuation';
+import { partsToText, toGrid, type DocItem } from '../../model/items';
+import type { Line } from '../lines/index';
+import { buildBlocks, type Block, type BlockLine } from '../blocks/index';
+import { classify, type Classified } from '../blocks/classify';
+import { joinLines, vocabularyOf } from '../lines/normalize';
+import { continuesParagraph } from '../blocks/continuation';
 import { blockLatex, inlineParts, mathSpanTest } from '../math/index';
-import { inFurnitureBand, samePlace } from '../place';
+import { inFurnitureBand, samePlace } from '../order/place';
 import type { PageState } from './state';
 
 /** A drawn bullet is at most this share of the line's font size wide and high (plus a point)… */

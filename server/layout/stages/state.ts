@@ -3,22 +3,21 @@
  * stage reads what the stages before it wrote and fills its own fields.
  */
 import type { BBox } from '../../../common/protocol';
-import type { DocItem } from '../../doctags/types';
-import type { PageContent, TextSpan } from '../../pipeline/types';
-import type { DocStats } from '../../pdf/open';
-import type { Line } from '../lines';
-import type { Unit } from '../xycut';
-import type { Gutter } from '../streamOrder';
-import type { TableFound } from '../tableDetector';
+import type { DocItem } from '../../model/items';
+import type { PageContent, TextSpan } from '../../model/content';
+import type { DocStats } from '../../model/stats';
+import type { Line } from '../lines/index';
+import type { Unit } from '../order/xycut';
+import type { Gutter } from '../order/streamOrder';
+import type { DetectedTable } from '../tables/index';
 import type { FormulaFound } from '../math/index';
-import type { Place } from '../place';
+import type { Place } from '../order/place';
 
 export interface LayoutInput {
   content: PageContent;
   stats: DocStats;
   /** Tiny vector shapes: bullets drawn as shapes. */
   marks: BBox[];
-  tables: TableFound[];
   /** Angle of each span in degrees (0 = upright); spans not upright are laid out one per line. */
   angles?: number[];
 }
@@ -26,6 +25,8 @@ export interface LayoutInput {
 export interface LayoutResult {
   items: DocItem[];
   furnitureCandidates: number[];
+  /** What a stage could not do on this page (a table detection that failed), for the page's warnings. */
+  warnings: string[];
 }
 
 /** What the XY-cut orders: a text line, or a picture, table or display formula as one block. */
@@ -49,9 +50,14 @@ export interface PageState {
   /** Content-stream position of every span (pdf.js item order). */
   readonly streamAt: Map<TextSpan, number>;
 
+  /** What went wrong in a stage that the page survived. */
+  warnings: string[];
+
+  // tables (the units stage drops the ones that are justified prose)
+  tables: DetectedTable[];
+
   // units
   pictures: PageContent['graphics'];
-  tables: TableFound[];
   formulas: FormulaFound[];
   /** Text spans left for the line flow, by orientation. */
   upright: TextSpan[];
@@ -90,8 +96,9 @@ export function newPageState(input: LayoutInput): PageState {
     width: input.content.width,
     height: input.content.height,
     streamAt,
-    pictures: [],
+    warnings: [],
     tables: [],
+    pictures: [],
     formulas: [],
     upright: [],
     rotated: [],

@@ -2,13 +2,13 @@
  * Stage 1, units: what leaves the text flow as a block of its own (pictures that are figures,
  * tables, display formulas) and the text spans left for lines, upright or turned.
  */
-import { buildLines } from '../lines';
-import { isJustifiedProse } from '../streamEvidence';
-import { isJustifiedOcrProse } from '../justifiedOcr';
+import { buildLines } from '../lines/index';
+import { isJustifiedProse } from '../order/streamEvidence';
+import { isJustifiedOcrProse } from '../lines/justifiedOcr';
 import { findDisplayFormulas } from '../math/index';
-import { isCaptionStart } from '../captions';
+import { isCaptionStart } from '../blocks/captions';
 import type { BBox } from '../../../common/protocol';
-import type { TextSpan } from '../../pipeline/types';
+import type { TextSpan } from '../../model/content';
 import { area, centre, inside, type PageState } from './state';
 
 /** A graphic covering this share of the page or more is the page's background, not a figure. */
@@ -37,7 +37,7 @@ export function findUnits(state: PageState): PageState {
   );
   // Justified prose that alignment mistook for a table goes back to the text flow.
   // Only tables found by alignment alone: rules (full grids, booktabs) are stronger evidence.
-  const tables = state.input.tables.filter(
+  const tables = state.tables.filter(
     (t) =>
       !(
         t.alignedOnly &&

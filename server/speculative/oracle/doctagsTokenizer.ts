@@ -53,7 +53,7 @@ export class DocTagsTokenizer {
   private readonly bpe = new Tiktoken(cl100k);
   /**
    * `real`: tokenize with the model's own tokenizer, `info` its token classes (from
-   * speculative/loadTarget.ts `tokenInfoFor`, built by the caller).
+   * vlm/loadTarget.ts `tokenInfoFor`, built by the caller).
    */
   constructor(private readonly real?: { tok: RealTokenizer; info: TokenInfo }) {}
 

@@ -3,7 +3,7 @@
  * in its picture or table (Docling nests them). One module for every caption pattern, so the
  * block builder, the classifier and the table finder agree on what a caption is.
  */
-import type { DocItem } from '../doctags/types';
+import type { DocItem } from '../../model/items';
 
 /** "Figure 3.", "Fig. 2:", "Table IV –", "Listing 1": a float's caption starts here. */
 const CAPTION_START =

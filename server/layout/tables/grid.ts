@@ -3,9 +3,9 @@
  * merged) and the page's text spans to OTSL rows. Shared by both table sources: ruling lines and
  * text alignment.
  */
-import type { BBox } from '../../common/protocol';
-import type { OtslCell } from '../doctags/types';
-import type { TextSpan } from '../pipeline/types';
+import type { BBox } from '../../../common/protocol';
+import type { OtslCell } from '../../model/items';
+import type { TextSpan } from '../../model/content';
 
 export interface Grid {
   /** Column boundaries, left to right (C + 1 values). */

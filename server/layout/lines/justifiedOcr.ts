@@ -8,10 +8,10 @@
  * evenly), are one justified line. Table rows are not: detected tables have left the text flow
  * before lines are built, and a row of cells has uneven gaps or numbers.
  */
-import type { TextSpan } from '../pipeline/types';
-import type { Line } from './lines';
+import type { TextSpan } from '../../model/content';
+import type { Line } from './line';
 
-/** lines.ts `makeLine`, passed in: lines.ts calls this module, so it is not imported back. */
+/** lines/index.ts `makeLine`, passed in: lines/index.ts calls this module, so it is not imported back. */
 type MakeLine = (spans: TextSpan[], rtl: boolean) => Line;
 
 type Gutter = { x0: number; x1: number };

@@ -4,7 +4,7 @@
  * order, and write a space between the words of one line. That order is evidence, weighed
  * against geometry: it is followed only where it agrees with what the page shows.
  */
-import type { TextSpan } from '../pipeline/types';
+import type { TextSpan } from '../../model/content';
 
 /** A list marker ("3." "a)" "•" "–"): a run of its own, or leading a run's first word. */
 const LIST_MARKER = '([0-9]{1,3}[.)]|[a-z][.)]|[•◦▪‣–-])';

@@ -4,11 +4,11 @@
  * benchmark; the VLM engine builds the same pieces from its own loaded sessions.
  */
 import { createSession } from '../onnx/runtime';
-import { loadVlmConfig } from '../vlm/config';
-import { DecoderSession, describeDecoder } from '../vlm/decoder';
-import { Tokenizer } from '../vlm/tokenizer';
+import { loadVlmConfig } from './config';
+import { DecoderSession, describeDecoder } from './decoder';
+import { Tokenizer } from './tokenizer';
 import { DecoderTarget } from './decoderTarget';
-import type { TokenInfo } from './types';
+import type { TokenInfo } from '../speculative/types';
 
 export interface LoadedTarget {
   target: DecoderTarget;

@@ -13,7 +13,7 @@
  * geometry cannot tell: a centred author line that sits above one column, a caption beside a
  * float, the order of side-by-side pieces that no gutter separates.
  */
-import type { BBox } from '../../common/protocol';
+import type { BBox } from '../../../common/protocol';
 
 export interface Gutter {
   x0: number;

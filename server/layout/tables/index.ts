@@ -1,17 +1,17 @@
 /**
  * Table detection for the pipeline engine. Two sources, in this order:
- * 1. ruling lines forming a grid (tableRules.ts), merged cells where a rule is missing;
- * 2. for the text left over, column alignment over ≥ 3 lines with ≥ 2 gaps (tableAlign.ts).
- * Both produce a grid that tableGrid.ts fills with the page's spans and turns into OTSL.
+ * 1. ruling lines forming a grid (rules.ts), merged cells where a rule is missing;
+ * 2. for the text left over, column alignment over ≥ 3 lines with ≥ 2 gaps (align.ts).
+ * Both produce a grid that grid.ts fills with the page's spans and turns into OTSL.
  */
-import type { BBox } from '../../common/protocol';
-import type { OtslCell } from '../doctags/types';
-import type { PageContent } from '../pipeline/types';
-import { fillGrid, markHeader, pruneEmpty, type Grid, type GridTable } from './tableGrid';
-import { ruledGrids } from './tableRules';
-import { alignedGrids, forcedGrid } from './tableAlign';
-import { hruleTables } from './tableHrules';
-import { refineRuledGrid } from './tableRows';
+import type { BBox } from '../../../common/protocol';
+import type { OtslCell } from '../../model/items';
+import type { PageContent } from '../../model/content';
+import { fillGrid, markHeader, pruneEmpty, type Grid, type GridTable } from './grid';
+import { ruledGrids } from './rules';
+import { alignedGrids, forcedGrid } from './align';
+import { hruleTables } from './hrules';
+import { refineRuledGrid } from './rows';
 
 export interface DetectedTable {
   /** Box in points, top-left origin. */
@@ -22,7 +22,7 @@ export interface DetectedTable {
   spanIndices: number[];
   /**
    * Found by column alignment alone (no rule drew it): the weakest evidence, which the content
-   * stream's order may overrule (layout/streamEvidence `isJustifiedProse`).
+   * stream's order may overrule (layout/order/streamEvidence `isJustifiedProse`).
    */
   alignedOnly?: boolean;
 }

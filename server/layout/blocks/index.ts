@@ -3,11 +3,11 @@
  * list marker, a change of font size, weight or monospace, a wider than usual line pitch, or a
  * jump in indentation.
  */
-import type { BBox } from '../../common/protocol';
-import type { Line } from './lines';
+import type { BBox } from '../../../common/protocol';
+import type { Line } from '../lines/index';
 import { parseMarker, type Marker } from './markers';
 import { isCaptionStart } from './captions';
-import { samePlace, type Place } from './place';
+import { samePlace, type Place } from '../order/place';
 
 export interface Block {
   lines: Line[];

@@ -3,8 +3,8 @@
  * neighbouring page has a block with the same text (digits normalized) at about the same height,
  * or when it is a page number alone; on a page without neighbours, by its form (`furnitureByForm`).
  */
-import type { PageAnalysis } from './types';
-import type { DocItem } from '../doctags/types';
+import type { PageAnalysis } from '../model/analysis';
+import type { DocItem } from '../model/items';
 
 export function furnitureKey(text: string): string {
   return text.toLowerCase().normalize('NFKC').replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();

@@ -1,14 +1,17 @@
-/** Re-parsing one region: the spans inside a box, shaped by the class the user chose. */
+/**
+ * Layout of one region (a re-parse): the spans inside a box, shaped by the class the user chose.
+ * The page worker's `reparseRegion` (server/pipeline) reads the page and calls `layoutRegion`.
+ */
 import type { BBox, RegionClass } from '../../common/protocol';
-import { toGrid, type DocItem, type OtslCell } from '../doctags/types';
-import type { PageContent, TextSpan } from './types';
-import { buildLines, type Line } from '../layout/lines';
-import { joinLines, vocabularyOf } from '../layout/normalize';
-import { parseMarker } from '../layout/markers';
-import { codeText } from '../layout/classify';
-import { findTables } from '../layout/tableDetector';
+import { toGrid, type DocItem, type OtslCell } from '../model/items';
+import type { PageContent, TextSpan } from '../model/content';
+import { buildLines, type Line } from './lines/index';
+import { joinLines, vocabularyOf } from './lines/normalize';
+import { parseMarker } from './blocks/markers';
+import { codeText } from './blocks/classify';
+import { detectTables } from './tables/index';
 
-export function shapeRegion(
+export function layoutRegion(
   content: PageContent,
   bbox: BBox,
   cls: RegionClass,
@@ -36,7 +39,7 @@ export function shapeRegion(
       };
       let rows: OtslCell[][] | undefined;
       try {
-        rows = findTables(sub)[0]?.rows;
+        rows = detectTables(sub)[0]?.rows;
       } catch {
         rows = undefined;
       }

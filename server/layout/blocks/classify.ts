@@ -4,11 +4,11 @@
  * section numbering; lists from markers with nesting from indentation; code from monospace
  * fonts; formulas from math fonts and symbols; captions and footnotes from wording, size and place.
  */
-import type { RegionClass } from '../../common/protocol';
-import type { DocStats } from '../pdf/open';
-import type { Block } from './blocks';
+import type { RegionClass } from '../../../common/protocol';
+import type { DocStats } from '../../model/stats';
+import type { Block } from './index';
 import { headingNumberDepth } from './markers';
-import { joinLines } from './normalize';
+import { joinLines } from '../lines/normalize';
 import { isCaptionStart } from './captions';
 import { codePitch, gridLine } from './codeGrid';
 

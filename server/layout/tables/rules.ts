@@ -3,8 +3,8 @@
  * vertical rules and y of its horizontal rules are the grid; a grid line missing between two
  * cells (no rule covers that stretch) means the cells are merged.
  */
-import type { Rule } from '../pipeline/types';
-import type { Grid } from './tableGrid';
+import type { Rule } from '../../model/content';
+import type { Grid } from './grid';
 
 interface HSeg {
   y: number;

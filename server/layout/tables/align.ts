@@ -7,8 +7,8 @@
  * paragraph line is one piece), pieces must be short (cells, not layout columns), and two-column
  * page layouts give only one gap.
  */
-import type { TextSpan } from '../pipeline/types';
-import type { Grid } from './tableGrid';
+import type { TextSpan } from '../../model/content';
+import type { Grid } from './grid';
 
 interface Piece {
   x0: number;

@@ -11,8 +11,8 @@
  * centred in that column: "2015 2016 2017 2018" over four year columns. A spanning heading
  * ("Year Ended" over two columns) sits across the boundary and stays one cell.
  */
-import type { TextSpan } from '../pipeline/types';
-import type { Grid } from './tableGrid';
+import type { TextSpan } from '../../model/content';
+import type { Grid } from './grid';
 
 const NUMBER_RE = /^\s*[-+−–(]?[$€£]?\s*\d[\d.,\s]*%?\)?\s*$/;
 

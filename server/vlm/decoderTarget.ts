@@ -8,8 +8,8 @@
  * accepted chain's row and only its accepted positions. One chain needs no fork at all, which is
  * why the adaptive budget in decode.ts drops to one chain when drafts stop matching.
  */
-import type { DecoderSession } from '../vlm/decoder';
-import type { LogProbs, TargetBatch, TargetModel, TargetSession } from './types';
+import type { DecoderSession } from './decoder';
+import type { LogProbs, TargetBatch, TargetModel, TargetSession } from '../speculative/types';
 
 export interface DecoderTargetOptions {
   /** Builds a fresh decoder session (one KV cache). */

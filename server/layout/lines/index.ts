@@ -3,30 +3,14 @@
  * the horizontal gap is too wide to be a word space (columns, table cells). Spaces are inserted
  * from gaps when the producer did not emit them.
  */
-import type { BBox } from '../../common/protocol';
-import type { TextSpan } from '../pipeline/types';
+import type { TextSpan } from '../../model/content';
 import { composeAccents, normalizeSpanText } from './normalize';
-import { flushRightEdges, justifiedContinuations } from './streamEvidence';
-import { gapCoversGutter } from './xycut';
+import { flushRightEdges, justifiedContinuations } from '../order/streamEvidence';
+import { gapCoversGutter } from '../order/xycut';
 import { mergeJustifiedOcrLines } from './justifiedOcr';
+import type { Line } from './line';
 
-export interface Line {
-  spans: TextSpan[];
-  bbox: BBox;
-  text: string;
-  /** Dominant font size (by characters). */
-  fontSize: number;
-  bold: boolean;
-  italic: boolean;
-  monospace: boolean;
-  /** Share of characters in math fonts or math symbols. */
-  mathRatio: number;
-  rtl: boolean;
-  /** x where the text after a list marker starts (for continuation-line alignment). */
-  x0: number;
-  /** Another short line sits on the same row: a table cell or a form label, not a heading. */
-  inRow?: boolean;
-}
+export type { Line } from './line';
 
 /**
  * Marks lines that share their row with another short line (cells, label/value pairs). Lines on

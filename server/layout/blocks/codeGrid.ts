@@ -8,7 +8,7 @@
  * loses the extra spaces (those beside punctuation first, where code has them least), and the
  * gaps between runs become as many spaces as columns they cover.
  */
-import type { TextSpan } from '../pipeline/types';
+import type { TextSpan } from '../../model/content';
 
 interface LineLike {
   spans: TextSpan[];

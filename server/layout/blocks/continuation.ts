@@ -4,7 +4,7 @@
  * a word hyphenated across the break is joined by `joinLines`. A next part that starts with a
  * capital is left apart: side-by-side table cells that no rule encloses look the same.
  */
-import type { Block } from './blocks';
+import type { Block } from './index';
 import { blockFontSize } from './classify';
 
 const SENTENCE_END = /[.!?:;]["'”’)\]]*$/u;

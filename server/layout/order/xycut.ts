@@ -5,7 +5,7 @@
  * Each unit gets the path of cuts that led to it: lines with different paths are in different
  * columns and never merge into one block.
  */
-import type { BBox } from '../../common/protocol';
+import type { BBox } from '../../../common/protocol';
 
 export interface Unit {
   bbox: BBox;
@@ -29,7 +29,7 @@ export interface CutOptions {
   /** Narrowest side a column cut may leave, points (indented list levels are not columns). */
   minColumnWidth: number;
   /**
-   * Column gutters found over the whole page (lines.ts `findGutters`): x-ranges that many lines
+   * Column gutters found over the whole page (lines/index.ts `findGutters`): x-ranges that many lines
    * end before and start after. A cut along one is trusted even beside a short column, and
    * units that cross one (a title, a wide figure) split the page into bands.
    */

@@ -8,11 +8,11 @@
  * What keeps text out: the body must have at least two rows with two or more short cells in most
  * of them, in at least two columns; a rule under a heading or over footnotes has prose under it.
  */
-import type { BBox } from '../../common/protocol';
-import type { OtslCell } from '../doctags/types';
-import type { Rule, TextSpan } from '../pipeline/types';
-import { normalizeSpanText } from './normalize';
-import { isTableCaptionLine, isTableCaptionStart } from './captions';
+import type { BBox } from '../../../common/protocol';
+import type { OtslCell } from '../../model/items';
+import type { Rule, TextSpan } from '../../model/content';
+import { normalizeSpanText } from '../lines/normalize';
+import { isTableCaptionLine, isTableCaptionStart } from '../blocks/captions';
 
 export interface HruleTable {
   bbox: BBox;
