@@ -5,6 +5,7 @@
  */
 import type { PageAnalysis } from '../model/analysis';
 import type { DocItem } from '../model/items';
+import { markStampZones } from './stampZone';
 
 export function furnitureKey(text: string): string {
   return text.toLowerCase().normalize('NFKC').replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
@@ -68,7 +69,10 @@ export function markFurniture(pages: PageAnalysis[], index: number): void {
     if (!repeated && alone) repeated = furnitureByForm(it, page, rowMate(page, ci));
     if (repeated) it.cls = y < 0.5 ? 'page_header' : 'page_footer';
   }
-  if (alone) markStampBlocks(page);
+  if (alone) {
+    markStampBlocks(page);
+    markStampZones(page);
+  }
 }
 
 /** Lines of one stamp block stand at most this many line heights apart. */
@@ -199,7 +203,10 @@ export function furnitureByForm(it: DocItem, page: PageAnalysis, hasRowMate = fa
   // At the foot: a chapter–page number ("7-45"), or a short line sharing its row with another
   // band line ("Journal of Heat Transfer" … "PREPRINT FOR REVIEW / 1") or a citation line
   // ("J. ACM, Vol. 37, No. 4, Article 111."). A footnote fills its row alone and is a sentence.
-  if (y >= 0.5) return /^\d{1,3}\s*[-–]\s*\d{1,4}$/.test(text) || hasRowMate || citation || stamped;
+  if (y >= 0.5)
+    return (
+      /^\d{1,3}\s*[-–]\s*\d{1,4}$/.test(text) || hasRowMate || citation || stamped || centredAtFoot(it, page, text)
+    );
   const numbered = /^\d{1,4}\s+\S|\S\s+\d{1,4}$/.test(text);
   return hasRowMate || numbered || citation || stamped || standsAlone(it, page);
 }
@@ -214,13 +221,32 @@ const RUNNING_HEAD_INSET = 0.2;
 /** …and its middle is at least this share of the page's width from the left. */
 const RUNNING_HEAD_MIN_MIDDLE = 0.4;
 
+/** A lone line at the foot lies this low on the page (its middle)… */
+const FOOT_LINE_MIN_Y = 0.88;
+/** …and has at most this many words. */
+const FOOT_LINE_MAX_WORDS = 8;
+
+/**
+ * A short line alone at the very foot, centred or set right under the text with a clear line's
+ * height of white space over it ("Proof: page numbers may be temporary" on aomart's proofs,
+ * "American Institute of Aeronautics and Astronautics" under AIAA's page number), or a few words
+ * with a web link there: what a class or a publisher prints on every page. A footnote starts at the text's left edge, and a paragraph is not alone.
+ */
+function centredAtFoot(it: DocItem, page: PageAnalysis, text: string): boolean {
+  if (it.cls !== 'text' || relY(it, page) < FOOT_LINE_MIN_Y) return false;
+  if (text.split(/\s+/).length > FOOT_LINE_MAX_WORDS || /^[\d*†‡§¶\u00b9\u00b2\u00b3\u2070-\u2079]/u.test(text))
+    return false;
+  // A site's link under the text ("Sprouts - http://sprouts.aisnet.org/9-37"): a publisher's footer.
+  return standsAlone(it, page, false) || /\bhttps?:\/\/\S|\bwww\.\S/.test(text);
+}
+
 /**
  * A short line alone at the top, set right or centred over the text, with a clear line's height
  * of white space under it ("Using and understanding the Valgrind core", "How to use bzip2",
  * "Shared MIME-info Database"): a running head. A body that starts high on the page starts at
  * the text's left edge ("Before the table" over a table) or runs on at line spacing.
  */
-function standsAlone(it: DocItem, page: PageAnalysis): boolean {
+function standsAlone(it: DocItem, page: PageAnalysis, atTop = true): boolean {
   const b = it.bbox!;
   const h = b.y1 - b.y0;
   let gap = Infinity;
@@ -231,8 +257,10 @@ function standsAlone(it: DocItem, page: PageAnalysis): boolean {
     if (!c || o === it) continue;
     left = Math.min(left, c.x0);
     right = Math.max(right, c.x1);
-    if (c.y0 < b.y1 - 0.5 || Math.min(b.x1, c.x1) - Math.max(b.x0, c.x0) <= 0) continue;
-    gap = Math.min(gap, c.y0 - b.y1);
+    if (Math.min(b.x1, c.x1) - Math.max(b.x0, c.x0) <= 0) continue;
+    // White space under a head; over a line at the foot.
+    if (atTop ? c.y0 < b.y1 - 0.5 : c.y1 > b.y0 + 0.5) continue;
+    gap = Math.min(gap, atTop ? c.y0 - b.y1 : b.y0 - c.y1);
   }
   // Set in from the text's left edge, and not in the page's left part (a page of a few short
   // lines has a narrow text block).

@@ -9,6 +9,7 @@ import { pdfjs } from '../pdf/pdfjs';
 import { pdfjsWork } from '../pdf/guard';
 import { readSpans, type PdfSpan } from '../pdf/text';
 import { clusterShapes, readGraphics } from '../pdf/graphics';
+import { invisibleSpan, readTextRuns } from '../pdf/invisibleText';
 import { findGutters } from '../layout/lines/index';
 
 export interface RawPage {
@@ -35,7 +36,11 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
     W,
     H,
   );
-  const spans: PdfSpan[] = await readSpans(page, viewport.transform);
+  // Text drawn invisibly (rendering mode 3 or 7) away from any image is not on the page a reader sees.
+  const runs = readTextRuns(ops.fnArray, ops.argsArray, lib.OPS as unknown as Record<string, number>);
+  const spans: PdfSpan[] = (await readSpans(page, viewport.transform)).filter(
+    (s) => !invisibleSpan(s.text, s.bbox, runs, g.images),
+  );
   const marks: BBox[] = [];
   const graphics: PageContent['graphics'] = [];
   const pageArea = W * H;

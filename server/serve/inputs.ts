@@ -3,8 +3,19 @@
  * a generated name (mode 0600), their kind sniffed from the content (never the name), a PNG,
  * JPEG or TIFF scan turned into an image-only PDF as the CLI does (server/convert/imageInput.ts),
  * and docling-core's `binary_hash` of what the client sent. A refused input is removed at once.
+ * A PDF named by local path (--allow-local) is read in place, never removed (localInput).
  */
-import { closeSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  openSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { binaryHash } from '../export';
 import { pdfForInput } from '../convert/imageInput';
 import { HttpError } from './httpError';
@@ -106,4 +117,49 @@ export async function readyInput(
     work.remove(image);
   }
   return { path, name, kind: 'image', mimetype: kind.mimetype, binaryHash: hash, owned };
+}
+
+/** `p` lies strictly inside `root` (both resolved). */
+function within(root: string, p: string): boolean {
+  const rel = relative(root, p);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+/**
+ * A PDF by local path (--allow-local: `allowLocalRoot`). Every refusal about where the path
+ * leads — outside the folder, through a link out of it, inside the service's own work folder,
+ * missing, not a file — is the same 404 with the same words, so the answer never tells whether a
+ * path exists (issue 21 item 9). The file is the user's: it is read, never removed.
+ */
+export async function localInput(
+  work: WorkDir,
+  allowLocalRoot: string | undefined,
+  given: string,
+  fromFormats?: string[],
+): Promise<StoredInput> {
+  if (!allowLocalRoot)
+    throw new HttpError(
+      403,
+      'local_paths_disabled',
+      'this service does not read local paths: upload the file to /v1/convert/file, or start it with --allow-local <dir>',
+    );
+  const notHere = () =>
+    new HttpError(404, 'not_found', `${given.slice(0, 300)} is not a file inside the folder this service may read`);
+  const root = resolve(allowLocalRoot);
+  const lexical = resolve(root, given);
+  // Refused before the file system is asked, so a path outside costs the same as any other miss.
+  if (!within(root, lexical)) throw notHere();
+  let real: string;
+  let realRoot: string;
+  try {
+    real = realpathSync(lexical);
+    realRoot = realpathSync(root);
+  } catch {
+    throw notHere();
+  }
+  // Inside the work folder lie other clients' uploads and results: never readable by path.
+  const realWork = realpathSync(work.root);
+  if (!within(realRoot, real) || real === realWork || within(realWork, real)) throw notHere();
+  if (!statSync(real).isFile()) throw notHere();
+  return readyInput(work, real, basename(real), false, fromFormats);
 }

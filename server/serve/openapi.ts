@@ -255,6 +255,85 @@ function formSchema(prefix = ''): object {
   return { type: 'object', required: ['files'], properties };
 }
 
+const zip = { 'application/zip': { schema: { type: 'string', format: 'binary' } } };
+
+/** A JSON body of sources for the convert routes. */
+function sourceBody() {
+  return {
+    type: 'object',
+    properties: {
+      options: ref('ConvertDocumentsOptions'),
+      sources: { type: 'array', items: SOURCE },
+      file_sources: { type: 'array', items: FILE_SOURCE, description: 'Earlier spelling of sources[kind=file].' },
+      http_sources: {
+        type: 'array',
+        items: HTTP_SOURCE,
+        description: 'Earlier spelling of sources[kind=http]; fetched only with --allow-http-sources.',
+      },
+      target: TARGET,
+      path: { ...str, description: 'Folio: a PDF by local path (only with --allow-local).' },
+    },
+  };
+}
+
+/** A JSON body of sources for the chunk routes. */
+function chunkSourceBody() {
+  const convert = sourceBody();
+  return {
+    type: 'object',
+    properties: {
+      convert_options: ref('ConvertDocumentsOptions'),
+      chunking_options: ref('HybridChunkerOptions'),
+      sources: { type: 'array', items: SOURCE },
+      file_sources: convert.properties.file_sources,
+      http_sources: convert.properties.http_sources,
+      include_converted_doc: bool,
+      target: TARGET,
+    },
+  };
+}
+
+/** A chunk route's form: convert_<option>, chunking_<option> (but the chunker) and include_converted_doc. */
+function chunkFormSchema(): object {
+  const chunkForm = formSchema('convert_') as { properties: Record<string, object> };
+  for (const [k, v] of Object.entries(CHUNKING.properties))
+    if (k !== 'chunker') chunkForm.properties[`chunking_${k}`] = v;
+  chunkForm.properties.include_converted_doc = bool;
+  return chunkForm;
+}
+
+const form = (schema: object) => ({ 'multipart/form-data': { schema } });
+
+/** [path, method, request body (by content type) or none, the 200 answer (by content type)], one row per route described. */
+type OperationDoc = [string, string, object | undefined, object];
+
+function operations(): OperationDoc[] {
+  const taskStatus = json(ref('TaskStatusResponse'));
+  const converted = { ...json(ref('ConvertDocumentResponse')), ...zip };
+  const chunked = json(ref('ChunkDocumentResponse'));
+  return [
+    ['/v1/convert/file', 'post', form(formSchema()), converted],
+    ['/v1/convert/file/async', 'post', form(formSchema()), taskStatus],
+    ['/v1/convert/source', 'post', json(sourceBody()), converted],
+    ['/v1/convert/source/async', 'post', json(sourceBody()), taskStatus],
+    ['/v1/chunk/hybrid/file', 'post', form(chunkFormSchema()), chunked],
+    ['/v1/chunk/hybrid/file/async', 'post', form(chunkFormSchema()), taskStatus],
+    ['/v1/chunk/hybrid/source', 'post', json(chunkSourceBody()), chunked],
+    ['/v1/chunk/hybrid/source/async', 'post', json(chunkSourceBody()), taskStatus],
+    ['/v1/status/poll/{task_id}', 'get', undefined, taskStatus],
+    ['/v1/tasks/{task_id}/cancel', 'post', undefined, taskStatus],
+    [
+      '/v1/result/{task_id}',
+      'get',
+      undefined,
+      { ...json({ oneOf: [ref('ConvertDocumentResponse'), ref('ChunkDocumentResponse')] }), ...zip },
+    ],
+    ['/health', 'get', undefined, json({ type: 'object', properties: { status: str } })],
+    ['/ready', 'get', undefined, json({ type: 'object', properties: { status: str, runner: str } })],
+    ['/version', 'get', undefined, json({ type: 'object', additionalProperties: str })],
+  ];
+}
+
 /** Adds request bodies, responses and components to the document @fastify/swagger made. */
 export function completeOpenApi(doc: OpenApiNode): OpenApiNode {
   doc.components ??= {};
@@ -270,81 +349,12 @@ export function completeOpenApi(doc: OpenApiNode): OpenApiNode {
     ChunkDocumentResponse: CHUNK_RESPONSE,
     ErrorResponse: ERROR,
   };
-  const zip = { 'application/zip': { schema: { type: 'string', format: 'binary' } } };
-  const sourceBody = {
-    type: 'object',
-    properties: {
-      options: ref('ConvertDocumentsOptions'),
-      sources: { type: 'array', items: SOURCE },
-      file_sources: { type: 'array', items: FILE_SOURCE, description: 'Earlier spelling of sources[kind=file].' },
-      http_sources: {
-        type: 'array',
-        items: HTTP_SOURCE,
-        description: 'Earlier spelling of sources[kind=http]; fetched only with --allow-http-sources.',
-      },
-      target: TARGET,
-      path: { ...str, description: 'Folio: a PDF by local path (only with --allow-local).' },
-    },
-  };
-  const chunkSourceBody = {
-    type: 'object',
-    properties: {
-      convert_options: ref('ConvertDocumentsOptions'),
-      chunking_options: ref('HybridChunkerOptions'),
-      sources: { type: 'array', items: SOURCE },
-      file_sources: sourceBody.properties.file_sources,
-      http_sources: sourceBody.properties.http_sources,
-      include_converted_doc: bool,
-      target: TARGET,
-    },
-  };
-  const op = (path: string, method: string, body: object | undefined, ok: object) => {
+  for (const [path, method, body, ok] of operations()) {
     const o = doc.paths?.[path]?.[method];
-    if (!o) return;
+    if (!o) continue;
     if (body) o.requestBody = { required: true, content: body };
     o.responses = { '200': { description: 'OK', content: ok }, ...errors };
-  };
-  op(
-    '/v1/convert/file',
-    'post',
-    { 'multipart/form-data': { schema: formSchema() } },
-    { ...json(ref('ConvertDocumentResponse')), ...zip },
-  );
-  op(
-    '/v1/convert/file/async',
-    'post',
-    { 'multipart/form-data': { schema: formSchema() } },
-    json(ref('TaskStatusResponse')),
-  );
-  op('/v1/convert/source', 'post', json(sourceBody), { ...json(ref('ConvertDocumentResponse')), ...zip });
-  op('/v1/convert/source/async', 'post', json(sourceBody), json(ref('TaskStatusResponse')));
-  const chunkForm = formSchema('convert_') as { properties: Record<string, object> };
-  for (const [k, v] of Object.entries(CHUNKING.properties))
-    if (k !== 'chunker') chunkForm.properties[`chunking_${k}`] = v;
-  chunkForm.properties.include_converted_doc = bool;
-  op(
-    '/v1/chunk/hybrid/file',
-    'post',
-    { 'multipart/form-data': { schema: chunkForm } },
-    json(ref('ChunkDocumentResponse')),
-  );
-  op(
-    '/v1/chunk/hybrid/file/async',
-    'post',
-    { 'multipart/form-data': { schema: chunkForm } },
-    json(ref('TaskStatusResponse')),
-  );
-  op('/v1/chunk/hybrid/source', 'post', json(chunkSourceBody), json(ref('ChunkDocumentResponse')));
-  op('/v1/chunk/hybrid/source/async', 'post', json(chunkSourceBody), json(ref('TaskStatusResponse')));
-  op('/v1/status/poll/{task_id}', 'get', undefined, json(ref('TaskStatusResponse')));
-  op('/v1/tasks/{task_id}/cancel', 'post', undefined, json(ref('TaskStatusResponse')));
-  op('/v1/result/{task_id}', 'get', undefined, {
-    ...json({ oneOf: [ref('ConvertDocumentResponse'), ref('ChunkDocumentResponse')] }),
-    ...zip,
-  });
-  op('/health', 'get', undefined, json({ type: 'object', properties: { status: str } }));
-  op('/ready', 'get', undefined, json({ type: 'object', properties: { status: str, runner: str } }));
-  op('/version', 'get', undefined, json({ type: 'object', additionalProperties: str }));
+  }
   return doc;
 }
 

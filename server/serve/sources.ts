@@ -144,6 +144,140 @@ const CONNECTION_HEADERS = new Set([
   'keep-alive',
 ]);
 
+/** One deadline over the whole exchange; an aborted one closes whatever is still open. */
+class Deadline {
+  private readonly abort = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly u: () => URL,
+    private readonly timeoutMs: number,
+  ) {
+    this.timer = setTimeout(() => this.abort.abort(), timeoutMs);
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  private tooSlow(): SourceError {
+    return new SourceError(
+      504,
+      `http source ${this.u().href.slice(0, 200)} took longer than ${this.timeoutMs / 1000} s`,
+    );
+  }
+
+  /** Any step, bounded by the deadline: the step's own error, or 504 once the time is up. */
+  inTime<T>(p: Promise<T>): Promise<T> {
+    const signal = this.abort.signal;
+    return new Promise<T>((resolve, reject) => {
+      if (signal.aborted) return reject(this.tooSlow());
+      const onAbort = () => reject(this.tooSlow());
+      signal.addEventListener('abort', onAbort, { once: true });
+      p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  end(): void {
+    clearTimeout(this.timer);
+    this.abort.abort(); // whatever is still open (a socket, a response) is closed with the request
+  }
+}
+
+/** One GET to the checked address `to`, with the client's headers only on their own origin. */
+function get(
+  u: URL,
+  to: { host: string; port: number },
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(
+      {
+        host: to.host,
+        port: to.port,
+        path: `${u.pathname}${u.search}`,
+        method: 'GET',
+        // The certificate is checked against the URL's name, not the address connected to.
+        ...(u.protocol === 'https:' && !isIP(host) ? { servername: host } : {}),
+        headers: { ...headers, 'user-agent': 'folio-serve', host: u.host },
+        signal,
+      },
+      resolve,
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Where a redirect leads, checked: a URL, and never from https down to http. */
+function redirectTarget(u: URL, location: string): URL {
+  let next: URL;
+  try {
+    next = new URL(location, u);
+  } catch {
+    throw new SourceError(502, `http source ${u.href.slice(0, 200)} redirected to an address that is not a URL`);
+  }
+  if (u.protocol === 'https:' && next.protocol === 'http:')
+    throw new SourceError(
+      502,
+      `http source ${u.href.slice(0, 200)} redirected from https to http (${next.href.slice(0, 200)}): not followed`,
+    );
+  return next;
+}
+
+/** The response's body into `dest` (created 0600, exclusive), at most `maxBytes`. */
+function download(res: IncomingMessage, dest: string, u: URL, maxBytes: number, signal: AbortSignal): Promise<void> {
+  const declared = Number(res.headers['content-length']);
+  const tooLarge = (what: string) =>
+    new SourceError(413, `http source ${u.href.slice(0, 200)} is ${what} this service's limit of ${maxBytes} bytes`);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    res.destroy();
+    throw tooLarge(`${declared} bytes, larger than`);
+  }
+  return new Promise<void>((resolve, reject) => {
+    const out = createWriteStream(dest, { flags: 'wx', mode: 0o600 });
+    signal.addEventListener('abort', () => out.destroy(), { once: true });
+    let got = 0;
+    const fail = (e: Error) => {
+      res.destroy();
+      out.destroy();
+      reject(e);
+    };
+    res.on('data', (d: Buffer) => {
+      got += d.length;
+      if (got > maxBytes) fail(tooLarge('larger than'));
+    });
+    res.on('error', (e) => fail(new SourceError(502, `http source ${u.href.slice(0, 200)}: ${e.message}`)));
+    res.pipe(out);
+    out.on('finish', () => resolve());
+    out.on('error', (e) => fail(e));
+  });
+}
+
+/** The URL a client gave, parsed; refused when fetching is off or it is not a URL. */
+function sourceUrl(url: string, policy: HttpSourcePolicy): URL {
+  if (!policy.enabled)
+    throw new SourceError(
+      400,
+      'http_sources are off on this service: upload the file, send it in file_sources (base64), or start the service with --allow-http-sources',
+    );
+  try {
+    return new URL(url);
+  } catch {
+    throw new SourceError(400, `http source "${String(url).slice(0, 200)}" is not a URL`);
+  }
+}
+
+/** A hop's URL: http(s) only, no credentials in it. */
+function checkHop(u: URL): void {
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new SourceError(400, `http source ${u.href.slice(0, 200)}: only http and https URLs are fetched`);
+  if (u.username || u.password)
+    throw new SourceError(400, `http source ${u.origin}: credentials in the URL are not accepted (send a header)`);
+}
+
 /**
  * Downloads `url` into `dest` (created 0600, exclusive). Throws a SourceError naming the URL
  * and the reason: disabled, not http(s), private address, too large, too slow, HTTP error.
@@ -159,122 +293,39 @@ export async function fetchSource(
   dest: string,
   policy: HttpSourcePolicy,
 ): Promise<{ name: string; contentType?: string }> {
-  if (!policy.enabled)
-    throw new SourceError(
-      400,
-      'http_sources are off on this service: upload the file, send it in file_sources (base64), or start the service with --allow-http-sources',
-    );
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new SourceError(400, `http source "${String(url).slice(0, 200)}" is not a URL`);
-  }
+  let u = sourceUrl(url, policy);
   const origin = u.origin;
   const own = Object.fromEntries(Object.entries(headers).filter(([k]) => !CONNECTION_HEADERS.has(k.toLowerCase())));
-  const abort = new AbortController();
-  const tooSlow = () =>
-    new SourceError(504, `http source ${u.href.slice(0, 200)} took longer than ${policy.timeoutMs / 1000} s`);
-  const timer = setTimeout(() => abort.abort(), policy.timeoutMs);
-  /** Any step, bounded by the deadline: the step's own error, or 504 once the time is up. */
-  const inTime = <T>(p: Promise<T>): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      if (abort.signal.aborted) return reject(tooSlow());
-      const onAbort = () => reject(tooSlow());
-      abort.signal.addEventListener('abort', onAbort, { once: true });
-      p.then(resolve, reject).finally(() => abort.signal.removeEventListener('abort', onAbort));
-    });
+  const deadline = new Deadline(() => u, policy.timeoutMs);
   try {
     for (let hop = 0; hop <= 3; hop++) {
-      if (u.protocol !== 'http:' && u.protocol !== 'https:')
-        throw new SourceError(400, `http source ${u.href.slice(0, 200)}: only http and https URLs are fetched`);
-      if (u.username || u.password)
-        throw new SourceError(400, `http source ${u.origin}: credentials in the URL are not accepted (send a header)`);
-      const address = await inTime(addressOf(u, policy.allowPrivate));
+      checkHop(u);
+      const address = await deadline.inTime(addressOf(u, policy.allowPrivate));
       const port = Number(u.port) || (u.protocol === 'https:' ? 443 : 80);
       const to = policy.connectForTest?.(address, port) ?? { host: address, port };
-      const host = u.hostname.replace(/^\[|\]$/g, '');
-      const res = await inTime(
-        new Promise<IncomingMessage>((resolve, reject) => {
-          const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(
-            {
-              host: to.host,
-              port: to.port,
-              path: `${u.pathname}${u.search}`,
-              method: 'GET',
-              // The certificate is checked against the URL's name, not the address connected to.
-              ...(u.protocol === 'https:' && !isIP(host) ? { servername: host } : {}),
-              headers: { ...(u.origin === origin ? own : {}), 'user-agent': 'folio-serve', host: u.host },
-              signal: abort.signal,
-            },
-            resolve,
-          );
-          req.on('error', reject);
-          req.end();
-        }),
-      ).catch((e: unknown) => {
-        if (e instanceof SourceError) throw e;
-        throw new SourceError(502, `http source ${u.href.slice(0, 200)} could not be fetched: ${(e as Error).message}`);
-      });
-      if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && res.headers.location) {
-        res.destroy();
-        let next: URL;
-        try {
-          next = new URL(res.headers.location, u);
-        } catch {
-          throw new SourceError(502, `http source ${u.href.slice(0, 200)} redirected to an address that is not a URL`);
-        }
-        if (u.protocol === 'https:' && next.protocol === 'http:')
+      const res = await deadline
+        .inTime(get(u, to, u.origin === origin ? own : {}, deadline.signal))
+        .catch((e: unknown) => {
+          if (e instanceof SourceError) throw e;
           throw new SourceError(
             502,
-            `http source ${u.href.slice(0, 200)} redirected from https to http (${next.href.slice(0, 200)}): not followed`,
+            `http source ${u.href.slice(0, 200)} could not be fetched: ${(e as Error).message}`,
           );
-        u = next;
+        });
+      if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && res.headers.location) {
+        res.destroy();
+        u = redirectTarget(u, res.headers.location);
         continue;
       }
       if (res.statusCode !== 200) {
         res.destroy();
         throw new SourceError(502, `http source ${u.href.slice(0, 200)} answered HTTP ${res.statusCode}`);
       }
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > policy.maxBytes) {
-        res.destroy();
-        throw new SourceError(
-          413,
-          `http source ${u.href.slice(0, 200)} is ${declared} bytes, larger than this service's limit of ${policy.maxBytes} bytes`,
-        );
-      }
-      await inTime(
-        new Promise<void>((resolve, reject) => {
-          const out = createWriteStream(dest, { flags: 'wx', mode: 0o600 });
-          abort.signal.addEventListener('abort', () => out.destroy(), { once: true });
-          let got = 0;
-          const fail = (e: Error) => {
-            res.destroy();
-            out.destroy();
-            reject(e);
-          };
-          res.on('data', (d: Buffer) => {
-            got += d.length;
-            if (got > policy.maxBytes)
-              fail(
-                new SourceError(
-                  413,
-                  `http source ${u.href.slice(0, 200)} is larger than this service's limit of ${policy.maxBytes} bytes`,
-                ),
-              );
-          });
-          res.on('error', (e) => fail(new SourceError(502, `http source ${u.href.slice(0, 200)}: ${e.message}`)));
-          res.pipe(out);
-          out.on('finish', () => resolve());
-          out.on('error', (e) => fail(e));
-        }),
-      );
+      await deadline.inTime(download(res, dest, u, policy.maxBytes, deadline.signal));
       return { name: nameFromUrl(u), contentType: res.headers['content-type'] };
     }
     throw new SourceError(502, `http source ${url.slice(0, 200)}: more than 3 redirects`);
   } finally {
-    clearTimeout(timer);
-    abort.abort(); // whatever is still open (a socket, a response) is closed with the request
+    deadline.end();
   }
 }

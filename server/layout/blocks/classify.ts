@@ -11,6 +11,7 @@ import { headingNumberDepth } from './markers';
 import { joinLines } from '../lines/normalize';
 import { isCaptionStart } from './captions';
 import { codePitch, gridLine } from './codeGrid';
+import { pageProseSize, proseSized } from './pageProse';
 
 export interface Classified {
   block: Block;
@@ -76,6 +77,7 @@ export function levelForSize(size: number, stats: DocStats): number {
 export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string>): Classified[] {
   const body = info.stats.bodySize;
   const out: Classified[] = [];
+  const prose = pageProseSize(blocks, blockFontSize);
   for (const b of blocks) {
     const size = blockFontSize(b);
     const lines = b.lines;
@@ -101,7 +103,7 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
       lines.length <= 3 &&
       text.length <= 180 &&
       !/[,;]$/.test(text) &&
-      (largerThanBody(size, body) ||
+      ((largerThanBody(size, body) && !proseSized(b, size, prose)) ||
         (allBold && size >= body * 0.92 && text.length <= 120 && !/[.]$/.test(text) && !lines.some((l) => l.inRow)));
     // Italic run of a few capitalized words on its own line, body-sized: a minor heading.
     const italicHeading =

@@ -3,23 +3,24 @@
  * that hold only furniture-band text listed as furniture candidates (server/convert/furniture.ts
  * decides across neighbouring pages).
  */
+import type { BBox } from '../../../common/protocol';
 import { attachCaptions } from '../blocks/captions';
+import { italicRunningHeads } from './italicRunningHead';
 import type { PageState, PageUnit } from './state';
 
 /** Tolerance (points) for a band line's box lying inside an item's box. */
 const BOX_TOLERANCE = 0.5;
 
 export function placeCaptions(state: PageState): PageState {
-  const items = attachCaptions(state.items);
+  const t = BOX_TOLERANCE;
+  const within = (b: BBox, u: BBox) => u.x0 >= b.x0 - t && u.x1 <= b.x1 + t && u.y0 >= b.y0 - t && u.y1 <= b.y1 + t;
+  const items = italicRunningHeads(attachCaptions(state.items), state.header, within);
   const furnitureCandidates: number[] = [];
   const bandBoxes = [...state.header, ...state.footer, ...state.margin].map((u) => u.bbox);
   const topBoxes = [...topRow(state), ...bottomRow(state)].map((u) => u.bbox);
   items.forEach((it, i) => {
     if (!it.bbox || it.cls === 'picture' || it.cls === 'table') return;
-    const b = it.bbox;
-    const t = BOX_TOLERANCE;
-    const holds = (u: { x0: number; y0: number; x1: number; y1: number }) =>
-      u.x0 >= b.x0 - t && u.x1 <= b.x1 + t && u.y0 >= b.y0 - t && u.y1 <= b.y1 + t;
+    const holds = (u: BBox) => within(it.bbox!, u);
     // A heading that opens the page is no running head, whatever the next page's head repeats.
     const heading = it.cls === 'section_header' || it.cls === 'title';
     if (bandBoxes.some(holds) || (!heading && topBoxes.some(holds))) furnitureCandidates.push(i);

@@ -1,0 +1,61 @@
+/**
+ * Issue 31 class 1, furniture on a page converted alone, round 3: stamp blocks set a line under
+ * the body's last paragraph, out of the furniture bands (authorarchive's LNI layout, llncsconf's
+ * "The final publication is available at Springer via …"); a journal's identifier lines at the
+ * top (aomart's and ejpecp's DOI and ISSN, Sprouts' ISSN) with the journal lines over them; a
+ * lone line centred at the very foot (aomart's "Proof: page numbers may be temporary" on three
+ * pages, AIAA's "American Institute of Aeronautics and Astronautics") or a few words with a web
+ * link there (Sprouts' footer); an italic running head in the header band (fontconfig's
+ * "fonts-conf", which came out as `### fonts-conf`). Real pages from Debian's doc packages and the
+ * shared corpus, each cut alone as the real-world set does; every check is the set's own
+ * person-checked test and every furniture one failed before this round. The body lines beside
+ * them stay: the paragraph right above each stamp, the titles under the identifier lines, the
+ * last body line over a foot line, centred sentences at a page's foot.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { failingSetTests } from './setTests';
+
+/** Furniture that leaves the body (absent tests); each failed before this round. */
+const FURNITURE = [
+  'authorarch-lni-p1-06',
+  'authorarch-lni-p1-07',
+  'authorarch-lni-p1-08',
+  'llncs-p1-03',
+  'llncs-p1-04',
+  'aom-p1-03',
+  'aomfr-p1-06',
+  'ejpecp-p1-01',
+  'ejpecp-p1-02',
+  'sprouts-p1-02',
+  'sprouts-p1-03',
+  'aom-p2-03',
+  'aom-p3-02',
+  'aom-p28-02',
+  'aiaa-p1-05',
+  'fontconfig-user-p2-01',
+];
+/** Body lines that look like furniture, or stand right beside it, and stay (present tests). */
+const BODY = [
+  'authorarch-lni-p1-05',
+  'llncs-p1-05',
+  'aom-p1-01',
+  'aom-p1-04',
+  'aomfr-p1-01',
+  'ejpecp-p1-03',
+  'sprouts-p1-04',
+  'aom-p2-07',
+  'aom-p28-05',
+  'aiaa-p1-07',
+  'ua-coursetext-p2-01',
+  'ua-coursetext-p2-02',
+  'fontconfig-user-p2-05',
+  'fontconfig-user-p2-06',
+];
+
+test('a page alone: stamps under the body, identifier lines, lone foot lines and italic running heads leave the body; the lines beside them stay', async () => {
+  const ids = [...FURNITURE, ...BODY];
+  const { failed, ran } = await failingSetTests(ids);
+  assert.equal(ran.length, ids.length);
+  assert.deepEqual(failed, []);
+});
