@@ -52,15 +52,13 @@ export function teds(gt: Table, pred: Table): number {
 }
 
 /**
- * Mean over ground-truth tables of the best TEDS against any predicted table (each predicted
- * table used once, greedily from the best pair). undefined when the ground truth has no table.
+ * Each ground-truth table's score against the predicted table it is paired with, pairs taken
+ * greedily from the best score down, each predicted table used once (0 for a table left unpaired).
+ * Shared by this TEDS and PubTabNet's (tedsPubTabNet.ts), so both pair tables the same way.
  */
-export function meanTeds(gt: Table[], pred: Table[]): number | undefined {
-  if (gt.length === 0) return undefined;
-  gt = gt.map(expandSpans);
-  pred = pred.map(expandSpans);
+export function bestPairing(gt: Table[], pred: Table[], score: (g: Table, p: Table) => number): number[] {
   const pairs: [number, number, number][] = [];
-  for (let i = 0; i < gt.length; i++) for (let j = 0; j < pred.length; j++) pairs.push([teds(gt[i], pred[j]), i, j]);
+  for (let i = 0; i < gt.length; i++) for (let j = 0; j < pred.length; j++) pairs.push([score(gt[i], pred[j]), i, j]);
   pairs.sort((a, b) => b[0] - a[0]);
   const best = new Array<number>(gt.length).fill(0);
   const usedG = new Set<number>();
@@ -71,6 +69,18 @@ export function meanTeds(gt: Table[], pred: Table[]): number | undefined {
     usedP.add(j);
     best[i] = s;
   }
+  return best;
+}
+
+/**
+ * Mean over ground-truth tables of the best TEDS against any predicted table (each predicted
+ * table used once, greedily from the best pair). undefined when the ground truth has no table.
+ */
+export function meanTeds(gt: Table[], pred: Table[]): number | undefined {
+  if (gt.length === 0) return undefined;
+  gt = gt.map(expandSpans);
+  pred = pred.map(expandSpans);
+  const best = bestPairing(gt, pred, teds);
   return best.reduce((a, b) => a + b, 0) / gt.length;
 }
 

@@ -21,6 +21,7 @@
  */
 import { normalizedEditDistance } from './levenshtein';
 import type { Table, TableCell } from './table';
+import { bestPairing } from './tables';
 import { treeEditDistance, type TreeNode } from './treeEdit';
 
 interface CellLeaf extends TreeNode {
@@ -99,18 +100,6 @@ export function tedsPubTabNet(gt: Table, pred: Table): number {
  */
 export function pageTeds(gt: Table[], pred: Table[]): { mean: number; perTable: number[] } | undefined {
   if (gt.length === 0) return undefined;
-  const pairs: [number, number, number][] = [];
-  for (let i = 0; i < gt.length; i++)
-    for (let j = 0; j < pred.length; j++) pairs.push([tedsPubTabNet(gt[i], pred[j]), i, j]);
-  pairs.sort((a, b) => b[0] - a[0]);
-  const best = new Array<number>(gt.length).fill(0);
-  const usedG = new Set<number>();
-  const usedP = new Set<number>();
-  for (const [s, i, j] of pairs) {
-    if (usedG.has(i) || usedP.has(j)) continue;
-    usedG.add(i);
-    usedP.add(j);
-    best[i] = s;
-  }
+  const best = bestPairing(gt, pred, tedsPubTabNet);
   return { mean: best.reduce((a, b) => a + b, 0) / gt.length, perTable: best };
 }

@@ -206,6 +206,13 @@ export async function runRealworld(repo: string, o: RealworldOptions): Promise<n
     ) + '\n',
   );
   // Converter outputs beside the report, to read what a failing test saw.
+  writeOutputs(out, outputs);
+  console.log(`\nrealworld: wrote ${join(out, 'report.md')}, folio-failures.md, results.json, outputs/`);
+  return 0;
+}
+
+/** Every converter's output beside a report (`<out>/outputs/<peer>/<page>.md`), to read what a score saw. */
+export function writeOutputs(out: string, outputs: Map<string, Map<string, PeerOutput>>): void {
   for (const [peer, outs] of outputs) {
     const d = join(out, 'outputs', peer.replace(/\W+/g, '_'));
     mkdirSync(d, { recursive: true });
@@ -221,6 +228,4 @@ export async function runRealworld(repo: string, o: RealworldOptions): Promise<n
         r.text ?? `<!-- failed: ${r.error} -->\n`,
       );
   }
-  console.log(`\nrealworld: wrote ${join(out, 'report.md')}, folio-failures.md, results.json, outputs/`);
-  return 0;
 }

@@ -27,6 +27,7 @@ import { pymupdfPeer } from '../peers/pymupdf';
 import type { Peer, PeerOutput } from '../peers/types';
 import { materializePages } from '../realworld/pages';
 import { setDir as realworldDir } from '../realworld/set';
+import { writeOutputs } from '../realworld/run';
 import { requireMeasured } from '../report/nothingMeasured';
 import { fmt, markdownTable, textTable } from '../report/textTable';
 import { readTableSet, tableSetDir, TABLES_FILE, type TablePage } from './set';
@@ -80,25 +81,6 @@ export function scorePage(gt: Table[], output: PeerOutput | undefined, format: P
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined);
-
-/** Every converter's output beside the report, to read what a score saw. */
-function writeOutputs(out: string, outputs: Map<string, Map<string, PeerOutput>>): void {
-  for (const [peer, outs] of outputs) {
-    const d = join(out, 'outputs', peer.replace(/\W+/g, '_'));
-    mkdirSync(d, { recursive: true });
-    for (const [pdf, r] of outs)
-      writeFileSync(
-        join(
-          d,
-          pdf
-            .split('/')
-            .pop()!
-            .replace(/\.pdf$/, '.md'),
-        ),
-        r.text ?? `<!-- failed: ${r.error} -->\n`,
-      );
-  }
-}
 
 /** Prints the tables and writes report.md, results.json and every output under `out`. */
 function writeReport(
