@@ -6,16 +6,13 @@
  * synced scroll never echoes back to the editor.
  */
 import type { PageView } from '../../common/viewMessages';
+import { ScrollAttribution } from './scrollAttribution';
 
-/** A scroll within this long of the user's last input in the view counts as the user's. */
-const USER_INPUT_MS = 1000;
 /** At most one report per this many ms while scrolling (the last position is always sent). */
 const REPORT_EVERY_MS = 50;
 
 export class ViewScrollSync {
-  private lastInput = -Infinity;
-  private pointerDown = false;
-  private selfUntil = 0;
+  private readonly whose = new ScrollAttribution(() => performance.now());
   /** Where the last follow put the view (scrollY), and until when its scroll events are its echo. */
   private followY: number | undefined;
   private followUntil = 0;
@@ -28,31 +25,17 @@ export class ViewScrollSync {
     private readonly pages: () => ReadonlyMap<number, PageView>,
     private readonly report: (regionId: string, fraction: number) => void,
   ) {
-    const input = () => (this.lastInput = performance.now());
+    const input = () => this.whose.input();
     for (const type of ['wheel', 'keydown', 'touchstart'] as const)
       window.addEventListener(type, input, { passive: true, capture: true });
-    window.addEventListener(
-      'pointerdown',
-      () => {
-        this.pointerDown = true;
-        input();
-      },
-      { capture: true },
-    );
-    window.addEventListener(
-      'pointerup',
-      () => {
-        this.pointerDown = false;
-        input();
-      },
-      { capture: true },
-    );
+    window.addEventListener('pointerdown', () => this.whose.pointer(true), { capture: true });
+    window.addEventListener('pointerup', () => this.whose.pointer(false), { capture: true });
     window.addEventListener('scroll', () => this.onScroll(), { passive: true });
   }
 
   /** The view is about to scroll on its own (a selected box, zoom) for up to `ms`: not the user's. */
   selfScroll(ms: number): void {
-    this.selfUntil = Math.max(this.selfUntil, performance.now() + ms);
+    this.whose.selfScroll(ms);
   }
 
   /** The host's `scrollTo`: put the point `fraction` down the region's box at the view's top. */
@@ -65,6 +48,7 @@ export class ViewScrollSync {
     this.followY = target;
     this.followUntil = performance.now() + 3000;
     this.lastReport = '';
+    this.whose.interrupted();
     window.scrollTo({ top: target, behavior: 'instant' });
     // For the end-to-end test: how many times the view followed the editor.
     this.root.dataset.followed = String(Number(this.root.dataset.followed ?? 0) + 1);
@@ -82,8 +66,7 @@ export class ViewScrollSync {
       if (Math.abs(window.scrollY - this.followY) <= 2) return;
       this.followY = undefined; // the user scrolled away from where the sync put the view
     }
-    if (now < this.selfUntil) return;
-    if (!this.pointerDown && now - this.lastInput > USER_INPUT_MS) return;
+    if (!this.whose.isUsers()) return;
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
