@@ -132,3 +132,42 @@ test('isBandStamp: page references, revision and part numbers, dates', () => {
   for (const t of ['Review of the methods', 'Introduction', 'Part of the problem', 'in 2004 the survey', 'page layout'])
     assert.ok(!isBandStamp(t), t);
 });
+
+test('a section number read as a list label beside the page number at the top is a running head; a list item without that mate stays', () => {
+  const item = (text: string, cls: DocItem['cls'], x0: number, x1: number, y: number): DocItem => ({
+    cls,
+    text,
+    bbox: { x0, y0: y, x1, y1: y + 9 },
+    grid: [0, 0, 0, 0],
+  });
+  const page = (items: DocItem[]): PageAnalysis => ({
+    page: 20,
+    width: 612,
+    height: 792,
+    items,
+    furnitureCandidates: items.map((_, i) => i),
+    ocr: false,
+    rotation: 0,
+    warnings: [],
+  });
+  // amsldoc's even pages: "16 … 4. MISCELLANEOUS MATHEMATICAL FEATURES" on one row.
+  const head = page([
+    item('16', 'text', 160, 172, 99),
+    item('MISCELLANEOUS MATHEMATICAL FEATURES', 'list_item', 294, 500, 100),
+  ]);
+  markFurniture([head], 0);
+  assert.deepEqual(
+    head.items.map((i) => i.cls),
+    ['page_header', 'page_header'],
+  );
+  // The same list item beside a row mate that is no page number, or alone, stays a list item.
+  const mate = page([
+    item('Draft', 'text', 160, 190, 99),
+    item('MISCELLANEOUS MATHEMATICAL FEATURES', 'list_item', 294, 500, 100),
+  ]);
+  markFurniture([mate], 0);
+  assert.equal(mate.items[1]!.cls, 'list_item');
+  const alone = page([item('MISCELLANEOUS MATHEMATICAL FEATURES', 'list_item', 294, 500, 100)]);
+  markFurniture([alone], 0);
+  assert.equal(alone.items[0]!.cls, 'list_item');
+});
