@@ -206,8 +206,12 @@ export function furnitureByForm(it: DocItem, page: PageAnalysis, mate?: 'page' |
   const abbreviated = hasRowMate && words <= ROW_MATE_MAX_WORDS_WITH_STOP;
   // A title a browser cut short ("… des évaluations l...") ends in an ellipsis, not a sentence.
   const truncated = /(\.\.\.|…)$/u.test(text);
-  if (!citation && !abbreviated && !truncated && /[.!?]["'”’)]*$/u.test(text.replace(/\bet al\.$/, 'et al')))
-    return false;
+  // A firm's name ends in its legal form's stop ("Antenna House, Inc."): a name, not a sentence
+  // ("The survey was funded by Acme, Inc." is one).
+  const unstopped = text
+    .replace(/\bet al\.$/, 'et al')
+    .replace(COMPANY_END_RE, (m, _f, at: number) => (isName(text.slice(0, at)) ? '' : m));
+  if (!citation && !abbreviated && !truncated && /[.!?]["'”’)]*$/u.test(unstopped)) return false;
   // A page reference, a revision or part number or a date in a line of a few words: what a
   // document system prints in its footer ("Jonathan Kew  March 29, 2004  Rev: 20"), not prose.
   // Not a footnote led by its mark ("1 Received March 3, 2004"); "2 sur 7" is a page reference.
@@ -221,6 +225,14 @@ export function furnitureByForm(it: DocItem, page: PageAnalysis, mate?: 'page' |
     );
   const numbered = /^\d{1,4}\s+\S|\S\s+\d{1,4}$/.test(text);
   return hasRowMate || numbered || citation || stamped || standsAlone(it, page);
+}
+
+/** A legal form closing a firm's name, with its full stop. */
+const COMPANY_END_RE = /,?\s+(Inc|Ltd|Co|Corp|LLC|L\.L\.C|Pty|plc|S\.A|S\.p\.A|N\.V|B\.V|e\.V)\.$/;
+
+/** Capitalised words only (and "&", "and", "of", "the"): a name. */
+function isName(text: string): boolean {
+  return text.split(/\s+/).every((w) => /^[\p{Lu}\d&]/u.test(w) || /^(and|of|the|und|de)$/.test(w));
 }
 
 /** A band line with a row mate and at most this many words may end in a full stop. */

@@ -171,3 +171,26 @@ test('a section number read as a list label beside the page number at the top is
   markFurniture([alone], 0);
   assert.equal(alone.items[0]!.cls, 'list_item');
 });
+
+test('a firm’s name set alone at the foot is furniture though it ends in "Inc."; a sentence ending so is not', () => {
+  const body: DocItem = {
+    cls: 'text',
+    text: 'Linking to a website.',
+    bbox: { x0: 60, y0: 300, x1: 520, y1: 310 },
+    grid: [0, 0, 0, 0],
+  };
+  const foot = (text: string): PageAnalysis => ({
+    page: 1,
+    width: 612,
+    height: 792,
+    items: [body, { cls: 'text', text, bbox: { x0: 480, y0: 748, x1: 550, y1: 756 }, grid: [0, 0, 0, 0] }],
+    furnitureCandidates: [1],
+    ocr: false,
+    rotation: 0,
+    warnings: [],
+  });
+  const firm = foot('Antenna House, Inc.');
+  assert.equal(furnitureByForm(firm.items[1]!, firm), true);
+  const sentence = foot('It was funded by Acme, Inc.');
+  assert.equal(furnitureByForm(sentence.items[1]!, sentence), false);
+});
