@@ -8,7 +8,8 @@
  * link there (Sprouts' footer); an italic running head in the header band (fontconfig's
  * "fonts-conf", which came out as `### fonts-conf`); a section's running head whose number was
  * read as a list label, beside the page number (amsldoc's "16 … 4. MISCELLANEOUS MATHEMATICAL
- * FEATURES"). Real pages from Debian's doc packages and the
+ * FEATURES"); a journal's name set as a heading beside its ISSN (Sprouts'
+ * "Working Papers on Information Systems"); a firm's name at the foot ("Antenna House, Inc."). Real pages from Debian's doc packages and the
  * shared corpus, each cut alone as the real-world set does; every check is the set's own
  * person-checked test and every furniture one failed before this round. The body lines beside
  * them stay: the paragraph right above each stamp, the titles under the identifier lines, the
@@ -38,6 +39,7 @@ const FURNITURE = [
   'fontconfig-user-p2-01',
   'amsldoc-p20-01',
   'ah-links-p1-01',
+  'sprouts-p1-01',
 ];
 /** Body lines that look like furniture, or stand right beside it, and stay (present tests). */
 const BODY = [
