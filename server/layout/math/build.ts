@@ -40,11 +40,18 @@ interface Atom {
   limop?: boolean;
 }
 
+/**
+ * A letter in a bold text font is `\mathbf`: TeX sets `\mathbf{q}` in the text family's bold
+ * (CMBX10, TeXGyreTermesX-Bold), not in a math font, so the font's name is all that says so.
+ */
+const BOLD_FONT_RE = /^([A-Z]{6}\+)?(cmbx\d|cmb\d|[^,]*[-,]?(bold|semibold|demi|heavy|black)(?!italic|oblique|it\b))/i;
+
 function glyphAtom(g: Glyph): Atom {
   const p = plainChar(g.ch);
   let tex = latexOfChar(p.ch);
   if (p.font && /^[A-Za-z]$/.test(p.ch)) tex = `\\${p.font}{${p.ch}}`;
-  else if (p.bold && /^[A-Za-z0-9]$/.test(p.ch)) tex = `\\mathbf{${p.ch}}`;
+  else if ((p.bold && /^[A-Za-z0-9]$/.test(p.ch)) || (BOLD_FONT_RE.test(g.font) && /^[A-Za-z]$/.test(p.ch)))
+    tex = `\\mathbf{${p.ch}}`;
   else if (p.bold && tex.startsWith('\\')) tex = `\\boldsymbol{${tex}}`;
   // Unicode math letters are variables whatever the font's name says (𝑑𝑥 is d times x).
   const italic = g.italic || (g.ch.codePointAt(0)! >= 0x1d400 && g.ch.codePointAt(0)! <= 0x1d7ff);
@@ -116,6 +123,8 @@ function mainBase(atoms: Atom[], size: number): number {
 export function buildLatex(glyphs: Glyph[], rules: Rule[]): string {
   if (glyphs.length === 0) return '';
   let atoms = glyphs.map(glyphAtom);
+  // TeX's \| and \parallel are one glyph (cmsy's, read as ∥): in pairs it is a norm, ‖v‖.
+  if (atoms.filter((a) => a.ch === '∥').length >= 2) for (const a of atoms) if (a.ch === '∥') a.tex = '\\|';
   placeHanging(atoms);
   atoms = limitWords(atoms);
   const size0 = mainSize(atoms);
@@ -622,12 +631,11 @@ function scripts(tex: string, it: { sup: Atom[]; sub: Atom[] }): string {
     !/^\\(sum|prod|int|bigcup|bigcap|coprod|oint|iint|iiint|bigoplus|bigotimes)/.test(tex)
   )
     out = `{${out}}`;
+  const sup = it.sup.length ? layout(it.sup) : '';
+  // Primes are superscripts already, written before the subscript as sources do: x′ᵢ → x'_{i}.
+  if (/^'+$/.test(sup)) return `${out}${sup}${it.sub.length ? `_{${layout(it.sub)}}` : ''}`;
   if (it.sub.length) out += `_{${layout(it.sub)}}`;
-  if (it.sup.length) {
-    const sup = layout(it.sup);
-    // Primes are superscripts already: x′ → x'.
-    out += /^'+$/.test(sup) ? sup : `^{${sup}}`;
-  }
+  if (sup) out += `^{${sup}}`;
   return out;
 }
 
@@ -645,8 +653,9 @@ function wordLatex(word: string, italic: boolean, typedAsText = false): string |
   if (FUNCTIONS.has(word)) return `\\${word}`;
   if (word === 'mod') return '\\bmod';
   if (typedAsText && word.length <= 2 && /^\p{Ll}+$/u.test(word)) return undefined;
+  // Italic letters stay letters, whatever they spell: `y_{prev}`, `Softmax(x)` are typeset so by
+  // their authors, and a word cut into two runs (kerning) must not come out half upright.
   if (!italic && word.length >= 2) return `\\mathrm{${word}}`;
-  if (word.length >= 4 && /[aeiouy]/i.test(word) && !/^[A-Z]+$/.test(word)) return `\\mathrm{${word}}`;
   return undefined;
 }
 

@@ -79,6 +79,13 @@ const SHORT_WORDS = new Set([
 /** newtx and pxfonts math fonts (txmi, txmiaX, txsys, txexs, pxmi, ntxmi, …). */
 const TX_MATH_FONT_RE = /^n?(tx|px)(mi|sy|ex)/i;
 
+/**
+ * Digits and operators only. pdf.js calls a font subset monospace when its glyphs share one
+ * width: a subset of digits, or CMR10's `+` and `=`, is "monospace" without being code, and the
+ * `+1=0` of a formula must not fall out of it as a code block.
+ */
+const NEUTRAL_RE = /^[\s0-9+\-=()[\].,/<>|!:;]+$/;
+
 const BULLET_RE = /^[•◦▪■□●○\-–—*·\uf0b7\uf0a7]$/u;
 
 export function isMathSpan(s: TextSpan, body: string): boolean {
@@ -120,6 +127,49 @@ function isProseRun(t: string): boolean {
   return words.length >= PROSE_MIN_WORDS;
 }
 
+/**
+ * Lines stacked over and under a fraction bar, on rows of their own: a display fraction even
+ * when its glyphs are all in the text font (`\frac{1}{1+\frac{1}{x}}`: TeX sets digits and `+`
+ * in the roman font, so no line of it counts as math). The bar hugs the wider of numerator and
+ * denominator; a table rule is far wider than the numbers over it, and an inline fraction
+ * shares its row with the prose around it, so neither seeds a formula.
+ */
+function fractionSeeds(infos: LineInfo[], bars: Rule[], side: (b: BBox) => number): LineInfo[] {
+  const out: LineInfo[] = [];
+  for (const bar of bars) {
+    const y = (bar.y0 + bar.y1) / 2;
+    const near = (l: LineInfo) => {
+      const b = l.line.bbox;
+      const size = Math.max(4, l.line.fontSize);
+      return (
+        b.x0 >= bar.x0 - size * 0.5 &&
+        b.x1 <= bar.x1 + size * 0.5 &&
+        side(b) === side(bar) &&
+        ((b.y1 <= y + 1.5 && b.y1 >= y - size) || (b.y0 >= y - 1.5 && b.y0 <= y + size))
+      );
+    };
+    const around = infos.filter(near);
+    const above = around.filter((l) => (l.line.bbox.y0 + l.line.bbox.y1) / 2 < y);
+    const below = around.filter((l) => (l.line.bbox.y0 + l.line.bbox.y1) / 2 > y);
+    if (!above.length || !below.length) continue;
+    if (around.some((l) => l.prose > 1 || EQ_NUMBER_RE.test(l.line.text.trim()))) continue;
+    const size = Math.max(4, ...around.map((l) => l.line.fontSize));
+    const widest = Math.max(...around.map((l) => l.line.bbox.x1 - l.line.bbox.x0));
+    if (bar.x1 - bar.x0 > widest + size * 1.5) continue;
+    // Prose on the bar's own row: the fraction is inline, part of that line.
+    const inRow = infos.some(
+      (l) =>
+        !around.includes(l) &&
+        l.prose >= 2 &&
+        l.line.bbox.y0 < y &&
+        l.line.bbox.y1 > y &&
+        side(l.line.bbox) === side(bar),
+    );
+    if (!inRow) out.push(...around);
+  }
+  return out;
+}
+
 export interface FormulaFound {
   bbox: BBox;
   latex: string;
@@ -157,7 +207,7 @@ export function findDisplayFormulas(
         !taken.has(i) &&
         Math.abs(angles?.[i] ?? 0) <= 3 &&
         spans[i]!.text.trim() !== '' &&
-        (!spans[i]!.monospace || isMath[i]),
+        (!spans[i]!.monospace || isMath[i] || NEUTRAL_RE.test(spans[i]!.text)),
     );
   const sub = free.map((i) => spans[i]!);
   const index = new Map<TextSpan, number>(free.map((i) => [spans[i]!, i]));
@@ -204,6 +254,7 @@ export function findDisplayFormulas(
     // with a "for all" or "e.g." in it).
     return setIn && l.math / l.total >= (l.math / l.total >= 0.6 ? 0.6 : 0.2);
   });
+  seeds.push(...fractionSeeds(infos, bars, side).filter((l) => !seeds.includes(l)));
   const used = new Set<LineInfo>();
   const groups: LineInfo[][] = [];
   for (const seed of seeds) {
