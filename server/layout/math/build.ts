@@ -33,6 +33,7 @@ interface Atom {
   sp?: boolean;
   mathFont?: boolean;
   hang?: boolean;
+  spaced?: boolean;
   bigop?: boolean;
   /** Limits already attached (written with \limits-free `_{}^{}` after the operator). */
   limits?: boolean;
@@ -70,6 +71,7 @@ function glyphAtom(g: Glyph): Atom {
     sp: g.sp,
     mathFont: g.mathFont,
     hang: g.hang,
+    spaced: g.spaced,
   };
 }
 
@@ -592,9 +594,16 @@ function row(atoms: Atom[]): string {
       const wordTex =
         textRun && /[ .,;:]/.test(word) && (word.match(/\p{L}/gu) ?? []).length >= 2
           ? `\\text{${word}}`
-          : wordLatex(word, !!it.atom.italic, typedAsText);
+          : wordLatex(word, !!it.atom.italic, typedAsText, !!it.atom.spaced);
       if (wordTex !== undefined) {
         parts.push(scripts(wordTex, items[j]!));
+        i = j;
+        continue;
+      }
+      // Separate variables: the whole run is letters, so no tail of it becomes a function name
+      // ("Softmax" must not end in \max).
+      if (j > i) {
+        parts.push(...run.slice(0, -1).map((a) => a.tex), scripts(run[run.length - 1]!.tex, items[j]!));
         i = j;
         continue;
       }
@@ -648,14 +657,16 @@ const UNICODE_SCRIPTS = new Map<string, { ch: string; up: boolean }>([
 ]);
 
 /** LaTeX for a run of letters of one font, or undefined when they are separate variables. */
-function wordLatex(word: string, italic: boolean, typedAsText = false): string | undefined {
+function wordLatex(word: string, italic: boolean, typedAsText = false, identifier = false): string | undefined {
   if (word.length < 2) return undefined;
   if (FUNCTIONS.has(word)) return `\\${word}`;
   if (word === 'mod') return '\\bmod';
   if (typedAsText && word.length <= 2 && /^\p{Ll}+$/u.test(word)) return undefined;
-  // Italic letters stay letters, whatever they spell: `y_{prev}`, `Softmax(x)` are typeset so by
-  // their authors, and a word cut into two runs (kerning) must not come out half upright.
   if (!italic && word.length >= 2) return `\\mathrm{${word}}`;
+  // TeX's italic letters stay letters, whatever they spell: `y_{prev}`, `Softmax(x)` are typeset
+  // so by their authors. LibreOffice Math sets a typed name ("Attention") as one italic
+  // identifier, letter-spaced in its own run: that is a word, written upright as authors write it.
+  if (identifier && word.length >= 4 && /[aeiouy]/i.test(word) && !/^[A-Z]+$/.test(word)) return `\\mathrm{${word}}`;
   return undefined;
 }
 

@@ -30,6 +30,8 @@ export interface Glyph {
    * so the run's box says nothing of their extent; the builder places them on the math axis.
    */
   hang?: boolean;
+  /** From a letter-spaced run ("A t t e n t i o n"): LibreOffice Math's one identifier per run. */
+  spaced?: boolean;
 }
 
 /** Overlaid negation (TeX's \not): a slash glyph on a relation → the negated relation. */
@@ -111,6 +113,7 @@ export function spansToGlyphs(spans: TextSpan[], runOffset = 0): Glyph[] {
           sp: sp && !letterSpaced,
           mathFont,
           hang,
+          spaced: letterSpaced,
         });
         sp = false;
       } else sp = true;

@@ -1,0 +1,61 @@
+/**
+ * Display formulas of real typeset pages (issue 31, class 8), read from their glyphs:
+ * - a display fraction all in the text font (XeLaTeX/CM `\frac{1}{1+\frac{1}{x}}`: digits and
+ *   `+` are CMR, so no line of it looked like math and it came out as loose text);
+ * - a prime and a subscript on one letter, written `I'_{…}` as sources do (arXiv 1901.03003 p5);
+ * - italic words in a formula kept as letters (`y_{prev}`, 1901.03003 p6), not `\mathrm`;
+ * - `\mathbf{q}` set in the text family's bold (asmejour, TeXGyreTermesX-Bold);
+ * - TeX's `\|` (cmsy's ∥) in pairs is a norm, `\|v\|` (amsmath's testmath.pdf p6);
+ * - digits and operators of a font subset pdf.js calls monospace (CMR10's `+`, `=`; Nimbus
+ *   digits) stay in the formula instead of becoming a code block (uantwerpen report p9).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { fileMarkdown, fixture } from '../layout/convertFile';
+import { corpusPath } from '../helpers/corpus';
+
+function display(md: string): string[] {
+  return [...md.matchAll(/\$\$([\s\S]+?)\$\$/g)].map((m) => m[1]!.replace(/\s*\\tag\{[^}]*\}$/, '').trim());
+}
+
+function need(file: string, pkg: string): string {
+  assert.ok(existsSync(file), `${file} is missing: install ${pkg} (scripts/test-deps.sh)`);
+  return file;
+}
+
+test('a display fraction set all in the text font is a formula (XeLaTeX, Computer Modern)', async () => {
+  const md = await fileMarkdown(fixture('math', 'xelatex-cm-math.pdf'), [1]);
+  assert.ok(display(md).includes('\\frac{1}{1+\\frac{1}{x}}'), md);
+  assert.ok(!/^1 1 \+/m.test(md), 'the fraction does not stay as loose text');
+});
+
+test('primes come before subscripts; italic words stay letters (arXiv 1901.03003)', async () => {
+  const pdf = corpusPath('opendataloader-samples/1901.03003.pdf');
+  const p5 = display(await fileMarkdown(pdf, [5]));
+  assert.ok(p5.includes("I'_{(i,j)}=I_{(i',j')}"), p5.join('\n'));
+  const p6 = display(await fileMarkdown(pdf, [6]));
+  assert.ok(p6.includes('s_{t}=GRU(y_{prev},g_{t},s_{t-1})'), p6.join('\n'));
+  assert.ok(p6.includes('y_{t}=Softmax(W_{out}s_{t}+b_{out})'), p6.join('\n'));
+});
+
+test('a letter in the bold text font is \\mathbf (asmejour, newtx)', async () => {
+  const pdf = need('/usr/share/doc/texlive-doc/latex/asmejour/asmejour-template.pdf', 'texlive-publishers-doc');
+  assert.ok(display(await fileMarkdown(pdf, [1])).includes('\\mathbf{q}=-k\\nabla T'));
+});
+
+test('paired ∥ is a norm \\| (amsmath testmath.pdf)', async () => {
+  const pdf = need('/usr/share/doc/texlive-doc/latex-dev/amsmath/testmath.pdf', 'texlive-latex-extra-doc');
+  const f = display(await fileMarkdown(pdf, [6]));
+  assert.ok(f.includes('\\lim_{v\\to0}\\frac{H(z+v)-H(z)-BH(z)v}{\\|v\\|}=0.'), f.join('\n'));
+});
+
+test('digits and operators of a "monospace" subset stay in the formula (uantwerpen report)', async () => {
+  const pdf = need(
+    '/usr/share/doc/texlive-doc/latex/uantwerpendocs/uantwerpenreport-example.pdf',
+    'texlive-publishers-doc',
+  );
+  const md = await fileMarkdown(pdf, [9]);
+  assert.ok(display(md).includes('e^{-j\\pi}+1=0'), md);
+  assert.ok(!md.includes('```\n+ 1 = 0'), 'no code block of the formula tail');
+});
