@@ -92,7 +92,11 @@ function union(list: Atom[]): { x0: number; x1: number; y0: number; y1: number }
  */
 function mainSize(atoms: Atom[]): number {
   const pool = atoms.filter(
-    (a) => !a.bigop && !a.hang && !(a.ch !== undefined && (OPEN_DELIMS.has(a.ch) || CLOSE_DELIMS.has(a.ch))),
+    // A big operator counts as one before limits() has marked it (inside a fraction's parts).
+    (a) =>
+      !a.bigop &&
+      !a.hang &&
+      !(a.ch !== undefined && (OPEN_DELIMS.has(a.ch) || CLOSE_DELIMS.has(a.ch) || BIG_OPS.has(a.ch))),
   );
   const list = pool.length ? pool : atoms;
   const count = new Map<number, number>();
@@ -247,7 +251,8 @@ function radicals(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
         !used.has(b) &&
         Math.abs(b.x0 - r.x1) < r.size * 0.45 + 1 &&
         b.y0 >= r.y0 - r.size * 0.5 &&
-        b.y0 <= r.y0 + r.size * 0.6,
+        // An OpenType √'s box is the font's ascent: its bar can sit as low as its baseline.
+        b.y0 <= Math.max(r.y0 + r.size * 0.6, r.base + r.size * 0.1),
     );
     let inside: Atom[];
     if (bar) {
@@ -269,6 +274,10 @@ function radicals(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
     // An index sits small, up and left of the radical sign.
     // An index sits small in the crook of the sign: smaller than the radicand, not above the sign.
     const inner = inside.length ? mainSize(inside) : r.size;
+    // The sign's drawn extent: from its bar down to the radicand's baseline at least (CMSY's √
+    // hangs below its baseline, so the run's box sits too high).
+    const top = bar ? bar.y0 : r.y0;
+    const bottom = Math.max(r.y1, ...inside.map((a) => a.base));
     const index = atoms.filter(
       (a) =>
         a !== r &&
@@ -277,8 +286,8 @@ function radicals(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
         a.x0 < cx(r) &&
         a.x1 <= r.x1 &&
         a.x1 >= r.x0 - r.size * 0.6 &&
-        a.base < (r.y0 + r.y1) / 2 &&
-        a.base > r.y0 - r.size * 0.3,
+        a.base < (top + bottom) / 2 &&
+        a.base > top - r.size * 0.3,
     );
     const body = layout(inside);
     const tex = index.length ? `\\sqrt[${layout(index)}]{${body}}` : `\\sqrt{${body}}`;
@@ -297,7 +306,15 @@ function fractions(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
     const y = (bar.y0 + bar.y1) / 2;
     const within = (a: Atom) => a.x0 >= bar.x0 - 1.5 && a.x1 <= bar.x1 + 1.5;
     const reach = mainSize(atoms) * 2.6;
-    const num = atoms.filter((a) => within(a) && a.y1 <= y + 1.2 && a.base < y && a.base > y - reach && !a.bigop);
+    // Above the bar: the box's bottom, or for a glyph with a deep box (OpenSymbol's π) its baseline.
+    const num = atoms.filter(
+      (a) =>
+        within(a) &&
+        (a.y1 <= y + 1.2 || (a.base < y - 0.3 && a.y0 < y - a.size * 0.5)) &&
+        a.base < y &&
+        a.base > y - reach &&
+        !a.bigop,
+    );
     const den = atoms.filter(
       (a) => within(a) && a.base > y + 0.5 && a.y0 < y + reach * 0.8 && !num.includes(a) && !a.bigop,
     );
@@ -306,7 +323,9 @@ function fractions(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
       if (!list.length) return list;
       const d = (a: Atom) => (above ? y - a.y1 : a.y0 - y);
       const first = Math.min(...list.map(d));
-      return list.filter((a) => d(a) <= first + mainSize(list) * 1.3);
+      // A big operator's limits hang below it: its size, not the line's, is the reach.
+      const ops = list.filter((a) => a.ch !== undefined && BIG_OPS.has(a.ch)).map((a) => a.size);
+      return list.filter((a) => d(a) <= first + Math.max(mainSize(list), ...ops) * 1.3);
     };
     const n = near(num, true);
     const dn = near(den, false);
@@ -454,8 +473,9 @@ function multiline(atoms: Atom[], lines: number[], size: number): string {
         Math.abs(a.size - open.size) < open.size * 0.3,
     );
     const inner = sorted.filter((a) => a.x0 >= open.x1 - 0.5 && (!close || a.x1 <= close.x0 + 0.5) && a !== close);
-    const before = sorted.filter((a) => a.x1 <= open.x0 + 0.5);
-    const after = close ? sorted.filter((a) => a.x0 >= close.x1 - 0.5 && a !== close) : [];
+    // By centre: a glyph's box may overlap the big delimiter's (LibreOffice Math's "=" before "(").
+    const before = sorted.filter((a) => a !== open && !inner.includes(a) && cx(a) < cx(open));
+    const after = close ? sorted.filter((a) => a !== close && !inner.includes(a) && cx(a) > cx(close)) : [];
     const grid = cells(inner, lines, size);
     // Two rows of one cell each in parentheses, no bar: a binomial coefficient.
     if (open.ch === '(' && close?.ch === ')' && !grid.includes('&') && grid.split(' \\\\ ').length === 2) {

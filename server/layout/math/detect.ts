@@ -170,6 +170,15 @@ function fractionSeeds(infos: LineInfo[], bars: Rule[], side: (b: BBox) => numbe
   return out;
 }
 
+/** Big delimiters and operators alone in a span: their size is not the line's. */
+const BIG_GLYPHS_RE = /^[\s()[\]{}|‖⟨⟩⌊⌋⌈⌉∑∏∫∮∐⋃⋂⨁⨂√]+$/u;
+
+/** A line's text size: a binomial's tall parentheses must not make its reach three lines deep. */
+function textSize(line: Line): number {
+  const sizes = line.spans.filter((s) => !BIG_GLYPHS_RE.test(s.text)).map((s) => s.fontSize);
+  return sizes.length ? Math.max(...sizes) : line.fontSize;
+}
+
 export interface FormulaFound {
   bbox: BBox;
   latex: string;
@@ -263,7 +272,7 @@ export function findDisplayFormulas(
     groups.push(group);
     used.add(seed);
     let box = { ...seed.line.bbox };
-    const size = Math.max(4, seed.line.fontSize);
+    const size = Math.max(4, textSize(seed.line));
     let grew = true;
     while (grew) {
       grew = false;
@@ -339,11 +348,13 @@ export function findDisplayFormulas(
       x1: Math.max(...fx.map((s) => s.bbox.x1)),
       y1: Math.max(...fx.map((s) => s.bbox.y1)),
     };
+    // A fraction bar overhangs its widest line a little (LibreOffice Math: ~0.2 em each side).
+    const pad = Math.max(2, 0.4 * Math.max(...fx.map((s) => s.fontSize)));
     const inner = rules.filter(
       (r) =>
         r.y1 - r.y0 < 2 &&
-        r.x0 >= region.x0 - 2 &&
-        r.x1 <= region.x1 + 2 &&
+        r.x0 >= region.x0 - pad &&
+        r.x1 <= region.x1 + pad &&
         r.y0 >= region.y0 - 2 &&
         r.y1 <= region.y1 + 2,
     );

@@ -52,8 +52,10 @@ export function inlineParts(
 export function blockLatex(block: Block, rules: Rule[], raw: string): string {
   const spans = block.lines.flatMap((l) => l.spans);
   const b = block.bbox;
+  // A fraction bar overhangs its widest line a little (LibreOffice Math: ~0.2 em each side).
+  const pad = Math.max(2, 0.4 * Math.max(0, ...spans.map((s) => s.fontSize)));
   const inner = rules.filter(
-    (r) => r.y1 - r.y0 < 2 && r.x0 >= b.x0 - 2 && r.x1 <= b.x1 + 2 && r.y0 >= b.y0 - 2 && r.y1 <= b.y1 + 2,
+    (r) => r.y1 - r.y0 < 2 && r.x0 >= b.x0 - pad && r.x1 <= b.x1 + pad && r.y0 >= b.y0 - 2 && r.y1 <= b.y1 + 2,
   );
   return safeLatex(buildLatex(spansToGlyphs(spans), inner), raw, true);
 }
