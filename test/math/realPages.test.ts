@@ -59,3 +59,23 @@ test('digits and operators of a "monospace" subset stay in the formula (uantwerp
   assert.ok(display(md).includes('e^{-j\\pi}+1=0'), md);
   assert.ok(!md.includes('```\n+ 1 = 0'), 'no code block of the formula tail');
 });
+
+test('a radical index sits in the sign, whose glyph box says little (XeLaTeX CM and unicode-math)', async () => {
+  // CMSY's √ hangs below its baseline; Latin Modern Math's √ box is the font's ascent.
+  for (const file of ['xelatex-cm-math.pdf', 'xelatex-unicode-math.pdf']) {
+    const f = display(await fileMarkdown(fixture('math', file), [1]));
+    assert.ok(f.includes('\\sqrt[3]{a+b}'), `${file}: ${f.join('\n')}`);
+  }
+});
+
+test('LibreOffice Math: overhanging bars, deep numerators, sums in a denominator, binomials', async () => {
+  const f = display(await fileMarkdown(fixture('math', 'libreoffice-math.pdf')));
+  for (const want of [
+    '\\frac{1}{1+\\frac{1}{x}}', // the outer bar overhangs the formula's glyphs
+    'A=\\begin{pmatrix}a & b \\\\ c & d\\end{pmatrix}', // "=" overlaps the big "(" box
+    '\\sum_{n=1}^{\\infty}\\frac{1}{n^{2}}=\\frac{\\pi^{2}}{6}', // OpenSymbol π's box reaches below the bar
+    '\\mathrm{softmax}(z)_{i}=\\frac{e^{z_{i}}}{\\sum_{j}e^{z_{j}}}', // ∑ inside the denominator
+    '\\binom{n}{k}=\\frac{n!}{k!(n-k)!}', // tall parentheses do not reach the next formula
+  ])
+    assert.ok(f.includes(want), `${want} not in:\n${f.join('\n')}`);
+});
