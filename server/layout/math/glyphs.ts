@@ -46,11 +46,20 @@ const NEGATED: Record<string, string> = {
   '≥': '≱',
 };
 
+/** KaTeX draws \not as a glyph of its own at a private-use code point, over the relation. */
+const KATEX_NOT = '\uE020';
+
 function combineNegations(gs: Glyph[]): Glyph[] {
   const out: Glyph[] = [];
   for (let i = 0; i < gs.length; i++) {
     const g = gs[i]!;
-    if ((g.ch === '\u0338' || g.ch === '̸' || g.ch === '/') && i + 1 < gs.length) {
+    // The overlay may sort after its relation (same x): KaTeX's `=` then its \not.
+    const prev = out[out.length - 1];
+    if (g.ch === KATEX_NOT && prev && NEGATED[prev.ch] && Math.abs(prev.x0 - g.x0) < g.size * 0.3) {
+      out[out.length - 1] = { ...prev, ch: NEGATED[prev.ch]! };
+      continue;
+    }
+    if ((g.ch === '\u0338' || g.ch === '̸' || g.ch === '/' || g.ch === KATEX_NOT) && i + 1 < gs.length) {
       const n = gs[i + 1]!;
       if (NEGATED[n.ch] && Math.abs(n.x0 - g.x0) < g.size * 0.8 && (g.ch !== '/' || n.x0 < g.x1)) {
         out.push({ ...n, ch: NEGATED[n.ch]!, x0: Math.min(g.x0, n.x0) });
@@ -90,10 +99,18 @@ export function spansToGlyphs(spans: TextSpan[], runOffset = 0): Glyph[] {
     const bare = s.fontName.replace(/^[A-Z]{6}\+/, '');
     const mathFont = MATH_FONT_RE.test(bare);
     const hang = /^(cmex|lmex|eusm|cmbsy)/i.test(bare) && /^(cmex|lmex)/i.test(bare);
+    // KaTeX sets \big…\Bigg delimiters in KaTeX_Size1…4 at the text's font size: the glyph is
+    // 1.2, 1.8, 2.4 or 3 em tall, centred on the math axis, whatever the run's box says.
+    const katexSize = /^KaTeX_Size([1-4])/i.exec(bare);
+    const tall = katexSize && /^\s*[()[\]{}|‖⟨⟩⌊⌋⌈⌉∣∥]\s*$/u.test(s.text) ? [1.2, 1.8, 2.4, 3][+katexSize[1]! - 1]! : 0;
     let sp = false;
     const total = chars.reduce((a, c) => a + advance(c), 0) || 1;
     const w = s.bbox.x1 - s.bbox.x0;
     const base = baselineOf(s);
+    const axis = base - s.fontSize * 0.25;
+    const box = tall
+      ? { y0: axis - (tall * s.fontSize) / 2, y1: axis + (tall * s.fontSize) / 2, size: tall * s.fontSize }
+      : { y0: s.bbox.y0, y1: s.bbox.y1, size: s.fontSize };
     // Math fonts report tall ascents: the glyph box is kept to the run's own box.
     let x = s.bbox.x0;
     for (const ch of chars) {
@@ -103,10 +120,10 @@ export function spansToGlyphs(spans: TextSpan[], runOffset = 0): Glyph[] {
           ch,
           x0: x,
           x1: x + dw,
-          y0: s.bbox.y0,
-          y1: s.bbox.y1,
+          y0: box.y0,
+          y1: box.y1,
           base,
-          size: s.fontSize,
+          size: box.size,
           font: s.fontName,
           italic: !!s.italic,
           run: runOffset + k,
