@@ -79,3 +79,19 @@ test('LibreOffice Math: overhanging bars, deep numerators, sums in a denominator
   ])
     assert.ok(f.includes(want), `${want} not in:\n${f.join('\n')}`);
 });
+
+test('Chromium KaTeX: \\not overlays, KaTeX_Size delimiters, matrices not taken for tables', async () => {
+  const pdf = fixture('math', 'chromium-katex-math.pdf');
+  const f = display(await fileMarkdown(pdf));
+  for (const want of [
+    'x\\leq y\\geq z\\neq w', // "=" with KaTeX's \not glyph (U+E020) over it
+    'A=\\begin{pmatrix}a & b \\\\ c & d\\end{pmatrix}', // KaTeX_Size3 parentheses at the text's size
+    '\\binom{n}{k}=\\frac{n!}{k!(n-k)!}',
+  ])
+    assert.ok(f.includes(want), `${want} not in:\n${f.join('\n')}`);
+  // The cases' rows were read as a table by alignment.
+  assert.ok(
+    f.some((l) => l.endsWith('=\\begin{cases}x & x\\geq0 \\\\ -x & x<0\\end{cases}')),
+    f.join('\n'),
+  );
+});
