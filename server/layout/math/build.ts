@@ -384,11 +384,14 @@ function limits(atoms: Atom[]): Atom[] {
         for (const a of atoms) {
           if (a === op || got.includes(a)) continue;
           if (
-            got.some(
-              (g) =>
-                Math.abs(g.base - a.base) < g.size * 0.3 &&
-                (Math.abs(a.x0 - g.x1) < g.size * 0.4 || Math.abs(g.x0 - a.x1) < g.size * 0.4),
-            ) &&
+            // Measured by the larger of the two: a prime (5 pt in a 7 pt limit) sits higher.
+            got.some((g) => {
+              const s = Math.max(g.size, a.size);
+              return (
+                Math.abs(g.base - a.base) < s * 0.3 &&
+                (Math.abs(a.x0 - g.x1) < s * 0.4 || Math.abs(g.x0 - a.x1) < s * 0.4)
+              );
+            }) &&
             a.size <= size
           ) {
             got.push(a);
@@ -474,13 +477,14 @@ function multiline(atoms: Atom[], lines: number[], size: number): string {
     );
     const inner = sorted.filter((a) => a.x0 >= open.x1 - 0.5 && (!close || a.x1 <= close.x0 + 0.5) && a !== close);
     // By centre: a glyph's box may overlap the big delimiter's (LibreOffice Math's "=" before "(").
+    // Before and after are laid out again: a second binomial or matrix in the same formula.
     const before = sorted.filter((a) => a !== open && !inner.includes(a) && cx(a) < cx(open));
     const after = close ? sorted.filter((a) => a !== close && !inner.includes(a) && cx(a) > cx(close)) : [];
     const grid = cells(inner, lines, size);
     // Two rows of one cell each in parentheses, no bar: a binomial coefficient.
     if (open.ch === '(' && close?.ch === ')' && !grid.includes('&') && grid.split(' \\\\ ').length === 2) {
       const [n, k] = grid.split(' \\\\ ');
-      return join([row(before), `\\binom{${n}}{${k}}`, row(after)]);
+      return join([layout(before), `\\binom{${n}}{${k}}`, layout(after)]);
     }
     const env =
       !close && open.ch === '{'
@@ -496,7 +500,7 @@ function multiline(atoms: Atom[], lines: number[], size: number): string {
                 : '';
     const body = `\\begin{${env || 'matrix'}}${grid}\\end{${env || 'matrix'}}`;
     const wrapped = env ? body : `\\left${delimTex(open)}${body}\\right${close ? delimTex(close) : '.'}`;
-    return join([row(before), wrapped, row(after)]);
+    return join([layout(before), wrapped, layout(after)]);
   }
   // Lines of their own: aligned at the first relation of each line.
   const parts = splitLines(atoms, lines, size).map((l) => {
@@ -561,7 +565,9 @@ function row(atoms: Atom[]): string {
   const onBase = (a: Atom) =>
     a.bigop ||
     isBigDelim(a, size) ||
-    (Math.abs(a.base - base) <= size * 0.18 && a.size >= size * 0.8) ||
+    // Script sizes run up to 0.81 of the text (newtx: 7.27 on 8.97), and a lone subscript
+    // drops only 0.15 em: near the baseline, a glyph that small is still a script.
+    (Math.abs(a.base - base) <= size * 0.18 && a.size >= size * 0.86) ||
     (a.tex.startsWith('\\frac') && Math.abs(a.base - base) <= size * 0.6);
   type Item = { atom: Atom; sup: Atom[]; sub: Atom[] };
   const items: Item[] = [];

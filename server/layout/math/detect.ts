@@ -247,6 +247,25 @@ export function findDisplayFormulas(
     return { line, idx, math, total, prose };
   });
   const bars = rules.filter((r) => r.y1 - r.y0 < 2 && r.x1 - r.x0 >= 2 && r.x1 - r.x0 < pageWidth * 0.5);
+  // A display formula owns its rows: a line beside prose or code on its row (a word between
+  // code spans, an inline binomial's parts) is part of that text, not of the formula below it.
+  const freeSet = new Set(free);
+  // Beside it on the row: overlapping most of its height, at most two ems away (the other
+  // column of a page whose gutter was not found is farther).
+  const rowOverlap = (a: BBox, b: BBox) =>
+    Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 0.5 * Math.min(a.y1 - a.y0, b.y1 - b.y0) &&
+    Math.max(0, a.x0 - b.x1, b.x0 - a.x1) < 2 * Math.max(4, Math.min(a.y1 - a.y0, b.y1 - b.y0));
+  const sharesRow = (l: LineInfo) => {
+    // cmex glyphs hang from their baseline: their run's box sits a line too high.
+    const hang = l.line.spans.every((s) => /^([A-Z]{6}\+)?(cmex|lmex)/i.test(s.fontName));
+    const b = hang ? { ...l.line.bbox, y1: l.line.bbox.y1 + l.line.fontSize } : l.line.bbox;
+    if (infos.some((o) => o !== l && o.prose >= 2 && side(o.line.bbox) === side(b) && rowOverlap(o.line.bbox, b)))
+      return true;
+    return spans.some(
+      (s, i) =>
+        !freeSet.has(i) && !taken.has(i) && s.text.trim() !== '' && side(s.bbox) === side(b) && rowOverlap(s.bbox, b),
+    );
+  };
   // Left edge of the text around a line (its column): display formulas are set in from it.
   const leftOf = (l: LineInfo) => {
     const b = l.line.bbox;
@@ -256,7 +275,7 @@ export function findDisplayFormulas(
     return around.length ? Math.min(...around.map((o) => o.line.bbox.x0)) : 0;
   };
   const seeds = infos.filter((l) => {
-    if (l.math < 2 || l.prose > 2 || EQ_NUMBER_RE.test(l.line.text.trim())) return false;
+    if (l.math < 2 || l.prose > 2 || EQ_NUMBER_RE.test(l.line.text.trim()) || sharesRow(l)) return false;
     if (l.total <= 0) return false;
     const setIn = l.line.bbox.x0 - leftOf(l) >= Math.max(4, l.line.fontSize) * 2;
     // Mostly math; or set in from the text with math in it and few words (a centred formula
@@ -297,6 +316,7 @@ export function findDisplayFormulas(
         // The equation number at the right margin, on the formula's row.
         const number = EQ_NUMBER_RE.test(l.line.text.trim()) && b.y0 < box.y1 && b.y1 > box.y0 && b.x0 > box.x1;
         if (side(b) !== side(seed.line.bbox)) continue;
+        if (((touches && mathy) || (byBar && mathy)) && sharesRow(l)) continue;
         if ((touches && mathy) || (byBar && mathy) || number) {
           group.push(l);
           used.add(l);

@@ -74,6 +74,42 @@ function combineNegations(gs: Glyph[]): Glyph[] {
 
 const VARIATION_SELECTORS = /[\uFE00-\uFE0F]/g;
 
+/**
+ * TeX's extension font (cmex) by code, for PDFs whose cmex has no ToUnicode (older pdfTeX
+ * output): pdf.js then gives the raw codes, "\u0012" for a big "(".
+ * Delimiters in their four sizes and the big operators; the pieces of extensible delimiters and
+ * the radicals (whose height the builder cannot know) stay as they are.
+ */
+const CMEX_CODES: Record<number, string> = (() => {
+  const t: Record<number, string> = {};
+  const delims = ['(', ')', '[', ']', '⌊', '⌋', '⌈', '⌉', '{', '}', '⟨', '⟩', '|', '‖', '/', '\\'];
+  delims.forEach((c, i) => (t[i] = c));
+  ['(', ')', '(', ')', '[', ']', '⌊', '⌋', '⌈', '⌉', '{', '}', '⟨', '⟩', '/', '\\'].forEach(
+    (c, i) => (t[0x10 + i] = c),
+  );
+  ['(', ')', '[', ']', '⌊', '⌋', '⌈', '⌉', '{', '}', '⟨', '⟩', '/', '\\', '/', '\\'].forEach(
+    (c, i) => (t[0x20 + i] = c),
+  );
+  ['∑', '∏', '∫', '⋃', '⋂', '⊎', '⋀', '⋁'].forEach((c, i) => {
+    t[0x50 + i] = c;
+    t[0x58 + i] = c;
+  });
+  t[0x48] = t[0x49] = '∮';
+  t[0x4c] = t[0x4d] = '⊕';
+  t[0x4e] = t[0x4f] = '⊗';
+  t[0x60] = t[0x61] = '∐';
+  ['[', ']', '⌊', '⌋', '⌈', '⌉', '{', '}'].forEach((c, i) => (t[0x68 + i] = c));
+  return t;
+})();
+
+/** A cmex run's text with raw codes read through the cmex encoding. */
+function cmexText(text: string): string {
+  // Raw codes show as control characters or letters (cmex has no letters); a "(" alone may be
+  // a proper Unicode "(" and is left alone.
+  if (!/[\x00-\x1fa-z]/.test(text)) return text;
+  return [...text].map((c) => (c.charCodeAt(0) < 0x80 && CMEX_CODES[c.charCodeAt(0)]) || c).join('');
+}
+
 /** Rough advance widths in em: enough to place glyphs of one run in order. */
 function advance(ch: string): number {
   if (/[il.,;:'|!]/.test(ch)) return 0.28;
@@ -93,10 +129,11 @@ export function spansToGlyphs(spans: TextSpan[], runOffset = 0): Glyph[] {
   const out: Glyph[] = [];
   spans.forEach((s, k) => {
     // Variation selectors (newtx's "∑︁" is U+2211 U+FE01) pick a glyph form; LaTeX has no use for them.
-    const chars = [...normalizeSpanText(s.text).replace(VARIATION_SELECTORS, '')];
+    const bare = s.fontName.replace(/^[A-Z]{6}\+/, '');
+    const raw = /^(cmex|lmex)/i.test(bare) ? cmexText(s.text) : s.text;
+    const chars = [...normalizeSpanText(raw).replace(VARIATION_SELECTORS, '')];
     // LibreOffice Math spaces every glyph of a run ("A t t e n t i o n"): those spaces mean nothing.
     const letterSpaced = /^\s*\S( \S)+\s*$/.test(s.text);
-    const bare = s.fontName.replace(/^[A-Z]{6}\+/, '');
     const mathFont = MATH_FONT_RE.test(bare);
     const hang = /^(cmex|lmex|eusm|cmbsy)/i.test(bare) && /^(cmex|lmex)/i.test(bare);
     // KaTeX sets \big…\Bigg delimiters in KaTeX_Size1…4 at the text's font size: the glyph is
