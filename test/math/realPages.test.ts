@@ -95,3 +95,28 @@ test('Chromium KaTeX: \\not overlays, KaTeX_Size delimiters, matrices not taken 
     f.join('\n'),
   );
 });
+
+test('newtx subscripts at 0.81 of the text size, limits with primes (acmart, testmath)', async () => {
+  const sigconf = need('/usr/share/doc/texlive-doc/latex/acmart/samples/sample-sigconf.pdf', 'texlive-publishers-doc');
+  const s = display(await fileMarkdown(sigconf, [3]));
+  assert.ok(s.includes('\\sum_{i=0}^{\\infty}x_{i}=\\int_{0}^{\\pi+2}f'), s.join('\n'));
+  const testmath = need('/usr/share/doc/texlive-doc/latex-dev/amsmath/testmath.pdf', 'texlive-latex-extra-doc');
+  const t = display(await fileMarkdown(testmath, [6]));
+  assert.ok(
+    t.some((l) => l.startsWith("\\lim_{(v,v')\\to(0,0)}\\frac{")),
+    t.join('\n'),
+  );
+});
+
+test('binomials in a cmex without ToUnicode; inline ones stay in their sentence (amsldoc p20)', async () => {
+  const pdf = need('/usr/share/doc/texlive-doc/latex-dev/amsmath/amsldoc.pdf', 'texlive-latex-extra-doc');
+  const md = await fileMarkdown(pdf, [20]);
+  const f = display(md);
+  assert.ok(f.includes('2^{k}-\\binom{k}{1}2^{k-1}+\\binom{k}{2}2^{k-2}'), f.join('\n'));
+  // "and" between two code spans, and the inline binomial's parts, are not formula material.
+  assert.ok(!f.some((l) => l.includes('\\mathrm{and}') || /\\mathbf\{a\}/.test(l)), f.join('\n'));
+  assert.ok(
+    f.some((l) => l.startsWith('\\frac{1}{k}\\log_{2}c(f)')),
+    f.join('\n'),
+  );
+});
