@@ -105,3 +105,38 @@ test('bank statement: bookings past the last rule are rows, padded rows keep the
   assert.ok(!rows.flat().some((c) => /Josef Kleber|BYLADEM1ERD|Kontoinhaber/.test(c)));
   assert.match(md, /Josef Kleber/);
 });
+
+test("acmart's booktabs table: a symbol's stacked scripts stay in its cell, not a row of their own", async () => {
+  // "Ψ" from the math font has a glyph-tight box and 7.3 pt scripts under a 9 pt body: the
+  // subscript "1" was a row "| 1 | | |" under the last row. The bullet list beside the table
+  // (left column) stays a list.
+  const ids = ['acm-sigconf-p3-05', 'acm-sigconf-p3-06', 'acm-sigconf-p3-08'];
+  const { failed, ran } = await failingSetTests(ids);
+  assert.equal(ran.length, ids.length);
+  assert.deepEqual(failed, []);
+  const md = await pageMarkdown('acm-sigconf-p3-06');
+  const rows = tableRows(md);
+  assert.equal(rows.length, 5);
+  const last = rows[rows.length - 1]!;
+  assert.match(last[0]!, /^Ψ(12|21)$/);
+  assert.deepEqual(last.slice(1), ['1 in 40,000', 'Unexplained usage']);
+  assert.match(md, /^- the “ACM Reference Format” text on the first page\.$/m);
+});
+
+test("a manual's ruled table of flags, a short term and a long description per row, is a table", async () => {
+  // TECkit's language manual, p. 4: one rule under each row, descriptions of 50–75 characters,
+  // which the prose guard (long runs of words) had turned back into paragraphs. The prose under
+  // it and the monospace header example stay out of any table.
+  const ids = ['teckit-lang-p4-03', 'teckit-lang-p4-07', 'teckit-lang-p4-09'];
+  const { failed, ran } = await failingSetTests(ids);
+  assert.equal(ran.length, ids.length);
+  assert.deepEqual(failed, []);
+  const md = await pageMarkdown('teckit-lang-p4-03');
+  const rows = tableRows(md);
+  assert.deepEqual(
+    rows.map((r) => r[0]),
+    ['ExpectsNFC', 'ExpectsNFD', 'GeneratesNFC', 'GeneratesNFD', 'VisualOrder'],
+  );
+  assert.ok(rows.every((r) => r.length === 2));
+  assert.match(md, /^The “expects” flags can be used to specify/m);
+});

@@ -499,7 +499,14 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
   const multi = starts.filter((l) => l.pieces.length >= 2).length;
   if (multi < Math.max(2, starts.length * 0.5)) return undefined;
   const pieces = body.flatMap((l) => l.pieces);
-  if (pieces.filter((p) => p.text.length > 60).length > pieces.length * 0.15) return undefined;
+  // Long runs of words are prose, unless they are a description list's descriptions: every
+  // line a short term (three words at most) and its description in the last column (a manual's
+  // table of flags, one per ruled row). Prose set in two columns has long runs in both.
+  const long = pieces.filter((p) => p.text.length > 60);
+  const described =
+    body.every((l) => l.pieces.length >= 2 && l.pieces[0]!.text.split(' ').length <= 3) &&
+    long.every((p) => colOf(p, cols)[0] === cols.length - 1);
+  if (long.length > pieces.length * 0.15 && !described) return undefined;
   // Code between rules (a framed listing) is code.
   if (pieces.filter((p) => p.mono).length >= pieces.length * 0.5) return undefined;
   const C = cols.length;
