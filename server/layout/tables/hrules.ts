@@ -7,6 +7,14 @@
  *
  * What keeps text out: the body must have at least two rows with two or more short cells in most
  * of them, in at least two columns; a rule under a heading or over footnotes has prose under it.
+ *
+ * Statements and invoices (issue 31): a first rule with the header set right above it underlines
+ * the header, and the rules under it only group the body (subtotals, totals); rows go on past the
+ * last rule while they line up with the table's cells (a totals row under a double rule, a bank
+ * statement's bookings under the rule that closes the opening balance); a centred title between
+ * two tables of one width ends the first. Rows: lines set solid are one row each when their
+ * numbers stack (an invoice's items), lines set solid under a row's first line are that row's
+ * details when rows are padded apart (paddedRows); a label wrapped in the first column joins it.
  */
 import type { BBox } from '../../../common/protocol';
 import type { OtslCell } from '../../model/items';
