@@ -19,7 +19,7 @@ import { readPage, type RawPage } from './pageContent';
 import { recognize } from './ocrBridge';
 import { lowOcrConfidenceWarning, ocrToSpans } from './ocrPage';
 import { savePictures } from './pictures';
-import { implausibleText, patchFromOcr, type Repair } from './textRepair';
+import { implausibleText, patchFromOcr, patchGlued, type Repair } from './textRepair';
 
 export { openPdf, type PdfHandle };
 
@@ -169,7 +169,7 @@ async function repairImplausibleLines(
       .filter(Boolean)
       .join(' ');
     if (!read) continue;
-    const text = how === 'replace' ? read : patchFromOcr(it.text, read);
+    const text = how === 'replace' ? read : how === 'glued' ? patchGlued(it.text, read) : patchFromOcr(it.text, read);
     if (text === it.text) continue;
     it.text = text;
     delete it.parts;
