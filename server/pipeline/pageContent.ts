@@ -11,6 +11,8 @@ import { readSpans, type PdfSpan } from '../pdf/text';
 import { clusterShapes, readGraphics } from '../pdf/graphics';
 import { invisibleSpan, readTextRuns } from '../pdf/invisibleText';
 import { findGutters } from '../layout/lines/index';
+import { textlessRegions } from './textlessRegions';
+import { countLostGlyphs } from './lostGlyphs';
 
 export interface RawPage {
   content: PageContent;
@@ -20,6 +22,10 @@ export interface RawPage {
   marks: BBox[];
   /** True when one image covers most of the page (a scan). */
   pageImage: boolean;
+  /** Pictures and outline drawings with no text-layer text on them (textlessRegions.ts). */
+  textless: BBox[];
+  /** Drawn glyphs that decode to no character (lostGlyphs.ts). */
+  lostGlyphs: number;
 }
 
 export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawPage> {
@@ -103,6 +109,8 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
     angles: spans.map((s) => s.angle),
     marks,
     pageImage,
+    textless: textlessRegions(g.images, clusters, spans, W, H),
+    lostGlyphs: countLostGlyphs(ops.fnArray, ops.argsArray, lib.OPS as unknown as Record<string, number>),
   };
 }
 

@@ -15,10 +15,16 @@
  */
 export type Repair = 'patch' | 'glued' | 'replace';
 
-/** U+FFFD, C0 controls and the Private Use Area: characters no page shows. */
+/**
+ * U+FFFD, C0 and C1 controls and the Private Use Area: characters no page shows. pdf.js gives a
+ * glyph with no Unicode mapping its character code, often a control ("\x81" for an old-style
+ * "1": lostGlyphs.ts).
+ */
 export function isBadChar(ch: string): boolean {
   const c = ch.codePointAt(0)!;
-  return c === 0xfffd || (c < 0x20 && !/\s/.test(ch)) || (c >= 0xe000 && c <= 0xf8ff);
+  return (
+    c === 0xfffd || (c < 0x20 && !/\s/.test(ch)) || (c >= 0x7f && c <= 0x9f) || (c >= 0xe000 && c <= 0xf8ff)
+  );
 }
 
 /** At least this many words glued by one separator character make a line wrong throughout. */
@@ -168,3 +174,4 @@ function align(
 function plausibleFill(ch: string): boolean {
   return !/[\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]/u.test(ch);
 }
+
