@@ -12,6 +12,7 @@ import type { TextSpan } from '../model/content';
 import type { RenderedPage } from '../pdf/render';
 import { recognize } from './ocrBridge';
 import { cropRgba } from './crop';
+import type { TextlessRegion } from './textlessRegions';
 
 /** A line read by OCR, in page points. */
 export interface MissingLine {
@@ -38,14 +39,14 @@ const COVERED = 0.3;
 
 export async function readMissingText(
   scan: RenderedPage,
-  regions: BBox[],
+  regions: TextlessRegion[],
   spans: TextSpan[],
   providers: string[] | undefined,
   signal?: AbortSignal,
 ): Promise<MissingLine[]> {
   const cjkPage = spans.some((s) => CJK.test(s.text));
   const out: MissingLine[] = [];
-  for (const r of regions.slice(0, MAX_REGIONS)) {
+  for (const { bbox: r, parts } of regions.slice(0, MAX_REGIONS)) {
     signal?.throwIfAborted();
     const crop = cropRgba(scan, { x0: r.x0 - PAD, y0: r.y0 - PAD, x1: r.x1 + PAD, y1: r.y1 + PAD });
     if (crop.image.width < 16 || crop.image.height < 8) continue;
@@ -66,8 +67,9 @@ export async function readMissingText(
       if (out.some((o) => overlap(o.bbox, bbox) > 0.5 * area(bbox))) continue; // regions' crops overlap
       const words = (l.words.length ? l.words : [{ text: l.text, bbox: l.bbox }])
         .map((w) => ({ text: w.text.normalize('NFKC').trim(), bbox: toPage(w.bbox) }))
-        .filter((w) => w.text);
-      kept.push({ text, bbox, words });
+        .filter((w) => w.text)
+        .flatMap((w) => splitAtGaps(w, parts));
+      kept.push({ text: words.map((w) => w.text).join(' '), bbox, words });
     }
     if (kept.length) out.push(joinLines(kept));
   }
@@ -93,6 +95,52 @@ function joinLines(lines: MissingLine[]): MissingLine {
     lines[0].bbox,
   );
   return { text: lines.map((l) => l.text).join(' '), bbox, words: lines.flatMap((l) => l.words), lineHeight: h };
+}
+
+/** A camel-case join is split when a word gap of the outlines lies this near it (share of the word's width). */
+const GAP_NEAR = 0.25;
+
+/**
+ * A word the OCR model read without its space ("UniversiteitAntwerpen": the model drops spaces
+ * between words set close) split where the outlines it was read from have a gap between their
+ * clusters and the text turns from lower to upper case near it. Where the gap falls in the
+ * word is estimated from the share of letters before it.
+ */
+export function splitAtGaps(w: { text: string; bbox: BBox }, parts: BBox[]): { text: string; bbox: BBox }[] {
+  if (parts.length < 2) return [w];
+  const { x0, x1, y0, y1 } = w.bbox;
+  const width = x1 - x0;
+  const row = parts.filter((p) => p.y1 > y0 && p.y0 < y1).sort((a, b) => a.x0 - b.x0);
+  const gaps: number[] = [];
+  let reach = row.length ? row[0].x1 : 0;
+  for (const p of row.slice(1)) {
+    if (p.x0 > reach) gaps.push((reach + p.x0) / 2);
+    reach = Math.max(reach, p.x1);
+  }
+  const chars = [...w.text];
+  const cuts: number[] = [];
+  for (const g of gaps) {
+    if (g <= x0 || g >= x1) continue;
+    let best = -1;
+    let bestD = Infinity;
+    for (let i = 1; i < chars.length; i++) {
+      if (!(/\p{Ll}/u.test(chars[i - 1]) && /\p{Lu}/u.test(chars[i]))) continue;
+      const d = Math.abs(x0 + (i / chars.length) * width - g);
+      if (d < bestD) [best, bestD] = [i, d];
+    }
+    if (best > 0 && bestD <= GAP_NEAR * width && !cuts.includes(best)) cuts.push(best);
+  }
+  if (!cuts.length) return [w];
+  cuts.sort((a, b) => a - b);
+  const out: { text: string; bbox: BBox }[] = [];
+  let from = 0;
+  for (const c of [...cuts, chars.length]) {
+    const xa = x0 + (from / chars.length) * width;
+    const xb = x0 + (c / chars.length) * width;
+    out.push({ text: chars.slice(from, c).join(''), bbox: { x0: xa, y0, x1: xb, y1 } });
+    from = c;
+  }
+  return out;
 }
 
 const CJK = /[\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]/u;

@@ -11,7 +11,7 @@ import { readSpans, type PdfSpan } from '../pdf/text';
 import { clusterShapes, readGraphics } from '../pdf/graphics';
 import { invisibleSpan, readTextRuns } from '../pdf/invisibleText';
 import { findGutters } from '../layout/lines/index';
-import { textlessRegions } from './textlessRegions';
+import { textlessRegions, type TextlessRegion } from './textlessRegions';
 import { countLostGlyphs } from './lostGlyphs';
 
 export interface RawPage {
@@ -23,7 +23,7 @@ export interface RawPage {
   /** True when one image covers most of the page (a scan). */
   pageImage: boolean;
   /** Pictures and outline drawings with no text-layer text on them (textlessRegions.ts). */
-  textless: BBox[];
+  textless: TextlessRegion[];
   /** Drawn glyphs that decode to no character (lostGlyphs.ts). */
   lostGlyphs: number;
 }

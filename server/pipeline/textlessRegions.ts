@@ -27,41 +27,49 @@ export interface ShapeCluster {
   curved: number;
 }
 
+/** A region to read; `parts`: the outline clusters it was grouped from (their gaps are word gaps). */
+export interface TextlessRegion {
+  bbox: BBox;
+  parts: BBox[];
+}
+
 export function textlessRegions(
   images: BBox[],
   clusters: ShapeCluster[],
   spans: TextSpan[],
   W: number,
   H: number,
-): BBox[] {
+): TextlessRegion[] {
   const pageArea = W * H;
   const ok = (b: BBox) => {
     const w = b.x1 - b.x0;
     const h = b.y1 - b.y0;
     return w >= MIN_W && h >= MIN_H && w * h <= pageArea * MAX_PAGE_SHARE && !hasText(b, spans);
   };
-  const out: BBox[] = images.filter(ok);
+  const out: TextlessRegion[] = images.filter(ok).map((bbox) => ({ bbox, parts: [] }));
   // Curved clusters grouped by proximity (union–find over a few hundred boxes at most).
   const curved = clusters.filter((c) => c.curved > 0 && c.bbox.y1 - c.bbox.y0 <= MAX_GLYPH_CLUSTER_H).slice(0, 400);
   const parent = curved.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
   for (let i = 0; i < curved.length; i++)
     for (let j = 0; j < i; j++) if (near(curved[i].bbox, curved[j].bbox, GROUP_GAP)) parent[find(i)] = find(j);
-  const groups = new Map<number, ShapeCluster>();
+  const groups = new Map<number, ShapeCluster & { parts: BBox[] }>();
   curved.forEach((c, i) => {
     const r = find(i);
     const g = groups.get(r);
-    if (!g) groups.set(r, { bbox: { ...c.bbox }, count: c.count, curved: c.curved });
+    if (!g) groups.set(r, { bbox: { ...c.bbox }, count: c.count, curved: c.curved, parts: [c.bbox] });
     else {
       g.bbox = union(g.bbox, c.bbox);
       g.count += c.count;
       g.curved += c.curved;
+      g.parts.push(c.bbox);
     }
   });
   for (const g of groups.values())
-    if (g.count >= MIN_SHAPES && g.curved >= g.count * MIN_CURVED_SHARE && ok(g.bbox)) out.push(g.bbox);
+    if (g.count >= MIN_SHAPES && g.curved >= g.count * MIN_CURVED_SHARE && ok(g.bbox))
+      out.push({ bbox: g.bbox, parts: g.parts });
   // Larger regions first: a page's title before its ornaments when the cap is reached.
-  return out.sort((a, b) => area(b) - area(a));
+  return out.sort((a, b) => area(b.bbox) - area(a.bbox));
 }
 
 function area(b: BBox): number {
