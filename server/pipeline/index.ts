@@ -62,32 +62,7 @@ export async function analyzePage(
     /** How the page's text was read: OCR (its rotation and provider) or the text layer. */
     let read: Pick<PageAnalysis, 'ocr' | 'rotation' | 'provider'>;
     if (wantOcr) {
-      const scan = await renderPage(doc.doc, page, OCR_SCALE, false);
-      signal?.throwIfAborted();
-      const ocr = await recognize({ data: scan.data, width: scan.width, height: scan.height }, opts.providers, signal);
-      const os = ocrToSpans(ocr, scan.width, scan.height, scan.scale);
-      const doubt = lowOcrConfidenceWarning(ocr.confidence);
-      if (doubt) warnings.push(doubt);
-      const content: PageContent = {
-        page: pageNo,
-        width: os.width,
-        height: os.height,
-        spans: os.spans,
-        rules: [],
-        graphics: [],
-      };
-      laid = layoutPage({
-        content,
-        stats: ocrStats(os.spans.map((s) => s.fontSize)),
-        marks: [],
-      });
-      warnings.push(...laid.warnings);
-      for (const it of laid.items) {
-        if (!it.bbox) continue;
-        it.bbox = os.toDisplayed(it.bbox);
-        it.grid = toGrid(it.bbox, { width: W, height: H });
-      }
-      read = { ocr: true, rotation: ocr.rotation, provider: ocr.provider };
+      ({ laid, read } = await layoutOcrPage(doc, page, pageNo, opts, warnings, signal));
     } else {
       laid = await layoutTextLayerPage(doc, page, raw, opts, warnings, !tooLarge && opts.ocr !== 'never', signal);
       read = { ocr: false, rotation: 0 };
@@ -123,6 +98,44 @@ export async function analyzePage(
   } finally {
     page.cleanup();
   }
+}
+
+/** A page read by OCR whole (no usable text layer, or OCR "always"); boxes back on the displayed page. */
+async function layoutOcrPage(
+  doc: PdfHandle,
+  page: PDFPageProxy,
+  pageNo: number,
+  opts: AnalyzeOptions,
+  warnings: string[],
+  signal?: AbortSignal,
+): Promise<{ laid: ReturnType<typeof layoutPage>; read: Pick<PageAnalysis, 'ocr' | 'rotation' | 'provider'> }> {
+  const { width: W, height: H } = page.getViewport({ scale: 1 });
+  const scan = await renderPage(doc.doc, page, OCR_SCALE, false);
+  signal?.throwIfAborted();
+  const ocr = await recognize({ data: scan.data, width: scan.width, height: scan.height }, opts.providers, signal);
+  const os = ocrToSpans(ocr, scan.width, scan.height, scan.scale);
+  const doubt = lowOcrConfidenceWarning(ocr.confidence);
+  if (doubt) warnings.push(doubt);
+  const content: PageContent = {
+    page: pageNo,
+    width: os.width,
+    height: os.height,
+    spans: os.spans,
+    rules: [],
+    graphics: [],
+  };
+  const laid = layoutPage({
+    content,
+    stats: ocrStats(os.spans.map((s) => s.fontSize)),
+    marks: [],
+  });
+  warnings.push(...laid.warnings);
+  for (const it of laid.items) {
+    if (!it.bbox) continue;
+    it.bbox = os.toDisplayed(it.bbox);
+    it.grid = toGrid(it.bbox, { width: W, height: H });
+  }
+  return { laid, read: { ocr: true, rotation: ocr.rotation, provider: ocr.provider } };
 }
 
 /**
@@ -184,11 +197,13 @@ async function restoreLostGlyphs(
 ): Promise<void> {
   const ocr = await recognize({ data: scan.data, width: scan.width, height: scan.height }, opts.providers, signal);
   // A line the recognizer doubts (an old-style "1" alone read as "N") fills nothing.
-  const lines = ocr.lines.filter((l) => l.score >= LOST_MIN_SCORE).map((l) => ({
-    text: l.text.normalize('NFKC').trim(),
-    cx: (l.bbox.x0 + l.bbox.x1) / 2 / scan.scale,
-    cy: (l.bbox.y0 + l.bbox.y1) / 2 / scan.scale,
-  }));
+  const lines = ocr.lines
+    .filter((l) => l.score >= LOST_MIN_SCORE)
+    .map((l) => ({
+      text: l.text.normalize('NFKC').trim(),
+      cx: (l.bbox.x0 + l.bbox.x1) / 2 / scan.scale,
+      cy: (l.bbox.y0 + l.bbox.y1) / 2 / scan.scale,
+    }));
   const changed: string[] = [];
   for (const it of items) {
     if (!it.bbox || NOT_TEXT.has(it.cls) || it.parts?.length) continue;

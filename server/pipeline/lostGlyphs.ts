@@ -18,7 +18,6 @@ interface Glyph {
  * Nothing, or control characters only: pdf.js gives an unmapped glyph its character code as a
  * C0/C1 control ("\x81" for an old-style "1"), which the text content then drops.
  */
-// eslint-disable-next-line no-control-regex
 const NO_TEXT = /^[\u0000-\u0008\u000e-\u001f\u007f-\u009f]*$/;
 
 /** How many drawn glyphs (non-space, with an advance) have no Unicode text. */

@@ -8,7 +8,8 @@ import { toGrid, type DocItem } from '../model/items';
 import type { MissingLine } from './missingText';
 
 export function keepTextOfPictures(items: DocItem[], found: MissingLine[], content: PageContent): void {
-  const placed = (l: MissingLine) => items.some((it) => it.cls !== 'picture' && it.cls !== 'chart' && it.text.includes(l.text));
+  const placed = (l: MissingLine) =>
+    items.some((it) => it.cls !== 'picture' && it.cls !== 'chart' && it.text.includes(l.text));
   for (let k = items.length - 1; k >= 0; k--) {
     const pic = items[k];
     if ((pic.cls !== 'picture' && pic.cls !== 'chart') || !pic.bbox) continue;

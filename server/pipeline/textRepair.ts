@@ -22,9 +22,7 @@ export type Repair = 'patch' | 'glued' | 'replace';
  */
 export function isBadChar(ch: string): boolean {
   const c = ch.codePointAt(0)!;
-  return (
-    c === 0xfffd || (c < 0x20 && !/\s/.test(ch)) || (c >= 0x7f && c <= 0x9f) || (c >= 0xe000 && c <= 0xf8ff)
-  );
+  return c === 0xfffd || (c < 0x20 && !/\s/.test(ch)) || (c >= 0x7f && c <= 0x9f) || (c >= 0xe000 && c <= 0xf8ff);
 }
 
 /** At least this many words glued by one separator character make a line wrong throughout. */
@@ -174,4 +172,3 @@ function align(
 function plausibleFill(ch: string): boolean {
   return !/[\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]/u.test(ch);
 }
-
