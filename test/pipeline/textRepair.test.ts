@@ -91,7 +91,7 @@ test('real pages: a font map that sends spaces to "#" and characters decoded to 
         try {
           const page = await analyzePage(doc, 1, options({ ocr: 'auto' }));
           assert.equal(page.ocr, false, 'the page keeps its text layer');
-          warned.push(...page.warnings.filter((w) => w.includes('read by OCR')));
+          warned.push(...page.warnings.filter((w) => w.includes('characters are not plausible')));
           markdown.set(key, documentToMarkdown([page.items]));
         } finally {
           await doc.close();
