@@ -17,6 +17,7 @@ import { textLayerUsable } from '../pdf/text';
 import { layoutPage, layoutRegion } from '../layout/index';
 import { readPage, type RawPage } from './pageContent';
 import { recognize } from './ocrBridge';
+import type { OcrLine } from '../ocr/index';
 import { lowOcrConfidenceWarning, ocrToSpans } from './ocrPage';
 import { savePictures } from './pictures';
 import { cropRgba } from './crop';
@@ -173,10 +174,8 @@ async function layoutTextLayerPage(
       `text read by OCR where the page shows text that its text layer lacks (a picture or outlines): ${quoteList(found.map((l) => l.text))}`,
     );
   }
-  if (ocrOk && raw.lostGlyphs > 0) {
-    scan ??= await renderPage(doc.doc, page, OCR_SCALE, false);
-    await restoreLostGlyphs(scan, laid.items, opts, warnings, signal);
-  }
+  const render = async () => (scan ??= await renderPage(doc.doc, page, OCR_SCALE, false));
+  if (ocrOk && raw.lostGlyphs > 0) await restoreLostGlyphs(render, laid.items, opts, warnings, signal);
   if (ocrOk) await repairImplausibleLines(doc, page, laid.items, opts, warnings, signal, scan);
   return laid;
 }
@@ -187,33 +186,55 @@ async function layoutTextLayerPage(
  * character aligned to it (patchFromOcr); the page's warnings say which items changed.
  */
 const LOST_MIN_SCORE = 0.9;
+/** Up to this many items with lost glyphs are read from their own crops, more from one page OCR. */
+const LOST_CROP_MAX = 6;
 
 async function restoreLostGlyphs(
-  scan: RenderedPage,
+  render: () => Promise<RenderedPage>,
   items: DocItem[],
   opts: AnalyzeOptions,
   warnings: string[],
   signal?: AbortSignal,
 ): Promise<void> {
-  const ocr = await recognize({ data: scan.data, width: scan.width, height: scan.height }, opts.providers, signal);
+  // Only items holding a placeholder: a lost glyph elsewhere (a bullet of a symbol font beside
+  // the text) costs no OCR.
+  const suspects = items.filter(
+    (it) => it.bbox && !NOT_TEXT.has(it.cls) && !it.parts?.length && [...it.text].some(isBadChar),
+  );
+  if (!suspects.length) return;
+  const scan = await render();
   // A line the recognizer doubts (an old-style "1" alone read as "N") fills nothing.
-  const lines = ocr.lines
-    .filter((l) => l.score >= LOST_MIN_SCORE)
-    .map((l) => ({
-      text: l.text.normalize('NFKC').trim(),
-      cx: (l.bbox.x0 + l.bbox.x1) / 2 / scan.scale,
-      cy: (l.bbox.y0 + l.bbox.y1) / 2 / scan.scale,
-    }));
+  const keep = (ls: OcrLine[], dx: number, dy: number) =>
+    ls
+      .filter((l) => l.score >= LOST_MIN_SCORE)
+      .map((l) => ({
+        text: l.text.normalize('NFKC').trim(),
+        cx: dx + (l.bbox.x0 + l.bbox.x1) / 2 / scan.scale,
+        cy: dy + (l.bbox.y0 + l.bbox.y1) / 2 / scan.scale,
+      }));
+  // Few items: each from its crop; many: the page once.
+  const whole =
+    suspects.length > LOST_CROP_MAX
+      ? keep(
+          (await recognize({ data: scan.data, width: scan.width, height: scan.height }, opts.providers, signal)).lines,
+          0,
+          0,
+        )
+      : undefined;
   const changed: string[] = [];
-  for (const it of items) {
-    if (!it.bbox || NOT_TEXT.has(it.cls) || it.parts?.length) continue;
-    const b = it.bbox;
+  for (const it of suspects) {
+    signal?.throwIfAborted();
+    const b = it.bbox!;
+    let lines = whole;
+    if (!lines) {
+      const crop = cropRgba(scan, { x0: b.x0 - 2, y0: b.y0 - 2, x1: b.x1 + 2, y1: b.y1 + 2 });
+      lines = keep((await recognize(crop.image, opts.providers, signal)).lines, crop.x0, crop.y0);
+    }
     const read = lines
       .filter((l) => l.cx >= b.x0 - 2 && l.cx <= b.x1 + 2 && l.cy >= b.y0 - 2 && l.cy <= b.y1 + 2)
       .map((l) => l.text)
       .join(' ');
     if (!read) continue;
-    if (![...it.text].some(isBadChar)) continue;
     const text = patchFromOcr(it.text, read);
     if (text === it.text) continue;
     it.text = text;
