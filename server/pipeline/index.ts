@@ -168,12 +168,12 @@ async function layoutTextLayerPage(
     angles: extra.length ? [...raw.angles, ...extra.map(() => 0)] : raw.angles,
   });
   warnings.push(...laid.warnings);
-  if (found.length) {
-    keepTextOfPictures(laid.items, found, raw.content);
+  const left = found.length ? keepTextOfPictures(laid.items, found, raw.content) : [];
+  const added = found.filter((l) => !left.includes(l));
+  if (added.length)
     warnings.push(
-      `text read by OCR where the page shows text that its text layer lacks (a picture or outlines): ${quoteList(found.map((l) => l.text))}`,
+      `text read by OCR where the page shows text that its text layer lacks (a picture or outlines): ${quoteList(added.map((l) => l.text))}`,
     );
-  }
   const render = async () => (scan ??= await renderPage(doc.doc, page, OCR_SCALE, false));
   if (ocrOk && raw.lostGlyphs > 0) await restoreLostGlyphs(render, laid.items, opts, warnings, signal);
   if (ocrOk) await repairImplausibleLines(doc, page, laid.items, opts, warnings, signal, scan);
