@@ -12,6 +12,8 @@ import { joinLines } from '../lines/normalize';
 import { isCaptionStart } from './captions';
 import { codePitch, gridLine } from './codeGrid';
 import { pageProseSize, proseSized } from './pageProse';
+import { nestOutline, outlineHeadBlock } from './outline';
+import { flushRightLabel, joinHeadingLines, lowercaseOpening, loneTitleBlock } from './headingRoles';
 
 export interface Classified {
   block: Block;
@@ -19,6 +21,8 @@ export interface Classified {
   text: string;
   level?: number;
   ordered?: boolean;
+  /** The block's text went into the heading above it (a heading broken over two blocks). */
+  absorbed?: boolean;
 }
 
 export interface PageInfo {
@@ -98,11 +102,15 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
       out.push({ block: b, cls: 'caption', text });
       continue;
     }
+    // A label that ends in a colon at about the body size ("ACM Reference Format:", "Between:")
+    // introduces what follows it; a heading names a section.
+    const label = /:$/.test(text) && size < body * LABEL_MAX_BODY_RATIO;
     const headingLike =
       letters >= 2 &&
       lines.length <= 3 &&
       text.length <= 180 &&
       !/[,;]$/.test(text) &&
+      !label &&
       ((largerThanBody(size, body) && !proseSized(b, size, prose)) ||
         (allBold && size >= body * 0.92 && text.length <= 120 && !/[.]$/.test(text) && !lines.some((l) => l.inRow)));
     // Italic run of a few capitalized words on its own line, body-sized: a minor heading.
@@ -118,16 +126,27 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
       size >= body * 0.95 &&
       !largerThanBody(size, body);
     const capsHeading = !headingLike && !italicHeading && capsHeadingBlock(b, text, size, body, info);
-    if (headingLike || italicHeading || capsHeading) {
+    const outlineHead = !headingLike && !italicHeading && !capsHeading && outlineHeadBlock(b, text, size, body);
+    if (headingLike || italicHeading || capsHeading || outlineHead) {
+      // A title carries no section number: "14 ACKNOWLEDGMENTS" at the top of a page cut alone
+      // is that page's largest text, not the document's title.
       const isTitle =
         info.page === 1 &&
-        info.stats.titleSize !== undefined &&
-        Math.abs(size - info.stats.titleSize) < 0.3 &&
-        !out.some((c) => c.cls === 'title');
+        headingNumberDepth(text) === undefined &&
+        !out.some(
+          (c) => c.cls === 'title' || (c.cls === 'section_header' && headingNumberDepth(c.text) !== undefined),
+        ) &&
+        (info.stats.titleSize !== undefined
+          ? Math.abs(size - info.stats.titleSize) < 0.3
+          : loneTitleBlock(b, size, blocks, info, blockFontSize));
       if (isTitle) {
         out.push({ block: b, cls: 'title', text });
         continue;
       }
+      // A section heading opens with a capital, a number or a label: a line that starts in lower
+      // case is a keyword list ("finite fields, fast arithmetic, …") or the "and" between two
+      // parties of a judgment's caption. Nor is it set flush right alone ("Plaintiff/Respondent").
+      const notHeading = lowercaseOpening(b, text, size, body) || flushRightLabel(b, blocks, info.width);
       const depth = headingNumberDepth(text);
       const level =
         depth !== undefined && depth <= 6
@@ -136,7 +155,10 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
             ? levelForSize(size, info.stats)
             : levelForSize(body, info.stats);
       // A bold numbered line that is long reads as an ordered list item, not a heading.
-      if (capsHeading || !(b.marker && b.marker.ordered && !allBold && !largerThanBody(size, body))) {
+      if (
+        !notHeading &&
+        (capsHeading || outlineHead || !(b.marker && b.marker.ordered && !allBold && !largerThanBody(size, body)))
+      ) {
         out.push({ block: b, cls: 'section_header', text, level });
         continue;
       }
@@ -157,8 +179,13 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
     out.push({ block: b, cls: 'text', text });
   }
   assignListLevels(out);
+  nestOutline(out, body, blockFontSize);
+  joinHeadingLines(out, blockFontSize);
   return out;
 }
+
+/** A line ending in a colon up to this size over the body is a label, not a heading. */
+const LABEL_MAX_BODY_RATIO = 1.25;
 
 /** Letters a capitals heading needs, and the share of them that are capitals. */
 const CAPS_HEADING_MIN_LETTERS = 4;
@@ -175,7 +202,10 @@ const CAPS_HEADING_MIN_SIZE = 0.8;
  */
 function capsHeadingLine(b: Block, text: string, size: number, body: number): boolean {
   const l = b.lines[0];
-  if (b.lines.length !== 1 || !l.bold || l.inRow || l.monospace || l.mathRatio > 0) return false;
+  // A numbered head keeps its place beside a line across the gutter in the other column (MNRAS's
+  // "1 INTRODUCTION" level with "CONTENTS", both bold): a table cell carries no section number.
+  const rowMate = l.inRow && headingNumberDepth(text) === undefined;
+  if (b.lines.length !== 1 || !l.bold || rowMate || l.monospace || l.mathRatio > 0) return false;
   if (
     text.length > 80 ||
     text.split(/\s+/).length > 10 ||
