@@ -13,7 +13,8 @@ import { isCaptionStart } from './captions';
 import { codePitch, gridLine } from './codeGrid';
 import { pageProseSize, proseSized } from './pageProse';
 import { nestOutline, outlineHeadBlock } from './outline';
-import { flushRightLabel, joinHeadingLines, lowercaseOpening, loneTitleBlock } from './headingRoles';
+import { rankNumberedBySize } from './numberRanks';
+import { flushRightLabel, joinHeadingLines, lowercaseOpening, loneTitleBlock, sentenceLine } from './headingRoles';
 
 export interface Classified {
   block: Block;
@@ -145,8 +146,10 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
       }
       // A section heading opens with a capital, a number or a label: a line that starts in lower
       // case is a keyword list ("finite fields, fast arithmetic, …") or the "and" between two
-      // parties of a judgment's caption. Nor is it set flush right alone ("Plaintiff/Respondent").
-      const notHeading = lowercaseOpening(b, text, size, body) || flushRightLabel(b, blocks, info.width);
+      // parties of a judgment's caption. Nor is it set flush right alone ("Plaintiff/Respondent"),
+      // nor a sentence a size over the body.
+      const notHeading =
+        lowercaseOpening(b, text, size, body) || flushRightLabel(b, blocks, info.width) || sentenceLine(b, size, body);
       const depth = headingNumberDepth(text);
       const level =
         depth !== undefined && depth <= 6
@@ -181,6 +184,7 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
   assignListLevels(out);
   nestOutline(out, body, blockFontSize);
   joinHeadingLines(out, blockFontSize);
+  rankNumberedBySize(out, blockFontSize, (s) => levelForSize(largerThanBody(s, body) ? s : body, info.stats));
   return out;
 }
 

@@ -6,7 +6,8 @@
  *   the page's largest text, centred at the top;
  * - a heading broken over two blocks (a 25 pt head over two lines that the layout cut apart, a
  *   title whose second line sits beside the authors' column) is one heading;
- * - a line that opens in lower case is no section heading, nor is a line set flush right alone.
+ * - a line that opens in lower case is no section heading, nor is a line set flush right alone,
+ *   nor a sentence set a little larger than the body.
  */
 import type { Block } from './index';
 import type { PageInfo } from './classify';
@@ -135,4 +136,22 @@ export function flushRightLabel(b: Block, blocks: Block[], pageWidth: number): b
   if (x1 < right - FLUSH_RIGHT_TOLERANCE || x0 < pageWidth / 2) return false;
   if (Math.abs((x0 + x1) / 2 - pageWidth / 2) <= pageWidth * OFF_CENTRE_SHARE) return false;
   return !paragraphs.some((o) => o.lines.some((l) => Math.abs(l.bbox.x0 - x0) < FLUSH_RIGHT_TOLERANCE));
+}
+
+/** A heading line holds fewer words than this… */
+const SENTENCE_MIN_WORDS = 12;
+/** …where it is set in regular weight less than this much over the body. */
+const SENTENCE_MAX_BODY_RATIO = 1.3;
+
+/**
+ * A line of a dozen words or more in regular weight, a little larger than the body, is a
+ * sentence: a newsletter's italic notice ("Traffic Volunteers for the week of October 27 – 31 are
+ * parents from Room 15", 12 pt over 10 pt), a news page's standfirst. Bold and capitals are the
+ * marks of a long heading; their absence is the mark of a sentence.
+ */
+export function sentenceLine(b: Block, size: number, body: number): boolean {
+  if (size >= body * SENTENCE_MAX_BODY_RATIO || b.lines.some((l) => l.bold)) return false;
+  const first = b.lines[0]?.text ?? '';
+  if (!/\p{Ll}/u.test(first)) return false;
+  return first.trim().split(/\s+/).length >= SENTENCE_MIN_WORDS;
 }
