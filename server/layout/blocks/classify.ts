@@ -129,40 +129,9 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
     const capsHeading = !headingLike && !italicHeading && capsHeadingBlock(b, text, size, body, info);
     const outlineHead = !headingLike && !italicHeading && !capsHeading && outlineHeadBlock(b, text, size, body);
     if (headingLike || italicHeading || capsHeading || outlineHead) {
-      // A title carries no section number: "14 ACKNOWLEDGMENTS" at the top of a page cut alone
-      // is that page's largest text, not the document's title.
-      const isTitle =
-        info.page === 1 &&
-        headingNumberDepth(text) === undefined &&
-        !out.some(
-          (c) => c.cls === 'title' || (c.cls === 'section_header' && headingNumberDepth(c.text) !== undefined),
-        ) &&
-        (info.stats.titleSize !== undefined
-          ? Math.abs(size - info.stats.titleSize) < 0.3
-          : loneTitleBlock(b, size, blocks, info, blockFontSize));
-      if (isTitle) {
-        out.push({ block: b, cls: 'title', text });
-        continue;
-      }
-      // A section heading opens with a capital, a number or a label: a line that starts in lower
-      // case is a keyword list ("finite fields, fast arithmetic, …") or the "and" between two
-      // parties of a judgment's caption. Nor is it set flush right alone ("Plaintiff/Respondent"),
-      // nor a sentence a size over the body.
-      const notHeading =
-        lowercaseOpening(b, text, size, body) || flushRightLabel(b, blocks, info.width) || sentenceLine(b, size, body);
-      const depth = headingNumberDepth(text);
-      const level =
-        depth !== undefined && depth <= 6
-          ? depth
-          : largerThanBody(size, body)
-            ? levelForSize(size, info.stats)
-            : levelForSize(body, info.stats);
-      // A bold numbered line that is long reads as an ordered list item, not a heading.
-      if (
-        !notHeading &&
-        (capsHeading || outlineHead || !(b.marker && b.marker.ordered && !allBold && !largerThanBody(size, body)))
-      ) {
-        out.push({ block: b, cls: 'section_header', text, level });
+      const h = headingItem(b, text, size, { caps: capsHeading, outline: outlineHead, allBold }, out, blocks, info);
+      if (h) {
+        out.push(h);
         continue;
       }
     }
@@ -186,6 +155,45 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
   joinHeadingLines(out, blockFontSize);
   rankNumberedBySize(out, blockFontSize, (s) => levelForSize(largerThanBody(s, body) ? s : body, info.stats));
   return out;
+}
+
+/**
+ * The title or section heading a heading-like block is, or undefined where it is none after all
+ * (a lower-case opening, a flush-right label, a sentence, a long numbered line: a list item).
+ */
+function headingItem(
+  b: Block,
+  text: string,
+  size: number,
+  kind: { caps: boolean; outline: boolean; allBold: boolean },
+  out: Classified[],
+  blocks: Block[],
+  info: PageInfo,
+): Classified | undefined {
+  const body = info.stats.bodySize;
+  // A title carries no section number: "14 ACKNOWLEDGMENTS" at the top of a page cut alone is
+  // that page's largest text, not the document's title; nor does it come after a numbered head.
+  const isTitle =
+    info.page === 1 &&
+    headingNumberDepth(text) === undefined &&
+    !out.some((c) => c.cls === 'title' || (c.cls === 'section_header' && headingNumberDepth(c.text) !== undefined)) &&
+    (info.stats.titleSize !== undefined
+      ? Math.abs(size - info.stats.titleSize) < 0.3
+      : loneTitleBlock(b, size, blocks, info, blockFontSize));
+  if (isTitle) return { block: b, cls: 'title', text };
+  // A section heading opens with a capital, a number or a label: a line that starts in lower
+  // case is a keyword list ("finite fields, fast arithmetic, …") or the "and" between two
+  // parties of a judgment's caption. Nor is it set flush right alone ("Plaintiff/Respondent"),
+  // nor a sentence a size over the body.
+  if (lowercaseOpening(b, text, size, body) || flushRightLabel(b, blocks, info.width) || sentenceLine(b, size, body))
+    return undefined;
+  // A numbered line that is neither bold nor larger reads as an ordered list item, not a heading.
+  if (!kind.caps && !kind.outline && b.marker?.ordered && !kind.allBold && !largerThanBody(size, body))
+    return undefined;
+  const depth = headingNumberDepth(text);
+  const level =
+    depth !== undefined && depth <= 6 ? depth : levelForSize(largerThanBody(size, body) ? size : body, info.stats);
+  return { block: b, cls: 'section_header', text, level };
 }
 
 /** A line ending in a colon up to this size over the body is a label, not a heading. */
