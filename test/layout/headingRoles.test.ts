@@ -69,3 +69,16 @@ test("a sentence a size over the body is text; the newsletter's bold capitals he
   );
   assert.ok(!hs.some((h) => h.includes('Traffic Volunteers')), hs.join('\n'));
 });
+
+test("a logo's big letters with small words at their foot are no heading; the page's heads stay", async () => {
+  const { failed } = await failingSetTests([
+    'flowfram-brochure-p2-04',
+    'flowfram-brochure-p2-05',
+    'flowfram-brochure-p3-03',
+    'flowfram-brochure-p3-04',
+    'flowfram-brochure-p3-05',
+  ]);
+  assert.deepEqual(failed, []);
+  const md = await pageMarkdownOf('flowfram-brochure-p2-04');
+  assert.ok(/^FLF\b/m.test(md), md);
+});

@@ -14,7 +14,14 @@ import { codePitch, gridLine } from './codeGrid';
 import { pageProseSize, proseSized } from './pageProse';
 import { nestOutline, outlineHeadBlock } from './outline';
 import { rankNumberedBySize } from './numberRanks';
-import { flushRightLabel, joinHeadingLines, lowercaseOpening, loneTitleBlock, sentenceLine } from './headingRoles';
+import {
+  flushRightLabel,
+  joinHeadingLines,
+  lockupLine,
+  lowercaseOpening,
+  loneTitleBlock,
+  sentenceLine,
+} from './headingRoles';
 
 export interface Classified {
   block: Block;
@@ -184,8 +191,13 @@ function headingItem(
   // A section heading opens with a capital, a number or a label: a line that starts in lower
   // case is a keyword list ("finite fields, fast arithmetic, …") or the "and" between two
   // parties of a judgment's caption. Nor is it set flush right alone ("Plaintiff/Respondent"),
-  // nor a sentence a size over the body.
-  if (lowercaseOpening(b, text, size, body) || flushRightLabel(b, blocks, info.width) || sentenceLine(b, size, body))
+  // nor a sentence a size over the body, nor a logo's big letters with small words beside.
+  if (
+    lowercaseOpening(b, text, size, body) ||
+    flushRightLabel(b, blocks, info.width) ||
+    sentenceLine(b, size, body) ||
+    lockupLine(b, size, blocks, blockFontSize)
+  )
     return undefined;
   // A numbered line that is neither bold nor larger reads as an ordered list item, not a heading.
   if (!kind.caps && !kind.outline && b.marker?.ordered && !kind.allBold && !largerThanBody(size, body))

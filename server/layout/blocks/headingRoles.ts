@@ -7,7 +7,7 @@
  * - a heading broken over two blocks (a 25 pt head over two lines that the layout cut apart, a
  *   title whose second line sits beside the authors' column) is one heading;
  * - a line that opens in lower case is no section heading, nor is a line set flush right alone,
- *   nor a sentence set a little larger than the body.
+ *   nor a sentence set a little larger than the body, nor a logo's letters with small words beside.
  */
 import type { Block } from './index';
 import type { PageInfo } from './classify';
@@ -154,4 +154,26 @@ export function sentenceLine(b: Block, size: number, body: number): boolean {
   const first = b.lines[0]?.text ?? '';
   if (!/\p{Ll}/u.test(first)) return false;
   return first.trim().split(/\s+/).length >= SENTENCE_MIN_WORDS;
+}
+
+/** Small words start at most this many of the big line's font sizes after it… */
+const LOCKUP_MAX_GAP = 0.5;
+/** …and are set at most this share of its size. */
+const LOCKUP_MAX_SIZE_RATIO = 0.6;
+
+/**
+ * Big letters with small words right after them on their row, set well smaller: a logo's
+ * lockup ("FLF" with "Flowfram" at its foot), not a heading. A heading stands alone on its row,
+ * or with another column's line across a gutter.
+ */
+export function lockupLine(b: Block, size: number, blocks: Block[], sizeOf: (b: Block) => number): boolean {
+  if (b.lines.length !== 1) return false;
+  const { x1, y0, y1 } = b.bbox;
+  return blocks.some((o) => {
+    if (o === b) return false;
+    const l = o.lines[0];
+    if (!l || l.bbox.y0 >= y1 || l.bbox.y1 <= y0) return false;
+    const gap = l.bbox.x0 - x1;
+    return gap >= -1 && gap <= size * LOCKUP_MAX_GAP && sizeOf(o) <= size * LOCKUP_MAX_SIZE_RATIO;
+  });
 }
