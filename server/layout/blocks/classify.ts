@@ -14,6 +14,7 @@ import { codePitch, gridLine } from './codeGrid';
 import { pageProseSize, proseSized } from './pageProse';
 import { nestOutline, outlineHeadBlock } from './outline';
 import { rankNumberedBySize } from './numberRanks';
+import { inFurnitureBand } from '../order/place';
 import {
   flushRightLabel,
   joinHeadingLines,
@@ -192,11 +193,14 @@ function headingItem(
   // case is a keyword list ("finite fields, fast arithmetic, …") or the "and" between two
   // parties of a judgment's caption. Nor is it set flush right alone ("Plaintiff/Respondent"),
   // nor a sentence a size over the body, nor a logo's big letters with small words beside.
+  // Lines in the header and footer bands keep their heading form: the furniture stages judge them
+  // (stages/italicRunningHead.ts turns an italic band heading, "fonts-conf", into a page header).
   if (
-    lowercaseOpening(b, text, size, body) ||
-    flushRightLabel(b, blocks, info.width) ||
-    sentenceLine(b, size, body) ||
-    lockupLine(b, size, blocks, blockFontSize)
+    !inFurnitureBand(b.place) &&
+    (lowercaseOpening(b, text, size, body) ||
+      flushRightLabel(b, blocks, info.width) ||
+      sentenceLine(b, size, body) ||
+      lockupLine(b, size, blocks, blockFontSize))
   )
     return undefined;
   // A numbered line that is neither bold nor larger reads as an ordered list item, not a heading.
