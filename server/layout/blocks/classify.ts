@@ -232,7 +232,8 @@ function capsHeadingLine(b: Block, text: string, size: number, body: number): bo
   const l = b.lines[0];
   // A numbered head keeps its place beside a line across the gutter in the other column (MNRAS's
   // "1 INTRODUCTION" level with "CONTENTS", both bold): a table cell carries no section number.
-  const rowMate = l.inRow && headingNumberDepth(text) === undefined;
+  // A running head beside its page number ("87" / "4.3. HYPERBOLISCHE GEOMETRIE") is no such head.
+  const rowMate = l.inRow && (headingNumberDepth(text) === undefined || inFurnitureBand(b.place));
   if (b.lines.length !== 1 || !l.bold || rowMate || l.monospace || l.mathRatio > 0) return false;
   if (
     text.length > 80 ||

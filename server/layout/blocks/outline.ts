@@ -7,6 +7,7 @@
  * size and weight alone do not make them headings; the label, the weight and a line of their own do.
  */
 import type { Block } from './index';
+import { inFurnitureBand } from '../order/place';
 
 /** The kind of section label a heading starts with. */
 export type OutlineKind = 'roman' | 'letter' | 'arabic' | 'decimal' | 'appendix';
@@ -51,6 +52,8 @@ export function outlineHeadBlock(b: Block, text: string, size: number, body: num
   if (lines.some((l) => l.monospace || l.mathRatio > 0.2)) return false;
   // Bold heads of both columns may stand level with each other (REVTeX's "I. FIRST-LEVEL
   // HEADING" beside "A. Second-level heading"): a labelled bold line keeps its row mate.
+  // In the header band a row mate is the page number beside a running head.
+  if (lines.some((l) => l.inRow) && inFurnitureBand(b.place)) return false;
   if (lines.every((l) => l.bold)) return true;
   if (lines.some((l) => l.inRow)) return false;
   return lines.length === 1 && text.length <= ITALIC_OUTLINE_MAX_CHARS && wholeLineItalic(b);
