@@ -25,8 +25,11 @@ interface FontInfo {
 const MONO_RE = /mono|courier|consol|cmtt|menlo|inconsolata|typewriter|lucida ?console|sfmono|source ?code/i;
 // TeX fonts encode weight in the name: cmbx/sfbx (bold extended), lmromandemi, …
 // URW's Times and Palatino clones name their bold "Medi" (NimbusRomNo9L-Medi, -MediItal).
-const BOLD_RE = /bold|black|heavy|semibold|demi|cmbx|sfbx|cmb10|extrabold|[-,]bd\b|^[a-z]*bx\d|-medi(ital)?$/i;
-const ITALIC_RE = /italic|oblique|cmti|sfti|cmmi|[-,]it\b/i;
+// cm-super's sans bold extended is sfsx; Linux Libertine/Biolinum (acmart) name their weights and
+// slants by letters after "T": TB bold, TZ semibold, TI italic, TBI bold italic, TO oblique.
+const BOLD_RE =
+  /bold|black|heavy|semibold|demi|cmbx|sfbx|sfsx|cmb10|extrabold|[-,]bd\b|^[a-z]*bx\d|-medi(ital)?$|^Lin(?:Libertine|Biolinum)[A-Z]?[BZ]/i;
+const ITALIC_RE = /italic|oblique|cmti|sfti|cmmi|[-,]it\b|^Lin(?:Libertine|Biolinum)[A-Z]?[BZ]?[IO]$/i;
 
 function fontInfo(page: PDFPageProxy, fontName: string, family: string | undefined): FontInfo {
   let name = '';

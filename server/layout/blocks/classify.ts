@@ -12,6 +12,17 @@ import { joinLines } from '../lines/normalize';
 import { isCaptionStart } from './captions';
 import { codePitch, gridLine } from './codeGrid';
 import { pageProseSize, proseSized } from './pageProse';
+import { nestOutline, outlineHeadBlock } from './outline';
+import { rankNumberedBySize } from './numberRanks';
+import { inFurnitureBand } from '../order/place';
+import {
+  flushRightLabel,
+  joinHeadingLines,
+  lockupLine,
+  lowercaseOpening,
+  loneTitleBlock,
+  sentenceLine,
+} from './headingRoles';
 
 export interface Classified {
   block: Block;
@@ -19,6 +30,8 @@ export interface Classified {
   text: string;
   level?: number;
   ordered?: boolean;
+  /** The block's text went into the heading above it (a heading broken over two blocks). */
+  absorbed?: boolean;
 }
 
 export interface PageInfo {
@@ -98,11 +111,15 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
       out.push({ block: b, cls: 'caption', text });
       continue;
     }
+    // A label that ends in a colon at about the body size ("ACM Reference Format:", "Between:")
+    // introduces what follows it; a heading names a section.
+    const label = /:$/.test(text) && size < body * LABEL_MAX_BODY_RATIO;
     const headingLike =
       letters >= 2 &&
       lines.length <= 3 &&
       text.length <= 180 &&
       !/[,;]$/.test(text) &&
+      !label &&
       ((largerThanBody(size, body) && !proseSized(b, size, prose)) ||
         (allBold && size >= body * 0.92 && text.length <= 120 && !/[.]$/.test(text) && !lines.some((l) => l.inRow)));
     // Italic run of a few capitalized words on its own line, body-sized: a minor heading.
@@ -118,26 +135,11 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
       size >= body * 0.95 &&
       !largerThanBody(size, body);
     const capsHeading = !headingLike && !italicHeading && capsHeadingBlock(b, text, size, body, info);
-    if (headingLike || italicHeading || capsHeading) {
-      const isTitle =
-        info.page === 1 &&
-        info.stats.titleSize !== undefined &&
-        Math.abs(size - info.stats.titleSize) < 0.3 &&
-        !out.some((c) => c.cls === 'title');
-      if (isTitle) {
-        out.push({ block: b, cls: 'title', text });
-        continue;
-      }
-      const depth = headingNumberDepth(text);
-      const level =
-        depth !== undefined && depth <= 6
-          ? depth
-          : largerThanBody(size, body)
-            ? levelForSize(size, info.stats)
-            : levelForSize(body, info.stats);
-      // A bold numbered line that is long reads as an ordered list item, not a heading.
-      if (capsHeading || !(b.marker && b.marker.ordered && !allBold && !largerThanBody(size, body))) {
-        out.push({ block: b, cls: 'section_header', text, level });
+    const outlineHead = !headingLike && !italicHeading && !capsHeading && outlineHeadBlock(b, text, size, body);
+    if (headingLike || italicHeading || capsHeading || outlineHead) {
+      const h = headingItem(b, text, size, { caps: capsHeading, outline: outlineHead, allBold }, out, blocks, info);
+      if (h) {
+        out.push(h);
         continue;
       }
     }
@@ -157,8 +159,61 @@ export function classify(blocks: Block[], info: PageInfo, vocabulary: Set<string
     out.push({ block: b, cls: 'text', text });
   }
   assignListLevels(out);
+  nestOutline(out, body, blockFontSize);
+  joinHeadingLines(out, blockFontSize);
+  rankNumberedBySize(out, blockFontSize, (s) => levelForSize(largerThanBody(s, body) ? s : body, info.stats));
   return out;
 }
+
+/**
+ * The title or section heading a heading-like block is, or undefined where it is none after all
+ * (a lower-case opening, a flush-right label, a sentence, a long numbered line: a list item).
+ */
+function headingItem(
+  b: Block,
+  text: string,
+  size: number,
+  kind: { caps: boolean; outline: boolean; allBold: boolean },
+  out: Classified[],
+  blocks: Block[],
+  info: PageInfo,
+): Classified | undefined {
+  const body = info.stats.bodySize;
+  // A title carries no section number: "14 ACKNOWLEDGMENTS" at the top of a page cut alone is
+  // that page's largest text, not the document's title; nor does it come after a numbered head.
+  const isTitle =
+    info.page === 1 &&
+    headingNumberDepth(text) === undefined &&
+    !out.some((c) => c.cls === 'title' || (c.cls === 'section_header' && headingNumberDepth(c.text) !== undefined)) &&
+    (info.stats.titleSize !== undefined
+      ? Math.abs(size - info.stats.titleSize) < 0.3
+      : loneTitleBlock(b, size, blocks, info, blockFontSize));
+  if (isTitle) return { block: b, cls: 'title', text };
+  // A section heading opens with a capital, a number or a label: a line that starts in lower
+  // case is a keyword list ("finite fields, fast arithmetic, …") or the "and" between two
+  // parties of a judgment's caption. Nor is it set flush right alone ("Plaintiff/Respondent"),
+  // nor a sentence a size over the body, nor a logo's big letters with small words beside.
+  // Lines in the header and footer bands keep their heading form: the furniture stages judge them
+  // (stages/italicRunningHead.ts turns an italic band heading, "fonts-conf", into a page header).
+  if (
+    !inFurnitureBand(b.place) &&
+    (lowercaseOpening(b, text, size, body) ||
+      flushRightLabel(b, blocks, info.width) ||
+      sentenceLine(b, size, body) ||
+      lockupLine(b, size, blocks, blockFontSize))
+  )
+    return undefined;
+  // A numbered line that is neither bold nor larger reads as an ordered list item, not a heading.
+  if (!kind.caps && !kind.outline && b.marker?.ordered && !kind.allBold && !largerThanBody(size, body))
+    return undefined;
+  const depth = headingNumberDepth(text);
+  const level =
+    depth !== undefined && depth <= 6 ? depth : levelForSize(largerThanBody(size, body) ? size : body, info.stats);
+  return { block: b, cls: 'section_header', text, level };
+}
+
+/** A line ending in a colon up to this size over the body is a label, not a heading. */
+const LABEL_MAX_BODY_RATIO = 1.25;
 
 /** Letters a capitals heading needs, and the share of them that are capitals. */
 const CAPS_HEADING_MIN_LETTERS = 4;
@@ -175,7 +230,11 @@ const CAPS_HEADING_MIN_SIZE = 0.8;
  */
 function capsHeadingLine(b: Block, text: string, size: number, body: number): boolean {
   const l = b.lines[0];
-  if (b.lines.length !== 1 || !l.bold || l.inRow || l.monospace || l.mathRatio > 0) return false;
+  // A numbered head keeps its place beside a line across the gutter in the other column (MNRAS's
+  // "1 INTRODUCTION" level with "CONTENTS", both bold): a table cell carries no section number.
+  // A running head beside its page number ("87" / "4.3. HYPERBOLISCHE GEOMETRIE") is no such head.
+  const rowMate = l.inRow && (headingNumberDepth(text) === undefined || inFurnitureBand(b.place));
+  if (b.lines.length !== 1 || !l.bold || rowMate || l.monospace || l.mathRatio > 0) return false;
   if (
     text.length > 80 ||
     text.split(/\s+/).length > 10 ||

@@ -87,6 +87,8 @@ export function buildItems(state: PageState): PageState {
     }
     for (const b of e.blocks) {
       const c = byBlock.get(b)!;
+      // A heading's second block, its text already in the heading above (blocks/headingRoles.ts).
+      if (c.absorbed) continue;
       // A paragraph (or list item) that runs from the foot of one column (or band) to the head
       // of the next is one: joined, and dehyphenated across the break. Furniture bands are never
       // part of the body's paragraphs.
