@@ -155,12 +155,23 @@ export function findSideNotes<U extends NoteUnit>(units: U[], edges: TextEdges):
   for (const side of ['left', 'right'] as const) {
     const own = [...candidates].filter(([, s]) => s === side).map(([u]) => u);
     if (!own.length) continue;
-    const width = Math.max(...own.map((u) => u.bbox.x1)) - Math.min(...own.map((u) => u.bbox.x0));
-    if (width > NOTE_MAX_BODY_SHARE * (bodyX1 - bodyX0)) continue;
+    const x0 = Math.min(...own.map((u) => u.bbox.x0));
+    const x1 = Math.max(...own.map((u) => u.bbox.x1));
+    if (x1 - x0 > NOTE_MAX_BODY_SHARE * (bodyX1 - bodyX0)) continue;
+    // A picture or a table in that margin column makes it a sidebar (an infobox): a column the
+    // XY-cut reads whole, not notes beside paragraphs.
+    if (units.some((u) => u.text === undefined && u.bbox.x0 >= x0 - NOTE_MIN_GAP && u.bbox.x1 <= x1 + NOTE_MIN_GAP))
+      continue;
     for (const g of stacks(own)) {
       // A page number or an equation number alone in the margin is no note; a note's mark is.
       if (!g.some(letters)) continue;
+      // Words side by side on two rows or more are a table's rows (label and value), not a note.
+      if (wordRows(g.filter(letters)) >= 2) continue;
       const box = unionAll(g.map((u) => u.bbox));
+      // Narrower than the body lines beside it: the last of several text columns (a newspaper's
+      // fourth column, on a page whose strong right edge is the third's) is as wide as the others.
+      const beside = bodyLines.filter((u) => Math.min(u.bbox.y1, box.y1) - Math.max(u.bbox.y0, box.y0) > 0);
+      if (box.x1 - box.x0 > NOTE_MAX_BODY_SHARE * medianWidth(beside.length ? beside : bodyLines)) continue;
       // Something else in the note's spot (a wide equation or figure reaching into the margin):
       // leave the page as it is.
       const crowded = units.some(
@@ -169,7 +180,15 @@ export function findSideNotes<U extends NoteUnit>(units: U[], edges: TextEdges):
           Math.min(u.bbox.x1, box.x1) - Math.max(u.bbox.x0, box.x0) > 0 &&
           Math.min(u.bbox.y1, box.y1) - Math.max(u.bbox.y0, box.y0) > 1,
       );
-      if (!crowded) out.push({ side, units: g, bbox: box });
+      if (crowded) continue;
+      // A callout mark drawn over the body text on the note's row ("— 1 —" of an alert) is the
+      // note's: read with it, not between two lines of the paragraph under it.
+      for (const u of units) {
+        if (candidates.has(u) || u.text === undefined || letters(u) || !g.some((v) => sameRow(u.bbox, v.bbox, 0.3))) continue;
+        if (bodyLines.some((b) => b !== u && sameRow(u.bbox, b.bbox) && b.bbox.x0 <= u.bbox.x0 && b.bbox.x1 >= u.bbox.x1))
+          g.unshift(u);
+      }
+      out.push({ side, units: g, bbox: box });
     }
   }
   return out.sort((a, b) => a.bbox.y0 - b.bbox.y0);
@@ -182,8 +201,6 @@ export function findSideNotes<U extends NoteUnit>(units: U[], edges: TextEdges):
 function stacks<U extends NoteUnit>(us: U[]): U[][] {
   const sorted = [...us].sort((a, b) => a.bbox.y0 - b.bbox.y0 || a.bbox.x0 - b.bbox.x0);
   const groups: U[][] = [];
-  const sameRow = (a: BBox, b: BBox) =>
-    Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 0.5 * Math.min(a.y1 - a.y0, b.y1 - b.y0);
   for (const u of sorted) {
     const h = u.bbox.y1 - u.bbox.y0;
     const g = groups.find((grp) =>
@@ -200,6 +217,26 @@ function stacks<U extends NoteUnit>(us: U[]): U[][] {
   // Read row by row, left to right within a row.
   for (const g of groups) g.sort((a, b) => (sameRow(a.bbox, b.bbox) ? a.bbox.x0 - b.bbox.x0 : a.bbox.y0 - b.bbox.y0));
   return groups;
+}
+
+/** Boxes on one row: overlapping by `share` (half) of the lower one's height. */
+function sameRow(a: BBox, b: BBox, share = 0.5): boolean {
+  return Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > share * Math.min(a.y1 - a.y0, b.y1 - b.y0);
+}
+
+function medianWidth(us: NoteUnit[]): number {
+  const w = us.map((u) => u.bbox.x1 - u.bbox.x0).sort((a, b) => a - b);
+  return w[Math.floor(w.length / 2)] ?? 0;
+}
+
+/** Rows on which two or more of the lines stand side by side. */
+function wordRows<U extends NoteUnit>(us: U[]): number {
+  const rows = new Set<U>();
+  for (const a of us)
+    for (const b of us)
+      if (a !== b && a.bbox.x0 < b.bbox.x0 && Math.min(a.bbox.y1, b.bbox.y1) - Math.max(a.bbox.y0, b.bbox.y0) > 0)
+        rows.add(a);
+  return rows.size;
 }
 
 function unionAll(boxes: BBox[]): BBox {

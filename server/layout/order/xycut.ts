@@ -193,13 +193,27 @@ function rowAligned<U extends Unit>(left: U[], right: U[]): boolean {
   if (narrowest > total * 0.42) return false;
   const [few, many] = left.length <= right.length ? [left, right] : [right, left];
   let paired = 0;
+  // How far each paired unit's middle is off its mate's, as a share of its height.
+  const offsets: number[] = [];
   for (const u of few) {
     const cy = (u.cutBox.y0 + u.cutBox.y1) / 2;
     const h = u.cutBox.y1 - u.cutBox.y0;
-    if (many.some((v) => Math.abs((v.cutBox.y0 + v.cutBox.y1) / 2 - cy) < Math.max(2, h))) paired++;
+    let best = Infinity;
+    for (const v of many) best = Math.min(best, Math.abs((v.cutBox.y0 + v.cutBox.y1) / 2 - cy));
+    if (best < Math.max(2, h)) {
+      paired++;
+      offsets.push(best / Math.max(1, u.bbox.y1 - u.bbox.y0));
+    }
   }
-  return paired >= few.length * 0.7 && few.length >= many.length * 0.5;
+  if (paired < few.length * 0.7 || few.length < many.length * 0.5) return false;
+  // A table's cells share their rows; two blocks side by side on baseline grids half a line
+  // apart (a letter's sender and recipient addresses) pair up only within the tolerance.
+  offsets.sort((a, b) => a - b);
+  return offsets[Math.floor(offsets.length / 2)]! <= ROW_OFFSET_MAX;
 }
+
+/** Paired units of table columns are off each other's row by at most this share of a line's height (median). */
+const ROW_OFFSET_MAX = 0.3;
 
 /** Cut at the widest horizontal whitespace band. */
 function horizontalCut<U extends Unit>(units: U[]): [U[], U[]] | undefined {
