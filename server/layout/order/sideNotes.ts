@@ -24,13 +24,15 @@ export interface TextEdges {
 /** Runs starting (ending) within this many points of an edge count towards it. */
 const EDGE_TOLERANCE = 0.75;
 /** An edge is strong with at least this many runs on it… */
-const EDGE_MIN_RUNS = 6;
+const EDGE_MIN_RUNS = 8;
 /** …and at least this share of the runs on the page's strongest edge. */
 const EDGE_MIN_SHARE = 0.35;
 /** Only runs at least this many font sizes wide count towards an edge. */
 const EDGE_MIN_RUN_SIZES = 6;
 /** A note stands at least this far (points) outside the edge… */
 const NOTE_MIN_GAP = 3;
+/** …after a gap of at least this share of the font size (wider than a word space)… */
+const NOTE_MIN_GAP_SIZES = 0.6;
 /** …and a hyphen or a quote may stick out of the body's edge by this much (microtype protrusion). */
 const PROTRUSION = 1.5;
 /** A note column is at most this share of the body's width (two text columns are not notes). */
@@ -94,7 +96,14 @@ export function splitsAtEdge(cur: TextSpan[], s: TextSpan, edges: TextEdges): bo
     x1 = Math.max(x1, c.bbox.x1);
   }
   const { left, right } = edges;
-  if (right !== undefined && x0 < right && x1 <= right + PROTRUSION && s.bbox.x0 >= right + NOTE_MIN_GAP) {
+  const size = Math.min(s.fontSize, cur[cur.length - 1]!.fontSize);
+  if (
+    right !== undefined &&
+    x0 < right &&
+    x1 <= right + PROTRUSION &&
+    s.bbox.x0 >= right + NOTE_MIN_GAP &&
+    s.bbox.x0 - x1 >= NOTE_MIN_GAP_SIZES * size
+  ) {
     // Code overflowing the text block goes on in its own font.
     return !(s.monospace && cur[cur.length - 1]!.monospace);
   }
@@ -118,6 +127,8 @@ export interface NoteUnit {
   bbox: BBox;
   /** The line's text; undefined for pictures, tables and formulas. */
   text?: string;
+  /** What a unit without text is. */
+  kind?: 'picture' | 'table' | 'formula' | 'line';
 }
 
 export interface SideNote<U> {
@@ -160,23 +171,34 @@ export function findSideNotes<U extends NoteUnit>(units: U[], edges: TextEdges):
     if (x1 - x0 > NOTE_MAX_BODY_SHARE * (bodyX1 - bodyX0)) continue;
     // A picture or a table in that margin column makes it a sidebar (an infobox): a column the
     // XY-cut reads whole, not notes beside paragraphs.
-    if (units.some((u) => u.text === undefined && u.bbox.x0 >= x0 - NOTE_MIN_GAP && u.bbox.x1 <= x1 + NOTE_MIN_GAP))
-      continue;
+    const sidebar = (u: U) => u.kind === 'picture' || u.kind === 'table';
+    if (units.some((u) => sidebar(u) && u.bbox.x0 >= x0 - NOTE_MIN_GAP && u.bbox.x1 <= x1 + NOTE_MIN_GAP)) continue;
     for (const g of stacks(own)) {
       // A page number or an equation number alone in the margin is no note; a note's mark is.
       if (!g.some(letters)) continue;
       // Words side by side on two rows or more are a table's rows (label and value), not a note.
       if (wordRows(g.filter(letters)) >= 2) continue;
       const box = unionAll(g.map((u) => u.bbox));
+      // A formula inside the note (a label's math brackets read as math) is the note's.
+      const within = (u: U) =>
+        u.bbox.x0 >= box.x0 - 1 && u.bbox.x1 <= box.x1 + 1 && u.bbox.y0 >= box.y0 - 1 && u.bbox.y1 <= box.y1 + 1;
+      const inner = units.filter((u) => u.kind === 'formula' && within(u));
       // Narrower than the body lines beside it: the last of several text columns (a newspaper's
       // fourth column, on a page whose strong right edge is the third's) is as wide as the others.
       const beside = bodyLines.filter((u) => Math.min(u.bbox.y1, box.y1) - Math.max(u.bbox.y0, box.y0) > 0);
       if (box.x1 - box.x0 > NOTE_MAX_BODY_SHARE * medianWidth(beside.length ? beside : bodyLines)) continue;
+      // Beside the text block itself: a body line on the note's rows reaches the edge (centred
+      // title lines that happen to end on one x are no text block).
+      const edge = side === 'left' ? left! : right!;
+      const onEdge = (u: U) =>
+        side === 'left' ? Math.abs(u.bbox.x0 - edge) <= EDGE_TOLERANCE : Math.abs(u.bbox.x1 - edge) <= PROTRUSION;
+      if (!beside.some(onEdge)) continue;
       // Something else in the note's spot (a wide equation or figure reaching into the margin):
       // leave the page as it is.
       const crowded = units.some(
         (u) =>
           !candidates.has(u) &&
+          !inner.includes(u) &&
           Math.min(u.bbox.x1, box.x1) - Math.max(u.bbox.x0, box.x0) > 0 &&
           Math.min(u.bbox.y1, box.y1) - Math.max(u.bbox.y0, box.y0) > 1,
       );
@@ -188,6 +210,8 @@ export function findSideNotes<U extends NoteUnit>(units: U[], edges: TextEdges):
         if (bodyLines.some((b) => b !== u && sameRow(u.bbox, b.bbox) && b.bbox.x0 <= u.bbox.x0 && b.bbox.x1 >= u.bbox.x1))
           g.unshift(u);
       }
+      g.push(...inner);
+      g.sort((a, b) => (sameRow(a.bbox, b.bbox) ? a.bbox.x0 - b.bbox.x0 : a.bbox.y0 - b.bbox.y0));
       out.push({ side, units: g, bbox: box });
     }
   }

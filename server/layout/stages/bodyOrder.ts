@@ -50,7 +50,7 @@ export function orderBody(state: PageState): PageState {
 
 /** A body unit as side-note detection sees it: upright lines carry their text. */
 function noteUnit(u: PageUnit): NoteUnit & { unit: PageUnit } {
-  return { unit: u, bbox: u.bbox, text: u.kind === 'line' && !u.rotated ? u.line.text : undefined };
+  return { unit: u, bbox: u.bbox, kind: u.kind, text: u.kind === 'line' && !u.rotated ? u.line.text : undefined };
 }
 
 /**
