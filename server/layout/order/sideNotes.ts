@@ -74,7 +74,16 @@ export function textEdges(spans: TextSpan[]): TextEdges {
   // Runs of a dozen letters and more: a note's mark ("a", "- 1 -") set flush against the note
   // column is no edge of the text block.
   const text = spans.filter((s) => s.bbox.x1 - s.bbox.x0 >= EDGE_MIN_RUN_SIZES * s.fontSize);
-  return { left: edge(text.map((s) => s.bbox.x0), true), right: edge(text.map((s) => s.bbox.x1), false) };
+  return {
+    left: edge(
+      text.map((s) => s.bbox.x0),
+      true,
+    ),
+    right: edge(
+      text.map((s) => s.bbox.x1),
+      false,
+    ),
+  };
 }
 
 /** A list marker, a number or a lone symbol: hangs in the margin as part of its line. */
@@ -206,8 +215,11 @@ export function findSideNotes<U extends NoteUnit>(units: U[], edges: TextEdges):
       // A callout mark drawn over the body text on the note's row ("— 1 —" of an alert) is the
       // note's: read with it, not between two lines of the paragraph under it.
       for (const u of units) {
-        if (candidates.has(u) || u.text === undefined || letters(u) || !g.some((v) => sameRow(u.bbox, v.bbox, 0.3))) continue;
-        if (bodyLines.some((b) => b !== u && sameRow(u.bbox, b.bbox) && b.bbox.x0 <= u.bbox.x0 && b.bbox.x1 >= u.bbox.x1))
+        if (candidates.has(u) || u.text === undefined || letters(u) || !g.some((v) => sameRow(u.bbox, v.bbox, 0.3)))
+          continue;
+        if (
+          bodyLines.some((b) => b !== u && sameRow(u.bbox, b.bbox) && b.bbox.x0 <= u.bbox.x0 && b.bbox.x1 >= u.bbox.x1)
+        )
           g.unshift(u);
       }
       g.push(...inner);

@@ -41,7 +41,7 @@ export function orderBody(state: PageState): PageState {
   });
   const ordered = [
     ...state.header.map((u) => place(u, { band: 'header', column: '' })),
-    ...body.map((o) => place(o.unit, { band: 'body', column: o.column, ...(isAside(o) ? { aside: true } : {}) })),
+    ...body.map((o) => place(o.unit, { band: 'body', column: o.column, ...(o.aside ? { aside: true } : {}) })),
     ...state.footer.map((u) => place(u, { band: 'footer', column: '' })),
     ...state.margin.map((u) => place(u, { band: 'margin', column: '' })),
   ];
@@ -58,7 +58,10 @@ function noteUnit(u: PageUnit): NoteUnit & { unit: PageUnit } {
  * sits beside, in a column of its own. Paragraphs are the blocks the items stage will build from
  * the same lines (blocks/index.ts).
  */
-function withNotes(body: Ordered<PageUnit>[], notes: SideNote<NoteUnit & { unit: PageUnit }>[]): Ordered<PageUnit>[] {
+/** A body unit in order; `aside`: a side note's. */
+type BodyUnit = Ordered<PageUnit> & { aside?: boolean };
+
+function withNotes(body: Ordered<PageUnit>[], notes: SideNote<NoteUnit & { unit: PageUnit }>[]): BodyUnit[] {
   if (!notes.length) return body;
   const paragraphs: { first: number; last: number }[] = [];
   let run: { line: BlockLine; at: number }[] = [];
@@ -69,21 +72,18 @@ function withNotes(body: Ordered<PageUnit>[], notes: SideNote<NoteUnit & { unit:
     run = [];
   };
   body.forEach((o, at) => {
-    if (o.unit.kind === 'line') run.push({ line: { line: o.unit.line, place: { band: 'body', column: o.column } }, at });
+    if (o.unit.kind === 'line')
+      run.push({ line: { line: o.unit.line, place: { band: 'body', column: o.column } }, at });
     else flush();
   });
   flush();
   const ordered = body.map((o) => noteUnit(o.unit));
   const inserts = notes.map((n, k) => ({ at: noteInsertAt(n, ordered, paragraphs), k, n }));
-  const out: Ordered<PageUnit>[] = [];
+  const out: BodyUnit[] = [];
   for (let i = 0; i <= body.length; i++) {
     for (const ins of inserts.filter((x) => x.at === i))
-      for (const u of ins.n.units) out.push({ unit: u.unit, column: `note${ins.k}`, aside: true } as Ordered<PageUnit>);
+      for (const u of ins.n.units) out.push({ unit: u.unit, column: `note${ins.k}`, aside: true });
     if (i < body.length) out.push(body[i]!);
   }
   return out;
-}
-
-function isAside(o: Ordered<PageUnit>): boolean {
-  return (o as { aside?: boolean }).aside === true;
 }
