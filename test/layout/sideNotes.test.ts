@@ -93,6 +93,14 @@ test("a letter's sender and recipient blocks side by side are two blocks in colu
   );
 });
 
+test('a boxed title across newspaper columns keeps its short centred last line', async () => {
+  // papertex's "doublebox": "… embed a related text / inside a piece of news." The last line
+  // crosses no column gutter and was read with the columns under the box, a block of its own.
+  const { failed, ran } = await runSetTests(['papertex-p3-03']);
+  assert.equal(ran.length, 1);
+  assert.deepEqual(failed, []);
+});
+
 test('look-alikes keep their reading: an infobox column, two-column papers, a CV with dates in its left column', async () => {
   // The infobox is a picture, a caption and label/value rows beside the article: read after it.
   // tucv's résumé sets each entry's dates in a left column level with the entry's first line.

@@ -101,7 +101,7 @@ function bandCut<U extends Unit>(units: U[], gutters: { x0: number; x1: number }
     let cur: U[] = [];
     let curAcross: boolean | undefined;
     for (const u of sorted) {
-      const c = crosses(u);
+      const c = crosses(u) || (curAcross === true && centredTail(u, cur[cur.length - 1]!));
       if (curAcross !== undefined && c !== curAcross && cur.length) {
         bands.push(cur);
         cur = [];
@@ -114,6 +114,30 @@ function bandCut<U extends Unit>(units: U[], gutters: { x0: number; x1: number }
   }
   return undefined;
 }
+
+/**
+ * The short last line of a title set across the columns, centred under the line before it in the
+ * same size: part of the title's band, not the first line of the column under it (papertex's
+ * boxed "… embed a related text / inside a piece of news.").
+ */
+function centredTail(u: Unit, last: Unit): boolean {
+  const h = last.bbox.y1 - last.bbox.y0;
+  const mid = (b: BBox) => (b.x0 + b.x1) / 2;
+  const gap = u.bbox.y0 - last.bbox.y1;
+  return (
+    Math.abs(mid(u.bbox) - mid(last.bbox)) <= Math.max(2, TAIL_CENTRE_SHARE * (last.bbox.x1 - last.bbox.x0)) &&
+    Math.abs(u.bbox.y1 - u.bbox.y0 - h) <= TAIL_HEIGHT_SHARE * h &&
+    gap >= -1 &&
+    gap <= TAIL_MAX_GAP * h
+  );
+}
+
+/** A title's last line is centred within this share of the line above's width… */
+const TAIL_CENTRE_SHARE = 0.03;
+/** …as tall as it within this share… */
+const TAIL_HEIGHT_SHARE = 0.15;
+/** …and at most this many of its heights under it. */
+const TAIL_MAX_GAP = 0.8;
 
 /** The widest gutter that separates two groups standing side by side (their y-ranges overlap). */
 function verticalCut<U extends Unit>(
