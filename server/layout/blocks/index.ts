@@ -75,7 +75,16 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
       else if (line.italic !== prev.italic && cur.lines.length === 1 && prev.text.length <= 80) startNew = true;
       else if (overlapX <= 0) startNew = true;
       else if (!code && cur.marker && line.bbox.x0 < (cur.markerX ?? cur.bbox.x0) - size * 0.5) startNew = true;
-      else if (!code && !cur.marker && line.bbox.x0 > cur.bbox.x0 + size * 3 && cur.lines.length >= 2) startNew = true;
+      // A jump in indentation, unless the line is centred under the one before (a title's short
+      // last line).
+      else if (
+        !code &&
+        !cur.marker &&
+        line.bbox.x0 > cur.bbox.x0 + size * 3 &&
+        cur.lines.length >= 2 &&
+        !(Math.abs(line.bbox.x0 + line.bbox.x1 - prev.bbox.x0 - prev.bbox.x1) <= 4 && Math.abs(sizeRatio - 1) < 0.05)
+      )
+        startNew = true;
       // A first-line indent after a short line that ends a sentence: LaTeX's next paragraph
       // (no space between paragraphs, only the indent).
       else if (

@@ -8,6 +8,7 @@ import { composeAccents, normalizeSpanText } from './normalize';
 import { flushRightEdges, justifiedContinuations } from '../order/streamEvidence';
 import { gapCoversGutter } from '../order/xycut';
 import { mergeJustifiedOcrLines } from './justifiedOcr';
+import { splitsAtEdge, type TextEdges } from '../order/sideNotes';
 import type { Line } from './line';
 
 export type { Line } from './line';
@@ -107,7 +108,11 @@ function crossedWithin(spans: TextSpan[], x0: number, x1: number, right: TextSpa
   return crossing >= right.length;
 }
 
-export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number }[] = []): Line[] {
+export function buildLines(
+  spans: TextSpan[],
+  gutters: { x0: number; x1: number }[] = [],
+  edges: TextEdges = {},
+): Line[] {
   // Stream order (the order pdf.js gives, which is the content stream's) is evidence for lines.
   const streamAt = new Map<TextSpan, number>();
   spans.forEach((s, i) => streamAt.set(s, i));
@@ -203,6 +208,8 @@ export function buildLines(spans: TextSpan[], gutters: { x0: number; x1: number 
         const spacedNext = continues.has(s);
         if (
           crossesGutter ||
+          // A margin note beside the text block, or a margin label set flush against it.
+          splitsAtEdge(cur, s, edges) ||
           (!spacedNext &&
             (gap > Math.max(size * allowed, 5) ||
               (!loneBullet && !loneNumber && prev.monospace !== s.monospace && gap > size * 0.7)))

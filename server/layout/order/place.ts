@@ -12,6 +12,8 @@ export interface Place {
   column: string;
   /** A line turned off the horizontal is a place of its own: its number on the page. */
   rotated?: number;
+  /** A side note (order/sideNotes.ts): a block of its own that no body paragraph runs into or out of. */
+  aside?: boolean;
 }
 
 export function samePlace(a: Place, b: Place): boolean {
@@ -21,4 +23,9 @@ export function samePlace(a: Place, b: Place): boolean {
 /** Header, footer and margin text never continue the body's paragraphs. */
 export function inFurnitureBand(p: Place): boolean {
   return p.band !== 'body';
+}
+
+/** Body paragraphs are joined across a column break, never into or out of a side note. */
+export function joinsAcross(p: Place): boolean {
+  return !inFurnitureBand(p) && !p.aside;
 }

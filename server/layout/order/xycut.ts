@@ -101,7 +101,7 @@ function bandCut<U extends Unit>(units: U[], gutters: { x0: number; x1: number }
     let cur: U[] = [];
     let curAcross: boolean | undefined;
     for (const u of sorted) {
-      const c = crosses(u);
+      const c = crosses(u) || (curAcross === true && centredTail(u, cur[cur.length - 1]!));
       if (curAcross !== undefined && c !== curAcross && cur.length) {
         bands.push(cur);
         cur = [];
@@ -114,6 +114,30 @@ function bandCut<U extends Unit>(units: U[], gutters: { x0: number; x1: number }
   }
   return undefined;
 }
+
+/**
+ * The short last line of a title set across the columns, centred under the line before it in the
+ * same size: part of the title's band, not the first line of the column under it (papertex's
+ * boxed "… embed a related text / inside a piece of news.").
+ */
+function centredTail(u: Unit, last: Unit): boolean {
+  const h = last.bbox.y1 - last.bbox.y0;
+  const mid = (b: BBox) => (b.x0 + b.x1) / 2;
+  const gap = u.bbox.y0 - last.bbox.y1;
+  return (
+    Math.abs(mid(u.bbox) - mid(last.bbox)) <= Math.max(2, TAIL_CENTRE_SHARE * (last.bbox.x1 - last.bbox.x0)) &&
+    Math.abs(u.bbox.y1 - u.bbox.y0 - h) <= TAIL_HEIGHT_SHARE * h &&
+    gap >= -1 &&
+    gap <= TAIL_MAX_GAP * h
+  );
+}
+
+/** A title's last line is centred within this share of the line above's width… */
+const TAIL_CENTRE_SHARE = 0.03;
+/** …as tall as it within this share… */
+const TAIL_HEIGHT_SHARE = 0.15;
+/** …and at most this many of its heights under it. */
+const TAIL_MAX_GAP = 0.8;
 
 /** The widest gutter that separates two groups standing side by side (their y-ranges overlap). */
 function verticalCut<U extends Unit>(
@@ -193,13 +217,27 @@ function rowAligned<U extends Unit>(left: U[], right: U[]): boolean {
   if (narrowest > total * 0.42) return false;
   const [few, many] = left.length <= right.length ? [left, right] : [right, left];
   let paired = 0;
+  // How far each paired unit's middle is off its mate's, as a share of its height.
+  const offsets: number[] = [];
   for (const u of few) {
     const cy = (u.cutBox.y0 + u.cutBox.y1) / 2;
     const h = u.cutBox.y1 - u.cutBox.y0;
-    if (many.some((v) => Math.abs((v.cutBox.y0 + v.cutBox.y1) / 2 - cy) < Math.max(2, h))) paired++;
+    let best = Infinity;
+    for (const v of many) best = Math.min(best, Math.abs((v.cutBox.y0 + v.cutBox.y1) / 2 - cy));
+    if (best < Math.max(2, h)) {
+      paired++;
+      offsets.push(best / Math.max(1, u.bbox.y1 - u.bbox.y0));
+    }
   }
-  return paired >= few.length * 0.7 && few.length >= many.length * 0.5;
+  if (paired < few.length * 0.7 || few.length < many.length * 0.5) return false;
+  // A table's cells share their rows; two blocks side by side on baseline grids half a line
+  // apart (a letter's sender and recipient addresses) pair up only within the tolerance.
+  offsets.sort((a, b) => a - b);
+  return offsets[Math.floor(offsets.length / 2)]! <= ROW_OFFSET_MAX;
 }
+
+/** Paired units of table columns are off each other's row by at most this share of a line's height (median). */
+const ROW_OFFSET_MAX = 0.3;
 
 /** Cut at the widest horizontal whitespace band. */
 function horizontalCut<U extends Unit>(units: U[]): [U[], U[]] | undefined {

@@ -1,10 +1,13 @@
 /**
  * Stage 4, body order: the body's units in reading order by XY-cut (xycut.ts), replaced by the
- * content stream's order where that reads like a page (streamOrder.ts); the header band first,
- * then the body, the footer band and side-margin text.
+ * content stream's order where that reads like a page (streamOrder.ts); side notes in the margin
+ * beside the text block (sideNotes.ts) taken out first and read next to their paragraph; the
+ * header band first, then the body, the footer band and side-margin text.
  */
-import { xyCut } from '../order/xycut';
+import { xyCut, type Ordered } from '../order/xycut';
 import { followStream } from '../order/streamOrder';
+import { findSideNotes, noteInsertAt, type NoteUnit, type SideNote } from '../order/sideNotes';
+import { buildBlocks, type BlockLine } from '../blocks/index';
 import type { Place } from '../order/place';
 import { lineStreamPosition, type PageState, type PageUnit, type PlacedUnit } from './state';
 
@@ -25,8 +28,11 @@ export function orderBody(state: PageState): PageState {
       return tables[o.unit.index].spanIndices.length ? Math.min(...tables[o.unit.index].spanIndices) : undefined;
     return lineStreamPosition(state, o.unit);
   };
-  const geo = xyCut(state.body, { minGutter, rtl, minColumnWidth: state.width * MIN_COLUMN_PAGE_SHARE, gutters });
-  const body = rtl ? geo : followStream(geo, streamOf, gutters);
+  const notes = rtl ? [] : findSideNotes(state.body.map(noteUnit), state.edges);
+  const inNote = new Set(notes.flatMap((n) => n.units.map((u) => u.unit)));
+  const main = state.body.filter((u) => !inNote.has(u));
+  const geo = xyCut(main, { minGutter, rtl, minColumnWidth: state.width * MIN_COLUMN_PAGE_SHARE, gutters });
+  const body = withNotes(rtl ? geo : followStream(geo, streamOf, gutters), notes);
   // Every turned line is a place of its own: it never joins another line's block.
   let turned = 0;
   const place = (unit: PageUnit, base: Place): PlacedUnit => ({
@@ -35,9 +41,49 @@ export function orderBody(state: PageState): PageState {
   });
   const ordered = [
     ...state.header.map((u) => place(u, { band: 'header', column: '' })),
-    ...body.map((o) => place(o.unit, { band: 'body', column: o.column })),
+    ...body.map((o) => place(o.unit, { band: 'body', column: o.column, ...(o.aside ? { aside: true } : {}) })),
     ...state.footer.map((u) => place(u, { band: 'footer', column: '' })),
     ...state.margin.map((u) => place(u, { band: 'margin', column: '' })),
   ];
   return { ...state, rtl, ordered };
+}
+
+/** A body unit as side-note detection sees it: upright lines carry their text. */
+function noteUnit(u: PageUnit): NoteUnit & { unit: PageUnit } {
+  return { unit: u, bbox: u.bbox, kind: u.kind, text: u.kind === 'line' && !u.rotated ? u.line.text : undefined };
+}
+
+/**
+ * The side notes put into the body's order, each after (or, a label, before) the paragraph it
+ * sits beside, in a column of its own. Paragraphs are the blocks the items stage will build from
+ * the same lines (blocks/index.ts).
+ */
+/** A body unit in order; `aside`: a side note's. */
+type BodyUnit = Ordered<PageUnit> & { aside?: boolean };
+
+function withNotes(body: Ordered<PageUnit>[], notes: SideNote<NoteUnit & { unit: PageUnit }>[]): BodyUnit[] {
+  if (!notes.length) return body;
+  const paragraphs: { first: number; last: number }[] = [];
+  let run: { line: BlockLine; at: number }[] = [];
+  const flush = () => {
+    const at = new Map(run.map((r) => [r.line.line, r.at]));
+    for (const b of buildBlocks(run.map((r) => r.line)))
+      paragraphs.push({ first: at.get(b.lines[0]!)!, last: at.get(b.lines[b.lines.length - 1]!)! });
+    run = [];
+  };
+  body.forEach((o, at) => {
+    if (o.unit.kind === 'line')
+      run.push({ line: { line: o.unit.line, place: { band: 'body', column: o.column } }, at });
+    else flush();
+  });
+  flush();
+  const ordered = body.map((o) => noteUnit(o.unit));
+  const inserts = notes.map((n, k) => ({ at: noteInsertAt(n, ordered, paragraphs), k, n }));
+  const out: BodyUnit[] = [];
+  for (let i = 0; i <= body.length; i++) {
+    for (const ins of inserts.filter((x) => x.at === i))
+      for (const u of ins.n.units) out.push({ unit: u.unit, column: `note${ins.k}`, aside: true });
+    if (i < body.length) out.push(body[i]!);
+  }
+  return out;
 }

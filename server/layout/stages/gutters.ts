@@ -4,6 +4,7 @@
  */
 import type { BBox } from '../../../common/protocol';
 import { buildLines, findGutters, makeLine, markRowMates } from '../lines/index';
+import { textEdges } from '../order/sideNotes';
 import type { PageState, PageUnit } from './state';
 
 /** A line is cut by a band this share of its height either side of its middle: ascenders overlap. */
@@ -17,7 +18,8 @@ const GUTTER_EDGE_TOLERANCE = 0.5;
 
 export function findColumnGutters(state: PageState): PageState {
   const gutters = findGutters(state.upright, state.width);
-  const lines = buildLines(state.upright, gutters);
+  const edges = textEdges(state.upright);
+  const lines = buildLines(state.upright, gutters, edges);
   markRowMates(lines, state.width, gutters);
   const units: PageUnit[] = [];
   for (const l of lines)
@@ -37,7 +39,7 @@ export function findColumnGutters(state: PageState): PageState {
   state.tables.forEach((t, index) => units.push({ kind: 'table', index, bbox: t.bbox, cutBox: t.bbox }));
   state.formulas.forEach((f, index) => units.push({ kind: 'formula', index, bbox: f.bbox, cutBox: f.bbox }));
   for (const u of units) clipToGutters(u, gutters);
-  return { ...state, gutters, lines, units };
+  return { ...state, gutters, edges, lines, units };
 }
 
 /**

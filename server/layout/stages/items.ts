@@ -12,7 +12,7 @@ import { classify, type Classified } from '../blocks/classify';
 import { joinLines, vocabularyOf } from '../lines/normalize';
 import { continuesParagraph } from '../blocks/continuation';
 import { blockLatex, inlineParts, mathSpanTest } from '../math/index';
-import { inFurnitureBand, samePlace } from '../order/place';
+import { joinsAcross, samePlace } from '../order/place';
 import type { PageState } from './state';
 
 /** A drawn bullet is at most this share of the line's font size wide and high (plus a point)… */
@@ -90,16 +90,16 @@ export function buildItems(state: PageState): PageState {
       // A heading's second block, its text already in the heading above (blocks/headingRoles.ts).
       if (c.absorbed) continue;
       // A paragraph (or list item) that runs from the foot of one column (or band) to the head
-      // of the next is one: joined, and dehyphenated across the break. Furniture bands are never
-      // part of the body's paragraphs.
+      // of the next is one: joined, and dehyphenated across the break. Furniture bands and side notes
+      // are never part of the body's paragraphs.
       const prev = items[items.length - 1];
       const prevBlock = prev && lastText?.item === prev ? lastText.block : undefined;
       if (
         c.cls === 'text' &&
         prevBlock &&
         !samePlace(prevBlock.place, b.place) &&
-        !inFurnitureBand(prevBlock.place) &&
-        !inFurnitureBand(b.place) &&
+        joinsAcross(prevBlock.place) &&
+        joinsAcross(b.place) &&
         continuesParagraph(prevBlock, b, prev.text, c.text)
       ) {
         const next: DocItem = { cls: c.cls, text: c.text };

@@ -12,6 +12,7 @@ import type { Gutter } from '../order/streamOrder';
 import type { DetectedTable } from '../tables/index';
 import type { FormulaFound } from '../math/index';
 import type { Place } from '../order/place';
+import type { TextEdges } from '../order/sideNotes';
 
 export interface LayoutInput {
   content: PageContent;
@@ -65,6 +66,8 @@ export interface PageState {
 
   // gutters
   gutters: Gutter[];
+  /** The body text block's strong edges; side notes stand outside them (order/sideNotes.ts). */
+  edges: TextEdges;
   /** Upright text lines (built against the gutters). */
   lines: Line[];
   units: PageUnit[];
@@ -103,6 +106,7 @@ export function newPageState(input: LayoutInput): PageState {
     upright: [],
     rotated: [],
     gutters: [],
+    edges: {},
     lines: [],
     units: [],
     header: [],
