@@ -566,7 +566,8 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
         );
       });
     // A label wrapped in the first column: the line holds only a first-column piece that goes
-    // on with the label above (starts in lower case, or the label above ends mid-phrase).
+    // on with the label above (starts in lower case, the label above ends mid-phrase, or it
+    // filled its column: LibreOffice's "Baseline / A" in a narrow first column).
     const labelWrap =
       prev !== undefined &&
       prevFirst &&
@@ -575,6 +576,7 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
       gap < size * 0.5 &&
       Math.abs(l.pieces[0]!.x0 - firstX(prev)) < size * 0.5 &&
       (/^\p{Ll}/u.test(l.pieces[0]!.text) ||
+        prev.full[0] === true ||
         /[-‐,&/]$|\b(?:and|or|of|the|for|in|to|with)$/.test(prev.cells[0]!.join(' ')));
     const cont =
       prev !== undefined &&
