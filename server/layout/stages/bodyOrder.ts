@@ -1,12 +1,13 @@
 /**
  * Stage 4, body order: the body's units in reading order by XY-cut (xycut.ts), replaced by the
- * content stream's order where that reads like a page (streamOrder.ts); the header band first,
+ * content stream's order (on a scan: the recognizer's line order) where that reads like a page
+ * (streamOrder.ts); the header band first,
  * then the body, the footer band and side-margin text.
  */
 import { xyCut } from '../order/xycut';
 import { followStream } from '../order/streamOrder';
 import type { Place } from '../order/place';
-import { lineStreamPosition, type PageState, type PageUnit, type PlacedUnit } from './state';
+import { lineStreamPosition, ocrLinePosition, type PageState, type PageUnit, type PlacedUnit } from './state';
 
 /** Narrowest vertical gutter a column cut needs, as a share of the body font size… */
 const MIN_GUTTER_BODY_SHARE = 0.45;
@@ -23,7 +24,7 @@ export function orderBody(state: PageState): PageState {
     // A table is where its first cell was drawn; a picture has no place in the text stream.
     if (o.unit.kind === 'table')
       return tables[o.unit.index].spanIndices.length ? Math.min(...tables[o.unit.index].spanIndices) : undefined;
-    return lineStreamPosition(state, o.unit);
+    return lineStreamPosition(state, o.unit) ?? ocrLinePosition(state, o.unit);
   };
   const geo = xyCut(state.body, { minGutter, rtl, minColumnWidth: state.width * MIN_COLUMN_PAGE_SHARE, gutters });
   const body = rtl ? geo : followStream(geo, streamOf, gutters);
