@@ -52,8 +52,7 @@ export class ScrollAttribution {
   isUsers(): boolean {
     const now = this.now();
     if (now < this.selfUntil) return false;
-    const users =
-      this.pointerDown || now - this.lastInput <= USER_INPUT_MS || now - this.lastUserScroll <= MOMENTUM_MS;
+    const users = this.pointerDown || now - this.lastInput <= USER_INPUT_MS || now - this.lastUserScroll <= MOMENTUM_MS;
     this.lastUserScroll = users ? now : -Infinity;
     return users;
   }

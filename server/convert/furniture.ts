@@ -128,16 +128,24 @@ const STAMP_RE =
  */
 const STAMP_MAX_CHARS = 400;
 
-/** Another furniture candidate shares the row (a running head set left and right). */
-function rowMate(page: PageAnalysis, ci: number): boolean {
+/**
+ * Another furniture candidate shares the row (a running head set left and right): 'page' when
+ * that mate is a page number ("16 … 4. MISCELLANEOUS MATHEMATICAL FEATURES"), 'other' for any
+ * other mate, undefined for none.
+ */
+function rowMate(page: PageAnalysis, ci: number): 'page' | 'other' | undefined {
   const a = page.items[ci]?.bbox;
-  if (!a) return false;
-  return page.furnitureCandidates.some((oi) => {
-    const b = oi !== ci ? page.items[oi]?.bbox : undefined;
-    if (!b) return false;
+  if (!a) return undefined;
+  let mate: 'page' | 'other' | undefined;
+  for (const oi of page.furnitureCandidates) {
+    const o = oi !== ci ? page.items[oi] : undefined;
+    const b = o?.bbox;
+    if (!b) continue;
     const overlapY = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
-    return overlapY > 0.5 * Math.min(a.y1 - a.y0, b.y1 - b.y0) && (b.x0 >= a.x1 || b.x1 <= a.x0);
-  });
+    if (overlapY > 0.5 * Math.min(a.y1 - a.y0, b.y1 - b.y0) && (b.x0 >= a.x1 || b.x1 <= a.x0))
+      mate = isPageNumber(o.text) ? 'page' : (mate ?? 'other');
+  }
+  return mate;
 }
 
 /**
@@ -175,7 +183,8 @@ const CITATION_RE =
  * margins start their body there. At the foot, where footnotes live, only a chapter–page number,
  * a line with a row mate or a citation line not led by a footnote mark.
  */
-export function furnitureByForm(it: DocItem, page: PageAnalysis, hasRowMate = false): boolean {
+export function furnitureByForm(it: DocItem, page: PageAnalysis, mate?: 'page' | 'other'): boolean {
+  const hasRowMate = mate !== undefined;
   const text = it.text.trim();
   if (!text || !it.bbox) return false;
   if (STAMP_RE.test(text) && text.length <= STAMP_MAX_CHARS) return true;
@@ -185,7 +194,10 @@ export function furnitureByForm(it: DocItem, page: PageAnalysis, hasRowMate = fa
     (it.bbox.x1 <= page.width * 0.15 || it.bbox.x0 >= page.width * 0.85);
   if (side) return text.length <= 200;
   const y = relY(it, page);
-  if (it.cls === 'section_header' || it.cls === 'title' || it.cls === 'list_item') return false;
+  // A section number read as a list label ("4. MISCELLANEOUS MATHEMATICAL FEATURES") beside the
+  // page number at the top: the running head of a book's section, not a list.
+  const numberedHead = it.cls === 'list_item' && mate === 'page' && y < 0.5;
+  if (it.cls === 'section_header' || it.cls === 'title' || (it.cls === 'list_item' && !numberedHead)) return false;
   const words = text.split(/\s+/).length;
   if (text.length > 90 || words > 14) return false;
   // A journal's citation line may end in a full stop ("… Publication date: August 2018.").
@@ -194,8 +206,12 @@ export function furnitureByForm(it: DocItem, page: PageAnalysis, hasRowMate = fa
   const abbreviated = hasRowMate && words <= ROW_MATE_MAX_WORDS_WITH_STOP;
   // A title a browser cut short ("… des évaluations l...") ends in an ellipsis, not a sentence.
   const truncated = /(\.\.\.|…)$/u.test(text);
-  if (!citation && !abbreviated && !truncated && /[.!?]["'”’)]*$/u.test(text.replace(/\bet al\.$/, 'et al')))
-    return false;
+  // A firm's name ends in its legal form's stop ("Antenna House, Inc."): a name, not a sentence
+  // ("The survey was funded by Acme, Inc." is one).
+  const unstopped = text
+    .replace(/\bet al\.$/, 'et al')
+    .replace(COMPANY_END_RE, (m, _f, at: number) => (isName(text.slice(0, at)) ? '' : m));
+  if (!citation && !abbreviated && !truncated && /[.!?]["'”’)]*$/u.test(unstopped)) return false;
   // A page reference, a revision or part number or a date in a line of a few words: what a
   // document system prints in its footer ("Jonathan Kew  March 29, 2004  Rev: 20"), not prose.
   // Not a footnote led by its mark ("1 Received March 3, 2004"); "2 sur 7" is a page reference.
@@ -209,6 +225,14 @@ export function furnitureByForm(it: DocItem, page: PageAnalysis, hasRowMate = fa
     );
   const numbered = /^\d{1,4}\s+\S|\S\s+\d{1,4}$/.test(text);
   return hasRowMate || numbered || citation || stamped || standsAlone(it, page);
+}
+
+/** A legal form closing a firm's name, with its full stop. */
+const COMPANY_END_RE = /,?\s+(Inc|Ltd|Co|Corp|LLC|L\.L\.C|Pty|plc|S\.A|S\.p\.A|N\.V|B\.V|e\.V)\.$/;
+
+/** Capitalised words only (and "&", "and", "of", "the"): a name. */
+function isName(text: string): boolean {
+  return text.split(/\s+/).every((w) => /^[\p{Lu}\d&]/u.test(w) || /^(and|of|the|und|de)$/.test(w));
 }
 
 /** A band line with a row mate and at most this many words may end in a full stop. */

@@ -44,8 +44,10 @@ export function markStampZones(page: PageAnalysis): void {
   const H = page.height;
   const mid = (it: DocItem) => (it.bbox!.y0 + it.bbox!.y1) / 2;
   for (const seed of page.items) {
-    if (!seed.bbox || furniture(seed) || !TAKEN.has(seed.cls)) continue;
+    if (!seed.bbox) continue;
     const identifier = IDENTIFIER_RE.test(seed.text.trim());
+    // An identifier already made a page header by its form still takes the journal lines with it.
+    if ((furniture(seed) && !identifier) || !(TAKEN.has(seed.cls) || (identifier && furniture(seed)))) continue;
     if (seed.text.length > STAMP_MAX_CHARS || !(identifier || STAMP_WORDS_RE.test(seed.text))) continue;
     const foot = mid(seed) >= H * (1 - STAMP_ZONE);
     if (!foot && mid(seed) > H * (identifier ? IDENTIFIER_ZONE : STAMP_ZONE)) continue;
@@ -57,9 +59,10 @@ export function markStampZones(page: PageAnalysis): void {
       const h = Math.min(b.y1 - b.y0, s.y1 - s.y0);
       return foot ? b.y0 >= s.y0 - h / 2 : b.y1 <= s.y1 + h / 2;
     };
-    const cands = page.items.filter(
-      (it) => it !== seed && it.bbox && TAKEN.has(it.cls) && !furniture(it) && edgeSide(it),
-    );
+    // The journal's name beside or over its identifier may have been set as a heading (Sprouts'
+    // "Working Papers on Information Systems" beside "ISSN 1535-6078"); only on the edge side.
+    const takes = (it: DocItem) => TAKEN.has(it.cls) || (identifier && it.cls === 'section_header');
+    const cands = page.items.filter((it) => it !== seed && it.bbox && takes(it) && !furniture(it) && edgeSide(it));
     for (let grown = true; grown;) {
       grown = false;
       for (const it of cands) {

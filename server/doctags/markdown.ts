@@ -163,6 +163,10 @@ function blockOf(item: DocItem, opts: MarkdownOptions): string {
       const t = tableToMarkdown(item.table ?? []);
       return joinParts(captionText(item), t || (item.caption?.text.trim() ? '' : '<!-- table -->'));
     }
+    case 'document_index':
+      // A table of contents: a table of title and page, as docling writes its document index.
+      if (item.table?.length) return joinParts(captionText(item), tableToMarkdown(item.table));
+      return escapeBlock(item.text);
     case 'list_item': {
       const st = freshState();
       st.depth = Math.max(0, Math.round(item.level ?? 0)) - 1;

@@ -122,7 +122,8 @@ function parseTokens(tokens: Token[]): DocPage[] {
       body = stripDanglingClose(body);
       if (e.cls !== 'code') body = body.trim();
     }
-    const item: DocItem = { cls: e.cls, text: e.figure ? '' : body };
+    const textless = e.figure && !(e.cls === 'document_index' && e.rows.length === 0);
+    const item: DocItem = { cls: e.cls, text: textless ? '' : body };
     if (e.parts && e.parts.some((p) => p.math)) {
       const parts = e.parts.filter((p) => p.text.trim() !== '' || !p.math);
       if (parts.length) {
@@ -163,6 +164,7 @@ function parseTokens(tokens: Token[]): DocPage[] {
       // labels, SMILES) it has no place in the document model.
       const cell = e.row?.[e.row.length - 1];
       if (cell) cell.text += s;
+      else if (e.cls === 'document_index') e.text += s; // an index written as text, not rows
     } else e.text += s;
   };
 

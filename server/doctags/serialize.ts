@@ -98,6 +98,7 @@ export function serializeItem(item: DocItem, labelImplied = false): string {
   if (
     hasMath(item) &&
     item.cls !== 'table' &&
+    item.cls !== 'document_index' &&
     item.cls !== 'picture' &&
     item.cls !== 'chart' &&
     item.cls !== 'code' &&
@@ -110,6 +111,10 @@ export function serializeItem(item: DocItem, labelImplied = false): string {
   switch (item.cls) {
     case 'table':
       return wrap(tag, loc + otslBody(item.table ?? []) + captionOf(item));
+    case 'document_index':
+      return item.table?.length
+        ? wrap(tag, loc + otslBody(item.table) + captionOf(item))
+        : wrap(tag, loc + escapeText(item.text.trim()));
     case 'picture':
     case 'chart':
       // A chart may carry its data as OTSL, as docling writes tabular chart data.

@@ -32,6 +32,9 @@ const FIGURE_TAGS: Record<string, RegionClass> = {
   chart: 'chart',
   otsl: 'table',
   table: 'table',
+  // A table of contents holds its entries as OTSL rows (title, page), as docling's TableItem
+  // labelled document_index does; one with no cells keeps its text.
+  document_index: 'document_index',
 };
 
 export const LIST_TAGS = new Set(['ordered_list', 'unordered_list']);

@@ -360,7 +360,8 @@ function addItem(packer: ChunkPacker, item: DocItem, page: ExportPage, opts: Chu
     return;
   }
   if ((item.cls === 'page_header' || item.cls === 'page_footer') && !opts.keepFurniture) return;
-  if (item.cls === 'table' && item.table && item.table.length > 0) addTable(packer, item, item.table, page);
+  if ((item.cls === 'table' || item.cls === 'document_index') && item.table && item.table.length > 0)
+    addTable(packer, item, item.table, page);
   else addText(packer, item, page);
 }
 

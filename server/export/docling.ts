@@ -248,7 +248,8 @@ function withCaption(
 
 /** `add_table`: a table, or a document index (text as Folio reads it; a table in docling: one cell holds it). */
 function addTableOf(ctx: ItemContext, it: DocItem, label: 'table' | 'document_index', layer: ContentLayer): ItemRefs {
-  const rows = label === 'table' ? (it.table ?? []) : [[{ tag: 'fcel' as const, text: it.text }]];
+  // A document index Folio found has its entries as rows; one read as text is one cell.
+  const rows = label === 'table' || it.table?.length ? (it.table ?? []) : [[{ tag: 'fcel' as const, text: it.text }]];
   const table = ctx.doc.addTable({ label, data: otslToTableData(rows), prov: ctx.prov(it), content_layer: layer });
   return withCaption(ctx, table, it);
 }

@@ -4,6 +4,7 @@
  * fields filled, as Docling's pipeline runs one model after another over the page batch:
  *
  *   tables           ruled, booktabs and aligned tables (tables/), a failure only a warning
+ *   contents         a table of contents: one document index (toc/), over any table found there
  *   units            pictures, tables, display formulas out of the text flow; spans by angle
  *   gutters          column gutters, lines built against them, the units the XY-cut orders
  *   furniture bands  header, footer and side-margin text apart from the body
@@ -15,6 +16,7 @@
  */
 import { newPageState, type LayoutInput, type LayoutResult, type Stage } from './stages/state';
 import { findTables } from './stages/tables';
+import { findContentsIndex } from './stages/contents';
 import { findUnits } from './stages/units';
 import { findColumnGutters } from './stages/gutters';
 import { findFurnitureBands } from './stages/furnitureBands';
@@ -30,6 +32,7 @@ export { layoutRegion } from './region';
 /** The stages in the order they run. */
 export const LAYOUT_STAGES: readonly { name: string; run: Stage }[] = [
   { name: 'tables', run: findTables },
+  { name: 'contents', run: findContentsIndex },
   { name: 'units', run: findUnits },
   { name: 'gutters', run: findColumnGutters },
   { name: 'furniture bands', run: findFurnitureBands },

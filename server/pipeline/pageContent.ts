@@ -9,7 +9,8 @@ import { pdfjs } from '../pdf/pdfjs';
 import { pdfjsWork } from '../pdf/guard';
 import { readSpans, type PdfSpan } from '../pdf/text';
 import { clusterShapes, readGraphics } from '../pdf/graphics';
-import { invisibleSpan, readTextRuns } from '../pdf/invisibleText';
+import { invisibleSpan, matchKey, readTextRuns } from '../pdf/invisibleText';
+import { readFormFieldSpans } from '../pdf/formFields';
 import { findGutters } from '../layout/lines/index';
 
 export interface RawPage {
@@ -20,6 +21,24 @@ export interface RawPage {
   marks: BBox[];
   /** True when one image covers most of the page (a scan). */
   pageImage: boolean;
+}
+
+/**
+ * Form-field spans whose text the text layer does not already show at that place (a form
+ * flattened into the page that kept its widgets would otherwise come out twice).
+ */
+function notInLayer(fields: PdfSpan[], layer: PdfSpan[]): PdfSpan[] {
+  return fields.filter((f) => {
+    const key = matchKey(f.text);
+    return !layer.some((s) => {
+      const cx = (s.bbox.x0 + s.bbox.x1) / 2;
+      const cy = (s.bbox.y0 + s.bbox.y1) / 2;
+      const inside =
+        cx >= f.bbox.x0 - 2 && cx <= f.bbox.x1 + 2 && cy >= f.bbox.y0 - f.fontSize && cy <= f.bbox.y1 + f.fontSize;
+      const k = matchKey(s.text);
+      return inside && k.length > 0 && (key.includes(k) || k.includes(key));
+    });
+  });
 }
 
 export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawPage> {
@@ -41,6 +60,8 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
   const spans: PdfSpan[] = (await readSpans(page, viewport.transform)).filter(
     (s) => !invisibleSpan(s.text, s.bbox, runs, g.images),
   );
+  // Filled-in form fields: their values are in widget annotations, not in the text content.
+  spans.push(...notInLayer(await pdfjsWork(() => readFormFieldSpans(page, viewport.transform)), spans));
   const marks: BBox[] = [];
   const graphics: PageContent['graphics'] = [];
   const pageArea = W * H;

@@ -6,7 +6,10 @@
  * lone line centred at the very foot (aomart's "Proof: page numbers may be temporary" on three
  * pages, AIAA's "American Institute of Aeronautics and Astronautics") or a few words with a web
  * link there (Sprouts' footer); an italic running head in the header band (fontconfig's
- * "fonts-conf", which came out as `### fonts-conf`). Real pages from Debian's doc packages and the
+ * "fonts-conf", which came out as `### fonts-conf`); a section's running head whose number was
+ * read as a list label, beside the page number (amsldoc's "16 … 4. MISCELLANEOUS MATHEMATICAL
+ * FEATURES"); a journal's name set as a heading beside its ISSN (Sprouts'
+ * "Working Papers on Information Systems"); a firm's name at the foot ("Antenna House, Inc."). Real pages from Debian's doc packages and the
  * shared corpus, each cut alone as the real-world set does; every check is the set's own
  * person-checked test and every furniture one failed before this round. The body lines beside
  * them stay: the paragraph right above each stamp, the titles under the identifier lines, the
@@ -34,6 +37,9 @@ const FURNITURE = [
   'aom-p28-02',
   'aiaa-p1-05',
   'fontconfig-user-p2-01',
+  'amsldoc-p20-01',
+  'ah-links-p1-01',
+  'sprouts-p1-01',
 ];
 /** Body lines that look like furniture, or stand right beside it, and stay (present tests). */
 const BODY = [
@@ -51,6 +57,8 @@ const BODY = [
   'ua-coursetext-p2-02',
   'fontconfig-user-p2-05',
   'fontconfig-user-p2-06',
+  'amsldoc-p20-03',
+  'amsldoc-p20-08',
 ];
 
 test('a page alone: stamps under the body, identifier lines, lone foot lines and italic running heads leave the body; the lines beside them stay', async () => {

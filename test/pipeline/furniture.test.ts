@@ -132,3 +132,65 @@ test('isBandStamp: page references, revision and part numbers, dates', () => {
   for (const t of ['Review of the methods', 'Introduction', 'Part of the problem', 'in 2004 the survey', 'page layout'])
     assert.ok(!isBandStamp(t), t);
 });
+
+test('a section number read as a list label beside the page number at the top is a running head; a list item without that mate stays', () => {
+  const item = (text: string, cls: DocItem['cls'], x0: number, x1: number, y: number): DocItem => ({
+    cls,
+    text,
+    bbox: { x0, y0: y, x1, y1: y + 9 },
+    grid: [0, 0, 0, 0],
+  });
+  const page = (items: DocItem[]): PageAnalysis => ({
+    page: 20,
+    width: 612,
+    height: 792,
+    items,
+    furnitureCandidates: items.map((_, i) => i),
+    ocr: false,
+    rotation: 0,
+    warnings: [],
+  });
+  // amsldoc's even pages: "16 … 4. MISCELLANEOUS MATHEMATICAL FEATURES" on one row.
+  const head = page([
+    item('16', 'text', 160, 172, 99),
+    item('MISCELLANEOUS MATHEMATICAL FEATURES', 'list_item', 294, 500, 100),
+  ]);
+  markFurniture([head], 0);
+  assert.deepEqual(
+    head.items.map((i) => i.cls),
+    ['page_header', 'page_header'],
+  );
+  // The same list item beside a row mate that is no page number, or alone, stays a list item.
+  const mate = page([
+    item('Draft', 'text', 160, 190, 99),
+    item('MISCELLANEOUS MATHEMATICAL FEATURES', 'list_item', 294, 500, 100),
+  ]);
+  markFurniture([mate], 0);
+  assert.equal(mate.items[1]!.cls, 'list_item');
+  const alone = page([item('MISCELLANEOUS MATHEMATICAL FEATURES', 'list_item', 294, 500, 100)]);
+  markFurniture([alone], 0);
+  assert.equal(alone.items[0]!.cls, 'list_item');
+});
+
+test('a firm’s name set alone at the foot is furniture though it ends in "Inc."; a sentence ending so is not', () => {
+  const body: DocItem = {
+    cls: 'text',
+    text: 'Linking to a website.',
+    bbox: { x0: 60, y0: 300, x1: 520, y1: 310 },
+    grid: [0, 0, 0, 0],
+  };
+  const foot = (text: string): PageAnalysis => ({
+    page: 1,
+    width: 612,
+    height: 792,
+    items: [body, { cls: 'text', text, bbox: { x0: 480, y0: 748, x1: 550, y1: 756 }, grid: [0, 0, 0, 0] }],
+    furnitureCandidates: [1],
+    ocr: false,
+    rotation: 0,
+    warnings: [],
+  });
+  const firm = foot('Antenna House, Inc.');
+  assert.equal(furnitureByForm(firm.items[1]!, firm), true);
+  const sentence = foot('It was funded by Acme, Inc.');
+  assert.equal(furnitureByForm(sentence.items[1]!, sentence), false);
+});

@@ -19,7 +19,7 @@ export function placeCaptions(state: PageState): PageState {
   const bandBoxes = [...state.header, ...state.footer, ...state.margin].map((u) => u.bbox);
   const topBoxes = [...topRow(state), ...bottomRow(state)].map((u) => u.bbox);
   items.forEach((it, i) => {
-    if (!it.bbox || it.cls === 'picture' || it.cls === 'table') return;
+    if (!it.bbox || it.cls === 'picture' || it.cls === 'table' || it.cls === 'document_index') return;
     const holds = (u: BBox) => within(it.bbox!, u);
     // A heading that opens the page is no running head, whatever the next page's head repeats.
     const heading = it.cls === 'section_header' || it.cls === 'title';

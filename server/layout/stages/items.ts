@@ -71,7 +71,13 @@ export function buildItems(state: PageState): PageState {
     }
     if (e.kind === 'table') {
       const t = state.tables[e.index];
-      items.push({ cls: 'table', text: '', bbox: t.bbox, grid: toGrid(t.bbox, grid), table: t.rows });
+      items.push({
+        cls: t.index ? 'document_index' : 'table',
+        text: '',
+        bbox: t.bbox,
+        grid: toGrid(t.bbox, grid),
+        table: t.rows,
+      });
       continue;
     }
     if (e.kind === 'formula') {

@@ -25,6 +25,8 @@ export interface DetectedTable {
    * stream's order may overrule (layout/order/streamEvidence `isJustifiedProse`).
    */
   alignedOnly?: boolean;
+  /** A table of contents (layout/toc): written as a document index, not a table. */
+  index?: boolean;
 }
 
 function isNumeric(text: string): boolean {
