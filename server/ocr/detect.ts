@@ -7,7 +7,6 @@
 import { Tensor, type Session } from '../onnx/runtime';
 import { minAreaRect, type RotatedRect } from './geometry';
 import { detectorTensor, type RgbPlanes } from './image';
-import { profileSkew } from './skew';
 import type { Point } from './types';
 
 export interface DetectOptions {
@@ -46,15 +45,6 @@ export async function detect(
   planes: RgbPlanes,
   opts: DetectOptions = DEFAULT_DETECT,
 ): Promise<Detection[]> {
-  return (await detectWithSkew(session, planes, opts)).dets;
-}
-
-/** Detections, and the page's skew in degrees measured on the same probability map (skew.ts). */
-export async function detectWithSkew(
-  session: Session,
-  planes: RgbPlanes,
-  opts: DetectOptions = DEFAULT_DETECT,
-): Promise<{ dets: Detection[]; skew: number | undefined }> {
   const { w, h } = detectorSize(planes.width, planes.height, opts.maxSide);
   const input = new Tensor('float32', detectorTensor(planes, w, h), [1, 3, h, w]);
   const out = await session.run({ [session.inputNames[0]]: input });
@@ -68,11 +58,10 @@ export async function detectWithSkew(
     found
       .sort((a, b) => b.rect.halfLong * b.rect.halfShort - a.rect.halfLong * a.rect.halfShort)
       .splice(MAX_CANDIDATES);
-  const dets = found.map((d) => ({
+  return found.map((d) => ({
     score: d.score,
     rect: minAreaRect(corners(d.rect).map(([x, y]) => [x * sx, y * sy] as Point)),
   }));
-  return { dets, skew: profileSkew(prob, w, h, opts.binaryThreshold, sx, sy) };
 }
 
 export function corners(r: RotatedRect): Point[] {

@@ -3,7 +3,7 @@
  * order. Runs ONNX sessions synchronously inside `session.run`, so call it from a worker thread.
  */
 import type { Session } from '../onnx/runtime';
-import { detectWithSkew, DEFAULT_DETECT, type Detection, type DetectOptions } from './detect';
+import { detect, DEFAULT_DETECT, type Detection, type DetectOptions } from './detect';
 import {
   boundsOf,
   originalToUprightPoint,
@@ -78,14 +78,14 @@ export class PaddleOcr {
     const W = img.width;
     const H = img.height;
     let planes = toPlanes(img);
-    let { dets, skew: mapSkew } = await detectWithSkew(this.models.det, planes, this.tuning.detect);
+    let dets = await detect(this.models.det, planes, this.tuning.detect);
     signal?.throwIfAborted();
     // Work in a frame where lines run horizontally: a sideways page is turned a quarter
     // counter-clockwise and detected again there.
     const base: Rotation = linesRunVertically(dets) ? 90 : 0;
     if (base === 90) {
       planes = turnPlanes(planes, 1);
-      ({ dets, skew: mapSkew } = await detectWithSkew(this.models.det, planes, this.tuning.detect));
+      dets = await detect(this.models.det, planes, this.tuning.detect);
       signal?.throwIfAborted();
     }
     const t1 = performance.now();
@@ -123,9 +123,7 @@ export class PaddleOcr {
     // The upright frame is also deskewed: on a sheet scanned 0.8° askew a column gutter drifts
     // by more than its own width down the page, and layout finds gutters by straight strips.
     const us = uprightSize(rotation, W, H);
-    // The probability map's profile first (a half turn leaves a line's angle as it was); the
-    // lines' own rectangles read level on blurred scans of narrow columns (skew.ts).
-    const measured = mapSkew ?? skewOf(kept.map((k) => k.quad.map((p) => originalToUprightPoint(p, rotation, W, H))));
+    const measured = skewOf(kept.map((k) => k.quad.map((p) => originalToUprightPoint(p, rotation, W, H))));
     const skew =
       this.tuning.deskew && Math.abs(measured) >= MIN_SKEW_DEG && Math.abs(measured) <= MAX_SKEW_DEG ? measured : 0;
     const toUpright = (p: Point): Point =>

@@ -3,8 +3,6 @@
  * three-column Chromium fixture scanned by the set's own generator with the set's seed for it
  * (turned 0.66° counter-clockwise, Gaussian blur, noise, JPEG q75), page 1 converted through the
  * whole pipeline with OCR.
- *  - The blur leaves the line rectangles of narrow columns level, so the page's skew must come
- *    from the detector map's profile (server/ocr/skew.ts), or the gutters drift across lines.
  *  - The centred author line sits over the middle column under the title: the recognizer's line
  *    order (title, author, columns) is the reading order, not the middle column's first line.
  */
