@@ -82,6 +82,16 @@ export class PaddleOcr {
     signal?.throwIfAborted();
     // Work in a frame where lines run horizontally: a sideways page is turned a quarter
     // counter-clockwise and detected again there.
+    if (opts.maxLines !== undefined && dets.length > opts.maxLines)
+      return {
+        rotation: 0,
+        skew: 0,
+        provider: this.provider,
+        width: W,
+        height: H,
+        lines: [],
+        confidence: { read: 0, dropped: 0, meanScore: 1 },
+      };
     const base: Rotation = linesRunVertically(dets) ? 90 : 0;
     if (base === 90) {
       planes = turnPlanes(planes, 1);

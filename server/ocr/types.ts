@@ -78,4 +78,9 @@ export interface OcrOptions {
 
 export interface RecognizeOptions {
   signal?: AbortSignal;
+  /**
+   * Read nothing when detection finds more text boxes than this: a caller looking for a title
+   * drawn as a picture skips a chart full of labels without paying for their recognition.
+   */
+  maxLines?: number;
 }

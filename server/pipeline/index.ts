@@ -17,9 +17,13 @@ import { textLayerUsable } from '../pdf/text';
 import { layoutPage, layoutRegion } from '../layout/index';
 import { readPage, type RawPage } from './pageContent';
 import { recognize } from './ocrBridge';
+import type { OcrLine } from '../ocr/index';
 import { lowOcrConfidenceWarning, ocrToSpans } from './ocrPage';
 import { savePictures } from './pictures';
-import { implausibleText, patchFromOcr, type Repair } from './textRepair';
+import { cropRgba } from './crop';
+import { keepTextOfPictures } from './pictureText';
+import { missingTextSpans, readMissingText, type MissingLine } from './missingText';
+import { implausibleText, isBadChar, patchFromOcr, patchGlued, type Repair } from './textRepair';
 
 export { openPdf, type PdfHandle };
 
@@ -59,43 +63,10 @@ export async function analyzePage(
     /** How the page's text was read: OCR (its rotation and provider) or the text layer. */
     let read: Pick<PageAnalysis, 'ocr' | 'rotation' | 'provider'>;
     if (wantOcr) {
-      const scan = await renderPage(doc.doc, page, OCR_SCALE, false);
-      signal?.throwIfAborted();
-      const ocr = await recognize({ data: scan.data, width: scan.width, height: scan.height }, opts.providers, signal);
-      const os = ocrToSpans(ocr, scan.width, scan.height, scan.scale);
-      const doubt = lowOcrConfidenceWarning(ocr.confidence);
-      if (doubt) warnings.push(doubt);
-      const content: PageContent = {
-        page: pageNo,
-        width: os.width,
-        height: os.height,
-        spans: os.spans,
-        rules: [],
-        graphics: [],
-      };
-      laid = layoutPage({
-        content,
-        stats: ocrStats(os.spans.map((s) => s.fontSize)),
-        marks: [],
-      });
-      warnings.push(...laid.warnings);
-      for (const it of laid.items) {
-        if (!it.bbox) continue;
-        it.bbox = os.toDisplayed(it.bbox);
-        it.grid = toGrid(it.bbox, { width: W, height: H });
-      }
-      read = { ocr: true, rotation: ocr.rotation, provider: ocr.provider };
+      ({ laid, read } = await layoutOcrPage(doc, page, pageNo, opts, warnings, signal));
     } else {
-      laid = layoutPage({
-        content: raw.content,
-        stats: doc.stats,
-        marks: raw.marks,
-        angles: raw.angles,
-      });
-      warnings.push(...laid.warnings);
+      laid = await layoutTextLayerPage(doc, page, raw, opts, warnings, !tooLarge && opts.ocr !== 'never', signal);
       read = { ocr: false, rotation: 0 };
-      if (!tooLarge && opts.ocr !== 'never')
-        await repairImplausibleLines(doc, page, laid.items, opts, warnings, signal);
     }
     const result: PageAnalysis = {
       page: pageNo,
@@ -130,6 +101,156 @@ export async function analyzePage(
   }
 }
 
+/** A page read by OCR whole (no usable text layer, or OCR "always"); boxes back on the displayed page. */
+async function layoutOcrPage(
+  doc: PdfHandle,
+  page: PDFPageProxy,
+  pageNo: number,
+  opts: AnalyzeOptions,
+  warnings: string[],
+  signal?: AbortSignal,
+): Promise<{ laid: ReturnType<typeof layoutPage>; read: Pick<PageAnalysis, 'ocr' | 'rotation' | 'provider'> }> {
+  const { width: W, height: H } = page.getViewport({ scale: 1 });
+  const scan = await renderPage(doc.doc, page, OCR_SCALE, false);
+  signal?.throwIfAborted();
+  const ocr = await recognize({ data: scan.data, width: scan.width, height: scan.height }, opts.providers, signal);
+  const os = ocrToSpans(ocr, scan.width, scan.height, scan.scale);
+  const doubt = lowOcrConfidenceWarning(ocr.confidence);
+  if (doubt) warnings.push(doubt);
+  const content: PageContent = {
+    page: pageNo,
+    width: os.width,
+    height: os.height,
+    spans: os.spans,
+    rules: [],
+    graphics: [],
+  };
+  const laid = layoutPage({
+    content,
+    stats: ocrStats(os.spans.map((s) => s.fontSize)),
+    marks: [],
+  });
+  warnings.push(...laid.warnings);
+  for (const it of laid.items) {
+    if (!it.bbox) continue;
+    it.bbox = os.toDisplayed(it.bbox);
+    it.grid = toGrid(it.bbox, { width: W, height: H });
+  }
+  return { laid, read: { ocr: true, rotation: ocr.rotation, provider: ocr.provider } };
+}
+
+/**
+ * A page read from its text layer: text the layer lacks read by OCR first (missingText.ts; its
+ * lines join the layer's spans, so layout places them), then lines whose characters are
+ * implausible read again. `ocrOk`: OCR is allowed and the page can be rendered.
+ */
+async function layoutTextLayerPage(
+  doc: PdfHandle,
+  page: PDFPageProxy,
+  raw: RawPage,
+  opts: AnalyzeOptions,
+  warnings: string[],
+  ocrOk: boolean,
+  signal?: AbortSignal,
+): Promise<ReturnType<typeof layoutPage>> {
+  let scan: RenderedPage | undefined;
+  let found: MissingLine[] = [];
+  if (ocrOk && raw.textless.length) {
+    scan = await renderPage(doc.doc, page, OCR_SCALE, false);
+    signal?.throwIfAborted();
+    found = await readMissingText(scan, raw.textless, raw.content.spans, opts.providers, signal);
+  }
+  const extra = missingTextSpans(found);
+  const laid = layoutPage({
+    content: extra.length ? { ...raw.content, spans: [...raw.content.spans, ...extra] } : raw.content,
+    stats: doc.stats,
+    marks: raw.marks,
+    angles: extra.length ? [...raw.angles, ...extra.map(() => 0)] : raw.angles,
+  });
+  warnings.push(...laid.warnings);
+  const left = found.length ? keepTextOfPictures(laid.items, found, raw.content) : [];
+  const added = found.filter((l) => !left.includes(l));
+  if (added.length)
+    warnings.push(
+      `text read by OCR where the page shows text that its text layer lacks (a picture or outlines): ${quoteList(added.map((l) => l.text))}`,
+    );
+  const render = async () => (scan ??= await renderPage(doc.doc, page, OCR_SCALE, false));
+  if (ocrOk && raw.lostGlyphs > 0) await restoreLostGlyphs(render, laid.items, opts, warnings, signal);
+  if (ocrOk) await repairImplausibleLines(doc, page, laid.items, opts, warnings, signal, scan);
+  return laid;
+}
+
+/**
+ * A page whose fonts draw glyphs with no Unicode (lostGlyphs.ts): the page is read by OCR once
+ * and each text item holding such a glyph's placeholder (a control character) takes the OCR
+ * character aligned to it (patchFromOcr); the page's warnings say which items changed.
+ */
+const LOST_MIN_SCORE = 0.9;
+/** Up to this many items with lost glyphs are read from their own crops, more from one page OCR. */
+const LOST_CROP_MAX = 6;
+
+async function restoreLostGlyphs(
+  render: () => Promise<RenderedPage>,
+  items: DocItem[],
+  opts: AnalyzeOptions,
+  warnings: string[],
+  signal?: AbortSignal,
+): Promise<void> {
+  // Only items holding a placeholder: a lost glyph elsewhere (a bullet of a symbol font beside
+  // the text) costs no OCR.
+  const suspects = items.filter(
+    (it) => it.bbox && !NOT_TEXT.has(it.cls) && !it.parts?.length && [...it.text].some(isBadChar),
+  );
+  if (!suspects.length) return;
+  const scan = await render();
+  // A line the recognizer doubts (an old-style "1" alone read as "N") fills nothing.
+  const keep = (ls: OcrLine[], dx: number, dy: number) =>
+    ls
+      .filter((l) => l.score >= LOST_MIN_SCORE)
+      .map((l) => ({
+        text: l.text.normalize('NFKC').trim(),
+        cx: dx + (l.bbox.x0 + l.bbox.x1) / 2 / scan.scale,
+        cy: dy + (l.bbox.y0 + l.bbox.y1) / 2 / scan.scale,
+      }));
+  // Few items: each from its crop; many: the page once.
+  const whole =
+    suspects.length > LOST_CROP_MAX
+      ? keep(
+          (await recognize({ data: scan.data, width: scan.width, height: scan.height }, opts.providers, signal)).lines,
+          0,
+          0,
+        )
+      : undefined;
+  const changed: string[] = [];
+  for (const it of suspects) {
+    signal?.throwIfAborted();
+    const b = it.bbox!;
+    let lines = whole;
+    if (!lines) {
+      const crop = cropRgba(scan, { x0: b.x0 - 2, y0: b.y0 - 2, x1: b.x1 + 2, y1: b.y1 + 2 });
+      lines = keep((await recognize(crop.image, opts.providers, signal)).lines, crop.x0, crop.y0);
+    }
+    const read = lines
+      .filter((l) => l.cx >= b.x0 - 2 && l.cx <= b.x1 + 2 && l.cy >= b.y0 - 2 && l.cy <= b.y1 + 2)
+      .map((l) => l.text)
+      .join(' ');
+    if (!read) continue;
+    const text = patchFromOcr(it.text, read);
+    if (text === it.text) continue;
+    it.text = text;
+    changed.push(text);
+  }
+  if (changed.length)
+    warnings.push(
+      `characters read by OCR where the page's fonts draw glyphs that have no text (a font without a character map): ${quoteList(changed)}`,
+    );
+}
+
+/** Quoted, each cut to 60 characters, for a page warning. */
+function quoteList(texts: string[]): string {
+  return texts.map((t) => `"${t.length > 60 ? t.slice(0, 57) + '…' : t}"`).join(', ');
+}
+
 /** At most this many items of a page are read again by OCR (each is one OCR call on its crop). */
 const REPAIR_MAX_ITEMS = 12;
 
@@ -144,6 +265,7 @@ async function repairImplausibleLines(
   opts: AnalyzeOptions,
   warnings: string[],
   signal?: AbortSignal,
+  rendered?: RenderedPage,
 ): Promise<void> {
   const suspects = items
     // Text with inline math is left alone: its formulas are set in math fonts, whose private-use
@@ -155,7 +277,7 @@ async function repairImplausibleLines(
     .filter((x): x is { it: DocItem; how: Repair } => x.how !== undefined)
     .slice(0, REPAIR_MAX_ITEMS);
   if (!suspects.length) return;
-  const scan = await renderPage(doc.doc, page, OCR_SCALE, false);
+  const scan = rendered ?? (await renderPage(doc.doc, page, OCR_SCALE, false));
   const repaired: string[] = [];
   for (const { it, how } of suspects) {
     signal?.throwIfAborted();
@@ -169,7 +291,7 @@ async function repairImplausibleLines(
       .filter(Boolean)
       .join(' ');
     if (!read) continue;
-    const text = how === 'replace' ? read : patchFromOcr(it.text, read);
+    const text = how === 'replace' ? read : how === 'glued' ? patchGlued(it.text, read) : patchFromOcr(it.text, read);
     if (text === it.text) continue;
     it.text = text;
     delete it.parts;
@@ -224,20 +346,4 @@ export async function reparseRegion(
   } finally {
     page.cleanup();
   }
-}
-
-function cropRgba(
-  img: RenderedPage,
-  b: BBox,
-): { image: { data: Uint8ClampedArray; width: number; height: number }; x0: number; y0: number } {
-  const x0 = Math.max(0, Math.floor(b.x0 * img.scale));
-  const y0 = Math.max(0, Math.floor(b.y0 * img.scale));
-  const x1 = Math.min(img.width, Math.ceil(b.x1 * img.scale));
-  const y1 = Math.min(img.height, Math.ceil(b.y1 * img.scale));
-  const w = Math.max(1, x1 - x0);
-  const h = Math.max(1, y1 - y0);
-  const data = new Uint8ClampedArray(w * h * 4);
-  for (let y = 0; y < h; y++)
-    data.set(img.data.subarray(((y0 + y) * img.width + x0) * 4, ((y0 + y) * img.width + x0 + w) * 4), y * w * 4);
-  return { image: { data, width: w, height: h }, x0: x0 / img.scale, y0: y0 / img.scale };
 }

@@ -6,7 +6,12 @@ import { getOcr, type OcrResult, type RgbaImage } from '../ocr/index';
 
 export type OcrResultLike = OcrResult;
 
-export async function recognize(image: RgbaImage, providers?: string[], signal?: AbortSignal): Promise<OcrResult> {
+export async function recognize(
+  image: RgbaImage,
+  providers?: string[],
+  signal?: AbortSignal,
+  maxLines?: number,
+): Promise<OcrResult> {
   const ocr = await getOcr({ providers });
-  return ocr.recognize(image, signal ? { signal } : {});
+  return ocr.recognize(image, { ...(signal ? { signal } : {}), ...(maxLines !== undefined ? { maxLines } : {}) });
 }

@@ -12,6 +12,8 @@ import { clusterShapes, readGraphics } from '../pdf/graphics';
 import { invisibleSpan, matchKey, readTextRuns } from '../pdf/invisibleText';
 import { readFormFieldSpans } from '../pdf/formFields';
 import { findGutters } from '../layout/lines/index';
+import { textlessRegions, type TextlessRegion } from './textlessRegions';
+import { countLostGlyphs } from './lostGlyphs';
 
 export interface RawPage {
   content: PageContent;
@@ -21,6 +23,10 @@ export interface RawPage {
   marks: BBox[];
   /** True when one image covers most of the page (a scan). */
   pageImage: boolean;
+  /** Pictures and outline drawings with no text-layer text on them (textlessRegions.ts). */
+  textless: TextlessRegion[];
+  /** Drawn glyphs that decode to no character (lostGlyphs.ts). */
+  lostGlyphs: number;
 }
 
 /**
@@ -124,6 +130,8 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
     angles: spans.map((s) => s.angle),
     marks,
     pageImage,
+    textless: textlessRegions(g.images, clusters, spans, W, H),
+    lostGlyphs: countLostGlyphs(ops.fnArray, ops.argsArray, lib.OPS as unknown as Record<string, number>),
   };
 }
 

@@ -8,12 +8,21 @@
  * stay; a line that is wrong throughout takes the OCR reading.
  */
 
-export type Repair = 'patch' | 'replace';
+/**
+ * 'patch': bad characters filled from the OCR reading; 'glued': the separator symbols the font
+ * map put for spaces and hyphens ("Fax#Line:#(408)#366=0743") filled from it, a space where
+ * the OCR model saw none (it drops spaces); 'replace': the OCR reading throughout.
+ */
+export type Repair = 'patch' | 'glued' | 'replace';
 
-/** U+FFFD, C0 controls and the Private Use Area: characters no page shows. */
+/**
+ * U+FFFD, C0 and C1 controls and the Private Use Area: characters no page shows. pdf.js gives a
+ * glyph with no Unicode mapping its character code, often a control ("\x81" for an old-style
+ * "1": lostGlyphs.ts).
+ */
 export function isBadChar(ch: string): boolean {
   const c = ch.codePointAt(0)!;
-  return c === 0xfffd || (c < 0x20 && !/\s/.test(ch)) || (c >= 0xe000 && c <= 0xf8ff);
+  return c === 0xfffd || (c < 0x20 && !/\s/.test(ch)) || (c >= 0x7f && c <= 0x9f) || (c >= 0xe000 && c <= 0xf8ff);
 }
 
 /** At least this many words glued by one separator character make a line wrong throughout. */
@@ -28,7 +37,7 @@ export function implausibleText(text: string): Repair | undefined {
   // Words glued by "#" or "=" with hardly a space: the font map sends the space to a symbol.
   const glued = (text.match(/[\p{L}\p{N}),.:*][#=][\p{L}\p{N}(*]/gu) ?? []).length;
   const spaces = (text.match(/ /g) ?? []).length;
-  if (glued >= GLUED_MIN && glued > spaces) return 'replace';
+  if (glued >= GLUED_MIN && glued > spaces) return 'glued';
   // Basic Latin letters and Latin Extended-B / IPA letters inside one word ("ƌeƋuiƌes").
   const mixed = text
     .split(/\s+/)
@@ -50,32 +59,110 @@ export function implausibleText(text: string): Repair | undefined {
  */
 export function patchFromOcr(layer: string, ocr: string): string {
   // A bad character stands for any one printed character: it aligns with the OCR's at no cost.
-  const same = (x: string, y: string) => x === y || (/\s/.test(x) && /\s/.test(y)) || (isBadChar(x) && !/\s/.test(y));
+  return align(
+    layer,
+    ocr,
+    isBadChar,
+    (got) => !/\s/.test(got),
+    (_bad, got) => (got !== undefined && plausibleFill(got) ? got : undefined),
+  );
+}
+
+/** The glue symbols of a 'glued' line (see implausibleText). */
+const GLUE = /[#=]/;
+
+/**
+ * A 'glued' line with each glue symbol replaced by what the OCR reading has in its place: the
+ * space or punctuation it saw there, else a space (the OCR model drops spaces between words,
+ * and a letter aligned there is a misalignment, not what the symbol stands for).
+ */
+export function patchGlued(layer: string, ocr: string): string {
+  const fill = (_bad: string, got: string | undefined) =>
+    got !== undefined && /[^\p{L}\p{N}\s]/u.test(got) ? got : ' ';
+  // A glue symbol is cheaper to align with nothing than a printed character: "Line:#(" against
+  // "Line:(" drops the "#", not the colon.
+  return align(
+    layer,
+    ocr,
+    (ch) => GLUE.test(ch),
+    () => true,
+    fill,
+    1,
+  )
+    .replace(/ {2,}/g, ' ')
+    .trim();
+}
+
+/** One step of an alignment: a layer character against an OCR one, or either alone. */
+export type Step = { a: string; b: string } | { a: string; b?: undefined } | { a?: undefined; b: string };
+
+/**
+ * Levenshtein alignment of the layer's text to the OCR reading, in which a bad character
+ * (`isBad`) matches the OCR character where `matches` says so at no cost, and costs
+ * `badDrop` (of 2 for any other edit) to align with nothing.
+ */
+export function alignSteps(
+  layer: string,
+  ocr: string,
+  isBad: (ch: string) => boolean,
+  matches: (got: string) => boolean,
+  badDrop = 2,
+): Step[] {
+  const same = (x: string, y: string) => x === y || (/\s/.test(x) && /\s/.test(y)) || (isBad(x) && matches(y));
   const a = [...layer];
   const b = [...ocr];
   const n = a.length;
   const m = b.length;
+  const drop = (x: string) => (isBad(x) ? badDrop : 2);
   const d: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-  for (let i = 0; i <= n; i++) d[i][0] = i;
-  for (let j = 0; j <= m; j++) d[0][j] = j;
+  for (let i = 1; i <= n; i++) d[i][0] = d[i - 1][0] + drop(a[i - 1]);
+  for (let j = 0; j <= m; j++) d[0][j] = 2 * j;
   for (let i = 1; i <= n; i++)
     for (let j = 1; j <= m; j++) {
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (same(a[i - 1], b[j - 1]) ? 0 : 1));
+      d[i][j] = Math.min(
+        d[i - 1][j] + drop(a[i - 1]),
+        d[i][j - 1] + 2,
+        d[i - 1][j - 1] + (same(a[i - 1], b[j - 1]) ? 0 : 2),
+      );
     }
-  const out: string[] = [];
+  const out: Step[] = [];
   let i = n;
   let j = m;
-  while (i > 0) {
-    if (j > 0 && d[i][j] === d[i - 1][j - 1] + (same(a[i - 1], b[j - 1]) ? 0 : 1)) {
-      out.push(isBadChar(a[i - 1]) && plausibleFill(b[j - 1]) ? b[j - 1] : a[i - 1]);
+  while (i > 0 || j > 0) {
+    if (i > 0 && j > 0 && d[i][j] === d[i - 1][j - 1] + (same(a[i - 1], b[j - 1]) ? 0 : 2)) {
+      out.push({ a: a[i - 1], b: b[j - 1] });
       i--;
       j--;
-    } else if (d[i][j] === d[i - 1][j] + 1) {
-      if (!isBadChar(a[i - 1])) out.push(a[i - 1]);
-      i--;
-    } else j--;
+    } else if (i > 0 && d[i][j] === d[i - 1][j] + drop(a[i - 1])) {
+      out.push({ a: a[--i] });
+    } else out.push({ b: b[--j] });
   }
-  return out.reverse().join('');
+  return out.reverse();
+}
+
+/**
+ * The layer's characters kept, each bad one (`isBad`) replaced by `fill(bad, aligned OCR
+ * character or undefined)`, or dropped when that is undefined.
+ */
+function align(
+  layer: string,
+  ocr: string,
+  isBad: (ch: string) => boolean,
+  matches: (got: string) => boolean,
+  fill: (bad: string, got: string | undefined) => string | undefined,
+  badDrop = 2,
+): string {
+  const out: string[] = [];
+  for (const st of alignSteps(layer, ocr, isBad, matches, badDrop)) {
+    if (st.a === undefined) continue;
+    if (!isBad(st.a)) out.push(st.a);
+    else {
+      const f = fill(st.a, st.b);
+      if (f !== undefined) out.push(f);
+      else if (st.b !== undefined) out.push(st.a);
+    }
+  }
+  return out.join('');
 }
 
 /**

@@ -45,6 +45,8 @@ const MATH_FONT_RE =
  * many spans ending left of them and many spans starting right at their edge. Gutters can be
  * narrower than a wide word space (xelatex: 8 pt), so lines must not be merged across them.
  */
+const LIST_LABEL = /^(?:\(?\d{1,3}[.)]|\(?[a-z][.)]|\(?[ivx]{1,5}[.)]|[•◦▪‣∙·–—-])$/;
+
 export function findGutters(spans: TextSpan[], pageWidth: number): { x0: number; x1: number }[] {
   const W = Math.ceil(pageWidth);
   if (spans.length < 10 || W < 50) return [];
@@ -70,8 +72,12 @@ export function findGutters(spans: TextSpan[], pageWidth: number): { x0: number;
     while (y < end && cover[y] <= limit) y++;
     if (y - x >= 3) {
       const right = spans.filter((s) => s.bbox.x0 >= y - 1 && s.bbox.x0 <= y + 3);
-      const endsLeft = spans.filter((s) => s.bbox.x1 <= x + 1 && s.bbox.x1 >= x - 40).length;
-      if (right.length >= 5 && endsLeft >= 5 && !crossedWithin(spans, x, y, right)) out.push({ x0: x, x1: y });
+      const left = spans.filter((s) => s.bbox.x1 <= x + 1 && s.bbox.x1 >= x - 40);
+      // Labels of a numbered list hang left of their items' text: a list, not a column, even
+      // where nothing else on the page crosses the gap (a page whose other text is in tables).
+      const labelsOnly = left.every((s) => LIST_LABEL.test(s.text.trim()));
+      if (right.length >= 5 && left.length >= 5 && !labelsOnly && !crossedWithin(spans, x, y, right))
+        out.push({ x0: x, x1: y });
     }
     x = y + 1;
   }

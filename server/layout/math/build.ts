@@ -33,6 +33,7 @@ interface Atom {
   sp?: boolean;
   mathFont?: boolean;
   hang?: boolean;
+  spaced?: boolean;
   bigop?: boolean;
   /** Limits already attached (written with \limits-free `_{}^{}` after the operator). */
   limits?: boolean;
@@ -40,11 +41,18 @@ interface Atom {
   limop?: boolean;
 }
 
+/**
+ * A letter in a bold text font is `\mathbf`: TeX sets `\mathbf{q}` in the text family's bold
+ * (CMBX10, TeXGyreTermesX-Bold), not in a math font, so the font's name is all that says so.
+ */
+const BOLD_FONT_RE = /^([A-Z]{6}\+)?(cmbx\d|cmb\d|[^,]*[-,]?(bold|semibold|demi|heavy|black)(?!italic|oblique|it\b))/i;
+
 function glyphAtom(g: Glyph): Atom {
   const p = plainChar(g.ch);
   let tex = latexOfChar(p.ch);
   if (p.font && /^[A-Za-z]$/.test(p.ch)) tex = `\\${p.font}{${p.ch}}`;
-  else if (p.bold && /^[A-Za-z0-9]$/.test(p.ch)) tex = `\\mathbf{${p.ch}}`;
+  else if ((p.bold && /^[A-Za-z0-9]$/.test(p.ch)) || (BOLD_FONT_RE.test(g.font) && /^[A-Za-z]$/.test(p.ch)))
+    tex = `\\mathbf{${p.ch}}`;
   else if (p.bold && tex.startsWith('\\')) tex = `\\boldsymbol{${tex}}`;
   // Unicode math letters are variables whatever the font's name says (𝑑𝑥 is d times x).
   const italic = g.italic || (g.ch.codePointAt(0)! >= 0x1d400 && g.ch.codePointAt(0)! <= 0x1d7ff);
@@ -63,6 +71,7 @@ function glyphAtom(g: Glyph): Atom {
     sp: g.sp,
     mathFont: g.mathFont,
     hang: g.hang,
+    spaced: g.spaced,
   };
 }
 
@@ -83,7 +92,11 @@ function union(list: Atom[]): { x0: number; x1: number; y0: number; y1: number }
  */
 function mainSize(atoms: Atom[]): number {
   const pool = atoms.filter(
-    (a) => !a.bigop && !a.hang && !(a.ch !== undefined && (OPEN_DELIMS.has(a.ch) || CLOSE_DELIMS.has(a.ch))),
+    // A big operator counts as one before limits() has marked it (inside a fraction's parts).
+    (a) =>
+      !a.bigop &&
+      !a.hang &&
+      !(a.ch !== undefined && (OPEN_DELIMS.has(a.ch) || CLOSE_DELIMS.has(a.ch) || BIG_OPS.has(a.ch))),
   );
   const list = pool.length ? pool : atoms;
   const count = new Map<number, number>();
@@ -116,6 +129,8 @@ function mainBase(atoms: Atom[], size: number): number {
 export function buildLatex(glyphs: Glyph[], rules: Rule[]): string {
   if (glyphs.length === 0) return '';
   let atoms = glyphs.map(glyphAtom);
+  // TeX's \| and \parallel are one glyph (cmsy's, read as ∥): in pairs it is a norm, ‖v‖.
+  if (atoms.filter((a) => a.ch === '∥').length >= 2) for (const a of atoms) if (a.ch === '∥') a.tex = '\\|';
   placeHanging(atoms);
   atoms = limitWords(atoms);
   const size0 = mainSize(atoms);
@@ -236,7 +251,8 @@ function radicals(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
         !used.has(b) &&
         Math.abs(b.x0 - r.x1) < r.size * 0.45 + 1 &&
         b.y0 >= r.y0 - r.size * 0.5 &&
-        b.y0 <= r.y0 + r.size * 0.6,
+        // An OpenType √'s box is the font's ascent: its bar can sit as low as its baseline.
+        b.y0 <= Math.max(r.y0 + r.size * 0.6, r.base + r.size * 0.1),
     );
     let inside: Atom[];
     if (bar) {
@@ -258,6 +274,10 @@ function radicals(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
     // An index sits small, up and left of the radical sign.
     // An index sits small in the crook of the sign: smaller than the radicand, not above the sign.
     const inner = inside.length ? mainSize(inside) : r.size;
+    // The sign's drawn extent: from its bar down to the radicand's baseline at least (CMSY's √
+    // hangs below its baseline, so the run's box sits too high).
+    const top = bar ? bar.y0 : r.y0;
+    const bottom = Math.max(r.y1, ...inside.map((a) => a.base));
     const index = atoms.filter(
       (a) =>
         a !== r &&
@@ -266,8 +286,8 @@ function radicals(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
         a.x0 < cx(r) &&
         a.x1 <= r.x1 &&
         a.x1 >= r.x0 - r.size * 0.6 &&
-        a.base < (r.y0 + r.y1) / 2 &&
-        a.base > r.y0 - r.size * 0.3,
+        a.base < (top + bottom) / 2 &&
+        a.base > top - r.size * 0.3,
     );
     const body = layout(inside);
     const tex = index.length ? `\\sqrt[${layout(index)}]{${body}}` : `\\sqrt{${body}}`;
@@ -286,7 +306,15 @@ function fractions(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
     const y = (bar.y0 + bar.y1) / 2;
     const within = (a: Atom) => a.x0 >= bar.x0 - 1.5 && a.x1 <= bar.x1 + 1.5;
     const reach = mainSize(atoms) * 2.6;
-    const num = atoms.filter((a) => within(a) && a.y1 <= y + 1.2 && a.base < y && a.base > y - reach && !a.bigop);
+    // Above the bar: the box's bottom, or for a glyph with a deep box (OpenSymbol's π) its baseline.
+    const num = atoms.filter(
+      (a) =>
+        within(a) &&
+        (a.y1 <= y + 1.2 || (a.base < y - 0.3 && a.y0 < y - a.size * 0.5)) &&
+        a.base < y &&
+        a.base > y - reach &&
+        !a.bigop,
+    );
     const den = atoms.filter(
       (a) => within(a) && a.base > y + 0.5 && a.y0 < y + reach * 0.8 && !num.includes(a) && !a.bigop,
     );
@@ -295,7 +323,9 @@ function fractions(atoms: Atom[], bars: Rule[], used: Set<Rule>): Atom[] {
       if (!list.length) return list;
       const d = (a: Atom) => (above ? y - a.y1 : a.y0 - y);
       const first = Math.min(...list.map(d));
-      return list.filter((a) => d(a) <= first + mainSize(list) * 1.3);
+      // A big operator's limits hang below it: its size, not the line's, is the reach.
+      const ops = list.filter((a) => a.ch !== undefined && BIG_OPS.has(a.ch)).map((a) => a.size);
+      return list.filter((a) => d(a) <= first + Math.max(mainSize(list), ...ops) * 1.3);
     };
     const n = near(num, true);
     const dn = near(den, false);
@@ -354,11 +384,14 @@ function limits(atoms: Atom[]): Atom[] {
         for (const a of atoms) {
           if (a === op || got.includes(a)) continue;
           if (
-            got.some(
-              (g) =>
-                Math.abs(g.base - a.base) < g.size * 0.3 &&
-                (Math.abs(a.x0 - g.x1) < g.size * 0.4 || Math.abs(g.x0 - a.x1) < g.size * 0.4),
-            ) &&
+            // Measured by the larger of the two: a prime (5 pt in a 7 pt limit) sits higher.
+            got.some((g) => {
+              const s = Math.max(g.size, a.size);
+              return (
+                Math.abs(g.base - a.base) < s * 0.3 &&
+                (Math.abs(a.x0 - g.x1) < s * 0.4 || Math.abs(g.x0 - a.x1) < s * 0.4)
+              );
+            }) &&
             a.size <= size
           ) {
             got.push(a);
@@ -443,13 +476,15 @@ function multiline(atoms: Atom[], lines: number[], size: number): string {
         Math.abs(a.size - open.size) < open.size * 0.3,
     );
     const inner = sorted.filter((a) => a.x0 >= open.x1 - 0.5 && (!close || a.x1 <= close.x0 + 0.5) && a !== close);
-    const before = sorted.filter((a) => a.x1 <= open.x0 + 0.5);
-    const after = close ? sorted.filter((a) => a.x0 >= close.x1 - 0.5 && a !== close) : [];
+    // By centre: a glyph's box may overlap the big delimiter's (LibreOffice Math's "=" before "(").
+    // Before and after are laid out again: a second binomial or matrix in the same formula.
+    const before = sorted.filter((a) => a !== open && !inner.includes(a) && cx(a) < cx(open));
+    const after = close ? sorted.filter((a) => a !== close && !inner.includes(a) && cx(a) > cx(close)) : [];
     const grid = cells(inner, lines, size);
     // Two rows of one cell each in parentheses, no bar: a binomial coefficient.
     if (open.ch === '(' && close?.ch === ')' && !grid.includes('&') && grid.split(' \\\\ ').length === 2) {
       const [n, k] = grid.split(' \\\\ ');
-      return join([row(before), `\\binom{${n}}{${k}}`, row(after)]);
+      return join([layout(before), `\\binom{${n}}{${k}}`, layout(after)]);
     }
     const env =
       !close && open.ch === '{'
@@ -465,7 +500,7 @@ function multiline(atoms: Atom[], lines: number[], size: number): string {
                 : '';
     const body = `\\begin{${env || 'matrix'}}${grid}\\end{${env || 'matrix'}}`;
     const wrapped = env ? body : `\\left${delimTex(open)}${body}\\right${close ? delimTex(close) : '.'}`;
-    return join([row(before), wrapped, row(after)]);
+    return join([layout(before), wrapped, layout(after)]);
   }
   // Lines of their own: aligned at the first relation of each line.
   const parts = splitLines(atoms, lines, size).map((l) => {
@@ -530,7 +565,9 @@ function row(atoms: Atom[]): string {
   const onBase = (a: Atom) =>
     a.bigop ||
     isBigDelim(a, size) ||
-    (Math.abs(a.base - base) <= size * 0.18 && a.size >= size * 0.8) ||
+    // Script sizes run up to 0.81 of the text (newtx: 7.27 on 8.97), and a lone subscript
+    // drops only 0.15 em: near the baseline, a glyph that small is still a script.
+    (Math.abs(a.base - base) <= size * 0.18 && a.size >= size * 0.86) ||
     (a.tex.startsWith('\\frac') && Math.abs(a.base - base) <= size * 0.6);
   type Item = { atom: Atom; sup: Atom[]; sub: Atom[] };
   const items: Item[] = [];
@@ -583,9 +620,16 @@ function row(atoms: Atom[]): string {
       const wordTex =
         textRun && /[ .,;:]/.test(word) && (word.match(/\p{L}/gu) ?? []).length >= 2
           ? `\\text{${word}}`
-          : wordLatex(word, !!it.atom.italic, typedAsText);
+          : wordLatex(word, !!it.atom.italic, typedAsText, !!it.atom.spaced);
       if (wordTex !== undefined) {
         parts.push(scripts(wordTex, items[j]!));
+        i = j;
+        continue;
+      }
+      // Separate variables: the whole run is letters, so no tail of it becomes a function name
+      // ("Softmax" must not end in \max).
+      if (j > i) {
+        parts.push(...run.slice(0, -1).map((a) => a.tex), scripts(run[run.length - 1]!.tex, items[j]!));
         i = j;
         continue;
       }
@@ -622,12 +666,11 @@ function scripts(tex: string, it: { sup: Atom[]; sub: Atom[] }): string {
     !/^\\(sum|prod|int|bigcup|bigcap|coprod|oint|iint|iiint|bigoplus|bigotimes)/.test(tex)
   )
     out = `{${out}}`;
+  const sup = it.sup.length ? layout(it.sup) : '';
+  // Primes are superscripts already, written before the subscript as sources do: x′ᵢ → x'_{i}.
+  if (/^'+$/.test(sup)) return `${out}${sup}${it.sub.length ? `_{${layout(it.sub)}}` : ''}`;
   if (it.sub.length) out += `_{${layout(it.sub)}}`;
-  if (it.sup.length) {
-    const sup = layout(it.sup);
-    // Primes are superscripts already: x′ → x'.
-    out += /^'+$/.test(sup) ? sup : `^{${sup}}`;
-  }
+  if (sup) out += `^{${sup}}`;
   return out;
 }
 
@@ -640,13 +683,16 @@ const UNICODE_SCRIPTS = new Map<string, { ch: string; up: boolean }>([
 ]);
 
 /** LaTeX for a run of letters of one font, or undefined when they are separate variables. */
-function wordLatex(word: string, italic: boolean, typedAsText = false): string | undefined {
+function wordLatex(word: string, italic: boolean, typedAsText = false, identifier = false): string | undefined {
   if (word.length < 2) return undefined;
   if (FUNCTIONS.has(word)) return `\\${word}`;
   if (word === 'mod') return '\\bmod';
   if (typedAsText && word.length <= 2 && /^\p{Ll}+$/u.test(word)) return undefined;
   if (!italic && word.length >= 2) return `\\mathrm{${word}}`;
-  if (word.length >= 4 && /[aeiouy]/i.test(word) && !/^[A-Z]+$/.test(word)) return `\\mathrm{${word}}`;
+  // TeX's italic letters stay letters, whatever they spell: `y_{prev}`, `Softmax(x)` are typeset
+  // so by their authors. LibreOffice Math sets a typed name ("Attention") as one italic
+  // identifier, letter-spaced in its own run: that is a word, written upright as authors write it.
+  if (identifier && word.length >= 4 && /[aeiouy]/i.test(word) && !/^[A-Z]+$/.test(word)) return `\\mathrm{${word}}`;
   return undefined;
 }
 

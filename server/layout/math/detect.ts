@@ -79,6 +79,13 @@ const SHORT_WORDS = new Set([
 /** newtx and pxfonts math fonts (txmi, txmiaX, txsys, txexs, pxmi, ntxmi, …). */
 const TX_MATH_FONT_RE = /^n?(tx|px)(mi|sy|ex)/i;
 
+/**
+ * Digits and operators only. pdf.js calls a font subset monospace when its glyphs share one
+ * width: a subset of digits, or CMR10's `+` and `=`, is "monospace" without being code, and the
+ * `+1=0` of a formula must not fall out of it as a code block.
+ */
+const NEUTRAL_RE = /^[\s0-9+\-=()[\].,/<>|!:;]+$/;
+
 const BULLET_RE = /^[•◦▪■□●○\-–—*·\uf0b7\uf0a7]$/u;
 
 export function isMathSpan(s: TextSpan, body: string): boolean {
@@ -120,6 +127,58 @@ function isProseRun(t: string): boolean {
   return words.length >= PROSE_MIN_WORDS;
 }
 
+/**
+ * Lines stacked over and under a fraction bar, on rows of their own: a display fraction even
+ * when its glyphs are all in the text font (`\frac{1}{1+\frac{1}{x}}`: TeX sets digits and `+`
+ * in the roman font, so no line of it counts as math). The bar hugs the wider of numerator and
+ * denominator; a table rule is far wider than the numbers over it, and an inline fraction
+ * shares its row with the prose around it, so neither seeds a formula.
+ */
+function fractionSeeds(infos: LineInfo[], bars: Rule[], side: (b: BBox) => number): LineInfo[] {
+  const out: LineInfo[] = [];
+  for (const bar of bars) {
+    const y = (bar.y0 + bar.y1) / 2;
+    const near = (l: LineInfo) => {
+      const b = l.line.bbox;
+      const size = Math.max(4, l.line.fontSize);
+      return (
+        b.x0 >= bar.x0 - size * 0.5 &&
+        b.x1 <= bar.x1 + size * 0.5 &&
+        side(b) === side(bar) &&
+        ((b.y1 <= y + 1.5 && b.y1 >= y - size) || (b.y0 >= y - 1.5 && b.y0 <= y + size))
+      );
+    };
+    const around = infos.filter(near);
+    const above = around.filter((l) => (l.line.bbox.y0 + l.line.bbox.y1) / 2 < y);
+    const below = around.filter((l) => (l.line.bbox.y0 + l.line.bbox.y1) / 2 > y);
+    if (!above.length || !below.length) continue;
+    if (around.some((l) => l.prose > 1 || EQ_NUMBER_RE.test(l.line.text.trim()))) continue;
+    const size = Math.max(4, ...around.map((l) => l.line.fontSize));
+    const widest = Math.max(...around.map((l) => l.line.bbox.x1 - l.line.bbox.x0));
+    if (bar.x1 - bar.x0 > widest + size * 1.5) continue;
+    // Prose on the bar's own row: the fraction is inline, part of that line.
+    const inRow = infos.some(
+      (l) =>
+        !around.includes(l) &&
+        l.prose >= 2 &&
+        l.line.bbox.y0 < y &&
+        l.line.bbox.y1 > y &&
+        side(l.line.bbox) === side(bar),
+    );
+    if (!inRow) out.push(...around);
+  }
+  return out;
+}
+
+/** Big delimiters and operators alone in a span: their size is not the line's. */
+const BIG_GLYPHS_RE = /^[\s()[\]{}|‖⟨⟩⌊⌋⌈⌉∑∏∫∮∐⋃⋂⨁⨂√]+$/u;
+
+/** A line's text size: a binomial's tall parentheses must not make its reach three lines deep. */
+function textSize(line: Line): number {
+  const sizes = line.spans.filter((s) => !BIG_GLYPHS_RE.test(s.text)).map((s) => s.fontSize);
+  return sizes.length ? Math.max(...sizes) : line.fontSize;
+}
+
 export interface FormulaFound {
   bbox: BBox;
   latex: string;
@@ -157,7 +216,7 @@ export function findDisplayFormulas(
         !taken.has(i) &&
         Math.abs(angles?.[i] ?? 0) <= 3 &&
         spans[i]!.text.trim() !== '' &&
-        (!spans[i]!.monospace || isMath[i]),
+        (!spans[i]!.monospace || isMath[i] || NEUTRAL_RE.test(spans[i]!.text)),
     );
   const sub = free.map((i) => spans[i]!);
   const index = new Map<TextSpan, number>(free.map((i) => [spans[i]!, i]));
@@ -188,6 +247,25 @@ export function findDisplayFormulas(
     return { line, idx, math, total, prose };
   });
   const bars = rules.filter((r) => r.y1 - r.y0 < 2 && r.x1 - r.x0 >= 2 && r.x1 - r.x0 < pageWidth * 0.5);
+  // A display formula owns its rows: a line beside prose or code on its row (a word between
+  // code spans, an inline binomial's parts) is part of that text, not of the formula below it.
+  const freeSet = new Set(free);
+  // Beside it on the row: overlapping most of its height, at most two ems away (the other
+  // column of a page whose gutter was not found is farther).
+  const rowOverlap = (a: BBox, b: BBox) =>
+    Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 0.5 * Math.min(a.y1 - a.y0, b.y1 - b.y0) &&
+    Math.max(0, a.x0 - b.x1, b.x0 - a.x1) < 2 * Math.max(4, Math.min(a.y1 - a.y0, b.y1 - b.y0));
+  const sharesRow = (l: LineInfo) => {
+    // cmex glyphs hang from their baseline: their run's box sits a line too high.
+    const hang = l.line.spans.every((s) => /^([A-Z]{6}\+)?(cmex|lmex)/i.test(s.fontName));
+    const b = hang ? { ...l.line.bbox, y1: l.line.bbox.y1 + l.line.fontSize } : l.line.bbox;
+    if (infos.some((o) => o !== l && o.prose >= 2 && side(o.line.bbox) === side(b) && rowOverlap(o.line.bbox, b)))
+      return true;
+    return spans.some(
+      (s, i) =>
+        !freeSet.has(i) && !taken.has(i) && s.text.trim() !== '' && side(s.bbox) === side(b) && rowOverlap(s.bbox, b),
+    );
+  };
   // Left edge of the text around a line (its column): display formulas are set in from it.
   const leftOf = (l: LineInfo) => {
     const b = l.line.bbox;
@@ -197,13 +275,14 @@ export function findDisplayFormulas(
     return around.length ? Math.min(...around.map((o) => o.line.bbox.x0)) : 0;
   };
   const seeds = infos.filter((l) => {
-    if (l.math < 2 || l.prose > 2 || EQ_NUMBER_RE.test(l.line.text.trim())) return false;
+    if (l.math < 2 || l.prose > 2 || EQ_NUMBER_RE.test(l.line.text.trim()) || sharesRow(l)) return false;
     if (l.total <= 0) return false;
     const setIn = l.line.bbox.x0 - leftOf(l) >= Math.max(4, l.line.fontSize) * 2;
     // Mostly math; or set in from the text with math in it and few words (a centred formula
     // with a "for all" or "e.g." in it).
     return setIn && l.math / l.total >= (l.math / l.total >= 0.6 ? 0.6 : 0.2);
   });
+  seeds.push(...fractionSeeds(infos, bars, side).filter((l) => !seeds.includes(l)));
   const used = new Set<LineInfo>();
   const groups: LineInfo[][] = [];
   for (const seed of seeds) {
@@ -212,7 +291,7 @@ export function findDisplayFormulas(
     groups.push(group);
     used.add(seed);
     let box = { ...seed.line.bbox };
-    const size = Math.max(4, seed.line.fontSize);
+    const size = Math.max(4, textSize(seed.line));
     let grew = true;
     while (grew) {
       grew = false;
@@ -237,6 +316,7 @@ export function findDisplayFormulas(
         // The equation number at the right margin, on the formula's row.
         const number = EQ_NUMBER_RE.test(l.line.text.trim()) && b.y0 < box.y1 && b.y1 > box.y0 && b.x0 > box.x1;
         if (side(b) !== side(seed.line.bbox)) continue;
+        if (((touches && mathy) || (byBar && mathy)) && sharesRow(l)) continue;
         if ((touches && mathy) || (byBar && mathy) || number) {
           group.push(l);
           used.add(l);
@@ -288,11 +368,13 @@ export function findDisplayFormulas(
       x1: Math.max(...fx.map((s) => s.bbox.x1)),
       y1: Math.max(...fx.map((s) => s.bbox.y1)),
     };
+    // A fraction bar overhangs its widest line a little (LibreOffice Math: ~0.2 em each side).
+    const pad = Math.max(2, 0.4 * Math.max(...fx.map((s) => s.fontSize)));
     const inner = rules.filter(
       (r) =>
         r.y1 - r.y0 < 2 &&
-        r.x0 >= region.x0 - 2 &&
-        r.x1 <= region.x1 + 2 &&
+        r.x0 >= region.x0 - pad &&
+        r.x1 <= region.x1 + pad &&
         r.y0 >= region.y0 - 2 &&
         r.y1 <= region.y1 + 2,
     );

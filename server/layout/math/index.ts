@@ -48,12 +48,35 @@ export function inlineParts(
   return parts.some((p) => p.math) || marks.n > 0 ? parts : undefined;
 }
 
+/**
+ * A table found by alignment alone whose cells are mostly math (italic variables, operators):
+ * the rows of matrices and cases set in columns, not a table. Digits are neutral, so a table of
+ * numbers never counts; one word of prose in it is enough to keep it a table.
+ */
+export function isMathGrid(spanIndices: number[], spans: TextSpan[]): boolean {
+  const body = bodyFont(spans);
+  let math = 0;
+  let other = 0;
+  for (const i of spanIndices) {
+    const s = spans[i]!;
+    const n = s.text.replace(/[\s0-9.,;:()[\]|=+\-−<>≤≥]/g, '').length;
+    if (isMathSpan(s, body)) math += n;
+    else {
+      other += n;
+      if (/\p{L}{3,}/u.test(s.text)) return false;
+    }
+  }
+  return math > 0 && math >= 2 * other;
+}
+
 /** LaTeX of a block classified as a formula (its lines' glyphs and the rules inside it). */
 export function blockLatex(block: Block, rules: Rule[], raw: string): string {
   const spans = block.lines.flatMap((l) => l.spans);
   const b = block.bbox;
+  // A fraction bar overhangs its widest line a little (LibreOffice Math: ~0.2 em each side).
+  const pad = Math.max(2, 0.4 * Math.max(0, ...spans.map((s) => s.fontSize)));
   const inner = rules.filter(
-    (r) => r.y1 - r.y0 < 2 && r.x0 >= b.x0 - 2 && r.x1 <= b.x1 + 2 && r.y0 >= b.y0 - 2 && r.y1 <= b.y1 + 2,
+    (r) => r.y1 - r.y0 < 2 && r.x0 >= b.x0 - pad && r.x1 <= b.x1 + pad && r.y0 >= b.y0 - 2 && r.y1 <= b.y1 + 2,
   );
   return safeLatex(buildLatex(spansToGlyphs(spans), inner), raw, true);
 }

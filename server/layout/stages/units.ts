@@ -5,7 +5,7 @@
 import { buildLines } from '../lines/index';
 import { isJustifiedProse } from '../order/streamEvidence';
 import { isJustifiedOcrProse } from '../lines/justifiedOcr';
-import { findDisplayFormulas } from '../math/index';
+import { findDisplayFormulas, isMathGrid } from '../math/index';
 import { isCaptionStart } from '../blocks/captions';
 import type { BBox } from '../../../common/protocol';
 import type { TextSpan } from '../../model/content';
@@ -41,7 +41,9 @@ export function findUnits(state: PageState): PageState {
     (t) =>
       !(
         t.alignedOnly &&
-        (isJustifiedProse(t.spanIndices, content.spans) || isJustifiedOcrProse(t.spanIndices, content.spans))
+        (isJustifiedProse(t.spanIndices, content.spans) ||
+          isJustifiedOcrProse(t.spanIndices, content.spans) ||
+          isMathGrid(t.spanIndices, content.spans))
       ),
   );
   const consumed = new Set<number>();

@@ -7,6 +7,14 @@
  *
  * What keeps text out: the body must have at least two rows with two or more short cells in most
  * of them, in at least two columns; a rule under a heading or over footnotes has prose under it.
+ *
+ * Statements and invoices (issue 31): a first rule with the header set right above it underlines
+ * the header, and the rules under it only group the body (subtotals, totals); rows go on past the
+ * last rule while they line up with the table's cells (a totals row under a double rule, a bank
+ * statement's bookings under the rule that closes the opening balance); a centred title between
+ * two tables of one width ends the first. Rows: lines set solid are one row each when their
+ * numbers stack (an invoice's items), lines set solid under a row's first line are that row's
+ * details when rows are padded apart (paddedRows); a label wrapped in the first column joins it.
  */
 import type { BBox } from '../../../common/protocol';
 import type { OtslCell } from '../../model/items';
@@ -29,6 +37,8 @@ interface Piece {
   spans: number[];
   /** Set in a monospace font (code listings framed by rules are not tables). */
   mono: boolean;
+  /** Every span bold. */
+  bold: boolean;
 }
 
 interface TLine {
@@ -81,7 +91,9 @@ function linesIn(spans: TextSpan[], idx: number[]): TLine[] {
         last.text += (gap > size * 0.15 && !/^\s/.test(t) ? ' ' : '') + t;
         last.x1 = Math.max(last.x1, s.bbox.x1);
         last.spans.push(i);
-      } else pieces.push({ x0: s.bbox.x0, x1: s.bbox.x1, text: t, spans: [i], mono: s.monospace });
+        last.bold &&= s.bold === true || !t.trim();
+      } else
+        pieces.push({ x0: s.bbox.x0, x1: s.bbox.x1, text: t, spans: [i], mono: s.monospace, bold: s.bold === true });
     }
     for (const p of pieces) p.text = p.text.replace(/\s+/g, ' ').trim();
     const y0 = Math.min(...ms.map((i) => spans[i]!.bbox.y0));
@@ -203,7 +215,7 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
       const last = fam[fam.length - 1]!;
       if (r.y0 - last.y1 < 1) continue; // a double rule
       const mid = between(last, r);
-      if (mid.some((l) => isProse(l, top) || isTableCaptionStart(l.pieces[0]!.text))) break;
+      if (mid.some((l) => isProse(l, top) || isTableCaptionStart(l.pieces[0]!.text) || isTitleLine(l, top, mid))) break;
       fam.push(r);
     }
     {
@@ -212,26 +224,29 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
       let headerEnd: number; // y below which the body starts
       if (fam.length >= 2 && bottom.y0 - top.y0 > 10) {
         region = between(top, bottom);
-        // The header ends at the first full-width rule under the top one (booktabs' midrule).
-        const mid = fam.find((r) => r !== top && r !== bottom && r.y0 > top.y1 + 2);
-        headerEnd = mid ? mid.y0 : top.y1;
-        if (!mid && region.length) headerEnd = (region[0]!.y1 + (region[1]?.y0 ?? region[0]!.y1)) / 2;
+        const near = linesIn(
+          spans,
+          free.filter((i) => inX(i) && cy(spans[i]!) > top.y0 - 80 && cy(spans[i]!) < bottom.y1 + 600),
+        );
+        const head = headAbove(near, top);
+        if (head.some((l) => l.pieces.length >= 2)) {
+          // The first rule underlines a header set above it (a word processor's or the LaTeX
+          // invoice package's rule under the header, no rule over it): the rules below it
+          // divide body groups (subtotals, totals), not header from body.
+          region = [...head, ...region, ...tailBelow(near, bottom, [...head, ...region])];
+          headerEnd = top.y1;
+        } else {
+          // The header ends at the first full-width rule under the top one (booktabs' midrule).
+          const mid = fam.find((r) => r !== top && r !== bottom && r.y0 > top.y1 + 2);
+          headerEnd = mid ? mid.y0 : top.y1;
+          if (!mid && region.length) headerEnd = (region[0]!.y1 + (region[1]?.y0 ?? region[0]!.y1)) / 2;
+        }
       } else {
         // One rule: the header row above it, the body below it until the text stops being a table.
         const near = free.filter((i) => inX(i) && cy(spans[i]!) > top.y0 - 80 && cy(spans[i]!) < top.y0 + 600);
         const all = linesIn(spans, near);
-        const above = all.filter((l) => l.y1 <= top.y0 + 1).reverse();
         const below = all.filter((l) => l.y0 >= top.y1 - 1);
-        const head: TLine[] = [];
-        for (const l of above) {
-          const lastY = head.length ? head[head.length - 1]!.y0 : top.y0;
-          // Header lines sit close together; a sentence above them is the paragraph before.
-          const sentence =
-            l.pieces.length === 1 && /[.;:]$/.test(l.pieces[0]!.text) && l.pieces[0]!.text.split(' ').length >= 4;
-          if (lastY - l.y1 > l.size * 0.8 || isProse(l, top) || sentence || isTableCaptionStart(l.pieces[0]!.text))
-            break;
-          head.push(l);
-        }
+        const head = headAbove(all, top);
         const body: TLine[] = [];
         for (const l of below) {
           const lastY = body.length ? body[body.length - 1]!.y1 : top.y1;
@@ -239,7 +254,7 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
           body.push(l);
         }
         if (!head.length) continue;
-        region = [...head.reverse(), ...body];
+        region = [...head, ...body];
         headerEnd = top.y1;
       }
       const t = buildTable(
@@ -356,6 +371,75 @@ function mergePieces(rs: Rule[]): Rule[] {
   return out.sort((a, b) => a.y0 - b.y0);
 }
 
+/**
+ * Header lines set right above a rule (the rule underlines them): lines close together, up to a
+ * gap, a sentence (the paragraph before), prose or a caption. Top to bottom.
+ */
+function headAbove(all: TLine[], top: Rule): TLine[] {
+  const above = all.filter((l) => l.y1 <= top.y0 + 1).reverse();
+  const head: TLine[] = [];
+  for (const l of above) {
+    const lastY = head.length ? head[head.length - 1]!.y0 : top.y0;
+    const sentence =
+      l.pieces.length === 1 && /[.;:]$/.test(l.pieces[0]!.text) && l.pieces[0]!.text.split(' ').length >= 4;
+    if (lastY - l.y1 > l.size * 0.8 || isProse(l, top) || sentence || isTableCaptionStart(l.pieces[0]!.text)) break;
+    head.push(l);
+  }
+  return head.reverse();
+}
+
+/**
+ * Rows under a table's last rule: a totals row set right under a (double) rule, or a
+ * statement's bookings going on under the rule that closes its opening balance. A line goes on
+ * with the table when two of its pieces line up with the table's cells (a left edge, a right
+ * edge or a centre within 2.5 pt), or, right under such a row, when it is one piece starting at
+ * a cell's left edge (the booking's detail lines). A caption, a note (one piece right under the
+ * rule) or a paragraph (prose across the table) ends it.
+ */
+function tailBelow(all: TLine[], bottom: Rule, table: TLine[]): TLine[] {
+  const x0s = table.flatMap((l) => l.pieces.map((p) => p.x0));
+  const x1s = table.flatMap((l) => l.pieces.map((p) => p.x1));
+  const cs = table.flatMap((l) => l.pieces.map((p) => (p.x0 + p.x1) / 2));
+  const near = (v: number, vs: number[], tol: number) => vs.some((w) => Math.abs(w - v) <= tol);
+  const out: TLine[] = [];
+  let lastRow = false;
+  for (const l of all.filter((x) => x.y0 >= bottom.y1 - 1)) {
+    const lastY = out.length ? out[out.length - 1]!.y1 : bottom.y1;
+    const gap = l.y0 - lastY;
+    if (isTableCaptionStart(l.pieces[0]!.text) || isProse(l, bottom)) break;
+    const aligned = l.pieces.filter(
+      (p) => near(p.x0, x0s, 2.5) || near(p.x1, x1s, 2.5) || near((p.x0 + p.x1) / 2, cs, 2.5),
+    ).length;
+    const row = l.pieces.length >= 2 && aligned >= 2;
+    const detail: boolean = !row && l.pieces.length === 1 && lastRow && near(l.pieces[0]!.x0, x0s, 1.5);
+    if (row ? gap > l.size * (out.length ? 2.2 : 1) : !detail || gap > l.size * 0.8) break;
+    out.push(l);
+    for (const p of l.pieces) {
+      x0s.push(p.x0);
+      x1s.push(p.x1);
+      cs.push((p.x0 + p.x1) / 2);
+    }
+    lastRow = row || detail;
+  }
+  return out;
+}
+
+const NUMERIC = /^[\d.,%+\-−()\s$€£]*\d[\d.,%+\-−()\s$€£]*$/;
+
+/**
+ * A title between two tables, not a row: one piece centred on the rules' width, away from the
+ * first column, set larger or bold ("Sales Restructuring" over the invoice's second table).
+ */
+function isTitleLine(l: TLine, top: Rule, mid: TLine[]): boolean {
+  if (l.pieces.length !== 1) return false;
+  const p = l.pieces[0]!;
+  const w = top.x1 - top.x0;
+  const centred = Math.abs((p.x0 + p.x1) / 2 - (top.x0 + top.x1) / 2) < w * 0.06 && p.x0 > top.x0 + w * 0.15;
+  const sizes = mid.map((x) => x.size).sort((a, b) => a - b);
+  const body = sizes[Math.floor(sizes.length / 2)]!;
+  return centred && (l.size > body * 1.08 || p.bold) && /\p{L}{2}/u.test(p.text) && !NUMERIC.test(p.text);
+}
+
 function isProse(l: TLine, top: Rule): boolean {
   // One long run of words across most of the table's width is a sentence, not a row.
   return (
@@ -365,17 +449,72 @@ function isProse(l: TLine, top: Rule): boolean {
   );
 }
 
+/**
+ * Rows padded apart, lines inside a row set solid (a bank statement's bookings: date, text and
+ * amount on the first line, the booking's details under it): the gaps fall in two groups, and
+ * the lines after the small gaps add no second number to a number column (they go on with the
+ * row). Returns the largest gap inside a row, or undefined when rows are set solid — then
+ * every line whose numbers stack under the row above's numbers is a row (an invoice's items,
+ * subtotal and VAT lines one under another, a blank line only before a subtotal).
+ */
+function paddedRows(body: TLine[], gaps: number[], cols: [number, number][], size: number): number | undefined {
+  const sorted = gaps.map((g) => Math.max(g, 0.5)).sort((a, b) => a - b);
+  let cut = -1;
+  for (let k = 0; k + 1 < sorted.length; k++)
+    if (
+      sorted[k + 1]! >= sorted[k]! * 2 &&
+      sorted[k + 1]! - sorted[k]! > size * 0.4 &&
+      (cut < 0 || sorted[k + 1]! / sorted[k]! > sorted[cut + 1]! / sorted[cut]!)
+    )
+      cut = k;
+  if (cut < 0) return undefined;
+  const inner = sorted[cut]!;
+  const numCols = (l: TLine) =>
+    new Set(
+      l.pieces
+        .filter((p) => NUMERIC.test(p.text))
+        .map((p) => colOf(p, cols)[0]!)
+        .filter((c) => c > 0),
+    );
+  let small = 0;
+  let stacked = 0;
+  let group = new Set<number>();
+  body.forEach((l, k) => {
+    const mine = numCols(l);
+    if (k === 0 || Math.max(gaps[k - 1]!, 0.5) > inner) {
+      group = mine;
+      return;
+    }
+    small++;
+    if ([...mine].some((c) => group.has(c))) stacked++;
+    for (const c of mine) group.add(c);
+  });
+  return small > 0 && stacked <= small * 0.2 ? inner + 0.01 : undefined;
+}
+
 function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]): HruleTable | undefined {
   const head = lines.filter((l) => l.y1 <= headerEnd + 1);
   const body = lines.filter((l) => l.y0 >= headerEnd - 1);
   if (body.length < 2 || lines.length < 3) return undefined;
   const cols = columns(body, top.x0 - 2, top.x1 + 2);
   if (cols.length < 2) return undefined;
-  // Most body lines must have several short cells: the table test.
-  const multi = body.filter((l) => l.pieces.length >= 2).length;
-  if (multi < Math.max(2, body.length * 0.5)) return undefined;
+  const gaps = body.slice(1).map((l, k) => l.y0 - body[k]!.y1);
+  const size = body.reduce((a, l) => a + l.size, 0) / body.length;
+  const padded = paddedRows(body, gaps, cols, size);
+  // Most body rows must have several short cells: the table test. A row is a line, or, where
+  // rows are padded apart, the lines set solid under a row's first line (its details).
+  const starts = body.filter((_, k) => k === 0 || padded === undefined || gaps[k - 1]! > padded);
+  const multi = starts.filter((l) => l.pieces.length >= 2).length;
+  if (multi < Math.max(2, starts.length * 0.5)) return undefined;
   const pieces = body.flatMap((l) => l.pieces);
-  if (pieces.filter((p) => p.text.length > 60).length > pieces.length * 0.15) return undefined;
+  // Long runs of words are prose, unless they are a description list's descriptions: every
+  // line a short term (three words at most) and its description in the last column (a manual's
+  // table of flags, one per ruled row). Prose set in two columns has long runs in both.
+  const long = pieces.filter((p) => p.text.length > 60);
+  const described =
+    body.every((l) => l.pieces.length >= 2 && l.pieces[0]!.text.split(' ').length <= 3) &&
+    long.every((p) => colOf(p, cols)[0] === cols.length - 1);
+  if (long.length > pieces.length * 0.15 && !described) return undefined;
   // Code between rules (a framed listing) is code.
   if (pieces.filter((p) => p.mono).length >= pieces.length * 0.5) return undefined;
   const C = cols.length;
@@ -390,11 +529,14 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
 
   // Body rows: a line continues the row above when it leaves the first column empty (wrapped
   // cells in other columns) or when rows are padded and it sits tighter than rows do.
-  const gaps = body.slice(1).map((l, k) => l.y0 - body[k]!.y1);
-  const sortedGaps = [...gaps].sort((a, b) => a - b);
-  const size = body.reduce((a, l) => a + l.size, 0) / body.length;
-  const rowGap = sortedGaps[Math.floor(sortedGaps.length * 0.75)] ?? 0;
-  type Row = { cells: string[][]; full: boolean[]; span: (number[] | undefined)[]; y0: number; y1: number };
+  type Row = {
+    cells: string[][];
+    full: boolean[];
+    span: (number[] | undefined)[];
+    y0: number;
+    y1: number;
+    x0: number;
+  };
   const rows: Row[] = [];
   const newRow = (l: TLine): Row => ({
     cells: Array.from({ length: C }, () => []),
@@ -402,13 +544,15 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
     span: Array(C).fill(undefined),
     y0: l.y0,
     y1: l.y1,
+    x0: Math.min(...l.pieces.filter((p) => colOf(p, cols)[0] === 0).map((p) => p.x0)),
   });
+  const firstX = (r: Row) => r.x0;
   body.forEach((l, k) => {
     const gap = k > 0 ? gaps[k - 1]! : Infinity;
     const hasFirst = l.pieces.some((p) => colOf(p, cols)[0] === 0);
     const prev = rows[rows.length - 1];
     const prevFirst = prev ? prev.cells[0]!.length > 0 : false;
-    const tight = rowGap > size * 0.2 && gap < rowGap * 0.5;
+    const tight = padded !== undefined && gap <= padded;
     // Wrapped text goes on in cells that were full; a line with a number or a cell in a column
     // whose cell above was not full is a row of its own (a row under a group label).
     const wraps =
@@ -421,8 +565,20 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
           !/^[\d.,%+\-−()\s]+$/.test(prev.cells[c]!.join(' '))
         );
       });
+    // A label wrapped in the first column: the line holds only a first-column piece that goes
+    // on with the label above (starts in lower case, or the label above ends mid-phrase).
+    const labelWrap =
+      prev !== undefined &&
+      prevFirst &&
+      l.pieces.length === 1 &&
+      hasFirst &&
+      gap < size * 0.5 &&
+      Math.abs(l.pieces[0]!.x0 - firstX(prev)) < size * 0.5 &&
+      (/^\p{Ll}/u.test(l.pieces[0]!.text) ||
+        /[-‐,&/]$|\b(?:and|or|of|the|for|in|to|with)$/.test(prev.cells[0]!.join(' ')));
     const cont =
-      prev !== undefined && ((!hasFirst && prevFirst && gap < size * 0.8 && l.pieces.length < C && wraps) || tight);
+      prev !== undefined &&
+      ((!hasFirst && prevFirst && gap < size * 0.8 && l.pieces.length < C && wraps) || tight || labelWrap);
     const row = cont ? prev! : newRow(l);
     if (!cont) rows.push(row);
     row.y1 = l.y1;

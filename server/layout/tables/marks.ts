@@ -10,8 +10,11 @@
  */
 import type { TextSpan } from '../../model/content';
 
-/** A mark is at most this share of its base's size (TeX sets script sizes at 0.7 and 0.5). */
-const MARK_SIZE = 0.8;
+/**
+ * A mark is at most this share of its base's size (TeX sets script sizes at 0.7 and 0.5; a 9 pt
+ * class such as acmart's sets them at 7.3 pt, 0.81).
+ */
+const MARK_SIZE = 0.85;
 
 function isMarkText(text: string): boolean {
   const t = text.trim();
@@ -35,7 +38,9 @@ export function markBases(spans: TextSpan[], idx: Iterable<number>): Map<number,
       if (b === m) continue;
       const base = spans[b]!;
       if (s.fontSize > MARK_SIZE * base.fontSize) continue;
-      const h = base.bbox.y1 - base.bbox.y0;
+      // A glyph-tight box (a capital Greek letter from a math font, 0.7 em tall) is widened to
+      // a line's height, or the subscript under it reads as a row of its own ("Ψ²₁").
+      const h = Math.max(base.bbox.y1 - base.bbox.y0, 0.8 * base.fontSize);
       const gap = s.bbox.x0 - base.bbox.x1;
       if (gap < -1 || gap > 0.3 * base.fontSize) continue;
       if (s.bbox.y0 < base.bbox.y0 - 0.6 * h || s.bbox.y1 > base.bbox.y1 + 0.6 * h) continue;

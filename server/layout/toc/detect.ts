@@ -15,6 +15,7 @@
 import type { BBox } from '../../../common/protocol';
 import type { TextSpan } from '../../model/content';
 import type { OtslCell } from '../../model/items';
+import { buildLines, type Line } from '../lines/index';
 
 export interface ContentsBlock {
   bbox: BBox;
@@ -34,10 +35,13 @@ const FLUSH_SHARE = 0.8;
 const RISING_SHARE = 0.75;
 /** A page number stands at least this many font sizes right of its title (without leader dots). */
 const NUMBER_GAP = 1.5;
+/** A line number in the margin stands this many font sizes left of the row's text at least. */
+const MARGIN_NUMBER_GAP = 1.5;
 /** Rows of one block are at most this many line heights apart. */
 const MAX_ROW_GAP = 2.2;
 
 interface Row {
+  lines: Line[];
   spans: { s: TextSpan; i: number }[];
   bbox: BBox;
   text: string;
@@ -73,47 +77,71 @@ function romanValue(s: string): number {
   return n;
 }
 
-/** Spans grouped into rows by their vertical middles, each row's spans left to right. */
+/**
+ * The page's text lines (../lines: accents composed, runs split at wide gaps) grouped into rows
+ * by their vertical middles, each row's lines left to right. A bare number standing apart at a
+ * row's left (a draft's line number in the margin) is not the row's.
+ */
 function rowsOf(spans: TextSpan[]): Row[] {
-  const order = spans
-    .map((s, i) => ({ s, i }))
-    .filter((x) => x.s.text.trim() && x.s.bbox.y1 > x.s.bbox.y0)
-    .sort((a, b) => a.s.bbox.y0 + a.s.bbox.y1 - (b.s.bbox.y0 + b.s.bbox.y1));
-  const rows: Row[] = [];
-  for (const x of order) {
-    const cy = (x.s.bbox.y0 + x.s.bbox.y1) / 2;
-    const h = x.s.bbox.y1 - x.s.bbox.y0;
-    const row = rows.find((r) => Math.abs((r.bbox.y0 + r.bbox.y1) / 2 - cy) <= Math.min(h, r.bbox.y1 - r.bbox.y0) / 2);
-    if (row) {
-      row.spans.push(x);
-      row.bbox = {
-        x0: Math.min(row.bbox.x0, x.s.bbox.x0),
-        y0: Math.min(row.bbox.y0, x.s.bbox.y0),
-        x1: Math.max(row.bbox.x1, x.s.bbox.x1),
-        y1: Math.max(row.bbox.y1, x.s.bbox.y1),
-      };
-    } else rows.push({ spans: [x], bbox: { ...x.s.bbox }, text: '', size: x.s.fontSize });
+  const index = new Map<TextSpan, number>();
+  spans.forEach((s, i) => index.set(s, i));
+  const lines = buildLines(spans.filter((s) => s.text.trim() && s.bbox.y1 > s.bbox.y0)).sort(
+    (a, b) => a.bbox.y0 + a.bbox.y1 - (b.bbox.y0 + b.bbox.y1),
+  );
+  const groups: Line[][] = [];
+  for (const l of lines) {
+    const cy = (l.bbox.y0 + l.bbox.y1) / 2;
+    const h = l.bbox.y1 - l.bbox.y0;
+    const g = groups.find((r) => {
+      const b = r[0]!.bbox;
+      return Math.abs((b.y0 + b.y1) / 2 - cy) <= Math.min(h, b.y1 - b.y0) / 2;
+    });
+    if (g) g.push(l);
+    else groups.push([l]);
   }
-  for (const r of rows) {
-    r.spans.sort((a, b) => a.s.bbox.x0 - b.s.bbox.x0);
-    let text = '';
-    let prev: TextSpan | undefined;
-    for (const { s } of r.spans) {
-      const gap = prev ? s.bbox.x0 - prev.bbox.x1 : 0;
-      text += prev && (gap > 0.15 * s.fontSize || /\s$/.test(prev.text)) && !/^\s/.test(s.text) ? ' ' + s.text : s.text;
-      prev = s;
+  return groups.map((g) => {
+    g.sort((a, b) => a.bbox.x0 - b.bbox.x0);
+    // A draft's line number in the margin: a bare number far left of the row's text, a line of
+    // its own or the first run of the first line.
+    let margin: TextSpan | undefined;
+    const first = g[0]!;
+    const second = g[1];
+    const lead = first.spans[0];
+    if (
+      second &&
+      /^\d{1,4}$/.test(first.text.trim()) &&
+      second.bbox.x0 - first.bbox.x1 >= MARGIN_NUMBER_GAP * first.fontSize
+    )
+      g.shift();
+    else if (lead && first.spans.length > 1 && /^\d{1,4}$/.test(lead.text.trim())) {
+      const next = first.spans.find((x) => x !== lead && x.text.trim());
+      if (next && next.bbox.x0 - lead.bbox.x1 >= MARGIN_NUMBER_GAP * first.fontSize) margin = lead;
     }
-    r.text = text.replace(/\s+/g, ' ').trim();
-    r.size = Math.max(...r.spans.map((x) => x.s.fontSize));
-  }
-  return rows;
+    const parts = g.flatMap((l) => l.spans.filter((x) => x !== margin).map((s) => ({ s, i: index.get(s) ?? -1 })));
+    return {
+      lines: g,
+      spans: parts.filter((x) => x.i >= 0),
+      bbox: {
+        x0: Math.min(...g.map((l) => l.bbox.x0)),
+        y0: Math.min(...g.map((l) => l.bbox.y0)),
+        x1: Math.max(...g.map((l) => l.bbox.x1)),
+        y1: Math.max(...g.map((l) => l.bbox.y1)),
+      },
+      text: g
+        .map((l, k) => (k === 0 && margin ? l.text.trim().replace(/^\d{1,4}\s*/, '') : l.text.trim()))
+        .join(' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+      size: Math.max(...g.map((l) => l.fontSize)),
+    };
+  });
 }
 
 /** The row as a contents entry: its title and, when it ends in one, its page number. */
 function entryOf(row: Row): Entry {
-  const last = row.spans[row.spans.length - 1]!.s;
-  const lastText = last.text.trim();
-  // The number is the last span's last word ("… 12" drawn as one run, or "12" alone).
+  const lastLine = row.lines[row.lines.length - 1]!;
+  const lastText = lastLine.text.trim();
+  // The number ends the row's last line ("… 12" set as one run, or "12" standing alone).
   const m = /(?:^|\s)(\d{1,4}|[ivxlc]{1,7})$/i.exec(lastText);
   if (!m) return { row, title: row.text };
   const num = m[1]!;
@@ -121,12 +149,11 @@ function entryOf(row: Row): Entry {
   const dotted = LEADER_RE.test(before);
   const title = before.replace(LEADER_RE, '').trim();
   // Without leader dots the number stands apart from its title (a gap of a few characters).
-  const alone = lastText === num && row.spans.length > 1;
-  const prevEnd = alone ? row.spans[row.spans.length - 2]!.s.bbox.x1 : last.bbox.x0;
-  const apart = alone && last.bbox.x0 - prevEnd >= NUMBER_GAP * row.size;
+  const alone = lastText === num && row.lines.length > 1;
+  const apart = alone && lastLine.bbox.x0 - row.lines[row.lines.length - 2]!.bbox.x1 >= NUMBER_GAP * row.size;
   if (!title || !(dotted || apart) || !/\p{L}/u.test(title)) return { row, title: row.text };
   const value = ROMAN_RE.test(num) ? romanValue(num) : Number(num);
-  return { row, title, dotted, page: { text: num, value, x1: last.bbox.x1 } };
+  return { row, title, dotted, page: { text: num, value, x1: lastLine.bbox.x1 } };
 }
 
 /** The tables of contents on a page, from its spans (points, top-left origin). */

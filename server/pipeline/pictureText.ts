@@ -1,0 +1,51 @@
+/**
+ * Words read by OCR inside a picture that stays a picture (a banner with the company's name on
+ * it): layout gives text inside a figure to the figure, and a picture's Markdown is only its
+ * image, so the words would be lost again. Large ones follow the picture as a paragraph of their
+ * own; small ones (a sign in a photograph) stay the picture's.
+ */
+import type { PageContent } from '../model/content';
+import { toGrid, type DocItem } from '../model/items';
+import type { MissingLine } from './missingText';
+
+/**
+ * Words in a picture are its title (a banner's name, a logo's) when they are large in it: their
+ * line this share of the picture's height or more. Smaller words are part of the scene (a sign
+ * in a photograph): the picture keeps them.
+ */
+const TITLE_HEIGHT_SHARE = 0.2;
+
+/** Adds the pictures' titles after them; returns the lines left to their pictures. */
+export function keepTextOfPictures(items: DocItem[], found: MissingLine[], content: PageContent): MissingLine[] {
+  const left: MissingLine[] = [];
+  const placed = (l: MissingLine) =>
+    items.some((it) => it.cls !== 'picture' && it.cls !== 'chart' && it.text.includes(l.text));
+  for (let k = items.length - 1; k >= 0; k--) {
+    const pic = items[k];
+    if ((pic.cls !== 'picture' && pic.cls !== 'chart') || !pic.bbox) continue;
+    const b = pic.bbox;
+    let inside = found
+      .filter((l) => {
+        const cx = (l.bbox.x0 + l.bbox.x1) / 2;
+        const cy = (l.bbox.y0 + l.bbox.y1) / 2;
+        return cx >= b.x0 && cx <= b.x1 && cy >= b.y0 && cy <= b.y1 && !placed(l);
+      })
+      .sort((p, q) => p.bbox.y0 - q.bbox.y0 || p.bbox.x0 - q.bbox.x0);
+    const ph = b.y1 - b.y0;
+    left.push(...inside.filter((l) => (l.lineHeight ?? l.bbox.y1 - l.bbox.y0) < ph * TITLE_HEIGHT_SHARE));
+    inside = inside.filter((l) => (l.lineHeight ?? l.bbox.y1 - l.bbox.y0) >= ph * TITLE_HEIGHT_SHARE);
+    if (!inside.length) continue;
+    const bbox = inside.reduce(
+      (u, l) => ({
+        x0: Math.min(u.x0, l.bbox.x0),
+        y0: Math.min(u.y0, l.bbox.y0),
+        x1: Math.max(u.x1, l.bbox.x1),
+        y1: Math.max(u.y1, l.bbox.y1),
+      }),
+      inside[0].bbox,
+    );
+    const text = inside.map((l) => l.text).join(' ');
+    items.splice(k + 1, 0, { cls: 'text', text, bbox, grid: toGrid(bbox, content) });
+  }
+  return left;
+}
