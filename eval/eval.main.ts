@@ -13,7 +13,8 @@
  * olmOCR-bench-style tests on real pages: eval/realworld/run.ts, into `<out>/realworld/`.
  * `tables` (in the default sets) is issue 31's table-only set: pages with ground-truth tables
  * (eval/tables/), cell F1 and PubTabNet's TEDS per page, source and producer, into `<out>/tables/`.
- * The sets include the generated multi-column set (`multicol`, `multicol-scan`: issue 15),
+ * The sets include the generated multi-column set (`multicol`, `multicol-scan`: issue 15;
+ * `multicol-scan-150`, `-300`; the harder twins `multicol-scan-hard`: issue 31),
  * built on demand into a cache and reported per producer; `--quick` builds and scores only
  * two of its documents.
  *

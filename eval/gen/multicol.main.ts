@@ -1,13 +1,13 @@
 /**
  * Builds the multi-column development set (issue 15) into its cache and lists it:
- *   node out/scripts/eval/gen/multicol.main.js [--quick] [--scans]   (--scans: at 150, 200 and 300 dpi)
+ *   node out/scripts/eval/gen/multicol.main.js [--quick] [--scans]
+ * (--scans: every scanned set, at 150, 200 and 300 dpi and the hard twins of issue 31)
  */
-import { buildMulticolSet } from './multicol/build';
-import { SCAN_DPIS } from './multicol/scan';
+import { buildMulticolSet, SCAN_SETS } from './multicol/build';
 
 buildMulticolSet({
   quick: process.argv.includes('--quick'),
-  scans: process.argv.includes('--scans') ? SCAN_DPIS : [],
+  scans: process.argv.includes('--scans') ? SCAN_SETS.map((s) => s.name) : [],
 }).then(
   (es) => {
     for (const e of es) console.log(`${e.set}\t${e.pdf}\t${e.gt}`);

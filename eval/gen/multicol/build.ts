@@ -14,7 +14,7 @@ import { toFodt } from './fodt';
 import { toHtml } from './html';
 import { toLatex } from './latex';
 import { toMarkdown } from './markdown';
-import { SCAN_DPIS, scanVariant, type ScanDpi } from './scan';
+import { SCAN_DPIS, SCAN_PROFILES, scanVariant, type ScanDpi, type ScanProfileName } from './scan';
 
 /** Bump when the generator's output changes, so stale caches are rebuilt. */
 const VERSION = 'v1';
@@ -112,9 +112,31 @@ async function typeset(d: Doc, producer: Producer, dir: string, png: Buffer): Pr
 /** The scanned set at `dpi`: `multicol-scan` (200 dpi, the first one made), `multicol-scan-150`, `multicol-scan-300`. */
 export const scanSetName = (dpi: ScanDpi): string => (dpi === 200 ? 'multicol-scan' : `multicol-scan-${dpi}`);
 
-/** Builds what is missing and lists the set. `scans`: add the scanned variants at these resolutions. */
+/** One scanned set: its name, resolution, degradation profile and the file suffix of its PDFs. */
+export interface ScanSet {
+  name: string;
+  dpi: ScanDpi;
+  profile: ScanProfileName;
+  suffix: string;
+}
+
+/** The harder twins of issue 31 (class 6): 200 dpi, skew 0.25–0.9°, blur, noise, JPEG q75. */
+export const HARD_SCAN_SET = 'multicol-scan-hard';
+
+/** Every scanned set: the plain ones at each resolution, then the hard twins. */
+export const SCAN_SETS: readonly ScanSet[] = [
+  ...SCAN_DPIS.map((dpi) => ({
+    name: scanSetName(dpi),
+    dpi,
+    profile: 'plain' as const,
+    suffix: dpi === 200 ? 'scan' : `scan${dpi}`,
+  })),
+  { name: HARD_SCAN_SET, dpi: 200, profile: 'hard', suffix: 'scanhard' },
+];
+
+/** Builds what is missing and lists the set. `scans`: add these scanned sets (names from SCAN_SETS). */
 export async function buildMulticolSet(
-  opts: { quick?: boolean; scans?: readonly ScanDpi[]; producers?: readonly Producer[] } = {},
+  opts: { quick?: boolean; scans?: readonly string[]; producers?: readonly Producer[] } = {},
 ): Promise<SetEntry[]> {
   const dir = cacheDir();
   mkdirSync(dir, { recursive: true });
@@ -128,12 +150,12 @@ export async function buildMulticolSet(
     for (const p of opts.producers ?? PRODUCERS) {
       const pdf = await typeset(d, p, dir, png);
       out.push({ pdf, gt, set: `multicol/${p}`, rel: `multicol/${p}/${d.name}.pdf` });
-      for (const dpi of SCAN_DPIS.filter((x) => opts.scans?.includes(x))) {
-        // The same seed at every resolution: the same skew and noise pattern, only the pixels differ.
-        const scan = join(dir, dpi === 200 ? `${d.name}.${p}.scan.pdf` : `${d.name}.${p}.scan${dpi}.pdf`);
-        if (!existsSync(scan)) await scanVariant(pdf, scan, seed, dpi);
-        const set = scanSetName(dpi);
-        out.push({ pdf: scan, gt, set: `${set}/${p}`, rel: `${set}/${p}/${d.name}.pdf` });
+      for (const s of SCAN_SETS.filter((x) => opts.scans?.includes(x.name))) {
+        // The same seed for every scanned set: the same skew sign and noise draws, only the
+        // resolution or the profile's ranges differ.
+        const scan = join(dir, `${d.name}.${p}.${s.suffix}.pdf`);
+        if (!existsSync(scan)) await scanVariant(pdf, scan, seed, s.dpi, SCAN_PROFILES[s.profile]);
+        out.push({ pdf: scan, gt, set: `${s.name}/${p}`, rel: `${s.name}/${p}/${d.name}.pdf` });
       }
       seed++;
     }

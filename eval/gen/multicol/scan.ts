@@ -1,7 +1,7 @@
 /**
  * Scanned variants of the typeset PDFs: each page rendered at 150, 200 or 300 dpi (poppler's pdftoppm),
- * turned by a slight skew, speckled with seeded noise, JPEG-encoded and written into an
- * image-only PDF (no text layer), so Folio must OCR it.
+ * turned by a slight skew, blurred (the hard profile), speckled with seeded noise, JPEG-encoded
+ * and written into an image-only PDF (no text layer), so Folio must OCR it.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -58,7 +58,31 @@ export function imagePdf(pages: { jpeg: Buffer; width: number; height: number }[
   return Buffer.concat(chunks);
 }
 
-export async function scanVariant(pdf: string, out: string, seed: number, dpi: ScanDpi = 200): Promise<void> {
+/**
+ * How a scan is degraded. `plain`: the first scanned sets (issue 15), skew 0.3–0.8°. `hard`:
+ * issue 31's harder twins, as measured on real two-column scans: skew 0.25–0.9°, a Gaussian
+ * blur of sigma 0.4–0.8 px (a sheet not flat on the glass, a soft lens), the same noise and JPEG q75.
+ */
+export interface ScanProfile {
+  /** Skew magnitude in degrees, drawn uniformly from [min, max], either sign. */
+  angle: readonly [number, number];
+  /** Gaussian blur sigma in pixels, drawn uniformly from [min, max]; none when absent. */
+  blur?: readonly [number, number];
+}
+
+export const SCAN_PROFILES = {
+  plain: { angle: [0.3, 0.8] },
+  hard: { angle: [0.25, 0.9], blur: [0.4, 0.8] },
+} as const satisfies Record<string, ScanProfile>;
+export type ScanProfileName = keyof typeof SCAN_PROFILES;
+
+export async function scanVariant(
+  pdf: string,
+  out: string,
+  seed: number,
+  dpi: ScanDpi = 200,
+  profile: ScanProfile = SCAN_PROFILES.plain,
+): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'folio-scan-'));
   try {
     execFileSync('pdftoppm', ['-r', String(dpi), '-gray', '-png', pdf, join(dir, 'p')]);
@@ -70,12 +94,13 @@ export async function scanVariant(pdf: string, out: string, seed: number, dpi: S
     const pages = [];
     for (const f of files) {
       // A slight skew, as from a sheet laid a little askew on the glass.
-      const angle = (r() < 0.5 ? -1 : 1) * (0.3 + r() * 0.5);
-      const { data, info } = await sharp(readFileSync(join(dir, f)))
-        .rotate(angle, { background: '#ffffff' })
-        .greyscale()
-        .raw()
-        .toBuffer({ resolveWithObject: true });
+      const [a0, a1] = profile.angle;
+      const angle = (r() < 0.5 ? -1 : 1) * (a0 + r() * (a1 - a0));
+      // Drawn only for a blurring profile, so the plain sets keep their noise pattern.
+      const sigma = profile.blur ? profile.blur[0] + r() * (profile.blur[1] - profile.blur[0]) : 0;
+      let img = sharp(readFileSync(join(dir, f))).rotate(angle, { background: '#ffffff' });
+      if (sigma > 0) img = sharp(await img.png().toBuffer()).blur(sigma);
+      const { data, info } = await img.greyscale().raw().toBuffer({ resolveWithObject: true });
       const px = new Uint8Array(data.buffer, data.byteOffset, data.length);
       const ch = info.channels;
       const gray = Buffer.alloc(info.width * info.height);

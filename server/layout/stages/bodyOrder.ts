@@ -1,15 +1,16 @@
 /**
  * Stage 4, body order: the body's units in reading order by XY-cut (xycut.ts), replaced by the
- * content stream's order where that reads like a page (streamOrder.ts); side notes in the margin
- * beside the text block (sideNotes.ts) taken out first and read next to their paragraph; the
- * header band first, then the body, the footer band and side-margin text.
+ * content stream's order (on a scan: the recognizer's line order) where that reads like a page
+ * (streamOrder.ts); side notes in the margin beside the text block (sideNotes.ts) taken out
+ * first and read next to their paragraph; the header band first, then the body, the footer band
+ * and side-margin text.
  */
 import { xyCut, type Ordered } from '../order/xycut';
 import { followStream } from '../order/streamOrder';
 import { findSideNotes, noteInsertAt, type NoteUnit, type SideNote } from '../order/sideNotes';
 import { buildBlocks, type BlockLine } from '../blocks/index';
 import type { Place } from '../order/place';
-import { lineStreamPosition, type PageState, type PageUnit, type PlacedUnit } from './state';
+import { lineStreamPosition, ocrLinePosition, type PageState, type PageUnit, type PlacedUnit } from './state';
 
 /** Narrowest vertical gutter a column cut needs, as a share of the body font size… */
 const MIN_GUTTER_BODY_SHARE = 0.45;
@@ -26,7 +27,7 @@ export function orderBody(state: PageState): PageState {
     // A table is where its first cell was drawn; a picture has no place in the text stream.
     if (o.unit.kind === 'table')
       return tables[o.unit.index].spanIndices.length ? Math.min(...tables[o.unit.index].spanIndices) : undefined;
-    return lineStreamPosition(state, o.unit);
+    return lineStreamPosition(state, o.unit) ?? ocrLinePosition(state, o.unit);
   };
   const notes = rtl ? [] : findSideNotes(state.body.map(noteUnit), state.edges);
   const inNote = new Set(notes.flatMap((n) => n.units.map((u) => u.unit)));

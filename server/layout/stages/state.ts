@@ -132,6 +132,20 @@ export function lineStreamPosition(state: PageState, u: PageUnit): number | unde
   return Number.isFinite(m) ? m : undefined;
 }
 
+/**
+ * Position of an OCR'd line in the recognizer's line order (server/ocr/order.ts: an XY-cut of the
+ * deskewed page that cuts at the widest gap, not along the page's gutters). Not a producer's
+ * stream, but it saw the page whole: a centred author line over the middle column of a scan sits
+ * under the title there, where the gutter-led cut of layout reads it as that column's first line.
+ * Used for the body's order only, and only where it reads like a page (streamOrder.ts).
+ */
+export function ocrLinePosition(state: PageState, u: PageUnit): number | undefined {
+  if (u.kind !== 'line' || u.rotated || u.line.spans[0]?.fontName !== 'ocr') return undefined;
+  let m = Infinity;
+  for (const s of u.line.spans) m = Math.min(m, state.streamAt.get(s) ?? Infinity);
+  return Number.isFinite(m) ? m : undefined;
+}
+
 export function area(b: BBox): number {
   return Math.max(0, b.x1 - b.x0) * Math.max(0, b.y1 - b.y0);
 }
