@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import type { BBox, RegionClass } from '../../common/protocol';
 import { toGrid, type DocItem } from '../model/items';
-import type { PageContent } from '../model/content';
+import type { PageContent, TextSpan } from '../model/content';
 import type { AnalyzeOptions, PageAnalysis } from '../model/analysis';
 import { openPdf, type PdfHandle } from '../pdf/open';
 import { renderPage, renderSkipReason, type RenderedPage } from '../pdf/render';
@@ -175,7 +175,8 @@ async function layoutTextLayerPage(
       `text read by OCR where the page shows text that its text layer lacks (a picture or outlines): ${quoteList(added.map((l) => l.text))}`,
     );
   const render = async () => (scan ??= await renderPage(doc.doc, page, OCR_SCALE, false));
-  if (ocrOk && raw.lostGlyphs > 0) await restoreLostGlyphs(render, laid.items, opts, warnings, signal);
+  if (ocrOk && raw.lostGlyphs > 0)
+    await restoreLostGlyphs(render, laid.items, raw.content.spans, opts, warnings, signal);
   if (ocrOk) await repairImplausibleLines(doc, page, laid.items, opts, warnings, signal, scan);
   return laid;
 }
@@ -192,6 +193,7 @@ const LOST_CROP_MAX = 6;
 async function restoreLostGlyphs(
   render: () => Promise<RenderedPage>,
   items: DocItem[],
+  spans: TextSpan[],
   opts: AnalyzeOptions,
   warnings: string[],
   signal?: AbortSignal,
@@ -224,7 +226,7 @@ async function restoreLostGlyphs(
   const changed: string[] = [];
   for (const it of suspects) {
     signal?.throwIfAborted();
-    const b = it.bbox!;
+    const b = placeholderRows(it.bbox!, spans);
     let lines = whole;
     if (!lines) {
       const crop = cropRgba(scan, { x0: b.x0 - 2, y0: b.y0 - 2, x1: b.x1 + 2, y1: b.y1 + 2 });
@@ -244,6 +246,33 @@ async function restoreLostGlyphs(
     warnings.push(
       `characters read by OCR where the page's fonts draw glyphs that have no text (a font without a character map): ${quoteList(changed)}`,
     );
+}
+
+/**
+ * The rows of an item that hold a lost glyph's placeholder: the recognizer reads one line of a
+ * two-line title ("LaTeX support for Open Sans / Version 1.1") better alone than in the whole
+ * item's crop, where it read the old-style "1.1" as "n.s". The item's box when no span says.
+ */
+function placeholderRows(box: BBox, spans: TextSpan[]): BBox {
+  const inside = spans.filter((s) => {
+    const cx = (s.bbox.x0 + s.bbox.x1) / 2;
+    const cy = (s.bbox.y0 + s.bbox.y1) / 2;
+    return cx >= box.x0 - 1 && cx <= box.x1 + 1 && cy >= box.y0 - 1 && cy <= box.y1 + 1 && [...s.text].some(isBadChar);
+  });
+  if (!inside.length) return box;
+  // The whole rows: a placeholder run of old-style figures is only x-height tall.
+  const y0 = Math.min(...inside.map((s) => s.bbox.y0));
+  const y1 = Math.max(...inside.map((s) => s.bbox.y1));
+  const row = spans.filter((s) => {
+    const cx = (s.bbox.x0 + s.bbox.x1) / 2;
+    return cx >= box.x0 - 1 && cx <= box.x1 + 1 && s.bbox.y1 > y0 && s.bbox.y0 < y1;
+  });
+  return {
+    x0: box.x0,
+    x1: box.x1,
+    y0: Math.max(box.y0, Math.min(...row.map((s) => s.bbox.y0))),
+    y1: Math.min(box.y1, Math.max(...row.map((s) => s.bbox.y1))),
+  };
 }
 
 /** Quoted, each cut to 60 characters, for a page warning. */

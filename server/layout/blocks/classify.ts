@@ -32,6 +32,8 @@ export interface Classified {
   ordered?: boolean;
   /** The block's text went into the heading above it (a heading broken over two blocks). */
   absorbed?: boolean;
+  /** Blocks whose text this heading took in: its box covers them too. */
+  joined?: Block[];
 }
 
 export interface PageInfo {

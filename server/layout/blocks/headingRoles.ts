@@ -66,6 +66,7 @@ export interface HeadingPart {
   cls: string;
   text: string;
   absorbed?: boolean;
+  joined?: Block[];
 }
 
 /** A heading's next line sits at most this many font sizes under it… */
@@ -110,6 +111,7 @@ export function joinHeadingLines(items: HeadingPart[], sizeOf: (b: Block) => num
       ) {
         p.text = /[-‐]$/.test(p.text) ? p.text + c.text : `${p.text} ${c.text}`;
         c.absorbed = true;
+        p.joined = [...(p.joined ?? []), c.block];
         break;
       }
     }

@@ -116,7 +116,9 @@ export function buildItems(state: PageState): PageState {
         } else prev.text = joinLines([prev.text, c.text], vocab);
         continue;
       }
-      const item: DocItem = { cls: c.cls, text: c.text, bbox: b.bbox, grid: toGrid(b.bbox, grid) };
+      // A heading that took in the block under it covers it (its crop for OCR, its box in the view).
+      const box = c.joined?.length ? unionBox([b.bbox, ...c.joined.map((j) => j.bbox)]) : b.bbox;
+      const item: DocItem = { cls: c.cls, text: c.text, bbox: box, grid: toGrid(box, grid) };
       addMath(item, b, c.cls === 'list_item' ? b.marker?.marker : undefined);
       if (c.level !== undefined) item.level = c.level;
       if (c.ordered !== undefined) item.ordered = c.ordered;
@@ -171,4 +173,13 @@ function findBullet(line: Line, marks: BBox[]): BBox | undefined {
     if (m.x1 <= line.bbox.x0 + 0.5 && m.x1 >= line.bbox.x0 - size * BULLET_MAX_LEAD) return m;
   }
   return undefined;
+}
+
+function unionBox(boxes: BBox[]): BBox {
+  return {
+    x0: Math.min(...boxes.map((b) => b.x0)),
+    y0: Math.min(...boxes.map((b) => b.y0)),
+    x1: Math.max(...boxes.map((b) => b.x1)),
+    y1: Math.max(...boxes.map((b) => b.y1)),
+  };
 }
