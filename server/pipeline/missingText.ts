@@ -13,6 +13,7 @@ import type { RenderedPage } from '../pdf/render';
 import { recognize } from './ocrBridge';
 import { cropRgba } from './crop';
 import type { TextlessRegion } from './textlessRegions';
+import { boundsOf } from '../../common/bbox';
 
 /** A line read by OCR, in page points. */
 export interface MissingLine {
@@ -85,15 +86,7 @@ function joinLines(lines: MissingLine[]): MissingLine {
   if (lines.length === 1) return lines[0];
   const heights = lines.map((l) => l.bbox.y1 - l.bbox.y0).sort((a, b) => a - b);
   const h = heights[Math.floor(heights.length / 2)];
-  const bbox = lines.reduce(
-    (u, l) => ({
-      x0: Math.min(u.x0, l.bbox.x0),
-      y0: Math.min(u.y0, l.bbox.y0),
-      x1: Math.max(u.x1, l.bbox.x1),
-      y1: Math.max(u.y1, l.bbox.y1),
-    }),
-    lines[0].bbox,
-  );
+  const bbox = boundsOf(lines.map((l) => l.bbox));
   return { text: lines.map((l) => l.text).join(' '), bbox, words: lines.flatMap((l) => l.words), lineHeight: h };
 }
 

@@ -14,6 +14,7 @@ import { readFormFieldSpans } from '../pdf/formFields';
 import { findGutters } from '../layout/lines/index';
 import { textlessRegions, type TextlessRegion } from './textlessRegions';
 import { countLostGlyphs } from './lostGlyphs';
+import { boundsOf } from '../../common/bbox';
 
 export interface RawPage {
   content: PageContent;
@@ -112,15 +113,7 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
   let kept = mergeOverlapping(graphics);
   // Hundreds of figures on one page is one drawing (a map, a plot): keep it as a single box.
   if (kept.length > 40) {
-    const b = kept.reduce(
-      (u, g) => ({
-        x0: Math.min(u.x0, g.bbox.x0),
-        y0: Math.min(u.y0, g.bbox.y0),
-        x1: Math.max(u.x1, g.bbox.x1),
-        y1: Math.max(u.y1, g.bbox.y1),
-      }),
-      kept[0].bbox,
-    );
+    const b = boundsOf(kept.map((g) => g.bbox));
     kept = [{ kind: 'vector', bbox: b }];
   }
   // Thousands of tiny marks are hatching or glyph-like drawing, not bullets.

@@ -7,6 +7,7 @@
 import type { PageContent } from '../model/content';
 import { toGrid, type DocItem } from '../model/items';
 import type { MissingLine } from './missingText';
+import { boundsOf } from '../../common/bbox';
 
 /**
  * Words in a picture are its title (a banner's name, a logo's) when they are large in it: their
@@ -35,15 +36,7 @@ export function keepTextOfPictures(items: DocItem[], found: MissingLine[], conte
     left.push(...inside.filter((l) => (l.lineHeight ?? l.bbox.y1 - l.bbox.y0) < ph * TITLE_HEIGHT_SHARE));
     inside = inside.filter((l) => (l.lineHeight ?? l.bbox.y1 - l.bbox.y0) >= ph * TITLE_HEIGHT_SHARE);
     if (!inside.length) continue;
-    const bbox = inside.reduce(
-      (u, l) => ({
-        x0: Math.min(u.x0, l.bbox.x0),
-        y0: Math.min(u.y0, l.bbox.y0),
-        x1: Math.max(u.x1, l.bbox.x1),
-        y1: Math.max(u.y1, l.bbox.y1),
-      }),
-      inside[0].bbox,
-    );
+    const bbox = boundsOf(inside.map((l) => l.bbox));
     const text = inside.map((l) => l.text).join(' ');
     items.splice(k + 1, 0, { cls: 'text', text, bbox, grid: toGrid(bbox, content) });
   }

@@ -13,6 +13,7 @@
  * (a macro name beside its description), otherwise after it.
  */
 import type { BBox } from '../../../common/protocol';
+import { boundsOf } from '../../../common/bbox';
 import type { TextSpan } from '../../model/content';
 
 /** The body's text block edges: where the most lines start (left) and end (right). */
@@ -187,7 +188,7 @@ export function findSideNotes<U extends NoteUnit>(units: U[], edges: TextEdges):
       if (!g.some(letters)) continue;
       // Words side by side on two rows or more are a table's rows (label and value), not a note.
       if (wordRows(g.filter(letters)) >= 2) continue;
-      const box = unionAll(g.map((u) => u.bbox));
+      const box = boundsOf(g.map((u) => u.bbox));
       // A formula inside the note (a label's math brackets read as math) is the note's.
       const within = (u: U) =>
         u.bbox.x0 >= box.x0 - 1 && u.bbox.x1 <= box.x1 + 1 && u.bbox.y0 >= box.y0 - 1 && u.bbox.y1 <= box.y1 + 1;
@@ -273,15 +274,6 @@ function wordRows<U extends NoteUnit>(us: U[]): number {
       if (a !== b && a.bbox.x0 < b.bbox.x0 && Math.min(a.bbox.y1, b.bbox.y1) - Math.max(a.bbox.y0, b.bbox.y0) > 0)
         rows.add(a);
   return rows.size;
-}
-
-function unionAll(boxes: BBox[]): BBox {
-  return {
-    x0: Math.min(...boxes.map((b) => b.x0)),
-    y0: Math.min(...boxes.map((b) => b.y0)),
-    x1: Math.max(...boxes.map((b) => b.x1)),
-    y1: Math.max(...boxes.map((b) => b.y1)),
-  };
 }
 
 /**

@@ -5,6 +5,7 @@
  * Pictures, tables and display formulas stand as items of their own between the blocks.
  */
 import type { BBox } from '../../../common/protocol';
+import { boundsOf } from '../../../common/bbox';
 import { partsToText, toGrid, type DocItem } from '../../model/items';
 import type { Line } from '../lines/index';
 import { buildBlocks, type Block, type BlockLine } from '../blocks/index';
@@ -117,7 +118,7 @@ export function buildItems(state: PageState): PageState {
         continue;
       }
       // A heading that took in the block under it covers it (its crop for OCR, its box in the view).
-      const box = c.joined?.length ? unionBox([b.bbox, ...c.joined.map((j) => j.bbox)]) : b.bbox;
+      const box = c.joined?.length ? boundsOf([b.bbox, ...c.joined.map((j) => j.bbox)]) : b.bbox;
       const item: DocItem = { cls: c.cls, text: c.text, bbox: box, grid: toGrid(box, grid) };
       addMath(item, b, c.cls === 'list_item' ? b.marker?.marker : undefined);
       if (c.level !== undefined) item.level = c.level;
@@ -173,13 +174,4 @@ function findBullet(line: Line, marks: BBox[]): BBox | undefined {
     if (m.x1 <= line.bbox.x0 + 0.5 && m.x1 >= line.bbox.x0 - size * BULLET_MAX_LEAD) return m;
   }
   return undefined;
-}
-
-function unionBox(boxes: BBox[]): BBox {
-  return {
-    x0: Math.min(...boxes.map((b) => b.x0)),
-    y0: Math.min(...boxes.map((b) => b.y0)),
-    x1: Math.max(...boxes.map((b) => b.x1)),
-    y1: Math.max(...boxes.map((b) => b.y1)),
-  };
 }

@@ -13,6 +13,7 @@
  * entry under them when they are its first line.
  */
 import type { BBox } from '../../../common/protocol';
+import { boundsOf } from '../../../common/bbox';
 import type { TextSpan } from '../../model/content';
 import type { OtslCell } from '../../model/items';
 import { buildLines, type Line } from '../lines/index';
@@ -121,12 +122,7 @@ function rowsOf(spans: TextSpan[]): Row[] {
     return {
       lines: g,
       spans: parts.filter((x) => x.i >= 0),
-      bbox: {
-        x0: Math.min(...g.map((l) => l.bbox.x0)),
-        y0: Math.min(...g.map((l) => l.bbox.y0)),
-        x1: Math.max(...g.map((l) => l.bbox.x1)),
-        y1: Math.max(...g.map((l) => l.bbox.y1)),
-      },
+      bbox: boundsOf(g.map((l) => l.bbox)),
       text: g
         .map((l, k) => (k === 0 && margin ? l.text.trim().replace(/^\d{1,4}\s*/, '') : l.text.trim()))
         .join(' ')
@@ -227,14 +223,8 @@ function credibleBlock(run: Entry[]): ContentsBlock | undefined {
     ]);
     pending = '';
   });
-  const boxes = run.map((e) => e.row.bbox);
   return {
-    bbox: {
-      x0: Math.min(...boxes.map((b) => b.x0)),
-      y0: Math.min(...boxes.map((b) => b.y0)),
-      x1: Math.max(...boxes.map((b) => b.x1)),
-      y1: Math.max(...boxes.map((b) => b.y1)),
-    },
+    bbox: boundsOf(run.map((e) => e.row.bbox)),
     rows,
     spanIndices: run.flatMap((e) => e.row.spans.map((x) => x.i)),
   };
