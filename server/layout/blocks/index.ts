@@ -75,14 +75,14 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
       else if (line.italic !== prev.italic && cur.lines.length === 1 && prev.text.length <= 80) startNew = true;
       else if (overlapX <= 0) startNew = true;
       else if (!code && cur.marker && line.bbox.x0 < (cur.markerX ?? cur.bbox.x0) - size * 0.5) startNew = true;
-      // A jump in indentation, unless the line is centred under the one before (a title's short
-      // last line).
+      // A jump in indentation, unless the line is a title's short last line centred under the one
+      // before.
       else if (
         !code &&
         !cur.marker &&
         line.bbox.x0 > cur.bbox.x0 + size * 3 &&
         cur.lines.length >= 2 &&
-        !(Math.abs(line.bbox.x0 + line.bbox.x1 - prev.bbox.x0 - prev.bbox.x1) <= 4 && Math.abs(sizeRatio - 1) < 0.05)
+        !centredTitleTail(line, prev, sizeRatio)
       )
         startNew = true;
       // A first-line indent after a short line that ends a sentence: LaTeX's next paragraph
@@ -109,6 +109,20 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
     blocks.push(cur);
   }
   return blocks;
+}
+
+/**
+ * A title's short last line centred under the line before it, in its size and style, that goes on
+ * with the title's words: starting in lower case (papertex's boxed "… embed a related text /
+ * inside a piece of news.") or bold like the line before. A centred stack of by-lines, set alike
+ * (MORAN's "School of …, South China University of Technology†" over "SCUT-Zhuhai Institute of
+ * …", an OCR-read title over "M Yasser Chuttur" that lost its weight), is one block per line.
+ */
+function centredTitleTail(line: Line, prev: Line, sizeRatio: number): boolean {
+  if (Math.abs(line.bbox.x0 + line.bbox.x1 - prev.bbox.x0 - prev.bbox.x1) > 4 || Math.abs(sizeRatio - 1) >= 0.05)
+    return false;
+  if (line.bold !== prev.bold || line.italic !== prev.italic) return false;
+  return /^\P{L}*\p{Ll}/u.test(line.text) || (line.bold && prev.bold);
 }
 
 export function unionBox(a: BBox, b: BBox): BBox {

@@ -15,9 +15,21 @@ export type OutlineKind = 'roman' | 'letter' | 'arabic' | 'decimal' | 'appendix'
 /** "Appendix A: Background", "Appendix B", "Annex 2 …": a label that ranks with the sections. */
 const APPENDIX_RE = /^\s*(?:appendix|annex|anhang)\s+(?:[A-Z]|\d{1,2}|[IVX]{1,4})\b(?:\s*[:.]\s*\S|\s*$|\s+\S)/iu;
 
+/** A name with initials: "B. Reader", "J.-P. Serre", "A. B. van der Writer". */
+const INITIALS_NAME = String.raw`(?:\p{Lu}\.\s*-?\s*)+(?:\p{Ll}{1,3}\s+)*\p{Lu}[\p{Ll}'’-]+[*†‡§¶\d]*`;
+/**
+ * A by-line set like a head ("A. Writer and B. Reader", "A. Writer, B. Reader", "A. B. Writer"):
+ * an initial, a surname, and another initial after "and" or a comma, or two initials before the
+ * surname. Its "A." is no outline label. "A. Methods and Results" names no second initial and stays one.
+ */
+const BYLINE_RE = new RegExp(
+  String.raw`^\s*(?:\p{Lu}\.\s*\p{Lu}\.\s*\p{Lu}\p{Ll}|${INITIALS_NAME}(?:\s*(?:,|,?\s+(?:and|&|und|et))\s+${INITIALS_NAME})+\s*$)`,
+  'u',
+);
+
 export function outlineKind(text: string): OutlineKind | undefined {
   if (/^\s*[IVX]{1,5}\.\s+\S/.test(text)) return 'roman';
-  if (/^\s*[A-H]\.\s+\S/.test(text)) return 'letter';
+  if (/^\s*[A-H]\.\s+\S/.test(text)) return BYLINE_RE.test(text) ? undefined : 'letter';
   if (/^\s*\d{1,2}\.?\s+\p{L}/u.test(text)) return 'arabic';
   if (/^\s*\d{1,2}(?:\.\d{1,2})+\.?\s+\S/.test(text)) return 'decimal';
   if (APPENDIX_RE.test(text)) return 'appendix';
