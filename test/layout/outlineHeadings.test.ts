@@ -11,7 +11,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { failingSetTests } from './setTests';
-import { headings } from './convertFile';
+import { fileMarkdown, fixture, headings } from './convertFile';
+import { outlineKind } from '../../server/layout/blocks/outline';
 import { pageMarkdownOf } from './pageOfTest';
 
 test('REVTeX and AIAA outline heads: I. is `##`, A. `###`, 1. under A. `####`; Appendix A is `##`', async () => {
@@ -95,4 +96,27 @@ test('a head broken over two blocks is one; neighbouring heads of one style stay
   assert.ok(acm.includes('## ACKNOWLEDGMENTS') && acm.includes('## REFERENCES'), acm.join('\n'));
   const geo = headings(await pageMarkdownOf('geotopo-p90-03'));
   assert.deepEqual(geo, ['## Übungsaufgaben', '### Aufgabe 8', '### Aufgabe 9', '### Aufgabe 10', '### Aufgabe 11']);
+});
+
+test('a by-line set as a head ("A. Writer and B. Reader") is no outline label: "1 Introduction" under it stays `##`', async () => {
+  // The multi-column fixtures put their authors under the title in a centred head line; read as
+  // the outline label "A.", it sank the page's sections to `####`.
+  for (const file of ['twocol-c.xelatex.pdf', 'twocol-c.chromium.pdf', 'threecol.libreoffice.pdf']) {
+    const hs = headings(await fileMarkdown(fixture('multicol', file), [1]));
+    assert.ok(hs.includes('## 1 Introduction'), `${file}:\n${hs.join('\n')}`);
+    assert.ok(!hs.some((h) => /^#{4,} \d/.test(h)), `${file}:\n${hs.join('\n')}`);
+  }
+  // Look-alikes where "A." is a label: REVTeX's and AIAA's "A. Second-level heading" keeps its
+  // "1." under it at `####`; the labels and by-lines read as they are written.
+  const { failed } = await failingSetTests(['aps-p1-04', 'aps-p1-05', 'aiaa-p1-03', 'aiaa-p1-04', 'aip-p1-07']);
+  assert.deepEqual(failed, []);
+  for (const label of ['A. Introduction', 'A. Methods and Results', 'B. Citations and References', 'A. Writer'])
+    assert.equal(outlineKind(label), 'letter', label);
+  for (const byline of [
+    'A. Writer and B. Reader',
+    'A. Writer, B. Reader and C. Author',
+    'A. B. Writer',
+    'J.-P. Serre and A. Writer',
+  ])
+    assert.equal(outlineKind(byline), undefined, byline);
 });
