@@ -5,7 +5,7 @@
  * text can be — pictures and clusters of curved paths with no text-layer characters on them
  * (textlessRegions) — are read by OCR from the page rendered at OCR_SCALE, and only lines a
  * reader would accept are kept: confident, word-shaped, few per region (a chart full of labels
- * or a photo is left alone), and not over text the layer already has.
+ * or a photograph, photoCrop.ts, is left alone), and not over text the layer already has.
  */
 import type { BBox } from '../../common/protocol';
 import type { TextSpan } from '../model/content';
@@ -14,6 +14,7 @@ import { recognize } from './ocrBridge';
 import { cropRgba } from './crop';
 import type { TextlessRegion } from './textlessRegions';
 import { boundsOf } from '../../common/bbox';
+import { isPhotograph } from './photoCrop';
 
 /** A line read by OCR, in page points. */
 export interface MissingLine {
@@ -51,6 +52,8 @@ export async function readMissingText(
     signal?.throwIfAborted();
     const crop = cropRgba(scan, { x0: r.x0 - PAD, y0: r.y0 - PAD, x1: r.x1 + PAD, y1: r.y1 + PAD });
     if (crop.image.width < 16 || crop.image.height < 8) continue;
+    // A photograph's words are its scene's (a sign in the street), not a title the page lacks.
+    if (isPhotograph(crop.image)) continue;
     const ocr = await recognize(crop.image, providers, signal, MAX_LINES_PER_REGION);
     const toPage = (b: BBox): BBox => ({
       x0: crop.x0 + b.x0 / scan.scale,
