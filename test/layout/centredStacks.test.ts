@@ -1,8 +1,8 @@
 /**
  * Issue 31: centred lines under a title. A title's short last line centred under the line before
- * goes on with the title (papertex's boxed title); a stack of centred by-lines and affiliations set
- * alike is one block per line, as the page sets them (MORAN's two affiliations, TAMReview's
- * OCR-read title over its author). Real pages from the shared corpus and Debian's TeX Live
+ * goes on with the title (papertex's boxed title); an affiliation ending in its note mark ends its
+ * block (MORAN's two affiliations), and on an OCR-read page, where no weight tells a title from
+ * the by-line under it, a capital line after the jump starts its own (TAMReview's author). Real pages from the shared corpus and Debian's TeX Live
  * documentation.
  */
 import { test } from 'node:test';

@@ -75,14 +75,14 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
       else if (line.italic !== prev.italic && cur.lines.length === 1 && prev.text.length <= 80) startNew = true;
       else if (overlapX <= 0) startNew = true;
       else if (!code && cur.marker && line.bbox.x0 < (cur.markerX ?? cur.bbox.x0) - size * 0.5) startNew = true;
-      // A jump in indentation, unless the line is a title's short last line centred under the one
-      // before.
+      // A jump in indentation, unless the line is centred under the one before as the same unit's
+      // next line.
       else if (
         !code &&
         !cur.marker &&
         line.bbox.x0 > cur.bbox.x0 + size * 3 &&
         cur.lines.length >= 2 &&
-        !centredTitleTail(line, prev, sizeRatio)
+        !centredTail(line, prev, sizeRatio)
       )
         startNew = true;
       // A first-line indent after a short line that ends a sentence: LaTeX's next paragraph
@@ -112,17 +112,29 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
 }
 
 /**
- * A title's short last line centred under the line before it, in its size and style, that goes on
- * with the title's words: starting in lower case (papertex's boxed "… embed a related text /
- * inside a piece of news.") or bold like the line before. A centred stack of by-lines, set alike
- * (MORAN's "School of …, South China University of Technology†" over "SCUT-Zhuhai Institute of
- * …", an OCR-read title over "M Yasser Chuttur" that lost its weight), is one block per line.
+ * A line centred under the one before it, in its size and style, after a jump in indentation: the
+ * same unit's next line (papertex's boxed title "… embed a related text / inside a piece of
+ * news.", the lines of one address or affiliation), except
+ * - after a line that ends in an affiliation's note mark: the next affiliation (MORAN's "…South
+ *   China University of Technology†" over "SCUT-Zhuhai Institute of …‡");
+ * - on lines read by OCR, whose weight and size are estimates that cannot tell a title from the
+ *   by-line under it (TAMReview's title over "M Yasser Chuttur"), unless it goes on in lower case.
  */
-function centredTitleTail(line: Line, prev: Line, sizeRatio: number): boolean {
+function centredTail(line: Line, prev: Line, sizeRatio: number): boolean {
   if (Math.abs(line.bbox.x0 + line.bbox.x1 - prev.bbox.x0 - prev.bbox.x1) > 4 || Math.abs(sizeRatio - 1) >= 0.05)
     return false;
   if (line.bold !== prev.bold || line.italic !== prev.italic) return false;
-  return /^\P{L}*\p{Ll}/u.test(line.text) || (line.bold && prev.bold);
+  if (NOTE_MARK_END.test(prev.text)) return false;
+  if (/^\P{L}*\p{Ll}/u.test(line.text)) return true;
+  return !ocrRead(line) && !ocrRead(prev);
+}
+
+/** A note mark closing a line: †, ‡, §, ¶, *, ∗ (affiliations keyed to their authors). */
+const NOTE_MARK_END = /[†‡§¶*∗]\s*$/u;
+
+/** Every span of the line was read by OCR (a scanned page, or words the text layer lacks). */
+function ocrRead(l: Line): boolean {
+  return l.spans.every((s) => s.fontName === 'ocr');
 }
 
 export function unionBox(a: BBox, b: BBox): BBox {
