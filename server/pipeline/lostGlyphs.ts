@@ -43,6 +43,12 @@ export interface LostGlyphs {
    * outline names none (the placeholder is then left as it was, and OCR never fills it).
    */
   symbols: Map<string, string>;
+  /**
+   * Per font (subset prefix dropped, as spans name it): characters whose glyphs draw a bullet or
+   * a box though the font's map names a letter or a private-use code — the questionnaire's
+   * Wingdings maps its round bullets to "y" (Docling prints "y" too).
+   */
+  misnamed: Map<string, Map<string, string>>;
 }
 
 /**
@@ -64,8 +70,18 @@ const SYMBOL_FONT =
   /wingding|webding|dingbat|zapf|symbol|marlett|sorts|(?:^|[+-])pi(?:$|[-\d])|[a-z]pi-|msam|msbm|^(?:cm|tx|px|lm|ntx)(?:sy|ex)|mt ?extra|fontawesome|icons?\b/i;
 
 export function isSymbolFont(name: string): boolean {
-  return SYMBOL_FONT.test(name.replace(/^[A-Z]{6}\+/, ''));
+  return SYMBOL_FONT.test(bareName(name));
 }
+
+/** A font's name without its subset prefix ("XXQNYR+"), as the text spans carry it. */
+function bareName(name: string): string {
+  return name.replace(/^[A-Z]{6}\+/, '');
+}
+
+/** Private-use codes of symbol fonts (Word's Symbol and Wingdings bullets: U+F0B7, U+F0A7). */
+const SYMBOL_PUA = /^[\uf000-\uf0ff]$/u;
+/** Letters and punctuation of Latin-1: what a symbol font's map may name a bullet ("y", "l", "§"). */
+const LATIN1 = /^[\u0021-\u007e\u00a1-\u00ff]$/u;
 
 /** pdf.js DrawOPS: the operation codes of a glyph outline and how many numbers each takes. */
 const MOVE = 0;
@@ -202,7 +218,13 @@ export function readLostGlyphs(fnArray: number[], argsArray: unknown[], OPS: Ops
   const { showText, showSpacedText, setFont, setFillRGBColor, save, restore } = OPS;
   let letters = 0;
   const symbols = new Map<string, string>();
+  const misnamed = new Map<string, Map<string, string>>();
   const letterMarks = new Set<string>();
+  const named = new Map<string, string | undefined>();
+  const symbolOf = (path: ArrayLike<number> | undefined, symbolFont: boolean, light: boolean, key: string) => {
+    if (!named.has(key)) named.set(key, path ? symbolOfOutline(path, symbolFont, light) : undefined);
+    return named.get(key);
+  };
   let font = '';
   let fill: unknown = '#000000';
   const stack: { font: string; fill: unknown }[] = [];
@@ -220,13 +242,26 @@ export function readLostGlyphs(fnArray: number[], argsArray: unknown[], OPS: Ops
     for (const g of glyphs as unknown[]) {
       if (!g || typeof g !== 'object') continue;
       const { unicode, width, isSpace, fontChar } = g as Glyph;
-      if (typeof unicode !== 'string' || !NO_TEXT.test(unicode) || isSpace || typeof width !== 'number' || width <= 0)
-        continue;
+      if (typeof unicode !== 'string' || isSpace || typeof width !== 'number' || width <= 0) continue;
       let name = fontNames.get(font);
       if (name === undefined) fontNames.set(font, (name = src.fontName(font)));
       const symbolFont = isSymbolFont(name);
-      const path = typeof fontChar === 'string' ? src.outline(font, fontChar) : undefined;
-      const symbol = path ? symbolOfOutline(path, symbolFont, isLight(fill)) : undefined;
+      const light = isLight(fill);
+      const outline = () => (typeof fontChar === 'string' ? src.outline(font, fontChar) : undefined);
+      const key = `${font}\u0000${String(fontChar)}\u0000${light}`;
+      if (!NO_TEXT.test(unicode)) {
+        // A letter or private-use code that a symbol font's glyph draws as a bullet or a box.
+        if (!SYMBOL_PUA.test(unicode) && !(symbolFont && LATIN1.test(unicode))) continue;
+        const symbol = symbolOf(outline(), symbolFont, light, key);
+        if (symbol === undefined) continue;
+        const bare = bareName(name);
+        let m = misnamed.get(bare);
+        if (!m) misnamed.set(bare, (m = new Map()));
+        const had = m.get(unicode);
+        m.set(unicode, had === undefined || had === symbol ? symbol : '');
+        continue;
+      }
+      const symbol = symbolOf(outline(), symbolFont, light, key);
       if (symbol === undefined && !symbolFont) {
         letters++;
         if (unicode) letterMarks.add(unicode);
@@ -238,13 +273,17 @@ export function readLostGlyphs(fnArray: number[], argsArray: unknown[], OPS: Ops
     }
   }
   for (const m of letterMarks) symbols.delete(m);
-  return { letters, symbols };
+  return { letters, symbols, misnamed };
 }
 
-/** The text with each symbol glyph's placeholder replaced by the symbol its outline draws. */
-export function nameSymbols(text: string, symbols: Map<string, string>): string {
-  if (!symbols.size) return text;
+/**
+ * The text of a span (set in `fontName`, subset prefix dropped) with each symbol glyph's
+ * placeholder, or misnamed character, replaced by the symbol its outline draws.
+ */
+export function nameSymbols(text: string, fontName: string, lost: LostGlyphs): string {
+  const own = lost.misnamed.get(fontName);
+  if (!lost.symbols.size && !own) return text;
   let out = '';
-  for (const ch of text) out += symbols.get(ch) || ch;
+  for (const ch of text) out += lost.symbols.get(ch) || own?.get(ch) || ch;
   return out;
 }

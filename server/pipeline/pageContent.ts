@@ -13,7 +13,7 @@ import { invisibleSpan, matchKey, readTextRuns } from '../pdf/invisibleText';
 import { readFormFieldSpans } from '../pdf/formFields';
 import { findGutters } from '../layout/lines/index';
 import { textlessRegions, type TextlessRegion } from './textlessRegions';
-import { nameSymbols, readLostGlyphs, type GlyphSource } from './lostGlyphs';
+import { nameSymbols, readLostGlyphs, type GlyphSource, type LostGlyphs } from './lostGlyphs';
 import { boundsOf } from '../../common/bbox';
 
 export interface RawPage {
@@ -73,9 +73,10 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
     lib.OPS as unknown as Record<string, number>,
     glyphSource(page),
   );
-  const spans: PdfSpan[] = (await readSpans(page, viewport.transform))
-    .filter((s) => !invisibleSpan(s.text, s.bbox, runs, g.images))
-    .map((s) => (lost.symbols.size ? { ...s, text: nameSymbols(s.text, lost.symbols) } : s));
+  const spans: PdfSpan[] = withSymbols(
+    (await readSpans(page, viewport.transform)).filter((s) => !invisibleSpan(s.text, s.bbox, runs, g.images)),
+    lost,
+  );
   // Filled-in form fields: their values are in widget annotations, not in the text content.
   spans.push(...notInLayer(await pdfjsWork(() => readFormFieldSpans(page, viewport.transform)), spans));
   const marks: BBox[] = [];
@@ -136,6 +137,14 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
     lostGlyphs: lost.letters,
     lostSymbols: new Set([...lost.symbols].filter(([, sym]) => !sym).map(([ch]) => ch)),
   };
+}
+
+/** Spans with the symbols their lost or misnamed glyphs draw (lostGlyphs.ts): "☐" for U+0084. */
+function withSymbols(spans: PdfSpan[], lost: LostGlyphs): PdfSpan[] {
+  return spans.map((s) => {
+    const text = nameSymbols(s.text, s.fontName, lost);
+    return text === s.text ? s : { ...s, text };
+  });
 }
 
 /**
