@@ -67,10 +67,18 @@ export function isPlaceholder(ch: string): boolean {
  * A lost glyph of one of them is never read by OCR.
  */
 const SYMBOL_FONT =
-  /wingding|webding|dingbat|zapf|symbol|marlett|sorts|(?:^|[+-])pi(?:$|[-\d])|[a-z]pi-|msam|msbm|^(?:cm|tx|px|lm|ntx)(?:sy|ex)|mt ?extra|fontawesome|icons?\b/i;
+  /wingding|webding|dingbat|zapf|symbol|marlett|sorts|(?:^|[+-])pi(?:$|[-\d])|[a-z]pi-|mt ?extra|fontawesome|icons?\b/i;
+/**
+ * TeX's math symbol and extension fonts: their lost glyphs are pieces of formulas (a large
+ * delimiter, a relation), which no bullet's name fits; they are left as they were.
+ */
+const MATH_FONT = /msam|msbm|^(?:cm|tx|px|lm|ntx)(?:sy|ex)/i;
+/** Dingbat fonts, whose maps may call a bullet a letter ("y"); math fonts' maps are right. */
+const DINGBAT_FONT = /wingding|webding|dingbat|zapf|marlett|sorts/i;
 
 export function isSymbolFont(name: string): boolean {
-  return SYMBOL_FONT.test(bareName(name));
+  const bare = bareName(name);
+  return SYMBOL_FONT.test(bare) || MATH_FONT.test(bare);
 }
 
 /** A font's name without its subset prefix ("XXQNYR+"), as the text spans carry it. */
@@ -246,12 +254,13 @@ export function readLostGlyphs(fnArray: number[], argsArray: unknown[], OPS: Ops
       let name = fontNames.get(font);
       if (name === undefined) fontNames.set(font, (name = src.fontName(font)));
       const symbolFont = isSymbolFont(name);
+      const mathFont = MATH_FONT.test(bareName(name));
       const light = isLight(fill);
       const outline = () => (typeof fontChar === 'string' ? src.outline(font, fontChar) : undefined);
       const key = `${font}\u0000${String(fontChar)}\u0000${light}`;
       if (!NO_TEXT.test(unicode)) {
         // A letter or private-use code that a symbol font's glyph draws as a bullet or a box.
-        if (!SYMBOL_PUA.test(unicode) && !(symbolFont && LATIN1.test(unicode))) continue;
+        if (mathFont || !(SYMBOL_PUA.test(unicode) || (DINGBAT_FONT.test(name) && LATIN1.test(unicode)))) continue;
         const symbol = symbolOf(outline(), symbolFont, light, key);
         if (symbol === undefined) continue;
         const bare = bareName(name);
@@ -261,7 +270,7 @@ export function readLostGlyphs(fnArray: number[], argsArray: unknown[], OPS: Ops
         m.set(unicode, had === undefined || had === symbol ? symbol : '');
         continue;
       }
-      const symbol = symbolOf(outline(), symbolFont, light, key);
+      const symbol = mathFont ? undefined : symbolOf(outline(), symbolFont, light, key);
       if (symbol === undefined && !symbolFont) {
         letters++;
         if (unicode) letterMarks.add(unicode);
