@@ -35,8 +35,12 @@ test('a Wingdings checkbox with no Unicode is a box "☐" in the text layer, not
   const text = raw.content.spans.map((s) => s.text).join('\n');
   assert.equal(raw.lostGlyphs, 0, 'no lost letters: the page needs no OCR for them');
   assert.doesNotMatch(text, CONTROL);
-  // The page shows 32 checkboxes (16 in each column), each one span "☐" before its answer.
-  assert.equal([...text].filter((c) => c === '☐').length, 32);
+  // The page shows 32 checkboxes before answers (16 in each column) and 14 in the table of
+  // question 28 (two a row, set in AllumiStd-DingbatsTwo, whose map calls them "*").
+  assert.equal([...text].filter((c) => c === '☐').length, 46);
+  // The table's seven round bullets: Wingdings glyphs its map calls "y" (Docling prints "y").
+  assert.equal([...text].filter((c) => c === '•').length, 7);
+  assert.equal(raw.content.spans.filter((s) => s.text.trim() === 'y').length, 0);
 });
 
 test('Open Sans old-style figures with no Unicode stay lost letters (read back by OCR), not symbols', async () => {
@@ -77,6 +81,9 @@ test('the questionnaire converts with its checkboxes as "☐" and no OCR letter 
       assert.match(md, new RegExp(`☐ ${answer.replace(/[()]/g, '\\$&')}`), answer);
     // What the OCR fill made of the checkboxes before: a letter or ")" standing alone before an answer.
     assert.doesNotMatch(md, / [)a-z] (They|Yes|No|Don|Other)\b/);
+    // The table's round bullets are bullets, not a "y" line before each row.
+    assert.match(md, /^- Persons with disabilities$/m);
+    assert.doesNotMatch(md, /^y$/m);
   } finally {
     await doc.close();
   }
