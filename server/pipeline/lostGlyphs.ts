@@ -236,7 +236,16 @@ export function readLostGlyphs(fnArray: number[], argsArray: unknown[], OPS: Ops
   let font = '';
   let fill: unknown = '#000000';
   const stack: { font: string; fill: unknown }[] = [];
-  const fontNames = new Map<string, string>();
+  const fonts = new Map<string, { name: string; symbol: boolean; math: boolean; dingbat: boolean }>();
+  const fontOf = (loaded: string) => {
+    let f = fonts.get(loaded);
+    if (!f) {
+      const name = bareName(src.fontName(loaded));
+      f = { name, symbol: isSymbolFont(name), math: MATH_FONT.test(name), dingbat: DINGBAT_FONT.test(name) };
+      fonts.set(loaded, f);
+    }
+    return f;
+  };
   for (let i = 0; i < fnArray.length; i++) {
     const fn = fnArray[i];
     const args = argsArray[i] as unknown[] | null;
@@ -251,21 +260,23 @@ export function readLostGlyphs(fnArray: number[], argsArray: unknown[], OPS: Ops
       if (!g || typeof g !== 'object') continue;
       const { unicode, width, isSpace, fontChar } = g as Glyph;
       if (typeof unicode !== 'string' || isSpace || typeof width !== 'number' || width <= 0) continue;
-      let name = fontNames.get(font);
-      if (name === undefined) fontNames.set(font, (name = src.fontName(font)));
-      const symbolFont = isSymbolFont(name);
-      const mathFont = MATH_FONT.test(bareName(name));
+      const lost = NO_TEXT.test(unicode);
+      const pua = !lost && SYMBOL_PUA.test(unicode);
+      // Most glyphs are text with Unicode: only a private-use code or a dingbat font's letter may be a bullet.
+      if (!lost && !pua && !LATIN1.test(unicode)) continue;
+      const f = fontOf(font);
+      if (!lost && (f.math || !(pua || f.dingbat))) continue;
       const light = isLight(fill);
       const outline = () => (typeof fontChar === 'string' ? src.outline(font, fontChar) : undefined);
       const key = `${font}\u0000${String(fontChar)}\u0000${light}`;
-      if (!NO_TEXT.test(unicode)) {
+      const symbolFont = f.symbol;
+      const mathFont = f.math;
+      if (!lost) {
         // A letter or private-use code that a symbol font's glyph draws as a bullet or a box.
-        if (mathFont || !(SYMBOL_PUA.test(unicode) || (DINGBAT_FONT.test(name) && LATIN1.test(unicode)))) continue;
         const symbol = symbolOf(outline(), symbolFont, light, key);
         if (symbol === undefined) continue;
-        const bare = bareName(name);
-        let m = misnamed.get(bare);
-        if (!m) misnamed.set(bare, (m = new Map()));
+        let m = misnamed.get(f.name);
+        if (!m) misnamed.set(f.name, (m = new Map()));
         const had = m.get(unicode);
         m.set(unicode, had === undefined || had === symbol ? symbol : '');
         continue;
