@@ -24,6 +24,7 @@ import { cropRgba } from './crop';
 import { keepTextOfPictures } from './pictureText';
 import { missingTextSpans, readMissingText, type MissingLine } from './missingText';
 import { implausibleText, isBadChar, patchFromOcr, patchGlued, type Repair } from './textRepair';
+import { isPlaceholder } from './lostGlyphs';
 
 export { openPdf, type PdfHandle };
 
@@ -176,8 +177,8 @@ async function layoutTextLayerPage(
     );
   const render = async () => (scan ??= await renderPage(doc.doc, page, OCR_SCALE, false));
   if (ocrOk && raw.lostGlyphs > 0)
-    await restoreLostGlyphs(render, laid.items, raw.content.spans, opts, warnings, signal);
-  if (ocrOk) await repairImplausibleLines(doc, page, laid.items, opts, warnings, signal, scan);
+    await restoreLostGlyphs(render, laid.items, raw.content.spans, raw.lostSymbols, opts, warnings, signal);
+  if (ocrOk) await repairImplausibleLines(doc, page, laid.items, opts, warnings, signal, scan, raw.lostSymbols);
   return laid;
 }
 
@@ -194,14 +195,17 @@ async function restoreLostGlyphs(
   render: () => Promise<RenderedPage>,
   items: DocItem[],
   spans: TextSpan[],
+  symbols: Set<string>,
   opts: AnalyzeOptions,
   warnings: string[],
   signal?: AbortSignal,
 ): Promise<void> {
-  // Only items holding a placeholder: a lost glyph elsewhere (a bullet of a symbol font beside
-  // the text) costs no OCR.
+  // A lost letter's placeholder; a symbol glyph's (a checkbox, a bullet: lostGlyphs.ts) is no
+  // letter, and OCR would read it as ")" or "l" or hand it a letter of the word before.
+  const lostLetter = (ch: string) => isPlaceholder(ch) && !symbols.has(ch);
+  // Only items holding a placeholder: a lost glyph elsewhere costs no OCR.
   const suspects = items.filter(
-    (it) => it.bbox && !NOT_TEXT.has(it.cls) && !it.parts?.length && [...it.text].some(isBadChar),
+    (it) => it.bbox && !NOT_TEXT.has(it.cls) && !it.parts?.length && [...it.text].some(lostLetter),
   );
   if (!suspects.length) return;
   const scan = await render();
@@ -226,7 +230,7 @@ async function restoreLostGlyphs(
   const changed: string[] = [];
   for (const it of suspects) {
     signal?.throwIfAborted();
-    const b = placeholderRows(it.bbox!, spans);
+    const b = placeholderRows(it.bbox!, spans, lostLetter);
     let lines = whole;
     if (!lines) {
       const crop = cropRgba(scan, { x0: b.x0 - 2, y0: b.y0 - 2, x1: b.x1 + 2, y1: b.y1 + 2 });
@@ -237,7 +241,7 @@ async function restoreLostGlyphs(
       .map((l) => l.text)
       .join(' ');
     if (!read) continue;
-    const text = patchFromOcr(it.text, read);
+    const text = patchFromOcr(it.text, read, lostLetter);
     if (text === it.text) continue;
     it.text = text;
     changed.push(text);
@@ -253,11 +257,11 @@ async function restoreLostGlyphs(
  * two-line title ("LaTeX support for Open Sans / Version 1.1") better alone than in the whole
  * item's crop, where it read the old-style "1.1" as "n.s". The item's box when no span says.
  */
-function placeholderRows(box: BBox, spans: TextSpan[]): BBox {
+function placeholderRows(box: BBox, spans: TextSpan[], lostLetter: (ch: string) => boolean): BBox {
   const inside = spans.filter((s) => {
     const cx = (s.bbox.x0 + s.bbox.x1) / 2;
     const cy = (s.bbox.y0 + s.bbox.y1) / 2;
-    return cx >= box.x0 - 1 && cx <= box.x1 + 1 && cy >= box.y0 - 1 && cy <= box.y1 + 1 && [...s.text].some(isBadChar);
+    return cx >= box.x0 - 1 && cx <= box.x1 + 1 && cy >= box.y0 - 1 && cy <= box.y1 + 1 && [...s.text].some(lostLetter);
   });
   if (!inside.length) return box;
   // The whole rows: a placeholder run of old-style figures is only x-height tall.
@@ -295,13 +299,17 @@ async function repairImplausibleLines(
   warnings: string[],
   signal?: AbortSignal,
   rendered?: RenderedPage,
+  symbols: Set<string> = new Set(),
 ): Promise<void> {
+  // A lost symbol glyph's placeholder (lostGlyphs.ts) is left as it was: no OCR letter fills it.
+  const bad = (ch: string) => isBadChar(ch) && !symbols.has(ch);
+  const letters = (text: string) => (symbols.size ? [...text].filter((ch) => !symbols.has(ch)).join('') : text);
   const suspects = items
     // Text with inline math is left alone: its formulas are set in math fonts, whose private-use
     // glyphs are symbols the OCR model does not know, and its parts would have to be rebuilt.
     .map((it) => ({
       it,
-      how: it.bbox && !NOT_TEXT.has(it.cls) && !it.parts?.length ? implausibleText(it.text) : undefined,
+      how: it.bbox && !NOT_TEXT.has(it.cls) && !it.parts?.length ? implausibleText(letters(it.text)) : undefined,
     }))
     .filter((x): x is { it: DocItem; how: Repair } => x.how !== undefined)
     .slice(0, REPAIR_MAX_ITEMS);
@@ -320,7 +328,8 @@ async function repairImplausibleLines(
       .filter(Boolean)
       .join(' ');
     if (!read) continue;
-    const text = how === 'replace' ? read : how === 'glued' ? patchGlued(it.text, read) : patchFromOcr(it.text, read);
+    const text =
+      how === 'replace' ? read : how === 'glued' ? patchGlued(it.text, read) : patchFromOcr(it.text, read, bad);
     if (text === it.text) continue;
     it.text = text;
     delete it.parts;

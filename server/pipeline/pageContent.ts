@@ -13,7 +13,7 @@ import { invisibleSpan, matchKey, readTextRuns } from '../pdf/invisibleText';
 import { readFormFieldSpans } from '../pdf/formFields';
 import { findGutters } from '../layout/lines/index';
 import { textlessRegions, type TextlessRegion } from './textlessRegions';
-import { countLostGlyphs } from './lostGlyphs';
+import { nameSymbols, readLostGlyphs, type GlyphSource, type LostGlyphs } from './lostGlyphs';
 import { boundsOf } from '../../common/bbox';
 
 export interface RawPage {
@@ -26,8 +26,10 @@ export interface RawPage {
   pageImage: boolean;
   /** Pictures and outline drawings with no text-layer text on them (textlessRegions.ts). */
   textless: TextlessRegion[];
-  /** Drawn glyphs that decode to no character (lostGlyphs.ts). */
+  /** Drawn glyphs that decode to no character and stand for letters or digits (lostGlyphs.ts). */
   lostGlyphs: number;
+  /** Placeholders of lost symbol glyphs (lostGlyphs.ts): never filled by OCR. */
+  lostSymbols: Set<string>;
 }
 
 /**
@@ -64,8 +66,16 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
   );
   // Text drawn invisibly (rendering mode 3 or 7) away from any image is not on the page a reader sees.
   const runs = readTextRuns(ops.fnArray, ops.argsArray, lib.OPS as unknown as Record<string, number>);
-  const spans: PdfSpan[] = (await readSpans(page, viewport.transform)).filter(
-    (s) => !invisibleSpan(s.text, s.bbox, runs, g.images),
+  // Glyphs with no Unicode: symbols (checkboxes, bullets) named by their outlines in the text.
+  const lost = readLostGlyphs(
+    ops.fnArray,
+    ops.argsArray,
+    lib.OPS as unknown as Record<string, number>,
+    glyphSource(page),
+  );
+  const spans: PdfSpan[] = withSymbols(
+    (await readSpans(page, viewport.transform)).filter((s) => !invisibleSpan(s.text, s.bbox, runs, g.images)),
+    lost,
   );
   // Filled-in form fields: their values are in widget annotations, not in the text content.
   spans.push(...notInLayer(await pdfjsWork(() => readFormFieldSpans(page, viewport.transform)), spans));
@@ -124,7 +134,35 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
     marks,
     pageImage,
     textless: textlessRegions(g.images, clusters, spans, W, H),
-    lostGlyphs: countLostGlyphs(ops.fnArray, ops.argsArray, lib.OPS as unknown as Record<string, number>),
+    lostGlyphs: lost.letters,
+    lostSymbols: new Set([...lost.symbols].filter(([, sym]) => !sym).map(([ch]) => ch)),
+  };
+}
+
+/** Spans with the symbols their lost or misnamed glyphs draw (lostGlyphs.ts): "☐" for U+0084. */
+function withSymbols(spans: PdfSpan[], lost: LostGlyphs): PdfSpan[] {
+  return spans.map((s) => {
+    const text = nameSymbols(s.text, s.fontName, lost);
+    return text === s.text ? s : { ...s, text };
+  });
+}
+
+/**
+ * Font names and glyph outlines from the fonts pdf.js loaded for the page's operator list (in
+ * Node pdf.js draws text from glyph paths, which it keeps in commonObjs with fontExtraProperties).
+ */
+function glyphSource(page: PDFPageProxy): GlyphSource {
+  const get = (id: string): unknown => {
+    try {
+      return page.commonObjs.get(id) as unknown;
+    } catch {
+      return undefined; // not loaded (a Type3 font, or a font pdf.js failed to load)
+    }
+  };
+  return {
+    fontName: (loadedName) => (get(loadedName) as { name?: string } | undefined)?.name ?? '',
+    outline: (loadedName, fontChar) =>
+      (get(`${loadedName}_path_${fontChar}`) as { path?: ArrayLike<number> } | undefined)?.path,
   };
 }
 

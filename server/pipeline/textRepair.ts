@@ -52,19 +52,23 @@ export function implausibleText(text: string): Repair | undefined {
 }
 
 /**
- * The layer's text with each bad character replaced by the OCR character aligned to it
- * (Levenshtein alignment in which a bad character matches any printed character; one aligned
- * to nothing is dropped). The OCR model's spacing and accents do not matter: only the bad
- * characters take anything from it.
+ * The layer's text with each bad character (`isBad`, isBadChar unless told) replaced by the OCR
+ * character aligned to it (Levenshtein alignment in which a bad character matches any printed
+ * character; one aligned to nothing is dropped). The OCR model's spacing and accents do not
+ * matter: only the bad characters take anything from it.
  */
-export function patchFromOcr(layer: string, ocr: string): string {
-  // A bad character stands for any one printed character: it aligns with the OCR's at no cost.
+export function patchFromOcr(layer: string, ocr: string, isBad: (ch: string) => boolean = isBadChar): string {
+  // A bad character stands for any one printed character, at a little cost: where the OCR
+  // reading has no character for it ("cases \x84 They" read as "cases They"), the alignment
+  // drops it rather than hand it the "s" the layer already has at the end of "cases".
   return align(
     layer,
     ocr,
-    isBadChar,
+    isBad,
     (got) => !/\s/.test(got),
     (_bad, got) => (got !== undefined && plausibleFill(got) ? got : undefined),
+    2,
+    1,
   );
 }
 
@@ -107,8 +111,11 @@ export function alignSteps(
   isBad: (ch: string) => boolean,
   matches: (got: string) => boolean,
   badDrop = 2,
+  badMatch = 0,
 ): Step[] {
   const same = (x: string, y: string) => x === y || (/\s/.test(x) && /\s/.test(y)) || (isBad(x) && matches(y));
+  // What aligning two characters costs: nothing for equal ones, `badMatch` for a bad one.
+  const cost = (x: string, y: string) => (x === y || (/\s/.test(x) && /\s/.test(y)) ? 0 : same(x, y) ? badMatch : 2);
   const a = [...layer];
   const b = [...ocr];
   const n = a.length;
@@ -119,17 +126,13 @@ export function alignSteps(
   for (let j = 0; j <= m; j++) d[0][j] = 2 * j;
   for (let i = 1; i <= n; i++)
     for (let j = 1; j <= m; j++) {
-      d[i][j] = Math.min(
-        d[i - 1][j] + drop(a[i - 1]),
-        d[i][j - 1] + 2,
-        d[i - 1][j - 1] + (same(a[i - 1], b[j - 1]) ? 0 : 2),
-      );
+      d[i][j] = Math.min(d[i - 1][j] + drop(a[i - 1]), d[i][j - 1] + 2, d[i - 1][j - 1] + cost(a[i - 1], b[j - 1]));
     }
   const out: Step[] = [];
   let i = n;
   let j = m;
   while (i > 0 || j > 0) {
-    if (i > 0 && j > 0 && d[i][j] === d[i - 1][j - 1] + (same(a[i - 1], b[j - 1]) ? 0 : 2)) {
+    if (i > 0 && j > 0 && d[i][j] === d[i - 1][j - 1] + cost(a[i - 1], b[j - 1])) {
       out.push({ a: a[i - 1], b: b[j - 1] });
       i--;
       j--;
@@ -151,9 +154,10 @@ function align(
   matches: (got: string) => boolean,
   fill: (bad: string, got: string | undefined) => string | undefined,
   badDrop = 2,
+  badMatch = 0,
 ): string {
   const out: string[] = [];
-  for (const st of alignSteps(layer, ocr, isBad, matches, badDrop)) {
+  for (const st of alignSteps(layer, ocr, isBad, matches, badDrop, badMatch)) {
     if (st.a === undefined) continue;
     if (!isBad(st.a)) out.push(st.a);
     else {
