@@ -58,12 +58,7 @@ export function rasterOf(ref: string): { dpi: number; ref: string } | undefined 
 }
 
 /** The bytes of a test's PDF, checked (Debian files against their recorded hash). */
-export function pdfBytes(
-  ref: string,
-  corpusRoot: string,
-  debian: Map<string, DebianSource>,
-  setDir?: string,
-): Buffer {
+export function pdfBytes(ref: string, corpusRoot: string, debian: Map<string, DebianSource>, setDir?: string): Buffer {
   const raster = rasterOf(ref);
   if (raster) return pdfBytes(raster.ref, corpusRoot, debian, setDir);
   if (ref.startsWith('made/') && setDir !== undefined) {

@@ -32,7 +32,13 @@ export function orderBody(state: PageState): PageState {
   const notes = rtl ? [] : findSideNotes(state.body.map(noteUnit), state.edges);
   const inNote = new Set(notes.flatMap((n) => n.units.map((u) => u.unit)));
   const main = state.body.filter((u) => !inNote.has(u));
-  const geo = xyCut(main, { minGutter, rtl, minColumnWidth: state.width * MIN_COLUMN_PAGE_SHARE, gutters });
+  const geo = xyCut(main, {
+    minGutter,
+    rtl,
+    minColumnWidth: state.width * MIN_COLUMN_PAGE_SHARE,
+    gutters,
+    textColumns: state.textColumns,
+  });
   const body = withNotes(rtl ? geo : followStream(geo, streamOf, gutters), notes);
   // Every turned line is a place of its own: it never joins another line's block.
   let turned = 0;

@@ -13,8 +13,9 @@
  *   the right). The numbers run down the first column and go on at the top of the next; a table
  *   with two number columns numbers across its rows (1 | 2, 3 | 4), never down and on.
  *
- * The caller leaves such a block's text to the reading-order stage, which reads columns one after
- * the other.
+ * The caller leaves such a block's text to the reading-order stage, with the gutters between its
+ * columns (`TextColumns`): the XY-cut reads the columns one after the other there, even though
+ * their lines share baselines as a table's rows do (order/xycut.ts `rowAligned`).
  */
 import type { TextSpan } from '../../model/content';
 
@@ -29,6 +30,12 @@ export interface BlockLine {
   y0: number;
   y1: number;
   pieces: BlockPiece[];
+}
+
+/** A block of text set in columns: its box and the white gutters between its columns (points). */
+export interface TextColumns {
+  bbox: { x0: number; y0: number; x1: number; y1: number };
+  gutters: { x0: number; x1: number }[];
 }
 
 interface Cell {
@@ -79,11 +86,11 @@ function wraps(upper: Cell, lower: Cell, colX0: number, colX1: number): boolean 
   return upper.x1 + perChar * (first.length + 1) > colX1 - 0.02 * (colX1 - colX0);
 }
 
-/** Columns of the block that read as running text, and the column count. */
-function runningColumns(cols: (Cell | undefined)[][], lines: number): { running: number; filled: number } {
-  let running = 0;
+/** Columns of the block that read as running text (their indices), and the filled column count. */
+function runningColumns(cols: (Cell | undefined)[][], lines: number): { running: number[]; filled: number } {
+  const running: number[] = [];
   let filled = 0;
-  for (const col of cols) {
+  for (const [k, col] of cols.entries()) {
     const cells = col.filter((c): c is Cell => c !== undefined);
     if (cells.length >= lines * 0.5) filled++;
     if (cells.length < 3) continue;
@@ -99,16 +106,25 @@ function runningColumns(cols: (Cell | undefined)[][], lines: number): { running:
       if (wraps(a, b, x0, x1)) wrapped++;
     }
     // Most lines of a text column wrap; a paragraph end or a heading line does not.
-    if (pairs >= 2 && wrapped >= 2 && wrapped >= pairs * 0.5) running++;
+    if (pairs >= 2 && wrapped >= 2 && wrapped >= pairs * 0.5) running.push(k);
   }
   return { running, filled };
 }
 
-/** Two or more columns of running text, filled on most lines: text set in columns. */
-export function isTextColumns(block: BlockLine[], gaps: [number, number][], spans: TextSpan[]): boolean {
+/**
+ * Two or more columns of running text, filled on most lines: text set in columns. The gutters
+ * are the block's gaps that open a running column (a gap inside one, before its hanging
+ * numbers, is not a gutter); undefined when the block is not text columns.
+ */
+export function textColumnGutters(
+  block: BlockLine[],
+  gaps: [number, number][],
+  spans: TextSpan[],
+): [number, number][] | undefined {
   const cols = columnCells(block, gaps, spans);
   const { running, filled } = runningColumns(cols, block.length);
-  return running >= 2 && running >= filled * 0.5;
+  if (running.length < 2 || running.length < filled * 0.5) return undefined;
+  return running.filter((k) => k > 0).map((k) => gaps[k - 1]!);
 }
 
 /** The item numbers of a column, top to bottom, if every cell of it opens with one. */
@@ -128,16 +144,22 @@ const consecutive = (ns: number[]) => ns.every((n, k) => k === 0 || n === ns[k -
 
 /**
  * A numbered list flowed into columns: two columns whose item numbers each count up by one down
- * the column, the later one starting where the earlier one stopped.
+ * the column, the later one starting where the earlier one stopped. The gutters are the gaps
+ * before each later numbered column; undefined when the block is not such a list.
  */
-export function isColumnMajorList(block: BlockLine[], gaps: [number, number][], spans: TextSpan[]): boolean {
+export function columnMajorListGutters(
+  block: BlockLine[],
+  gaps: [number, number][],
+  spans: TextSpan[],
+): [number, number][] | undefined {
   const numbered = columnCells(block, gaps, spans)
-    .map(itemNumbers)
-    .filter((ns): ns is number[] => ns !== undefined && consecutive(ns));
+    .map((col, k) => ({ k, ns: itemNumbers(col) }))
+    .filter((c): c is { k: number; ns: number[] } => c.ns !== undefined && consecutive(c.ns));
+  const out: [number, number][] = [];
   for (let a = 0; a + 1 < numbered.length; a++) {
-    const left = numbered[a]!;
+    const left = numbered[a]!.ns;
     const right = numbered[a + 1]!;
-    if (right[0] === left[left.length - 1]! + 1) return true;
+    if (right.k > 0 && right.ns[0] === left[left.length - 1]! + 1) out.push(gaps[right.k - 1]!);
   }
-  return false;
+  return out.length > 0 ? out : undefined;
 }
