@@ -4,6 +4,7 @@
  * saves a screenshot into test/.artifacts/. Needs test/e2e/setup.sh's cache (installed on first run).
  */
 import { after, before, test } from 'node:test';
+import type { Locator } from 'playwright-core';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,6 +42,25 @@ after(async () => {
   await fake?.stop();
 });
 
+/**
+ * An element's box once it has stopped moving (two reads 300 ms apart agree): where a drag must
+ * start, not where a scroll passes by.
+ */
+async function settledBox(loc: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  let last: { x: number; y: number; width: number; height: number } | null = null;
+  return until(
+    'the page to stand still in the view',
+    20_000,
+    async () => {
+      const b = await loc.boundingBox();
+      const still = b && last && Math.abs(b.y - last.y) < 0.5 && Math.abs(b.x - last.x) < 0.5;
+      last = b;
+      return still ? b : undefined;
+    },
+    300,
+  );
+}
+
 /** Runs a test body and always leaves a screenshot named after it. */
 async function shot(name: string, body: () => Promise<void>): Promise<void> {
   try {
@@ -61,7 +81,7 @@ const readMd = (pdf: string) => {
 };
 
 async function convert(pdf: string): Promise<void> {
-  await vs.command('View: Close All Editors');
+  await vs.closeAllEditors();
   await vs.open(pdf);
   await vs.command('Folio: Convert PDF to Markdown');
 }
@@ -94,19 +114,47 @@ async function regionWithText(text: string): Promise<string> {
   return (await block.getAttribute('data-region'))!;
 }
 
+/**
+ * What the workbench shows when a wait on the `.md` fails: whether its tab is still dirty, the
+ * notifications and the view's status line, the text on disk. CI prints only the error line, so
+ * it carries this.
+ */
+async function mdDiagnosis(pdf: string): Promise<string> {
+  const name = pdf.replace(/\.pdf$/, '.md');
+  const dirty = await vs.page.locator('.tab.dirty', { hasText: name }).count();
+  const toasts = await vs.page.locator('.notification-toast').allTextContents();
+  const status = await vs
+    .preview()
+    .locator('#status')
+    .textContent({ timeout: 2_000 })
+    .catch(() => '(no view)');
+  const regions = await vs
+    .preview()
+    .locator('.region')
+    .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id ?? ''))
+    .catch(() => []);
+  return JSON.stringify({ dirty: dirty > 0, toasts, status, regions, onDisk: readMd(pdf) });
+}
+
 /** Saves the `.md` (focusing its editor first) and returns the text on disk once `ok` holds. */
 async function savedMdWhen(pdf: string, what: string, ok: (md: string) => boolean): Promise<string> {
+  try {
+    return await savedMdUntil(pdf, what, ok);
+  } catch (e) {
+    throw new Error(`${(e as Error).message}; the workbench: ${await mdDiagnosis(pdf)}`);
+  }
+}
+
+async function savedMdUntil(pdf: string, what: string, ok: (md: string) => boolean): Promise<string> {
   const name = pdf.replace(/\.pdf$/, '.md');
   return until(
     what,
     45_000,
     async () => {
-      // Focus the `.md` editor itself (the view's tab, "x.pdf ⇄ x.md", names the file too), clicking
-      // inside its visible frame: the lines element moves up out of view when the editor scrolls.
-      await vs.page
-        .locator(`.monaco-editor[data-uri$="/${name}"] .overflow-guard`)
-        .first()
-        .click({ position: { x: 90, y: 6 } });
+      // Focus the `.md` editor by its own tab (the view's tab, "x.pdf ⇄ x.md", names the file too),
+      // not by a click into its text: that would move the cursor, and the view follows the cursor
+      // to its region (a smooth scroll that could land under the next test's drag).
+      await vs.page.locator(`.tab[aria-label^="${name}"]`).first().click();
       await vs.page.keyboard.press('Control+S');
       await new Promise((r) => setTimeout(r, 300));
       const md = readMd(pdf);
@@ -230,12 +278,14 @@ test('3b. a drawn region is parsed into its reading-order place; deleting it rem
   await shot('3b-draw-delete', async () => {
     const pv = vs.preview();
     const line = TWO_PAGE.codeParagraph[0]!;
-    // Page 2 to the top of the view (at fit width one page fills the view).
-    await pv.locator('#page-2').evaluate((e) => e.scrollIntoView({ block: 'start' }));
-    const sheet = await pv.locator('#page-2 .sheet').boundingBox();
-    assert.ok(sheet);
-    const scale = sheet.width / 612;
+    // Draw mode first: from then on the view holds still (it no longer follows the editor's
+    // cursor or scroll, which the last test's edits may still move). Then page 2 to the top of the
+    // view (at fit width one page fills the view), and the drag once it stands there.
     await pv.locator('#draw-btn').click();
+    await pv.locator('#draw-btn[aria-pressed="true"]').waitFor({ timeout: 10_000 });
+    await pv.locator('#page-2').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+    const sheet = await settledBox(pv.locator('#page-2 .sheet'));
+    const scale = sheet.width / 612;
     // Over the code line of page 2 (baseline 200 pt), starting left of every box.
     await vs.page.mouse.move(sheet.x + 60 * scale, sheet.y + 186 * scale);
     await vs.page.mouse.down();
@@ -275,6 +325,12 @@ test('3b. a drawn region is parsed into its reading-order place; deleting it rem
     await nb.click({ position: { x: size.width - 4, y: size.height / 2 } });
     await pv.locator(`.region.selected[data-id="${newId}"]`).waitFor({ timeout: 10_000 });
     await pv.locator('#delete-btn').click();
+    // The extension has taken the deletion when the view drops the box (it redraws from the map).
+    await until(
+      'the drawn box gone from the view',
+      15_000,
+      async () => (await pv.locator(`.region[data-id="${newId}"]`).count()) === 0,
+    );
     const after = await savedMdWhen(
       TWO_PAGE.file,
       'the drawn region’s Markdown removed',
