@@ -115,9 +115,9 @@ export function parseTest(o: unknown): PageTest {
   const id = str('id');
   if (!id) throw new TestFormatError('Test ID cannot be empty');
   const pdf = str('pdf');
-  if (!/^(raster\d{2,3}\/)?(corpus|debian)\/[^\0]+$/.test(pdf) || pdf.split('/').includes('..'))
+  if (!/^(raster\d{2,3}\/)?(corpus|debian|made)\/[^\0]+$/.test(pdf) || pdf.split('/').includes('..'))
     throw new TestFormatError(
-      `${id}: "pdf" must be [raster<dpi>/]corpus/<path> or [raster<dpi>/]debian/<key> without ".."`,
+      `${id}: "pdf" must be [raster<dpi>/]corpus/<path>, [raster<dpi>/]debian/<key> or made/<file> without ".."`,
     );
   const page = x.page;
   if (typeof page !== 'number' || !Number.isInteger(page) || page < 1)

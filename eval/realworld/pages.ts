@@ -5,7 +5,9 @@
  * `../shared/corpus`), committed only by reference — or `debian/<key>`, a document installed by
  * a Debian package, listed in `debian.tsv` (key, package, installed path, SHA-256 of the file as
  * installed — of the `.gz` where Debian compresses it). A missing package or a changed file is an
- * error that names the package to install; nothing is skipped.
+ * error that names the package to install; nothing is skipped. `made/<file>` is a page typeset for
+ * the set by a real producer (Chromium, LibreOffice) from a source kept beside it in
+ * eval/realworld/made/ with its RECIPE.sh, for page kinds no corpus or Debian document holds.
  *
  * Each page is cut into its own one-page PDF (poppler's `pdfseparate`, else MuPDF's
  * `mutool merge`) so every converter sees exactly that page, as olmOCR-bench's single-page PDFs.
@@ -56,9 +58,16 @@ export function rasterOf(ref: string): { dpi: number; ref: string } | undefined 
 }
 
 /** The bytes of a test's PDF, checked (Debian files against their recorded hash). */
-export function pdfBytes(ref: string, corpusRoot: string, debian: Map<string, DebianSource>): Buffer {
+export function pdfBytes(ref: string, corpusRoot: string, debian: Map<string, DebianSource>, setDir?: string): Buffer {
   const raster = rasterOf(ref);
-  if (raster) return pdfBytes(raster.ref, corpusRoot, debian);
+  if (raster) return pdfBytes(raster.ref, corpusRoot, debian, setDir);
+  if (ref.startsWith('made/') && setDir !== undefined) {
+    const root = resolve(setDir, 'made');
+    const p = resolve(root, ref.slice('made/'.length));
+    if (!p.startsWith(root + sep)) throw new PageSourceError(`${ref}: path leaves eval/realworld/made`);
+    if (!existsSync(p)) throw new PageSourceError(`${ref}: ${p} is missing (eval/realworld/made/RECIPE.sh makes it)`);
+    return readFileSync(p);
+  }
   if (ref.startsWith('corpus/')) {
     const root = resolve(corpusRoot);
     const p = resolve(root, ref.slice('corpus/'.length));
@@ -219,7 +228,7 @@ export function materializePages(
     if (out.has(k)) continue;
     let src = whole.get(pdf);
     if (!src) {
-      const bytes = pdfBytes(pdf, corpusRoot, debian);
+      const bytes = pdfBytes(pdf, corpusRoot, debian, setDir);
       src = join(dir, `whole-${sha256(bytes).slice(0, 16)}.pdf`);
       if (!existsSync(src)) writeFileSync(src, bytes);
       whole.set(pdf, src);

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -220,6 +220,12 @@ test('Debian sources: a missing package or a changed file is an error naming the
     );
     assert.throws(() => pdfBytes('debian/nokey', dir, new Map()), /no "nokey"/);
     assert.throws(() => pdfBytes('corpus/missing.pdf', dir, new Map()), /missing from the shared corpus/);
+    // made/ pages live in the set's own made/ folder, and only there.
+    mkdirSync(join(dir, 'made'));
+    writeFileSync(join(dir, 'made', 'page.pdf'), '%PDF-1.4 made');
+    assert.equal(pdfBytes('made/page.pdf', dir, new Map(), dir).toString(), '%PDF-1.4 made');
+    assert.throws(() => pdfBytes('made/../doc.pdf', dir, new Map(), dir), /leaves eval\/realworld\/made/);
+    assert.throws(() => pdfBytes('made/gone.pdf', dir, new Map(), dir), /gone\.pdf is missing/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -34,6 +34,12 @@ export interface CutOptions {
    * units that cross one (a title, a wide figure) split the page into bands.
    */
   gutters?: { x0: number; x1: number }[];
+  /**
+   * Blocks of text set in columns that table detection turned down (tables/notTable.ts: stat
+   * blocks, newspaper columns, a numbered list flowed into columns), with their gutters. A node
+   * inside one is cut along its gutters even where its lines share baselines like a table's rows.
+   */
+  textColumns?: { bbox: BBox; gutters: { x0: number; x1: number }[] }[];
 }
 
 export function xyCut<U extends Unit>(units: U[], opts: CutOptions): Ordered<U>[] {
@@ -48,7 +54,7 @@ function cut<U extends Unit>(units: U[], path: string, opts: CutOptions, out: Or
     leaf(units, path, opts, out);
     return;
   }
-  const v = verticalCut(units, opts.minGutter, opts.minColumnWidth, opts.gutters ?? []);
+  const v = verticalCut(units, opts.minGutter, opts.minColumnWidth, opts.gutters ?? [], columnGutters(units, opts));
   if (v) {
     const parts = opts.rtl ? [v[1], v[0]] : v;
     cut(parts[0], path + 'a', opts, out, depth + 1);
@@ -139,12 +145,28 @@ const TAIL_HEIGHT_SHARE = 0.15;
 /** …and at most this many of its heights under it. */
 const TAIL_MAX_GAP = 0.8;
 
+/** The gutters of the text-columns block that holds all of the node's units, if any. */
+function columnGutters<U extends Unit>(units: U[], opts: CutOptions): { x0: number; x1: number }[] {
+  const tol = 2;
+  const block = (opts.textColumns ?? []).find((c) =>
+    units.every(
+      (u) =>
+        u.cutBox.x0 >= c.bbox.x0 - tol &&
+        u.cutBox.x1 <= c.bbox.x1 + tol &&
+        u.cutBox.y0 >= c.bbox.y0 - tol &&
+        u.cutBox.y1 <= c.bbox.y1 + tol,
+    ),
+  );
+  return block?.gutters ?? [];
+}
+
 /** The widest gutter that separates two groups standing side by side (their y-ranges overlap). */
 function verticalCut<U extends Unit>(
   units: U[],
   minGutter: number,
   minWidth: number,
   gutters: { x0: number; x1: number }[],
+  textGutters: { x0: number; x1: number }[] = [],
 ): [U[], U[]] | undefined {
   const sorted = [...units].sort((a, b) => a.cutBox.x0 - b.cutBox.x0);
   let maxX1 = -Infinity;
@@ -180,7 +202,10 @@ function verticalCut<U extends Unit>(
         // Lines of prose on both sides of a page gutter are columns even when they share a
         // baseline grid (three columns: one column beside two looks row-aligned).
         const prose = pageGutter && proseLines(sorted.slice(0, i)) && proseLines(sorted.slice(i));
-        if (
+        // A gutter of text set in columns (table detection said so from what the lines say).
+        const textGutter = textGutters.some((g) => gapCoversGutter(maxX1, u.cutBox.x0, g));
+        if (overlap > 0 && textGutter && (!best || gap > best.gap)) best = { i, gap };
+        else if (
           overlap > 0 &&
           wide &&
           (shorter >= nodeH * 0.3 || pageGutter) &&

@@ -5,7 +5,9 @@
  * first and read next to their paragraph; the header band first, then the body, the footer band
  * and side-margin text.
  */
-import { xyCut, type Ordered } from '../order/xycut';
+import type { BBox } from '../../../common/protocol';
+import { boundsOf } from '../../../common/bbox';
+import { xyCut, type CutOptions, type Ordered } from '../order/xycut';
 import { followStream } from '../order/streamOrder';
 import { findSideNotes, noteInsertAt, type NoteUnit, type SideNote } from '../order/sideNotes';
 import { buildBlocks, type BlockLine } from '../blocks/index';
@@ -32,7 +34,8 @@ export function orderBody(state: PageState): PageState {
   const notes = rtl ? [] : findSideNotes(state.body.map(noteUnit), state.edges);
   const inNote = new Set(notes.flatMap((n) => n.units.map((u) => u.unit)));
   const main = state.body.filter((u) => !inNote.has(u));
-  const geo = xyCut(main, { minGutter, rtl, minColumnWidth: state.width * MIN_COLUMN_PAGE_SHARE, gutters });
+  const opts = { minGutter, rtl, minColumnWidth: state.width * MIN_COLUMN_PAGE_SHARE, gutters };
+  const geo = textColumnsCut(main, state, opts);
   const body = withNotes(rtl ? geo : followStream(geo, streamOf, gutters), notes);
   // Every turned line is a place of its own: it never joins another line's block.
   let turned = 0;
@@ -47,6 +50,40 @@ export function orderBody(state: PageState): PageState {
     ...state.margin.map((u) => place(u, { band: 'margin', column: '' })),
   ];
   return { ...state, rtl, ordered };
+}
+
+/**
+ * XY-cut with each block of text set in columns (tables/notTable.ts) standing as one unit, as it
+ * stood when it was taken for a table; inside, its lines are cut along its own gutters, so its
+ * columns read one after the other.
+ */
+function textColumnsCut(main: PageUnit[], state: PageState, opts: CutOptions): Ordered<PageUnit>[] {
+  const regions = state.textColumns;
+  const within = (u: PageUnit, k: number) => {
+    const b = regions[k]!.bbox;
+    const x = (u.bbox.x0 + u.bbox.x1) / 2;
+    const y = (u.bbox.y0 + u.bbox.y1) / 2;
+    return u.kind === 'line' && !u.rotated && x >= b.x0 && x <= b.x1 && y >= b.y0 && y <= b.y1;
+  };
+  const members = regions.map((_, k) => main.filter((u) => within(u, k)));
+  const grouped = new Set<PageUnit>();
+  type Proxy = { kind: 'textColumns'; index: number; bbox: BBox; cutBox: BBox };
+  const proxies: Proxy[] = [];
+  members.forEach((us, k) => {
+    if (us.length < 2 || us.some((u) => grouped.has(u))) return;
+    for (const u of us) grouped.add(u);
+    const b = boundsOf(us.map((u) => u.bbox));
+    proxies.push({ kind: 'textColumns', index: k, bbox: b, cutBox: b });
+  });
+  if (proxies.length === 0) return xyCut(main, opts);
+  const geo = xyCut<PageUnit | Proxy>([...main.filter((u) => !grouped.has(u)), ...proxies], opts);
+  return geo.flatMap((o): Ordered<PageUnit>[] => {
+    const u = o.unit;
+    if (u.kind !== 'textColumns') return [{ unit: u, column: o.column }];
+    const region = regions[u.index]!;
+    const inner = xyCut(members[u.index]!, { ...opts, gutters: region.gutters, textColumns: [region] });
+    return inner.map((i) => ({ unit: i.unit, column: `${o.column}t${u.index}.${i.column}` }));
+  });
 }
 
 /** A body unit as side-note detection sees it: upright lines carry their text. */

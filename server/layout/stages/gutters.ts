@@ -5,6 +5,7 @@
 import type { BBox } from '../../../common/protocol';
 import { buildLines, findGutters, makeLine, markRowMates } from '../lines/index';
 import { textEdges } from '../order/sideNotes';
+import type { TextSpan } from '../../model/content';
 import type { PageState, PageUnit } from './state';
 
 /** A line is cut by a band this share of its height either side of its middle: ascenders overlap. */
@@ -17,9 +18,20 @@ const CLIP_MARGIN = 0.1;
 const GUTTER_EDGE_TOLERANCE = 0.5;
 
 export function findColumnGutters(state: PageState): PageState {
-  const gutters = findGutters(state.upright, state.width);
+  // Text set in columns that table detection turned down (tables/notTable.ts) has gutters of its
+  // own: its lines are built against them, and its spans stay out of the page's gutters (a
+  // newspaper's four columns under three would hide both sets), as when it was taken for a table.
+  const regionOf = (s: TextSpan) => state.textColumns.findIndex((c) => inside(s.bbox, c.bbox));
+  const region = state.upright.map(regionOf);
+  const outside = state.upright.filter((_, i) => region[i]! < 0);
+  const gutters = findGutters(outside, state.width);
   const edges = textEdges(state.upright);
-  const lines = buildLines(state.upright, gutters, edges);
+  const lines = buildLines(outside, gutters, edges);
+  state.textColumns.forEach((c, k) => {
+    const own = state.upright.filter((_, i) => region[i] === k);
+    if (own.length > 0) lines.push(...buildLines(own, c.gutters, edges));
+  });
+  lines.sort((a, b) => a.bbox.y0 - b.bbox.y0 || a.bbox.x0 - b.bbox.x0);
   markRowMates(lines, state.width, gutters);
   const units: PageUnit[] = [];
   for (const l of lines)
@@ -60,6 +72,13 @@ function clipToGutters(u: PageUnit, gutters: { x0: number; x1: number }[]): void
     if (Math.min(left, right) > GUTTER_OVERHANG_SHARE * (b.x1 - b.x0)) continue;
     u.cutBox = left >= right ? { ...b, x1: g.x0 - CLIP_MARGIN } : { ...b, x0: g.x1 + CLIP_MARGIN };
   }
+}
+
+/** The span's middle lies in the box. */
+function inside(b: BBox, box: BBox): boolean {
+  const x = (b.x0 + b.x1) / 2;
+  const y = (b.y0 + b.y1) / 2;
+  return x >= box.x0 && x <= box.x1 && y >= box.y0 && y <= box.y1;
 }
 
 function lineCutBox(b: BBox): BBox {

@@ -9,7 +9,7 @@ import type { DocStats } from '../../model/stats';
 import type { Line } from '../lines/index';
 import type { Unit } from '../order/xycut';
 import type { Gutter } from '../order/streamOrder';
-import type { DetectedTable } from '../tables/index';
+import type { DetectedTable, TextColumns } from '../tables/index';
 import type { FormulaFound } from '../math/index';
 import type { Place } from '../order/place';
 import type { TextEdges } from '../order/sideNotes';
@@ -56,6 +56,8 @@ export interface PageState {
 
   // tables (the units stage drops the ones that are justified prose)
   tables: DetectedTable[];
+  /** Aligned text that is set in columns, not a table: read column by column (order/xycut.ts). */
+  textColumns: TextColumns[];
 
   // units
   pictures: PageContent['graphics'];
@@ -101,6 +103,7 @@ export function newPageState(input: LayoutInput): PageState {
     streamAt,
     warnings: [],
     tables: [],
+    textColumns: [],
     pictures: [],
     formulas: [],
     upright: [],

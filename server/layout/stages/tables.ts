@@ -9,7 +9,8 @@ import type { PageState } from './state';
 
 export function findTables(state: PageState): PageState {
   try {
-    return { ...state, tables: detectTables(state.input.content) };
+    const textColumns: PageState['textColumns'] = [];
+    return { ...state, tables: detectTables(state.input.content, { textColumns }), textColumns };
   } catch (e) {
     return { ...state, tables: [], warnings: [...state.warnings, `table detection failed: ${(e as Error).message}`] };
   }

@@ -9,6 +9,7 @@
  */
 import type { TextSpan } from '../../model/content';
 import type { Grid } from './grid';
+import { columnMajorListGutters, textColumnGutters, type TextColumns } from './notTable';
 
 interface Piece {
   x0: number;
@@ -79,11 +80,27 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepPro
       const prose = new Set<number>();
       const proseRuns: [number, number][] = [];
       const coarse = group(spans, ms, PROSE_GAP_EM);
-      for (const run of coarse) {
-        if (!keepProse && (run.chars > 45 || run.x1 - run.x0 > 0.33 * pageWidth)) {
-          for (const i of run.spans) prose.add(i);
-          proseRuns.push([run.x0, run.x1]);
+      const isProse = coarse.map((run) => !keepProse && (run.chars > 45 || run.x1 - run.x0 > 0.33 * pageWidth));
+      // A run of another size touching a prose run is that sentence going on (the raised "A" of
+      // "LaTeX", a word in a code font), not a cell: it joins the prose run beside it.
+      for (let changed = !keepProse; changed;) {
+        changed = false;
+        for (let k = 0; k < coarse.length; k++) {
+          if (isProse[k]) continue;
+          const near = (j: number) => {
+            if (!isProse[j]) return false;
+            const gap = j < k ? coarse[k]!.x0 - coarse[j]!.x1 : coarse[j]!.x0 - coarse[k]!.x1;
+            return gap < PROSE_GAP_EM * l.size;
+          };
+          if ((k > 0 && near(k - 1)) || (k + 1 < coarse.length && near(k + 1))) isProse[k] = changed = true;
         }
+      }
+      for (const [k, run] of coarse.entries()) {
+        if (!isProse[k]) continue;
+        for (const i of run.spans) prose.add(i);
+        const last = proseRuns[proseRuns.length - 1];
+        if (last && k > 0 && isProse[k - 1]) last[1] = run.x1;
+        else proseRuns.push([run.x0, run.x1]);
       }
       const cells = group(
         spans,
@@ -213,8 +230,16 @@ function gutters(ls: Line[]): number[] {
   return out;
 }
 
-/** Grids of alignment tables among the spans not yet `taken`. */
-export function alignedGrids(spans: TextSpan[], taken: Set<number>, pageWidth: number): Grid[] {
+/**
+ * Grids of alignment tables among the spans not yet `taken`. Aligned blocks that are text set in
+ * columns (notTable.ts) are no grid; they go to `columns` when given.
+ */
+export function alignedGrids(
+  spans: TextSpan[],
+  taken: Set<number>,
+  pageWidth: number,
+  columns: TextColumns[] = [],
+): Grid[] {
   const all = lines(spans, taken, pageWidth);
   const cuts = [-Infinity, ...gutters(all), Infinity];
   const grids: Grid[] = [];
@@ -224,7 +249,7 @@ export function alignedGrids(spans: TextSpan[], taken: Set<number>, pageWidth: n
     const band = all
       .map((l) => ({ ...l, pieces: l.pieces.filter((p) => p.x0 >= cuts[b]! && p.x1 <= cuts[b + 1]!) }))
       .filter((l) => l.pieces.length > 0);
-    grids.push(...blocks(band, all));
+    grids.push(...blocks(band, all, spans, columns));
   }
   return grids;
 }
@@ -275,7 +300,7 @@ function totalRow(block: Line[]): boolean {
   return aligned >= 2;
 }
 
-function blocks(ls: Line[], all: Line[]): Grid[] {
+function blocks(ls: Line[], all: Line[], spans: TextSpan[], columns: TextColumns[]): Grid[] {
   const grids: Grid[] = [];
   let i = 0;
   while (i < ls.length) {
@@ -311,12 +336,24 @@ function blocks(ls: Line[], all: Line[]): Grid[] {
         // Search each side of the gutter on its own.
         for (const keep of [(p: Piece) => p.x1 <= gutter, (p: Piece) => p.x0 >= gutter]) {
           const side = ls.map((l) => ({ ...l, pieces: l.pieces.filter(keep) })).filter((l) => l.pieces.length > 0);
-          grids.push(...blocks(side, all));
+          grids.push(...blocks(side, all, spans, columns));
         }
         return grids;
       }
+      // Text set in columns (newspaper columns, stat blocks) or a numbered list flowed into
+      // columns: aligned, but not a table (notTable.ts). Its lines go to the reading order whole;
+      // no smaller block inside it is tried.
       const x0 = Math.min(...block.flatMap((l) => l.pieces.map((p) => p.x0)));
       const x1 = Math.max(...block.flatMap((l) => l.pieces.map((p) => p.x1)));
+      const textGutters = textColumnGutters(block, g, spans) ?? columnMajorListGutters(block, g, spans);
+      if (textGutters) {
+        columns.push({
+          bbox: { x0, y0: block[0]!.y0, x1, y1: block[block.length - 1]!.y1 },
+          gutters: textGutters.map(([a, b]) => ({ x0: a, x1: b })),
+        });
+        i = k;
+        continue;
+      }
       const xs = [x0 - 1, ...g.map(([a, b]) => (a + b) / 2), x1 + 1];
       // Row boundaries halfway between lines.
       const ys = [block[0]!.y0 - 1];

@@ -10,6 +10,9 @@ import type { PageContent } from '../../model/content';
 import { fillGrid, markHeader, pruneEmpty, type Grid, type GridTable } from './grid';
 import { ruledGrids } from './rules';
 import { alignedGrids, forcedGrid } from './align';
+import type { TextColumns } from './notTable';
+
+export type { TextColumns } from './notTable';
 import { hruleTables } from './hrules';
 import { refineRuledGrid } from './rows';
 
@@ -59,6 +62,11 @@ export interface DetectOptions {
    * the white gaps through them.
    */
   force?: boolean;
+  /**
+   * Receives the aligned blocks that are text set in columns, not tables (newspaper columns,
+   * stat blocks, a numbered list flowed into columns): the reading order reads them column by column.
+   */
+  textColumns?: TextColumns[];
 }
 
 export function detectTables(content: PageContent, opts: DetectOptions = {}): DetectedTable[] {
@@ -98,7 +106,7 @@ export function detectTables(content: PageContent, opts: DetectOptions = {}): De
       markHeader(rows, Math.max(1, t.headerRows));
       out.push({ bbox: t.bbox, rows, spanIndices: t.spanIndices });
     }
-    take(alignedGrids(content.spans, taken, content.width), false);
+    take(alignedGrids(content.spans, taken, content.width, opts.textColumns), false);
   } catch {
     // Table detection is an enhancement: on any surprise the page keeps its text as lines.
     return out;
