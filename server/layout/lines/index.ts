@@ -140,8 +140,18 @@ export function buildLines(
         bestD = d;
       }
     }
-    if (best) best.spans.push(s);
-    else rows.push({ cy: c, h, size: s.fontSize, spans: [s] });
+    if (best) {
+      best.spans.push(s);
+      // A raised script sorts first and opens its line's row (the small "A" of a LaTeX logo):
+      // the row then measures from the line's own text, not from the script, or a letter set
+      // a little below the baseline (the logo's lowered "E") no longer reaches it and becomes
+      // a line of its own between two lines of a paragraph.
+      if (s.fontSize > best.size * 1.15) {
+        best.cy = c;
+        best.h = h;
+        best.size = s.fontSize;
+      }
+    } else rows.push({ cy: c, h, size: s.fontSize, spans: [s] });
   }
   // A superscript raised above its line sorts before the line's own spans and starts a row of its
   // own (LibreOffice Math's "x²" in a sentence): a row of such scripts joins the line they touch.
