@@ -141,27 +141,8 @@ export function buildLines(
       }
     }
     if (best) {
-      // A raised script sorts first and opens its line's row (the small "A" of a LaTeX logo):
-      // the row then measures from the line's own text that the script touches, not from the
-      // script, or a letter set a little below the baseline (the logo's lowered "E") no longer
-      // reaches it and becomes a line of its own between two lines of a paragraph. Only text
-      // that the script follows or sits over: a footnote mark before its note's first word
-      // leaves the measure alone, and so does text that does not touch the script (rows run
-      // across the page; a column of larger type beside a smaller one).
-      const opener = best.spans[0]!;
-      const scriptOpened =
-        best.size === opener.fontSize &&
-        opener.fontSize < 0.85 * s.fontSize &&
-        opener.fontSize > 0.4 * s.fontSize &&
-        opener.text.trim().length <= 4 &&
-        s.bbox.x0 < opener.bbox.x0 &&
-        opener.bbox.x0 - s.bbox.x1 < 1.5;
+      if (takesOverMeasure(best, s)) Object.assign(best, { cy: c, h, size: s.fontSize });
       best.spans.push(s);
-      if (scriptOpened) {
-        best.cy = c;
-        best.h = h;
-        best.size = s.fontSize;
-      }
     } else rows.push({ cy: c, h, size: s.fontSize, spans: [s] });
   }
   // A superscript raised above its line sorts before the line's own spans and starts a row of its
@@ -244,6 +225,27 @@ export function buildLines(
   const merged = mergeJustifiedOcrLines(lines, gutters, makeLine);
   merged.sort((a, b) => a.bbox.y0 - b.bbox.y0 || a.bbox.x0 - b.bbox.x0);
   return merged;
+}
+
+/**
+ * A raised script sorts first and opens its line's row (the small "A" of a LaTeX logo): the row
+ * then measures from the line's own text that the script touches, not from the script, or a
+ * letter set a little below the baseline (the logo's lowered "E") no longer reaches it and
+ * becomes a line of its own between two lines of a paragraph. Only text that the script follows
+ * or sits over: a footnote mark before its note's first word leaves the measure alone, and so
+ * does text that does not touch the script (rows run across the page; a column of larger type
+ * beside a smaller one).
+ */
+function takesOverMeasure(row: { size: number; spans: TextSpan[] }, s: TextSpan): boolean {
+  const opener = row.spans[0]!;
+  return (
+    row.size === opener.fontSize &&
+    opener.fontSize < 0.85 * s.fontSize &&
+    opener.fontSize > 0.4 * s.fontSize &&
+    opener.text.trim().length <= 4 &&
+    s.bbox.x0 < opener.bbox.x0 &&
+    opener.bbox.x0 - s.bbox.x1 < 1.5
+  );
 }
 
 /**
