@@ -22,6 +22,8 @@ import { readTests, setDir, TESTS_FILE } from '../../eval/realworld/set';
 import { corpusRoot } from '../../eval/corpus';
 import { repoRoot } from '../../eval/repo';
 import { options } from './analyze';
+import type { PageAnalysis } from '../../server/model/analysis';
+import type { DocItem } from '../../server/model/items';
 
 /** Logo text that stays, the page number and the journal's foot line that leave, the date that stays. */
 const IDS = ['ua-exam-p1-07', 'ua-exam-p1-01', 'ua-exam-p1-02', 'asme-p1-02', 'asme-p1-03'];
@@ -59,4 +61,40 @@ test('a page alone: a logo block beside the page number at the foot stays; the p
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('row mates at the foot: one band line beside the page number leaves; a block over twice its height stays', () => {
+  const item = (text: string, x0: number, x1: number, y0: number, y1: number): DocItem => ({
+    cls: 'text',
+    text,
+    bbox: { x0, y0, x1, y1 },
+    grid: [0, 0, 0, 0],
+  });
+  const page = (items: DocItem[]): PageAnalysis => ({
+    page: 1,
+    width: 595,
+    height: 842,
+    items,
+    furnitureCandidates: items.map((_, i) => i),
+    ocr: false,
+    rotation: 0,
+    warnings: [],
+  });
+  // The exam's geometry: the logo's three lines (791–820) beside "1/9" (794–805).
+  const logo = page([
+    item('Universiteit Antwerpen Faculteit Toegepaste Ingenieurswetenschappen', 103, 195, 791, 820),
+    item('1/9', 290, 305, 794, 805),
+  ]);
+  markFurniture([logo], 0);
+  assert.deepEqual(
+    logo.items.map((i) => i.cls),
+    ['text', 'page_footer'],
+  );
+  // A journal's name on the page number's row, one line of about its height: a running foot.
+  const foot = page([item('Journal of Heat Transfer', 60, 160, 794, 804), item('1/9', 290, 305, 794, 805)]);
+  markFurniture([foot], 0);
+  assert.deepEqual(
+    foot.items.map((i) => i.cls),
+    ['page_footer', 'page_footer'],
+  );
 });
