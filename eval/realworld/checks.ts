@@ -12,11 +12,14 @@
  *   `left_heading`; some cell of some Markdown or HTML table matches `cell` (ratio ≥
  *   max(0.5, 1 − max_diffs/len)) and every given neighbour relation holds for that cell.
  * - `math` (MathTest): `math` (LaTeX); some `\(…\)`, `\[…\]`, `$$…$$` or `$…$` formula in the
- *   output equals it. Difference: olmOCR renders both with KaTeX and compares the renderings;
- *   here a formula also matches when equal after Folio's LaTeX normalization
+ *   output equals it, or contains it rendered: olmOCR renders both with KaTeX and passes when the
+ *   reference's MathML is inside the hypothesis's, or every reference glyph is found with the same
+ *   neighbours. Here: KaTeX's MathML containment exactly, and for the glyph criterion the
+ *   reference's row inside the hypothesis's row with its closing punctuation set aside
+ *   (eval/metrics/mathml.ts). Also a match: equal after Folio's LaTeX normalization
  *   (eval/metrics/latex.ts: spacing commands, \left/\right, braces around one token, synonyms
- *   such as \le/\leq). Rendering-equal but differently written formulas (e.g. `x^2_1` vs
- *   `x_1^2`) count as a miss here.
+ *   such as \le/\leq). Glyph-layout matches of differently written formulas (e.g. `x^2_1` vs
+ *   `x_1^2`) the MathML does not show count as a miss here.
  * - `baseline` (BaselineTest): output not empty (or, with `max_length`, at most that many
  *   alphanumerics: a blank-page check), no run of more than `max_repeats` (30) repeated n-grams
  *   (n ≤ 5) at its end, no CJK/kana/emoji characters unless `check_disallowed_characters` is false.
@@ -24,6 +27,7 @@
  *   final character n-gram), not its code.
  */
 import { normalizeLatex } from '../metrics/latex';
+import { mathmlInner, rowOf } from '../metrics/mathml';
 import { isFailureClass, type FailureClass } from './classes';
 import { nearMatchStarts, partialRatio, ratio } from './fuzzy';
 import { normalizeText } from './normalize';
@@ -291,11 +295,30 @@ export function formulasIn(md: string): string[] {
   return out;
 }
 
+/**
+ * olmOCR's rendered comparison, as far as it goes without a browser: the reference's MathML is
+ * inside the hypothesis's (its first criterion, exactly); or the reference's row of parts is inside
+ * the hypothesis's row once the hypothesis's sentence punctuation at its end is set aside, which
+ * its second criterion (every reference glyph found with the same neighbours; glyphs the reference
+ * lacks, such as a comma after the formula, are allowed) accepts too. KaTeX writes "0." as one
+ * number, so the punctuation is taken off the LaTeX, not the MathML.
+ */
+function renderedContains(reference: string, hypothesis: string): boolean {
+  const ref = mathmlInner(reference);
+  if (!ref) return false;
+  const hyp = mathmlInner(hypothesis);
+  if (hyp?.includes(ref)) return true;
+  const bare = hypothesis.replace(/\s*[.,;:]+\s*$/, '');
+  const row = bare !== hypothesis ? mathmlInner(bare) : hyp;
+  return !!row && rowOf(row).includes(rowOf(ref));
+}
+
 function runMath(t: MathTest, md: string): Outcome {
   const eqs = formulasIn(md);
   if (eqs.some((e) => e === t.math)) return { passed: true, why: '' };
   const want = normalizeLatex(t.math).replace(/\s+/g, '');
   if (eqs.some((e) => normalizeLatex(e).replace(/\s+/g, '') === want)) return { passed: true, why: '' };
+  if (eqs.some((e) => renderedContains(t.math, e))) return { passed: true, why: '' };
   return { passed: false, why: `no formula equal to ${t.math} (${eqs.length} formulas in the output)` };
 }
 

@@ -175,7 +175,16 @@ export async function deleteRegion(t: ReparseTarget, id: string): Promise<void> 
     }
     const edit = new vscode.WorkspaceEdit();
     edit.delete(doc.uri, new vscode.Range(doc.positionAt(start), doc.positionAt(end)));
-    await vscode.workspace.applyEdit(edit);
+    if (!(await vscode.workspace.applyEdit(edit))) {
+      // The region is gone from the map but its Markdown stays: say so rather than claim it left.
+      t.regionDeleted();
+      t.notify(
+        'warning',
+        `VS Code refused the edit of ${t.name} (read-only?); the region's Markdown is still there.`,
+        true,
+      );
+      return;
+    }
   }
   t.regionDeleted();
   t.notify('info', `Region deleted${range ? ' with its Markdown (undo in the editor restores the text)' : ''}.`);

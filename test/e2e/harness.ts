@@ -267,6 +267,23 @@ export class VsCode {
     );
   }
 
+  /**
+   * Closes every editor and waits until none is left. An editor an earlier (failed) test left with
+   * unsaved changes would hold the workbench in its "Do you want to save" dialog, and every later
+   * test would fail on it: that dialog is answered "Don't Save", and said in the test's output.
+   */
+  async closeAllEditors(): Promise<void> {
+    await this.command('View: Close All Editors');
+    await until('every editor closed', 30_000, async () => {
+      const dontSave = this.page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" });
+      if (await dontSave.count()) {
+        console.log('# an editor with unsaved changes was left open: closed without saving');
+        await dontSave.first().click();
+      }
+      return (await this.page.locator('.tabs-container .tab').count()) === 0;
+    });
+  }
+
   /** Opens a workspace file with Quick Open. */
   async open(name: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');

@@ -61,7 +61,7 @@ const readMd = (pdf: string) => {
 };
 
 async function convert(pdf: string): Promise<void> {
-  await vs.command('View: Close All Editors');
+  await vs.closeAllEditors();
   await vs.open(pdf);
   await vs.command('Folio: Convert PDF to Markdown');
 }
@@ -94,8 +94,38 @@ async function regionWithText(text: string): Promise<string> {
   return (await block.getAttribute('data-region'))!;
 }
 
+/**
+ * What the workbench shows when a wait on the `.md` fails: whether its tab is still dirty, the
+ * notifications and the view's status line, the text on disk. CI prints only the error line, so
+ * it carries this.
+ */
+async function mdDiagnosis(pdf: string): Promise<string> {
+  const name = pdf.replace(/\.pdf$/, '.md');
+  const dirty = await vs.page.locator('.tab.dirty', { hasText: name }).count();
+  const toasts = await vs.page.locator('.notification-toast').allTextContents();
+  const status = await vs
+    .preview()
+    .locator('#status')
+    .textContent({ timeout: 2_000 })
+    .catch(() => '(no view)');
+  const regions = await vs
+    .preview()
+    .locator('.region')
+    .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id ?? ''))
+    .catch(() => []);
+  return JSON.stringify({ dirty: dirty > 0, toasts, status, regions, onDisk: readMd(pdf) });
+}
+
 /** Saves the `.md` (focusing its editor first) and returns the text on disk once `ok` holds. */
 async function savedMdWhen(pdf: string, what: string, ok: (md: string) => boolean): Promise<string> {
+  try {
+    return await savedMdUntil(pdf, what, ok);
+  } catch (e) {
+    throw new Error(`${(e as Error).message}; the workbench: ${await mdDiagnosis(pdf)}`);
+  }
+}
+
+async function savedMdUntil(pdf: string, what: string, ok: (md: string) => boolean): Promise<string> {
   const name = pdf.replace(/\.pdf$/, '.md');
   return until(
     what,
@@ -275,6 +305,12 @@ test('3b. a drawn region is parsed into its reading-order place; deleting it rem
     await nb.click({ position: { x: size.width - 4, y: size.height / 2 } });
     await pv.locator(`.region.selected[data-id="${newId}"]`).waitFor({ timeout: 10_000 });
     await pv.locator('#delete-btn').click();
+    // The extension has taken the deletion when the view drops the box (it redraws from the map).
+    await until(
+      'the drawn box gone from the view',
+      15_000,
+      async () => (await pv.locator(`.region[data-id="${newId}"]`).count()) === 0,
+    );
     const after = await savedMdWhen(
       TWO_PAGE.file,
       'the drawn region’s Markdown removed',

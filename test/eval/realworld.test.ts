@@ -135,6 +135,19 @@ test('math: delimited formulas, exact or after LaTeX normalization', () => {
   assert.ok(!passes(m, '∑ x_i ≤ C (no delimiters)'));
 });
 
+test('math: contained as olmOCR renders it (KaTeX MathML; closing punctuation after the formula)', () => {
+  const lim = mk({ type: 'math', math: '\\lim_{v \\to 0} \\frac{H(z+v)-H(z)}{\\|v\\|} = 0' });
+  // amsmath's testmath sets the sentence's full stop inside the display: olmOCR passes it.
+  assert.ok(passes(lim, '$$\\lim_{v\\to0}\\frac{H(z+v)-H(z)}{\\|v\\|}=0.$$'));
+  assert.ok(passes(mk({ type: 'math', math: 'E = mc^2' }), '$$E=mc^{2},$$'));
+  // The reference's MathML inside a larger formula's.
+  assert.ok(passes(mk({ type: 'math', math: '\\frac{a}{b}' }), '$$x + \\frac{a}{b} = 1$$'));
+  // Still misses: another exponent, another limit, the reference with a part the output lacks.
+  assert.ok(!passes(mk({ type: 'math', math: 'E = mc^2' }), '$$E=mc^{3}.$$'));
+  assert.ok(!passes(lim, '$$\\lim_{v\\to1}\\frac{H(z+v)-H(z)}{\\|v\\|}=0.$$'));
+  assert.ok(!passes(mk({ type: 'math', math: 'x = 0.5' }), '$$x = 0$$'));
+});
+
 test('baseline: not blank, no endless repeats, no CJK; blank-page check', () => {
   const b = mk({ type: 'baseline' });
   assert.ok(passes(b, '# Page\n\nSome text.'));

@@ -9,28 +9,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { materializePages } from '../../eval/realworld/pages';
-import { setDir } from '../../eval/realworld/set';
-import { corpusRoot } from '../../eval/corpus';
-import { repoRoot } from '../../eval/repo';
 import { fileMarkdown, analyzeFile } from './convertFile';
+import { withPageFile } from './pageOfTest';
 import { findContents } from '../../server/layout/toc/detect';
 import type { TextSpan } from '../../server/model/content';
 
-async function pageMarkdown(pdf: string, page: number): Promise<{ md: string; classes: string[] }> {
-  const repo = repoRoot();
-  const dir = mkdtempSync(join(tmpdir(), 'folio-toc-'));
-  try {
-    const file = materializePages([{ pdf, page }], dir, corpusRoot(repo), setDir(repo)).get(`${pdf}#${page}`)!;
-    const classes = (await analyzeFile(file)).flatMap((p) => p.items.map((i) => i.cls));
-    return { md: await fileMarkdown(file), classes };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+/** The page's Markdown and its items' classes, the page cut alone as the real-world set cuts it. */
+const pageMarkdown = (pdf: string, page: number): Promise<{ md: string; classes: string[] }> =>
+  withPageFile(pdf, page, async (file) => ({
+    md: await fileMarkdown(file),
+    classes: (await analyzeFile(file)).flatMap((p) => p.items.map((i) => i.cls)),
+  }));
 
 test('bzip2’s contents with leader dots: one index, an entry a row, no formulas', async () => {
   const { md, classes } = await pageMarkdown('debian/bzip2-manual', 5);

@@ -12,13 +12,22 @@ import { repoRoot } from '../../eval/repo';
 import { fileMarkdown } from './convertFile';
 
 export async function pageMarkdownOf(testId: string): Promise<string> {
-  const repo = repoRoot();
-  const tests = readTests(join(setDir(repo), TESTS_FILE)).filter((t) => t.id === testId);
+  const tests = readTests(join(setDir(repoRoot()), TESTS_FILE)).filter((t) => t.id === testId);
   if (tests.length !== 1) throw new Error(`no real-world test ${testId} in ${TESTS_FILE}`);
+  return withPageFile(tests[0]!.pdf, tests[0]!.page, fileMarkdown);
+}
+
+/**
+ * Cuts page `page` of a real-world source (`debian/…`, `corpus/…`, `raster150/…`) alone into a
+ * temporary PDF, as the eval does, and runs `use` on it; the file is removed afterwards.
+ */
+export async function withPageFile<T>(pdf: string, page: number, use: (file: string) => Promise<T>): Promise<T> {
+  const repo = repoRoot();
   const dir = mkdtempSync(join(tmpdir(), 'folio-page-of-'));
   try {
-    const file = [...materializePages(tests, dir, corpusRoot(repo), setDir(repo)).values()][0]!;
-    return await fileMarkdown(file);
+    const file = materializePages([{ pdf, page }], dir, corpusRoot(repo), setDir(repo)).get(`${pdf}#${page}`);
+    if (!file) throw new Error(`page ${page} of ${pdf} could not be cut`);
+    return await use(file);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -65,6 +65,8 @@ const TOC_LIKE_SHARE = 0.5;
 
 const LEADER_RE = /\s*(?:[.·…_]\s*){3,}\s*$/u;
 const ROMAN_RE = /^[ivxlc]{1,7}$/i;
+/** A run that can end an entry: its last characters are a page number or the end of one. */
+const PAGE_NUMBER_END_RE = /(?:\d|(?:^|[^\p{L}])[ivxlc]{1,7})$/iu;
 
 function romanValue(s: string): number {
   const v: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100 };
@@ -154,6 +156,9 @@ function entryOf(row: Row): Entry {
 
 /** The tables of contents on a page, from its spans (points, top-left origin). */
 export function findContents(spans: TextSpan[]): ContentsBlock[] {
+  // Every entry's row ends in a run that ends with its page number: a page with fewer such runs
+  // than an index needs (most pages of prose) has none, and its lines are not built twice.
+  if (spans.filter((s) => PAGE_NUMBER_END_RE.test(s.text.trim())).length < MIN_ENTRIES) return [];
   const rows = rowsOf(spans);
   const entries = rows.map(entryOf);
   const blocks: ContentsBlock[] = [];
