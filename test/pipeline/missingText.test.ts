@@ -28,6 +28,7 @@ import { readPage } from '../../server/pipeline/pageContent';
 import { renderPage } from '../../server/pdf/render';
 import { recognize } from '../../server/pipeline/ocrBridge';
 import { cropRgba } from '../../server/pipeline/crop';
+import { withPageFile } from '../layout/pageOfTest';
 
 test('plausibleLine keeps words and numbers, not noise', () => {
   for (const t of ['Back to growth', 'FAITH NO MORE', 'Version 1.1', 'Fax Line: (408) 366-0743', 'Target price:'])
@@ -165,11 +166,7 @@ test('readsUpright: a page whose text mostly runs unturned reads upright; a page
 });
 
 test('the banner of a form: the recognizer alone turns it upside down and reads nothing; upright, it reads the word', async () => {
-  const repo = repoRoot();
-  const tests = readTests(join(setDir(repo), TESTS_FILE)).filter((t) => t.id === 'foersom-form-p1-01');
-  const dir = mkdtempSync(join(tmpdir(), 'folio-banner-'));
-  try {
-    const file = [...materializePages(tests, dir, corpusRoot(repo), setDir(repo)).values()][0]!;
+  await withPageFile('corpus/pdfjs-test-pdfs/bug1883609.pdf', 1, async (file) => {
     const doc = await openPdf(file);
     try {
       const page = await doc.doc.getPage(1);
@@ -194,7 +191,5 @@ test('the banner of a form: the recognizer alone turns it upside down and reads 
     } finally {
       await doc.close();
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
