@@ -570,7 +570,9 @@ function handle(m: HostMessage): void {
       showProgress();
       break;
     case 'scrollTo':
-      scrollSync.follow(m.regionId, m.fraction);
+      // In draw mode the view holds still: the user is about to drag on the page in view, and a
+      // jump to where the editor is would put the new box on another page.
+      if (!editing.isDrawing) scrollSync.follow(m.regionId, m.fraction);
       break;
     case 'partial':
       // Stale ones (another conversion, a page already in, an older seq) are dropped.
@@ -578,7 +580,7 @@ function handle(m: HostMessage): void {
       showProgress();
       break;
     case 'highlight':
-      select(m.regionId, m.reveal);
+      select(m.regionId, m.reveal && !editing.isDrawing);
       break;
     case 'status':
       if (m.regionId) {

@@ -4,6 +4,7 @@
  * saves a screenshot into test/.artifacts/. Needs test/e2e/setup.sh's cache (installed on first run).
  */
 import { after, before, test } from 'node:test';
+import type { Locator } from 'playwright-core';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,6 +41,25 @@ after(async () => {
   await vs?.stop();
   await fake?.stop();
 });
+
+/**
+ * An element's box once it has stopped moving (two reads 300 ms apart agree): where a drag must
+ * start, not where a scroll passes by.
+ */
+async function settledBox(loc: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  let last: { x: number; y: number; width: number; height: number } | null = null;
+  return until(
+    'the page to stand still in the view',
+    20_000,
+    async () => {
+      const b = await loc.boundingBox();
+      const still = b && last && Math.abs(b.y - last.y) < 0.5 && Math.abs(b.x - last.x) < 0.5;
+      last = b;
+      return still ? b : undefined;
+    },
+    300,
+  );
+}
 
 /** Runs a test body and always leaves a screenshot named after it. */
 async function shot(name: string, body: () => Promise<void>): Promise<void> {
@@ -131,12 +151,10 @@ async function savedMdUntil(pdf: string, what: string, ok: (md: string) => boole
     what,
     45_000,
     async () => {
-      // Focus the `.md` editor itself (the view's tab, "x.pdf ⇄ x.md", names the file too), clicking
-      // inside its visible frame: the lines element moves up out of view when the editor scrolls.
-      await vs.page
-        .locator(`.monaco-editor[data-uri$="/${name}"] .overflow-guard`)
-        .first()
-        .click({ position: { x: 90, y: 6 } });
+      // Focus the `.md` editor by its own tab (the view's tab, "x.pdf ⇄ x.md", names the file too),
+      // not by a click into its text: that would move the cursor, and the view follows the cursor
+      // to its region (a smooth scroll that could land under the next test's drag).
+      await vs.page.locator(`.tab[aria-label^="${name}"]`).first().click();
       await vs.page.keyboard.press('Control+S');
       await new Promise((r) => setTimeout(r, 300));
       const md = readMd(pdf);
@@ -260,12 +278,14 @@ test('3b. a drawn region is parsed into its reading-order place; deleting it rem
   await shot('3b-draw-delete', async () => {
     const pv = vs.preview();
     const line = TWO_PAGE.codeParagraph[0]!;
-    // Page 2 to the top of the view (at fit width one page fills the view).
-    await pv.locator('#page-2').evaluate((e) => e.scrollIntoView({ block: 'start' }));
-    const sheet = await pv.locator('#page-2 .sheet').boundingBox();
-    assert.ok(sheet);
-    const scale = sheet.width / 612;
+    // Draw mode first: from then on the view holds still (it no longer follows the editor's
+    // cursor or scroll, which the last test's edits may still move). Then page 2 to the top of the
+    // view (at fit width one page fills the view), and the drag once it stands there.
     await pv.locator('#draw-btn').click();
+    await pv.locator('#draw-btn[aria-pressed="true"]').waitFor({ timeout: 10_000 });
+    await pv.locator('#page-2').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+    const sheet = await settledBox(pv.locator('#page-2 .sheet'));
+    const scale = sheet.width / 612;
     // Over the code line of page 2 (baseline 200 pt), starting left of every box.
     await vs.page.mouse.move(sheet.x + 60 * scale, sheet.y + 186 * scale);
     await vs.page.mouse.down();

@@ -171,7 +171,7 @@ export function buildLines(
     // Direction by characters, not spans: Latin words inside Arabic text come as many short spans.
     const rtlChars = r.spans.reduce((n, s) => n + (s.dir === 'rtl' ? s.text.length : 0), 0);
     const allChars = r.spans.reduce((n, s) => n + s.text.length, 0);
-    const sortedX = [...r.spans].sort((a, b) => a.bbox.x0 - b.bbox.x0);
+    const sortedX = accentsBeforeLetters([...r.spans].sort((a, b) => a.bbox.x0 - b.bbox.x0));
     const continues = justifiedContinuations(sortedX, streamAt, flushRight);
     let cur: TextSpan[] = [];
     const flush = () => {
@@ -225,6 +225,35 @@ export function buildLines(
   const merged = mergeJustifiedOcrLines(lines, gutters, makeLine);
   merged.sort((a, b) => a.bbox.y0 - b.bbox.y0 || a.bbox.x0 - b.bbox.x0);
   return merged;
+}
+
+const LONE_ACCENT_RE = /^[\u00b4\u00a8\u02c6\u02dc\u02c7\u02d8\u00af\u02d9\u02da\u02dd`]$/u;
+
+/**
+ * TeX sets the accent of a capital ("É" in "ÉNONCÉ", "WIKIPÉDIA") as a run of its own, raised,
+ * starting a little right of the letter it sits on: by x it sorts after that letter's run and the
+ * line read "Enonc´ ´ e". Such a lone accent moves before the run whose first letter it covers
+ * (its middle within that letter's width), where composing joins them.
+ */
+function accentsBeforeLetters(spans: TextSpan[]): TextSpan[] {
+  if (!spans.some((s) => LONE_ACCENT_RE.test(s.text.trim()))) return spans;
+  const out = [...spans];
+  for (const a of spans) {
+    if (!LONE_ACCENT_RE.test(a.text.trim())) continue;
+    const mid = (a.bbox.x0 + a.bbox.x1) / 2;
+    const host = out.find((t) => {
+      if (t === a || !/^\p{L}/u.test(t.text)) return false;
+      const glyph = (t.bbox.x1 - t.bbox.x0) / Math.max(1, [...t.text].length);
+      return t.bbox.x0 <= mid && mid <= t.bbox.x0 + 1.5 * glyph;
+    });
+    if (!host) continue;
+    const i = out.indexOf(a);
+    const j = out.indexOf(host);
+    if (j > i) continue;
+    out.splice(i, 1);
+    out.splice(j, 0, a);
+  }
+  return out;
 }
 
 /**

@@ -59,9 +59,12 @@ const ACCENT_AFTER_RE = /([cCsStTgGkKlLnNrReEaAiIuUoO])([\u00b8\u02db])/gu;
  * The grave accent is drawn with the ASCII backtick (OT1 maps it there): "Th´eor`eme", "`a".
  * Composed only on a vowel in a line that is not code (`grave`), never between backtick pairs.
  */
-const GRAVE_RE = /(^|[\p{L}\s(])`([aeiouAEIOU])/gu;
-/** `code` written inline: no space just inside either backtick. */
-const CODE_SPAN_RE = /`[^`\s]([^`]*[^`\s])?`/;
+const GRAVE_RE = /(^|[\p{L}\s(\-‐’'«])`([aeiouAEIOU])/gu;
+/**
+ * `code` written inline: no space just inside either backtick, and neither inside a word
+ * ("D'apr`es ce th´eor`eme" and "de z `a z (d'apr`es" are graves, not code spans).
+ */
+const CODE_SPAN_RE = /(^|[^\p{L}])`[^`\s]([^`]*[^`\s])?`(?!\p{L})/u;
 
 export function composeAccents(text: string, grave = false): string {
   if (grave && text.includes('`') && !CODE_SPAN_RE.test(text))

@@ -128,6 +128,18 @@ function isProseRun(t: string): boolean {
 }
 
 /**
+ * One word of four letters or more, in no math font: a running head or a title set in a small
+ * Computer Modern size ("WIKIPÉDIA" in cmr8, its accent a run of its own), not a formula.
+ */
+function oneWord(l: LineInfo): boolean {
+  return (
+    /^\p{L}{4,}$/u.test(l.line.text.trim()) &&
+    !FUNCTIONS.has(l.line.text.trim()) &&
+    l.line.spans.every((s) => !MATH_FONT_RE.test(s.fontName.replace(/^[A-Z]{6}\+/, '')))
+  );
+}
+
+/**
  * Lines stacked over and under a fraction bar, on rows of their own: a display fraction even
  * when its glyphs are all in the text font (`\frac{1}{1+\frac{1}{x}}`: TeX sets digits and `+`
  * in the roman font, so no line of it counts as math). The bar hugs the wider of numerator and
@@ -275,7 +287,7 @@ export function findDisplayFormulas(
     return around.length ? Math.min(...around.map((o) => o.line.bbox.x0)) : 0;
   };
   const seeds = infos.filter((l) => {
-    if (l.math < 2 || l.prose > 2 || EQ_NUMBER_RE.test(l.line.text.trim()) || sharesRow(l)) return false;
+    if (l.math < 2 || l.prose > 2 || EQ_NUMBER_RE.test(l.line.text.trim()) || sharesRow(l) || oneWord(l)) return false;
     if (l.total <= 0) return false;
     const setIn = l.line.bbox.x0 - leftOf(l) >= Math.max(4, l.line.fontSize) * 2;
     // Mostly math; or set in from the text with math in it and few words (a centred formula

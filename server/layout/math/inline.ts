@@ -7,7 +7,7 @@
 import type { TextSpan } from '../../model/content';
 import type { InlinePart } from '../../model/items';
 import type { Line } from '../lines/index';
-import { normalizeSpanText } from '../lines/normalize';
+import { composeAccents, normalizeSpanText } from '../lines/normalize';
 import { spansToGlyphs } from './glyphs';
 import { buildLatex } from './build';
 import { safeLatex } from './validate';
@@ -180,7 +180,8 @@ export function lineWithMath(
     prev = spans[j];
     i = j + 1;
   }
-  return text.replace(/\s+/g, ' ').trim();
+  // TeX's spacing accents compose here as in a line without math ("continuit´e de $f$").
+  return composeAccents(text.replace(/\s+/g, ' ').trim(), !line.monospace);
 }
 
 /** Joined paragraph text with placeholders → parts (text and math, in order). */
