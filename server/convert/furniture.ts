@@ -128,6 +128,9 @@ const STAMP_RE =
  */
 const STAMP_MAX_CHARS = 400;
 
+/** A candidate more than this many times as tall as its row mate is a block of lines, not a line. */
+const ROW_LINE_MAX_RATIO = 2;
+
 /**
  * Another furniture candidate shares the row (a running head set left and right): 'page' when
  * that mate is a page number ("16 … 4. MISCELLANEOUS MATHEMATICAL FEATURES"), 'other' for any
@@ -142,6 +145,10 @@ function rowMate(page: PageAnalysis, ci: number): 'page' | 'other' | undefined {
     const b = o?.bbox;
     if (!b) continue;
     const overlapY = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+    // A block several lines tall beside a one-line page number is not a line of the band set
+    // left and right (a university's logo, its name and faculty read from the outlines, beside
+    // "1/9" at an exam's foot): it is judged by its own form.
+    if (a.y1 - a.y0 > ROW_LINE_MAX_RATIO * (b.y1 - b.y0)) continue;
     if (overlapY > 0.5 * Math.min(a.y1 - a.y0, b.y1 - b.y0) && (b.x0 >= a.x1 || b.x1 <= a.x0))
       mate = isPageNumber(o.text) ? 'page' : (mate ?? 'other');
   }

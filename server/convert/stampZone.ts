@@ -18,13 +18,23 @@ import type { DocItem } from '../model/items';
 const STAMP_WORDS_RE =
   /\b(author['’]?s? (accepted )?(version of the work|manuscript)|for (your )?personal use\b.*\bnot for redistribution|not for redistribution|the definitive version (was|is|will be) published|the final publication is available (at|from|via)|not the version of record|downloaded from \S+ (on|at) |download date\s*:)/i;
 /**
- * A line that is nothing but a journal's identifier: an ISSN, or a DOI link or number ("ISSN
+ * A journal's identifier: an ISSN, or a DOI link or number ("ISSN
  * 1535-6078", "https://doi.org/10.4007/annals.2008.160.1.12", "DOI: 10.1214/…"). A journal
  * prints it by its running title (aomart, ejpecp, Sprouts); a reference that cites a DOI has an
  * author and a title before it.
  */
 const IDENTIFIER_RE =
-  /^(issn:?\s*\d{4}-\d{3}[\dx]|(doi:?\s*)?(https?:\/\/(dx\.)?doi\.org\/|doi:?\s*)10\.\d{4,9}\/\S+)$/i;
+  /(issn:?\s*\d{4}-\d{3}[\dx]|(doi:?\s*)?(https?:\/\/(dx\.)?doi\.org\/|doi:?\s*)10\.\d{4,9}\/\S+)/gi;
+
+/**
+ * Nothing but identifiers: one, or a journal's DOI and ISSN lines that its layout read as one
+ * block ("https://doi.org/10.1214/YY-TN" over "ISSN: 1083-589X", ejpecp).
+ */
+export function isIdentifierLine(text: string): boolean {
+  const t = text.trim();
+  return t.replace(IDENTIFIER_RE, '') !== t && t.replace(IDENTIFIER_RE, '').trim() === '';
+}
+
 /** A stamp's middle lies in this outer share of the page, at the top or the foot… */
 const STAMP_ZONE = 0.15;
 /** …an identifier's, at the top, in this share (ejpecp sets its header block at 16–20 %). */
@@ -45,7 +55,7 @@ export function markStampZones(page: PageAnalysis): void {
   const mid = (it: DocItem) => (it.bbox!.y0 + it.bbox!.y1) / 2;
   for (const seed of page.items) {
     if (!seed.bbox) continue;
-    const identifier = IDENTIFIER_RE.test(seed.text.trim());
+    const identifier = isIdentifierLine(seed.text);
     // An identifier already made a page header by its form still takes the journal lines with it.
     if ((furniture(seed) && !identifier) || !(TAKEN.has(seed.cls) || (identifier && furniture(seed)))) continue;
     if (seed.text.length > STAMP_MAX_CHARS || !(identifier || STAMP_WORDS_RE.test(seed.text))) continue;

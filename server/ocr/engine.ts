@@ -99,7 +99,7 @@ export class PaddleOcr {
       signal?.throwIfAborted();
     }
     const t1 = performance.now();
-    const flipped = await this.upsideDown(planes, dets, signal);
+    const flipped = opts.upright ? false : await this.upsideDown(planes, dets, signal);
     const rotation = ((base + (flipped ? 180 : 0)) % 360) as Rotation;
     const t2 = performance.now();
     const workQuads = dets.map((d) => quadFor(d.rect, flipped ? [-1, 0] : [1, 0]));

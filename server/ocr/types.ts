@@ -83,4 +83,11 @@ export interface RecognizeOptions {
    * drawn as a picture skips a chart full of labels without paying for their recognition.
    */
   maxLines?: number;
+  /**
+   * The image is known to be upright (a crop of a page whose text layer reads upright): no 180°
+   * turn is guessed. The orientation classifier votes per line, and a crop holding one line of
+   * display type gives it one vote that a reflection under the letters can turn (a banner's
+   * mirrored "Foersom" made it read the word upside down, as nothing).
+   */
+  upright?: boolean;
 }

@@ -159,7 +159,7 @@ async function layoutTextLayerPage(
   if (ocrOk && raw.textless.length) {
     scan = await renderPage(doc.doc, page, OCR_SCALE, false);
     signal?.throwIfAborted();
-    found = await readMissingText(scan, raw.textless, raw.content.spans, opts.providers, signal);
+    found = await readMissingText(scan, raw.textless, raw.content.spans, raw.angles, opts.providers, signal);
   }
   const extra = missingTextSpans(found);
   const laid = layoutPage({

@@ -39,14 +39,23 @@ const PAD = 4;
 /** A line is already in the text layer when the layer's spans cover this share of its box. */
 const COVERED = 0.3;
 
+/** A page reads upright when this share of its text layer's characters runs left to right, unturned. */
+const UPRIGHT_SHARE = 0.8;
+
+/**
+ * `angles`: each span's baseline angle (degrees, 0 = upright). On a page whose text layer reads
+ * upright, its pictures and logos are read upright too: the recognizer's 180° guess is left out.
+ */
 export async function readMissingText(
   scan: RenderedPage,
   regions: TextlessRegion[],
   spans: TextSpan[],
+  angles: number[],
   providers: string[] | undefined,
   signal?: AbortSignal,
 ): Promise<MissingLine[]> {
   const cjkPage = spans.some((s) => CJK.test(s.text));
+  const upright = readsUpright(spans, angles);
   const out: MissingLine[] = [];
   for (const { bbox: r, parts } of regions.slice(0, MAX_REGIONS)) {
     signal?.throwIfAborted();
@@ -54,7 +63,7 @@ export async function readMissingText(
     if (crop.image.width < 16 || crop.image.height < 8) continue;
     // A photograph's words are its scene's (a sign in the street), not a title the page lacks.
     if (isPhotograph(crop.image)) continue;
-    const ocr = await recognize(crop.image, providers, signal, MAX_LINES_PER_REGION);
+    const ocr = await recognize(crop.image, providers, signal, MAX_LINES_PER_REGION, upright);
     const toPage = (b: BBox): BBox => ({
       x0: crop.x0 + b.x0 / scan.scale,
       y0: crop.y0 + b.y0 / scan.scale,
@@ -78,6 +87,22 @@ export async function readMissingText(
     if (kept.length) out.push(joinLines(kept));
   }
   return out;
+}
+
+/**
+ * Whether the text layer reads upright: most of its characters are on unturned baselines. The
+ * page's own text is then better evidence of the orientation than the recognizer's guess on a
+ * crop of one or two lines of display type.
+ */
+export function readsUpright(spans: TextSpan[], angles: number[]): boolean {
+  let all = 0;
+  let up = 0;
+  spans.forEach((s, i) => {
+    const n = s.text.replace(/\s/g, '').length;
+    all += n;
+    if (Math.abs(angles[i] ?? 0) < 1) up += n;
+  });
+  return all > 0 && up >= all * UPRIGHT_SHARE;
 }
 
 /**

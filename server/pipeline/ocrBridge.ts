@@ -11,7 +11,12 @@ export async function recognize(
   providers?: string[],
   signal?: AbortSignal,
   maxLines?: number,
+  upright?: boolean,
 ): Promise<OcrResult> {
   const ocr = await getOcr({ providers });
-  return ocr.recognize(image, { ...(signal ? { signal } : {}), ...(maxLines !== undefined ? { maxLines } : {}) });
+  return ocr.recognize(image, {
+    ...(signal ? { signal } : {}),
+    ...(maxLines !== undefined ? { maxLines } : {}),
+    ...(upright ? { upright } : {}),
+  });
 }

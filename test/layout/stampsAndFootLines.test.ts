@@ -18,6 +18,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { failingSetTests } from './setTests';
+import { isIdentifierLine } from '../../server/convert/stampZone';
 
 /** Furniture that leaves the body (absent tests); each failed before this round. */
 const FURNITURE = [
@@ -66,4 +67,22 @@ test('a page alone: stamps under the body, identifier lines, lone foot lines and
   const { failed, ran } = await failingSetTests(ids);
   assert.equal(ran.length, ids.length);
   assert.deepEqual(failed, []);
+});
+
+test('isIdentifierLine: one identifier, or a DOI and an ISSN read as one block; not a reference citing a DOI', () => {
+  for (const t of [
+    'ISSN 1535-6078',
+    'https://doi.org/10.4007/annals.2008.160.1.12',
+    'DOI: 10.1214/ECP.v19-3807',
+    'https://doi.org/10.1214/YY-TN\nISSN: 1083-589X',
+    'https://doi.org/10.1214/YY-TN ISSN: 1083-589X',
+  ])
+    assert.equal(isIdentifierLine(t), true, t);
+  for (const t of [
+    'A. Author. A title. J. Prob. 3 (2001). doi:10.1214/abc',
+    'Electron. Commun. Probab. 0 (2020), article no. 0, 1–5.',
+    'ISSN',
+    '',
+  ])
+    assert.equal(isIdentifierLine(t), false, t);
 });

@@ -6,15 +6,15 @@
  * (pdf.js's test PDFs and a TeX Live document installed by Debian), the real-world set's
  * person-checked tests, a real PaddleOCR session; each check fails with OCR off (the text layer
  * alone) and passes with it on. Pages with charts and maps drawn as pictures, full of labels, get
- * nothing added.
+ * nothing added. A banner whose word has a mirrored reflection is read upright, as the page reads.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { plausibleLine, splitAtGaps } from '../../server/pipeline/missingText';
-import { analyzePage, openPdf } from '../../server/pipeline/index';
+import { plausibleLine, readsUpright, splitAtGaps } from '../../server/pipeline/missingText';
+import { analyzePage, openPdf, OCR_SCALE } from '../../server/pipeline/index';
 import { documentToMarkdown } from '../../server/doctags/markdown';
 import type { AnalyzeOptions } from '../../server/model/analysis';
 import { runTest } from '../../eval/realworld/checks';
@@ -24,6 +24,11 @@ import { corpusRoot } from '../../eval/corpus';
 import { repoRoot } from '../../eval/repo';
 import { corpusPath } from '../helpers/corpus';
 import { options } from './analyze';
+import { readPage } from '../../server/pipeline/pageContent';
+import { renderPage } from '../../server/pdf/render';
+import { recognize } from '../../server/pipeline/ocrBridge';
+import { cropRgba } from '../../server/pipeline/crop';
+import { withPageFile } from '../layout/pageOfTest';
 
 test('plausibleLine keeps words and numbers, not noise', () => {
   for (const t of ['Back to growth', 'FAITH NO MORE', 'Version 1.1', 'Fax Line: (408) 366-0743', 'Target price:'])
@@ -65,6 +70,12 @@ const IDS = [
   'opensans-doc-p1-01',
   'opensans-doc-p1-02',
   'opensans-doc-p1-04',
+  // A banner picture whose word has a mirrored reflection under it: read upright, as the page's
+  // text layer reads (the recognizer's own 180° guess read it upside down, as nothing).
+  'foersom-form-p1-01',
+  // The paragraph under the LaTeX logo reads on ("Type 1 versions"): the lowered "E" stays in
+  // its line, the old-style "1" is read by OCR.
+  'opensans-doc-p1-03',
 ];
 
 async function pageMarkdown(file: string, extra: Partial<AnalyzeOptions>): Promise<{ md: string; warnings: string[] }> {
@@ -136,4 +147,49 @@ test('pictures of a chart and a map, full of labels: nothing is added and the pa
       `page ${pageNo}`,
     );
   }
+});
+
+test('readsUpright: a page whose text mostly runs unturned reads upright; a page of turned text does not', () => {
+  const span = (text: string) => ({
+    text,
+    bbox: { x0: 0, y0: 0, x1: 10, y1: 10 },
+    fontSize: 10,
+    fontName: 'f',
+    monospace: false,
+  });
+  const spans = [span('A heading over the page'), span('body text of the page, long'), span('12')];
+  assert.equal(readsUpright(spans, [0, 0, 0]), true);
+  assert.equal(readsUpright(spans, [0, 0, 90]), true, 'a short turned label in a margin');
+  assert.equal(readsUpright(spans, [90, 90, 0]), false, 'a page set sideways');
+  assert.equal(readsUpright(spans, [180, 180, 180]), false, 'a page upside down');
+  assert.equal(readsUpright([], []), false, 'no text: no evidence');
+});
+
+test('the banner of a form: the recognizer alone turns it upside down and reads nothing; upright, it reads the word', async () => {
+  await withPageFile('corpus/pdfjs-test-pdfs/bug1883609.pdf', 1, async (file) => {
+    const doc = await openPdf(file);
+    try {
+      const page = await doc.doc.getPage(1);
+      const raw = await readPage(page, 1);
+      assert.equal(raw.textless.length, 1, 'one picture without text: the banner');
+      assert.equal(readsUpright(raw.content.spans, raw.angles), true);
+      const scan = await renderPage(doc.doc, page, OCR_SCALE, false);
+      const b = raw.textless[0]!.bbox;
+      const crop = cropRgba(scan, { x0: b.x0 - 4, y0: b.y0 - 4, x1: b.x1 + 4, y1: b.y1 + 4 });
+      const guessed = await recognize(crop.image);
+      assert.equal(guessed.rotation, 180, 'the reflection under the word wins the orientation vote');
+      assert.deepEqual(
+        guessed.lines.map((l) => l.text),
+        [],
+      );
+      const upright = await recognize(crop.image, undefined, undefined, undefined, true);
+      assert.equal(upright.rotation, 0);
+      assert.deepEqual(
+        upright.lines.map((l) => l.text),
+        ['Foersom'],
+      );
+    } finally {
+      await doc.close();
+    }
+  });
 });

@@ -140,8 +140,10 @@ export function buildLines(
         bestD = d;
       }
     }
-    if (best) best.spans.push(s);
-    else rows.push({ cy: c, h, size: s.fontSize, spans: [s] });
+    if (best) {
+      if (takesOverMeasure(best, s)) Object.assign(best, { cy: c, h, size: s.fontSize });
+      best.spans.push(s);
+    } else rows.push({ cy: c, h, size: s.fontSize, spans: [s] });
   }
   // A superscript raised above its line sorts before the line's own spans and starts a row of its
   // own (LibreOffice Math's "x²" in a sentence): a row of such scripts joins the line they touch.
@@ -252,6 +254,27 @@ function accentsBeforeLetters(spans: TextSpan[]): TextSpan[] {
     out.splice(j, 0, a);
   }
   return out;
+}
+
+/**
+ * A raised script sorts first and opens its line's row (the small "A" of a LaTeX logo): the row
+ * then measures from the line's own text that the script touches, not from the script, or a
+ * letter set a little below the baseline (the logo's lowered "E") no longer reaches it and
+ * becomes a line of its own between two lines of a paragraph. Only text that the script follows
+ * or sits over: a footnote mark before its note's first word leaves the measure alone, and so
+ * does text that does not touch the script (rows run across the page; a column of larger type
+ * beside a smaller one).
+ */
+function takesOverMeasure(row: { size: number; spans: TextSpan[] }, s: TextSpan): boolean {
+  const opener = row.spans[0]!;
+  return (
+    row.size === opener.fontSize &&
+    opener.fontSize < 0.85 * s.fontSize &&
+    opener.fontSize > 0.4 * s.fontSize &&
+    opener.text.trim().length <= 4 &&
+    s.bbox.x0 < opener.bbox.x0 &&
+    opener.bbox.x0 - s.bbox.x1 < 1.5
+  );
 }
 
 /**
