@@ -10,15 +10,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { runTest } from '../../eval/realworld/checks';
-import { materializePages } from '../../eval/realworld/pages';
-import { readTests, setDir, TESTS_FILE } from '../../eval/realworld/set';
-import { corpusRoot } from '../../eval/corpus';
-import { repoRoot } from '../../eval/repo';
-import { fileMarkdown } from './convertFile';
+import { failingSetTests } from './setTests';
 
 /** Furniture that leaves the body (absent tests). */
 const FURNITURE = [
@@ -54,23 +46,8 @@ const BODY = [
 ];
 
 test('a page alone: stamp blocks, two-line footers with a page reference, a date and a revision, and a print header cut short leave the body; the body lines beside them stay', async () => {
-  const repo = repoRoot();
   const ids = [...FURNITURE, ...BODY];
-  const tests = readTests(join(setDir(repo), TESTS_FILE)).filter((t) => ids.includes(t.id));
-  assert.equal(tests.length, ids.length);
-  const dir = mkdtempSync(join(tmpdir(), 'folio-lone-'));
-  try {
-    const files = materializePages(tests, dir, corpusRoot(repo), setDir(repo));
-    const markdown = new Map<string, string>();
-    const failed: string[] = [];
-    for (const t of tests) {
-      const key = `${t.pdf}#${t.page}`;
-      if (!markdown.has(key)) markdown.set(key, await fileMarkdown(files.get(key)!));
-      const r = runTest(t, markdown.get(key)!);
-      if (!r.passed) failed.push(`${t.id}: ${r.why}`);
-    }
-    assert.deepEqual(failed, []);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const { failed, ran } = await failingSetTests(ids);
+  assert.equal(ran.length, ids.length);
+  assert.deepEqual(failed, []);
 });

@@ -12,7 +12,14 @@ import { corpusRoot } from '../../eval/corpus';
 import { repoRoot } from '../../eval/repo';
 import { fileMarkdown } from './convertFile';
 
-export async function failingSetTests(ids: string[]): Promise<{ failed: string[]; ran: PageTest[] }> {
+/**
+ * `markdownOf` converts a page file (default: as the CLI does, `fileMarkdown`); a test that needs
+ * other options or looks at the analysis on the way passes its own.
+ */
+export async function failingSetTests(
+  ids: string[],
+  markdownOf: (file: string, test: PageTest) => Promise<string> = (file) => fileMarkdown(file),
+): Promise<{ failed: string[]; ran: PageTest[] }> {
   const repo = repoRoot();
   const tests = readTests(join(setDir(repo), TESTS_FILE)).filter((t) => ids.includes(t.id));
   const dir = mkdtempSync(join(tmpdir(), 'folio-settests-'));
@@ -22,7 +29,7 @@ export async function failingSetTests(ids: string[]): Promise<{ failed: string[]
     const md = new Map<string, string>();
     for (const t of tests) {
       const key = `${t.pdf}#${t.page}`;
-      if (!md.has(key)) md.set(key, await fileMarkdown(files.get(key)!));
+      if (!md.has(key)) md.set(key, await markdownOf(files.get(key)!, t));
       const r = runTest(t, md.get(key)!);
       if (!r.passed) failed.push(`${t.id}: ${r.why}`);
     }

@@ -10,17 +10,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { analyzePage, openPdf } from '../../server/pipeline/index';
 import { markFurniture } from '../../server/convert/furniture';
 import { documentToMarkdown } from '../../server/doctags/markdown';
-import { runTest } from '../../eval/realworld/checks';
-import { materializePages } from '../../eval/realworld/pages';
-import { readTests, setDir, TESTS_FILE } from '../../eval/realworld/set';
-import { corpusRoot } from '../../eval/corpus';
-import { repoRoot } from '../../eval/repo';
+import { failingSetTests } from '../layout/setTests';
 import { options } from './analyze';
 import type { PageAnalysis } from '../../server/model/analysis';
 import type { DocItem } from '../../server/model/items';
@@ -29,38 +22,23 @@ import type { DocItem } from '../../server/model/items';
 const IDS = ['ua-exam-p1-07', 'ua-exam-p1-01', 'ua-exam-p1-02', 'asme-p1-02', 'asme-p1-03'];
 
 test('a page alone: a logo block beside the page number at the foot stays; the page number and a one-line running foot leave', async () => {
-  const repo = repoRoot();
-  const tests = readTests(join(setDir(repo), TESTS_FILE)).filter((t) => IDS.includes(t.id));
-  assert.equal(tests.length, IDS.length);
-  const dir = mkdtempSync(join(tmpdir(), 'folio-logo-'));
-  try {
-    const files = materializePages(tests, dir, corpusRoot(repo), setDir(repo));
-    const markdown = new Map<string, string>();
-    const failed: string[] = [];
-    for (const t of tests) {
-      const key = `${t.pdf}#${t.page}`;
-      if (!markdown.has(key)) {
-        const doc = await openPdf(files.get(key)!);
-        try {
-          const page = await analyzePage(doc, 1, options({ ocr: 'auto' }));
-          markFurniture([page], 0);
-          if (t.pdf.includes('uantwerpen')) {
-            const logo = page.items.find((i) => i.text.startsWith('Universiteit Antwerpen'));
-            assert.equal(logo?.cls, 'text', `the logo's words are read and kept: ${logo?.cls}`);
-            assert.equal(page.items.find((i) => i.text === '1/9')?.cls, 'page_footer');
-          }
-          markdown.set(key, documentToMarkdown([page.items]));
-        } finally {
-          await doc.close();
-        }
+  const { failed, ran } = await failingSetTests(IDS, async (file, t) => {
+    const doc = await openPdf(file);
+    try {
+      const page = await analyzePage(doc, 1, options({ ocr: 'auto' }));
+      markFurniture([page], 0);
+      if (t.pdf.includes('uantwerpen')) {
+        const logo = page.items.find((i) => i.text.startsWith('Universiteit Antwerpen'));
+        assert.equal(logo?.cls, 'text', `the logo's words are read and kept: ${logo?.cls}`);
+        assert.equal(page.items.find((i) => i.text === '1/9')?.cls, 'page_footer');
       }
-      const r = runTest(t, markdown.get(key)!);
-      if (!r.passed) failed.push(`${t.id}: ${r.why}`);
+      return documentToMarkdown([page.items]);
+    } finally {
+      await doc.close();
     }
-    assert.deepEqual(failed, []);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
+  assert.equal(ran.length, IDS.length);
+  assert.deepEqual(failed, []);
 });
 
 test('row mates at the foot: one band line beside the page number leaves; a block over twice its height stays', () => {
