@@ -284,6 +284,12 @@ function emptyList(): string {
   return file;
 }
 
+function emptyResults(): string {
+  const file = join(work, 'empty-results.json');
+  writeFileSync(file, JSON.stringify({ results: [] }));
+  return file;
+}
+
 const EMPTY: [string, string[], boolean][] = [
   // [script, args, whether it reads the corpus]
   ['bench/bench.main.js', ['--parts', 'born', '--out', join(work, 'empty-bench')], true],
@@ -296,6 +302,7 @@ const EMPTY: [string, string[], boolean][] = [
   // An empty --list (a missing sweep set folder is already an error naming it).
   ['eval/sweep.main.js', ['--list', emptyList(), '--out', join(work, 'empty-sweep')], false],
   ['eval/fuzz.main.js', ['--cases', '0', '--out', join(work, 'empty-fuzz')], false],
+  ['eval/realworldCompare.main.js', [emptyResults(), emptyResults()], false],
 ];
 
 for (const [script, args, corpus] of EMPTY) {

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseTest, runTest, TEST_TYPES, TestFormatError, type PageTest } from '../../eval/realworld/checks';
 import { FAILURE_CLASSES } from '../../eval/realworld/classes';
+import { compareRuns } from '../../eval/realworld/compare';
 import { nearMatchStarts, partialRatio, ratio } from '../../eval/realworld/fuzzy';
 import { normalizeText } from '../../eval/realworld/normalize';
 import { imagePdf, materializePages, pdfBytes, sha256, type DebianSource } from '../../eval/realworld/pages';
@@ -146,6 +147,26 @@ test('math: contained as olmOCR renders it (KaTeX MathML; closing punctuation af
   assert.ok(!passes(mk({ type: 'math', math: 'E = mc^2' }), '$$E=mc^{3}.$$'));
   assert.ok(!passes(lim, '$$\\lim_{v\\to1}\\frac{H(z+v)-H(z)}{\\|v\\|}=0.$$'));
   assert.ok(!passes(mk({ type: 'math', math: 'x = 0.5' }), '$$x = 0$$'));
+});
+
+test('two runs compared test by test: gains and losses, other converters and new tests aside', () => {
+  const row = (id: string, passed: boolean, peer = 'Folio') => ({
+    id,
+    peer,
+    passed,
+    why: passed ? '' : `${id} failed`,
+  });
+  const c = compareRuns(
+    [row('a', true), row('b', false), row('c', true), row('a', false, 'pdftotext')],
+    [row('a', true), row('b', true), row('c', false), row('d', true), row('a', true, 'pdftotext')],
+  );
+  assert.deepEqual(c.before, { passed: 2, total: 3 });
+  assert.deepEqual(c.after, { passed: 3, total: 4 });
+  assert.equal(c.common, 3);
+  assert.deepEqual(c.gained, ['b']);
+  assert.deepEqual(c.lost, [{ id: 'c', why: 'c failed' }]);
+  assert.throws(() => compareRuns([], [row('a', true)]), /nothing measured/);
+  assert.throws(() => compareRuns([row('x', true)], [row('y', true)]), /nothing measured: the tests both runs share/);
 });
 
 test('baseline: not blank, no endless repeats, no CJK; blank-page check', () => {
