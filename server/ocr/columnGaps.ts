@@ -20,12 +20,9 @@ export interface InkColumns {
 
 /** Darker than this (0–255) is ink: scan noise and JPEG ringing on paper stay well above it. */
 const INK_LEVEL = 128;
-/** A cut needs white this wide, in line heights (a 0.15 in gutter is ~0.75 of a 10 pt line's box). */
+/** A cut needs white this wide, in line heights (a 0.1 in gutter is ~0.5 of a 10 pt line's box). */
 const MIN_GAP_LINES = 0.4;
-/**
- * …running as wide through this many line heights above or below the line: word spaces do not,
- * though in justified text they line up into rivers two or three lines long.
- */
+/** The next column's edge is looked for this many line heights above and below the line. */
 const RUN_LINES = 4;
 /** A column of the strip is white with up to this share of its rows inked (specks, ringing). */
 const SPECK_SHARE = 0.02;
@@ -102,7 +99,11 @@ function whiteRuns(
 
 /**
  * Where a line crosses a column gap: x positions in the deskewed frame. `box` is the line's
- * extent there (x from its first to its last character, y its detected box).
+ * extent there (x from its first to its last character, y its detected box). A gap in the line
+ * is a gutter when the rows above or below show the next column's left edge where the gap ends:
+ * their first ink after the gap's start lies at its end, in several slabs. Left-aligned and
+ * justified text keep that edge straight; a river of word spaces in justified text, a wide space
+ * in a title or after a heading's end has no text starting at one x beside it.
  */
 export function gutterCuts(ink: InkColumns, box: { x0: number; y0: number; x1: number; y1: number }): number[] {
   const h = box.y1 - box.y0;
@@ -112,39 +113,38 @@ export function gutterCuts(ink: InkColumns, box: { x0: number; y0: number; x1: n
   const y0 = box.y0 + 0.2 * h;
   const y1 = box.y1 - 0.2 * h;
   const cuts: number[] = [];
-  for (const g of whiteRuns(ink, box.x0 + h, box.x1 - h, y0, y1, min)) {
-    // The same strip, a little narrower, runs on between the lines above or those below: text on
-    // both sides of it there (white above a title or beside a heading's end is no gutter).
-    const down = whiteRuns(ink, g.x0, g.x1, y0, y1 + RUN_LINES * h, min).filter((r) =>
-      flanked(ink, r, y1, y1 + RUN_LINES * h, h),
-    );
-    const up = whiteRuns(ink, g.x0, g.x1, y0 - RUN_LINES * h, y1, min).filter((r) =>
-      flanked(ink, r, y0 - RUN_LINES * h, y0, h),
-    );
-    const run = [...down, ...up].sort((p, q) => q.x1 - q.x0 - (p.x1 - p.x0))[0];
-    if (run) cuts.push((run.x0 + run.x1) / 2);
-  }
+  for (const g of whiteRuns(ink, box.x0 + h, box.x1 - h, y0, y1, min))
+    if (
+      edgeSlabs(ink, g, box.y0 - RUN_LINES * h, box.y0, h) + edgeSlabs(ink, g, box.y1, box.y1 + RUN_LINES * h, h) >=
+      MIN_EDGE_SLABS
+    )
+      cuts.push((g.x0 + g.x1) / 2);
   return cuts;
 }
 
-/** Slabs of this many line heights are checked for ink beside a strip. */
+/** Slabs of this many line heights are read for the next column's edge. */
 const SLAB_LINES = 0.5;
-/** A strip is a gutter when text stands on both sides of it in this many slabs (2.5 lines). */
-const MIN_FLANKED_SLABS = 5;
+/**
+ * The edge must show in this many slabs (two and a half lines of the next column beside the gap):
+ * in justified text a word start lines up with a wide space's end in a line or two nearby (up to
+ * 4 slabs measured on the narrow-gutter XeLaTeX page of test/ocr/columnGaps.test.ts), a column's edge in every line.
+ */
+const MIN_EDGE_SLABS = 5;
+/** …starting within this share of a line height of the gap's end (side bearings of the first letters). */
+const EDGE_TOLERANCE = 0.12;
 
-/** Whether rows y0–y1 hold ink both left and right of the strip (within a line height of it) in enough slabs. */
-function flanked(ink: InkColumns, strip: { x0: number; x1: number }, y0: number, y1: number, h: number): boolean {
+/** Slabs of rows y0–y1 whose first ink after the gap's start lies at the gap's end. */
+function edgeSlabs(ink: InkColumns, gap: { x0: number; x1: number }, y0: number, y1: number, h: number): number {
   const slab = Math.max(2, SLAB_LINES * h);
-  const side = (xa: number, xb: number, ya: number, yb: number) => {
-    let n = 0;
-    for (let x = Math.max(0, Math.floor(xa)); x < Math.min(ink.width, Math.ceil(xb)); x++)
-      n += columnInk(ink, x, ya, yb);
-    return n >= 3;
-  };
-  let both = 0;
-  for (let y = y0; y + slab <= y1; y += slab)
-    if (side(strip.x0 - h, strip.x0, y, y + slab) && side(strip.x1, strip.x1 + h, y, y + slab)) both++;
-  return both >= MIN_FLANKED_SLABS;
+  const tol = Math.max(3, EDGE_TOLERANCE * h);
+  let n = 0;
+  for (let y = Math.max(0, y0); y + slab <= Math.min(ink.height, y1); y += slab) {
+    let x = Math.max(0, Math.floor(gap.x0));
+    const stop = Math.min(ink.width, Math.ceil(gap.x1 + tol));
+    while (x < stop && columnInk(ink, x, y, y + slab) < 2) x++;
+    if (x < stop && Math.abs(x - gap.x1) <= tol) n++;
+  }
+  return n;
 }
 
 /**
