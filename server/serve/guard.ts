@@ -123,9 +123,9 @@ interface ConnState {
  * - a connection that has not sent a complete request passing the gate with the key within
  *   `admitMs` (10 s) is closed; requests to the public routes (health, version…) are served on it
  *   meanwhile;
- * - such unproven connections get a small share of the slots (a quarter, at least 2): past it,
- *   the oldest idle unproven one is closed to make room, so a flood of keyless sockets cannot keep
- *   out a client that has the key;
+ * - when the slots run out, a new connection takes the slot of the oldest idle connection that has
+ *   not proved the key: keyless connections share what a client with the key does not hold, and a
+ *   flood of keyless sockets cannot keep out a client that has the key (nor a /health probe);
  * - a body that sends nothing for `idleMs` (30 s), or a kept-alive connection that starts no next
  *   request within it, is closed; so is a connection whose answer went out before its body was
  *   read (a refusal: the body is never drained);
@@ -138,14 +138,12 @@ export class ConnectionGuard {
   private readonly conns = new Map<Socket, ConnState>();
   private readonly excess = new WeakSet<Socket>();
   private readonly timer: NodeJS.Timeout;
-  readonly unprovenShare: number;
 
   constructor(
     server: Server,
     readonly max: number,
     private readonly timeouts: ConnectionTimeouts = DEFAULT_CONNECTION_TIMEOUTS,
   ) {
-    this.unprovenShare = Math.max(2, Math.floor(max / 4));
     server.on('connection', (sock: Socket) => this.opened(sock));
     server.once('close', () => clearInterval(this.timer));
     const tick = Math.max(50, Math.min(1000, Math.floor(Math.min(timeouts.admitMs, timeouts.idleMs) / 5)));
@@ -176,12 +174,15 @@ export class ConnectionGuard {
       lastBytes: 0,
     });
     sock.once('close', () => this.conns.delete(sock));
-    // Unproven connections past their share, or any past the limit: the oldest idle unproven ones make room.
-    while (this.unproven > this.unprovenShare || this.conns.size > this.max) {
+    // Past the limit, a connection that has not proved the key makes room (the oldest idle one):
+    // one, never a connection with the key, and never several for one arrival (a client that
+    // reconnects at once when closed would otherwise set off a chain of closes per arrival).
+    if (this.conns.size > this.max) {
       const victim = this.oldestIdleUnproven(sock);
-      if (!victim) break;
-      this.conns.delete(victim);
-      victim.destroy();
+      if (victim) {
+        this.conns.delete(victim);
+        victim.destroy();
+      }
     }
     if (this.conns.size > this.max) {
       this.excess.add(sock);

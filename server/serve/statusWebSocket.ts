@@ -144,9 +144,11 @@ function watchTask(socket: WebSocket, jobs: Jobs, id: string, idleMs: number): v
   };
   socket.on('close', stop);
   // Each text message from the client is a request for an update (its content is not read).
+  let flooded = false;
   socket.on('message', () => {
-    if (!live()) return;
+    if (!live() || flooded) return;
     if (!allowed()) {
+      flooded = true;
       stop();
       socket.close(1008, 'too many messages');
       // A flooding client may not read the close either: the socket goes a moment later regardless.

@@ -196,12 +196,20 @@ test('every route gets its worst input while /health answers within 1 s', { time
       ],
       (s) => assert.deepEqual(s.slice(1), [200, 200, 200, 200]),
     );
-    // N3: the slots — 64 idle sockets and 16 keyless requests trickling a body, kept up for a while.
-    await phase('connections: 64 idle, 16 keyless trickling', () => holdSlots(), (n) => assert.ok(n > 0));
+    // N3: the slots — 48 idle sockets and 16 keyless requests trickling a body, reopened when closed.
+    await phase('connections: 48 idle, 16 keyless trickling', () => holdSlots(), (n) => assert.ok(n > 0));
   } finally {
     console.log(results.join('\n'));
   }
 });
+
+const FLOOD_MASK = randomBytes(4);
+/** 20,000 masked one-byte text frames, made once (the prober shares this process: no work of ours in a phase). */
+const FLOOD = Buffer.concat(
+  Array.from({ length: 20_000 }, () =>
+    Buffer.concat([Buffer.from([0x81, 0x81]), FLOOD_MASK, Buffer.from([0x78 ^ FLOOD_MASK[0]!])]),
+  ),
+);
 
 /** A raw WebSocket client on the task's status route: 20,000 one-byte frames, never reading; true when the service closed it. */
 async function wsFlood(id: string): Promise<boolean> {
@@ -213,15 +221,13 @@ async function wsFlood(id: string): Promise<boolean> {
       `connection: Upgrade\r\nsec-websocket-key: ${randomBytes(16).toString('base64')}\r\nsec-websocket-version: 13\r\n\r\n`,
   );
   await head;
-  const mask = randomBytes(4);
-  const one = Buffer.concat([Buffer.from([0x81, 0x81]), mask, Buffer.from([0x78 ^ mask[0]!])]);
   const closed = new Promise<boolean>((resolve) => sock.once('close', () => resolve(true)));
-  sock.write(Buffer.concat(Array.from({ length: 20_000 }, () => one)));
+  sock.write(FLOOD);
   sock.on('data', () => {});
   return Promise.race([closed, new Promise<boolean>((r) => setTimeout(() => r(false), 30_000))]);
 }
 
-/** 64 idle sockets and 16 keyless POSTs trickling a body, each reopened when the service closes it, for 15 s; answers how many the service closed. */
+/** The report's N3: 48 idle sockets and 16 keyless POSTs trickling a body (all 64 slots), each reopened when the service closes it, for 15 s; answers how many the service closed. */
 async function holdSlots(): Promise<number> {
   let closedByService = 0;
   let stop = false;
@@ -243,7 +249,7 @@ async function holdSlots(): Promise<number> {
       if (!stop) closedByService++;
     }
   };
-  const all = [...Array.from({ length: 64 }, () => keep(false)), ...Array.from({ length: 16 }, () => keep(true))];
+  const all = [...Array.from({ length: 48 }, () => keep(false)), ...Array.from({ length: 16 }, () => keep(true))];
   await new Promise((r) => setTimeout(r, 15_000)); // the attack's duration, not a wait for a result
   stop = true;
   for (const s of open) s.destroy();

@@ -219,7 +219,9 @@ const doc = (name: string, text: string) => ({
 test('N8: zip entry names never meet (across kinds, ignoring case) and never name a drive', () => {
   const names = ['a.pdf', 'a.doctags.pdf', 'a.folio-result.pdf', 'A.pdf', 'C:evil.pdf', 'con.pdf', 'x. .pdf'];
   const zip = unzipSync(
-    new Uint8Array(resultsZip(names.map((n, i) => ({ result: result(n, `doctags-${i}`), document: doc(n, `doc-${i}`) })))),
+    new Uint8Array(
+      resultsZip(names.map((n, i) => ({ result: result(n, `doctags-${i}`), document: doc(n, `doc-${i}`) }))),
+    ),
   );
   const entries = Object.keys(zip);
   const lower = entries.map((e) => e.toLowerCase());
@@ -256,7 +258,20 @@ function splitTextBefore(text: string, max: number, size: (s: string) => number)
 
 test('N2: splitting a 120,000-character paragraph is not words × max_tokens; pieces as before', () => {
   const count = cl100kCounter();
-  const vocab = ['alpha', 'beta', 'gamma', 'delta.', 'epsilon', 'zeta!', 'eta', 'theta', 'iota?', 'kappa', 'λόγος', '3.14'];
+  const vocab = [
+    'alpha',
+    'beta',
+    'gamma',
+    'delta.',
+    'epsilon',
+    'zeta!',
+    'eta',
+    'theta',
+    'iota?',
+    'kappa',
+    'λόγος',
+    '3.14',
+  ];
   let seed = 7;
   const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const words = (n: number) => Array.from({ length: n }, () => vocab[Math.floor(rnd() * vocab.length)]!).join(' ');
@@ -270,7 +285,10 @@ test('N2: splitting a 120,000-character paragraph is not words × max_tokens; pi
     const t = words(n);
     assert.deepEqual(splitText(t, max, count, count), splitTextBefore(t, max, count), `${n} words at ${max}`);
     assert.deepEqual(splitText(t, max, count), splitTextBefore(t, max, count), `${n} words at ${max}, no guess`);
-    assert.deepEqual(splitText(t, max * 4, (s) => s.length), splitTextBefore(t, max * 4, (s) => s.length));
+    assert.deepEqual(
+      splitText(t, max * 4, (s) => s.length),
+      splitTextBefore(t, max * 4, (s) => s.length),
+    );
   }
   // The report's page: one paragraph of 120 K characters at the cap (8192): was > 90 s at 4,000.
   const tall = words(20_000).slice(0, 120_000);
@@ -284,4 +302,13 @@ test('N2: splitting a 120,000-character paragraph is not words × max_tokens; pi
   const c = readChunking({ max_tokens: 16_000 }, false);
   assert.equal(c.maxTokens, 8192);
   assert.match(c.warnings.join(' '), /cut at 8192 tokens/);
+});
+
+test('O3: HEAD /v1/clear/results clears nothing (no automatic HEAD route runs the clearing)', async () => {
+  const { port } = await start();
+  const r = await request(
+    port,
+    `HEAD /v1/clear/results?older_then=0 HTTP/1.1\nhost: 127.0.0.1:${port}\nx-api-key: ${KEY}\nconnection: close\n`,
+  );
+  assert.equal(r.status, 404);
 });
