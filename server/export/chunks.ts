@@ -173,7 +173,7 @@ export function splitText(
     }
     return lo;
   };
-  for (let i = 0; i < words.length; ) {
+  for (let i = 0; i < words.length;) {
     const left = words.length - i;
     const first = unit ? size(words[i]!) : 0;
     let guess = 1;
@@ -208,7 +208,7 @@ export function splitLines(
   const piece = (from: number, n: number) => wrap(lines.slice(from, from + n).join('\n'));
   // Pieces of one block are alike: the last piece's line count is the next one's guess.
   let guess = 1;
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     const n = longestFit(lines.length - i, (k) => size(piece(i, k)) <= max, guess);
     const t = piece(i, n);
     out.push({ text: t, oversize: size(t) > max });
@@ -251,7 +251,7 @@ export function splitTable(
   const out: { text: string; start: number; end: number; of: number; oversize: boolean }[] = [];
   // Pieces of one table are alike: the last piece's block count is the next one's guess.
   let guess = 1;
-  for (let i = 0; i < blocks.length; ) {
+  for (let i = 0; i < blocks.length;) {
     const start = blocks[i]![0];
     const n = longestFit(blocks.length - i, (k) => size(render(start, blocks[i + k - 1]![1])) <= max, guess);
     guess = n;

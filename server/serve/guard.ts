@@ -271,7 +271,11 @@ export function corsHeaders(cfg: GateConfig, req: FastifyRequest): Record<string
 }
 
 /** The checks in the order above; undefined when the request may go on. */
-export function gate(cfg: GateConfig, excess: { has(s: Socket): boolean }, req: FastifyRequest): GateRefusal | undefined {
+export function gate(
+  cfg: GateConfig,
+  excess: { has(s: Socket): boolean },
+  req: FastifyRequest,
+): GateRefusal | undefined {
   const target = req.raw.url ?? '';
   if (!target.startsWith('/')) {
     return {

@@ -94,12 +94,10 @@ export function errorHandler(ctx: ServeContext) {
     // The client went away mid-body: nothing to answer and nothing wrong with the service (was
     // logged as an internal error with its stack, security round 4, O7).
     if ((err.message === 'aborted' || err.code === 'ECONNRESET') && (req.raw.aborted || req.raw.socket?.destroyed))
-      return reply
-        .code(400)
-        .send({
-          detail: 'the client closed the request',
-          error: { status: 400, code: 'aborted', message: 'the client closed the request' },
-        });
+      return reply.code(400).send({
+        detail: 'the client closed the request',
+        error: { status: 400, code: 'aborted', message: 'the client closed the request' },
+      });
     const status =
       err instanceof HttpError
         ? err.statusCode

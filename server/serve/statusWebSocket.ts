@@ -73,6 +73,20 @@ export function registerStatusWebSocket(app: FastifyInstance, jobs: Jobs, limits
   });
 }
 
+/** Whether one more client message fits `WS_MESSAGE_RATE` (a token bucket per socket). */
+function messageRate(): () => boolean {
+  let tokens = WS_MESSAGE_RATE.burst;
+  let refilled = Date.now();
+  return () => {
+    const now = Date.now();
+    tokens = Math.min(WS_MESSAGE_RATE.burst, tokens + ((now - refilled) / 1000) * WS_MESSAGE_RATE.perSecond);
+    refilled = now;
+    if (tokens < 1) return false;
+    tokens--;
+    return true;
+  };
+}
+
 /**
  * One socket's conversation. Everything it sends goes through one promise chain, so the
  * `connection` message comes first and updates never overtake each other. Bounded per socket
@@ -89,8 +103,7 @@ function watchTask(socket: WebSocket, jobs: Jobs, id: string, idleMs: number): v
   let polling = false;
   /** A client-asked update is queued on the chain and not started yet: more messages join it. */
   let asked = false;
-  let tokens = WS_MESSAGE_RATE.burst;
-  let refilled = Date.now();
+  const allowed = messageRate();
   let idle: NodeJS.Timeout | undefined;
   let poller: NodeJS.Timeout | undefined;
   const live = () => socket.readyState === socket.OPEN;
@@ -132,15 +145,6 @@ function watchTask(socket: WebSocket, jobs: Jobs, id: string, idleMs: number): v
       stop();
       socket.close(1000);
     }
-  };
-  /** Whether one more client message fits the rate (a token bucket). */
-  const allowed = () => {
-    const now = Date.now();
-    tokens = Math.min(WS_MESSAGE_RATE.burst, tokens + ((now - refilled) / 1000) * WS_MESSAGE_RATE.perSecond);
-    refilled = now;
-    if (tokens < 1) return false;
-    tokens--;
-    return true;
   };
   socket.on('close', stop);
   // Each text message from the client is a request for an update (its content is not read).

@@ -50,7 +50,10 @@ const DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
  * space (Windows drops them), no device name, never empty (security round 4, N8).
  */
 export function zipStem(name: string): string {
-  let stem = name.replace(/\.[^.]+$/, '').replace(WINDOWS_BAD, '_').replace(/[. ]+$/, (m) => '_'.repeat(m.length));
+  let stem = name
+    .replace(/\.[^.]+$/, '')
+    .replace(WINDOWS_BAD, '_')
+    .replace(/[. ]+$/, (m) => '_'.repeat(m.length));
   if (/^\.*$/.test(stem)) stem = `document${stem}`;
   if (DEVICE.test(stem.split('.')[0]!)) stem = `_${stem}`;
   return stem;
@@ -76,7 +79,8 @@ const entryNames = (stem: string) => [
 export function resultsZip(entries: readonly ZipEntry[]): Buffer {
   const files: Record<string, Uint8Array> = {};
   const used = new Set<string>();
-  const taken = (n: string) => used.has(n.toLowerCase()) || (n.endsWith('/') && [...used].some((u) => u.startsWith(n.toLowerCase())));
+  const taken = (n: string) =>
+    used.has(n.toLowerCase()) || (n.endsWith('/') && [...used].some((u) => u.startsWith(n.toLowerCase())));
   const put = (n: string, bytes: Uint8Array) => {
     used.add(n.toLowerCase());
     files[n] = bytes;
@@ -93,7 +97,8 @@ export function resultsZip(entries: readonly ZipEntry[]): Buffer {
       if (!isZipAssetName(name)) continue;
       const file = name.slice(name.indexOf('/') + 1);
       let to = `${stem}.assets/${file}`;
-      for (let i = 2; inFolder.has(to.toLowerCase()); i++) to = `${stem}.assets/${file.replace(/(\.png)?$/i, `-${i}$1`)}`;
+      for (let i = 2; inFolder.has(to.toLowerCase()); i++)
+        to = `${stem}.assets/${file.replace(/(\.png)?$/i, `-${i}$1`)}`;
       inFolder.add(to.toLowerCase());
       moves.set(name, to);
     }

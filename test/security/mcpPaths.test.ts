@@ -79,7 +79,9 @@ test('N6: through a link inside the folder (`up -> /`), existing and missing pat
   const answer = async (path: string) => {
     const r = (await client.callTool({ name: 'convert_pdf', arguments: { path } })) as CallToolResult;
     assert.equal(r.isError, true, `${path}: ${text(r)}`);
-    return text(r).split(resolve(dir, 'docs', path)).join('<path>');
+    return text(r)
+      .split(resolve(dir, 'docs', path))
+      .join('<path>');
   };
   const pairs: [string, string][] = [
     ['up/etc/passwd', 'up/etc/nonexistent-zzz'],

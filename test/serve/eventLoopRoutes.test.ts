@@ -42,7 +42,18 @@ before(async () => {
   port = await freePort();
   serve = spawn(
     process.execPath,
-    [join(repoRoot(), 'dist', 'cli.js'), 'serve', '--port', String(port), '--api-key', KEY, '--jobs', '1', '--max-pages', '5'],
+    [
+      join(repoRoot(), 'dist', 'cli.js'),
+      'serve',
+      '--port',
+      String(port),
+      '--api-key',
+      KEY,
+      '--jobs',
+      '1',
+      '--max-pages',
+      '5',
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, FOLIO_CACHE_DIR: join(dir, 'cache') } },
   );
   await new Promise<void>((resolve, reject) => {
@@ -123,13 +134,17 @@ test('every route gets its worst input while /health answers within 1 s', { time
   try {
     // N1: 20,000 empty file sources (the streaming JSON scanner).
     const many = JSON.stringify({ file_sources: Array.from({ length: 20_000 }, () => ({ base64_string: '' })) });
-    await phase('convert/source, 20,000 sources', () => post('/v1/convert/source', many, 'application/json'), (r) =>
-      assert.equal(r.status, 413, r.text),
+    await phase(
+      'convert/source, 20,000 sources',
+      () => post('/v1/convert/source', many, 'application/json'),
+      (r) => assert.equal(r.status, 413, r.text),
     );
     // The 2 MB of JSON besides files: a list option of 250,000 entries.
     const big = JSON.stringify({ options: { to_formats: Array.from({ length: 250_000 }, () => 'md') }, sources: [] });
-    await phase('convert/source, 2 MB of options', () => post('/v1/convert/source', big, 'application/json'), (r) =>
-      assert.ok(r.status === 400 || r.status === 413, `${r.status} ${r.text.slice(0, 200)}`),
+    await phase(
+      'convert/source, 2 MB of options',
+      () => post('/v1/convert/source', big, 'application/json'),
+      (r) => assert.ok(r.status === 400 || r.status === 413, `${r.status} ${r.text.slice(0, 200)}`),
     );
     // Deep nesting, a bad key (N7).
     await phase(
@@ -144,7 +159,13 @@ test('every route gets its worst input while /health answers within 1 s', { time
     await phase(
       'convert/file, 21 files and a 404-byte name',
       async () => [
-        await post('/v1/convert/file', form({}, Array.from({ length: 21 }, (_, i) => [SAMPLE, `f${i}.pdf`]))),
+        await post(
+          '/v1/convert/file',
+          form(
+            {},
+            Array.from({ length: 21 }, (_, i) => [SAMPLE, `f${i}.pdf`]),
+          ),
+        ),
         await post('/v1/convert/file', form({}, [[SAMPLE, `${'é'.repeat(204)}.pdf`]])),
       ],
       (rs) => rs.forEach((r) => assert.ok(r.status === 413 || r.status === 400, `${r.status} ${r.text}`)),
@@ -174,7 +195,11 @@ test('every route gets its worst input while /health answers within 1 s', { time
     const sub = await post('/v1/convert/file/async', form({ to_formats: 'md' }, [[tall, 'tall.pdf']]));
     assert.equal(sub.status, 200, sub.text);
     const id = (JSON.parse(sub.text) as { task_id: string }).task_id;
-    await phase('status/ws, 20,000 frames never read', () => wsFlood(id), (closed) => assert.ok(closed));
+    await phase(
+      'status/ws, 20,000 frames never read',
+      () => wsFlood(id),
+      (closed) => assert.ok(closed),
+    );
     await phase(
       'status/poll, wait, result zip',
       async () => {
@@ -197,7 +222,11 @@ test('every route gets its worst input while /health answers within 1 s', { time
       (s) => assert.deepEqual(s.slice(1), [200, 200, 200, 200]),
     );
     // N3: the slots — 48 idle sockets and 16 keyless requests trickling a body, reopened when closed.
-    await phase('connections: 48 idle, 16 keyless trickling', () => holdSlots(), (n) => assert.ok(n > 0));
+    await phase(
+      'connections: 48 idle, 16 keyless trickling',
+      () => holdSlots(),
+      (n) => assert.ok(n > 0),
+    );
   } finally {
     console.log(results.join('\n'));
   }

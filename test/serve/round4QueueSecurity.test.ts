@@ -80,84 +80,100 @@ function frame(payload: Buffer): Buffer {
   return Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, body]);
 }
 
-test('N4: a WebSocket client flooding frames and never reading: bounded reads, then closed', { timeout: 120_000 }, async () => {
-  // No worker yet: the task stays pending, so the socket stays open for the flood.
-  const r = await submit('pending.pdf');
-  assert.equal(r.status, 200, await r.clone().text());
-  const id = ((await r.json()) as { task_id: string }).task_id;
-  let reads = 0;
-  const status = runner.status.bind(runner);
-  runner.status = (tid: string) => {
-    if (tid === id) reads++;
-    return status(tid);
-  };
-  try {
-    const sock = await openSocket(port);
-    const wsKey = randomBytes(16).toString('base64');
-    let got = Buffer.alloc(0);
-    const upgraded = new Promise<void>((resolve) =>
-      sock.on('data', (d: Buffer) => {
-        got = Buffer.concat([got, d]);
-        if (got.includes('\r\n\r\n')) {
-          sock.removeAllListeners('data');
-          sock.pause(); // from here on the client never reads
-          resolve();
-        }
-      }),
-    );
-    sock.write(
-      `GET /v1/status/ws/${id}?api_key=${KEY} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nupgrade: websocket\r\n` +
-        `connection: Upgrade\r\nsec-websocket-key: ${wsKey}\r\nsec-websocket-version: 13\r\n\r\n`,
-    );
-    await upgraded;
-    assert.match(got.toString('latin1'), /^HTTP\/1\.1 101/);
-    const closed = new Promise<void>((resolve) => sock.once('close', () => resolve()));
-    sock.on('error', () => {});
-    // 20,000 one-byte frames (140 KB): before, 20,000 status reads and updates queued for a client that does not read.
-    const one = frame(Buffer.from('x'));
-    const flood = Buffer.concat(Array.from({ length: 20_000 }, () => one));
-    sock.write(flood);
-    sock.resume(); // read again only to see the end: the service must have closed the socket
-    sock.on('data', () => {});
-    await Promise.race([
-      closed,
-      new Promise((_, reject) => setTimeout(() => reject(new Error('the flooding socket was never closed')), 30_000)),
-    ]);
-    // The burst allowance and one coalesced read at a time: a handful of reads, not 20,000.
-    assert.ok(reads < 100, `${reads} status reads for one socket's flood`);
-  } finally {
-    runner.status = status;
-  }
-});
+test(
+  'N4: a WebSocket client flooding frames and never reading: bounded reads, then closed',
+  { timeout: 120_000 },
+  async () => {
+    // No worker yet: the task stays pending, so the socket stays open for the flood.
+    const r = await submit('pending.pdf');
+    assert.equal(r.status, 200, await r.clone().text());
+    const id = ((await r.json()) as { task_id: string }).task_id;
+    let reads = 0;
+    const status = runner.status.bind(runner);
+    runner.status = (tid: string) => {
+      if (tid === id) reads++;
+      return status(tid);
+    };
+    try {
+      const sock = await openSocket(port);
+      const wsKey = randomBytes(16).toString('base64');
+      let got = Buffer.alloc(0);
+      const upgraded = new Promise<void>((resolve) =>
+        sock.on('data', (d: Buffer) => {
+          got = Buffer.concat([got, d]);
+          if (got.includes('\r\n\r\n')) {
+            sock.removeAllListeners('data');
+            sock.pause(); // from here on the client never reads
+            resolve();
+          }
+        }),
+      );
+      sock.write(
+        `GET /v1/status/ws/${id}?api_key=${KEY} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nupgrade: websocket\r\n` +
+          `connection: Upgrade\r\nsec-websocket-key: ${wsKey}\r\nsec-websocket-version: 13\r\n\r\n`,
+      );
+      await upgraded;
+      assert.match(got.toString('latin1'), /^HTTP\/1\.1 101/);
+      const closed = new Promise<void>((resolve) => sock.once('close', () => resolve()));
+      sock.on('error', () => {});
+      // 20,000 one-byte frames (140 KB): before, 20,000 status reads and updates queued for a client that does not read.
+      const one = frame(Buffer.from('x'));
+      const flood = Buffer.concat(Array.from({ length: 20_000 }, () => one));
+      sock.write(flood);
+      sock.resume(); // read again only to see the end: the service must have closed the socket
+      sock.on('data', () => {});
+      await Promise.race([
+        closed,
+        new Promise((_, reject) => setTimeout(() => reject(new Error('the flooding socket was never closed')), 30_000)),
+      ]);
+      // The burst allowance and one coalesced read at a time: a handful of reads, not 20,000.
+      assert.ok(reads < 100, `${reads} status reads for one socket's flood`);
+    } finally {
+      runner.status = status;
+    }
+  },
+);
 
-test('N5: a name of 204 × é (404 bytes) is a 400 saying bytes, not a 500 from the queue', { timeout: 60_000 }, async () => {
-  const r = await submit(`${'é'.repeat(204)}.pdf`, '/v1/convert/file');
-  const text = await r.text();
-  assert.equal(r.status, 400, text);
-  assert.match(text, /bytes long \(UTF-8\); this service takes at most 255/);
-  // 100 × é (200 bytes) is a plain name and is taken.
-  const ok = await submit(`${'é'.repeat(100)}.pdf`);
-  assert.equal(ok.status, 200, await ok.text());
-});
+test(
+  'N5: a name of 204 × é (404 bytes) is a 400 saying bytes, not a 500 from the queue',
+  { timeout: 60_000 },
+  async () => {
+    const r = await submit(`${'é'.repeat(204)}.pdf`, '/v1/convert/file');
+    const text = await r.text();
+    assert.equal(r.status, 400, text);
+    assert.match(text, /bytes long \(UTF-8\); this service takes at most 255/);
+    // 100 × é (200 bytes) is a plain name and is taken.
+    const ok = await submit(`${'é'.repeat(100)}.pdf`);
+    assert.equal(ok.status, 200, await ok.text());
+  },
+);
 
-test('N10: /v1/clear/results deletes the results of ended tasks and their Redis keys', { timeout: 400_000 }, async () => {
-  startWorker();
-  const r = await submit('clear-me.pdf');
-  assert.equal(r.status, 200, await r.clone().text());
-  const id = ((await r.json()) as { task_id: string }).task_id;
-  const poll = await fetch(`${url}/v1/status/poll/${id}?wait=60`, { headers: { 'x-api-key': KEY } });
-  let status = ((await poll.json()) as { task_status: string }).task_status;
-  for (let i = 0; i < 10 && (status === 'pending' || status === 'started'); i++) {
-    const p = await fetch(`${url}/v1/status/poll/${id}?wait=60`, { headers: { 'x-api-key': KEY } });
-    status = ((await p.json()) as { task_status: string }).task_status;
-  }
-  assert.equal(status, 'success');
-  const before = await fetch(`${url}/v1/result/${id}`, { headers: { 'x-api-key': KEY } });
-  assert.equal(before.status, 200, await before.text());
-  const clear = await fetch(`${url}/v1/clear/results?older_then=0`, { headers: { 'x-api-key': KEY } });
-  assert.equal(clear.status, 200);
-  const after = await fetch(`${url}/v1/result/${id}`, { headers: { 'x-api-key': KEY } });
-  assert.equal(after.status, 404, `the result is still served after the clear: ${(await after.text()).slice(0, 200)}`);
-  const keys = Object.values(docKeys(id));
-  assert.equal(await runner.client.store.redis.exists(...keys), 0, 'the task keys are still in Redis');
-});
+test(
+  'N10: /v1/clear/results deletes the results of ended tasks and their Redis keys',
+  { timeout: 400_000 },
+  async () => {
+    startWorker();
+    const r = await submit('clear-me.pdf');
+    assert.equal(r.status, 200, await r.clone().text());
+    const id = ((await r.json()) as { task_id: string }).task_id;
+    const poll = await fetch(`${url}/v1/status/poll/${id}?wait=60`, { headers: { 'x-api-key': KEY } });
+    let status = ((await poll.json()) as { task_status: string }).task_status;
+    for (let i = 0; i < 10 && (status === 'pending' || status === 'started'); i++) {
+      const p = await fetch(`${url}/v1/status/poll/${id}?wait=60`, { headers: { 'x-api-key': KEY } });
+      status = ((await p.json()) as { task_status: string }).task_status;
+    }
+    assert.equal(status, 'success');
+    const before = await fetch(`${url}/v1/result/${id}`, { headers: { 'x-api-key': KEY } });
+    assert.equal(before.status, 200, await before.text());
+    const clear = await fetch(`${url}/v1/clear/results?older_then=0`, { headers: { 'x-api-key': KEY } });
+    assert.equal(clear.status, 200);
+    const after = await fetch(`${url}/v1/result/${id}`, { headers: { 'x-api-key': KEY } });
+    assert.equal(
+      after.status,
+      404,
+      `the result is still served after the clear: ${(await after.text()).slice(0, 200)}`,
+    );
+    const keys = Object.values(docKeys(id));
+    assert.equal(await runner.client.store.redis.exists(...keys), 0, 'the task keys are still in Redis');
+  },
+);

@@ -296,7 +296,7 @@ test('N2: splitting a 120,000-character paragraph is not words × max_tokens; pi
   const pieces = splitText(tall, 8192, count, count);
   const took = Date.now() - t0;
   assert.ok(pieces.length >= 3 && pieces.every((p) => count(p.text) <= 8192));
-  assert.ok(took < 15_000, `split in ${took} ms`);
+  assert.ok(took < 45_000, `split in ${took} ms`); // 7 s on a loaded 2-core machine; more than 90 s at 4,000 before
   console.log(`N2: 120,000 characters split at 8192 tokens in ${took} ms`);
   // And max_tokens past the cap is cut to it, with a warning.
   const c = readChunking({ max_tokens: 16_000 }, false);
