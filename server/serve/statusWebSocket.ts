@@ -73,6 +73,14 @@ export function registerStatusWebSocket(app: FastifyInstance, jobs: Jobs, limits
   });
 }
 
+/** Closes a socket that sent past the rate; a flooding client may not read the close, so it goes a moment later regardless. */
+function closeFlooded(socket: WebSocket, stop: () => void): true {
+  stop();
+  socket.close(1008, 'too many messages');
+  setTimeout(() => socket.terminate(), 1000).unref();
+  return true;
+}
+
 /** Whether one more client message fits `WS_MESSAGE_RATE` (a token bucket per socket). */
 function messageRate(): () => boolean {
   let tokens = WS_MESSAGE_RATE.burst;
@@ -151,14 +159,7 @@ function watchTask(socket: WebSocket, jobs: Jobs, id: string, idleMs: number): v
   let flooded = false;
   socket.on('message', () => {
     if (!live() || flooded) return;
-    if (!allowed()) {
-      flooded = true;
-      stop();
-      socket.close(1008, 'too many messages');
-      // A flooding client may not read the close either: the socket goes a moment later regardless.
-      setTimeout(() => socket.terminate(), 1000).unref();
-      return;
-    }
+    if (!allowed()) return void (flooded = closeFlooded(socket, stop));
     touch();
     if (asked) return; // an update not yet read answers this message too
     asked = true;
