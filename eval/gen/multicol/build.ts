@@ -18,7 +18,8 @@ import { SCAN_DPIS, SCAN_PROFILES, scanVariant, type ScanDpi, type ScanProfileNa
 
 /**
  * Bump when the generator's output changes, so stale caches are rebuilt. v2: scans are
- * one-component JPEGs declared as such (v1's, made with sharp 0.35, were unreadable: scan.ts jpegComponents).
+ * one-component JPEGs declared as such (v1's, made with sharp 0.35, were three-component JPEGs
+ * declared gray: pdf.js read them, poppler did not; scan.ts jpegComponents).
  */
 const VERSION = 'v2';
 

@@ -16,8 +16,9 @@ export type ScanDpi = (typeof SCAN_DPIS)[number];
 
 /**
  * Colour components of a JPEG, from its frame header. sharp 0.35 writes a one-channel raw image
- * as a three-component JPEG unless told `b-w`; a PDF that calls such a stream /DeviceGray shows
- * each row three times over, squeezed (every scanned set built with it was unreadable).
+ * as a three-component JPEG unless told `b-w`; a PDF that calls such a stream /DeviceGray is
+ * read by pdf.js, but poppler (pdftoppm, so the person checking a scan) shows each row three
+ * times over, squeezed.
  */
 export function jpegComponents(jpg: Buffer): number {
   let i = 2;
