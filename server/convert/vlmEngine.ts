@@ -29,6 +29,8 @@ export interface VlmPageEngine {
     cls: RegionClass,
     signal: AbortSignal,
   ): Promise<{ doctags: string; provider: string; warnings: string[] }>;
+  /** The page that comes after the one converting: the local engine preprocesses it meanwhile. */
+  prefetch?(a: PageAnalysis): void;
 }
 
 const engines = new Map<string, Promise<VlmEngine>>();
@@ -89,6 +91,9 @@ export async function vlmPageEngine(options: ConvertOptions, log: (m: string) =>
   const engine = await loading;
   return {
     provider: engine.provider,
+    prefetch: (a) => {
+      if (a.image) engine.prefetch({ path: a.image.path });
+    },
     convertPage: async (a, signal) => {
       if (!a.image) throw new Error('the page image was not rendered');
       return engine.convertPage({
