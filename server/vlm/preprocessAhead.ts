@@ -12,7 +12,7 @@
  * pages are then preprocessed where they decode, as before.
  */
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { VlmConfig } from './config';
 import type { ImageInput, PreprocessedImage, PreprocessSource } from './preprocess';
@@ -57,7 +57,9 @@ export class PreprocessAhead implements PreprocessSource {
   private nextId = 1;
   /** Started results by request key, oldest first. */
   private readonly started = new Map<string, Promise<PreprocessedImage | undefined>>();
-  private readonly waiting = new Map<number, (r: PreprocessedImage | undefined) => void>();
+  private readonly waiting = new Map<number, (r: PreprocessedImage | undefined, ms?: number) => void>();
+  /** Milliseconds each started request took on the thread, by request key (for the log line). */
+  private readonly threadMs = new Map<Promise<PreprocessedImage | undefined>, number>();
 
   constructor(
     private readonly workerPath: string | undefined = findPreprocessWorker(),
@@ -72,10 +74,14 @@ export class PreprocessAhead implements PreprocessSource {
     const worker = this.thread();
     if (!worker) return;
     const id = this.nextId++;
-    this.started.set(
-      key,
-      new Promise((resolve) => this.waiting.set(id, resolve)),
+    const result = new Promise<PreprocessedImage | undefined>((resolve) =>
+      this.waiting.set(id, (r, ms?: number) => {
+        // Kept only while the result is still waiting to be taken (not dropped).
+        if (r && ms !== undefined && [...this.started.values()].includes(result)) this.threadMs.set(result, ms);
+        resolve(r);
+      }),
     );
+    this.started.set(key, result);
     // The oldest result nobody took is dropped (a page the orchestrator skipped or cancelled).
     for (const k of this.started.keys()) {
       if (this.started.size <= this.keep) break;
@@ -93,8 +99,14 @@ export class PreprocessAhead implements PreprocessSource {
     if (crop || this.started.size === 0) return undefined;
     const key = keyOf(image, pre);
     const found = key ? this.started.get(key) : undefined;
-    if (key && found) this.started.delete(key);
-    return found;
+    if (!key || !found || !('path' in image)) return undefined;
+    this.started.delete(key);
+    return found.then((r) => {
+      const ms = this.threadMs.get(found);
+      this.threadMs.delete(found);
+      if (r) this.log?.(`VLM: ${basename(image.path)}: tiles computed ahead on the preprocessing thread (${ms?.toFixed(0)} ms there)`);
+      return r;
+    });
   }
 
   /** Stops the thread; whatever was started resolves to nothing. */
@@ -110,6 +122,7 @@ export class PreprocessAhead implements PreprocessSource {
     for (const resolve of this.waiting.values()) resolve(undefined);
     this.waiting.clear();
     this.started.clear();
+    this.threadMs.clear();
   }
 
   private thread(): Worker | undefined {
@@ -124,7 +137,7 @@ export class PreprocessAhead implements PreprocessSource {
       const resolve = this.waiting.get(m.id);
       this.waiting.delete(m.id);
       // A page the thread could not read is read again where it decodes, which reports the error.
-      resolve?.(m.ok ? m.result : undefined);
+      resolve?.(m.ok ? m.result : undefined, m.ok ? m.ms : undefined);
       if (this.waiting.size === 0) w.unref();
     });
     const stop = (why: string) => {
