@@ -11,7 +11,6 @@ import { tileGrid, type ImageInput, type PreprocessedImage } from '../server/vlm
 
 type PilFilter = 'nearest' | 'lanczos' | 'bilinear' | 'bicubic' | 'box' | 'hamming';
 
-
 const PRECISION_BITS = 32 - 8 - 2;
 const ONE = 2 ** PRECISION_BITS;
 

@@ -261,7 +261,15 @@ export async function preprocessHere(
     for (let r = 0; r < grid.rows; r++)
       for (let c = 0; c < grid.cols; c++) tiles.push({ image: 1, x0: c * T, y0: r * T });
     tiles.push({ image: 2, x0: 0, y0: 0 });
-    pixelValues = pilResizeTiles(src, [grid.resized, grid.padded, { width: T, height: T }], filter, tiles, T, lut, kernel);
+    pixelValues = pilResizeTiles(
+      src,
+      [grid.resized, grid.padded, { width: T, height: T }],
+      filter,
+      tiles,
+      T,
+      lut,
+      kernel,
+    );
   }
   return { grid, tileSize: T, pixelValues };
 }

@@ -26,13 +26,12 @@ export interface PreprocessJob {
 
 /** Its answer: the tiles (their buffer transferred, not copied), or why there are none. */
 export type PreprocessReply =
-  | { id: number; ok: true; result: PreprocessedImage; ms: number }
-  | { id: number; ok: false; message: string };
+  { id: number; ok: true; result: PreprocessedImage; ms: number } | { id: number; ok: false; message: string };
 
 /** dist/preprocessWorker.js beside this bundle, or in the nearest dist/ above it. */
 export function findPreprocessWorker(): string | undefined {
   const candidates = [join(__dirname, 'preprocessWorker.js')];
-  for (let dir = __dirname; ; ) {
+  for (let dir = __dirname; ;) {
     candidates.push(join(dir, 'dist', 'preprocessWorker.js'));
     const up = dirname(dir);
     if (up === dir) break;
@@ -104,7 +103,10 @@ export class PreprocessAhead implements PreprocessSource {
     return found.then((r) => {
       const ms = this.threadMs.get(found);
       this.threadMs.delete(found);
-      if (r) this.log?.(`VLM: ${basename(image.path)}: tiles computed ahead on the preprocessing thread (${ms?.toFixed(0)} ms there)`);
+      if (r)
+        this.log?.(
+          `VLM: ${basename(image.path)}: tiles computed ahead on the preprocessing thread (${ms?.toFixed(0)} ms there)`,
+        );
       return r;
     });
   }
@@ -129,7 +131,9 @@ export class PreprocessAhead implements PreprocessSource {
     if (this.worker || this.off) return this.worker;
     if (!this.workerPath) {
       this.off = true;
-      this.log?.('VLM: preprocessing ahead is off (dist/preprocessWorker.js is missing); pages are preprocessed as they decode');
+      this.log?.(
+        'VLM: preprocessing ahead is off (dist/preprocessWorker.js is missing); pages are preprocessed as they decode',
+      );
       return undefined;
     }
     const w = new Worker(this.workerPath);
