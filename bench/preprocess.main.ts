@@ -156,6 +156,116 @@ function busy(ms: number): void {
   if (x === 42) console.log('');
 }
 
+/** Part 1: old, new and new-in-TypeScript alternating on each page; prints the table and summary. */
+async function perPage(pages: Page[], reps: number): Promise<void> {
+  // Cold: the first call of this process's kernels (WebAssembly compiled, memory first touched).
+  const cold = await timed(() => preprocessHere({ path: pages[0].path }, PRE));
+  const rows: string[][] = [];
+  const all = {
+    old: [] as number[],
+    new: [] as number[],
+    oldCpu: [] as number[],
+    newCpu: [] as number[],
+    ts: [] as number[],
+  };
+  for (const p of pages) {
+    const one = {
+      old: [] as number[],
+      new: [] as number[],
+      oldCpu: [] as number[],
+      newCpu: [] as number[],
+      ts: [] as number[],
+    };
+    let tiles = 0;
+    for (let r = 0; r < reps; r++) {
+      const a = await timed(() => preprocessBaseline({ path: p.path }, PRE));
+      const b = await timed(() => preprocessHere({ path: p.path }, PRE));
+      const c = await timed(() => preprocessHere({ path: p.path }, PRE, undefined, 'js'));
+      if (!sameValues(a.value, b.value) || !sameValues(a.value, c.value))
+        throw new Error(`${p.name}: the new tiles differ from the old ones (they must be equal bit for bit)`);
+      tiles = b.value.grid.images;
+      one.old.push(a.ms);
+      one.new.push(b.ms);
+      one.oldCpu.push(a.cpuMs);
+      one.newCpu.push(b.cpuMs);
+      one.ts.push(c.ms);
+    }
+    const m = {
+      old: median(one.old),
+      new: median(one.new),
+      oldCpu: median(one.oldCpu),
+      newCpu: median(one.newCpu),
+      ts: median(one.ts),
+    };
+    for (const k of Object.keys(all) as (keyof typeof all)[]) all[k].push(m[k]);
+    rows.push([
+      p.name,
+      String(tiles),
+      fmt(m.old, 0),
+      fmt(m.new, 0),
+      fmt(m.old / m.new, 1),
+      fmt(m.oldCpu, 0),
+      fmt(m.newCpu, 0),
+      fmt(m.oldCpu / m.newCpu, 1),
+      fmt(m.ts, 0),
+    ]);
+  }
+  console.log(`\n== 1. preprocessing per page, medians of ${reps} (old = before issue 38; same run, alternating) ==`);
+  console.log(
+    textTable(
+      ['page', 'tiles', 'old ms', 'new ms', 'old ÷ new', 'old CPU ms', 'new CPU ms', 'CPU old ÷ new', 'new TS ms'],
+      rows,
+    ),
+  );
+  const [mOld, mNew, mOldCpu, mNewCpu] = [median(all.old), median(all.new), median(all.oldCpu), median(all.newCpu)];
+  console.log(
+    `\nall pages: old ${fmt(mOld, 0)} ms (${fmt(mOldCpu, 0)} ms CPU), new ${fmt(mNew, 0)} ms (${fmt(mNewCpu, 0)} ms CPU) per page (medians), old ÷ new ${fmt(mOld / mNew, 1)} (CPU ${fmt(mOldCpu / mNewCpu, 1)}); new kernels in TypeScript ${fmt(median(all.ts), 0)} ms; first call of a fresh process ${fmt(cold.ms, 0)} ms (${fmt(cold.cpuMs, 0)} ms CPU)`,
+  );
+  console.log(
+    `target ≤ 300 ms per page: ${mNew <= 300 ? 'met' : 'NOT met'} in wall time, ${mNewCpu <= 300 ? 'met' : 'NOT met'} in CPU time (${load()})`,
+  );
+  console.log('tiles: new = old bit for bit on every page (old = transformers on the reference images)');
+}
+
+/**
+ * Part 2: the pages in order, each followed by `decodeMs` of work on this thread; the wait for
+ * each page's tiles, computed here or (from page 2 on) prefetched while the page before decoded.
+ */
+async function overlap(pages: Page[], decodeMs: number): Promise<void> {
+  const workerPath = findPreprocessWorker();
+  if (!workerPath) throw new Error('dist/preprocessWorker.js is missing: build with `node esbuild.mjs`');
+  const order = pages.map((p) => ({ path: p.path }));
+  const here: number[] = [];
+  for (const image of order) {
+    here.push((await timed(() => preprocessHere(image, PRE))).ms);
+    busy(decodeMs);
+  }
+  const ahead = new PreprocessAhead(workerPath, 2);
+  const early: number[] = [];
+  try {
+    for (let i = 0; i < order.length; i++) {
+      // As the orchestrator does: page i+1 is named before page i goes to the decoder.
+      if (i + 1 < order.length) ahead.prefetch(order[i + 1], PRE);
+      const t = await timed(async () => (await ahead.take(order[i], PRE)) ?? preprocessHere(order[i], PRE));
+      early.push(t.ms);
+      busy(decodeMs);
+    }
+  } finally {
+    await ahead.close();
+  }
+  console.log(
+    `\n== 2. overlap: ${order.length} pages in order, each decoded for ${decodeMs} ms of CPU on this thread ==`,
+  );
+  const row = (name: string, w: number[]) => [name, fmt(median(w), 0), fmt(w[0], 0), fmt(median(w.slice(1)), 0)];
+  console.log(
+    textTable(
+      ['preprocessing', 'wait per page (median)', 'first page', 'later pages (median)'],
+      [row('on the decoding thread', here), row('ahead, on its thread', early)],
+    ),
+  );
+  console.log(`(${load()})`);
+}
+
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
   const reps = arg('--reps', quick ? 2 : 7);
@@ -175,116 +285,8 @@ async function main(): Promise<void> {
     console.log(
       `VLM preprocessing benchmark: ${pages.length} pages, ${reps} repetitions each, new kernel ${defaultResampleKernel()}; ${load()}`,
     );
-
-    // Cold: the first call of this process's kernels (WebAssembly compiled, memory first touched).
-    const cold = await timed(() => preprocessHere({ path: pages[0].path }, PRE));
-
-    const rows: string[][] = [];
-    const olds: number[] = [];
-    const news: number[] = [];
-    const oldCpus: number[] = [];
-    const newCpus: number[] = [];
-    const jss: number[] = [];
-    for (const p of pages) {
-      const o: number[] = [];
-      const n: number[] = [];
-      const oc: number[] = [];
-      const nc: number[] = [];
-      const j: number[] = [];
-      let tiles = 0;
-      for (let r = 0; r < reps; r++) {
-        const a = await timed(() => preprocessBaseline({ path: p.path }, PRE));
-        const b = await timed(() => preprocessHere({ path: p.path }, PRE));
-        const c = await timed(() => preprocessHere({ path: p.path }, PRE, undefined, 'js'));
-        if (!sameValues(a.value, b.value) || !sameValues(a.value, c.value))
-          throw new Error(`${p.name}: the new tiles differ from the old ones (they must be equal bit for bit)`);
-        tiles = b.value.grid.images;
-        o.push(a.ms);
-        n.push(b.ms);
-        oc.push(a.cpuMs);
-        nc.push(b.cpuMs);
-        j.push(c.ms);
-      }
-      const [mo, mn, moc, mnc, mj] = [median(o), median(n), median(oc), median(nc), median(j)];
-      olds.push(mo);
-      news.push(mn);
-      oldCpus.push(moc);
-      newCpus.push(mnc);
-      jss.push(mj);
-      rows.push([
-        p.name,
-        String(tiles),
-        fmt(mo, 0),
-        fmt(mn, 0),
-        fmt(mo / mn, 1),
-        fmt(moc, 0),
-        fmt(mnc, 0),
-        fmt(moc / mnc, 1),
-        fmt(mj, 0),
-      ]);
-    }
-    console.log(`\n== 1. preprocessing per page, medians of ${reps} (old = before issue 38; same run, alternating) ==`);
-    console.log(
-      textTable(
-        ['page', 'tiles', 'old ms', 'new ms', 'old ÷ new', 'old CPU ms', 'new CPU ms', 'CPU old ÷ new', 'new TS ms'],
-        rows,
-      ),
-    );
-    const mNew = median(news);
-    const mNewCpu = median(newCpus);
-    console.log(
-      `\nall pages: old ${fmt(median(olds), 0)} ms (${fmt(median(oldCpus), 0)} ms CPU), new ${fmt(mNew, 0)} ms (${fmt(mNewCpu, 0)} ms CPU) per page (medians), old ÷ new ${fmt(median(olds) / mNew, 1)} (CPU ${fmt(median(oldCpus) / mNewCpu, 1)}); new kernels in TypeScript ${fmt(median(jss), 0)} ms; first call of a fresh process ${fmt(cold.ms, 0)} ms (${fmt(cold.cpuMs, 0)} ms CPU)`,
-    );
-    console.log(
-      `target ≤ 300 ms per page: ${mNew <= 300 ? 'met' : 'NOT met'} in wall time, ${mNewCpu <= 300 ? 'met' : 'NOT met'} in CPU time (${load()})`,
-    );
-    console.log('tiles: new = old bit for bit on every page (old = transformers on the reference images)');
-
-    // 2. Overlap with decoding.
-    const workerPath = findPreprocessWorker();
-    if (!workerPath) throw new Error('dist/preprocessWorker.js is missing: build with `node esbuild.mjs`');
-    const order = pages.map((p) => ({ path: p.path }));
-    const waitsHere: number[] = [];
-    for (const image of order) {
-      waitsHere.push((await timed(() => preprocessHere(image, PRE))).ms);
-      busy(decodeMs);
-    }
-    const ahead = new PreprocessAhead(workerPath, 2);
-    const waitsAhead: number[] = [];
-    try {
-      ahead.prefetch(order[0], PRE);
-      for (let i = 0; i < order.length; i++) {
-        if (i + 1 < order.length) ahead.prefetch(order[i + 1], PRE);
-        const t = await timed(async () => (await ahead.take(order[i], PRE)) ?? preprocessHere(order[i], PRE));
-        waitsAhead.push(t.ms);
-        busy(decodeMs);
-      }
-    } finally {
-      await ahead.close();
-    }
-    console.log(
-      `\n== 2. overlap: ${order.length} pages in order, each decoded for ${decodeMs} ms of CPU on this thread ==`,
-    );
-    console.log(
-      textTable(
-        ['preprocessing', 'wait per page (median)', 'first page', 'later pages (median)'],
-        [
-          [
-            'on the decoding thread',
-            fmt(median(waitsHere), 0),
-            fmt(waitsHere[0], 0),
-            fmt(median(waitsHere.slice(1)), 0),
-          ],
-          [
-            'ahead, on its thread',
-            fmt(median(waitsAhead), 0),
-            fmt(waitsAhead[0], 0),
-            fmt(median(waitsAhead.slice(1)), 0),
-          ],
-        ],
-      ),
-    );
-    console.log(`(${load()})`);
+    await perPage(pages, reps);
+    await overlap(pages, decodeMs);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -3,6 +3,7 @@
 //   node scripts/buildResampleWasm.mjs           write server/vlm/pilResampleWasm.ts
 //   node scripts/buildResampleWasm.mjs --check   exit 1 when the file does not match the .wat
 // Uses the `wabt` dev dependency (the WebAssembly Binary Toolkit compiled to JavaScript).
+import { Buffer } from 'node:buffer';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -88,7 +88,11 @@ export async function vlmPageEngine(options: ConvertOptions, log: (m: string) =>
     engines.set(key, loading);
     loading.catch(() => engines.delete(key));
   }
-  const engine = await loading;
+  return localPageEngine(await loading);
+}
+
+/** The orchestrator's seam over the local engine: pages by their rendered image file. */
+function localPageEngine(engine: VlmEngine): VlmPageEngine {
   return {
     provider: engine.provider,
     prefetch: (a) => {
