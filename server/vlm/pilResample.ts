@@ -309,7 +309,12 @@ export function pilResizeChain(
   if (filter === 'nearest' || kernel === 'js') return chainJs(src, steps, filter);
   const k = wasmKernels();
   if (!k) return chainJs(src, steps, filter);
-  return chainWasm(k, src, steps).images;
+  try {
+    return chainWasm(k, src, steps).images;
+  } catch (e) {
+    if (e instanceof RangeError) return chainJs(src, steps, filter);
+    throw e;
+  }
 }
 
 /** A tile to cut: from `image` (an index into the chain's steps), top-left corner (x0, y0). */
@@ -338,12 +343,19 @@ export function pilResizeTiles(
   const steps = planSteps(src, sizes, filter);
   const TT = T * T;
   const out = new Float32Array(tiles.length * 3 * TT);
-  const k = filter === 'nearest' || kernel === 'js' ? null : wasmKernels();
+  let k = filter === 'nearest' || kernel === 'js' ? null : wasmKernels();
+  let placed: ReturnType<typeof chainWasm> | undefined;
+  try {
+    placed = k ? chainWasm(k, src, steps, 3 * TT * 4 + lut.byteLength) : undefined;
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    k = null; // the module's memory could not grow: the TypeScript kernels
+  }
   const check = (img: RgbImage, w: TileWindow) => {
     if (w.x0 < 0 || w.y0 < 0 || w.x0 + T > img.width || w.y0 + T > img.height)
       throw new Error(`pilResizeTiles: a ${T} tile at ${w.x0},${w.y0} outside ${img.width}×${img.height}`);
   };
-  if (!k) {
+  if (!k || !placed) {
     const images = chainJs(src, steps, filter);
     const [lr, lg, lb] = [lut.subarray(0, 256), lut.subarray(256, 512), lut.subarray(512)];
     tiles.forEach((w, i) => {
@@ -365,7 +377,7 @@ export function pilResizeTiles(
     return out;
   }
   // One tile's planes at a time in a scratch area after the images, then copied out.
-  const { images, offsets, extra } = chainWasm(k, src, steps, 3 * TT * 4 + lut.byteLength);
+  const { images, offsets, extra } = placed;
   const buf = k.memory.buffer;
   const lutAt = extra + 3 * TT * 4;
   new Float32Array(buf, lutAt, 768).set(lut);
@@ -456,6 +468,8 @@ function chainWasm(
   }
   const extra = place(extraBytes);
   const need = top - k.memory.buffer.byteLength;
+  // A memory that cannot grow (an image too large for 32-bit addresses, or no memory left)
+  // throws a RangeError here: the callers then run the TypeScript kernels.
   if (need > 0) k.memory.grow(Math.ceil(need / 65536));
   const buf = k.memory.buffer;
   new Uint8Array(buf, srcAt, srcBytes).set(src.data.subarray(0, srcBytes));
