@@ -9,7 +9,8 @@ import { pdfjs } from '../pdf/pdfjs';
 import { pdfjsWork } from '../pdf/guard';
 import { readSpans, type PdfSpan } from '../pdf/text';
 import { clusterShapes, readGraphics } from '../pdf/graphics';
-import { invisibleSpan, matchKey, readTextRuns } from '../pdf/invisibleText';
+import { hiddenTextWarning, leaveOutHidden, matchKey } from '../pdf/invisibleText';
+import { readTextRunsDrawn, type FontFacts } from '../pdf/hiddenText';
 import { readFormFieldSpans } from '../pdf/formFields';
 import { findGutters } from '../layout/lines/index';
 import { textlessRegions, type TextlessRegion } from './textlessRegions';
@@ -30,6 +31,8 @@ export interface RawPage {
   lostGlyphs: number;
   /** Placeholders of lost symbol glyphs (lostGlyphs.ts): never filled by OCR. */
   lostSymbols: Set<string>;
+  /** The page warning counting the hidden text left out (hiddenText.ts), when any was. */
+  hiddenText?: string;
 }
 
 /**
@@ -50,7 +53,11 @@ function notInLayer(fields: PdfSpan[], layer: PdfSpan[]): PdfSpan[] {
   });
 }
 
-export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawPage> {
+export async function readPage(
+  page: PDFPageProxy,
+  pageNo: number,
+  opts: { keepHiddenText?: boolean } = {},
+): Promise<RawPage> {
   const lib = await pdfjs();
   const viewport = page.getViewport({ scale: 1 });
   const W = viewport.width;
@@ -64,8 +71,6 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
     W,
     H,
   );
-  // Text drawn invisibly (rendering mode 3 or 7) away from any image is not on the page a reader sees.
-  const runs = readTextRuns(ops.fnArray, ops.argsArray, lib.OPS as unknown as Record<string, number>);
   // Glyphs with no Unicode: symbols (checkboxes, bullets) named by their outlines in the text.
   const lost = readLostGlyphs(
     ops.fnArray,
@@ -73,10 +78,25 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
     lib.OPS as unknown as Record<string, number>,
     glyphSource(page),
   );
-  const spans: PdfSpan[] = withSymbols(
-    (await readSpans(page, viewport.transform)).filter((s) => !invisibleSpan(s.text, s.bbox, runs, g.images)),
-    lost,
-  );
+  // Text a reader cannot see (invisible, transparent, squeezed, clipped away, in the background's
+  // colour or covered) is left out and counted, unless the user keeps it (--keep-hidden-text).
+  let layer = await readSpans(page, viewport.transform);
+  let hiddenText: string | undefined;
+  if (!opts.keepHiddenText) {
+    const runs = readTextRunsDrawn(
+      ops.fnArray,
+      ops.argsArray,
+      lib.OPS as unknown as Record<string, number>,
+      viewport.transform,
+      W,
+      H,
+      fontFacts(page),
+    );
+    const seen = leaveOutHidden(layer, runs);
+    layer = seen.spans;
+    hiddenText = hiddenTextWarning(seen.left);
+  }
+  const spans: PdfSpan[] = withSymbols(layer, lost);
   // Filled-in form fields: their values are in widget annotations, not in the text content.
   spans.push(...notInLayer(await pdfjsWork(() => readFormFieldSpans(page, viewport.transform)), spans));
   const marks: BBox[] = [];
@@ -136,6 +156,25 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
     textless: textlessRegions(g.images, clusters, spans, W, H),
     lostGlyphs: lost.letters,
     lostSymbols: new Set([...lost.symbols].filter(([, sym]) => !sym).map(([ch]) => ch)),
+    ...(hiddenText ? { hiddenText } : {}),
+  };
+}
+
+/** Font matrices and writing direction of the fonts pdf.js loaded for the page's operator list. */
+function fontFacts(page: PDFPageProxy): FontFacts {
+  const get = (id: string): { fontMatrix?: number[]; vertical?: boolean } | undefined => {
+    try {
+      return page.commonObjs.get(id) as { fontMatrix?: number[]; vertical?: boolean } | undefined;
+    } catch {
+      return undefined; // not loaded
+    }
+  };
+  return {
+    fontMatrix: (name) => {
+      const m = get(name)?.fontMatrix;
+      return Array.isArray(m) && m.length === 6 && Number.isFinite(m[0]) && m[0] !== 0 ? m : undefined;
+    },
+    vertical: (name) => get(name)?.vertical === true,
   };
 }
 
