@@ -11,6 +11,7 @@ import { readSpans, type PdfSpan } from '../pdf/text';
 import { clusterShapes, readGraphics } from '../pdf/graphics';
 import { hiddenTextWarning, leaveOutHidden, matchKey } from '../pdf/invisibleText';
 import { readTextRunsDrawn, type FontFacts } from '../pdf/hiddenText';
+import { emptyPlacements, oversizedImageWarning, type OversizedImage } from '../pdf/oversizedImages';
 import { readFormFieldSpans } from '../pdf/formFields';
 import { findGutters } from '../layout/lines/index';
 import { textlessRegions, type TextlessRegion } from './textlessRegions';
@@ -33,6 +34,8 @@ export interface RawPage {
   lostSymbols: Set<string>;
   /** The page warning counting the hidden text left out (hiddenText.ts), when any was. */
   hiddenText?: string;
+  /** The page warning naming pictures too large to decode (oversizedImages.ts), when any were. */
+  oversized?: string;
 }
 
 /**
@@ -56,7 +59,7 @@ function notInLayer(fields: PdfSpan[], layer: PdfSpan[]): PdfSpan[] {
 export async function readPage(
   page: PDFPageProxy,
   pageNo: number,
-  opts: { keepHiddenText?: boolean } = {},
+  opts: { keepHiddenText?: boolean; oversizedImages?: readonly OversizedImage[] } = {},
 ): Promise<RawPage> {
   const lib = await pdfjs();
   const viewport = page.getViewport({ scale: 1 });
@@ -97,6 +100,9 @@ export async function readPage(
     hiddenText = hiddenTextWarning(seen.left);
   }
   const spans: PdfSpan[] = withSymbols(layer, lost);
+  const oversized = opts.oversizedImages?.length
+    ? oversizedImageWarning(emptyPlacements(ops.fnArray, lib.OPS as unknown as Record<string, number>), opts.oversizedImages)
+    : undefined;
   // Filled-in form fields: their values are in widget annotations, not in the text content.
   spans.push(...notInLayer(await pdfjsWork(() => readFormFieldSpans(page, viewport.transform)), spans));
   const marks: BBox[] = [];
@@ -157,6 +163,7 @@ export async function readPage(
     lostGlyphs: lost.letters,
     lostSymbols: new Set([...lost.symbols].filter(([, sym]) => !sym).map(([ch]) => ch)),
     ...(hiddenText ? { hiddenText } : {}),
+    ...(oversized ? { oversized } : {}),
   };
 }
 
