@@ -153,6 +153,35 @@ function isRect(data: unknown): boolean {
   return lines.every(([p, q]) => eq(p[0], q[0]) || eq(p[1], q[1]));
 }
 
+type DrawnRun = TextRun & { at: number; color: number[] | null; mode: number; alpha: number; squeeze: number };
+
+const IDENTITY = [1, 0, 0, 1, 0, 0];
+
+function initialState(): State {
+  return {
+    ctm: IDENTITY,
+    clip: { x0: -Infinity, y0: -Infinity, x1: Infinity, y1: Infinity },
+    fill: [0, 0, 0],
+    stroke: [0, 0, 0],
+    fillAlpha: 1,
+    strokeAlpha: 1,
+    plain: true,
+    font: '',
+    fontSize: 0,
+    charSpacing: 0,
+    wordSpacing: 0,
+    hScale: 1,
+    leading: 0,
+    rise: 0,
+    mode: 0,
+    textMatrix: IDENTITY,
+    x: 0,
+    y: 0,
+    lineX: 0,
+    lineY: 0,
+  };
+}
+
 /**
  * Walks the operator list once and returns every show-text run with its box and, when a reader
  * cannot see it, why. `pageW`/`pageH` are the displayed page's size in points.
@@ -168,87 +197,107 @@ export function readTextRunsDrawn(
 ): TextRun[] {
   const name: Record<number, string> = {};
   for (const [k, v] of Object.entries(OPS)) name[v] = k;
-  const page: BBox = { x0: 0, y0: 0, x1: pageW, y1: pageH };
-  let s: State = {
-    ctm: [1, 0, 0, 1, 0, 0],
-    clip: { x0: -Infinity, y0: -Infinity, x1: Infinity, y1: Infinity },
-    fill: [0, 0, 0],
-    stroke: [0, 0, 0],
-    fillAlpha: 1,
-    strokeAlpha: 1,
-    plain: true,
-    font: '',
-    fontSize: 0,
-    charSpacing: 0,
-    wordSpacing: 0,
-    hScale: 1,
-    leading: 0,
-    rise: 0,
-    mode: 0,
-    textMatrix: [1, 0, 0, 1, 0, 0],
-    x: 0,
-    y: 0,
-    lineX: 0,
-    lineY: 0,
-  };
-  const stack: State[] = [];
-  const paints: Paint[] = [];
-  const runs: (TextRun & { at: number; color: number[] | null; mode: number; alpha: number; squeeze: number })[] =
-    [];
-  let pendingClip = false;
+  const walk = new RunWalker(viewportTransform, { x0: 0, y0: 0, x1: pageW, y1: pageH }, fonts, name);
   let annotation = 0;
-  const toPage = (m: number[], x: number, y: number): [number, number] => {
-    const t = mul(viewportTransform, m);
-    return [t[0] * x + t[2] * y + t[4], t[1] * x + t[3] * y + t[5]];
-  };
-  const boxOf = (m: number[], x0: number, y0: number, x1: number, y1: number): BBox => {
-    const pts = [toPage(m, x0, y0), toPage(m, x1, y0), toPage(m, x0, y1), toPage(m, x1, y1)];
+  for (let i = 0; i < fnArray.length; i++) {
+    const op = name[fnArray[i]];
+    if (op === 'beginAnnotation') annotation++;
+    else if (op === 'endAnnotation') annotation = Math.max(0, annotation - 1);
+    if (annotation === 0) walk.op(op, (argsArray[i] as unknown[] | null) ?? [], i);
+  }
+  decide(walk.runs, walk.paints, pageW, pageH);
+  return walk.runs.map(({ key, text, bbox, hidden, white }) => ({
+    key,
+    text,
+    bbox,
+    ...(hidden ? { hidden } : {}),
+    ...(white ? { white } : {}),
+  }));
+}
+
+/** The graphics and text state through the operator list, collecting paints and text runs. */
+class RunWalker {
+  readonly runs: DrawnRun[] = [];
+  readonly paints: Paint[] = [];
+  private s = initialState();
+  private readonly stack: State[] = [];
+  private pendingClip = false;
+
+  constructor(
+    private readonly viewport: number[],
+    private readonly page: BBox,
+    private readonly fonts: FontFacts,
+    private readonly name: Record<number, string>,
+  ) {}
+
+  op(op: string, args: unknown[], i: number): void {
+    if (this.graphicsOp(op, args) || this.colourOp(op, args) || this.textStateOp(op, args)) return;
+    if (op === 'showText' || op === 'showSpacedText') this.showText(args, i);
+    else this.paintOp(op, args, i);
+  }
+
+  private boxOf(m: number[], x0: number, y0: number, x1: number, y1: number): BBox {
+    const t = mul(this.viewport, m);
+    const pts = [
+      [x0, y0],
+      [x1, y0],
+      [x0, y1],
+      [x1, y1],
+    ].map(([x, y]) => [t[0] * x + t[2] * y + t[4], t[1] * x + t[3] * y + t[5]]);
     const xs = pts.map((p) => p[0]);
     const ys = pts.map((p) => p[1]);
     return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
-  };
-  const clone = (st: State): State => ({ ...st });
-  for (let i = 0; i < fnArray.length; i++) {
-    const op = name[fnArray[i]];
-    const args = (argsArray[i] as unknown[] | null) ?? [];
-    if (op === 'beginAnnotation') annotation++;
-    else if (op === 'endAnnotation') annotation = Math.max(0, annotation - 1);
-    if (annotation > 0) continue;
+  }
+
+  /** save/restore, CTM, form XObjects and clipping; true when `op` was one of them. */
+  private graphicsOp(op: string, args: unknown[]): boolean {
+    const s = this.s;
     switch (op) {
       case 'save':
-        stack.push(clone(s));
-        break;
+        this.stack.push({ ...s });
+        return true;
       case 'restore':
-        s = stack.pop() ?? s;
-        break;
+      case 'paintFormXObjectEnd':
+        this.s = this.stack.pop() ?? s;
+        return true;
       case 'transform':
         s.ctm = mul(s.ctm, args as number[]);
-        break;
+        return true;
       case 'paintFormXObjectBegin': {
-        stack.push(clone(s));
+        this.stack.push({ ...s });
         const m = args[0] as ArrayLike<number> | null;
         if (m && m.length === 6) s.ctm = mul(s.ctm, Array.from(m));
         const bb = args[1] as ArrayLike<number> | null;
-        if (bb && bb.length === 4) s.clip = intersect(s.clip, boxOf(s.ctm, bb[0], bb[1], bb[2], bb[3]));
-        break;
+        if (bb && bb.length === 4) s.clip = intersect(s.clip, this.boxOf(s.ctm, bb[0], bb[1], bb[2], bb[3]));
+        return true;
       }
-      case 'paintFormXObjectEnd':
-        s = stack.pop() ?? s;
-        break;
+      case 'clip':
+      case 'eoClip':
+        this.pendingClip = true;
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** Colours, alpha, blend mode, soft mask and the font an ExtGState sets. */
+  private colourOp(op: string, args: unknown[]): boolean {
+    const s = this.s;
+    switch (op) {
       case 'setFillRGBColor':
         s.fill = hexColor(args[0]);
-        break;
+        return true;
       case 'setStrokeRGBColor':
         s.stroke = hexColor(args[0]);
-        break;
+        return true;
       case 'setFillColorN':
       case 'setFillTransparent':
-        s.fill = null;
-        break;
+        s.fill = null; // a pattern or no colour: the colour is not known
+        return true;
       case 'setStrokeColorN':
       case 'setStrokeTransparent':
         s.stroke = null;
-        break;
+        return true;
       case 'setGState':
         for (const pair of (args[0] as unknown[][] | undefined) ?? []) {
           const [k, v] = pair as [string, unknown];
@@ -261,174 +310,173 @@ export function readTextRunsDrawn(
             s.fontSize = Number(v[1]) || 0;
           }
         }
-        break;
-      case 'clip':
-      case 'eoClip':
-        pendingClip = true;
-        break;
-      case 'constructPath': {
-        const paintOp = name[args[0] as number];
-        const mm = args[2] as ArrayLike<number> | null;
-        const has = !!mm && mm.length >= 4 && Number.isFinite(mm[0]);
-        if (pendingClip) {
-          pendingClip = false;
-          if (has) s.clip = intersect(s.clip, boxOf(s.ctm, mm[0], mm[1], mm[2], mm[3]));
-        }
-        if (!has || paintOp === 'endPath') break;
-        const b = intersect(boxOf(s.ctm, mm[0], mm[1], mm[2], mm[3]), s.clip);
-        if (b.x1 - b.x0 <= THIN || b.y1 - b.y0 <= THIN) break; // rules and hairlines hide nothing
-        const fills = !/^(stroke|closeStroke)$/.test(paintOp);
-        if (!fills) {
-          paints.push({ at: i, bbox: b, kind: 'unknown' });
-          break;
-        }
-        const opaque = s.fill !== null && s.fillAlpha >= 1 && s.plain;
-        const rect = isRect(args[1]);
-        paints.push(
-          opaque && rect ? { at: i, bbox: b, kind: 'rect', color: s.fill! } : { at: i, bbox: b, kind: 'unknown' },
-        );
-        break;
-      }
-      case 'paintSolidColorImageMask': {
-        const b = intersect(boxOf(s.ctm, 0, 0, 1, 1), s.clip);
-        if (b.x1 - b.x0 > THIN && b.y1 - b.y0 > THIN)
-          paints.push(
-            s.fill && s.fillAlpha >= 1 && s.plain
-              ? { at: i, bbox: b, kind: 'rect', color: s.fill }
-              : { at: i, bbox: b, kind: 'unknown' },
-          );
-        break;
-      }
-      case 'paintImageXObject':
-      case 'paintInlineImageXObject':
-      case 'paintImageXObjectRepeat': {
-        const b = intersect(boxOf(s.ctm, 0, 0, 1, 1), s.clip);
-        if (area(b) > 0) paints.push({ at: i, bbox: b, kind: s.fillAlpha >= 1 && s.plain ? 'image' : 'unknown' });
-        break;
-      }
-      case 'paintImageMaskXObject':
-      case 'shadingFill': {
-        const b = op === 'shadingFill' ? intersect(s.clip, page) : intersect(boxOf(s.ctm, 0, 0, 1, 1), s.clip);
-        if (area(b) > 0) paints.push({ at: i, bbox: b, kind: 'unknown' });
-        break;
-      }
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** Text object, text matrix and text state operators (pdf.js's canvas semantics). */
+  private textStateOp(op: string, args: unknown[]): boolean {
+    const s = this.s;
+    const n = (k: number) => Number(args[k]) || 0;
+    switch (op) {
       case 'beginText':
-        s.textMatrix = [1, 0, 0, 1, 0, 0];
+        s.textMatrix = IDENTITY;
         s.x = s.y = s.lineX = s.lineY = 0;
-        break;
+        return true;
       case 'setFont':
         s.font = String(args[0]);
-        s.fontSize = Number(args[1]) || 0;
-        break;
+        s.fontSize = n(1);
+        return true;
       case 'setCharSpacing':
-        s.charSpacing = Number(args[0]) || 0;
-        break;
+        s.charSpacing = n(0);
+        return true;
       case 'setWordSpacing':
-        s.wordSpacing = Number(args[0]) || 0;
-        break;
+        s.wordSpacing = n(0);
+        return true;
       case 'setHScale':
-        s.hScale = (Number(args[0]) || 0) / 100;
-        break;
+        s.hScale = n(0) / 100;
+        return true;
       case 'setLeading':
-        s.leading = -(Number(args[0]) || 0);
-        break;
+        s.leading = -n(0);
+        return true;
       case 'setTextRise':
-        s.rise = Number(args[0]) || 0;
-        break;
+        s.rise = n(0);
+        return true;
       case 'setTextRenderingMode':
-        s.mode = Number(args[0]) || 0;
-        break;
+        s.mode = n(0);
+        return true;
       case 'setTextMatrix': {
         const m = args[0] as ArrayLike<number>;
         if (m && m.length === 6) s.textMatrix = Array.from(m);
         s.x = s.y = s.lineX = s.lineY = 0;
-        break;
+        return true;
       }
       case 'moveText':
       case 'setLeadingMoveText':
-        if (op === 'setLeadingMoveText') s.leading = Number(args[1]) || 0;
-        s.x = s.lineX += Number(args[0]) || 0;
-        s.y = s.lineY += Number(args[1]) || 0;
-        break;
+        if (op === 'setLeadingMoveText') s.leading = n(1);
+        s.x = s.lineX += n(0);
+        s.y = s.lineY += n(1);
+        return true;
       case 'nextLine':
         s.x = s.lineX;
         s.y = s.lineY += s.leading;
-        break;
-      case 'showText':
-      case 'showSpacedText': {
-        const glyphs = Array.isArray(args[0]) ? (args[0] as unknown[]) : [];
-        const size = Math.abs(s.fontSize);
-        const dir = s.fontSize < 0 ? -1 : 1;
-        const fm = fonts.fontMatrix(s.font) ?? [0.001, 0, 0, 0.001, 0, 0];
-        const vertical = fonts.vertical(s.font);
-        let adv = 0;
-        let text = '';
-        for (const g of glyphs) {
-          if (typeof g === 'number') {
-            adv -= (g * size) / 1000;
-            continue;
-          }
-          if (!g || typeof g !== 'object') continue;
-          const gl = g as { unicode?: unknown; width?: unknown; isSpace?: unknown };
-          text += typeof gl.unicode === 'string' ? gl.unicode : '';
-          const w = Number(gl.width) || 0;
-          adv += w * size * fm[0] + ((gl.isSpace ? s.wordSpacing : 0) + s.charSpacing) * dir;
-        }
-        const h = s.hScale * dir;
-        const m = mul(s.ctm, s.textMatrix);
-        const x0 = s.x;
-        const x1 = s.x + adv * h;
-        const yb = s.y + s.rise;
-        const bbox = boxOf(m, Math.min(x0, x1), yb - 0.2 * size, Math.max(x0, x1), yb + 0.8 * size);
-        s.x = x1;
-        const key = matchKey(text);
-        if (!key) break;
-        // Width scale of the glyphs against their height scale, on the page.
-        const full = mul(viewportTransform, m);
-        const xs = Math.hypot(full[0], full[1]) * Math.abs(s.hScale);
-        const ys = Math.hypot(full[2], full[3]);
-        const fillMode = s.mode & 3;
-        const color =
-          fillMode === 0
-            ? s.fill
-            : fillMode === 1
-              ? s.stroke
-              : s.fill && s.stroke && near(s.fill, s.stroke)
-                ? s.fill
-                : null;
-        const alpha = fillMode === 0 ? s.fillAlpha : fillMode === 1 ? s.strokeAlpha : Math.max(s.fillAlpha, s.strokeAlpha);
-        const run = {
-          key,
-          text,
-          bbox,
-          at: i,
-          color,
-          mode: s.mode,
-          alpha,
-          squeeze: ys > 0 && !vertical ? xs / ys : 1,
-        };
-        if (!vertical && size > 0) {
-          const clipped = Number.isFinite(s.clip.x0) && inside(bbox, s.clip) <= 0.1;
-          if (clipped) (run as TextRun).hidden = 'clipped';
-        }
-        runs.push(run);
-        break;
-      }
+        return true;
       default:
-        break;
+        return false;
     }
   }
-  decide(runs, paints, pageW, pageH);
-  return runs.map(({ key, text, bbox, hidden, white }) => ({ key, text, bbox, ...(hidden ? { hidden } : {}), ...(white ? { white } : {}) }));
+
+  private paint(at: number, bbox: BBox, rect: boolean): void {
+    const s = this.s;
+    const opaque = rect && s.fill !== null && s.fillAlpha >= 1 && s.plain;
+    this.paints.push(opaque ? { at, bbox, kind: 'rect', color: s.fill! } : { at, bbox, kind: 'unknown' });
+  }
+
+  /** Paths, images and shadings: what may lie beneath or over text. */
+  private paintOp(op: string, args: unknown[], i: number): void {
+    const s = this.s;
+    const unit = () => intersect(this.boxOf(s.ctm, 0, 0, 1, 1), s.clip);
+    const big = (b: BBox) => b.x1 - b.x0 > THIN && b.y1 - b.y0 > THIN;
+    switch (op) {
+      case 'constructPath': {
+        const paintOp = this.name[args[0] as number];
+        const mm = args[2] as ArrayLike<number> | null;
+        const has = !!mm && mm.length >= 4 && Number.isFinite(mm[0]);
+        const box = has ? this.boxOf(s.ctm, mm[0], mm[1], mm[2], mm[3]) : undefined;
+        if (this.pendingClip) {
+          this.pendingClip = false;
+          if (box) s.clip = intersect(s.clip, box);
+        }
+        if (!box || paintOp === 'endPath') return;
+        const b = intersect(box, s.clip);
+        if (!big(b)) return; // rules and hairlines hide nothing
+        if (paintOp === 'stroke' || paintOp === 'closeStroke') this.paints.push({ at: i, bbox: b, kind: 'unknown' });
+        else this.paint(i, b, isRect(args[1]));
+        return;
+      }
+      case 'paintSolidColorImageMask': {
+        const b = unit();
+        if (big(b)) this.paint(i, b, true);
+        return;
+      }
+      case 'paintImageXObject':
+      case 'paintInlineImageXObject':
+      case 'paintImageXObjectRepeat': {
+        const b = unit();
+        if (area(b) > 0) this.paints.push({ at: i, bbox: b, kind: s.fillAlpha >= 1 && s.plain ? 'image' : 'unknown' });
+        return;
+      }
+      case 'paintImageMaskXObject':
+      case 'shadingFill': {
+        const b = op === 'shadingFill' ? intersect(s.clip, this.page) : unit();
+        if (area(b) > 0) this.paints.push({ at: i, bbox: b, kind: 'unknown' });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** One show-text operator: its advance (as pdf.js's canvas computes it), box and drawing. */
+  private showText(args: unknown[], i: number): void {
+    const s = this.s;
+    const glyphs = Array.isArray(args[0]) ? (args[0] as unknown[]) : [];
+    const size = Math.abs(s.fontSize);
+    const dir = s.fontSize < 0 ? -1 : 1;
+    const fm = this.fonts.fontMatrix(s.font) ?? [0.001, 0, 0, 0.001, 0, 0];
+    const vertical = this.fonts.vertical(s.font);
+    let adv = 0;
+    let text = '';
+    for (const g of glyphs) {
+      if (typeof g === 'number') {
+        adv -= (g * size) / 1000;
+        continue;
+      }
+      if (!g || typeof g !== 'object') continue;
+      const gl = g as { unicode?: unknown; width?: unknown; isSpace?: unknown };
+      text += typeof gl.unicode === 'string' ? gl.unicode : '';
+      adv += (Number(gl.width) || 0) * size * fm[0] + ((gl.isSpace ? s.wordSpacing : 0) + s.charSpacing) * dir;
+    }
+    const m = mul(s.ctm, s.textMatrix);
+    const x1 = s.x + adv * s.hScale * dir;
+    const yb = s.y + s.rise;
+    const bbox = this.boxOf(m, Math.min(s.x, x1), yb - 0.2 * size, Math.max(s.x, x1), yb + 0.8 * size);
+    s.x = x1;
+    const key = matchKey(text);
+    if (!key) return;
+    // Width scale of the glyphs against their height scale, on the page.
+    const full = mul(this.viewport, m);
+    const xs = Math.hypot(full[0], full[1]) * Math.abs(s.hScale);
+    const ys = Math.hypot(full[2], full[3]);
+    const fillMode = s.mode & 3;
+    const color =
+      fillMode === 0
+        ? s.fill
+        : fillMode === 1
+          ? s.stroke
+          : s.fill && s.stroke && near(s.fill, s.stroke)
+            ? s.fill
+            : null;
+    const alpha = fillMode === 0 ? s.fillAlpha : fillMode === 1 ? s.strokeAlpha : Math.max(s.fillAlpha, s.strokeAlpha);
+    const run: DrawnRun = {
+      key,
+      text,
+      bbox,
+      at: i,
+      color,
+      mode: s.mode,
+      alpha,
+      squeeze: ys > 0 && !vertical ? xs / ys : 1,
+    };
+    if (!vertical && size > 0 && Number.isFinite(s.clip.x0) && inside(bbox, s.clip) <= 0.1) run.hidden = 'clipped';
+    this.runs.push(run);
+  }
 }
 
 /** The reasons that need the page's paints: rendering mode, alpha, squeeze, background, covers. */
-function decide(
-  runs: (TextRun & { at: number; color: number[] | null; mode: number; alpha: number; squeeze: number })[],
-  paints: Paint[],
-  pageW: number,
-  pageH: number,
-): void {
+function decide(runs: DrawnRun[], paints: Paint[], pageW: number, pageH: number): void {
   const grid = new PaintGrid(paints, pageW, pageH);
   const pageArea = pageW * pageH;
   const images = paints.filter((p) => p.kind === 'image');

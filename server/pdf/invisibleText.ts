@@ -87,7 +87,10 @@ export function leaveOutHidden<S extends { text: string; bbox: BBox }>(
     const r0 = Math.floor(span.bbox.y0 / ROW);
     const r1 = Math.min(r0 + 64, Math.floor(span.bbox.y1 / ROW));
     for (let k = r0; k <= r1; k++) for (const i of rows.get(k) ?? []) seen.add(i);
-    const cands = [...seen].sort((a, b) => a - b).map((i) => runs[i]).filter((r) => overlap(r.bbox, span.bbox));
+    const cands = [...seen]
+      .sort((a, b) => a - b)
+      .map((i) => runs[i])
+      .filter((r) => overlap(r.bbox, span.bbox));
     const hidden = cands.filter((r) => r.hidden);
     if (hidden.length === 0) {
       out.push(span);

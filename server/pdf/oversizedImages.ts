@@ -97,8 +97,10 @@ export function oversizedImageWarning(placements: number, images: readonly Overs
   };
   const limit = `more than the ${MAX_IMAGE_PIXELS / 1024 / 1024}-megapixel limit of image decoding`;
   const how = 'it was not decoded and the page has no picture there (no flag raises this limit; docs/limits.md)';
-  if (images.length === 1 && placements === 1) return `a picture was left out: ${describe(images[0])} is ${limit}: ${how}`;
-  const list = images.slice(0, 8).map(describe).join('; ') + (images.length > 8 ? `; and ${images.length - 8} more` : '');
+  if (images.length === 1 && placements === 1)
+    return `a picture was left out: ${describe(images[0])} is ${limit}: ${how}`;
+  const list =
+    images.slice(0, 8).map(describe).join('; ') + (images.length > 8 ? `; and ${images.length - 8} more` : '');
   const what = placements === 1 ? 'a picture was' : `${placements} pictures were`;
   return `${what} left out, ${limit}: ${images.length === 1 ? '' : 'one of '}${list}: not decoded, no picture there (no flag raises this limit; docs/limits.md)`;
 }

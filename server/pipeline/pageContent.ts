@@ -66,42 +66,15 @@ export async function readPage(
   const W = viewport.width;
   const H = viewport.height;
   const ops = await pdfjsWork(() => page.getOperatorList());
-  const g = readGraphics(
-    ops.fnArray,
-    ops.argsArray,
-    lib.OPS as unknown as Record<string, number>,
-    viewport.transform,
-    W,
-    H,
-  );
+  const OPS = lib.OPS as unknown as Record<string, number>;
+  const g = readGraphics(ops.fnArray, ops.argsArray, OPS, viewport.transform, W, H);
   // Glyphs with no Unicode: symbols (checkboxes, bullets) named by their outlines in the text.
-  const lost = readLostGlyphs(
-    ops.fnArray,
-    ops.argsArray,
-    lib.OPS as unknown as Record<string, number>,
-    glyphSource(page),
-  );
-  // Text a reader cannot see (invisible, transparent, squeezed, clipped away, in the background's
-  // colour or covered) is left out and counted, unless the user keeps it (--keep-hidden-text).
-  let layer = await readSpans(page, viewport.transform);
-  let hiddenText: string | undefined;
-  if (!opts.keepHiddenText) {
-    const runs = readTextRunsDrawn(
-      ops.fnArray,
-      ops.argsArray,
-      lib.OPS as unknown as Record<string, number>,
-      viewport.transform,
-      W,
-      H,
-      fontFacts(page),
-    );
-    const seen = leaveOutHidden(layer, runs);
-    layer = seen.spans;
-    hiddenText = hiddenTextWarning(seen.left);
-  }
-  const spans: PdfSpan[] = withSymbols(layer, lost);
+  const lost = readLostGlyphs(ops.fnArray, ops.argsArray, OPS, glyphSource(page));
+  const seen = await visibleSpans(page, ops, OPS, viewport.transform, W, H, opts.keepHiddenText === true);
+  const hiddenText = seen.warning;
+  const spans: PdfSpan[] = withSymbols(seen.spans, lost);
   const oversized = opts.oversizedImages?.length
-    ? oversizedImageWarning(emptyPlacements(ops.fnArray, lib.OPS as unknown as Record<string, number>), opts.oversizedImages)
+    ? oversizedImageWarning(emptyPlacements(ops.fnArray, OPS), opts.oversizedImages)
     : undefined;
   // Filled-in form fields: their values are in widget annotations, not in the text content.
   spans.push(...notInLayer(await pdfjsWork(() => readFormFieldSpans(page, viewport.transform)), spans));
@@ -165,6 +138,28 @@ export async function readPage(
     ...(hiddenText ? { hiddenText } : {}),
     ...(oversized ? { oversized } : {}),
   };
+}
+
+/**
+ * The text layer without the text a reader cannot see (invisible, transparent, squeezed, clipped
+ * away, in the background's colour or covered), and the warning counting it; all of it when the
+ * user keeps hidden text (--keep-hidden-text).
+ */
+async function visibleSpans(
+  page: PDFPageProxy,
+  ops: { fnArray: number[]; argsArray: unknown[] },
+  OPS: Record<string, number>,
+  viewportTransform: number[],
+  W: number,
+  H: number,
+  keep: boolean,
+): Promise<{ spans: PdfSpan[]; warning?: string }> {
+  const layer = await readSpans(page, viewportTransform);
+  if (keep) return { spans: layer };
+  const runs = readTextRunsDrawn(ops.fnArray, ops.argsArray, OPS, viewportTransform, W, H, fontFacts(page));
+  const seen = leaveOutHidden(layer, runs);
+  const warning = hiddenTextWarning(seen.left);
+  return warning ? { spans: seen.spans, warning } : { spans: seen.spans };
 }
 
 /** Font matrices and writing direction of the fonts pdf.js loaded for the page's operator list. */

@@ -12,7 +12,7 @@ import { engineOptions } from '../../server/convertCommand/engineOptions';
 import { checkOptions } from '../../server/convert/checkParams';
 import { repoRoot } from '../helpers/corpus';
 
-test("every flag of folio convert is named in the README or in docs/", () => {
+test('every flag of folio convert is named in the README or in docs/', () => {
   const root = repoRoot();
   const docs = [
     readFileSync(join(root, 'README.md'), 'utf8'),

@@ -60,17 +60,20 @@ test('XeLaTeX page: white, box-coloured, squeezed, covered, clipped and under-a-
   const a = await page1('hidden-tex.pdf');
   const text = bodyText([a]);
   assert.deepEqual(labels(text, 'HIDDEN'), [], text);
-  assert.deepEqual(labels(text, 'SEEN').map((l) => l.split(' ').slice(0, 3).join(' ')), [
-    'SEEN body',
-    'SEEN light grey',
-    'SEEN shaded header',
-    'SEEN tinted callout',
-    'SEEN white on',
-    'SEEN condensed',
-    'SEEN inside clip',
-    'SEEN over a',
-    'SEEN closing',
-  ]);
+  assert.deepEqual(
+    labels(text, 'SEEN').map((l) => l.split(' ').slice(0, 3).join(' ')),
+    [
+      'SEEN body',
+      'SEEN light grey',
+      'SEEN shaded header',
+      'SEEN tinted callout',
+      'SEEN white on',
+      'SEEN condensed',
+      'SEEN inside clip',
+      'SEEN over a',
+      'SEEN closing',
+    ],
+  );
   const w = a.warnings.find((x) => x.includes('hidden text')) ?? '';
   assert.match(w, /^6 hidden text runs left out/);
   assert.match(w, /1 white on white/);
@@ -104,7 +107,9 @@ test('Chromium page: white, box-coloured, covered and scaleX(0.08) text left out
   assert.match(w, /2 white on white/);
   const kept = bodyText([await page1('hidden-chromium.pdf', true)]);
   assert.deepEqual(
-    labels(kept, 'HIDDEN').map((l) => l.split(' ').slice(0, 2).join(' ')).sort(),
+    labels(kept, 'HIDDEN')
+      .map((l) => l.split(' ').slice(0, 2).join(' '))
+      .sort(),
     ['HIDDEN box', 'HIDDEN covered', 'HIDDEN squeezed', 'HIDDEN white'],
   );
 });

@@ -101,5 +101,8 @@ test('pictures within the limit, and pages that place no oversized image, get no
     ]),
   );
   assert.equal(both.length, 1);
-  assert.match(both[0], /^a picture was left out: image \/Scan \(object 7 0 R\), 10000 × 9000 pixels \(90 megapixels\)/);
+  assert.match(
+    both[0],
+    /^a picture was left out: image \/Scan \(object 7 0 R\), 10000 × 9000 pixels \(90 megapixels\)/,
+  );
 });
