@@ -408,6 +408,17 @@ class RunWalker {
         if (area(b) > 0) this.paints.push({ at: i, bbox: b, kind: s.fillAlpha >= 1 && s.plain ? 'image' : 'unknown' });
         return;
       }
+      case 'beginGroup': {
+        // A transparency group or soft mask: what it paints is composited in ways not followed
+        // here (issue18032.pdf's orange card comes out of one), so beneath it the colour is unknown.
+        const g = (args[0] ?? {}) as { bbox?: ArrayLike<number>; matrix?: ArrayLike<number> };
+        const m = g.matrix && g.matrix.length === 6 ? mul(s.ctm, Array.from(g.matrix)) : s.ctm;
+        const bb = g.bbox;
+        const box = bb && bb.length === 4 ? this.boxOf(m, bb[0], bb[1], bb[2], bb[3]) : this.page;
+        const b = intersect(intersect(box, s.clip), this.page);
+        if (area(b) > 0) this.paints.push({ at: i, bbox: b, kind: 'unknown' });
+        return;
+      }
       case 'paintImageMaskXObject':
       case 'shadingFill': {
         const b = op === 'shadingFill' ? intersect(s.clip, this.page) : unit();

@@ -76,7 +76,9 @@ export function leaveOutHidden<S extends { text: string; bbox: BBox }>(
       else rows.set(k, [i]);
     }
   });
-  const count = (r: TextRun): void => {
+  const count = (r: TextRun, text: string): void => {
+    // Runs of blank glyphs (a column of spaces behind a figure) are left out without a word.
+    if (!/[\p{L}\p{N}\p{P}\p{S}]/u.test(text)) return;
     left.total++;
     left.byReason[r.hidden!] = (left.byReason[r.hidden!] ?? 0) + 1;
     if (r.white) left.white++;
@@ -105,7 +107,7 @@ export function leaveOutHidden<S extends { text: string; bbox: BBox }>(
     if (key && hiddenKey.includes(key) && !visibleKey.includes(key)) {
       // The runs this span came from: those whose letters are in it (or that it is part of).
       const from = hidden.filter((r) => key.includes(r.key) || r.key.includes(key));
-      count(from[0] ?? hidden[0]);
+      count(from[0] ?? hidden[0], span.text);
       continue;
     }
     // Merged with visible text: cut out each hidden run's characters.
@@ -114,8 +116,8 @@ export function leaveOutHidden<S extends { text: string; bbox: BBox }>(
       if (visibleKey.includes(r.key)) continue;
       const cut = cutKey(text, r.key);
       if (cut === null) continue;
+      count(r, r.text);
       text = cut;
-      count(r);
     }
     if (text === span.text) out.push(span);
     else if (matchKey(text)) out.push({ ...span, text });
