@@ -14,8 +14,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { analyzePage, openPdf } from '../../server/pipeline/index';
+import { readPage } from '../../server/pipeline/pageContent';
+import { corpusPath } from '../helpers/corpus';
 import type { PageAnalysis } from '../../server/model/analysis';
-import { bodyText, options } from './analyze';
+import { analyzeCorpusPdf, bodyText, options } from './analyze';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'hidden');
 
@@ -111,5 +113,28 @@ test('Chromium page: white, box-coloured, covered and scaleX(0.08) text left out
       .map((l) => l.split(' ').slice(0, 2).join(' '))
       .sort(),
     ['HIDDEN box', 'HIDDEN covered', 'HIDDEN squeezed', 'HIDDEN white'],
+  );
+});
+
+test('corpus pages: white text on a soft-masked orange card stays; a page number under a picture is left out', async () => {
+  // pdf.js's issue18032.pdf: "BUD Budapest / Liszt Ferenc" in white on an orange card that a
+  // transparency group paints; the rule must not call it white on white.
+  const doc = await openPdf(corpusPath('pdfjs-test-pdfs/issue18032.pdf'));
+  try {
+    const page = await doc.doc.getPage(1);
+    const raw = await readPage(page, 1);
+    assert.match(raw.content.spans.map((x) => x.text).join(' '), /BUD\s+Budapest\s+Liszt Ferenc/);
+    assert.equal(raw.hiddenText, undefined);
+    page.cleanup();
+  } finally {
+    await doc.close();
+  }
+  // docling's right_to_left_02.pdf: the page number "11" lies under the dark cover picture drawn after it.
+  const [rtl] = await analyzeCorpusPdf('docling/pdf/right_to_left_02.pdf', {}, [1]);
+  assert.ok(
+    rtl.warnings.includes(
+      '1 hidden text run left out (a reader of the page does not see them): 1 under an opaque shape or image drawn after them; --keep-hidden-text keeps them',
+    ),
+    rtl.warnings.join('\n'),
   );
 });
