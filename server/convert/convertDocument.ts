@@ -86,6 +86,7 @@ export function analyzeOptions(options: ConvertOptions = {}): AnalyzeOptions {
   if (options.assetsDir) a.assetsDir = options.assetsDir;
   if (options.markdownDir) a.markdownDir = options.markdownDir;
   if (options.providers) a.providers = options.providers;
+  if (options.keepHiddenText) a.keepHiddenText = true;
   return a;
 }
 
