@@ -10,6 +10,7 @@ import { partsToText, toGrid, type DocItem } from '../../model/items';
 import type { Line } from '../lines/index';
 import { buildBlocks, type Block, type BlockLine } from '../blocks/index';
 import { typewriterProse } from '../blocks/typewriter';
+import { joinDropCaps } from '../blocks/dropCap';
 import { classify, type Classified } from '../blocks/classify';
 import { joinLines, vocabularyOf } from '../lines/normalize';
 import { continuesParagraph } from '../blocks/continuation';
@@ -148,7 +149,7 @@ function groupBlocks(state: PageState, marks: BBox[]): Elem[] {
   const elems: Elem[] = [];
   let run: BlockLine[] = [];
   const flush = () => {
-    if (run.length) elems.push({ kind: 'blocks', blocks: buildBlocks(run) });
+    if (run.length) elems.push({ kind: 'blocks', blocks: buildBlocks(joinDropCaps(run)) });
     run = [];
   };
   // On a page set in a typewriter face, its prose lines are read as text, not as code.
