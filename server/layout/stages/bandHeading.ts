@@ -41,7 +41,11 @@ export function bandHeadings(items: DocItem[], state: PageState, holds: (b: BBox
     // Every unit the item holds is a band line: no body line was joined to it.
     if (state.body.some((u) => holds(b, u.bbox))) return it;
     const h = Math.max(...lines.map((u) => u.bbox.y1 - u.bbox.y0));
-    const gap = atTop.length ? gapBelow(b, state.body) : gapAbove(b, state.body);
+    // The nearest line under it (over it at the foot), in the band or the body: a band line right
+    // under it makes it one line of a band block (a form's header box, a masthead's lines), judged
+    // as before.
+    const others = [...state.body, ...(atTop.length ? state.header : state.footer)].filter((u) => !lines.includes(u));
+    const gap = atTop.length ? gapBelow(b, others) : gapAbove(b, others);
     if (gap < (atTop.length ? TOP_GAP_LINES : FOOT_GAP_LINES) * h) return it;
     const furniture: DocItem = { ...it, cls: atTop.length ? 'page_header' : 'page_footer' };
     delete furniture.level;
@@ -53,13 +57,13 @@ function bandLines(band: PageUnit[], b: BBox, holds: (b: BBox, u: BBox) => boole
   return band.filter((u) => u.kind === 'line' && !u.rotated && holds(b, u.bbox));
 }
 
-/** White space from the box down to the text block's nearest unit under it (anywhere across: the block, not a column). */
+/** White space from the box down to the nearest unit under it (anywhere across: the block, not a column). */
 function gapBelow(b: BBox, body: PageUnit[]): number {
   const under = body.filter((u) => u.bbox.y0 >= b.y1 - 1).map((u) => u.bbox.y0 - b.y1);
   return under.length ? Math.max(0, Math.min(...under)) : Infinity;
 }
 
-/** White space from the text block's nearest unit over the box up to it. */
+/** White space from the nearest unit over the box up to it. */
 function gapAbove(b: BBox, body: PageUnit[]): number {
   const over = body.filter((u) => u.bbox.y1 <= b.y0 + 1).map((u) => b.y0 - u.bbox.y1);
   return over.length ? Math.max(0, Math.min(...over)) : Infinity;
