@@ -1,0 +1,2 @@
+// TODO-WIP
+export function readXlsx(..._a: unknown[]): never { throw new Error('not yet'); }
