@@ -45,6 +45,7 @@ export function isCompoundFile(bytes: Uint8Array): boolean {
 export class OfficePackage {
   private readonly entries = new Map<string, EntryInfo>();
   private readonly cache = new Map<string, Uint8Array>();
+  private readonly xmlCache = new Map<string, XmlElement | undefined>();
 
   /** Checks the container and the declared sizes; throws a FolioError naming `file`. */
   constructor(
@@ -129,6 +130,13 @@ export class OfficePackage {
 
   /** A part as an XML element tree; hostile or broken XML is a FolioError naming the file and part. */
   xml(path: string): XmlElement | undefined {
+    if (this.xmlCache.has(path)) return this.xmlCache.get(path);
+    const el = this.parse(path);
+    this.xmlCache.set(path, el);
+    return el;
+  }
+
+  private parse(path: string): XmlElement | undefined {
     const data = this.bytesOf(path);
     if (!data) return undefined;
     try {
