@@ -41,6 +41,7 @@ import { repoRoot } from './repo';
 import { requireMeasured } from './report/nothingMeasured';
 import { REALWORLD_SET, runRealworld } from './realworld/run';
 import { runTableSet, TABLES_SET } from './tables/run';
+import { OFFICE_SET, runOfficeSet } from './office/run';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -64,7 +65,6 @@ const HEAD = ['converter', 'ok', 'NED median', ...METRICS.map((m) => (m.key === 
 
 async function main(): Promise<number> {
   const repo = repoRoot();
-  const root = corpusRoot(repo);
   const asked = (arg('sets')?.split(',') ?? [...QUALITY_SETS, ...MULTICOL_SETS, MATH_SET, TABLES_SET]).map((s) =>
     s.trim(),
   );
@@ -73,7 +73,9 @@ async function main(): Promise<number> {
   // `realworld` (issue 23, eval/realworld/) runs on its own one-page PDFs, after any other set.
   const withRealworld = asked.includes(REALWORLD_SET);
   const withTables = asked.includes(TABLES_SET);
-  const sets = asked.filter((s) => s !== MATH_SET && s !== REALWORLD_SET && s !== TABLES_SET);
+  // `office` (issue 41, eval/office/): Docling's DOCX/PPTX/XLSX/HTML/CSV/Markdown test documents.
+  const withOffice = asked.includes(OFFICE_SET);
+  const sets = asked.filter((s) => s !== MATH_SET && s !== REALWORLD_SET && s !== TABLES_SET && s !== OFFICE_SET);
   const pageSetOptions = () => ({
     outDir: outDirEarly,
     peers: arg('peers')
@@ -87,9 +89,21 @@ async function main(): Promise<number> {
   const pageSets = async (code: number) => {
     if (withTables) code = Math.max(code, await runTableSet(repo, pageSetOptions()));
     if (withRealworld) code = Math.max(code, await runRealworld(repo, pageSetOptions()));
+    if (withOffice)
+      code = Math.max(
+        code,
+        await runOfficeSet(repo, {
+          outDir: outDirEarly,
+          quick: process.argv.includes('--quick'),
+          timeoutMs: Number(arg('timeout-s') ?? 120) * 1000,
+          only: arg('only')?.split(','),
+        }),
+      );
     return code;
   };
   if (sets.length === 0) return pageSets(withMath ? runMathSet(repo, outDirEarly) : 0);
+  // Only the corpus sets need the shared corpus: `office`, `math`, `tables`… run without it.
+  const root = corpusRoot(repo);
   const jobs = Number(arg('jobs') ?? 2);
   const timeoutMs = Number(arg('timeout-s') ?? 120) * 1000;
   const outDir = resolve(arg('out') ?? join(repo, 'eval', 'out'));
