@@ -102,6 +102,11 @@ export class OfficePackage {
     }
   }
 
+  /** The parts inflated so far (a macro project, `vbaProject.bin`, never is: tests check it). */
+  inflated(): string[] {
+    return [...this.cache.keys()];
+  }
+
   has(path: string): boolean {
     return this.entries.has(path);
   }

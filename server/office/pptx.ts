@@ -168,8 +168,7 @@ class SlideReader {
     const id = blip?.attrs['r:embed'];
     const rel = id ? this.rels.get(id) : undefined;
     const item: DocItem = { cls: 'picture', text: '' };
-    const descr = kidPath(pic, 'p:nvPicPr', 'p:cNvPr')?.attrs.descr;
-    if (descr?.trim()) item.caption = { cls: 'caption', text: tidy(descr) };
+    // The alt text (`descr`) is not shown on the slide: Folio leaves it out, as Docling does.
     if (rel && !rel.external) {
       if (!this.saved.has(rel.target)) {
         const ext = pictureExt(rel.target);
