@@ -12,9 +12,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { runFolioCli, cliPath } from '../peers/folio';
-import { meanScores, median, scoreDocument, type DocScores } from '../metrics/score';
+import { comparableText, meanScores, median, parseOutput, scoreDocument, type DocScores } from '../metrics/score';
 import { normalizedEditDistance } from '../metrics/levenshtein';
-import { comparableText, parseOutput } from '../metrics/score';
 import { requireMeasured } from '../report/nothingMeasured';
 import { fmt, markdownTable, textTable } from '../report/textTable';
 
@@ -63,7 +62,14 @@ export async function runOfficeSet(repo: string, o: OfficeSetOptions): Promise<n
     if (docs.length === 0) continue;
     const dir = join(out, format);
     mkdirSync(dir, { recursive: true });
-    const r = await runFolioCli(repo, docs.map((d) => d.source), dir, 1, o.timeoutMs * docs.length, ['--force']);
+    const r = await runFolioCli(
+      repo,
+      docs.map((d) => d.source),
+      dir,
+      1,
+      o.timeoutMs * docs.length,
+      ['--force'],
+    );
     for (const d of docs) {
       const name = basename(d.source);
       const file = join(dir, outputName(d.source));
@@ -72,13 +78,17 @@ export async function runOfficeSet(repo: string, o: OfficeSetOptions): Promise<n
         rows.push({ format, name, error: line.trim() });
         continue;
       }
-      rows.push({ format, name, scores: scoreDocument(readFileSync(d.gt, 'utf8'), readFileSync(file, 'utf8'), 'markdown') });
+      rows.push({
+        format,
+        name,
+        scores: scoreDocument(readFileSync(d.gt, 'utf8'), readFileSync(file, 'utf8'), 'markdown'),
+      });
     }
   }
   requireMeasured(
     rows.length,
     `the office set (${data})`,
-    'It holds Docling\'s test documents and ground truth (eval/office/docling/); check --only.',
+    "It holds Docling's test documents and ground truth (eval/office/docling/); check --only.",
   );
   const head = ['format', 'docs', 'failed', 'NED mean', 'NED median', 'heading F1', 'list F1', 'table cell F1', 'TEDS'];
   const table: string[][] = [];
@@ -133,7 +143,9 @@ export async function runOfficeSet(repo: string, o: OfficeSetOptions): Promise<n
     '',
     markdownTable(['format', 'document', 'NED', 'heading F1', 'list F1', 'table cell F1', 'error'], perDoc),
     '',
-    ...(made.rows.length ? ['## LibreOffice documents: DOCX vs its PDF export', '', markdownTable(made.head, made.rows), ''] : []),
+    ...(made.rows.length
+      ? ['## LibreOffice documents: DOCX vs its PDF export', '', markdownTable(made.head, made.rows), '']
+      : []),
   ].join('\n');
   writeFileSync(join(out, 'report.md'), report);
   console.log(`\nreport: ${join(out, 'report.md')}`);
@@ -150,7 +162,9 @@ function compareMade(repo: string, out: string, o: OfficeSetOptions): { head: st
   const docx = readdirSync(dir).filter((f) => f.endsWith('.docx'));
   const target = join(out, 'made');
   mkdirSync(target, { recursive: true });
-  const pairs = docx.map((f) => ({ docx: join(dir, f), pdf: join(dir, f.replace(/\.docx$/, '.pdf')) })).filter((p) => existsSync(p.pdf));
+  const pairs = docx
+    .map((f) => ({ docx: join(dir, f), pdf: join(dir, f.replace(/\.docx$/, '.pdf')) }))
+    .filter((p) => existsSync(p.pdf));
   return { head, rows: pairs.length ? madeRows(repo, pairs, target, rows) : rows };
 }
 

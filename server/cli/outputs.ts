@@ -32,7 +32,10 @@ export function planOutputs(
   const root = output !== undefined && many ? resolve(output) : undefined;
   return files.map(({ path: pdf, base }) => {
     // A Markdown input keeps its `.md` (`notes.md` → `notes.md.md`, as Docling names it): never its own output.
-    const stem = basename(pdf).replace(/\.(pdf|png|jpe?g|tiff?|docx|docm|dotx|pptx|pptm|ppsx|xlsx|xlsm|html?|xhtml|csv)$/i, '');
+    const stem = basename(pdf).replace(
+      /\.(pdf|png|jpe?g|tiff?|docx|docm|dotx|pptx|pptm|ppsx|xlsx|xlsm|html?|xhtml|csv)$/i,
+      '',
+    );
     let folder: string;
     if (output === undefined) folder = dirname(resolve(pdf));
     else if (!many) return { pdf, out: resolve(output) };

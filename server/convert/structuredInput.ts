@@ -38,7 +38,10 @@ export function readWithPictures(
     savePicture:
       assetsDir && mdDir
         ? (data, ext) => {
-            const file = join(assetsDir, fitFileName(`${stem}-${pictures.length + 1}`, `.${ext === 'jpeg' ? 'jpg' : ext}`));
+            const file = join(
+              assetsDir,
+              fitFileName(`${stem}-${pictures.length + 1}`, `.${ext === 'jpeg' ? 'jpg' : ext}`),
+            );
             pictures.push({ file, data });
             return relative(mdDir, file).split(sep).join('/');
           }

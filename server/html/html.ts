@@ -20,10 +20,63 @@ interface Node {
   content?: Node;
 }
 
-const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'iframe', 'object', 'embed', 'svg', 'math',
-  'canvas', 'video', 'audio', 'select', 'button', 'input', 'textarea', 'link', 'meta', 'base']);
-const INLINE = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em', 'font', 'i', 'kbd', 'mark',
-  'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var', 'wbr', 'del', 'ins', 'label', 'strike', 'big', 'nobr']);
+const SKIP = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'head',
+  'iframe',
+  'object',
+  'embed',
+  'svg',
+  'math',
+  'canvas',
+  'video',
+  'audio',
+  'select',
+  'button',
+  'input',
+  'textarea',
+  'link',
+  'meta',
+  'base',
+]);
+const INLINE = new Set([
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'cite',
+  'code',
+  'data',
+  'dfn',
+  'em',
+  'font',
+  'i',
+  'kbd',
+  'mark',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'tt',
+  'u',
+  'var',
+  'wbr',
+  'del',
+  'ins',
+  'label',
+  'strike',
+  'big',
+  'nobr',
+]);
 
 const attr = (n: Node, name: string) => n.attrs?.find((a) => a.name === name)?.value;
 
@@ -69,7 +122,11 @@ class HtmlReader {
       return;
     }
     if (INLINE.has(tag)) {
-      if ((n.childNodes ?? []).some((c) => c.tagName === 'img' || (c.tagName && !INLINE.has(c.tagName) && c.tagName !== 'br')))
+      if (
+        (n.childNodes ?? []).some(
+          (c) => c.tagName === 'img' || (c.tagName && !INLINE.has(c.tagName) && c.tagName !== 'br'),
+        )
+      )
         for (const c of n.childNodes ?? []) this.block(c, listDepth);
       else this.buffer += textContent(n);
       return;
@@ -79,7 +136,8 @@ class HtmlReader {
     if (m) {
       const text = tidy(textContent(n));
       const level = Number(m[1]);
-      if (text) this.items.push(level === 1 ? { cls: 'title', text } : { cls: 'section_header', level: level - 1, text });
+      if (text)
+        this.items.push(level === 1 ? { cls: 'title', text } : { cls: 'section_header', level: level - 1, text });
       return;
     }
     switch (tag) {
@@ -129,7 +187,8 @@ class HtmlReader {
       const text = tidy(own.map(textContent).join(''));
       const value = Number(attr(li, 'value'));
       if (Number.isFinite(value) && attr(li, 'value') !== undefined) k = value;
-      if (text) this.items.push({ cls: 'list_item', level: depth, ordered, marker: ordered ? `${k}.` : undefined, text });
+      if (text)
+        this.items.push({ cls: 'list_item', level: depth, ordered, marker: ordered ? `${k}.` : undefined, text });
       k++;
       for (const c of nested) this.list(c, c.tagName === 'ol', depth + 1);
     }
@@ -202,7 +261,9 @@ export function readHtml(text: string, opts: ReadOptions = {}): StructuredDocume
   reader.block(body);
   const warnings =
     reader.unfetched > 0
-      ? [`${reader.unfetched} picture(s) named by URL or path were not fetched (Folio never loads remote or linked resources): placeholders`]
+      ? [
+          `${reader.unfetched} picture(s) named by URL or path were not fetched (Folio never loads remote or linked resources): placeholders`,
+        ]
       : [];
   return { format: 'html', pages: [{ page: 1, ...LETTER, items: reader.items }], warnings };
 }

@@ -47,7 +47,11 @@ export function parseCsv(text: string, delim: string, maxCells = Infinity): { ro
 }
 
 function sniff(text: string): string {
-  const sample = text.split(/\r?\n/).filter((l) => l.length > 0).slice(0, 20).join('\n');
+  const sample = text
+    .split(/\r?\n/)
+    .filter((l) => l.length > 0)
+    .slice(0, 20)
+    .join('\n');
   let best = ',';
   let bestScore = -1;
   for (const d of [',', ';', '\t', '|']) {
@@ -78,6 +82,8 @@ export function readCsv(text: string, opts: ReadOptions = {}): StructuredDocumen
     }),
   );
   const items: DocItem[] = table.length ? [{ cls: 'table', text: '', table }] : [];
-  const warnings = truncated ? [`more than ${maxCells} cells: the rows after the first ${filled.length} were left out`] : [];
+  const warnings = truncated
+    ? [`more than ${maxCells} cells: the rows after the first ${filled.length} were left out`]
+    : [];
   return { format: 'csv', pages: [{ page: 1, ...LETTER, items }], warnings };
 }

@@ -139,7 +139,10 @@ class DocxReader {
     const runs: Runs = { parts: [], pictures: [], boxes: [] };
     this.inline(p, runs);
     const parts = mergeParts(runs.parts);
-    const plain = parts.filter((x) => !x.math).map((x) => x.text).join('');
+    const plain = parts
+      .filter((x) => !x.math)
+      .map((x) => x.text)
+      .join('');
     const hasText = plain.trim().length > 0;
     const maths = parts.filter((x) => x.math);
 
@@ -412,7 +415,11 @@ function withParts(item: DocItem, parts: InlinePart[]): DocItem {
 
 /** The text one block contributes to a table cell (a nested table: its cells' text). */
 function cellPiece(it: DocItem): string {
-  if (it.table) return it.table.flatMap((r) => r.map((c) => c.text)).filter(Boolean).join(' ');
+  if (it.table)
+    return it.table
+      .flatMap((r) => r.map((c) => c.text))
+      .filter(Boolean)
+      .join(' ');
   if (it.cls === 'list_item') return (it.marker ?? '-') + ' ' + it.text;
   return it.text;
 }

@@ -51,13 +51,19 @@ function blocks(tokens: Token[], out: DocItem[], depth = 0): void {
       case 'heading': {
         const h = t as Tokens.Heading;
         const text = tidy(inlineText(h.tokens, h.text));
-        if (text) out.push(h.depth === 1 ? { cls: 'title', text } : { cls: 'section_header', level: h.depth - 1, text });
+        if (text)
+          out.push(h.depth === 1 ? { cls: 'title', text } : { cls: 'section_header', level: h.depth - 1, text });
         break;
       }
       case 'paragraph': {
         const p = t as Tokens.Paragraph;
         const images = (p.tokens ?? []).filter((x) => x.type === 'image');
-        const text = tidy(inlineText(p.tokens.filter((x) => x.type !== 'image'), p.text));
+        const text = tidy(
+          inlineText(
+            p.tokens.filter((x) => x.type !== 'image'),
+            p.text,
+          ),
+        );
         if (text) out.push({ cls: 'text', text });
         for (const img of images) {
           const alt = tidy((img as Tokens.Image).text);
@@ -76,12 +82,17 @@ function blocks(tokens: Token[], out: DocItem[], depth = 0): void {
         let n = typeof l.start === 'number' ? l.start : 1;
         for (const item of l.items) {
           const first = item.tokens.find((x) => x.type === 'text' || x.type === 'paragraph') as
-            | Tokens.Text
-            | Tokens.Paragraph
-            | undefined;
+            Tokens.Text | Tokens.Paragraph | undefined;
           const text = tidy(first ? inlineText(first.tokens, first.text) : '');
           if (item.task) out.push({ cls: item.checked ? 'checkbox_selected' : 'checkbox_unselected', text });
-          else out.push({ cls: 'list_item', level: depth, ordered: l.ordered, marker: l.ordered ? `${n}.` : undefined, text });
+          else
+            out.push({
+              cls: 'list_item',
+              level: depth,
+              ordered: l.ordered,
+              marker: l.ordered ? `${n}.` : undefined,
+              text,
+            });
           n++;
           const rest = item.tokens.filter((x) => x !== first);
           const nested: DocItem[] = [];

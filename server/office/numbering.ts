@@ -21,10 +21,27 @@ export interface ListLabel {
 }
 
 function roman(n: number): string {
-  const table: [number, string][] = [[1000, 'm'], [900, 'cm'], [500, 'd'], [400, 'cd'], [100, 'c'], [90, 'xc'],
-    [50, 'l'], [40, 'xl'], [10, 'x'], [9, 'ix'], [5, 'v'], [4, 'iv'], [1, 'i']];
+  const table: [number, string][] = [
+    [1000, 'm'],
+    [900, 'cm'],
+    [500, 'd'],
+    [400, 'cd'],
+    [100, 'c'],
+    [90, 'xc'],
+    [50, 'l'],
+    [40, 'xl'],
+    [10, 'x'],
+    [9, 'ix'],
+    [5, 'v'],
+    [4, 'iv'],
+    [1, 'i'],
+  ];
   let out = '';
-  for (const [v, s] of table) while (n >= v) (out += s), (n -= v);
+  for (const [v, s] of table)
+    while (n >= v) {
+      out += s;
+      n -= v;
+    }
   return out;
 }
 

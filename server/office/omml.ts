@@ -6,30 +6,129 @@
 import { kid, kids, textOf, type XmlElement } from './xml';
 
 const SYMBOLS: Record<string, string> = {
-  α: '\\alpha', β: '\\beta', γ: '\\gamma', δ: '\\delta', ε: '\\epsilon', ϵ: '\\epsilon', ζ: '\\zeta', η: '\\eta',
-  θ: '\\theta', ι: '\\iota', κ: '\\kappa', λ: '\\lambda', μ: '\\mu', ν: '\\nu', ξ: '\\xi', π: '\\pi', ρ: '\\rho',
-  σ: '\\sigma', τ: '\\tau', υ: '\\upsilon', φ: '\\phi', ϕ: '\\phi', χ: '\\chi', ψ: '\\psi', ω: '\\omega',
-  Γ: '\\Gamma', Δ: '\\Delta', Θ: '\\Theta', Λ: '\\Lambda', Ξ: '\\Xi', Π: '\\Pi', Σ: '\\Sigma', Φ: '\\Phi',
-  Ψ: '\\Psi', Ω: '\\Omega', '∞': '\\infty', '×': '\\times', '÷': '\\div', '±': '\\pm', '∓': '\\mp', '≤': '\\leq',
-  '≥': '\\geq', '≠': '\\neq', '≈': '\\approx', '≡': '\\equiv', '∈': '\\in', '∉': '\\notin', '⊂': '\\subset',
-  '⊆': '\\subseteq', '∪': '\\cup', '∩': '\\cap', '→': '\\rightarrow', '←': '\\leftarrow', '⇒': '\\Rightarrow',
-  '⇔': '\\Leftrightarrow', '∂': '\\partial', '∇': '\\nabla', '⋅': '\\cdot', '·': '\\cdot', '…': '\\ldots',
-  '⋯': '\\cdots', '∀': '\\forall', '∃': '\\exists', '¬': '\\neg', '∧': '\\wedge', '∨': '\\vee', '∘': '\\circ',
-  '′': "'", '−': '-', '∗': '*',
+  α: '\\alpha',
+  β: '\\beta',
+  γ: '\\gamma',
+  δ: '\\delta',
+  ε: '\\epsilon',
+  ϵ: '\\epsilon',
+  ζ: '\\zeta',
+  η: '\\eta',
+  θ: '\\theta',
+  ι: '\\iota',
+  κ: '\\kappa',
+  λ: '\\lambda',
+  μ: '\\mu',
+  ν: '\\nu',
+  ξ: '\\xi',
+  π: '\\pi',
+  ρ: '\\rho',
+  σ: '\\sigma',
+  τ: '\\tau',
+  υ: '\\upsilon',
+  φ: '\\phi',
+  ϕ: '\\phi',
+  χ: '\\chi',
+  ψ: '\\psi',
+  ω: '\\omega',
+  Γ: '\\Gamma',
+  Δ: '\\Delta',
+  Θ: '\\Theta',
+  Λ: '\\Lambda',
+  Ξ: '\\Xi',
+  Π: '\\Pi',
+  Σ: '\\Sigma',
+  Φ: '\\Phi',
+  Ψ: '\\Psi',
+  Ω: '\\Omega',
+  '∞': '\\infty',
+  '×': '\\times',
+  '÷': '\\div',
+  '±': '\\pm',
+  '∓': '\\mp',
+  '≤': '\\leq',
+  '≥': '\\geq',
+  '≠': '\\neq',
+  '≈': '\\approx',
+  '≡': '\\equiv',
+  '∈': '\\in',
+  '∉': '\\notin',
+  '⊂': '\\subset',
+  '⊆': '\\subseteq',
+  '∪': '\\cup',
+  '∩': '\\cap',
+  '→': '\\rightarrow',
+  '←': '\\leftarrow',
+  '⇒': '\\Rightarrow',
+  '⇔': '\\Leftrightarrow',
+  '∂': '\\partial',
+  '∇': '\\nabla',
+  '⋅': '\\cdot',
+  '·': '\\cdot',
+  '…': '\\ldots',
+  '⋯': '\\cdots',
+  '∀': '\\forall',
+  '∃': '\\exists',
+  '¬': '\\neg',
+  '∧': '\\wedge',
+  '∨': '\\vee',
+  '∘': '\\circ',
+  '′': "'",
+  '−': '-',
+  '∗': '*',
 };
 
 const NARY: Record<string, string> = {
-  '∑': '\\sum', '∏': '\\prod', '∐': '\\coprod', '∫': '\\int', '∬': '\\iint', '∭': '\\iiint', '∮': '\\oint',
-  '⋃': '\\bigcup', '⋂': '\\bigcap', '⋁': '\\bigvee', '⋀': '\\bigwedge',
+  '∑': '\\sum',
+  '∏': '\\prod',
+  '∐': '\\coprod',
+  '∫': '\\int',
+  '∬': '\\iint',
+  '∭': '\\iiint',
+  '∮': '\\oint',
+  '⋃': '\\bigcup',
+  '⋂': '\\bigcap',
+  '⋁': '\\bigvee',
+  '⋀': '\\bigwedge',
 };
 
 const ACCENTS: Record<string, string> = {
-  '\u0302': '\\hat', '\u0303': '\\tilde', '\u0307': '\\dot', '\u0308': '\\ddot', '\u20d7': '\\vec', '\u0304': '\\bar',
-  '\u0301': '\\acute', '\u0300': '\\grave', '\u030c': '\\check', '\u0306': '\\breve',
+  '\u0302': '\\hat',
+  '\u0303': '\\tilde',
+  '\u0307': '\\dot',
+  '\u0308': '\\ddot',
+  '\u20d7': '\\vec',
+  '\u0304': '\\bar',
+  '\u0301': '\\acute',
+  '\u0300': '\\grave',
+  '\u030c': '\\check',
+  '\u0306': '\\breve',
 };
 
-const FUNCTIONS = new Set(['sin', 'cos', 'tan', 'cot', 'sec', 'csc', 'log', 'ln', 'exp', 'lim', 'max', 'min',
-  'sinh', 'cosh', 'tanh', 'arcsin', 'arccos', 'arctan', 'det', 'sup', 'inf', 'gcd']);
+const FUNCTIONS = new Set([
+  'sin',
+  'cos',
+  'tan',
+  'cot',
+  'sec',
+  'csc',
+  'log',
+  'ln',
+  'exp',
+  'lim',
+  'max',
+  'min',
+  'sinh',
+  'cosh',
+  'tanh',
+  'arcsin',
+  'arccos',
+  'arctan',
+  'det',
+  'sup',
+  'inf',
+  'gcd',
+]);
 
 function escapeText(s: string): string {
   let out = '';
@@ -100,9 +199,21 @@ function node(el: XmlElement): string {
       const beg = val(pr, 'm:begChr') ?? '(';
       const end = val(pr, 'm:endChr') ?? ')';
       const sep = val(pr, 'm:sepChr') ?? '|';
-      const inner = kids(el, 'm:e').map(arg).join(sep === '|' ? ' \\mid ' : sep);
+      const inner = kids(el, 'm:e')
+        .map(arg)
+        .join(sep === '|' ? ' \\mid ' : sep);
       const delim = (c: string, fallback: string) =>
-        c === '' ? '.' : c === '{' ? '\\{' : c === '}' ? '\\}' : c === '⟨' ? '\\langle' : c === '⟩' ? '\\rangle' : c || fallback;
+        c === ''
+          ? '.'
+          : c === '{'
+            ? '\\{'
+            : c === '}'
+              ? '\\}'
+              : c === '⟨'
+                ? '\\langle'
+                : c === '⟩'
+                  ? '\\rangle'
+                  : c || fallback;
       return `\\left${delim(beg, '(')}${inner}\\right${delim(end, ')')}`;
     }
     case 'm:func': {

@@ -88,7 +88,8 @@ export class OfficePackage {
               `part ${f.name} inflates ${Math.round(f.originalSize / Math.max(1, f.size))}× (limit ${limits.maxRatio}×)`,
             );
           total += f.originalSize;
-          if (total > limits.maxTotalBytes) throw tooLarge(`its parts inflate to more than ${limits.maxTotalBytes} bytes`);
+          if (total > limits.maxTotalBytes)
+            throw tooLarge(`its parts inflate to more than ${limits.maxTotalBytes} bytes`);
           this.entries.set(f.name, { size: f.size, originalSize: f.originalSize });
           return false; // nothing is inflated on this pass
         },

@@ -7,8 +7,7 @@
  */
 import type { DocItem, OtslCell } from '../model/items';
 import type { OfficePackage } from './package';
-import type { ReadOptions, StructuredDocument, StructuredPage } from './types';
-import { LETTER } from './types';
+import { LETTER, type ReadOptions, type StructuredDocument, type StructuredPage } from './types';
 import { kid, kids, textOf, type XmlElement } from './xml';
 
 export const DEFAULT_MAX_CELLS = 1_000_000;
@@ -55,7 +54,11 @@ function cellValue(c: XmlElement, strings: string[]): string {
       return strings[Number(textOf(v))] ?? '';
     case 'inlineStr': {
       const is = kid(c, 's:is');
-      return kid(is, 's:t') ? textOf(kid(is, 's:t')) : kids(is, 's:r').map((r) => textOf(kid(r, 's:t'))).join('');
+      return kid(is, 's:t')
+        ? textOf(kid(is, 's:t'))
+        : kids(is, 's:r')
+            .map((r) => textOf(kid(r, 's:t')))
+            .join('');
     }
     case 'b':
       return textOf(v) === '1' ? 'True' : 'False';
@@ -71,7 +74,9 @@ function cellValue(c: XmlElement, strings: string[]): string {
 function blocks(cells: Map<string, string>, merges: Merge[]): Merge[] {
   const key = (r: number, c: number) => `${r},${c}`;
   const filled = new Set(cells.keys());
-  for (const m of merges) for (let r = m.r0; r <= m.r1; r++) for (let c = m.c0; c <= m.c1; c++) if (filled.has(key(m.r0, m.c0))) filled.add(key(r, c));
+  for (const m of merges)
+    for (let r = m.r0; r <= m.r1; r++)
+      for (let c = m.c0; c <= m.c1; c++) if (filled.has(key(m.r0, m.c0))) filled.add(key(r, c));
   const seen = new Set<string>();
   const out: Merge[] = [];
   for (const start of filled) {
@@ -86,7 +91,12 @@ function blocks(cells: Map<string, string>, merges: Merge[]): Merge[] {
       box.c0 = Math.min(box.c0, c);
       box.r1 = Math.max(box.r1, r);
       box.c1 = Math.max(box.c1, c);
-      for (const [dr, dc] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+      for (const [dr, dc] of [
+        [1, 0],
+        [-1, 0],
+        [0, 1],
+        [0, -1],
+      ]) {
         const n = key(r + dr, c + dc);
         if (filled.has(n) && !seen.has(n)) {
           seen.add(n);
@@ -161,7 +171,9 @@ export function readXlsx(pkg: OfficePackage, opts: ReadOptions = {}): Structured
     for (const box of blocks(cells, merges)) {
       const area = (box.r1 - box.r0 + 1) * (box.c1 - box.c0 + 1);
       if (area > maxCells) {
-        warnings.push(`sheet "${name}": a block of ${area} cells is past the cell limit of ${maxCells} and was left out`);
+        warnings.push(
+          `sheet "${name}": a block of ${area} cells is past the cell limit of ${maxCells} and was left out`,
+        );
         continue;
       }
       items.push(tableOf(box, cells, merges));

@@ -63,7 +63,10 @@ test('each format writes a DoclingDocument valid against docling-core 2.87.1, an
   }
   const report = JSON.parse(readFileSync(join(out, 'report.docling.json'), 'utf8'));
   assert.ok(report.groups.some((g: { label: string }) => g.label === 'list'));
-  assert.ok(report.tables[0].data.table_cells.some((c: { col_span: number }) => c.col_span === 2), 'the colspan');
+  assert.ok(
+    report.tables[0].data.table_cells.some((c: { col_span: number }) => c.col_span === 2),
+    'the colspan',
+  );
 
   const chunks = join(dir, 'chunks');
   const c = run(...INPUTS.map((i) => i[0]), '-o', chunks + '/', '--format', 'chunks');

@@ -39,7 +39,7 @@ function convert(file: string): { status: number | null; stderr: string; written
 /** The LibreOffice report with one part replaced (or added). */
 function withPart(name: string, part: string, data: Uint8Array | string): string {
   const files = unzipSync(readFileSync(report()));
-  files[part] = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+  files[part] = (typeof data === 'string' ? new TextEncoder().encode(data) : data) as Uint8Array<ArrayBuffer>;
   const file = join(dir, name);
   writeFileSync(file, zipSync(files, { level: 9 }));
   return file;
@@ -149,10 +149,14 @@ test('a huge sheet is read up to the cell limit with a warning, not refused', ()
   const file = join(dir, 'huge.xlsx');
   writeFileSync(file, zipSync(files, { level: 6 }));
   const out = mkdtempSync(join(dir, 'out-'));
-  const r = spawnSync(process.execPath, [cli(), 'convert', file, '-o', join(out, 'huge.md'), '--max-document-seconds', '600'], {
-    encoding: 'utf8',
-    timeout: 300_000,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [cli(), 'convert', file, '-o', join(out, 'huge.md'), '--max-document-seconds', '600'],
+    {
+      encoding: 'utf8',
+      timeout: 300_000,
+    },
+  );
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /huge\.xlsx: the workbook has more than 1000000 filled cells/);
   assert.ok(existsSync(join(out, 'huge.md')));

@@ -51,7 +51,10 @@ test('Word numbering: labels, restarts and levels come from numbering.xml', () =
     ordered.slice(0, 3).map((i) => i.marker),
     ['1.', '2.', '3.'],
   );
-  assert.ok(its.some((i) => i.cls === 'list_item' && (i.level ?? 0) >= 2), 'a third-level item');
+  assert.ok(
+    its.some((i) => i.cls === 'list_item' && (i.level ?? 0) >= 2),
+    'a third-level item',
+  );
 });
 
 test('numbered headings carry their printed numbers (1, 1.1, 1.2)', () => {
