@@ -9,6 +9,8 @@
  * `math` (in the default sets) is the typeset formulas-and-tables set of issue 11: it runs
  * `eval/gen/math/mathset.main.ts` (formula match and table cell F1/TEDS, every peer beside
  * Folio) after the text sets, into `<out>/mathset/`; its exit code counts.
+ * `office` (in the default sets) is issue 41's set of Docling's own DOCX/PPTX/XLSX/HTML/CSV/Markdown test
+ * documents against its ground truth: eval/office/run.ts, into `<out>/office/`.
  * `realworld` (in the default sets) is issues 23/40's person-checked set of olmOCR-bench-style
  * tests on real pages: eval/realworld/run.ts, into `<out>/realworld/`; its sealed part
  * (eval/realworld/sealed.ts) is reported beside the working part by its rates only.
