@@ -45,6 +45,38 @@ function decodeEntities(s: string): string {
     .replace(/&amp;/g, '&');
 }
 
+function listItems(l: Tokens.List, out: DocItem[], depth: number): void {
+  let n = typeof l.start === 'number' ? l.start : 1;
+  for (const item of l.items) {
+    const first = item.tokens.find((x) => x.type === 'text' || x.type === 'paragraph') as
+      Tokens.Text | Tokens.Paragraph | undefined;
+    const text = tidy(first ? inlineText(first.tokens, first.text) : '');
+    if (item.task) out.push({ cls: item.checked ? 'checkbox_selected' : 'checkbox_unselected', text });
+    else
+      out.push({
+        cls: 'list_item',
+        level: depth,
+        ordered: l.ordered,
+        marker: l.ordered ? `${n}.` : undefined,
+        text,
+      });
+    n++;
+    const rest = item.tokens.filter((x) => x !== first);
+    const nested: DocItem[] = [];
+    blocks(rest, nested, depth + 1);
+    out.push(...nested);
+  }
+}
+
+function tableItem(tb: Tokens.Table): DocItem {
+  const cell = (c: Tokens.TableCell, tag: 'ched' | 'fcel'): OtslCell => {
+    const text = tidy(inlineText(c.tokens, c.text));
+    return { tag: text ? tag : 'ecel', text };
+  };
+  const rows = [tb.header.map((c) => cell(c, 'ched')), ...tb.rows.map((r) => r.map((c) => cell(c, 'fcel')))];
+  return { cls: 'table', text: '', table: rows };
+}
+
 function blocks(tokens: Token[], out: DocItem[], depth = 0): void {
   for (const t of tokens) {
     switch (t.type) {
@@ -77,40 +109,12 @@ function blocks(tokens: Token[], out: DocItem[], depth = 0): void {
         if (text) out.push({ cls: 'text', text });
         break;
       }
-      case 'list': {
-        const l = t as Tokens.List;
-        let n = typeof l.start === 'number' ? l.start : 1;
-        for (const item of l.items) {
-          const first = item.tokens.find((x) => x.type === 'text' || x.type === 'paragraph') as
-            Tokens.Text | Tokens.Paragraph | undefined;
-          const text = tidy(first ? inlineText(first.tokens, first.text) : '');
-          if (item.task) out.push({ cls: item.checked ? 'checkbox_selected' : 'checkbox_unselected', text });
-          else
-            out.push({
-              cls: 'list_item',
-              level: depth,
-              ordered: l.ordered,
-              marker: l.ordered ? `${n}.` : undefined,
-              text,
-            });
-          n++;
-          const rest = item.tokens.filter((x) => x !== first);
-          const nested: DocItem[] = [];
-          blocks(rest, nested, depth + 1);
-          out.push(...nested);
-        }
+      case 'list':
+        listItems(t as Tokens.List, out, depth);
         break;
-      }
-      case 'table': {
-        const tb = t as Tokens.Table;
-        const cell = (c: Tokens.TableCell, tag: 'ched' | 'fcel'): OtslCell => {
-          const text = tidy(inlineText(c.tokens, c.text));
-          return { tag: text ? tag : 'ecel', text };
-        };
-        const rows = [tb.header.map((c) => cell(c, 'ched')), ...tb.rows.map((r) => r.map((c) => cell(c, 'fcel')))];
-        out.push({ cls: 'table', text: '', table: rows });
+      case 'table':
+        out.push(tableItem(t as Tokens.Table));
         break;
-      }
       case 'code': {
         const c = t as Tokens.Code;
         const item: DocItem = { cls: 'code', text: c.text };

@@ -228,6 +228,14 @@ function node(el: XmlElement): string {
       const chr = val(kid(el, 'm:accPr'), 'm:chr') ?? '\u0302';
       return `${ACCENTS[chr] ?? '\\hat'}${group(arg(kid(el, 'm:e')))}`;
     }
+    default:
+      return decoration(el);
+  }
+}
+
+/** Bars, braces, arrays, matrices and the containers. */
+function decoration(el: XmlElement): string {
+  switch (el.name) {
     case 'm:bar': {
       const pos = val(kid(el, 'm:barPr'), 'm:pos');
       return `${pos === 'bot' ? '\\underline' : '\\overline'}${group(arg(kid(el, 'm:e')))}`;
