@@ -46,6 +46,8 @@ const nodeEntries = [
   ['server/worker/pageWorker.ts', 'dist/pageWorker-main.js'],
   ['server/vlm/vlmWorker.ts', 'dist/vlmWorker.js'],
   ['server/export/exportWorker.ts', 'dist/exportWorker.js'],
+  // `folio serve`'s chunk answers, off the service's event loop (server/serve/chunkInWorker.ts).
+  ['server/serve/chunkWorker.ts', 'dist/serveChunkWorker.js'],
   // dist/cli.js is a small launcher (it starts the first page worker) that loads dist/cli-main.js.
   ['server/cli/launch.ts', 'dist/cli.js'],
   ['server/cli/main.ts', 'dist/cli-main.js'],
