@@ -39,6 +39,7 @@ import { buildPageResult, failedPageResult, joinDocTags, joinPages } from './pag
 import { vlmPageEngine, type VlmPageEngine } from './vlmEngine';
 import { pdfForInput } from './imageInput';
 import { pagePartialStream, type PagePartial } from './pagePartial';
+import { convertStructured, structuredFormatOf } from './structuredInput';
 
 /** Pages after page i that are analysed before page i is emitted (page header/footer repetition). */
 export const FURNITURE_WINDOW = 2;
@@ -132,6 +133,9 @@ export async function convertDocument(
   const engine: EngineName = options.engine ?? 'pipeline';
   const limits = resolveLimits(input.limits);
   checkFile(path);
+  // Word, PowerPoint, Excel, HTML, Markdown, CSV: read from their own structure (structuredInput.ts).
+  const structured = structuredFormatOf(path);
+  if (structured) return convertStructured(path, input.uri, structured, options, sink, signal);
   const docId = randomUUID();
   const results: PageResult[] = [];
   const pageErrors: PageError[] = [];
