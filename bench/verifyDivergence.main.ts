@@ -59,6 +59,48 @@ function top2(v: Float32Array): { id: number; margin: number } {
   return { id, margin: a - b };
 }
 
+function compareRow(pos: number, recorded: number[], l1: Float32Array, lk: Float32Array, window: string): Row {
+  let d = 0;
+  for (let v = 0; v < l1.length; v++) d = Math.max(d, Math.abs(l1[v] - lk[v]));
+  const a = top2(l1);
+  const b = top2(lk);
+  const row: Row = {
+    pos,
+    recorded: recorded[pos],
+    oneRow: a.id,
+    kRow: b.id,
+    window,
+    maxAbsDiff: d,
+    margin1: a.margin,
+    marginK: b.margin,
+  };
+  if (a.id !== b.id) row.flip = { oneRowGap: l1[a.id] - l1[b.id], kRowGap: lk[b.id] - lk[a.id] };
+  return row;
+}
+
+function printRows(rows: Row[], provider: string): void {
+  console.log('pos  recorded  1-row   k-row   window  max|Δlogit|  top-2 margin (1-row)  (k-row)');
+  for (const r of rows)
+    console.log(
+      `${String(r.pos).padStart(3)}  ${String(r.recorded).padStart(8)}  ${String(r.oneRow).padStart(6)}  ${String(r.kRow).padStart(6)}  ${r.window.padStart(6)}  ${r.maxAbsDiff.toExponential(3).padStart(11)}  ${r.margin1.toExponential(3).padStart(12)}  ${r.marginK.toExponential(3).padStart(12)}${r.flip ? `  FLIP (gaps ${r.flip.oneRowGap.toExponential(3)} / ${r.flip.kRowGap.toExponential(3)})` : ''}${r.oneRow !== r.recorded ? '  (1-row ≠ transformers)' : ''}`,
+    );
+  const worst = rows.reduce((m, r) => Math.max(m, r.maxAbsDiff), 0);
+  const minMargin = rows.reduce((m, r) => Math.min(m, r.margin1), Infinity);
+  console.log(
+    `${provider}: max |k-row − 1-row| ${worst.toExponential(3)}; smallest top-2 margin ${minMargin.toExponential(3)}; flips ${rows.filter((r) => r.flip).length}; 1-row ≠ transformers ${rows.filter((r) => r.oneRow !== r.recorded).length}`,
+  );
+}
+
+async function pageImage(page: (typeof HF_PARITY_PAGES)[number]) {
+  const doc = await openPdf(join(repoRootFrom(__dirname), page.pdf));
+  try {
+    const img = await renderPage(doc.doc, await doc.doc.getPage(page.page), HF_PARITY_SCALE, false);
+    return { data: img.data, width: img.width, height: img.height };
+  } finally {
+    await doc.close();
+  }
+}
+
 async function main(): Promise<void> {
   const provider = arg('provider', 'webgpu');
   const pageName = arg('page', 'page1');
@@ -85,14 +127,7 @@ async function main(): Promise<void> {
       : undefined;
     model.promptOn(helper);
     console.log(`load ${(performance.now() - t).toFixed(0)} ms on ${model.provider}`);
-    const doc = await openPdf(join(repoRootFrom(__dirname), page.pdf));
-    let image;
-    try {
-      const img = await renderPage(doc.doc, await doc.doc.getPage(page.page), HF_PARITY_SCALE, false);
-      image = { data: img.data, width: img.width, height: img.height };
-    } finally {
-      await doc.close();
-    }
+    const image = await pageImage(page);
     const timings = { preprocessMs: 0, visionMs: 0, prefillMs: 0, decodeMs: 0, promptTokens: 0, newTokens: 0 };
     const { ids, features } = await model.prepare({ image, instruction: PAGE_INSTRUCTION }, timings);
     console.log(`preprocess ${timings.preprocessMs.toFixed(0)} ms, vision ${timings.visionMs.toFixed(0)} ms`);
@@ -127,39 +162,13 @@ async function main(): Promise<void> {
       t = performance.now();
       const [out] = await s.step([recorded.slice(start, start + k)]);
       const ms = performance.now() - t;
-      out.forEach((lk, j) => {
-        const pos = start + j + 1;
-        const l1 = oneRow[pos];
-        let d = 0;
-        for (let v = 0; v < l1.length; v++) d = Math.max(d, Math.abs(l1[v] - lk[v]));
-        const a = top2(l1);
-        const b = top2(lk);
-        const row: Row = {
-          pos,
-          recorded: recorded[pos],
-          oneRow: a.id,
-          kRow: b.id,
-          window: `${start}:${k}`,
-          maxAbsDiff: d,
-          margin1: a.margin,
-          marginK: b.margin,
-        };
-        if (a.id !== b.id) row.flip = { oneRowGap: l1[a.id] - l1[b.id], kRowGap: lk[b.id] - lk[a.id] };
-        rows.push(row);
-      });
+      out.forEach((lk, j) =>
+        rows.push(compareRow(start + j + 1, recorded, oneRow[start + j + 1], lk, `${start}:${k}`)),
+      );
       console.log(`window ${start}:${k} one run ${ms.toFixed(0)} ms`);
     }
     s.dispose();
-    console.log('pos  recorded  1-row   k-row   window  max|Δlogit|  top-2 margin (1-row)  (k-row)');
-    for (const r of rows)
-      console.log(
-        `${String(r.pos).padStart(3)}  ${String(r.recorded).padStart(8)}  ${String(r.oneRow).padStart(6)}  ${String(r.kRow).padStart(6)}  ${r.window.padStart(6)}  ${r.maxAbsDiff.toExponential(3).padStart(11)}  ${r.margin1.toExponential(3).padStart(12)}  ${r.marginK.toExponential(3).padStart(12)}${r.flip ? `  FLIP (gaps ${r.flip.oneRowGap.toExponential(3)} / ${r.flip.kRowGap.toExponential(3)})` : ''}${r.oneRow !== r.recorded ? '  (1-row ≠ transformers)' : ''}`,
-      );
-    const worst = rows.reduce((m, r) => Math.max(m, r.maxAbsDiff), 0);
-    const minMargin = rows.reduce((m, r) => Math.min(m, r.margin1), Infinity);
-    console.log(
-      `${provider}: max |k-row − 1-row| ${worst.toExponential(3)}; smallest top-2 margin ${minMargin.toExponential(3)}; flips ${rows.filter((r) => r.flip).length}; 1-row ≠ transformers ${rows.filter((r) => r.oneRow !== r.recorded).length}`,
-    );
+    printRows(rows, provider);
     const out = process.argv.includes('--json') ? arg('json', '') : '';
     if (out) writeFileSync(out, JSON.stringify({ provider, page: pageName, prompt: P, rows }, null, 1));
     await model.release();

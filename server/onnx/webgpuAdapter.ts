@@ -25,6 +25,8 @@ export interface WebGpuAdapterInfo {
   software: boolean | undefined;
   /** Where the answer comes from (for the log line). */
   source: string;
+  /** True when no driver with a device Dawn accepts was found (Linux): WebGPU would find no adapter. */
+  none?: boolean;
 }
 
 interface KnownDriver {
@@ -32,20 +34,22 @@ interface KnownDriver {
   name: string;
   vendor: string;
   software: boolean;
+  /** Device nodes a hardware driver needs (its manifest is installed whether or not the GPU is). */
+  device?: 'nvidia' | 'dri';
 }
 
 /** Vulkan drivers by their library's file name. */
 const DRIVERS: KnownDriver[] = [
   { match: /swiftshader/i, name: 'SwiftShader', vendor: 'Google', software: true },
   { match: /lvp|lavapipe/i, name: 'lavapipe', vendor: 'Mesa', software: true },
-  { match: /nvidia/i, name: 'NVIDIA', vendor: 'NVIDIA', software: false },
-  { match: /amdvlk/i, name: 'AMDVLK', vendor: 'AMD', software: false },
-  { match: /radeon/i, name: 'RADV', vendor: 'AMD', software: false },
-  { match: /intel/i, name: 'ANV', vendor: 'Intel', software: false },
-  { match: /freedreno/i, name: 'Turnip', vendor: 'Qualcomm', software: false },
-  { match: /panfrost/i, name: 'PanVK', vendor: 'Arm', software: false },
-  { match: /broadcom/i, name: 'V3DV', vendor: 'Broadcom', software: false },
-  { match: /virtio/i, name: 'Venus (virtio-gpu)', vendor: 'virtual', software: false },
+  { match: /nvidia/i, name: 'NVIDIA', vendor: 'NVIDIA', software: false, device: 'nvidia' },
+  { match: /amdvlk/i, name: 'AMDVLK', vendor: 'AMD', software: false, device: 'dri' },
+  { match: /radeon/i, name: 'RADV', vendor: 'AMD', software: false, device: 'dri' },
+  { match: /intel/i, name: 'ANV', vendor: 'Intel', software: false, device: 'dri' },
+  { match: /freedreno/i, name: 'Turnip', vendor: 'Qualcomm', software: false, device: 'dri' },
+  { match: /panfrost/i, name: 'PanVK', vendor: 'Arm', software: false, device: 'dri' },
+  { match: /broadcom/i, name: 'V3DV', vendor: 'Broadcom', software: false, device: 'dri' },
+  { match: /virtio/i, name: 'Venus (virtio-gpu)', vendor: 'virtual', software: false, device: 'dri' },
   { match: /dzn/i, name: 'Dozen (D3D12)', vendor: 'Microsoft', software: false },
 ];
 
@@ -101,10 +105,21 @@ function manifestLibrary(file: string): string {
   }
 }
 
+/** Whether the device nodes a hardware Vulkan driver needs exist (Mesa's drivers are often installed without their GPU). */
+function deviceNodes(kind: 'nvidia' | 'dri'): boolean {
+  try {
+    if (kind === 'nvidia') return fs.existsSync('/dev/nvidiactl') || fs.existsSync('/dev/nvidia0');
+    return fs.readdirSync('/dev/dri').some((f) => f.startsWith('renderD'));
+  } catch {
+    return false;
+  }
+}
+
 /** What Folio can say about the adapter the WebGPU provider gets on this machine. */
 export function webgpuAdapterInfo(
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
+  hasDevice: (kind: 'nvidia' | 'dri') => boolean = deviceNodes,
 ): WebGpuAdapterInfo {
   if (platform === 'win32')
     return {
@@ -126,19 +141,28 @@ export function webgpuAdapterInfo(
   const drivers = files
     .map((f) => ({ file: f, lib: manifestLibrary(f) }))
     .filter((d) => d.lib)
-    .map((d) => {
-      const known = DRIVERS.find((k) => k.match.test(path.basename(d.lib)) || k.match.test(path.basename(d.file)));
-      return known
-        ? { name: known.name, vendor: known.vendor, software: known.software }
-        : { name: path.basename(d.lib), vendor: undefined, software: undefined };
-    });
+    .map((d) => DRIVERS.find((k) => k.match.test(path.basename(d.lib)) || k.match.test(path.basename(d.file))) ?? d)
+    .filter((d) => !('device' in d) || !d.device || hasDevice(d.device))
+    .map((d) =>
+      'match' in d
+        ? { name: d.name, vendor: d.vendor, software: d.software }
+        : { name: path.basename(d.lib), vendor: undefined, software: undefined },
+    );
   // Dawn asks for a high-performance adapter: any hardware (or unknown) driver before a CPU one;
-  // Mesa's lavapipe is refused by Dawn, so it never is the adapter.
+  // Mesa's lavapipe is refused by Dawn, so it never is the adapter; a hardware driver without
+  // its device nodes has no GPU to offer.
   const pick =
     drivers.find((d) => d.software === false) ??
     drivers.find((d) => d.software === undefined) ??
     drivers.find((d) => d.name === 'SwiftShader');
-  if (!pick) return { backend: 'vulkan', name: 'no Vulkan driver Dawn accepts', software: undefined, source };
+  if (!pick)
+    return {
+      backend: 'vulkan',
+      name: 'no Vulkan device Dawn accepts',
+      software: undefined,
+      source,
+      none: true,
+    };
   return { backend: 'vulkan', name: pick.name, vendor: pick.vendor, software: pick.software, source };
 }
 
