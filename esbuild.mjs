@@ -45,7 +45,11 @@ const nodeEntries = [
   ['server/worker/launch.ts', 'dist/pageWorker.js'],
   ['server/worker/pageWorker.ts', 'dist/pageWorker-main.js'],
   ['server/vlm/vlmWorker.ts', 'dist/vlmWorker.js'],
+  // The VLM worker's look-ahead thread: the next page's tiles while this one decodes (issue 38).
+  ['server/vlm/preprocessWorker.ts', 'dist/preprocessWorker.js'],
   ['server/export/exportWorker.ts', 'dist/exportWorker.js'],
+  // `folio serve`'s chunk answers, off the service's event loop (server/serve/chunkInWorker.ts).
+  ['server/serve/chunkWorker.ts', 'dist/serveChunkWorker.js'],
   // dist/cli.js is a small launcher (it starts the first page worker) that loads dist/cli-main.js.
   ['server/cli/launch.ts', 'dist/cli.js'],
   ['server/cli/main.ts', 'dist/cli-main.js'],

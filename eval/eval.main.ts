@@ -9,8 +9,9 @@
  * `math` (in the default sets) is the typeset formulas-and-tables set of issue 11: it runs
  * `eval/gen/math/mathset.main.ts` (formula match and table cell F1/TEDS, every peer beside
  * Folio) after the text sets, into `<out>/mathset/`; its exit code counts.
- * `realworld` (not in the default sets; `--sets realworld`) is issue 23's person-checked set of
- * olmOCR-bench-style tests on real pages: eval/realworld/run.ts, into `<out>/realworld/`.
+ * `realworld` (in the default sets) is issues 23/40's person-checked set of olmOCR-bench-style
+ * tests on real pages: eval/realworld/run.ts, into `<out>/realworld/`; its sealed part
+ * (eval/realworld/sealed.ts) is reported beside the working part by its rates only.
  * `tables` (in the default sets) is issue 31's table-only set: pages with ground-truth tables
  * (eval/tables/), cell F1 and PubTabNet's TEDS per page, source and producer, into `<out>/tables/`.
  * The sets include the generated multi-column set (`multicol`, `multicol-scan`: issue 15;
@@ -65,9 +66,9 @@ const HEAD = ['converter', 'ok', 'NED median', ...METRICS.map((m) => (m.key === 
 async function main(): Promise<number> {
   const repo = repoRoot();
   const root = corpusRoot(repo);
-  const asked = (arg('sets')?.split(',') ?? [...QUALITY_SETS, ...MULTICOL_SETS, MATH_SET, TABLES_SET]).map((s) =>
-    s.trim(),
-  );
+  const asked = (
+    arg('sets')?.split(',') ?? [...QUALITY_SETS, ...MULTICOL_SETS, MATH_SET, TABLES_SET, REALWORLD_SET]
+  ).map((s) => s.trim());
   const outDirEarly = resolve(arg('out') ?? join(repo, 'eval', 'out'));
   const withMath = asked.includes(MATH_SET);
   // `realworld` (issue 23, eval/realworld/) runs on its own one-page PDFs, after any other set.

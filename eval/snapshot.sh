@@ -9,7 +9,8 @@
 #   - every PDF under test/fixtures/                              fx__<path with / as __>.pdf
 #   - the corpus documents of eval/snapshot.list (pages cut with pdfseparate + pdfunite)
 #                                                                 co__<path with / as __>.pdf
-#   - every page of the real-world set (eval/realworld/tests.jsonl), cut by pages.main
+#   - every page of the real-world set's working part (eval/realworld/tests.jsonl), cut by
+#     pages.main; the sealed part's pages (eval/realworld/sealed.ts) are never converted here
 #                                                                 rw__<page file>.pdf
 # `--sets` takes a part of them (the real-world pages include scans that OCR reads: the slow part).
 # Each format is written by one `folio convert` over all inputs (`--images none`, so pictures are

@@ -10,19 +10,26 @@
  */
 
 /** JSON keys whose values are secrets, wherever they appear (compared without case). */
-const SECRET_KEYS = ['password', 'apiKey', 'api_key', 'authorization', 'token', 'secret'];
+const SECRET_KEYS = ['password', 'apiKey', 'api_key', 'api-key', 'x-api-key', 'authorization', 'token', 'secret'];
 const KEYS = SECRET_KEYS.join('|');
 /**
- * `"key": "value"` in JSON, compact or indented, also once escaped inside a JSON string
- * (`\"key\":\"value\"`). The value may hold escaped quotes.
+ * `"key": value` in JSON, compact or indented, also escaped inside a JSON string once or at any
+ * depth (`\"key\":\"value\"`, `\\\"key\\\"…`): the key's quotes carry some backslashes, and
+ * the value's closing quote is the first with exactly as many. The value is a string, an array
+ * (to its first `]`) or a bare number, boolean or null.
  */
-const JSON_SECRET = new RegExp(
-  `(\\\\?"(?:${KEYS})\\\\?"\\s*:\\s*)(\\\\?")(?:[^"\\\\]|\\\\[^"]|\\\\"(?!\\s*[,}\\]]|$))*\\2`,
+const JSON_SECRET = new RegExp(`((\\\\*)"(?:${KEYS})\\2"\\s*:\\s*)(\\2")[\\s\\S]*?(?<!\\\\)\\2"`, 'gi');
+/** The same keys with a number, boolean or array value (not `token`: JSON-RPC's progress tokens are numbers). */
+const JSON_SECRET_BARE = new RegExp(
+  `((\\\\*)"(?:${KEYS.replace('|token', '')})\\2"\\s*:\\s*)(?:\\[[^\\]]*\\]|[-+\\w.]+)`,
   'gi',
 );
-/** `key=value` / `key: value` outside JSON (a URL query, a message); not "token" (a cancellation token). */
+/**
+ * `key=value` / `key: value` outside JSON (a URL query, a message, a single-quoted repr), and
+ * `Authorization: Bearer <token>` with its scheme; not "token" (a cancellation token).
+ */
 const PLAIN_SECRET = new RegExp(
-  `\\b((?:password|apiKey|api_key|authorization)\\s*[=:]\\s*)(?!\\s*\\\\?")[^\\s&,;"']+`,
+  `\\b((?:password|apiKey|api_key|api-key|x-api-key|authorization)['"]?(?:\\s*[=:]\\s*|\\s+(?=(?:Bearer|Basic|Token)\\s))(?:(?:Bearer|Basic|Token)\\s+)?)(?!\\s*\\\\*")(?:'(?:[^'\\\\]|\\\\.)*'|[^\\s&,;"']+)`,
   'gi',
 );
 
@@ -37,7 +44,11 @@ export function addSecret(value: string | undefined): void {
 }
 
 export function redactSecrets(text: string): string {
-  let out = text.replace(JSON_SECRET, (_m, head: string, quote: string) => `${head}${quote}${REDACTED}${quote}`);
+  let out = text.replace(
+    JSON_SECRET,
+    (_m, head: string, _bs: string, quote: string) => `${head}${quote}${REDACTED}${quote}`,
+  );
+  out = out.replace(JSON_SECRET_BARE, (_m, head: string, bs: string) => `${head}${bs}"${REDACTED}${bs}"`);
   out = out.replace(PLAIN_SECRET, (_m, head: string) => `${head}${REDACTED}`);
   for (const s of knownSecrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
   return out;

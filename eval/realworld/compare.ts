@@ -37,3 +37,40 @@ export function compareRuns(before: ResultRow[], after: ResultRow[], peer = 'Fol
     lost: common.filter((r) => !r.passed && a.get(r.id)!.passed).map((r) => ({ id: r.id, why: r.why })),
   };
 }
+
+/** A part's aggregates as results.json stores them (eval/realworld/report.ts `PartTally`). */
+export interface PartAggregates {
+  tests: number;
+  byType: Record<string, Record<string, { passed: number; total: number }>>;
+  byClass: Record<string, Record<string, { passed: number; total: number }>>;
+}
+
+export interface SealedChange {
+  key: string;
+  before?: { passed: number; total: number };
+  after?: { passed: number; total: number };
+}
+
+/**
+ * The sealed part of two runs compared by its aggregates only (its tests are never stored):
+ * overall, then per test type and per class, for one converter. Undefined when either run has
+ * no sealed aggregates (a run from before the seal).
+ */
+export function compareSealed(
+  before: PartAggregates | undefined,
+  after: PartAggregates | undefined,
+  peer = 'Folio',
+): SealedChange[] | undefined {
+  if (!before?.byType?.[peer] || !after?.byType?.[peer]) return undefined;
+  const rows: SealedChange[] = [];
+  const keys = (a: Record<string, unknown> = {}, b: Record<string, unknown> = {}) =>
+    [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  const bt = before.byType[peer];
+  const at = after.byType[peer];
+  rows.push({ key: 'overall', before: bt.overall, after: at.overall });
+  for (const k of keys(bt, at)) if (k !== 'overall') rows.push({ key: k, before: bt[k], after: at[k] });
+  const bc = before.byClass?.[peer];
+  const ac = after.byClass?.[peer];
+  for (const k of keys(bc, ac)) rows.push({ key: `class ${k}`, before: bc?.[k], after: ac?.[k] });
+  return rows;
+}

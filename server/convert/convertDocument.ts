@@ -86,6 +86,7 @@ export function analyzeOptions(options: ConvertOptions = {}): AnalyzeOptions {
   if (options.assetsDir) a.assetsDir = options.assetsDir;
   if (options.markdownDir) a.markdownDir = options.markdownDir;
   if (options.providers) a.providers = options.providers;
+  if (options.keepHiddenText) a.keepHiddenText = true;
   return a;
 }
 
@@ -230,6 +231,9 @@ export async function convertDocument(
           }
         }
         markFurniture(window, self);
+        // The next page's VLM tiles are computed while this one decodes (issue 38).
+        const next = done.get(i + 1);
+        if (vlm?.prefetch && next && !(next instanceof Error)) vlm.prefetch(next);
         result = await pageResultFor(current, options, engine, vlm, inner.signal, sink);
         if (result.provider) provider = result.provider;
       }

@@ -103,28 +103,96 @@ function box(b: BBox | undefined, page: ExportPage): ChunkBox | undefined {
   };
 }
 
-/** Splits text into pieces within `max`, at sentence ends if it can, else between words. */
+/**
+ * The largest `n` in 1…`count` for which `fits(n)` holds (`fits` true up to some n, then false),
+ * 1 when none does, searched from `guess` outwards: steps doubling away from it, then halving.
+ * With a good guess it costs two measurements; with none (1) O(log n). Each split below measures
+ * its pieces this way, instead of growing a piece word by word and measuring it each time, which
+ * cost words × max_tokens (security round 4, N2: a 120,000-character paragraph at max_tokens
+ * 16,000 took 460 s).
+ */
+export function longestFit(count: number, fits: (n: number) => boolean, guess = 1): number {
+  if (count <= 1) return Math.min(1, count);
+  let lo: number; // fits(lo), or 0
+  let hi: number; // !fits(hi), or count + 1
+  const g = Math.max(1, Math.min(count, Math.round(guess)));
+  if (fits(g)) {
+    lo = g;
+    let step = 1;
+    while (lo + step <= count && fits(lo + step)) {
+      lo += step;
+      step *= 2;
+    }
+    hi = Math.min(lo + step, count + 1);
+  } else {
+    hi = g;
+    let step = 1;
+    while (hi - step >= 1 && !fits(hi - step)) {
+      hi -= step;
+      step *= 2;
+    }
+    lo = Math.max(hi - step, 0);
+  }
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+  }
+  return Math.max(lo, 1);
+}
+
+/**
+ * Splits text into pieces within `max`, at sentence ends if it can, else between words.
+ * `unit(' ' + word)` (the counter without headings), when given, guesses where a piece ends from
+ * the words' own sizes (cl100k never merges across a space before a word, so the guess is
+ * usually exact); `size` decides.
+ */
 export function splitText(
   text: string,
   max: number,
   size: (s: string) => number,
+  unit?: (s: string) => number,
 ): { text: string; oversize: boolean }[] {
   const words = text.split(/\s+/).filter(Boolean);
   const out: { text: string; oversize: boolean }[] = [];
-  let cur: string[] = [];
-  const flush = () => {
-    if (cur.length === 0) return;
-    const t = cur.join(' ');
-    out.push({ text: t, oversize: size(t) > max });
-    cur = [];
+  const piece = (from: number, n: number) => words.slice(from, from + n).join(' ');
+  // Running sums of each word's size after a space: the guess of a piece's size is a difference.
+  const sum = new Float64Array(words.length + 1);
+  for (let j = 0; j < words.length; j++) sum[j + 1] = sum[j]! + (unit ? unit(' ' + words[j]!) : 0);
+  /** The guessed size of words[i, i+k): the first word measured alone, the rest from the sums. */
+  const guessSize = (i: number, first: number, k: number) => first + sum[i + k]! - sum[i + 1]!;
+  /** The index of the first of `ks` (ascending piece lengths, or 1…ks when a number) whose guess passes `limit`. */
+  const firstOver = (i: number, first: number, limit: number, ks: number[] | number) => {
+    const at = (m: number) => (typeof ks === 'number' ? m + 1 : ks[m]!);
+    let lo = 0;
+    let hi = typeof ks === 'number' ? ks : ks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (guessSize(i, first, at(mid)) > limit) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
   };
-  // A break after a sentence end is preferred: when the piece is at least half full there, cut.
-  for (const w of words) {
-    if (cur.length > 0 && size([...cur, w].join(' ')) > max) flush();
-    cur.push(w);
-    if (/[.!?]["')\]]*$/.test(w) && size(cur.join(' ')) >= max / 2) flush();
+  for (let i = 0; i < words.length;) {
+    const left = words.length - i;
+    const first = unit ? size(words[i]!) : 0;
+    let guess = 1;
+    if (unit) guess = Math.max(1, firstOver(i, first, max, left));
+    // As many words as fit (a word too large alone is a piece of its own) …
+    let n = longestFit(left, (k) => size(piece(i, k)) <= max, guess);
+    // … cut sooner at the first sentence end where the piece is at least half full.
+    const ends: number[] = [];
+    for (let k = 1; k <= n; k++) if (/[.!?]["')\]]*$/.test(words[i + k - 1]!)) ends.push(k);
+    if (ends.length > 0 && size(piece(i, ends[ends.length - 1]!)) >= max / 2) {
+      // j-th end from the last: the half-full test holds for j = 1 and up to the first end that passes it.
+      const halfGuess = unit ? ends.length - firstOver(i, first, max / 2 - 0.5, ends) : 1;
+      const j = longestFit(ends.length, (m) => size(piece(i, ends[ends.length - m]!)) >= max / 2, halfGuess);
+      n = ends[ends.length - j]!;
+    }
+    const t = piece(i, n);
+    out.push({ text: t, oversize: size(t) > max });
+    i += n;
   }
-  flush();
   return out;
 }
 
@@ -136,21 +204,22 @@ export function splitLines(
   wrap: (t: string) => string,
 ): { text: string; oversize: boolean }[] {
   const out: { text: string; oversize: boolean }[] = [];
-  let cur: string[] = [];
-  for (const line of code.replace(/\s+$/, '').split('\n')) {
-    if (cur.length > 0 && size(wrap([...cur, line].join('\n'))) > max) {
-      const t = wrap(cur.join('\n'));
-      out.push({ text: t, oversize: size(t) > max });
-      cur = [];
-    }
-    cur.push(line);
-  }
-  if (cur.length > 0) {
-    const t = wrap(cur.join('\n'));
+  const lines = code.replace(/\s+$/, '').split('\n');
+  const piece = (from: number, n: number) => wrap(lines.slice(from, from + n).join('\n'));
+  // Pieces of one block are alike: the last piece's line count is the next one's guess.
+  let guess = 1;
+  for (let i = 0; i < lines.length;) {
+    const n = longestFit(lines.length - i, (k) => size(piece(i, k)) <= max, guess);
+    const t = piece(i, n);
     out.push({ text: t, oversize: size(t) > max });
+    i += n;
+    guess = n;
   }
   return out;
 }
+
+/** Tokens a join may add beyond the two sides' own counts (a tokenizer can merge across it). */
+const JOIN_SLACK = 4;
 
 const MERGE_DOWN = new Set(['ucel', 'xcel']);
 
@@ -180,19 +249,17 @@ export function splitTable(
   }
   const render = (s: number, e: number) => tableToMarkdown([...header, ...body.slice(s, e)]);
   const out: { text: string; start: number; end: number; of: number; oversize: boolean }[] = [];
-  let start = 0;
-  let end = 0;
-  for (const [, be] of blocks) {
-    if (end > start && size(render(start, be)) > max) {
-      out.push({ text: render(start, end), start, end, of: body.length, oversize: false });
-      start = end;
-    }
-    end = be;
+  // Pieces of one table are alike: the last piece's block count is the next one's guess.
+  let guess = 1;
+  for (let i = 0; i < blocks.length;) {
+    const start = blocks[i]![0];
+    const n = longestFit(blocks.length - i, (k) => size(render(start, blocks[i + k - 1]![1])) <= max, guess);
+    guess = n;
+    const end = blocks[i + n - 1]![1];
+    out.push({ text: render(start, end), start, end, of: body.length, oversize: false });
+    i += n;
   }
-  if (end > start || out.length === 0) {
-    const text = render(start, end);
-    out.push({ text, start, end, of: body.length, oversize: false });
-  }
+  if (out.length === 0) out.push({ text: render(0, 0), start: 0, end: 0, of: body.length, oversize: false });
   for (const p of out) p.oversize = size(p.text) > max;
   return out;
 }
@@ -220,10 +287,17 @@ class ChunkPacker {
   readonly sources: ChunkSource[][] = [];
   /** The size the limit bounds under the current headings (`sizeUnder`). */
   fitSize: (s: string) => number;
+  /** The size of a text on its own (no headings): splitText's guesses. */
+  get unitSize(): (s: string) => number {
+    return this.size;
+  }
   /** headings[0] = title, headings[L] = section header of level L. */
   private path: string[] = [];
   private open: Piece[] = [];
   private openHeadings: string[] = [];
+  /** The open chunk's size under its headings: measured, plus the pieces joined since (see `fits`). */
+  private openSize = 0;
+  private unmeasured = 0;
 
   constructor(
     private readonly size: (s: string) => number,
@@ -260,10 +334,38 @@ class ChunkPacker {
     const open = this.open;
     const prev = open[open.length - 1];
     const ownChunk = this.perItem && prev && !(prev.item.cls === 'list_item' && p.item.cls === 'list_item');
-    if (alone || ownChunk || (open.length > 0 && this.fitSize(joinPieces([...open, p])) > this.max)) this.flush();
-    if (this.open.length === 0) this.openHeadings = this.path.filter(Boolean);
+    if (alone || ownChunk || (open.length > 0 && !this.fits(p))) this.flush();
+    if (this.open.length === 0) {
+      this.openHeadings = this.path.filter(Boolean);
+      this.openSize = this.fitSize(p.text);
+      this.unmeasured = 0;
+    }
     this.open.push(p);
     if (alone) this.flush();
+  }
+
+  /**
+   * Whether `p` joins the open chunk within the limit. The chunk's size is kept as a running
+   * count (its size when last measured, plus each piece joined since with its separator), and
+   * the whole chunk is measured again only when that count, allowing `JOIN_SLACK` per unmeasured
+   * join for what a tokenizer does across a join, comes near the limit: packing n small items no
+   * longer measures the chunk n times (O(n × chunk), security round 4, N2), yet every decision
+   * near the limit is made on the measured size.
+   */
+  private fits(p: Piece): boolean {
+    const prev = this.open[this.open.length - 1]!;
+    const sep = p.item.cls === 'list_item' && prev.item.cls === 'list_item' ? '\n' : '\n\n';
+    const guess = this.openSize + this.size(sep + p.text);
+    if (guess + JOIN_SLACK * (this.unmeasured + 1) <= this.max) {
+      this.openSize = guess;
+      this.unmeasured++;
+      return true;
+    }
+    const measured = this.fitSize(joinPieces([...this.open, p]));
+    if (measured > this.max) return false;
+    this.openSize = measured;
+    this.unmeasured = 0;
+    return true;
   }
 
   /** Ends the open chunk, if any. */
@@ -346,7 +448,7 @@ function addText(packer: ChunkPacker, item: DocItem, page: ExportPage): void {
   const parts =
     item.cls === 'code'
       ? splitLines(item.text, max, fitSize, (t) => renderRegionMarkdown({ ...item, text: t, caption: undefined }))
-      : splitText(text, max, fitSize);
+      : splitText(text, max, fitSize, packer.unitSize);
   // A code block's pieces leave its caption out; split text keeps it (the caption is part of `text`).
   const part = item.cls === 'code' ? 'item' : 'all';
   for (const s of parts) packer.add({ text: s.text, item, source: { item, part }, page, oversize: s.oversize }, false);

@@ -89,6 +89,11 @@ export class DocStore {
     await this.touch(id);
   }
 
+  /** Deletes every key of the task (record, PDF, pages, deliveries, assets): its results are gone at once, not at their TTL. */
+  async remove(id: string): Promise<number> {
+    return this.redis.del(...Object.values(docKeys(checkTaskId(id))));
+  }
+
   /** The record, checked against the schema (a hostile or damaged one throws BadQueueDataError). */
   async record(id: string): Promise<DocRecord | undefined> {
     return parseRecord(await this.redis.hgetall(docKeys(checkTaskId(id)).record));

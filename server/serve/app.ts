@@ -18,7 +18,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
-import { limitConnections } from './guard';
+import { ConnectionGuard } from './guard';
 import { STATUS_WS_MAX_PAYLOAD } from './statusWebSocket';
 import { HttpError } from './httpError';
 import { ServeContext, type ServeConfig } from './context';
@@ -70,8 +70,11 @@ export async function buildServer(cfg: ServeConfig): Promise<FastifyInstance> {
     bodyLimit: ctx.jsonLimit,
     requestTimeout: ctx.limits.requestTimeoutMs,
   });
-  const excess = limitConnections(app.server, ctx.limits.maxConnections);
-  app.addHook('onRequest', gateHook(ctx, excess));
+  const conns = new ConnectionGuard(app.server, ctx.limits.maxConnections, {
+    admitMs: ctx.limits.admitTimeoutMs,
+    idleMs: ctx.limits.idleTimeoutMs,
+  });
+  app.addHook('onRequest', gateHook(ctx, conns));
   await app.register(swagger, swaggerOptions(cfg.version));
   await app.register(websocket, { options: { maxPayload: STATUS_WS_MAX_PAYLOAD } });
   app.addHook('onResponse', destroyUpgradeSocket);

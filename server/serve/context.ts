@@ -9,7 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ConvertOptions } from '../../common/protocol';
 import type { TaskRunner } from './tasks';
 import type { WorkDir } from './workdir';
-import type { GateConfig } from './guard';
+import { DEFAULT_CONNECTION_TIMEOUTS, type GateConfig } from './guard';
 import type { HttpSourcePolicy } from './sources';
 import type { StreamedFile } from './jsonSources';
 import type { StatusSocketLimits } from './statusWebSocket';
@@ -39,6 +39,8 @@ export interface ServeConfig {
     timeoutMs?: number;
     connectForTest?: HttpSourcePolicy['connectForTest'];
   };
+  /** `--task-timeout`: chunk answers are made within it too (chunkInWorker.ts); 0 or absent: none. */
+  taskTimeoutMs?: number;
   /** How long a multi-document request's record is kept (the runner keeps the documents); default 1 h. */
   retentionMs?: number;
   /** Where Fastify's request log goes (JSON lines); none by default. `api_key` query values are redacted. */
@@ -57,6 +59,10 @@ export interface ServiceLimits {
   maxQueued: number;
   /** Time to receive a whole request (headers and body); slower → the connection is closed. */
   requestTimeoutMs: number;
+  /** A new connection's time to send a request that passes the gate with the key; else closed (guard.ts). */
+  admitTimeoutMs: number;
+  /** A body, or a kept-alive connection's next request, that sends nothing this long: closed. */
+  idleTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: ServiceLimits = {
@@ -64,6 +70,8 @@ export const DEFAULT_LIMITS: ServiceLimits = {
   maxUploadsInFlight: 16,
   maxQueued: 100,
   requestTimeoutMs: 300_000,
+  admitTimeoutMs: DEFAULT_CONNECTION_TIMEOUTS.admitMs,
+  idleTimeoutMs: DEFAULT_CONNECTION_TIMEOUTS.idleMs,
 };
 
 export class ServeContext {
@@ -84,7 +92,7 @@ export class ServeContext {
     this.limits = { ...DEFAULT_LIMITS, ...cfg.limits };
     this.maxFiles = cfg.maxFilesPerRequest ?? 20;
     this.jsonLimit = Math.ceil(cfg.maxUploadBytes * 1.34) + 1024 * 1024;
-    this.jobs = new Jobs(cfg.runner, cfg.work, cfg.retentionMs ?? 3600_000);
+    this.jobs = new Jobs(cfg.runner, cfg.work, cfg.retentionMs ?? 3600_000, cfg.taskTimeoutMs ?? 0);
   }
 
   /** guard.ts's view of the configuration, read afresh for each request. */

@@ -322,6 +322,14 @@ export function readOptions(raw: Record<string, unknown>, form: boolean): Reques
   };
 }
 
+/**
+ * The largest chunk Folio makes, in tokens: HybridChunker sizes chunks for an embedding model, and
+ * the longest inputs of those in use end here (OpenAI's text-embedding-3: 8,191 tokens; docling's
+ * default all-MiniLM-L6-v2: 256). A larger `max_tokens` (docling-serve allows any) is cut to it with a
+ * warning: past it a chunk only costs time (security round 4, N2).
+ */
+export const MAX_CHUNK_TOKENS = 8192;
+
 /** HybridChunker's options (form: `chunking_` prefix removed by the caller). */
 export function readChunking(
   raw: Record<string, unknown>,
@@ -369,6 +377,12 @@ export function readChunking(
     if (!Number.isInteger(n) || n < 16 || n > 100_000)
       throw new OptionsError('chunking option "max_tokens" must be a whole number from 16 to 100000');
     maxTokens = n;
+    if (n > MAX_CHUNK_TOKENS) {
+      maxTokens = MAX_CHUNK_TOKENS;
+      warnings.push(
+        `max_tokens ${n}: chunks are cut at ${MAX_CHUNK_TOKENS} tokens, the longest input of the embedding models chunks are made for`,
+      );
+    }
   }
   const tok = get('tokenizer');
   if (typeof tok === 'string' && tok !== 'sentence-transformers/all-MiniLM-L6-v2')

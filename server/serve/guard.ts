@@ -4,7 +4,8 @@
  * 1. the request target must be origin-form (`/path?query`): an absolute-form target
  *    (`http://host/v1/...`), `*` or anything else is refused, so no route is reached by a
  *    spelling the checks below did not see;
- * 2. too many connections → 503 (the connection is closed after the answer);
+ * 2. too many connections → 503 (the connection is closed after the answer); connections that
+ *    have not proved the key are bounded in time and in number (`ConnectionGuard`);
  * 3. the Host header must name this service: an IP literal, `localhost`, or a name given with
  *    `--allow-host` (DNS rebinding: a web page whose name resolves to 127.0.0.1 sends its own
  *    name as Host);
@@ -18,7 +19,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { isIP, type Socket } from 'node:net';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export interface GateConfig {
@@ -89,22 +90,163 @@ function originAllowed(origin: string, host: string | undefined, allowed: string
   return host !== undefined && u.host.toLowerCase() === host.trim().toLowerCase();
 }
 
+/** How long a connection's life is bounded while it has not proved it holds the key (security round 4, N3). */
+export interface ConnectionTimeouts {
+  /** A new connection must send a complete request that passes the gate with the key within this. */
+  admitMs: number;
+  /** A request body (or the headers of a next request on a kept-alive connection) that sends no byte for this long: closed. */
+  idleMs: number;
+}
+
+export const DEFAULT_CONNECTION_TIMEOUTS: ConnectionTimeouts = { admitMs: 10_000, idleMs: 30_000 };
+
+interface ConnState {
+  opened: number;
+  /** A request on it passed the gate with the key (or the service has none). */
+  proven: boolean;
+  /** Upgraded to a WebSocket: the status socket's own limits apply from then on. */
+  upgraded: boolean;
+  /** Requests whose answer has not been sent yet. */
+  inFlight: number;
+  /** The latest request: its body is still arriving while `complete` is false. */
+  req?: IncomingMessage;
+  /** When bytes last arrived (or a request ended). */
+  lastActive: number;
+  lastBytes: number;
+}
+
 /**
- * Counts the server's connections; those past `max` are marked and answered 503 on their first
- * request (then closed), and closed after 5 s if they send nothing.
+ * The server's connection slots (security round 4, N3). Before, only connections past the limit
+ * had a timeout: 64 idle sockets, or 64 keyless requests trickling a body, held every slot for
+ * 60–312 s without the key. Now, whether or not the pool is full:
+ *
+ * - a connection that has not sent a complete request passing the gate with the key within
+ *   `admitMs` (10 s) is closed; requests to the public routes (health, version…) are served on it
+ *   meanwhile;
+ * - when the slots run out, a new connection takes the slot of the oldest idle connection that has
+ *   not proved the key: keyless connections share what a client with the key does not hold, and a
+ *   flood of keyless sockets cannot keep out a client that has the key (nor a /health probe);
+ * - a body that sends nothing for `idleMs` (30 s), or a kept-alive connection that starts no next
+ *   request within it, is closed; so is a connection whose answer went out before its body was
+ *   read (a refusal: the body is never drained);
+ * - past `max` connections, a new one is answered 503 and closed (5 s if it sends nothing).
+ *
+ * Bytes arriving are seen through `socket.bytesRead` (the HTTP parser reads the socket itself, so
+ * no `data` event fires), checked by one timer for all connections.
  */
-export function limitConnections(server: Server, max: number): WeakSet<Socket> {
-  const excess = new WeakSet<Socket>();
-  let open = 0;
-  server.on('connection', (sock: Socket) => {
-    open++;
-    sock.once('close', () => open--);
-    if (open > max) {
-      excess.add(sock);
+export class ConnectionGuard {
+  private readonly conns = new Map<Socket, ConnState>();
+  private readonly excess = new WeakSet<Socket>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    server: Server,
+    readonly max: number,
+    private readonly timeouts: ConnectionTimeouts = DEFAULT_CONNECTION_TIMEOUTS,
+  ) {
+    server.on('connection', (sock: Socket) => this.opened(sock));
+    server.once('close', () => clearInterval(this.timer));
+    const tick = Math.max(50, Math.min(1000, Math.floor(Math.min(timeouts.admitMs, timeouts.idleMs) / 5)));
+    this.timer = setInterval(() => this.sweep(), tick);
+    this.timer.unref();
+  }
+
+  /** Whether the connection is past the limit (answered 503). */
+  has(sock: Socket): boolean {
+    return this.excess.has(sock);
+  }
+
+  /** Connections open now that have not proved the key (for tests and the log). */
+  get unproven(): number {
+    let n = 0;
+    for (const c of this.conns.values()) if (!c.proven) n++;
+    return n;
+  }
+
+  private opened(sock: Socket): void {
+    const now = Date.now();
+    this.conns.set(sock, {
+      opened: now,
+      proven: false,
+      upgraded: false,
+      inFlight: 0,
+      lastActive: now,
+      lastBytes: 0,
+    });
+    sock.once('close', () => this.conns.delete(sock));
+    // Past the limit, a connection that has not proved the key makes room (the oldest idle one):
+    // one, never a connection with the key, and never several for one arrival (a client that
+    // reconnects at once when closed would otherwise set off a chain of closes per arrival).
+    if (this.conns.size > this.max) {
+      const victim = this.oldestIdleUnproven(sock);
+      if (victim) {
+        this.conns.delete(victim);
+        victim.destroy();
+      }
+    }
+    if (this.conns.size > this.max) {
+      this.excess.add(sock);
       sock.setTimeout(5000, () => sock.destroy());
     }
-  });
-  return excess;
+  }
+
+  private oldestIdleUnproven(except: Socket): Socket | undefined {
+    let best: [Socket, ConnState] | undefined;
+    for (const e of this.conns)
+      if (e[0] !== except && !e[1].proven && e[1].inFlight === 0 && (!best || e[1].opened < best[1].opened)) best = e;
+    return best?.[0];
+  }
+
+  /**
+   * A request's headers passed the gate (`proven`: with the key). Tracks its body and answer: an
+   * answer sent before the body was read closes the connection instead of reading the rest.
+   */
+  begin(req: IncomingMessage, res: ServerResponse, proven: boolean): void {
+    const sock = req.socket;
+    const c = this.conns.get(sock);
+    if (!c) return;
+    if (proven) c.proven = true;
+    if (proven && req.headers.upgrade !== undefined) c.upgraded = true;
+    c.inFlight++;
+    c.req = req;
+    c.lastActive = Date.now();
+    c.lastBytes = sock.bytesRead;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      c.inFlight--;
+      c.lastActive = Date.now();
+      if (!req.complete && !c.upgraded) {
+        // The answer went out before the body was read (a refusal): close rather than read on.
+        sock.end();
+        setTimeout(() => sock.destroy(), 2000).unref();
+      }
+    };
+    res.once('finish', finish);
+    res.once('close', finish);
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    const { admitMs, idleMs } = this.timeouts;
+    for (const [sock, c] of this.conns) {
+      if (c.upgraded) continue;
+      const bytes = sock.bytesRead;
+      if (bytes !== c.lastBytes) {
+        c.lastBytes = bytes;
+        c.lastActive = now;
+      }
+      const receiving = c.inFlight > 0 && c.req !== undefined && !c.req.complete;
+      const late =
+        (!c.proven && now - c.opened > admitMs && c.inFlight === 0) ||
+        (c.proven && (receiving || c.inFlight === 0) && now - c.lastActive > idleMs);
+      if (late) {
+        this.conns.delete(sock);
+        sock.destroy();
+      }
+    }
+  }
 }
 
 /**
@@ -129,7 +271,11 @@ export function corsHeaders(cfg: GateConfig, req: FastifyRequest): Record<string
 }
 
 /** The checks in the order above; undefined when the request may go on. */
-export function gate(cfg: GateConfig, excess: WeakSet<Socket>, req: FastifyRequest): GateRefusal | undefined {
+export function gate(
+  cfg: GateConfig,
+  excess: { has(s: Socket): boolean },
+  req: FastifyRequest,
+): GateRefusal | undefined {
   const target = req.raw.url ?? '';
   if (!target.startsWith('/')) {
     return {

@@ -7,9 +7,8 @@
  * client can fix, a bare 500 otherwise (details go to the log, never a stack trace to the client).
  */
 import type { Readable } from 'node:stream';
-import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { corsHeaders, gate, redactQueryKey, refuse } from './guard';
+import { corsHeaders, gate, keyMatches, PUBLIC_ROUTES, redactQueryKey, refuse, type ConnectionGuard } from './guard';
 import { HttpError } from './httpError';
 import { JsonBodyError, readJsonSources } from './jsonSources';
 import { admit } from './requests';
@@ -33,10 +32,15 @@ export function requestLogger(cfg: ServeConfig) {
 }
 
 /** The gate as an onRequest hook: first of all hooks, on matched and unmatched routes alike (guard.ts says why and in which order). */
-export function gateHook(ctx: ServeContext, excess: WeakSet<Socket>) {
+export function gateHook(ctx: ServeContext, conns: ConnectionGuard) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const gateCfg = ctx.gateConfig();
-    const no = gate(gateCfg, excess, req);
+    const no = gate(gateCfg, conns, req);
+    // Proved: passed with the key (a protected route passed, or the key sent to a public one).
+    const route = req.routeOptions.url;
+    const proven =
+      !no && (route === undefined || !PUBLIC_ROUTES.has(route) || keyMatches(gateCfg.apiKey, req.headers['x-api-key']));
+    conns.begin(req.raw, reply.raw, proven);
     const cors = no && no.status === 403 ? undefined : corsHeaders(gateCfg, req);
     if (cors) reply.headers(cors);
     if (no?.status === 204) return reply.code(204).send();
@@ -86,7 +90,14 @@ function clientMessage(ctx: ServeContext, err: ServeError): string {
 
 /** Every error as JSON; a 5xx that is not the service saying "busy" or "upstream" is a bare 500. */
 export function errorHandler(ctx: ServeContext) {
-  return (err: ServeError, _req: FastifyRequest, reply: FastifyReply) => {
+  return (err: ServeError, req: FastifyRequest, reply: FastifyReply) => {
+    // The client went away mid-body: nothing to answer and nothing wrong with the service (was
+    // logged as an internal error with its stack, security round 4, O7).
+    if ((err.message === 'aborted' || err.code === 'ECONNRESET') && (req.raw.aborted || req.raw.socket?.destroyed))
+      return reply.code(400).send({
+        detail: 'the client closed the request',
+        error: { status: 400, code: 'aborted', message: 'the client closed the request' },
+      });
     const status =
       err instanceof HttpError
         ? err.statusCode
@@ -160,6 +171,7 @@ export function streamJsonBodies(app: FastifyInstance, ctx: ServeContext): void 
         maxBodyBytes: ctx.jsonLimit,
         maxFileBytes: cfg.maxUploadBytes,
         maxRestBytes: 2 * 1024 * 1024,
+        maxFiles: ctx.maxFiles,
         newFile: () => cfg.work.newUpload(),
         remove: (p) => cfg.work.remove(p),
       });

@@ -8,12 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { ConvertOptions, ErrorKind } from '../../common/protocol';
-import { chunkItems, conversionStatus, errorItems, exportDocument, type DocSource } from './doclingResult';
+import { conversionStatus, errorItems, exportDocument, type DocSource } from './doclingResult';
 import type { ChunkingRequest, RequestOptions } from './doclingOptions';
 import type { StoredInput } from './inputs';
 import type { TaskResult, TaskRunner, TaskStatusView } from './tasks';
 import type { WorkDir } from './workdir';
 import { isZipAssetName, resultsZip } from './zip';
+import { chunkInWorker } from './chunkInWorker';
 
 export interface Job {
   id: string;
@@ -64,6 +65,8 @@ export class Jobs {
     private readonly runner: TaskRunner,
     private readonly work: WorkDir,
     private readonly retentionMs: number,
+    /** `--task-timeout`: a chunk answer is made within it too (0: none). */
+    private readonly taskTimeoutMs = 0,
   ) {}
 
   async submit(
@@ -264,7 +267,8 @@ export class Jobs {
         : { kind: 'json', body };
     }
     const chunks: Record<string, unknown>[] = [];
-    for (const x of exported) if (x.r) chunks.push(...chunkItems(x.r, x.src, x.dir!, job.chunking!).items);
+    for (const x of exported)
+      if (x.r) chunks.push(...(await chunkInWorker(x.r, x.src, x.dir!, job.chunking!, this.taskTimeoutMs)).items);
     return {
       kind: 'json',
       body: {

@@ -214,6 +214,7 @@ export async function serveCommand(argv: string[], version = '0.1.0'): Promise<n
     httpSources: args.httpSources,
     maxFilesPerRequest: args.maxFiles,
     retentionMs: args.retentionMs,
+    taskTimeoutMs: args.timeoutMs,
   });
   const address = await app.listen({ host: args.host, port: args.port });
   process.stderr.write(

@@ -14,7 +14,8 @@
  * Origin on a WebSocket handshake, so a page on another origin is refused before the upgrade —
  * and the API key, which on this route may come as `?api_key=`, as docling-client sends it).
  * Bounded: at most `maxSockets` at once (more get docling-serve's busy message and close 1013),
- * and a socket with nothing sent either way for `idleMs` is closed.
+ * a socket with nothing sent either way for `idleMs` is closed, and each socket's messages, status
+ * reads and unread bytes are bounded (watchTask).
  */
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -31,6 +32,14 @@ export interface StatusSocketLimits {
 }
 
 export const DEFAULT_STATUS_SOCKETS: StatusSocketLimits = { maxSockets: 32, idleMs: 300_000 };
+
+/**
+ * Client messages a socket may send: a burst of `burst`, then `perSecond` on average; past that
+ * the socket is closed (1008). Each message asks for one status read and one update.
+ */
+export const WS_MESSAGE_RATE = { burst: 20, perSecond: 2 };
+/** Bytes queued for a client that does not read: past this its socket is dropped (security round 4, N4). */
+export const WS_MAX_BUFFERED = 64 * 1024;
 
 /** How often an open socket's task status is read to push its changes. */
 const POLL_MS = 250;
@@ -64,15 +73,45 @@ export function registerStatusWebSocket(app: FastifyInstance, jobs: Jobs, limits
   });
 }
 
+/** Closes a socket that sent past the rate; a flooding client may not read the close, so it goes a moment later regardless. */
+function closeFlooded(socket: WebSocket, stop: () => void): true {
+  stop();
+  socket.close(1008, 'too many messages');
+  setTimeout(() => socket.terminate(), 1000).unref();
+  return true;
+}
+
+/** Whether one more client message fits `WS_MESSAGE_RATE` (a token bucket per socket). */
+function messageRate(): () => boolean {
+  let tokens = WS_MESSAGE_RATE.burst;
+  let refilled = Date.now();
+  return () => {
+    const now = Date.now();
+    tokens = Math.min(WS_MESSAGE_RATE.burst, tokens + ((now - refilled) / 1000) * WS_MESSAGE_RATE.perSecond);
+    refilled = now;
+    if (tokens < 1) return false;
+    tokens--;
+    return true;
+  };
+}
+
 /**
  * One socket's conversation. Everything it sends goes through one promise chain, so the
- * `connection` message comes first and updates never overtake each other.
+ * `connection` message comes first and updates never overtake each other. Bounded per socket
+ * (security round 4, N4: each 7-byte frame queued a status read and a 430-byte update, and a
+ * client that never read grew the service by 340 MB in 40 s): at most one status read is in
+ * flight and one more waits, however many messages ask (the rest are answered by that one);
+ * messages past `WS_MESSAGE_RATE` close the socket; and a client whose unread updates pass
+ * `WS_MAX_BUFFERED` bytes is dropped.
  */
 function watchTask(socket: WebSocket, jobs: Jobs, id: string, idleMs: number): void {
   let chain: Promise<void> = Promise.resolve();
   let job: Job | undefined;
   let last = '';
   let polling = false;
+  /** A client-asked update is queued on the chain and not started yet: more messages join it. */
+  let asked = false;
+  const allowed = messageRate();
   let idle: NodeJS.Timeout | undefined;
   let poller: NodeJS.Timeout | undefined;
   const live = () => socket.readyState === socket.OPEN;
@@ -86,6 +125,12 @@ function watchTask(socket: WebSocket, jobs: Jobs, id: string, idleMs: number): v
   };
   const send = (text: string) => {
     if (!live()) return;
+    if (socket.bufferedAmount + text.length > WS_MAX_BUFFERED) {
+      // The client is not reading what it asked for: nothing more is queued for it.
+      stop();
+      socket.terminate();
+      return;
+    }
     socket.send(text);
     touch();
   };
@@ -111,9 +156,17 @@ function watchTask(socket: WebSocket, jobs: Jobs, id: string, idleMs: number): v
   };
   socket.on('close', stop);
   // Each text message from the client is a request for an update (its content is not read).
+  let flooded = false;
   socket.on('message', () => {
+    if (!live() || flooded) return;
+    if (!allowed()) return void (flooded = closeFlooded(socket, stop));
     touch();
-    run(() => report('update'));
+    if (asked) return; // an update not yet read answers this message too
+    asked = true;
+    run(() => {
+      asked = false;
+      return report('update');
+    });
   });
   touch();
   run(async () => {

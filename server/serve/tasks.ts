@@ -320,6 +320,11 @@ export class InProcessRunner implements TaskRunner {
 export class QueueRunner implements TaskRunner {
   readonly kind = 'queue';
   readonly client: QueueClient;
+  /**
+   * The tasks this service submitted, with when it first saw each one ended (what
+   * `/v1/clear/results?older_then=` measures); `clearResults` deletes their keys.
+   */
+  private readonly submitted = new Map<string, { endedAt?: number }>();
 
   constructor(
     url: string,
@@ -332,7 +337,7 @@ export class QueueRunner implements TaskRunner {
 
   async submit(t: NewTask): Promise<string> {
     try {
-      return await this.client.submit({
+      const id = await this.client.submit({
         name: t.name,
         pdf: readFileSync(t.file),
         options: t.options,
@@ -342,6 +347,8 @@ export class QueueRunner implements TaskRunner {
         timeoutMs: this.limits.timeoutMs || undefined,
         rangePages: this.rangePages,
       });
+      this.submitted.set(id, {});
+      return id;
     } finally {
       if (t.owned) this.work.remove(t.file); // the bytes now live in Redis
     }
@@ -349,7 +356,37 @@ export class QueueRunner implements TaskRunner {
 
   async status(id: string): Promise<TaskStatusView | undefined> {
     const s = await this.client.status(id);
+    if (s) this.noteEnd(id, s.state);
     return s ? { id, ...s } : undefined;
+  }
+
+  private noteEnd(id: string, state: TaskState): void {
+    const t = this.submitted.get(id);
+    if (t && t.endedAt === undefined && state !== 'pending' && state !== 'started') t.endedAt = Date.now();
+  }
+
+  /**
+   * /v1/clear/results on the queue: the keys of this service's tasks that ended more than
+   * `olderThanMs` ago are deleted from Redis (record, PDF, pages, assets), so their results are
+   * gone at once — before, only the in-memory record went, and the result was still served from
+   * Redis until its TTL (security round 4, N10). Tasks still running are kept.
+   */
+  async clearResults(olderThanMs: number): Promise<number> {
+    const now = Date.now();
+    let n = 0;
+    for (const [id, t] of [...this.submitted]) {
+      const s = await this.client.status(id);
+      if (!s) {
+        this.submitted.delete(id); // expired
+        continue;
+      }
+      this.noteEnd(id, s.state);
+      if (t.endedAt === undefined || now - t.endedAt < olderThanMs) continue;
+      await this.client.store.remove(id);
+      this.submitted.delete(id);
+      n++;
+    }
+    return n;
   }
 
   async result(id: string): Promise<TaskResult | undefined> {
@@ -365,6 +402,7 @@ export class QueueRunner implements TaskRunner {
   async wait(id: string, signal?: AbortSignal): Promise<TaskStatusView | undefined> {
     if (!(await this.client.status(id))) return undefined;
     const s = await this.client.wait(id, undefined, signal, 100);
+    this.noteEnd(id, s.state);
     return { id, ...s };
   }
 

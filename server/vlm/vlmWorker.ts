@@ -13,6 +13,8 @@ import { VlmModel } from './model';
 import { resolveVlmDir } from './config';
 import type { DocItem } from '../model/items';
 import { describeAdapter, softwareAdapterWarning } from '../onnx/webgpuAdapter';
+import { PreprocessAhead } from './preprocessAhead';
+import { setPreprocessSource } from './preprocess';
 
 if (!parentPort) throw new Error('vlmWorker.js must run as a worker thread');
 const port = parentPort;
@@ -23,6 +25,8 @@ let detector: HeronDetector | undefined;
 let init: WorkerInit | undefined;
 let cancel: Int32Array | undefined;
 let queue: Promise<void> = Promise.resolve();
+/** The next page's tiles, computed on another thread while this one decodes (preprocessAhead.ts). */
+let ahead: PreprocessAhead | undefined;
 
 async function start(i: WorkerInit): Promise<void> {
   init = i;
@@ -50,6 +54,8 @@ async function start(i: WorkerInit): Promise<void> {
         }
       }
     }
+    ahead = new PreprocessAhead(undefined, 2, log);
+    setPreprocessSource(ahead);
     send({
       type: 'ready',
       provider: model.provider,
@@ -130,8 +136,13 @@ port.on('message', (m: ToWorker) => {
         }
       });
       break;
+    case 'prefetch':
+      // Not queued: it starts now, beside the page that is decoding.
+      if (model) ahead?.prefetch(m.image, model.config.preprocess);
+      break;
     case 'dispose':
       queue = queue.then(async () => {
+        await ahead?.close();
         await model?.release();
         await detector?.release();
         port.close();

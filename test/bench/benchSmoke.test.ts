@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { corpusRoot, repoRoot } from '../helpers/corpus';
+import { partOf } from '../../eval/realworld/sealed';
 
 const repo = repoRoot();
 const work = mkdtempSync(join(tmpdir(), 'folio-bench-smoke-'));
@@ -168,8 +169,10 @@ test(
     const lines = readFileSync(join(repo, 'eval', 'realworld', 'tests.jsonl'), 'utf8')
       .split('\n')
       .filter(Boolean)
-      .map((l) => JSON.parse(l) as { id: string; pdf: string });
-    const one = lines.find((t) => t.pdf.startsWith('debian/')) ?? lines[0]!;
+      .map((l) => JSON.parse(l) as { id: string; pdf: string; page: number });
+    // `--only` picks working tests only (eval/realworld/sealed.ts).
+    const working = lines.filter((t) => partOf(t) === 'working');
+    const one = working.find((t) => t.pdf.startsWith('debian/')) ?? working[0]!;
     const out = ok('eval/eval.main.js', [
       '--sets',
       'realworld',
@@ -224,6 +227,27 @@ test(
     has(out, new RegExp(`decode +${NUM} ms +${NUM}%`), 'the decode share');
     has(out, new RegExp(`with KV cache +${NUM} tokens/s`), 'the cached decoding speed');
     has(out, new RegExp(`decode speed-up of batching ${NUM}×`), 'the batching speed-up');
+  },
+);
+
+test(
+  'bench:preprocess --quick prints new against old per page, the target line and the overlap table',
+  { timeout: 300_000 },
+  () => {
+    const out = ok('bench/preprocess.main.js', ['--quick']);
+    has(out, /== 1\. preprocessing per page, medians of 2 /, 'the per-page table title');
+    has(
+      out,
+      new RegExp(`\\nreference crop_twocol-1 +13 +${NUM} +${NUM} +${NUM} +${NUM} +${NUM} +${NUM} +${NUM}`),
+      "a reference image's row",
+    );
+    has(
+      out,
+      new RegExp(`all pages: old ${NUM} ms \\(${NUM} ms CPU\\), new ${NUM} ms \\(${NUM} ms CPU\\) per page`),
+      'the summary',
+    );
+    has(out, /target ≤ 300 ms per page: (met|NOT met) in wall time, (met|NOT met) in CPU time/, 'the target line');
+    has(out, new RegExp(`\\nahead, on its thread +${NUM} +${NUM}`), 'the overlap row');
   },
 );
 
@@ -296,6 +320,7 @@ const EMPTY: [string, string[], boolean][] = [
   ['bench/spec.main.js', ['--no-wall'], true],
   ['bench/ocr.main.js', ['--only', 'no-such-page'], false],
   ['bench/vlm.main.js', ['--pages', '0'], false],
+  ['bench/preprocess.main.js', ['--pages', '0', '--only', 'nosuch'], false],
   // The corpus sets by name: the default sets also hold the generated ones (multicol, math).
   ['eval/eval.main.js', ['--sets', 'docling-src-rendered,selfmade-example', '--out', join(work, 'empty-eval')], true],
   ['eval/eval.main.js', ['--sets', 'selfmade-example', '--limit', '1', '--peers', 'NoSuchTool'], false],

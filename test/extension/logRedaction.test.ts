@@ -102,3 +102,30 @@ test('E5: other log lines: keys in text, known secret values anywhere, Errors; t
   assert.equal(recorder.lines[3], '[info] Convert PDF: report.pdf to markdown (partialResultToken 7)');
   assert.equal(channel.logLevel, 1, 'the rest of the channel is the channel');
 });
+
+test('security round 4, O8: the seven shapes the pattern missed', () => {
+  const secret = 'Sup3rS3cretValue';
+  const nested3 = JSON.stringify({ a: JSON.stringify({ b: JSON.stringify({ password: secret }) }) });
+  const cases = [
+    nested3,
+    JSON.stringify({ 'X-Api-Key': secret }),
+    `sent Authorization Bearer ${secret} to the server`,
+    `GET /v1/x?api-key=${secret}&y=1`,
+    `{'password': '${secret}'}`,
+    `{"password": 738291046}`,
+    `{"password": ["${secret}", "x"]}`,
+  ];
+  for (const c of cases) {
+    const out = redaction.redactSecrets(c);
+    assert.ok(!out.includes(secret) && !out.includes('738291046'), `${c} → ${out}`);
+    assert.match(out, /\[redacted\]/, c);
+  }
+  // JSON stays JSON at every depth, and what is not a secret stays as it was.
+  const back = JSON.parse(JSON.parse(JSON.parse(redaction.redactSecrets(nested3)).a).b) as { password: string };
+  assert.equal(back.password, '[redacted]');
+  assert.equal(
+    redaction.redactSecrets('{"token": 7, "value": {"kind": "report"}}'),
+    '{"token": 7, "value": {"kind": "report"}}',
+  );
+  assert.equal(redaction.redactSecrets('a password was asked for'), 'a password was asked for');
+});

@@ -7,10 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runTest, type PageTest } from '../../eval/realworld/checks';
 import { materializePages } from '../../eval/realworld/pages';
+import { assertWorkingTests, pageKey } from '../../eval/realworld/sealed';
 import { readTests, setDir, TESTS_FILE } from '../../eval/realworld/set';
 import { corpusRoot } from '../../eval/corpus';
 import { repoRoot } from '../../eval/repo';
 import { fileMarkdown } from './convertFile';
+import { SEALED_IDS_USED_BEFORE_THE_SEAL } from './sealedLegacy';
 
 /**
  * `markdownOf` converts a page file (default: as the CLI does, `fileMarkdown`); a test that needs
@@ -22,13 +24,15 @@ export async function failingSetTests(
 ): Promise<{ failed: string[]; ran: PageTest[] }> {
   const repo = repoRoot();
   const tests = readTests(join(setDir(repo), TESTS_FILE)).filter((t) => ids.includes(t.id));
+  // Rule tests read working pages only (eval/realworld/sealed.ts).
+  assertWorkingTests(tests.filter((t) => !SEALED_IDS_USED_BEFORE_THE_SEAL.has(t.id)));
   const dir = mkdtempSync(join(tmpdir(), 'folio-settests-'));
   try {
     const files = materializePages(tests, dir, corpusRoot(repo), setDir(repo));
     const failed: string[] = [];
     const md = new Map<string, string>();
     for (const t of tests) {
-      const key = `${t.pdf}#${t.page}`;
+      const key = pageKey(t.pdf, t.page);
       if (!md.has(key)) md.set(key, await markdownOf(files.get(key)!, t));
       const r = runTest(t, md.get(key)!);
       if (!r.passed) failed.push(`${t.id}: ${r.why}`);

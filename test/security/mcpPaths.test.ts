@@ -26,6 +26,9 @@ before(async () => {
   copyFileSync(join(repoRoot(), 'test', 'fixtures', 'sample.pdf'), join(dir, 'docs', 'sample.pdf'));
   writeFileSync(join(dir, 'elsewhere', 'exists.pdf'), '%PDF-1.4 not really');
   symlinkSync(join(dir, 'elsewhere', 'exists.pdf'), join(dir, 'docs', 'out-link.pdf'));
+  // A link inside the folder that leads out (a cloned repository can ship one): round 4, N6.
+  symlinkSync('/', join(dir, 'docs', 'up'));
+  symlinkSync(join(dir, 'elsewhere'), join(dir, 'docs', 'side'));
   client = new Client({ name: 'folio-test', version: '1.0.0' });
   await client.connect(
     new StdioClientTransport({
@@ -70,4 +73,29 @@ test('F7: every path outside the folders gets the same answer, whether it exists
     timeout: 120_000,
   })) as CallToolResult;
   assert.ok(!ok.isError, text(ok));
+});
+
+test('N6: through a link inside the folder (`up -> /`), existing and missing paths outside get the same answer', async () => {
+  const answer = async (path: string) => {
+    const r = (await client.callTool({ name: 'convert_pdf', arguments: { path } })) as CallToolResult;
+    assert.equal(r.isError, true, `${path}: ${text(r)}`);
+    return text(r)
+      .split(resolve(dir, 'docs', path))
+      .join('<path>');
+  };
+  const pairs: [string, string][] = [
+    ['up/etc/passwd', 'up/etc/nonexistent-zzz'],
+    ['up/etc', 'up/nonexistent-dir-zzz'],
+    ['up/etc/passwd', 'up/etc/nonexistent-dir/deeper/x.pdf'],
+    ['side/exists.pdf', 'side/missing.pdf'],
+    [join(dir, 'docs', 'side', 'exists.pdf'), join(dir, 'docs', 'side', 'missing', 'x.pdf')],
+  ];
+  for (const [exists, missing] of pairs) {
+    const a = await answer(exists);
+    const b = await answer(missing);
+    assert.equal(a, b, `${exists} and ${missing} are told apart`);
+    assert.match(a, /is outside the folders this server may read/);
+  }
+  // A missing file that would lie inside the folder is still "not found".
+  assert.match(await answer('sub/missing.pdf'), /was not found/);
 });

@@ -24,13 +24,15 @@ export interface BlockLine {
   place: Place;
   /** A bullet drawn as a vector shape just left of the line. */
   shapeBullet?: BBox;
+  /** The line starts a paragraph whatever its indent (a drop cap opens it: dropCap.ts). */
+  opensParagraph?: boolean;
 }
 
 export function buildBlocks(seq: BlockLine[]): Block[] {
   const blocks: Block[] = [];
   let cur: Block | undefined;
   let lastPitch = 0;
-  for (const { line, place, shapeBullet } of seq) {
+  for (const { line, place, shapeBullet, opensParagraph } of seq) {
     let marker = parseMarker(line.text);
     let markerX = line.bbox.x0;
     // Word writes level-2 bullets as a Courier "o" in a span of its own.
@@ -47,7 +49,7 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
     }
     // A monospace line starting with "-" or "*" is code, not a list.
     if (marker && line.monospace) marker = undefined;
-    let startNew = !cur || marker !== undefined;
+    let startNew = !cur || marker !== undefined || opensParagraph === true;
     if (cur && !startNew) {
       const prev = cur.lines[cur.lines.length - 1];
       const size = Math.max(line.fontSize, prev.fontSize, 1);

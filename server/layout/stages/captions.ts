@@ -5,6 +5,7 @@
  */
 import type { BBox } from '../../../common/protocol';
 import { attachCaptions } from '../blocks/captions';
+import { bandHeadings } from './bandHeading';
 import { italicRunningHeads } from './italicRunningHead';
 import type { PageState, PageUnit } from './state';
 
@@ -14,7 +15,7 @@ const BOX_TOLERANCE = 0.5;
 export function placeCaptions(state: PageState): PageState {
   const t = BOX_TOLERANCE;
   const within = (b: BBox, u: BBox) => u.x0 >= b.x0 - t && u.x1 <= b.x1 + t && u.y0 >= b.y0 - t && u.y1 <= b.y1 + t;
-  const items = italicRunningHeads(attachCaptions(state.items), state.header, within);
+  const items = bandHeadings(italicRunningHeads(attachCaptions(state.items), state.header, within), state, within);
   const furnitureCandidates: number[] = [];
   const bandBoxes = [...state.header, ...state.footer, ...state.margin].map((u) => u.bbox);
   const topBoxes = [...topRow(state), ...bottomRow(state)].map((u) => u.bbox);

@@ -9,6 +9,8 @@ import { boundsOf } from '../../../common/bbox';
 import { partsToText, toGrid, type DocItem } from '../../model/items';
 import type { Line } from '../lines/index';
 import { buildBlocks, type Block, type BlockLine } from '../blocks/index';
+import { typewriterProse } from '../blocks/typewriter';
+import { joinDropCaps } from '../blocks/dropCap';
 import { classify, type Classified } from '../blocks/classify';
 import { joinLines, vocabularyOf } from '../lines/normalize';
 import { continuesParagraph } from '../blocks/continuation';
@@ -147,12 +149,16 @@ function groupBlocks(state: PageState, marks: BBox[]): Elem[] {
   const elems: Elem[] = [];
   let run: BlockLine[] = [];
   const flush = () => {
-    if (run.length) elems.push({ kind: 'blocks', blocks: buildBlocks(run) });
+    if (run.length) elems.push({ kind: 'blocks', blocks: buildBlocks(joinDropCaps(run)) });
     run = [];
   };
+  // On a page set in a typewriter face, its prose lines are read as text, not as code.
+  const prose = typewriterProse(state.ordered.flatMap(({ unit }) => (unit.kind === 'line' ? [unit.line] : [])));
   for (const { unit, place } of state.ordered) {
-    if (unit.kind === 'line') run.push({ line: unit.line, place, shapeBullet: findBullet(unit.line, marks) });
-    else {
+    if (unit.kind === 'line') {
+      const line = prose.has(unit.line) ? { ...unit.line, monospace: false } : unit.line;
+      run.push({ line, place, shapeBullet: findBullet(line, marks) });
+    } else {
       flush();
       elems.push({ kind: unit.kind, index: unit.index });
     }

@@ -35,6 +35,9 @@ export const doclingCompatRoutes: RoutePlugin = async (app, { ctx }) => {
   app.get<{ Querystring: { older_then?: number } }>(
     '/v1/clear/results',
     {
+      // Clearing is a GET by docling-serve's design; Fastify's automatic HEAD route would run it
+      // too (security round 4, O3): a HEAD clears nothing.
+      exposeHeadRoute: false,
       schema: {
         summary: 'Forget the results of tasks that ended more than older_then seconds ago (default 3600)',
         querystring: { type: 'object', properties: { older_then: { type: 'number', minimum: 0 } } },
