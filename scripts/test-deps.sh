@@ -6,13 +6,16 @@
 #   libkrb5-dev    needed to install code-server's native modules
 #   redis-server   the real Redis the queue and service tests start on a loopback port
 #   fonts-breip    a handwriting font: the low-OCR-confidence test writes a note in it
+#   libvulkan1     the Vulkan loader: the WebGPU tests run onnxruntime's WebGPU provider (Dawn)
+#                  on Chromium's SwiftShader, a software Vulkan device that chromium ships
+#                  (test/helpers/softwareWebGpu.ts points only the test processes at it)
 # and the cached code-server for the end-to-end tests (test/e2e/setup.sh).
 # As root with apt-get it installs them; otherwise it prints the command to run and fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 missing=()
-for pkg in poppler-utils python3-fitz chromium libkrb5-dev redis-server fonts-breip; do
+for pkg in poppler-utils python3-fitz chromium libkrb5-dev redis-server fonts-breip libvulkan1; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done
 if [ "${#missing[@]}" -gt 0 ]; then

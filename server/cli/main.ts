@@ -261,7 +261,7 @@ async function convertOne(run: Run, plan: OutputPlan): Promise<void> {
         },
         progress: (done, total) => progress.update(label, done, total),
         log: (level, message) => {
-          if (level !== 'info') progress.note(`folio: ${message}`);
+          if (level !== 'info' || args.verbose) progress.note(`folio: ${message}`);
         },
       },
       run.signal,

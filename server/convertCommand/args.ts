@@ -45,6 +45,8 @@ export interface ConvertArgs {
   speculation?: 'auto' | 'off' | 'page' | 'hsd';
   scale: number;
   quiet: boolean;
+  /** Print the engine's info lines too (provider chosen and why, WebGPU adapter). */
+  verbose: boolean;
   /** Replace existing outputs folio did not write (or that changed since). */
   force: boolean;
   /** Resource limits given on the command line (docs/limits.md); the rest take the defaults. */
@@ -123,6 +125,7 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
     speculation: v.speculation,
     scale: v.scale ?? 2,
     quiet: v.quiet,
+    verbose: v.verbose,
     force: v.force,
     limits,
     queue: v.queue,

@@ -66,6 +66,7 @@ export const OUTPUT_FLAGS = {
   ),
   'page-images': switchFlag(['also render page images into the cache folder']),
   quiet: { ...switchFlag(['no progress output']), short: 'q' },
+  verbose: switchFlag(["also print the engine's log on stderr (providers tried, the WebGPU adapter, speculation)"]),
   force: switchFlag(['replace outputs folio did not write, or that were edited']),
 } satisfies FlagTable;
 

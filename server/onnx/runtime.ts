@@ -17,6 +17,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as ort from 'onnxruntime-node';
 import { messageOf } from '../errors';
+import { webgpuAdapterInfo } from './webgpuAdapter';
 
 export type Tensor = ort.Tensor;
 export type Session = ort.InferenceSession;
@@ -117,7 +118,7 @@ export async function createSession(model: string | Uint8Array, options: Session
       executionProviders: [provider as ort.InferenceSession.ExecutionProviderConfig],
       graphOptimizationLevel: 'all',
     };
-    const missing = missingProviderLibrary(provider);
+    const missing = missingProviderLibrary(provider) ?? softwareOnly(provider, providers);
     if (missing) {
       // Checked before asking onnxruntime, which would print native error lines on stderr.
       failures.push({ provider, reason: missing });
@@ -170,6 +171,22 @@ function missingProviderLibrary(provider: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * WebGPU on a software Vulkan device (SwiftShader) computes the same tokens as a GPU but far
+ * slower than the CPU provider (a tiny model's page: minutes instead of seconds), so it is taken
+ * only when it is the last provider asked for (`--providers webgpu`, as the tests do); with a
+ * provider after it in the list, that one runs instead. So is a Linux machine whose Vulkan
+ * drivers have no device (Mesa's drivers installed without the GPU, lavapipe which Dawn
+ * refuses): asking onnxruntime would only print Dawn's warnings and fail.
+ */
+function softwareOnly(provider: string, providers: readonly string[]): string | undefined {
+  if (provider !== 'webgpu' || providers.indexOf(provider) === providers.length - 1) return undefined;
+  const adapter = webgpuAdapterInfo();
+  if (adapter.none) return 'no Vulkan device that Dawn accepts on this machine, so no WebGPU adapter';
+  if (adapter.software !== true) return undefined;
+  return `the only WebGPU adapter is a software Vulkan device (${adapter.name}), slower than the CPU provider; ask for it alone (--providers webgpu) to use it anyway`;
 }
 
 let vulkanChecked: { missing: string | undefined } | undefined;

@@ -42,8 +42,19 @@ export const CPU_DEFAULTS: SpecDefaults = { mode: 'page', K: 8, maxChains: 1, ve
  */
 export const GPU_DEFAULTS: SpecDefaults = { mode: 'page', K: 32, maxChains: 8, verify: 'chains', stage1Batched: true };
 
+/**
+ * WebGPU: greedy (`auto` = off) until the provider's many-row passes are shown to agree with its
+ * one-token steps. On SwiftShader a 9-row verification pass over a cache WebGPU had prefilled
+ * itself disagreed with one-token steps over the same prefix by up to 0.34 in a logit where the
+ * top-2 margin was 0.022 (so `page` wrote another token at position 11), while the same feeds
+ * agree to 1e-5 on the CPU and from a CPU-prefilled cache: an onnxruntime WebGPU defect that
+ * depends on the cache's values, not Folio's masks or positions and not rounding (docs/vlm.md
+ * "WebGPU"). `page` and `hsd` asked for by name run greedy too (`specModeFor`).
+ */
+export const WEBGPU_DEFAULTS: SpecDefaults = { ...GPU_DEFAULTS, mode: 'ar' };
+
 export function specDefaultsFor(provider: string): SpecDefaults {
-  return provider === 'cpu' ? CPU_DEFAULTS : GPU_DEFAULTS;
+  return provider === 'cpu' ? CPU_DEFAULTS : provider === 'webgpu' ? WEBGPU_DEFAULTS : GPU_DEFAULTS;
 }
 
 /** The user's choice (`--speculation`, folio.vlm.speculation): auto = the provider's default, off = plain greedy. */
@@ -51,9 +62,13 @@ export type SpeculationSetting = 'auto' | 'off' | 'page' | 'hsd';
 
 export const SPECULATION_SETTINGS: readonly SpeculationSetting[] = ['auto', 'off', 'page', 'hsd'];
 
-/** The mode a setting runs on a provider (`ar` for off). */
+/**
+ * The mode a setting runs on a provider (`ar` for off). WebGPU always decodes greedily: its
+ * many-row verification passes disagree with its one-token steps (WEBGPU_DEFAULTS), so on it
+ * speculation could change the output, which it must never do (ARCHITECTURE.md).
+ */
 export function specModeFor(setting: SpeculationSetting | undefined, provider: string): SpecMode {
-  if (setting === 'off') return 'ar';
+  if (setting === 'off' || provider === 'webgpu') return 'ar';
   if (setting === 'page' || setting === 'hsd') return setting;
   return specDefaultsFor(provider).mode;
 }

@@ -53,6 +53,13 @@ export interface DecoderModel {
   io?: DecoderIo;
   /** Most bytes of logits one prefill run may return (default 128 MiB). */
   prefillLogitsBytes?: number;
+  /**
+   * Another session of the same decoder export (another provider) that runs the prompt; steps
+   * then continue on `decoder` from the cache it wrote (the caches are plain CPU tensors between
+   * runs). The WebGPU parity test prefills on the CPU: on SwiftShader a page prompt takes
+   * minutes, a decode step does not.
+   */
+  prefillDecoder?: Session;
 }
 
 /** What the decoder graph declares: optional inputs, element types, shapes. */
@@ -222,7 +229,7 @@ export class DecoderSession {
       }
       this.mask = mask.map((m) => m.slice(0, c1));
       const keep = opts.all ? n : c1 === S ? 1 : 0;
-      const logits = await this.run(part, pos, n, keep);
+      const logits = await this.run(part, pos, n, keep, this.model.prefillDecoder);
       // Copies: the runtime's output buffer is not kept across runs.
       logits.forEach((rowLogits, i) => kept[i].push(...rowLogits.map((l) => l.slice())));
     }
@@ -386,7 +393,13 @@ export class DecoderSession {
    * One decoder run over k new positions (`embeds`: b × k × hidden, float32); returns logits per
    * row for the last `keep` positions (the graph returns all k unless it takes num_logits_to_keep).
    */
-  private async run(embeds: Float32Array, pos: number[], k: number, keep = k): Promise<Float32Array[][]> {
+  private async run(
+    embeds: Float32Array,
+    pos: number[],
+    k: number,
+    keep = k,
+    decoder: Session = this.model.decoder,
+  ): Promise<Float32Array[][]> {
     const b = this.batch;
     const T = this.length;
     const io = this.io;
@@ -409,7 +422,7 @@ export class DecoderSession {
       feeds[`past_key_values.${l}.value`] = pair[1];
     });
     const t0 = performance.now();
-    const out = await this.model.decoder.run(feeds);
+    const out = await decoder.run(feeds);
     this.timings.decoderMs += performance.now() - t0;
     this.timings.runs++;
     this.kv = this.kv.map((_, l) => [out[`present.${l}.key`], out[`present.${l}.value`]]);

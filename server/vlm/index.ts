@@ -56,6 +56,8 @@ export type ParseRegionRequest = RegionJob & { signal?: AbortSignal };
 
 export interface VlmEngine {
   readonly provider: string;
+  /** WebGPU only: the adapter it runs on, as one phrase (server/onnx/webgpuAdapter.ts). */
+  readonly adapter?: string;
   convertPage(req: ConvertPageRequest): Promise<VlmPageOutput>;
   parseRegion(req: ParseRegionRequest): Promise<VlmPageOutput>;
   /** Says which page image comes next, so its tiles are computed while the current page decodes. */
@@ -96,13 +98,13 @@ export async function loadVlm(opts: LoadVlmOptions): Promise<VlmEngine> {
   let nextId = 1;
   let dead: Error | undefined;
 
-  const ready = new Promise<{ provider: string }>((resolve, reject) => {
+  const ready = new Promise<{ provider: string; adapter?: string }>((resolve, reject) => {
     worker.on('message', (m: FromWorker) => {
       switch (m.type) {
         case 'ready':
           for (const f of m.fallbacks) opts.log?.(`VLM: ${f.provider} not used: ${f.reason.split('\n')[0]}`);
-          opts.log?.(`VLM: running on ${m.provider}`);
-          resolve({ provider: m.provider });
+          opts.log?.(`VLM: running on ${m.provider}${m.adapter ? ` (adapter: ${m.adapter})` : ''}`);
+          resolve({ provider: m.provider, adapter: m.adapter });
           break;
         case 'initError':
           reject(deserializeError(m.error));
@@ -148,8 +150,9 @@ export async function loadVlm(opts: LoadVlmOptions): Promise<VlmEngine> {
   };
   worker.postMessage({ type: 'init', init } satisfies ToWorker);
   let provider: string;
+  let adapter: string | undefined;
   try {
-    provider = (await ready).provider;
+    ({ provider, adapter } = await ready);
   } catch (e) {
     await worker.terminate();
     throw e;
@@ -169,6 +172,7 @@ export async function loadVlm(opts: LoadVlmOptions): Promise<VlmEngine> {
 
   return {
     provider,
+    adapter,
     convertPage: (req) => {
       const { signal, ...job } = req;
       return submit((id) => ({ type: 'page', id, job }), signal);

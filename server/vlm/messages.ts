@@ -88,7 +88,14 @@ export interface SpeculationReport {
 }
 
 export type FromWorker =
-  | { type: 'ready'; provider: string; fallbacks: { provider: string; reason: string }[]; detector?: string }
+  | {
+      type: 'ready';
+      provider: string;
+      fallbacks: { provider: string; reason: string }[];
+      detector?: string;
+      /** WebGPU only: the adapter as one phrase (server/onnx/webgpuAdapter.ts). */
+      adapter?: string;
+    }
   | { type: 'initError'; error: SerializedError }
   | { type: 'log'; message: string }
   | { type: 'done'; id: number; result: VlmPageOutput }

@@ -10,6 +10,7 @@
 import { Tensor, createSession, providerSummary, type LoadedSession } from '../onnx/runtime';
 import { loadVlmConfig, modelError, type VlmConfig } from './config';
 import { asFloat32, floatData, sessionValues } from '../onnx/tensorTypes';
+import { describeAdapter, webgpuAdapterInfo, type WebGpuAdapterInfo } from '../onnx/webgpuAdapter';
 import { DecoderSession, describeDecoder, REQUIRED_DECODER_INPUTS, type DecoderIo } from './decoder';
 import { greedyGenerate, type StopReason } from './generate';
 import { CancelledError } from '../errors';
@@ -70,6 +71,16 @@ export class VlmModel {
     return this.decoderS.provider;
   }
 
+  /**
+   * The WebGPU adapter as far as Folio can tell (server/onnx/webgpuAdapter.ts: onnxruntime-node
+   * does not report it), when the decoder runs on WebGPU.
+   */
+  get adapter(): WebGpuAdapterInfo | undefined {
+    if (this.decoderS.provider !== 'webgpu') return undefined;
+    return (this.adapterInfo ??= webgpuAdapterInfo());
+  }
+  private adapterInfo: WebGpuAdapterInfo | undefined;
+
   get fallbacks(): { provider: string; reason: string }[] {
     return [...this.vision.failures, ...this.embedS.failures, ...this.decoderS.failures];
   }
@@ -129,6 +140,7 @@ export class VlmModel {
     opts.log?.(
       `VLM: loaded ${config.dir} (${config.dtype}: ${io.kvType} cache) on ${decoder.provider}${io.positionIds ? ' (decoder takes position_ids)' : ''}`,
     );
+    if (decoder.provider === 'webgpu') opts.log?.(`VLM: WebGPU adapter: ${describeAdapter(webgpuAdapterInfo())}`);
     return new VlmModel(config, tokenizer, vision, embed, decoder, stop, pad, io);
   }
 
@@ -147,8 +159,22 @@ export class VlmModel {
       },
       padId: this.padId,
       io,
+      prefillDecoder: this.promptModel?.decoderS.session,
     });
   }
+
+  /**
+   * Runs the vision encoder and the prompt's prefill on `other` (the same files loaded on another
+   * provider) and every decode pass (steps, verification passes, chains) here. The WebGPU parity
+   * test uses it with the CPU: on SwiftShader a page's vision (17 tiles) and prompt (1,142
+   * tokens) take minutes, its decode passes seconds (docs/vlm.md "WebGPU").
+   */
+  promptOn(other: VlmModel | undefined): void {
+    if (other && other.decoderIo.kvType !== this.decoderIo.kvType)
+      throw new Error('promptOn: the two decoders keep their caches in different element types');
+    this.promptModel = other;
+  }
+  private promptModel: VlmModel | undefined;
 
   /** Width of the features the embedder and vision encoder produce (the decoder's hidden size). */
   get hidden(): number {
@@ -168,6 +194,7 @@ export class VlmModel {
 
   /** Vision encoder on one preprocessed image → features [images × seqLen × hidden]. */
   async encodeImage(pre: PreprocessedImage): Promise<Float32Array> {
+    if (this.promptModel) return this.promptModel.encodeImage(pre);
     const n = pre.grid.images;
     const T = pre.tileSize;
     const per = 3 * T * T;

@@ -12,6 +12,7 @@ import { CANCEL_SLOTS, type FromWorker, type PageJob, type ToWorker, type Worker
 import { VlmModel } from './model';
 import { resolveVlmDir } from './config';
 import type { DocItem } from '../model/items';
+import { describeAdapter, softwareAdapterWarning } from '../onnx/webgpuAdapter';
 import { PreprocessAhead } from './preprocessAhead';
 import { setPreprocessSource } from './preprocess';
 
@@ -60,6 +61,7 @@ async function start(i: WorkerInit): Promise<void> {
       provider: model.provider,
       fallbacks: model.fallbacks,
       detector: detector ? 'heron' : undefined,
+      adapter: model.adapter ? describeAdapter(model.adapter) : undefined,
     });
   } catch (e) {
     send({ type: 'initError', error: serializeError(e) });
@@ -96,6 +98,8 @@ async function runPage(id: number, job: PageJob): Promise<void> {
   }
   const result = await convertPageOn(model!, job, s, detected);
   if (detectorWarning) result.warnings.unshift(detectorWarning);
+  const software = model!.adapter && softwareAdapterWarning(model!.adapter);
+  if (software) result.warnings.push(`Page ${job.page}: ${software}.`);
   const sp = result.speculation;
   if (sp) {
     const how =
@@ -121,7 +125,12 @@ port.on('message', (m: ToWorker) => {
         try {
           if (!model) throw new Error('the VLM worker has no model loaded');
           if (m.type === 'page') await runPage(m.id, m.job);
-          else send({ type: 'done', id: m.id, result: await parseRegionOn(model, m.job, settingsFor(m.id)) });
+          else {
+            const result = await parseRegionOn(model, m.job, settingsFor(m.id));
+            const software = model.adapter && softwareAdapterWarning(model.adapter);
+            if (software) result.warnings.push(`Page ${m.job.page}: ${software}.`);
+            send({ type: 'done', id: m.id, result });
+          }
         } catch (e) {
           send({ type: 'failed', id: m.id, error: serializeError(e) });
         }

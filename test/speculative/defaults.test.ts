@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { makeTinyModels } from '../../scripts/fixtures/makeTinyModels';
 import { loadDecoderTarget, type LoadedTarget } from '../../server/vlm/loadTarget';
 import { decodePage, type RegionJob } from '../../server/speculative/hsd';
-import { CPU_DEFAULTS, specDefaultsFor } from '../../server/speculative/defaults';
+import { CPU_DEFAULTS, specDefaultsFor, specModeFor } from '../../server/speculative/defaults';
 import { mulberry32 } from '../../server/speculative/random';
 
 let free: LoadedTarget;
@@ -81,4 +81,14 @@ test('hsd with Stage 1 unbatched (CPU default) writes what batched hsd and ar wr
   assert.deepEqual(single.regionOutputs, batched.regionOutputs);
   // Unbatched: each region steps alone, so Stage 1 takes the sum of the regions' passes, not the max.
   assert.ok(single.stats.stage1Passes >= batched.stats.stage1Passes);
+});
+
+test('WebGPU decodes greedily whatever the setting (its many-row passes disagreed with its steps: docs/vlm.md "WebGPU")', () => {
+  assert.equal(specModeFor('auto', 'webgpu'), 'ar');
+  assert.equal(specModeFor(undefined, 'webgpu'), 'ar');
+  assert.equal(specModeFor('page', 'webgpu'), 'ar');
+  assert.equal(specModeFor('hsd', 'webgpu'), 'ar');
+  assert.equal(specModeFor('page', 'cuda'), 'page');
+  assert.equal(specModeFor('auto', 'cuda'), 'page');
+  assert.equal(specModeFor('auto', 'cpu'), 'page');
 });
