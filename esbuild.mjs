@@ -45,6 +45,8 @@ const nodeEntries = [
   ['server/worker/launch.ts', 'dist/pageWorker.js'],
   ['server/worker/pageWorker.ts', 'dist/pageWorker-main.js'],
   ['server/vlm/vlmWorker.ts', 'dist/vlmWorker.js'],
+  // The VLM worker's look-ahead thread: the next page's tiles while this one decodes (issue 38).
+  ['server/vlm/preprocessWorker.ts', 'dist/preprocessWorker.js'],
   ['server/export/exportWorker.ts', 'dist/exportWorker.js'],
   // `folio serve`'s chunk answers, off the service's event loop (server/serve/chunkInWorker.ts).
   ['server/serve/chunkWorker.ts', 'dist/serveChunkWorker.js'],

@@ -49,11 +49,13 @@ const ALL_SERVER_ROOMS = [
   'errors',
   'export',
   'flags',
+  'html',
   'layout',
   'main',
   'mcp',
   'models',
   'ocr',
+  'office',
   'onnx',
   'pdf',
   'pipeline',
@@ -104,6 +106,20 @@ const BACKEND_ROOMS = [
     rule: serverRoomRule(
       [...ORCHESTRATORS, 'layout', 'vlm', 'speculative'],
       'pdf/, doctags/ and ocr/ sit below the pipeline and layout: share types through server/model/.',
+    ),
+  },
+  {
+    files: ['server/office/**/*.ts'],
+    rule: serverRoomRule(
+      ALL_SERVER_ROOMS.filter((r) => !['model', 'errors', 'office', 'html'].includes(r)),
+      'office/ reads documents born structured into server/model/ items: it imports only model/, errors.ts, html/ and common/.',
+    ),
+  },
+  {
+    files: ['server/html/**/*.ts'],
+    rule: serverRoomRule(
+      ALL_SERVER_ROOMS.filter((r) => !['model', 'office', 'html'].includes(r)),
+      'html/ reads HTML into server/model/ items: it imports only model/, office/ (its types and text helpers) and common/.',
     ),
   },
   {

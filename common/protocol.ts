@@ -147,6 +147,11 @@ export interface ConvertOptions {
   ocr?: 'auto' | 'always' | 'never';
   /** Keep page headers and footers in Markdown. */
   keepFurniture?: boolean;
+  /**
+   * Keep text a reader of the page cannot see (white on white, covered, clipped away, squeezed,
+   * invisible); by default it is left out and counted in the page's warnings (docs/text-layer.md).
+   */
+  keepHiddenText?: boolean;
   /** Folder where page images are cached. Default: a folder under the OS temp dir. */
   cacheDir?: string;
   /** Folder where picture assets are written; Markdown links are relative to `markdownDir`. */

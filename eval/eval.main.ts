@@ -9,6 +9,8 @@
  * `math` (in the default sets) is the typeset formulas-and-tables set of issue 11: it runs
  * `eval/gen/math/mathset.main.ts` (formula match and table cell F1/TEDS, every peer beside
  * Folio) after the text sets, into `<out>/mathset/`; its exit code counts.
+ * `office` (in the default sets) is issue 41's set of Docling's own DOCX/PPTX/XLSX/HTML/CSV/Markdown test
+ * documents against its ground truth: eval/office/run.ts, into `<out>/office/`.
  * `realworld` (in the default sets) is issues 23/40's person-checked set of olmOCR-bench-style
  * tests on real pages: eval/realworld/run.ts, into `<out>/realworld/`; its sealed part
  * (eval/realworld/sealed.ts) is reported beside the working part by its rates only.
@@ -42,6 +44,7 @@ import { repoRoot } from './repo';
 import { requireMeasured } from './report/nothingMeasured';
 import { REALWORLD_SET, runRealworld } from './realworld/run';
 import { runTableSet, TABLES_SET } from './tables/run';
+import { OFFICE_SET, runOfficeSet } from './office/run';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -65,16 +68,17 @@ const HEAD = ['converter', 'ok', 'NED median', ...METRICS.map((m) => (m.key === 
 
 async function main(): Promise<number> {
   const repo = repoRoot();
-  const root = corpusRoot(repo);
   const asked = (
-    arg('sets')?.split(',') ?? [...QUALITY_SETS, ...MULTICOL_SETS, MATH_SET, TABLES_SET, REALWORLD_SET]
+    arg('sets')?.split(',') ?? [...QUALITY_SETS, ...MULTICOL_SETS, MATH_SET, TABLES_SET, REALWORLD_SET, OFFICE_SET]
   ).map((s) => s.trim());
   const outDirEarly = resolve(arg('out') ?? join(repo, 'eval', 'out'));
   const withMath = asked.includes(MATH_SET);
   // `realworld` (issue 23, eval/realworld/) runs on its own one-page PDFs, after any other set.
   const withRealworld = asked.includes(REALWORLD_SET);
   const withTables = asked.includes(TABLES_SET);
-  const sets = asked.filter((s) => s !== MATH_SET && s !== REALWORLD_SET && s !== TABLES_SET);
+  // `office` (issue 41, eval/office/): Docling's DOCX/PPTX/XLSX/HTML/CSV/Markdown test documents.
+  const withOffice = asked.includes(OFFICE_SET);
+  const sets = asked.filter((s) => s !== MATH_SET && s !== REALWORLD_SET && s !== TABLES_SET && s !== OFFICE_SET);
   const pageSetOptions = () => ({
     outDir: outDirEarly,
     peers: arg('peers')
@@ -88,9 +92,21 @@ async function main(): Promise<number> {
   const pageSets = async (code: number) => {
     if (withTables) code = Math.max(code, await runTableSet(repo, pageSetOptions()));
     if (withRealworld) code = Math.max(code, await runRealworld(repo, pageSetOptions()));
+    if (withOffice)
+      code = Math.max(
+        code,
+        await runOfficeSet(repo, {
+          outDir: outDirEarly,
+          quick: process.argv.includes('--quick'),
+          timeoutMs: Number(arg('timeout-s') ?? 120) * 1000,
+          only: arg('only')?.split(','),
+        }),
+      );
     return code;
   };
   if (sets.length === 0) return pageSets(withMath ? runMathSet(repo, outDirEarly) : 0);
+  // Only the corpus sets need the shared corpus: `office`, `math`, `tables`… run without it.
+  const root = corpusRoot(repo);
   const jobs = Number(arg('jobs') ?? 2);
   const timeoutMs = Number(arg('timeout-s') ?? 120) * 1000;
   const outDir = resolve(arg('out') ?? join(repo, 'eval', 'out'));

@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 group="${1:-all}"
 bench=(poppler-utils python3-fitz redis-server)
-evalset=(poppler-utils python3-fitz mupdf-tools texlive-xetex texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended fonts-lmodern lmodern chromium libreoffice-writer libreoffice-math)
+evalset=(poppler-utils python3-fitz mupdf-tools texlive-xetex texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended fonts-lmodern lmodern chromium libreoffice-writer libreoffice-math libreoffice-calc libreoffice-impress)
 if [ -f eval/realworld/debian.tsv ]; then
   while IFS= read -r p; do evalset+=("$p"); done < <(awk -F'\t' '!/^#/ && NF >= 2 && $2 != "" { print $2 }' eval/realworld/debian.tsv | sort -u)
 fi

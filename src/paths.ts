@@ -19,7 +19,7 @@ export function outputUriFor(pdfUri: vscode.Uri, outputDirectory: string, ext: s
   // Shortened with a hash only when the name would pass the 255-byte limit (a 254-byte `<x>.pdf`);
   // scans given as images (scan.png) get scan.md, as PDFs do.
   const base = fitFileName(
-    (pdfUri.path.split('/').pop() ?? 'document.pdf').replace(/\.(pdf|png|jpe?g|tiff?)$/i, ''),
+    (pdfUri.path.split('/').pop() ?? 'document.pdf').replace(/\.(pdf|png|jpe?g|tiff?|docx|pptx|xlsx|html?|csv)$/i, ''),
     ext,
   );
   const pdfDir = vscode.Uri.joinPath(pdfUri, '..');

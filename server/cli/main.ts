@@ -70,7 +70,7 @@ export function expandInputs(inputs: string[], warnings: string[] = []): { path:
         continue;
       }
       if (st.isDirectory()) walk(p, base);
-      else if (/\.pdf$/i.test(name)) out.push({ path: p, base });
+      else if (FOLDER_INPUT.test(name)) out.push({ path: p, base });
     }
   };
   for (const input of inputs) {
@@ -87,6 +87,12 @@ export function expandInputs(inputs: string[], warnings: string[] = []): { path:
   }
   return out;
 }
+
+/**
+ * What a folder walk converts: PDFs and the Office and HTML documents (issue 41). Not `.md`: a
+ * folder holds Folio's own Markdown outputs, and a second run must not convert them.
+ */
+const FOLDER_INPUT = /\.(pdf|docx|pptx|xlsx|html?)$/i;
 
 function reason(e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
@@ -169,7 +175,7 @@ function plannedOutputs(args: ConvertArgs): OutputPlan[] {
   const walkWarnings: string[] = [];
   const files = expandInputs(args.inputs, walkWarnings);
   for (const w of walkWarnings) process.stderr.write(`folio: warning: ${w}\n`);
-  if (files.length === 0) throw new UsageError('no PDF found in the folders given');
+  if (files.length === 0) throw new UsageError('no PDF or Office/HTML document found in the folders given');
   const many = files.length > 1 || (args.output?.endsWith('/') ?? false);
   return planOutputs(files, EXT[args.format], args.output, many);
 }

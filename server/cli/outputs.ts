@@ -31,7 +31,11 @@ export function planOutputs(
   const taken = new Set<string>();
   const root = output !== undefined && many ? resolve(output) : undefined;
   return files.map(({ path: pdf, base }) => {
-    const stem = basename(pdf).replace(/\.(pdf|png|jpe?g|tiff?)$/i, '');
+    // A Markdown input keeps its `.md` (`notes.md` → `notes.md.md`, as Docling names it): never its own output.
+    const stem = basename(pdf).replace(
+      /\.(pdf|png|jpe?g|tiff?|docx|docm|dotx|pptx|pptm|ppsx|xlsx|xlsm|html?|xhtml|csv)$/i,
+      '',
+    );
     let folder: string;
     if (output === undefined) folder = dirname(resolve(pdf));
     else if (!many) return { pdf, out: resolve(output) };

@@ -38,6 +38,7 @@ const OPTION_CHECKS: Record<keyof ConvertOptions, Check> = {
     typeof v === 'number' && Number.isFinite(v) && v >= 0.25 && v <= 8 ? undefined : 'must be a number from 0.25 to 8',
   ocr: oneOf('auto', 'always', 'never'),
   keepFurniture: bool,
+  keepHiddenText: bool,
   cacheDir: folder,
   assetsDir: folder,
   markdownDir: folder,

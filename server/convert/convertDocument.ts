@@ -39,6 +39,7 @@ import { buildPageResult, failedPageResult, joinDocTags, joinPages } from './pag
 import { vlmPageEngine, type VlmPageEngine } from './vlmEngine';
 import { pdfForInput } from './imageInput';
 import { pagePartialStream, type PagePartial } from './pagePartial';
+import { convertStructured, structuredFormatOf } from './structuredInput';
 
 /** Pages after page i that are analysed before page i is emitted (page header/footer repetition). */
 export const FURNITURE_WINDOW = 2;
@@ -86,6 +87,7 @@ export function analyzeOptions(options: ConvertOptions = {}): AnalyzeOptions {
   if (options.assetsDir) a.assetsDir = options.assetsDir;
   if (options.markdownDir) a.markdownDir = options.markdownDir;
   if (options.providers) a.providers = options.providers;
+  if (options.keepHiddenText) a.keepHiddenText = true;
   return a;
 }
 
@@ -131,6 +133,9 @@ export async function convertDocument(
   const engine: EngineName = options.engine ?? 'pipeline';
   const limits = resolveLimits(input.limits);
   checkFile(path);
+  // Word, PowerPoint, Excel, HTML, Markdown, CSV: read from their own structure (structuredInput.ts).
+  const structured = structuredFormatOf(path);
+  if (structured) return convertStructured(path, input.uri, structured, options, sink, signal);
   const docId = randomUUID();
   const results: PageResult[] = [];
   const pageErrors: PageError[] = [];
@@ -230,6 +235,9 @@ export async function convertDocument(
           }
         }
         markFurniture(window, self);
+        // The next page's VLM tiles are computed while this one decodes (issue 38).
+        const next = done.get(i + 1);
+        if (vlm?.prefetch && next && !(next instanceof Error)) vlm.prefetch(next);
         result = await pageResultFor(current, options, engine, vlm, inner.signal, sink);
         if (result.provider) provider = result.provider;
       }

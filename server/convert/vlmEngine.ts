@@ -29,6 +29,8 @@ export interface VlmPageEngine {
     cls: RegionClass,
     signal: AbortSignal,
   ): Promise<{ doctags: string; provider: string; warnings: string[] }>;
+  /** The page that comes after the one converting: the local engine preprocesses it meanwhile. */
+  prefetch?(a: PageAnalysis): void;
 }
 
 const engines = new Map<string, Promise<VlmEngine>>();
@@ -86,9 +88,16 @@ export async function vlmPageEngine(options: ConvertOptions, log: (m: string) =>
     engines.set(key, loading);
     loading.catch(() => engines.delete(key));
   }
-  const engine = await loading;
+  return localPageEngine(await loading);
+}
+
+/** The orchestrator's seam over the local engine: pages by their rendered image file. */
+function localPageEngine(engine: VlmEngine): VlmPageEngine {
   return {
     provider: engine.provider,
+    prefetch: (a) => {
+      if (a.image) engine.prefetch({ path: a.image.path });
+    },
     convertPage: async (a, signal) => {
       if (!a.image) throw new Error('the page image was not rendered');
       return engine.convertPage({

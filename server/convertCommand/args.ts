@@ -37,6 +37,8 @@ export interface ConvertArgs {
   models?: string;
   providers?: string[];
   keepFurniture: boolean;
+  /** Keep text a reader of the page cannot see (docs/text-layer.md). */
+  keepHiddenText: boolean;
   ocr: 'auto' | 'always' | 'never';
   layoutPrior: 'auto' | 'on' | 'off';
   /** VLM speculative decoding (undefined = auto). */
@@ -115,6 +117,7 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
     models: v.models,
     providers: v.providers,
     keepFurniture: v['keep-furniture'],
+    keepHiddenText: v['keep-hidden-text'],
     ocr: v.ocr ?? 'auto',
     layoutPrior: v['layout-prior'] ?? 'off',
     speculation: v.speculation,

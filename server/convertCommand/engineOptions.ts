@@ -13,6 +13,7 @@ export function engineOptions(args: ConvertArgs): ConvertOptions {
     ocr: args.ocr,
     scale: args.scale,
     keepFurniture: args.keepFurniture,
+    ...(args.keepHiddenText ? { keepHiddenText: true } : {}),
     modelsDir: args.models,
     providers: args.providers,
     layoutPrior: args.layoutPrior,

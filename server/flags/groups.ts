@@ -97,6 +97,10 @@ export const ENGINE_FLAGS = {
     ["VLM decoding with the pipeline's drafts: auto (default,", 'per provider), off (plain greedy), page or hsd'],
   ),
   'keep-furniture': switchFlag(['keep page headers and footers in the Markdown']),
+  'keep-hidden-text': switchFlag([
+    'keep text a reader cannot see (white on white, covered,',
+    'clipped, squeezed, invisible; docs/text-layer.md)',
+  ]),
   ocr: choiceFlag('<mode>', ['auto', 'always', 'never'], ['auto (default), always or never']),
   scale: numberFlag('<n>', 0.25, 8, ['render scale, 1 = 72 dpi (default 2)']),
 } satisfies FlagTable;

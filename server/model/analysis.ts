@@ -37,6 +37,8 @@ export interface PageAnalysis {
 
 export interface AnalyzeOptions {
   ocr: 'auto' | 'always' | 'never';
+  /** Keep text a reader cannot see (server/pdf/hiddenText.ts); left out and counted by default. */
+  keepHiddenText?: boolean;
   renderImages: boolean;
   /** Render scale (1 = 72 dpi); default 2. */
   scale: number;

@@ -17,6 +17,7 @@ import { checkImage, toPlanes, turnPlanes, type RgbPlanes } from './image';
 import { recognizeQuads, upsideDown, DEFAULT_BATCHING, type RecBatching } from './recognizer';
 import { splitWords, type DecodedLine } from './ctc';
 import { readingOrder } from './order';
+import { cutDecoded, gutterCuts, inkColumns } from './columnGaps';
 import type { Box, OcrLine, OcrResult, OcrWord, Point, RecognizeOptions, RgbaImage, Rotation } from './types';
 
 export interface EngineModels {
@@ -34,6 +35,8 @@ export interface EngineTuning {
   dropScore: number;
   /** Undo the page's skew in the upright frame (off: the quarter turn only, for comparison). */
   deskew: boolean;
+  /** Cut lines at the column gaps of the full-resolution page (columnGaps.ts; off for comparison). */
+  splitGutters: boolean;
 }
 
 /**
@@ -48,6 +51,7 @@ export const DEFAULT_TUNING: EngineTuning = {
   batching: DEFAULT_BATCHING,
   dropScore: 0.5,
   deskew: true,
+  splitGutters: true,
 };
 
 /** Stage timings of the last run, for the benchmark. */
@@ -113,7 +117,7 @@ export class PaddleOcr {
     );
     const t3 = performance.now();
 
-    const kept: { quad: Point[]; dl: DecodedLine }[] = [];
+    let kept: Kept[] = [];
     const confidence = { read: 0, dropped: 0, meanScore: 1 };
     let chars = 0;
     let scoreSum = 0;
@@ -138,6 +142,9 @@ export class PaddleOcr {
       this.tuning.deskew && Math.abs(measured) >= MIN_SKEW_DEG && Math.abs(measured) <= MAX_SKEW_DEG ? measured : 0;
     const toUpright = (p: Point): Point =>
       turnAbout(originalToUprightPoint(p, rotation, W, H), -skew, us.width, us.height);
+    const toSource = (p: Point): Point =>
+      uprightToOriginalPoint(turnAbout(p, skew, us.width, us.height), rotation, W, H);
+    if (this.tuning.splitGutters) kept = splitAtGutters(kept, img, us, toUpright, toSource);
     const lines = kept.map((k) => this.buildLine(k.quad, k.dl, toUpright, W, H, us));
     const cores = kept.map((k) => inkQuad(k.quad, k.dl).map(toUpright));
     const order = readingOrder(cores.map(boundsOf), cores);
@@ -197,6 +204,36 @@ export class PaddleOcr {
     for (const v of p) vote += v - 0.5;
     return vote > 0;
   }
+}
+
+type Kept = { quad: Point[]; dl: DecodedLine };
+
+/**
+ * Lines cut where they cross a column gap of the full-resolution page (columnGaps.ts): the
+ * detector, working on the page shrunk to 960 px, joins lines across a narrow gutter.
+ */
+function splitAtGutters(
+  kept: Kept[],
+  img: RgbaImage,
+  us: { width: number; height: number },
+  toUpright: (p: Point) => Point,
+  toSource: (p: Point) => Point,
+): Kept[] {
+  if (kept.length < 2) return kept;
+  const d = img.data;
+  const gray = (i: number) => (d[i * 4 + 3] < 128 ? 255 : d[i * 4 + 1]);
+  const ink = inkColumns(us.width, us.height, toSource, img.width, img.height, gray);
+  return kept.flatMap((k) => {
+    const uq = k.quad.map(toUpright);
+    const core = boundsOf(inkQuad(k.quad, k.dl).map(toUpright));
+    const box = boundsOf(uq);
+    const cuts = gutterCuts(ink, { x0: core.x0, x1: core.x1, y0: box.y0, y1: box.y1 });
+    if (cuts.length === 0) return [k];
+    const span = uq[1][0] - uq[0][0];
+    if (span <= 0) return [k];
+    const fractions = cuts.map((x) => (x - uq[0][0]) / span).filter((f) => f > 0 && f < 1);
+    return cutDecoded(k.dl, fractions).map((p) => ({ quad: subQuad(k.quad, p.f0, p.f1), dl: p.dl }));
+  });
 }
 
 /** Whether most text (by length of clearly elongated boxes) runs vertically in the image. */

@@ -10,6 +10,7 @@ import { FolioErrorCodes } from '../../common/protocol';
 import { pdfjs, pdfjsAssetOptions } from './pdfjs';
 import { pdfjsWork } from './guard';
 import { keepSampledText } from './text';
+import { findOversizedImages, MAX_IMAGE_PIXELS, type OversizedImage } from './oversizedImages';
 import type { DocStats } from '../model/stats';
 import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api';
 
@@ -21,6 +22,8 @@ export interface PdfHandle {
   doc: PDFDocumentProxy;
   /** Font-size statistics of the first pages (body size, heading sizes), for heading levels. */
   stats: DocStats;
+  /** Images over pdf.js's decoding limit (oversizedImages.ts): pages that place one warn by name. */
+  oversizedImages?: OversizedImage[];
   close(): Promise<void>;
 }
 
@@ -55,6 +58,8 @@ export async function openPdf(path: string, opts: { password?: string } = {}): P
       `${name} is not a PDF or is damaged (no %PDF header): open it in a PDF viewer to check it`,
     );
   }
+  // Before pdf.js takes the bytes: the images it will not decode, named for the pages' warnings.
+  const oversizedImages = findOversizedImages(data, MAX_IMAGE_PIXELS);
   const lib = await pdfjs();
   const task: PDFDocumentLoadingTask = lib.getDocument({
     data,
@@ -66,7 +71,7 @@ export async function openPdf(path: string, opts: { password?: string } = {}): P
     // Images over 64 Mpx are not decoded (pdf.js skips them): a 35,000 × 4,000 image mask took
     // 2.7 GiB and ~100 s to paint (eval/FINDINGS.md, issue16263.pdf). Their placement is still
     // known from the operator list, so pictures keep their boxes.
-    maxImageSize: 64 * 1024 * 1024,
+    maxImageSize: MAX_IMAGE_PIXELS,
   });
   let doc: PDFDocumentProxy;
   try {
@@ -89,6 +94,7 @@ export async function openPdf(path: string, opts: { password?: string } = {}): P
     fileKey: key,
     doc,
     stats,
+    ...(oversizedImages.length > 0 ? { oversizedImages } : {}),
     close: () => task.destroy(),
   };
 }

@@ -47,9 +47,14 @@ export async function analyzePage(
 ): Promise<PageAnalysis> {
   const page = await getPage(doc, pageNo);
   try {
-    const raw = await readPage(page, pageNo);
+    const raw = await readPage(page, pageNo, {
+      keepHiddenText: opts.keepHiddenText,
+      oversizedImages: doc.oversizedImages,
+    });
     const { width: W, height: H } = raw.content;
     const warnings: string[] = [];
+    if (raw.hiddenText) warnings.push(raw.hiddenText);
+    if (raw.oversized) warnings.push(raw.oversized);
     const usable = textLayerUsable(raw.content.spans);
     const blank = raw.content.spans.length === 0 && raw.content.graphics.length === 0 && !raw.pageImage;
     // A page too large to render within the pixel cap gets no page image, crops or OCR.
@@ -364,7 +369,7 @@ export async function reparseRegion(
 ): Promise<DocItem> {
   const page = await getPage(doc, pageNo);
   try {
-    const raw: RawPage = await readPage(page, pageNo);
+    const raw: RawPage = await readPage(page, pageNo, { keepHiddenText: opts.keepHiddenText });
     const { width: W, height: H } = raw.content;
     let content = raw.content;
     const usable = textLayerUsable(raw.content.spans);

@@ -9,7 +9,9 @@ import { pdfjs } from '../pdf/pdfjs';
 import { pdfjsWork } from '../pdf/guard';
 import { readSpans, type PdfSpan } from '../pdf/text';
 import { clusterShapes, readGraphics } from '../pdf/graphics';
-import { invisibleSpan, matchKey, readTextRuns } from '../pdf/invisibleText';
+import { hiddenTextWarning, leaveOutHidden, matchKey } from '../pdf/invisibleText';
+import { readTextRunsDrawn, type FontFacts } from '../pdf/hiddenText';
+import { emptyPlacements, oversizedImageWarning, type OversizedImage } from '../pdf/oversizedImages';
 import { readFormFieldSpans } from '../pdf/formFields';
 import { findGutters } from '../layout/lines/index';
 import { textlessRegions, type TextlessRegion } from './textlessRegions';
@@ -30,6 +32,10 @@ export interface RawPage {
   lostGlyphs: number;
   /** Placeholders of lost symbol glyphs (lostGlyphs.ts): never filled by OCR. */
   lostSymbols: Set<string>;
+  /** The page warning counting the hidden text left out (hiddenText.ts), when any was. */
+  hiddenText?: string;
+  /** The page warning naming pictures too large to decode (oversizedImages.ts), when any were. */
+  oversized?: string;
 }
 
 /**
@@ -50,33 +56,26 @@ function notInLayer(fields: PdfSpan[], layer: PdfSpan[]): PdfSpan[] {
   });
 }
 
-export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawPage> {
+export async function readPage(
+  page: PDFPageProxy,
+  pageNo: number,
+  opts: { keepHiddenText?: boolean; oversizedImages?: readonly OversizedImage[] } = {},
+): Promise<RawPage> {
   const lib = await pdfjs();
   const viewport = page.getViewport({ scale: 1 });
   const W = viewport.width;
   const H = viewport.height;
   const ops = await pdfjsWork(() => page.getOperatorList());
-  const g = readGraphics(
-    ops.fnArray,
-    ops.argsArray,
-    lib.OPS as unknown as Record<string, number>,
-    viewport.transform,
-    W,
-    H,
-  );
-  // Text drawn invisibly (rendering mode 3 or 7) away from any image is not on the page a reader sees.
-  const runs = readTextRuns(ops.fnArray, ops.argsArray, lib.OPS as unknown as Record<string, number>);
+  const OPS = lib.OPS as unknown as Record<string, number>;
+  const g = readGraphics(ops.fnArray, ops.argsArray, OPS, viewport.transform, W, H);
   // Glyphs with no Unicode: symbols (checkboxes, bullets) named by their outlines in the text.
-  const lost = readLostGlyphs(
-    ops.fnArray,
-    ops.argsArray,
-    lib.OPS as unknown as Record<string, number>,
-    glyphSource(page),
-  );
-  const spans: PdfSpan[] = withSymbols(
-    (await readSpans(page, viewport.transform)).filter((s) => !invisibleSpan(s.text, s.bbox, runs, g.images)),
-    lost,
-  );
+  const lost = readLostGlyphs(ops.fnArray, ops.argsArray, OPS, glyphSource(page));
+  const seen = await visibleSpans(page, ops, OPS, viewport.transform, W, H, opts.keepHiddenText === true);
+  const hiddenText = seen.warning;
+  const spans: PdfSpan[] = withSymbols(seen.spans, lost);
+  const oversized = opts.oversizedImages?.length
+    ? oversizedImageWarning(emptyPlacements(ops.fnArray, OPS), opts.oversizedImages)
+    : undefined;
   // Filled-in form fields: their values are in widget annotations, not in the text content.
   spans.push(...notInLayer(await pdfjsWork(() => readFormFieldSpans(page, viewport.transform)), spans));
   const marks: BBox[] = [];
@@ -136,6 +135,48 @@ export async function readPage(page: PDFPageProxy, pageNo: number): Promise<RawP
     textless: textlessRegions(g.images, clusters, spans, W, H),
     lostGlyphs: lost.letters,
     lostSymbols: new Set([...lost.symbols].filter(([, sym]) => !sym).map(([ch]) => ch)),
+    ...(hiddenText ? { hiddenText } : {}),
+    ...(oversized ? { oversized } : {}),
+  };
+}
+
+/**
+ * The text layer without the text a reader cannot see (invisible, transparent, squeezed, clipped
+ * away, in the background's colour or covered), and the warning counting it; all of it when the
+ * user keeps hidden text (--keep-hidden-text).
+ */
+async function visibleSpans(
+  page: PDFPageProxy,
+  ops: { fnArray: number[]; argsArray: unknown[] },
+  OPS: Record<string, number>,
+  viewportTransform: number[],
+  W: number,
+  H: number,
+  keep: boolean,
+): Promise<{ spans: PdfSpan[]; warning?: string }> {
+  const layer = await readSpans(page, viewportTransform);
+  if (keep) return { spans: layer };
+  const runs = readTextRunsDrawn(ops.fnArray, ops.argsArray, OPS, viewportTransform, W, H, fontFacts(page));
+  const seen = leaveOutHidden(layer, runs);
+  const warning = hiddenTextWarning(seen.left);
+  return warning ? { spans: seen.spans, warning } : { spans: seen.spans };
+}
+
+/** Font matrices and writing direction of the fonts pdf.js loaded for the page's operator list. */
+function fontFacts(page: PDFPageProxy): FontFacts {
+  const get = (id: string): { fontMatrix?: number[]; vertical?: boolean } | undefined => {
+    try {
+      return page.commonObjs.get(id) as { fontMatrix?: number[]; vertical?: boolean } | undefined;
+    } catch {
+      return undefined; // not loaded
+    }
+  };
+  return {
+    fontMatrix: (name) => {
+      const m = get(name)?.fontMatrix;
+      return Array.isArray(m) && m.length === 6 && Number.isFinite(m[0]) && m[0] !== 0 ? m : undefined;
+    },
+    vertical: (name) => get(name)?.vertical === true,
   };
 }
 

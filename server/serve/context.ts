@@ -61,7 +61,7 @@ export interface ServiceLimits {
   requestTimeoutMs: number;
   /** A new connection's time to send a request that passes the gate with the key; else closed (guard.ts). */
   admitTimeoutMs: number;
-  /** A body, or a kept-alive connection's next request, that sends nothing this long: closed. */
+  /** A request body that sends nothing this long: closed. */
   idleTimeoutMs: number;
 }
 

@@ -94,7 +94,7 @@ function originAllowed(origin: string, host: string | undefined, allowed: string
 export interface ConnectionTimeouts {
   /** A new connection must send a complete request that passes the gate with the key within this. */
   admitMs: number;
-  /** A request body (or the headers of a next request on a kept-alive connection) that sends no byte for this long: closed. */
+  /** A request body that sends no byte for this long: closed. */
   idleMs: number;
 }
 
@@ -126,9 +126,9 @@ interface ConnState {
  * - when the slots run out, a new connection takes the slot of the oldest idle connection that has
  *   not proved the key: keyless connections share what a client with the key does not hold, and a
  *   flood of keyless sockets cannot keep out a client that has the key (nor a /health probe);
- * - a body that sends nothing for `idleMs` (30 s), or a kept-alive connection that starts no next
- *   request within it, is closed; so is a connection whose answer went out before its body was
- *   read (a refusal: the body is never drained);
+ * - a body that sends nothing for `idleMs` (30 s) is closed; so is a connection whose answer went
+ *   out before its body was read (a refusal: the body is never drained); a kept-alive connection
+ *   with the key between requests is left to the keep-alive timeout its client was told;
  * - past `max` connections, a new one is answered 503 and closed (5 s if it sends nothing).
  *
  * Bytes arriving are seen through `socket.bytesRead` (the HTTP parser reads the socket itself, so
@@ -240,7 +240,7 @@ export class ConnectionGuard {
       const receiving = c.inFlight > 0 && c.req !== undefined && !c.req.complete;
       const late =
         (!c.proven && now - c.opened > admitMs && c.inFlight === 0) ||
-        (c.proven && (receiving || c.inFlight === 0) && now - c.lastActive > idleMs);
+        (c.proven && receiving && now - c.lastActive > idleMs);
       if (late) {
         this.conns.delete(sock);
         sock.destroy();

@@ -20,12 +20,42 @@ import { binaryHash } from '../export';
 import { pdfForInput } from '../convert/imageInput';
 import { HttpError } from './httpError';
 import type { WorkDir } from './workdir';
+import { structuredFormatOf } from '../convert/structuredInput';
+import type { StructuredFormat } from '../office/types';
+
+/** docling-serve's mimetypes of the structured formats. */
+const STRUCTURED_MIME: Record<StructuredFormat, string> = {
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  html: 'text/html',
+  md: 'text/markdown',
+  csv: 'text/csv',
+};
+
+/**
+ * A document born structured, from the client's file name and checked against the content: an
+ * Office format must be a zip or an OLE compound file (an encrypted one, refused by its reader
+ * with a clear message), a text format must not be binary. Undefined when it is neither.
+ */
+function sniffStructured(name: string, head: Buffer): StructuredFormat | undefined {
+  const byName = structuredFormatOf(name);
+  const zip = head[0] === 0x50 && head[1] === 0x4b;
+  const cfb = head.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]));
+  if (byName === 'docx' || byName === 'pptx' || byName === 'xlsx') return zip || cfb ? byName : undefined;
+  const text = !head.includes(0);
+  if (byName && text) return byName;
+  // No telling name: an HTML page says so in its first bytes.
+  if (!byName && text && /^\s*(<!doctype html|<html)/i.test(head.toString('utf8'))) return 'html';
+  return undefined;
+}
 
 export interface StoredInput {
   path: string;
   /** The client's file name (checked: no path separators). */
   name: string;
-  kind: 'pdf' | 'image';
+  /** A PDF, a scan made a PDF, or a document born structured (docling-serve's `from_formats` names). */
+  kind: 'pdf' | 'image' | StructuredFormat;
   mimetype: string;
   binaryHash: number;
   /** The service wrote it (removed after conversion); false for a local file read by path. */
@@ -34,6 +64,16 @@ export interface StoredInput {
 
 type Sniffed =
   { kind: 'pdf'; mimetype: 'application/pdf'; ext: '.pdf' } | { kind: 'image'; mimetype: string; ext: string };
+
+function headOf(path: string): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(1024);
+    return buf.subarray(0, readSync(fd, buf, 0, 1024, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** The content's type from its first bytes: PDF (`%PDF-` in the first KiB), PNG, JPEG or TIFF. */
 export function sniff(path: string): Sniffed | undefined {
@@ -100,11 +140,32 @@ export async function readyInput(
   const size = statSync(path).size;
   if (size === 0) throw fail(400, 'empty_file', `${name} is empty (0 bytes): it is not a PDF`);
   const kind = sniff(path);
+  const structured = kind ? undefined : sniffStructured(name, headOf(path));
+  if (structured) {
+    if (fromFormats && !fromFormats.includes(structured))
+      throw fail(
+        415,
+        'format_not_requested',
+        `${name} is a ${structured} document, and from_formats (${fromFormats.join(', ')}) does not include "${structured}"`,
+      );
+    if (!owned) throw fail(415, 'not_a_pdf', `${name}: local paths must be PDFs`);
+    // The reader is chosen by extension (server/office): the stored file takes the format's.
+    const typed = path.replace(/\.pdf$/, '') + '.' + structured;
+    renameSync(path, typed);
+    return {
+      path: typed,
+      name,
+      kind: structured,
+      mimetype: STRUCTURED_MIME[structured],
+      binaryHash: binaryHash(typed),
+      owned,
+    };
+  }
   if (!kind)
     throw fail(
       415,
       'not_a_pdf',
-      `${name} is not a PDF (no %PDF- header) nor a PNG, JPEG or TIFF image; Folio converts PDFs and scanned images`,
+      `${name} is not a PDF (no %PDF- header), a PNG, JPEG or TIFF image, nor a DOCX, PPTX, XLSX, HTML, Markdown or CSV document (by its name and content); Folio converts those`,
     );
   if (fromFormats && !fromFormats.includes(kind.kind))
     throw fail(

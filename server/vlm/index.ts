@@ -20,6 +20,7 @@ import {
   type VlmPageOutput,
   type WorkerInit,
 } from './messages';
+import type { ImageInput } from './preprocess';
 import type { LayoutPriorSetting } from './prompt';
 import type { SpeculationSetting } from '../speculative/defaults';
 
@@ -57,6 +58,8 @@ export interface VlmEngine {
   readonly provider: string;
   convertPage(req: ConvertPageRequest): Promise<VlmPageOutput>;
   parseRegion(req: ParseRegionRequest): Promise<VlmPageOutput>;
+  /** Says which page image comes next, so its tiles are computed while the current page decodes. */
+  prefetch(image: ImageInput): void;
   dispose(): Promise<void>;
 }
 
@@ -173,6 +176,9 @@ export async function loadVlm(opts: LoadVlmOptions): Promise<VlmEngine> {
     parseRegion: (req) => {
       const { signal, ...job } = req;
       return submit((id) => ({ type: 'region', id, job }), signal);
+    },
+    prefetch: (image) => {
+      if (!dead) worker.postMessage({ type: 'prefetch', image } satisfies ToWorker);
     },
     dispose: async () => {
       if (dead) return;

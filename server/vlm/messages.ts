@@ -57,6 +57,8 @@ export type ToWorker =
   | { type: 'init'; init: WorkerInit }
   | { type: 'page'; id: number; job: PageJob }
   | { type: 'region'; id: number; job: RegionJob }
+  /** The page image that comes next: its tiles are computed ahead, while the current page decodes. */
+  | { type: 'prefetch'; image: ImageInput }
   | { type: 'dispose' };
 
 export interface VlmPageOutput {

@@ -10,13 +10,20 @@
  * (pilResample.ts): step 1, then step 2 from step 1's 8-bit result, then the global image from
  * step 2's (without splitting: step 1, then straight to one tile). The model was trained on those
  * pixels; resampling once, or with another library's kernel, moved values by up to 197 levels
- * next to text strokes. The reference tiles in shared/models/…/reference/ hold this to ±1 level.
+ * next to text strokes. The reference tiles in shared/models/…/reference/ hold this to the level
+ * (0 values off).
+ *
+ * Speed (issue 38): the three resizes run as one chain in WebAssembly SIMD memory
+ * (`pilResizeChain`), raw RGB and opaque RGBA pixels skip the image library, and the tiles are
+ * written through per-channel lookup tables. The VLM worker also computes the next page's tiles
+ * ahead, on another thread, while the current page decodes (preprocessAhead.ts): `preprocessImage`
+ * takes such a result when one was started for the same image.
  */
 import sharp from 'sharp';
 import { type BBox, FolioErrorCodes } from '../../common/protocol';
 import { FolioError } from '../errors';
 import type { VlmConfig } from './config';
-import { pilResize, type PilFilter } from './pilResample';
+import { pilResizeTiles, type PilFilter, type ResampleKernel, type RgbImage, type TileWindow } from './pilResample';
 
 export type ImageInput =
   { path: string } | { data: Uint8ClampedArray | Uint8Array; width: number; height: number; channels?: 3 | 4 };
@@ -107,8 +114,43 @@ function imageError(what: string, e: unknown): FolioError {
   );
 }
 
-/** Decodes the input to a sharp pipeline of an RGB image on white, and its size. */
-async function openImage(image: ImageInput, crop?: { left: number; top: number; width: number; height: number }) {
+type Crop = { left: number; top: number; width: number; height: number };
+
+/**
+ * Raw pixels that need no image library: RGB, or RGBA whose alpha is 255 everywhere it is read
+ * (on white that is the same RGB; the 4th byte is then never read as a colour). Undefined when
+ * the image must be flattened onto white first.
+ */
+function rawRgb(image: ImageInput, crop?: Crop): RgbImage | undefined {
+  if ('path' in image) return undefined;
+  const pix = image.channels ?? 4;
+  if (pix !== 3 && pix !== 4) return undefined;
+  const { width, height } = image;
+  if (image.data.length < width * height * pix) return undefined;
+  const data = new Uint8Array(image.data.buffer, image.data.byteOffset, width * height * pix);
+  const r = crop ?? { left: 0, top: 0, width, height };
+  if (r.left < 0 || r.top < 0 || r.width < 1 || r.height < 1 || r.left + r.width > width || r.top + r.height > height)
+    return undefined;
+  if (pix === 4) {
+    for (let y = r.top; y < r.top + r.height; y++) {
+      const end = ((y * width + r.left + r.width) << 2) | 3;
+      for (let i = ((y * width + r.left) << 2) | 3; i < end; i += 4) if (data[i] !== 255) return undefined;
+    }
+  }
+  if (!crop) return { data, width, height, pix };
+  const rowBytes = r.width * pix;
+  const out = new Uint8Array(rowBytes * r.height);
+  for (let y = 0; y < r.height; y++) {
+    const from = ((r.top + y) * width + r.left) * pix;
+    out.set(data.subarray(from, from + rowBytes), y * rowBytes);
+  }
+  return { data: out, width: r.width, height: r.height, pix };
+}
+
+/** Decodes the input (or a crop of it) to RGB pixels on white. */
+async function openImage(image: ImageInput, crop?: Crop): Promise<RgbImage> {
+  const raw = rawRgb(image, crop);
+  if (raw) return raw;
   const label = 'path' in image ? image.path : `(${image.width}×${image.height} raw pixels)`;
   try {
     let s =
@@ -118,18 +160,13 @@ async function openImage(image: ImageInput, crop?: { left: number; top: number; 
             raw: { width: image.width, height: image.height, channels: image.channels ?? 4 },
           });
     if (crop) s = sharp(await s.extract(crop).png({ compressionLevel: 0 }).toBuffer());
-    const meta = crop
-      ? { width: crop.width, height: crop.height }
-      : 'path' in image
-        ? await s.metadata()
-        : { width: image.width, height: image.height };
-    if (!meta.width || !meta.height) throw new Error('no size');
-    return {
-      pipeline: s.flatten({ background: '#ffffff' }).removeAlpha(),
-      width: meta.width,
-      height: meta.height,
-      label,
-    };
+    const { data, info } = await s
+      .flatten({ background: '#ffffff' })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    if (!info.width || !info.height || info.channels !== 3) throw new Error('no RGB size');
+    return { data, width: info.width, height: info.height, pix: 3 };
   } catch (e) {
     throw imageError(label, e);
   }
@@ -169,52 +206,70 @@ const PIL_FILTER: Record<VlmConfig['preprocess']['kernel'], PilFilter> = {
   hamming: 'hamming',
 };
 
-/** Runs steps 1–4 on an image (or a crop of it). */
+/** Preprocessing computed elsewhere (the look-ahead thread), consulted before computing here. */
+export interface PreprocessSource {
+  /** The result for this request when one was started for it, else undefined. */
+  take(
+    image: ImageInput,
+    pre: VlmConfig['preprocess'],
+    crop?: Crop,
+  ): Promise<PreprocessedImage | undefined> | undefined;
+}
+
+let ahead: PreprocessSource | undefined;
+
+/** Installs (or removes) this thread's look-ahead source (the VLM worker's, preprocessAhead.ts). */
+export function setPreprocessSource(source: PreprocessSource | undefined): void {
+  ahead = source;
+}
+
+/**
+ * Runs steps 1–4 on an image (or a crop of it): the look-ahead's result when it has one for
+ * this request, else computed here.
+ */
 export async function preprocessImage(
   image: ImageInput,
   pre: VlmConfig['preprocess'],
-  crop?: { left: number; top: number; width: number; height: number },
+  crop?: Crop,
+): Promise<PreprocessedImage> {
+  const early = await ahead?.take(image, pre, crop);
+  return early ?? preprocessHere(image, pre, crop);
+}
+
+/** Steps 1–4 on this thread; `kernel` picks the resampling kernel (tests and the benchmark). */
+export async function preprocessHere(
+  image: ImageInput,
+  pre: VlmConfig['preprocess'],
+  crop?: Crop,
+  kernel?: ResampleKernel,
 ): Promise<PreprocessedImage> {
   const src = await openImage(image, crop);
   const grid = tileGrid(src.width, src.height, pre);
   const T = pre.tileSize;
-  const out = new Float32Array(grid.images * 3 * T * T);
-  // One lookup per channel value (rescale + normalize), and one sequential pass over each tile's
-  // interleaved RGB rows writing the three planes: ~3× faster than a pass per channel.
+  // One lookup per channel value: rescale + normalize, computed once in double precision.
   const lut = new Float32Array(3 * 256);
   for (let c = 0; c < 3; c++)
     for (let v = 0; v < 256; v++) lut[c * 256 + v] = (v * pre.rescale - pre.mean[c]) / pre.std[c];
-  const TT = T * T;
-  const norm = (rgb: Uint8Array, width: number, x0: number, y0: number, index: number) => {
-    const base = index * 3 * TT;
-    for (let y = 0; y < T; y++) {
-      let src = ((y0 + y) * width + x0) * 3;
-      const o = base + y * T;
-      for (let x = 0; x < T; x++, src += 3) {
-        out[o + x] = lut[rgb[src]];
-        out[o + TT + x] = lut[256 + rgb[src + 1]];
-        out[o + 2 * TT + x] = lut[512 + rgb[src + 2]];
-      }
-    }
-  };
-  let rgb: Buffer;
-  try {
-    rgb = await src.pipeline.raw().toBuffer();
-  } catch (e) {
-    throw imageError(src.label, e);
-  }
   const filter = PIL_FILTER[pre.kernel];
-  const resized = pilResize(rgb, src.width, src.height, 3, grid.resized.width, grid.resized.height, filter);
+  let pixelValues: Float32Array;
   if (grid.rows === 0) {
-    const { width, height } = pre.splitting ? grid.padded : { width: T, height: T };
-    const one = pilResize(resized, grid.resized.width, grid.resized.height, 3, width, height, filter);
-    norm(one, T, 0, 0, 0);
+    const last = pre.splitting ? grid.padded : { width: T, height: T };
+    pixelValues = pilResizeTiles(src, [grid.resized, last], filter, [{ image: 1, x0: 0, y0: 0 }], T, lut, kernel);
   } else {
-    const { width, height } = grid.padded;
-    const big = pilResize(resized, grid.resized.width, grid.resized.height, 3, width, height, filter);
-    let i = 0;
-    for (let r = 0; r < grid.rows; r++) for (let c = 0; c < grid.cols; c++) norm(big, width, c * T, r * T, i++);
-    norm(pilResize(big, width, height, 3, T, T, filter), T, 0, 0, i);
+    // Tiles row-major from step 2's image, then the global image (step 3, from step 2's).
+    const tiles: TileWindow[] = [];
+    for (let r = 0; r < grid.rows; r++)
+      for (let c = 0; c < grid.cols; c++) tiles.push({ image: 1, x0: c * T, y0: r * T });
+    tiles.push({ image: 2, x0: 0, y0: 0 });
+    pixelValues = pilResizeTiles(
+      src,
+      [grid.resized, grid.padded, { width: T, height: T }],
+      filter,
+      tiles,
+      T,
+      lut,
+      kernel,
+    );
   }
-  return { grid, tileSize: T, pixelValues: out };
+  return { grid, tileSize: T, pixelValues };
 }

@@ -12,6 +12,8 @@ import { CANCEL_SLOTS, type FromWorker, type PageJob, type ToWorker, type Worker
 import { VlmModel } from './model';
 import { resolveVlmDir } from './config';
 import type { DocItem } from '../model/items';
+import { PreprocessAhead } from './preprocessAhead';
+import { setPreprocessSource } from './preprocess';
 
 if (!parentPort) throw new Error('vlmWorker.js must run as a worker thread');
 const port = parentPort;
@@ -22,6 +24,8 @@ let detector: HeronDetector | undefined;
 let init: WorkerInit | undefined;
 let cancel: Int32Array | undefined;
 let queue: Promise<void> = Promise.resolve();
+/** The next page's tiles, computed on another thread while this one decodes (preprocessAhead.ts). */
+let ahead: PreprocessAhead | undefined;
 
 async function start(i: WorkerInit): Promise<void> {
   init = i;
@@ -49,6 +53,8 @@ async function start(i: WorkerInit): Promise<void> {
         }
       }
     }
+    ahead = new PreprocessAhead(undefined, 2, log);
+    setPreprocessSource(ahead);
     send({
       type: 'ready',
       provider: model.provider,
@@ -121,8 +127,13 @@ port.on('message', (m: ToWorker) => {
         }
       });
       break;
+    case 'prefetch':
+      // Not queued: it starts now, beside the page that is decoding.
+      if (model) ahead?.prefetch(m.image, model.config.preprocess);
+      break;
     case 'dispose':
       queue = queue.then(async () => {
+        await ahead?.close();
         await model?.release();
         await detector?.release();
         port.close();

@@ -61,7 +61,10 @@ export function convertFolderCommand(ctx: FolioContext) {
     }
     if (!folder) return undefined;
     const pdfs = (
-      await vscode.workspace.findFiles(new vscode.RelativePattern(folder, '**/*.{pdf,PDF}'), '**/node_modules/**')
+      await vscode.workspace.findFiles(
+        new vscode.RelativePattern(folder, '**/*.{pdf,PDF,docx,pptx,xlsx,html,htm}'),
+        '**/node_modules/**',
+      )
     ).sort((a, b) => a.path.localeCompare(b.path));
     const summary: FolderSummary = { converted: [], skipped: [], kept: [], failed: [], cancelled: false };
     const folderName = folder.path.split('/').pop() ?? folder.fsPath;

@@ -35,11 +35,12 @@ async function targetPdf(arg: unknown, log: (line: string) => void): Promise<vsc
   if (arg instanceof vscode.Uri) return arg;
   const active = vscode.window.tabGroups.activeTabGroup.activeTab;
   const tab = active?.input as { uri?: vscode.Uri } | undefined;
-  if (tab?.uri && /\.pdf$/i.test(tab.uri.path)) return tab.uri;
+  // A PDF, or a document born structured (issue 41: Word, PowerPoint, Excel, HTML, CSV).
+  if (tab?.uri && /\.(pdf|docx|pptx|xlsx|html?|csv)$/i.test(tab.uri.path)) return tab.uri;
   log(`[info] Convert PDF: the active tab (${active ? active.label : 'none'}) is not a PDF; asking for one`);
   const picked = await vscode.window.showOpenDialog({
     canSelectMany: false,
-    filters: { PDF: ['pdf'] },
+    filters: { PDF: ['pdf'], 'Office and HTML': ['docx', 'pptx', 'xlsx', 'html', 'htm', 'csv'] },
     openLabel: 'Convert to Markdown',
   });
   if (!picked?.[0]) log('[info] Convert PDF: no PDF chosen');

@@ -230,6 +230,27 @@ test(
   },
 );
 
+test(
+  'bench:preprocess --quick prints new against old per page, the target line and the overlap table',
+  { timeout: 300_000 },
+  () => {
+    const out = ok('bench/preprocess.main.js', ['--quick']);
+    has(out, /== 1\. preprocessing per page, medians of 2 /, 'the per-page table title');
+    has(
+      out,
+      new RegExp(`\\nreference crop_twocol-1 +13 +${NUM} +${NUM} +${NUM} +${NUM} +${NUM} +${NUM} +${NUM}`),
+      "a reference image's row",
+    );
+    has(
+      out,
+      new RegExp(`all pages: old ${NUM} ms \\(${NUM} ms CPU\\), new ${NUM} ms \\(${NUM} ms CPU\\) per page`),
+      'the summary',
+    );
+    has(out, /target ≤ 300 ms per page: (met|NOT met) in wall time, (met|NOT met) in CPU time/, 'the target line');
+    has(out, new RegExp(`\\nahead, on its thread +${NUM} +${NUM}`), 'the overlap row');
+  },
+);
+
 test('bench/ocr on the real scanned test page prints seconds per page and word recall', { timeout: 300_000 }, () => {
   const out = ok('bench/ocr.main.js', ['--only', 'ocr_test.pdf']);
   has(out, new RegExp(`docling/ocr/ocr_test\\.pdf p1: ${NUM} s wall, .* recall ${NUM}`), 'the page line');
@@ -299,6 +320,7 @@ const EMPTY: [string, string[], boolean][] = [
   ['bench/spec.main.js', ['--no-wall'], true],
   ['bench/ocr.main.js', ['--only', 'no-such-page'], false],
   ['bench/vlm.main.js', ['--pages', '0'], false],
+  ['bench/preprocess.main.js', ['--pages', '0', '--only', 'nosuch'], false],
   // The corpus sets by name: the default sets also hold the generated ones (multicol, math).
   ['eval/eval.main.js', ['--sets', 'docling-src-rendered,selfmade-example', '--out', join(work, 'empty-eval')], true],
   ['eval/eval.main.js', ['--sets', 'selfmade-example', '--limit', '1', '--peers', 'NoSuchTool'], false],

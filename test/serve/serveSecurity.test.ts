@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { repoRoot, corpusPath } from '../helpers/corpus';
-import { openSocket, rawRequest, multipartBody } from '../helpers/rawHttp';
+import { openSocket, rawRequest, readResponse, multipartBody } from '../helpers/rawHttp';
 import { PageWorkerPool } from '../../server/worker/pool';
 import { buildServer, type ServeConfig } from '../../server/serve/app';
 import { InProcessRunner, type NewTask, type TaskRunner } from '../../server/serve/tasks';
@@ -279,7 +279,16 @@ test(
   { timeout: 300_000 },
   async () => {
     const { port } = await start({ limits: { maxConnections: 3 } });
+    // Three connections that proved the key (a request with it answered, the connection kept
+    // alive): an idle connection without the key would give its slot away (round 4, N3).
     const held = await Promise.all([0, 1, 2].map(() => openSocket(port)));
+    for (const s of held) {
+      const answered = readResponse(s, 15_000);
+      s.write(
+        `GET /v1/status/poll/00000000-0000-4000-8000-000000000000 HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nx-api-key: ${KEY}\r\n\r\n`,
+      );
+      assert.equal((await answered).status, 404);
+    }
     try {
       const r = await rawRequest(port, req('GET', '/health', port));
       assert.equal(r.status, 503, r.body);
@@ -414,7 +423,14 @@ test('serve flags for the gate and the limits', () => {
   );
   assert.deepEqual(a.allowedHosts, ['folio.internal']);
   assert.deepEqual(a.allowedOrigins, ['https://app.example:8443']);
-  assert.deepEqual(a.limits, { maxConnections: 5, maxUploadsInFlight: 2, maxQueued: 7, requestTimeoutMs: 30_000 });
+  assert.deepEqual(a.limits, {
+    maxConnections: 5,
+    maxUploadsInFlight: 2,
+    maxQueued: 7,
+    requestTimeoutMs: 30_000,
+    admitTimeoutMs: 10_000,
+    idleTimeoutMs: 30_000,
+  });
   assert.equal(a.workDir, dir);
   assert.throws(() => parseServeArgs(['--allow-origin', 'https://app.example/path'], {}), /an origin such as/);
   assert.throws(() => parseServeArgs(['--allow-host', 'evil.example:80'], {}), /host name/);

@@ -16,8 +16,12 @@ import { toLatex } from './latex';
 import { toMarkdown } from './markdown';
 import { SCAN_DPIS, SCAN_PROFILES, scanVariant, type ScanDpi, type ScanProfileName } from './scan';
 
-/** Bump when the generator's output changes, so stale caches are rebuilt. */
-const VERSION = 'v1';
+/**
+ * Bump when the generator's output changes, so stale caches are rebuilt. v2: scans are
+ * one-component JPEGs declared as such (v1's, made with sharp 0.35, were three-component JPEGs
+ * declared gray: pdf.js read them, poppler did not; scan.ts jpegComponents).
+ */
+const VERSION = 'v2';
 
 export const PRODUCERS = ['xelatex', 'chromium', 'libreoffice'] as const;
 export type Producer = (typeof PRODUCERS)[number];
@@ -57,19 +61,27 @@ function run(cmd: string, args: string[], cwd: string, what: string): void {
   }
 }
 
-async function typeset(d: Doc, producer: Producer, dir: string, png: Buffer): Promise<string> {
-  const out = join(dir, `${d.name}.${producer}.pdf`);
+/**
+ * Issue 40's narrow gutters: 0.15 in between columns (~30 px at 200 dpi, as on the outside scans
+ * whose columns merged in OCR), against the 8 mm of the first sets.
+ */
+export const NARROW_GUTTER_MM = 3.81;
+
+/** `gutterMm` other than the default 8 mm typesets a variant, `<doc>.<producer>.g<mm>.pdf`. */
+async function typeset(d: Doc, producer: Producer, dir: string, png: Buffer, gutterMm = 8): Promise<string> {
+  const variant = gutterMm === 8 ? '' : `.g${gutterMm}`;
+  const out = join(dir, `${d.name}.${producer}${variant}.pdf`);
   if (existsSync(out)) return out;
-  const work = join(dir, `work-${d.name}-${producer}`);
+  const work = join(dir, `work-${d.name}-${producer}${variant}`);
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   writeFileSync(join(work, 'fig.png'), png);
   if (producer === 'xelatex') {
-    writeFileSync(join(work, 'doc.tex'), toLatex(d, 'fig.png'));
+    writeFileSync(join(work, 'doc.tex'), toLatex(d, 'fig.png', gutterMm));
     run('xelatex', ['-interaction=nonstopmode', '-halt-on-error', 'doc.tex'], work, `XeLaTeX on ${d.name}`);
     renameSync(join(work, 'doc.pdf'), out);
   } else if (producer === 'chromium') {
-    writeFileSync(join(work, 'doc.html'), toHtml(d, 'fig.png'));
+    writeFileSync(join(work, 'doc.html'), toHtml(d, 'fig.png', gutterMm));
     const profile = join(work, 'profile');
     run(
       'chromium',
@@ -87,7 +99,7 @@ async function typeset(d: Doc, producer: Producer, dir: string, png: Buffer): Pr
     );
     renameSync(join(work, 'doc.pdf'), out);
   } else {
-    writeFileSync(join(work, 'doc.fodt'), toFodt(d, png.toString('base64')));
+    writeFileSync(join(work, 'doc.fodt'), toFodt(d, png.toString('base64'), gutterMm));
     // Its own profile: a user's running LibreOffice (or another build) must not catch the call.
     run(
       'soffice',
@@ -118,7 +130,15 @@ export interface ScanSet {
   dpi: ScanDpi;
   profile: ScanProfileName;
   suffix: string;
+  /** Scans of the narrow-gutter pages (`multicol-narrow`), compared with those. */
+  narrow?: boolean;
 }
+
+/** Issue 40: the pages set with narrow gutters, born digital, and their scanned twins. */
+export const NARROW_SET = 'multicol-narrow';
+export const NARROW_SCAN_SET = 'multicol-scan-narrow';
+/** Added to the narrow twins' seeds: skew, blur and noise drawn apart from the other sets'. */
+const NARROW_SEED_OFFSET = 4000;
 
 /** The harder twins of issue 31 (class 6): 200 dpi, skew 0.25–0.9°, blur, noise, JPEG q75. */
 export const HARD_SCAN_SET = 'multicol-scan-hard';
@@ -132,11 +152,15 @@ export const SCAN_SETS: readonly ScanSet[] = [
     suffix: dpi === 200 ? 'scan' : `scan${dpi}`,
   })),
   { name: HARD_SCAN_SET, dpi: 200, profile: 'hard', suffix: 'scanhard' },
+  { name: NARROW_SCAN_SET, dpi: 200, profile: 'narrow', suffix: 'scannarrow', narrow: true },
 ];
 
-/** Builds what is missing and lists the set. `scans`: add these scanned sets (names from SCAN_SETS). */
+/**
+ * Builds what is missing and lists the set. `scans`: add these scanned sets (names from SCAN_SETS);
+ * `narrow`: add the narrow-gutter pages (`multicol-narrow`), typeset when these or their scans are asked for.
+ */
 export async function buildMulticolSet(
-  opts: { quick?: boolean; scans?: readonly string[]; producers?: readonly Producer[] } = {},
+  opts: { quick?: boolean; scans?: readonly string[]; narrow?: boolean; producers?: readonly Producer[] } = {},
 ): Promise<SetEntry[]> {
   const dir = cacheDir();
   mkdirSync(dir, { recursive: true });
@@ -150,11 +174,17 @@ export async function buildMulticolSet(
     for (const p of opts.producers ?? PRODUCERS) {
       const pdf = await typeset(d, p, dir, png);
       out.push({ pdf, gt, set: `multicol/${p}`, rel: `multicol/${p}/${d.name}.pdf` });
+      const narrowScans = SCAN_SETS.filter((x) => x.narrow && opts.scans?.includes(x.name));
+      const narrow = opts.narrow || narrowScans.length > 0 ? await typeset(d, p, dir, png, NARROW_GUTTER_MM) : '';
+      if (opts.narrow)
+        out.push({ pdf: narrow, gt, set: `${NARROW_SET}/${p}`, rel: `${NARROW_SET}/${p}/${d.name}.pdf` });
       for (const s of SCAN_SETS.filter((x) => opts.scans?.includes(x.name))) {
-        // The same seed for every scanned set: the same skew sign and noise draws, only the
-        // resolution or the profile's ranges differ.
+        // The same seed for every scanned set of the default pages: the same skew sign and noise
+        // draws, only the resolution or the profile's ranges differ. The narrow twins draw their own.
         const scan = join(dir, `${d.name}.${p}.${s.suffix}.pdf`);
-        if (!existsSync(scan)) await scanVariant(pdf, scan, seed, s.dpi, SCAN_PROFILES[s.profile]);
+        const from = s.narrow ? narrow : pdf;
+        const sd = s.narrow ? seed + NARROW_SEED_OFFSET : seed;
+        if (!existsSync(scan)) await scanVariant(from, scan, sd, s.dpi, SCAN_PROFILES[s.profile]);
         out.push({ pdf: scan, gt, set: `${s.name}/${p}`, rel: `${s.name}/${p}/${d.name}.pdf` });
       }
       seed++;

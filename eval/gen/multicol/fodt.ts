@@ -57,8 +57,8 @@ function block(b: Block, figure: string): string {
   }
 }
 
-/** `figureBase64`: the figure PNG, embedded. */
-export function toFodt(d: Doc, figureBase64: string): string {
+/** `figureBase64`: the figure PNG, embedded; `gutterMm`: the space between columns (8 mm by default). */
+export function toFodt(d: Doc, figureBase64: string, gutterMm = 8): string {
   const styles = [
     `<style:default-style style:family="paragraph"><style:text-properties style:font-name="DejaVu Serif" fo:font-size="10pt" fo:language="en" fo:country="GB"/></style:default-style>`,
     pStyle('Body', 'fo:text-align="justify" fo:margin-bottom="0.15cm"', 'fo:font-size="10pt"'),
@@ -81,7 +81,7 @@ export function toFodt(d: Doc, figureBase64: string): string {
     pStyle('Cell', 'fo:text-align="start"', 'fo:font-size="9pt"'),
   ];
   const section = (name: string, balance: boolean) =>
-    `<style:style style:name="${name}" style:family="section"><style:section-properties${balance ? '' : ' text:dont-balance-text-columns="true"'}><style:columns fo:column-count="${d.columns}" fo:column-gap="0.8cm"/></style:section-properties></style:style>`;
+    `<style:style style:name="${name}" style:family="section"><style:section-properties${balance ? '' : ' text:dont-balance-text-columns="true"'}><style:columns fo:column-count="${d.columns}" fo:column-gap="${gutterMm / 10}cm"/></style:section-properties></style:style>`;
   const auto = [
     `<style:page-layout style:name="pm1"><style:page-layout-properties fo:page-width="21cm" fo:page-height="29.7cm" fo:margin-top="1.8cm" fo:margin-bottom="1.8cm" fo:margin-left="1.8cm" fo:margin-right="1.8cm"/></style:page-layout>`,
     section('SectB', true),

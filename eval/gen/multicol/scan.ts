@@ -14,7 +14,24 @@ import { rng } from './doc';
 export const SCAN_DPIS = [150, 200, 300] as const;
 export type ScanDpi = (typeof SCAN_DPIS)[number];
 
-/** An image-only PDF: one DCT (JPEG) image per page, drawn over the whole page. */
+/**
+ * Colour components of a JPEG, from its frame header. sharp 0.35 writes a one-channel raw image
+ * as a three-component JPEG unless told `b-w`; a PDF that calls such a stream /DeviceGray is
+ * read by pdf.js, but poppler (pdftoppm, so the person checking a scan) shows each row three
+ * times over, squeezed.
+ */
+export function jpegComponents(jpg: Buffer): number {
+  let i = 2;
+  while (i + 9 < jpg.length) {
+    if (jpg[i] !== 0xff) break;
+    const marker = jpg[i + 1]!;
+    if (marker >= 0xc0 && marker <= 0xc3) return jpg[i + 9]!;
+    i += 2 + jpg.readUInt16BE(i + 2);
+  }
+  throw new Error('imagePdf: a JPEG without a frame header');
+}
+
+/** An image-only PDF: one DCT (JPEG) image per page, drawn over the whole page, in the colour space its stream holds. */
 export function imagePdf(pages: { jpeg: Buffer; width: number; height: number }[], dpi: ScanDpi = 200): Buffer {
   const chunks: Buffer[] = [];
   const offsets: number[] = [];
@@ -42,8 +59,9 @@ export function imagePdf(pages: { jpeg: Buffer; width: number; height: number }[
     obj(pg, [
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w.toFixed(2)} ${h.toFixed(2)}] /Resources << /XObject << /Im0 ${img} 0 R >> >> /Contents ${content} 0 R >>`,
     ]);
+    const cs = { 1: '/DeviceGray', 3: '/DeviceRGB', 4: '/DeviceCMYK' }[jpegComponents(p.jpeg)] ?? '/DeviceRGB';
     obj(img, [
-      `<< /Type /XObject /Subtype /Image /Width ${p.width} /Height ${p.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode /Length ${p.jpeg.length} >>\nstream\n`,
+      `<< /Type /XObject /Subtype /Image /Width ${p.width} /Height ${p.height} /ColorSpace ${cs} /BitsPerComponent 8 /Filter /DCTDecode /Length ${p.jpeg.length} >>\nstream\n`,
       p.jpeg,
       '\nendstream',
     ]);
@@ -73,6 +91,9 @@ export interface ScanProfile {
 export const SCAN_PROFILES = {
   plain: { angle: [0.3, 0.8] },
   hard: { angle: [0.25, 0.9], blur: [0.4, 0.8] },
+  // Issue 40's outside scans: tilt 0.3–0.8°, light blur, the same noise and JPEG q75 (drawn with
+  // seeds of their own, on pages set with narrow gutters: build.ts NARROW_GUTTER_MM).
+  narrow: { angle: [0.3, 0.8], blur: [0.3, 0.6] },
 } as const satisfies Record<string, ScanProfile>;
 export type ScanProfileName = keyof typeof SCAN_PROFILES;
 
@@ -111,6 +132,7 @@ export async function scanVariant(
         gray[i] = Math.max(0, Math.min(255, Math.round(v)));
       }
       const jpeg = await sharp(gray, { raw: { width: info.width, height: info.height, channels: 1 } })
+        .toColourspace('b-w')
         .jpeg({ quality: 75 })
         .toBuffer();
       pages.push({ jpeg, width: info.width, height: info.height });

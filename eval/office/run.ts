@@ -1,0 +1,195 @@
+/**
+ * The Office/HTML set (issue 41): Docling's own test documents (DOCX, PPTX, XLSX, HTML, CSV,
+ * Markdown) with Docling's ground-truth Markdown, committed under eval/office/docling/ (MIT, see
+ * its LICENSE and SOURCE.md), converted by `folio convert` and scored with the same metrics as
+ * the PDF sets (eval/metrics/score.ts: text NED after inline Markdown is stripped, heading, list
+ * and table-cell F1). `--quick` takes one document per format. Also LibreOffice-made documents
+ * (eval/office/made/): each DOCX beside its PDF export, both through Folio, compared with each other.
+ *
+ *   npm run eval -- --sets office [--quick] [--out DIR]
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { runFolioCli, cliPath } from '../peers/folio';
+import { comparableText, meanScores, median, parseOutput, scoreDocument, type DocScores } from '../metrics/score';
+import { normalizedEditDistance } from '../metrics/levenshtein';
+import { requireMeasured } from '../report/nothingMeasured';
+import { fmt, markdownTable, textTable } from '../report/textTable';
+
+export const OFFICE_SET = 'office';
+export const OFFICE_FORMATS = ['docx', 'pptx', 'xlsx', 'html', 'csv', 'md'] as const;
+/** NED at or below this per format is the issue's bar. */
+export const NED_BAR = 0.05;
+
+export interface OfficeSetOptions {
+  outDir: string;
+  quick: boolean;
+  timeoutMs: number;
+  only?: string[];
+}
+
+interface DocRow {
+  format: string;
+  name: string;
+  scores?: DocScores;
+  error?: string;
+}
+
+function docsOf(dir: string, format: string): { source: string; gt: string }[] {
+  const src = join(dir, format, 'sources');
+  if (!existsSync(src)) return [];
+  return readdirSync(src)
+    .sort()
+    .map((f) => ({ source: join(src, f), gt: join(dir, format, 'groundtruth', `${f}.md`) }))
+    .filter((d) => existsSync(d.gt));
+}
+
+/** The output name `folio convert … -o dir/` gives a source (server/cli/outputs.ts). */
+function outputName(source: string): string {
+  return basename(source).replace(/\.(docx|docm|pptx|pptm|xlsx|xlsm|html?|csv)$/i, '') + '.md';
+}
+
+export async function runOfficeSet(repo: string, o: OfficeSetOptions): Promise<number> {
+  const data = join(repo, 'eval', 'office', 'docling');
+  if (!existsSync(cliPath(repo))) throw new Error(`${cliPath(repo)} is missing: run "node esbuild.mjs" first`);
+  const out = join(o.outDir, OFFICE_SET);
+  const rows: DocRow[] = [];
+  for (const format of OFFICE_FORMATS) {
+    let docs = docsOf(data, format);
+    if (o.only?.length) docs = docs.filter((d) => o.only!.some((s) => d.source.includes(s)));
+    if (o.quick) docs = docs.slice(0, 1);
+    if (docs.length === 0) continue;
+    const dir = join(out, format);
+    mkdirSync(dir, { recursive: true });
+    const r = await runFolioCli(
+      repo,
+      docs.map((d) => d.source),
+      dir,
+      1,
+      o.timeoutMs * docs.length,
+      ['--force'],
+    );
+    for (const d of docs) {
+      const name = basename(d.source);
+      const file = join(dir, outputName(d.source));
+      if (!existsSync(file)) {
+        const line = r.stderr.split('\n').find((l) => l.includes(name)) ?? `no output (exit ${r.code})`;
+        rows.push({ format, name, error: line.trim() });
+        continue;
+      }
+      rows.push({
+        format,
+        name,
+        scores: scoreDocument(readFileSync(d.gt, 'utf8'), readFileSync(file, 'utf8'), 'markdown'),
+      });
+    }
+  }
+  requireMeasured(
+    rows.length,
+    `the office set (${data})`,
+    "It holds Docling's test documents and ground truth (eval/office/docling/); check --only.",
+  );
+  const head = ['format', 'docs', 'failed', 'NED mean', 'NED median', 'heading F1', 'list F1', 'table cell F1', 'TEDS'];
+  const table: string[][] = [];
+  let worst = 0;
+  for (const format of OFFICE_FORMATS) {
+    const mine = rows.filter((r) => r.format === format);
+    if (mine.length === 0) continue;
+    const scored = mine.flatMap((r) => (r.scores ? [r.scores] : []));
+    // A document Folio failed on counts as NED 1: it gave no text at all.
+    const neds = mine.map((r) => r.scores?.ned ?? 1);
+    const m = meanScores(scored);
+    const nedMean = neds.reduce((a, b) => a + b, 0) / neds.length;
+    worst = Math.max(worst, nedMean);
+    table.push([
+      format,
+      String(mine.length),
+      String(mine.length - scored.length),
+      fmt(nedMean),
+      fmt(median(neds)),
+      fmt(m.headingF1?.mean),
+      fmt(m.listF1?.mean),
+      fmt(m.tableCellF1?.mean),
+      fmt(m.teds?.mean),
+    ]);
+  }
+  const perDoc = rows.map((r) => [
+    r.format,
+    r.name,
+    r.scores ? fmt(r.scores.ned) : 'failed',
+    fmt(r.scores?.headingF1),
+    fmt(r.scores?.listF1),
+    fmt(r.scores?.tableCellF1),
+    r.error ?? '',
+  ]);
+  const made = compareMade(repo, out, o);
+  console.log(`== office: ${rows.length} documents against Docling's ground truth ==`);
+  console.log(textTable(head, table));
+  console.log('\n== office: per document ==');
+  console.log(textTable(['format', 'document', 'NED', 'heading F1', 'list F1', 'table cell F1', 'error'], perDoc));
+  if (made.rows.length) {
+    console.log('\n== office: LibreOffice documents, DOCX vs its PDF export through Folio ==');
+    console.log(textTable(made.head, made.rows));
+  }
+  const report = [
+    '# Office/HTML set (issue 41)',
+    '',
+    `Folio's Markdown against Docling's ground truth (eval/office/docling/, Docling ${readFileSync(join(data, 'SOURCE.md'), 'utf8').match(/commit ([0-9a-f]{7,40})/)?.[1] ?? ''}); NED after inline Markdown is stripped on both sides (eval/metrics/score.ts).`,
+    '',
+    markdownTable(head, table),
+    '',
+    '## Per document',
+    '',
+    markdownTable(['format', 'document', 'NED', 'heading F1', 'list F1', 'table cell F1', 'error'], perDoc),
+    '',
+    ...(made.rows.length
+      ? ['## LibreOffice documents: DOCX vs its PDF export', '', markdownTable(made.head, made.rows), '']
+      : []),
+  ].join('\n');
+  writeFileSync(join(out, 'report.md'), report);
+  console.log(`\nreport: ${join(out, 'report.md')}`);
+  const failed = rows.filter((r) => r.error).length;
+  return failed > 0 ? 1 : 0;
+}
+
+/** LibreOffice-made DOCX files and their PDF exports (eval/office/made/), each converted by Folio; NED between the two. */
+function compareMade(repo: string, out: string, o: OfficeSetOptions): { head: string[]; rows: string[][] } {
+  const head = ['document', 'NED docx↔pdf', 'headings docx', 'headings pdf', 'tables docx', 'tables pdf'];
+  const dir = join(repo, 'eval', 'office', 'made');
+  if (!existsSync(dir) || o.quick) return { head, rows: [] };
+  const rows: string[][] = [];
+  const docx = readdirSync(dir).filter((f) => f.endsWith('.docx'));
+  const target = join(out, 'made');
+  mkdirSync(target, { recursive: true });
+  const pairs = docx
+    .map((f) => ({ docx: join(dir, f), pdf: join(dir, f.replace(/\.docx$/, '.pdf')) }))
+    .filter((p) => existsSync(p.pdf));
+  return { head, rows: pairs.length ? madeRows(repo, pairs, target, rows) : rows };
+}
+
+function madeRows(repo: string, pairs: { docx: string; pdf: string }[], target: string, rows: string[][]): string[][] {
+  for (const p of pairs) {
+    const stem = basename(p.docx, '.docx');
+    const a = join(target, `${stem}.docx.md`);
+    const b = join(target, `${stem}.pdf.md`);
+    spawnSync(process.execPath, [cliPath(repo), 'convert', p.docx, '-o', a, '-q', '--force'], { cwd: repo });
+    spawnSync(process.execPath, [cliPath(repo), 'convert', p.pdf, '-o', b, '-q', '--force'], { cwd: repo });
+    if (!existsSync(a) || !existsSync(b)) {
+      rows.push([stem, 'failed', '', '', '', '']);
+      continue;
+    }
+    const ba = parseOutput(readFileSync(a, 'utf8'), 'markdown');
+    const bb = parseOutput(readFileSync(b, 'utf8'), 'markdown');
+    const count = (bs: typeof ba, k: string) => String(bs.filter((x) => x.kind === k).length);
+    rows.push([
+      stem,
+      fmt(normalizedEditDistance(comparableText(ba), comparableText(bb))),
+      count(ba, 'heading'),
+      count(bb, 'heading'),
+      count(ba, 'table'),
+      count(bb, 'table'),
+    ]);
+  }
+  return rows;
+}
