@@ -12,8 +12,8 @@
  */
 import type { Line } from '../lines/index';
 
-/** A page is typewriter-set when at least this share of its letters are in monospace lines… */
-const PAGE_MONO_SHARE = 0.6;
+/** A page is typewriter-set when at least this share of its letters are in monospace lines (a manual whose proportional prose frames monospace listings and help output is not)… */
+const PAGE_MONO_SHARE = 0.9;
 /** …over at least this many monospace lines. */
 const PAGE_MIN_MONO_LINES = 6;
 /** Symbols that code is dense in, as a share of a line's non-space characters. */
