@@ -39,13 +39,26 @@ test('a page of C source in the same face stays one code block, its comments in 
 });
 
 test('code evidence: tokens and symbol density, not the face', () => {
-  for (const code of ['sum += level[i];', 'for (i = 0; i < n; i++) {', '}', '#include <stdio.h>', '$ make install'])
+  for (const code of [
+    'sum += level[i];',
+    'for (i = 0; i < n; i++) {',
+    '}',
+    '#include <stdio.h>',
+    '$ make install',
+    'return;',
+    'free(p);',
+    'import java.util.List;',
+    'static int count;',
+  ])
     assert.ok(codeLike(code), code);
   for (const prose of [
     'The tide gauges on the north quay will be moved to the new pier during the week of',
     'Email: bailey@cs.wpi.edu',
     'Gauge heights after the move:',
     'North 1 2.41 2.38',
+    // a list item's clause closed by a semicolon (the typed memo of eval/realworld/made)
+    'parapets or walls that may carry a mark;',
+    '2. keep a note of the chainage of any mark they find disturbed;',
   ])
     assert.ok(!codeLike(prose), prose);
 });

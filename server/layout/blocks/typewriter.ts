@@ -56,9 +56,24 @@ function typewriterPage(lines: Line[]): boolean {
   return monoLines >= PAGE_MIN_MONO_LINES && all > 0 && mono >= PAGE_MONO_SHARE * all;
 }
 
+/**
+ * A line of plain words closed by `;`: a list item's or a clause's end in prose ("parapets or walls
+ * that may carry a mark;"), not a statement's. Four or more words, three of them lower-case words,
+ * and nothing but letters, digits, spaces and prose punctuation before the `;` (a statement has an
+ * operator, a call's parentheses, a dotted name or a keyword or two: `return;`, `x = 1;`, `free(p);`).
+ */
+const PROSE_SEMICOLON = /^(?:\d+[.)]\s+)?[\p{L}\d,'’"“”\- ]+;\s*$/u;
+
+function proseSemicolon(t: string): boolean {
+  if (!PROSE_SEMICOLON.test(t.trim())) return false;
+  const words = t.trim().split(/\s+/);
+  return words.length >= 4 && words.filter((w) => /^\p{Ll}{2,}/u.test(w)).length >= 3;
+}
+
 /** A line that reads as code: code tokens, or symbols dense enough for a formula or a statement. */
 export function codeLike(text: string): boolean {
-  const t = text.replace(/\S+@\S+\.\w+|https?:\/\/\S+/g, '');
+  let t = text.replace(/\S+@\S+\.\w+|https?:\/\/\S+/g, '');
+  if (proseSemicolon(t)) t = t.replace(/;\s*$/, '');
   if (CODE_TOKENS.test(t)) return true;
   const chars = t.replace(/\s/g, '').length;
   return chars > 0 && (t.match(CODE_SYMBOLS) ?? []).length >= CODE_SYMBOL_DENSITY * chars;
