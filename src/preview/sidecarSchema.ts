@@ -230,7 +230,8 @@ function pdfPath(v: unknown, root: string): string {
   } catch {
     throw new Bad('pdf is not a valid file: URI');
   }
-  if (!/\.(pdf|docx|pptx|xlsx|html?|csv)$/i.test(path)) throw new Bad('pdf must name a .pdf (or Office/HTML) file');
+  if (!/\.(pdf|docx|pptx|xlsx|html?|csv)$/i.test(path))
+    throw new Bad('pdf must name a .pdf file (or a .docx, .pptx, .xlsx, .html or .csv one)');
   if (!isInside(root, path)) throw new Bad(`pdf must be inside ${root}`);
   return path;
 }
