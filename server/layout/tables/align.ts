@@ -10,6 +10,7 @@
 import type { TextSpan } from '../../model/content';
 import type { Grid } from './grid';
 import { columnMajorListGutters, textColumnGutters, type TextColumns } from './notTable';
+import { splitAtColumnGaps } from './narrowCols';
 
 interface Piece {
   x0: number;
@@ -43,6 +44,8 @@ interface Line {
 const CELL_GAP_EM = 0.3;
 /** Gap that certainly separates two runs of words (wider than any justified word space). */
 const PROSE_GAP_EM = 1.2;
+/** A run wider than a third of the page is prose with more words than this (narrowCols.ts). */
+const PROSE_WORDS = 4;
 const MIN_LINES = 3;
 const MIN_GAPS = 2;
 
@@ -80,7 +83,12 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepPro
       const prose = new Set<number>();
       const proseRuns: [number, number][] = [];
       const coarse = group(spans, ms, PROSE_GAP_EM);
-      const isProse = coarse.map((run) => !keepProse && (run.chars > 45 || run.x1 - run.x0 > 0.33 * pageWidth));
+      // A wide run is prose when it holds a sentence's words: a header line of a typed table
+      // ("Marks checked Destroyed Damaged", one space between cells) is as wide with four.
+      const words = (run: Piece) => run.spans.map((i) => spans[i]!.text.trim()).join(' ').split(/\s+/).length;
+      const isProse = coarse.map(
+        (run) => !keepProse && (run.chars > 45 || (run.x1 - run.x0 > 0.33 * pageWidth && words(run) > PROSE_WORDS)),
+      );
       // A run of another size touching a prose run is that sentence going on (the raised "A" of
       // "LaTeX", a word in a code font), not a cell: it joins the prose run beside it.
       for (let changed = !keepProse; changed;) {
@@ -240,7 +248,8 @@ export function alignedGrids(
   pageWidth: number,
   columns: TextColumns[] = [],
 ): Grid[] {
-  const all = lines(spans, taken, pageWidth);
+  // Runs holding two narrow columns' words are cut at the columns' gap (narrowCols.ts).
+  const all = splitAtColumnGaps(lines(spans, taken, pageWidth), spans, (l) => CELL_GAP_EM * l.size);
   const cuts = [-Infinity, ...gutters(all), Infinity];
   const grids: Grid[] = [];
   for (let b = 0; b + 1 < cuts.length; b++) {

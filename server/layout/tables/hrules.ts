@@ -22,6 +22,8 @@ import type { Rule, TextSpan } from '../../model/content';
 import { normalizeSpanText } from '../lines/normalize';
 import { isTableCaptionLine, isTableCaptionStart } from '../blocks/captions';
 import { markBases } from './marks';
+import { subheadings } from './spanHeads';
+import { joinCell, pageWords, type PageWords } from './cellJoin';
 
 export interface HruleTable {
   bbox: BBox;
@@ -164,6 +166,15 @@ function colOf(p: Piece, cols: [number, number][]): number[] {
 function headCols(p: Piece, cols: [number, number][], head: TLine[] = []): number[] {
   const cs = colOf(p, cols);
   if (cs.length > 1) return cs;
+  // A group heading centred over two or more sub-headings spans their columns (spanHeads.ts).
+  const line = head.find((l) => l.pieces.includes(p));
+  const subs = line ? subheadings(p, line, head) : undefined;
+  if (subs) {
+    const under = subs.flatMap((q) => colOf(q, cols));
+    const lo = Math.min(...under);
+    const hi = Math.max(...under);
+    if (hi > lo) return Array.from({ length: hi - lo + 1 }, (_, k) => lo + k);
+  }
   const w = p.x1 - p.x0;
   const stacked = head.some((l) =>
     l.pieces.some((q) => q !== p && Math.min(q.x1, p.x1) - Math.max(q.x0, p.x0) > 0.5 * Math.min(w, q.x1 - q.x0)),
@@ -180,18 +191,10 @@ function headCols(p: Piece, cols: [number, number][], head: TLine[] = []): numbe
   return cs;
 }
 
-/** Joins a cell's lines: a word broken in a narrow column ("HellaSw" + "ag") joins without a space. */
-function joinCell(prev: string, next: string, prevFull: boolean): string {
-  if (!prev) return next;
-  if (!next) return prev;
-  if (/[-‐]$/.test(prev) && /^\p{Ll}/u.test(next)) return prev + next;
-  if (prevFull && !/\s/.test(prev) && /^\p{Ll}/u.test(next) && /\p{L}$/u.test(prev)) return prev + next;
-  return `${prev} ${next}`;
-}
-
 export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>, pageWidth: number): HruleTable[] {
   const hs = mergePieces(rules.filter((r) => r.y1 - r.y0 <= 2.5 && r.x1 - r.x0 >= 3)).filter(horizontal);
-  if (!hs.length) return captionTables(spans, taken, pageWidth);
+  const words = pageWords(spans);
+  if (!hs.length) return captionTables(spans, taken, pageWidth, words);
   // Rules of one table: similar left and right ends (cmidrules are shorter and sit inside).
   const used = new Set<Rule>();
   const out: HruleTable[] = [];
@@ -262,6 +265,7 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
         headerEnd,
         top,
         hs.filter((r) => r.x1 - r.x0 < top.x1 - top.x0 - 8 && r.x0 >= top.x0 - 2 && r.x1 <= top.x1 + 2),
+        words,
       );
       if (!t) continue;
       for (const r of fam) used.add(r);
@@ -269,7 +273,7 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
       out.push(t);
     }
   }
-  out.push(...captionTables(spans, taken, pageWidth));
+  out.push(...captionTables(spans, taken, pageWidth, words));
   return out;
 }
 
@@ -278,7 +282,7 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
  * caption says a table follows, so the aligned lines under it are read like a ruled table whose
  * first line is the header. Prose under a caption fails the table test and stays text.
  */
-function captionTables(spans: TextSpan[], taken: Set<number>, pageWidth: number): HruleTable[] {
+function captionTables(spans: TextSpan[], taken: Set<number>, pageWidth: number, words: PageWords): HruleTable[] {
   const out: HruleTable[] = [];
   const free = spans
     .map((_, i) => i)
@@ -315,7 +319,7 @@ function captionTables(spans: TextSpan[], taken: Set<number>, pageWidth: number)
     const x1 = Math.max(...body.flatMap((l) => l.pieces.map((p) => p.x1)));
     if (proseColumns(body, pageWidth)) continue;
     const top: Rule = { x0: x0 - 1, x1: x1 + 1, y0: cap.y1, y1: cap.y1 };
-    const t = buildTable(body, (body[0]!.y1 + body[1]!.y0) / 2, top, []);
+    const t = buildTable(body, (body[0]!.y1 + body[1]!.y0) / 2, top, [], words);
     if (!t) continue;
     for (const i of t.spanIndices) taken.add(i);
     out.push(t);
@@ -492,7 +496,13 @@ function paddedRows(body: TLine[], gaps: number[], cols: [number, number][], siz
   return small > 0 && stacked <= small * 0.2 ? inner + 0.01 : undefined;
 }
 
-function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]): HruleTable | undefined {
+function buildTable(
+  lines: TLine[],
+  headerEnd: number,
+  top: Rule,
+  cmid: Rule[],
+  words: PageWords,
+): HruleTable | undefined {
   const head = lines.filter((l) => l.y1 <= headerEnd + 1);
   const body = lines.filter((l) => l.y0 >= headerEnd - 1);
   if (body.length < 2 || lines.length < 3) return undefined;
@@ -588,7 +598,7 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
       const cs = colOf(p, cols);
       const c = cs[0]!;
       const cell = row.cells[c]!;
-      const joined = joinCell(cell.join(' '), p.text, row.full[c]!);
+      const joined = joinCell(cell.join(' '), p.text, row.full[c]!, words);
       cell.length = 0;
       cell.push(joined);
       row.full[c] = p.x1 - p.x0 >= widest[c]! * 0.85;
@@ -623,7 +633,7 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
     for (const p of l.pieces) {
       const c = colOf(p, cols)[0]!;
       const cell = merged.cells[c]!;
-      const joined = joinCell(cell.join(' '), p.text, merged.full[c]!);
+      const joined = joinCell(cell.join(' '), p.text, merged.full[c]!, words);
       cell.length = 0;
       cell.push(joined);
       merged.full[c] = p.x1 - p.x0 >= widest[c]! * 0.85;
