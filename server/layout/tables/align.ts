@@ -85,7 +85,11 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepPro
       const coarse = group(spans, ms, PROSE_GAP_EM);
       // A wide run is prose when it holds a sentence's words: a header line of a typed table
       // ("Marks checked Destroyed Damaged", one space between cells) is as wide with four.
-      const words = (run: Piece) => run.spans.map((i) => spans[i]!.text.trim()).join(' ').split(/\s+/).length;
+      const words = (run: Piece) =>
+        run.spans
+          .map((i) => spans[i]!.text.trim())
+          .join(' ')
+          .split(/\s+/).length;
       const isProse = coarse.map(
         (run) => !keepProse && (run.chars > 45 || (run.x1 - run.x0 > 0.33 * pageWidth && words(run) > PROSE_WORDS)),
       );
@@ -130,7 +134,11 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepPro
       const near = all.filter(
         (o, j) => Math.abs(j - k) === 1 && Math.abs((o.y0 + o.y1) / 2 - (l.y0 + l.y1) / 2) < 1.6 * (l.y1 - l.y0),
       );
-      const pieces = l.pieces.filter((p) => !near.some((o) => o.prose.some(([a, b]) => p.x0 < b && p.x1 > a)));
+      const underProse = (p: Piece) => near.some((o) => o.prose.some(([a, b]) => p.x0 < b && p.x1 > a));
+      // Three runs or more under the paragraph are a table's last row set close above it
+      // ("Riverside 19 2 0" over "Running costs for the quarter"), not a line of it.
+      if (l.pieces.filter(underProse).length >= 3) return l;
+      const pieces = l.pieces.filter((p) => !underProse(p));
       return { ...l, pieces };
     });
 }

@@ -22,7 +22,7 @@ import type { Rule, TextSpan } from '../../model/content';
 import { normalizeSpanText } from '../lines/normalize';
 import { isTableCaptionLine, isTableCaptionStart } from '../blocks/captions';
 import { markBases } from './marks';
-import { subheadings } from './spanHeads';
+import { continuedPieces, partialHeaderRule, subheadings } from './spanHeads';
 import { joinCell, pageWords, type PageWords } from './cellJoin';
 
 export interface HruleTable {
@@ -225,6 +225,7 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
       const bottom = fam[fam.length - 1]!;
       let region: TLine[];
       let headerEnd: number; // y below which the body starts
+      let headRule: Rule | undefined; // a partial rule that ends the header (not a cmidrule)
       if (fam.length >= 2 && bottom.y0 - top.y0 > 10) {
         region = between(top, bottom);
         const near = linesIn(
@@ -242,7 +243,13 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
           // The header ends at the first full-width rule under the top one (booktabs' midrule).
           const mid = fam.find((r) => r !== top && r !== bottom && r.y0 > top.y1 + 2);
           headerEnd = mid ? mid.y0 : top.y1;
-          if (!mid && region.length) headerEnd = (region[0]!.y1 + (region[1]?.y0 ?? region[0]!.y1)) / 2;
+          // No full-width rule: a stacked header's rule stopped by a cell spanning its rows
+          // (spanHeads.ts), else the first line alone.
+          const partial = mid ? undefined : partialHeaderRule(hs, top, bottom, region);
+          if (partial) {
+            headerEnd = partial.y0;
+            headRule = partial;
+          } else if (!mid && region.length) headerEnd = (region[0]!.y1 + (region[1]?.y0 ?? region[0]!.y1)) / 2;
         }
       } else {
         // One rule: the header row above it, the body below it until the text stops being a table.
@@ -264,7 +271,9 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
         region,
         headerEnd,
         top,
-        hs.filter((r) => r.x1 - r.x0 < top.x1 - top.x0 - 8 && r.x0 >= top.x0 - 2 && r.x1 <= top.x1 + 2),
+        hs.filter(
+          (r) => r !== headRule && r.x1 - r.x0 < top.x1 - top.x0 - 8 && r.x0 >= top.x0 - 2 && r.x1 <= top.x1 + 2,
+        ),
         words,
       );
       if (!t) continue;
@@ -610,18 +619,38 @@ function buildTable(
   // cmidrule under it) is a header row of its own; other lines are one row with broken cells.
   const headRows: Row[] = [];
   let merged: Row | undefined;
+  // The row a spanning line made, and where each of its pieces went: the lines under it that
+  // continue its cells (spanHeads.ts) join them.
+  let spanRow: { row: Row; line: TLine; cols: Map<Piece, number> } | undefined;
   head.forEach((l) => {
+    const under = spanRow ? continuedPieces(l, spanRow.line, cmid) : undefined;
+    if (spanRow && under) {
+      l.pieces.forEach((p, k) => {
+        const c = spanRow!.cols.get(under[k]!)!;
+        const cell = spanRow!.row.cells[c]!;
+        const joined = joinCell(cell.join(' '), p.text, false, words);
+        cell.length = 0;
+        cell.push(joined);
+        spanRow!.cols.set(p, c);
+      });
+      spanRow.line = l;
+      return;
+    }
+    spanRow = undefined;
     const spanning =
       l.pieces.some((p) => headCols(p, cols, head).length > 1) ||
       cmid.some((r) => r.y0 > l.y1 - 1 && r.y0 < l.y1 + l.size * 0.9);
     if (spanning) {
       const row = newRow(l);
+      const at = new Map<Piece, number>();
       for (const p of l.pieces) {
         const cs = headCols(p, cols, head);
         row.cells[cs[0]!]!.push(p.text);
+        at.set(p, cs[0]!);
         if (cs.length > 1) row.span[cs[0]!] = cs;
       }
       headRows.push(row);
+      spanRow = { row, line: l, cols: at };
       merged = undefined;
       return;
     }

@@ -130,7 +130,8 @@ function entryOf(spans: TextSpan[], row: Row): Entry | undefined {
   }
   // The dots and the value in one span ("…… 0.47"): the value is what the split left.
   if (!values.length) values.push(m[2]!.trim());
-  if (values.some((v) => v.length > MAX_VALUE_CHARS || LEADER_RE.test(v))) return undefined;
+  // A value holds a letter or a digit: a fill-in line's closing dot is none.
+  if (values.some((v) => v.length > MAX_VALUE_CHARS || LEADER_RE.test(v) || !/[\p{L}\p{N}]/u.test(v))) return undefined;
   return { row, label, values, x1: row.bbox.x1 };
 }
 
@@ -153,6 +154,8 @@ export function leaderTables(spans: TextSpan[], taken: Set<number>): LeaderTable
       const cur = rows[end]!.bbox;
       const h = Math.max(prev.y1 - prev.y0, cur.y1 - cur.y0);
       if (cur.y0 - prev.y1 > MAX_ROW_GAP * h) break;
+      // Two rows in a row without a leader end the block (a paragraph after the list).
+      if (!entries[end] && !entries[end - 1]) break;
       end++;
     }
     while (end > k && !entries[end - 1]) end--;

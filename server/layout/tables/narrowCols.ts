@@ -30,6 +30,9 @@ interface Line {
   pieces: Piece[];
 }
 
+/** A word space is narrower than this many font sizes (align.ts's PROSE_GAP_EM). */
+const PROSE_GAP_EM = 1.2;
+
 /** Lines within this many line heights of a piece are the neighbours whose gaps count. */
 const NEIGHBOUR_LINES = 6;
 
@@ -46,16 +49,49 @@ export function splitAtColumnGaps<L extends Line>(ls: L[], spans: TextSpan[], mi
     if (around.length < 2) return l;
     let changed = false;
     const pieces = l.pieces.flatMap((p) => {
-      const cut = p.spans.length === 1 ? cutPoint(p, spans[p.spans[0]!]!, around, minGap(l)) : undefined;
-      if (cut === undefined) return [p];
+      const s = p.spans.length === 1 ? spans[p.spans[0]!]! : undefined;
+      const cuts = s ? cutPoints(p, s, around, minGap(l)) : [];
+      if (!cuts.length) return [p];
       changed = true;
-      const s = spans[p.spans[0]!]!;
-      const left = s.text.slice(0, cut.at);
-      const right = s.text.slice(cut.at);
-      return [part(p, p.x0, cut.x0, left), part(p, cut.x1, p.x1, right)];
+      const out: Piece[] = [];
+      let from = 0;
+      let x0 = p.x0;
+      for (const c of cuts) {
+        out.push(part(p, x0, c.x0, s!.text.slice(from, c.at)));
+        from = c.at;
+        x0 = c.x1;
+      }
+      out.push(part(p, x0, p.x1, s!.text.slice(from)));
+      return out;
     });
-    return changed ? { ...l, pieces } : l;
+    const joined = joinOrphans(pieces, around, PROSE_GAP_EM * l.size);
+    return changed || joined.length < pieces.length ? { ...l, pieces: joined } : l;
   });
+}
+
+/**
+ * The other way round: a piece a word space after the one before it, with nothing of the lines
+ * around under it, heads no column of its own; it is the rest of that header ("Vans" + "checked"
+ * over the column of "41", "26"). Joined to the piece before it.
+ */
+function joinOrphans(pieces: Piece[], around: Line[], maxGap: number): Piece[] {
+  const all = around.flatMap((o) => o.pieces);
+  const out: Piece[] = [];
+  for (const p of pieces) {
+    const prev = out[out.length - 1];
+    const orphan = !all.some((q) => q.x1 > p.x0 && q.x0 < p.x1);
+    if (prev && orphan && p.x0 - prev.x1 < maxGap && !p.numeric) {
+      out[out.length - 1] = {
+        ...prev,
+        x1: Math.max(prev.x1, p.x1),
+        spans: [...new Set([...prev.spans, ...p.spans])],
+        chars: prev.chars + 1 + p.chars,
+        alnum: prev.alnum + p.alnum,
+        numeric: false,
+      };
+    } else out.push(p);
+  }
+  return out;
 }
 
 function part(p: Piece, x0: number, x1: number, text: string): Piece {
@@ -71,18 +107,14 @@ function part(p: Piece, x0: number, x1: number, text: string): Piece {
   };
 }
 
-/** Where to cut piece p (its one span s): the text index and the ink edges either side. */
-function cutPoint(
-  p: Piece,
-  s: TextSpan,
-  around: Line[],
-  minGap: number,
-): { at: number; x0: number; x1: number } | undefined {
-  if (!/\S\s+\S/.test(s.text.trim())) return undefined;
-  // The neighbours' pieces inside p's reach, and the white gaps between them.
-  const inside = around.flatMap((o) => o.pieces).filter((q) => q.x0 >= p.x0 - 1 && q.x1 <= p.x1 + 1);
-  if (inside.length < 2) return undefined;
-  const cover = around.flatMap((o) => o.pieces).filter((q) => q.x1 > p.x0 && q.x0 < p.x1);
+/** Where to cut piece p (its one span s): text indices and the ink edges either side, left to right. */
+function cutPoints(p: Piece, s: TextSpan, around: Line[], minGap: number): { at: number; x0: number; x1: number }[] {
+  const cuts: { at: number; x0: number; x1: number }[] = [];
+  if (!/\S\s+\S/.test(s.text.trim())) return cuts;
+  // The neighbours' pieces; p must hold one of them in its reach (it runs over a column).
+  const all = around.flatMap((o) => o.pieces);
+  if (!all.some((q) => q.x0 >= p.x0 - 1 && q.x1 <= p.x1 + 1)) return cuts;
+  const cover = all.filter((q) => q.x1 > p.x0 && q.x0 < p.x1);
   const text = s.text.trimEnd();
   const w = (s.bbox.x1 - s.bbox.x0) / Math.max(1, text.trim().length);
   const tol = Math.max(2, 0.6 * s.fontSize);
@@ -94,14 +126,14 @@ function cutPoint(
     const sx0 = sx1 - m[0].length * w;
     // No neighbour crosses the space: a gap of the lines around.
     if (cover.some((q) => q.x0 < sx1 - 1 && q.x1 > sx0 + 1)) continue;
-    const leftQ = inside.filter((q) => q.x1 <= sx0 + 1);
-    const rightQ = inside.filter((q) => q.x0 >= sx1 - 1);
+    const leftQ = all.filter((q) => q.x1 <= sx0 + 1);
+    const rightQ = all.filter((q) => q.x0 >= sx1 - 1);
     if (!leftQ.length || !rightQ.length) continue;
     const gap = Math.min(...rightQ.map((q) => q.x0)) - Math.max(...leftQ.map((q) => q.x1));
     if (gap < minGap) continue;
     const startsColumn = Math.abs(sx1 - Math.min(...rightQ.map((q) => q.x0))) <= tol;
     const endsColumn = Math.abs(sx0 - Math.max(...leftQ.map((q) => q.x1))) <= tol;
-    if (startsColumn || endsColumn) return { at, x0: sx0, x1: sx1 };
+    if (startsColumn || endsColumn) cuts.push({ at, x0: sx0, x1: sx1 });
   }
-  return undefined;
+  return cuts;
 }

@@ -19,6 +19,8 @@ interface VSeg {
 
 /** Points within which two rule positions count as the same line (rules are drawn ~0.5–1.5 pt wide). */
 const TOL = 2;
+/** Gap between the two lines of a double rule (≈ 2–3 pt) that a column rule may jump. */
+const DOUBLE_GAP = 3.5;
 /** More rules than this on a page is a drawing (a chart, a hatch pattern), not a table frame. */
 const MAX_RULES = 4000;
 
@@ -60,7 +62,11 @@ function frames(h: HSeg[], v: VSeg[]): { h: HSeg[]; v: VSeg[] }[] {
     for (let j = i + 1; j < v.length; j++) {
       const a = v[i]!;
       const b = v[j]!;
-      if (Math.abs(a.x - b.x) <= TOL && a.y0 <= b.y1 + TOL && b.y0 <= a.y1 + TOL) join(h.length + i, h.length + j);
+      // A column rule broken where a double rule crosses it (a header boxed by double rules:
+      // each row's verticals stop at the inner line) is one rule: the header and the body are
+      // one frame, not a one-row table whose text spills out as paragraphs.
+      if (Math.abs(a.x - b.x) <= TOL && a.y0 <= b.y1 + DOUBLE_GAP && b.y0 <= a.y1 + DOUBLE_GAP)
+        join(h.length + i, h.length + j);
     }
   const groups = new Map<number, { h: HSeg[]; v: VSeg[] }>();
   const get = (i: number) => {
