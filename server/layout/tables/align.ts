@@ -134,10 +134,12 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepPro
       const near = all.filter(
         (o, j) => Math.abs(j - k) === 1 && Math.abs((o.y0 + o.y1) / 2 - (l.y0 + l.y1) / 2) < 1.6 * (l.y1 - l.y0),
       );
-      const underProse = (p: Piece) => near.some((o) => o.prose.some(([a, b]) => p.x0 < b && p.x1 > a));
-      // Three runs or more under the paragraph are a table's last row set close above it
-      // ("Riverside 19 2 0" over "Running costs for the quarter"), not a line of it.
-      if (l.pieces.filter(underProse).length >= 3) return l;
+      const underProse = (p: { x0: number; x1: number }) =>
+        near.some((o) => o.prose.some(([a, b]) => p.x0 < b && p.x1 > a));
+      // Three runs of words or more (apart by more than a word space) under the paragraph are a
+      // table's last row set close above it ("Riverside 19 2 0" over "Running costs for the
+      // quarter"), not a line of it ("listed below by route." is one run).
+      if (l.runs.filter(([x0, x1]) => underProse({ x0, x1 })).length >= 3) return l;
       const pieces = l.pieces.filter((p) => !underProse(p));
       return { ...l, pieces };
     });

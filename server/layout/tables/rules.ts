@@ -121,6 +121,24 @@ function covered(a0: number, a1: number, intervals: [number, number][]): number 
   return total;
 }
 
+/**
+ * Row borders drawn only by the column rules: where every column rule of a frame stops and
+ * starts again at one height (word processors draw each row's cell borders on their own), a row
+ * ends there even when no horizontal rule is drawn (a shaded header row over the first body
+ * row: the two were one cell holding both lines). Returns those borders as rules across the frame.
+ */
+function jointRules(v: VSeg[], x0: number, x1: number): HSeg[] {
+  const byX = cluster(
+    v.map((s) => s.x),
+    TOL,
+  ).map((x) => v.filter((s) => Math.abs(s.x - x) <= TOL));
+  if (byX.length < 2) return [];
+  const joints = (segs: VSeg[]) =>
+    segs.flatMap((a) => segs.filter((b) => b !== a && Math.abs(b.y0 - a.y1) <= TOL).map((b) => (a.y1 + b.y0) / 2));
+  const [first, ...rest] = byX.map(joints);
+  return first!.filter((y) => rest.every((ys) => ys.some((z) => Math.abs(z - y) <= TOL))).map((y) => ({ y, x0, x1 }));
+}
+
 /** Grids of the ruled tables on a page. */
 export function ruledGrids(rules: Rule[]): Grid[] {
   if (rules.length > MAX_RULES) return [];
@@ -131,6 +149,7 @@ export function ruledGrids(rules: Rule[]): Grid[] {
     const x1 = Math.max(...f.h.map((s) => s.x1), ...f.v.map((s) => s.x));
     const y0 = Math.min(...f.v.map((s) => s.y0), ...f.h.map((s) => s.y));
     const y1 = Math.max(...f.v.map((s) => s.y1), ...f.h.map((s) => s.y));
+    f.h.push(...jointRules(f.v, x0, x1));
     // The frame's outer edges bound the grid even where no rule is drawn (open-sided tables).
     const xs = spaced(cluster([x0, x1, ...f.v.map((s) => s.x)], TOL + 1));
     const ys = spaced(cluster([y0, y1, ...f.h.map((s) => s.y)], TOL + 1));
