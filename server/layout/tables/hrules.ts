@@ -245,11 +245,9 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
           headerEnd = mid ? mid.y0 : top.y1;
           // No full-width rule: a stacked header's rule stopped by a cell spanning its rows
           // (spanHeads.ts), else the first line alone.
-          const partial = mid ? undefined : partialHeaderRule(hs, top, bottom, region);
-          if (partial) {
-            headerEnd = partial.y0;
-            headRule = partial;
-          } else if (!mid && region.length) headerEnd = (region[0]!.y1 + (region[1]?.y0 ?? region[0]!.y1)) / 2;
+          headRule = mid ? undefined : partialHeaderRule(hs, top, bottom, region);
+          if (headRule) headerEnd = headRule.y0;
+          else if (!mid && region.length) headerEnd = (region[0]!.y1 + (region[1]?.y0 ?? region[0]!.y1)) / 2;
         }
       } else {
         // One rule: the header row above it, the body below it until the text stops being a table.
@@ -271,9 +269,7 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
         region,
         headerEnd,
         top,
-        hs.filter(
-          (r) => r !== headRule && r.x1 - r.x0 < top.x1 - top.x0 - 8 && r.x0 >= top.x0 - 2 && r.x1 <= top.x1 + 2,
-        ),
+        hs.filter((r) => r !== headRule && isCmidrule(r, top)),
         words,
       );
       if (!t) continue;
@@ -284,6 +280,11 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
   }
   out.push(...captionTables(spans, taken, pageWidth, words));
   return out;
+}
+
+/** A shorter rule inside the table's width: a cmidrule under a spanning header cell. */
+function isCmidrule(r: Rule, top: Rule): boolean {
+  return r.x1 - r.x0 < top.x1 - top.x0 - 8 && r.x0 >= top.x0 - 2 && r.x1 <= top.x1 + 2;
 }
 
 /**
@@ -505,6 +506,101 @@ function paddedRows(body: TLine[], gaps: number[], cols: [number, number][], siz
   return small > 0 && stacked <= small * 0.2 ? inner + 0.01 : undefined;
 }
 
+interface Row {
+  cells: string[][];
+  full: boolean[];
+  span: (number[] | undefined)[];
+  y0: number;
+  y1: number;
+  x0: number;
+}
+
+function emptyRow(l: TLine, cols: [number, number][]): Row {
+  const C = cols.length;
+  return {
+    cells: Array.from({ length: C }, () => []),
+    full: Array(C).fill(false),
+    span: Array(C).fill(undefined),
+    y0: l.y0,
+    y1: l.y1,
+    x0: Math.min(...l.pieces.filter((p) => colOf(p, cols)[0] === 0).map((p) => p.x0)),
+  };
+}
+
+/**
+ * Header rows: lines above the header rule. A line with a cell spanning columns (or a cmidrule
+ * under it) is a header row of its own, and the lines under it that go on with its cells join
+ * them; other lines are one row with broken cells.
+ */
+function headerRows(head: TLine[], cols: [number, number][], cmid: Rule[], words: PageWords, widest: number[]): Row[] {
+  const headRows: Row[] = [];
+  const newRow = (l: TLine): Row => emptyRow(l, cols);
+  let merged: Row | undefined;
+  // The row a spanning line made: the lines under it that continue its cells join them.
+  let spanRow: SpanRow | undefined;
+  head.forEach((l) => {
+    if (continueSpanRow(l, spanRow, cmid, words)) return;
+    spanRow = undefined;
+    const spanning =
+      l.pieces.some((p) => headCols(p, cols, head).length > 1) ||
+      cmid.some((r) => r.y0 > l.y1 - 1 && r.y0 < l.y1 + l.size * 0.9);
+    if (spanning) {
+      const row = newRow(l);
+      const at = new Map<Piece, number>();
+      for (const p of l.pieces) {
+        const cs = headCols(p, cols, head);
+        row.cells[cs[0]!]!.push(p.text);
+        at.set(p, cs[0]!);
+        if (cs.length > 1) row.span[cs[0]!] = cs;
+      }
+      headRows.push(row);
+      spanRow = { cells: row.cells, line: l, cols: at };
+      merged = undefined;
+      return;
+    }
+    merged ??= (() => {
+      const r = newRow(l);
+      headRows.push(r);
+      return r;
+    })();
+    for (const p of l.pieces) {
+      const c = colOf(p, cols)[0]!;
+      const cell = merged.cells[c]!;
+      const joined = joinCell(cell.join(' '), p.text, merged.full[c]!, words);
+      cell.length = 0;
+      cell.push(joined);
+      merged.full[c] = p.x1 - p.x0 >= widest[c]! * 0.85;
+    }
+  });
+  return headRows;
+}
+
+/** A spanning header row's cells, its last line, and the cell each piece of that line went to. */
+interface SpanRow {
+  cells: string[][];
+  line: TLine;
+  cols: Map<Piece, number>;
+}
+
+/**
+ * Joins header line `l` to the cells of the spanning header row above it when it goes on with
+ * them (a multi-line header cell, spanHeads.ts `continuedPieces`); false when it is a row of its own.
+ */
+function continueSpanRow(l: TLine, at: SpanRow | undefined, cmid: Rule[], words: PageWords): boolean {
+  const under = at ? continuedPieces(l, at.line, cmid) : undefined;
+  if (!at || !under) return false;
+  l.pieces.forEach((p, k) => {
+    const c = at.cols.get(under[k]!)!;
+    const cell = at.cells[c]!;
+    const joined = joinCell(cell.join(' '), p.text, false, words);
+    cell.length = 0;
+    cell.push(joined);
+    at.cols.set(p, c);
+  });
+  at.line = l;
+  return true;
+}
+
 function buildTable(
   lines: TLine[],
   headerEnd: number,
@@ -548,23 +644,8 @@ function buildTable(
 
   // Body rows: a line continues the row above when it leaves the first column empty (wrapped
   // cells in other columns) or when rows are padded and it sits tighter than rows do.
-  type Row = {
-    cells: string[][];
-    full: boolean[];
-    span: (number[] | undefined)[];
-    y0: number;
-    y1: number;
-    x0: number;
-  };
   const rows: Row[] = [];
-  const newRow = (l: TLine): Row => ({
-    cells: Array.from({ length: C }, () => []),
-    full: Array(C).fill(false),
-    span: Array(C).fill(undefined),
-    y0: l.y0,
-    y1: l.y1,
-    x0: Math.min(...l.pieces.filter((p) => colOf(p, cols)[0] === 0).map((p) => p.x0)),
-  });
+  const newRow = (l: TLine): Row => emptyRow(l, cols);
   const firstX = (r: Row) => r.x0;
   body.forEach((l, k) => {
     const gap = k > 0 ? gaps[k - 1]! : Infinity;
@@ -615,60 +696,7 @@ function buildTable(
     }
   });
 
-  // Header rows: lines above the header rule. A line with a cell spanning columns (or a
-  // cmidrule under it) is a header row of its own; other lines are one row with broken cells.
-  const headRows: Row[] = [];
-  let merged: Row | undefined;
-  // The row a spanning line made, and where each of its pieces went: the lines under it that
-  // continue its cells (spanHeads.ts) join them.
-  let spanRow: { row: Row; line: TLine; cols: Map<Piece, number> } | undefined;
-  head.forEach((l) => {
-    const under = spanRow ? continuedPieces(l, spanRow.line, cmid) : undefined;
-    if (spanRow && under) {
-      l.pieces.forEach((p, k) => {
-        const c = spanRow!.cols.get(under[k]!)!;
-        const cell = spanRow!.row.cells[c]!;
-        const joined = joinCell(cell.join(' '), p.text, false, words);
-        cell.length = 0;
-        cell.push(joined);
-        spanRow!.cols.set(p, c);
-      });
-      spanRow.line = l;
-      return;
-    }
-    spanRow = undefined;
-    const spanning =
-      l.pieces.some((p) => headCols(p, cols, head).length > 1) ||
-      cmid.some((r) => r.y0 > l.y1 - 1 && r.y0 < l.y1 + l.size * 0.9);
-    if (spanning) {
-      const row = newRow(l);
-      const at = new Map<Piece, number>();
-      for (const p of l.pieces) {
-        const cs = headCols(p, cols, head);
-        row.cells[cs[0]!]!.push(p.text);
-        at.set(p, cs[0]!);
-        if (cs.length > 1) row.span[cs[0]!] = cs;
-      }
-      headRows.push(row);
-      spanRow = { row, line: l, cols: at };
-      merged = undefined;
-      return;
-    }
-    merged ??= (() => {
-      const r = newRow(l);
-      headRows.push(r);
-      return r;
-    })();
-    for (const p of l.pieces) {
-      const c = colOf(p, cols)[0]!;
-      const cell = merged.cells[c]!;
-      const joined = joinCell(cell.join(' '), p.text, merged.full[c]!, words);
-      cell.length = 0;
-      cell.push(joined);
-      merged.full[c] = p.x1 - p.x0 >= widest[c]! * 0.85;
-    }
-  });
-
+  const headRows = headerRows(head, cols, cmid, words, widest);
   const toOtsl = (r: Row, header: boolean): OtslCell[] => {
     const out: OtslCell[] = [];
     for (let c = 0; c < C; c++) {

@@ -127,7 +127,12 @@ function covered(a0: number, a1: number, intervals: [number, number][]): number 
  * ends there even when no horizontal rule is drawn (a shaded header row over the first body
  * row: the two were one cell holding both lines). Returns those borders as rules across the frame.
  */
-function jointRules(v: VSeg[], x0: number, x1: number): HSeg[] {
+function jointRules(v: VSeg[], h: HSeg[], x0: number, x1: number): HSeg[] {
+  // Only where the column rules run on through row rules: a producer that breaks them at every
+  // row rule and every text line (each line's cell borders drawn alone, spanned cells too) says
+  // nothing by a break.
+  const through = v.some((s) => h.some((r) => r.y > s.y0 + TOL && r.y < s.y1 - TOL && r.x0 <= s.x && r.x1 >= s.x));
+  if (!through) return [];
   const byX = cluster(
     v.map((s) => s.x),
     TOL,
@@ -149,7 +154,7 @@ export function ruledGrids(rules: Rule[]): Grid[] {
     const x1 = Math.max(...f.h.map((s) => s.x1), ...f.v.map((s) => s.x));
     const y0 = Math.min(...f.v.map((s) => s.y0), ...f.h.map((s) => s.y));
     const y1 = Math.max(...f.v.map((s) => s.y1), ...f.h.map((s) => s.y));
-    f.h.push(...jointRules(f.v, x0, x1));
+    f.h.push(...jointRules(f.v, f.h, x0, x1));
     // The frame's outer edges bound the grid even where no rule is drawn (open-sided tables).
     const xs = spaced(cluster([x0, x1, ...f.v.map((s) => s.x)], TOL + 1));
     const ys = spaced(cluster([y0, y1, ...f.h.map((s) => s.y)], TOL + 1));
