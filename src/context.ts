@@ -17,6 +17,8 @@ export interface FolioConfig {
   outputDirectory: string;
   renderScale: number;
   keepPageHeaders: boolean;
+  /** Keep text a reader of the page cannot see (a machine setting: a workspace cannot turn it on). */
+  keepHiddenText: boolean;
   ocr: 'auto' | 'always' | 'never';
   engine: 'pipeline' | 'vlm';
   /** Model folder: the setting, else the extension's global storage. */
@@ -82,6 +84,7 @@ export class FolioContext implements vscode.Disposable {
       outputDirectory: c.get<string>('outputDirectory', ''),
       renderScale: c.get<number>('renderScale', 2),
       keepPageHeaders: c.get<boolean>('keepPageHeaders', false),
+      keepHiddenText: c.get<boolean>('keepHiddenText', false) === true,
       ocr: c.get<'auto' | 'always' | 'never'>('ocr', 'auto'),
       engine: c.get<'pipeline' | 'vlm'>('engine', 'pipeline'),
       modelsDir:

@@ -9,6 +9,7 @@ export function folioConfig(over: Partial<FolioConfig> = {}): FolioConfig {
     outputDirectory: '',
     renderScale: 1.5,
     keepPageHeaders: true,
+    keepHiddenText: false,
     ocr: 'never',
     engine: 'vlm',
     modelsDir: '/models',
