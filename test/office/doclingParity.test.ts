@@ -85,3 +85,28 @@ test('XLSX: a label merged over the top of a table is text above it, not a table
   assert.equal(its[i - 1].text, 'Reading List');
   assert.deepEqual(cellsOf(its[i])[0].slice(0, 3), ['#', 'Genre', 'Sub-Genre']);
 });
+
+test('PPTX: shapes are read top to bottom, then left to right, placeholders at their layout position', () => {
+  const slide2 = read(docling('pptx', 'powerpoint_sample.pptx')).pages[1].items;
+  const texts = slide2.filter((i) => i.cls === 'text' || i.cls === 'title').map((i) => i.text);
+  // The rectangle sits above the text frame that holds "Let's introduce a list", though it comes
+  // later in the slide's shape tree; the title placeholder has no position of its own.
+  assert.deepEqual(texts.slice(0, 3), [
+    'Second slide title',
+    'A rectangle shape with this text inside.',
+    'Let’s introduce a list',
+  ]);
+});
+
+test('PPTX: a chart keeps its title and its series as a table', () => {
+  const its = read(docling('pptx', 'pptx_chart.pptx')).pages.flatMap((p) => p.items);
+  const charts = its.filter((i) => i.cls === 'chart');
+  assert.equal(charts.length, 2);
+  assert.equal(charts[0].caption?.text, 'Wild Duck Observations by Year');
+  assert.deepEqual(cellsOf(charts[0]).slice(0, 2), [
+    ['', 'Freshwater Ducks', 'Saltwater Ducks'],
+    ['2019', '120', '80'],
+  ]);
+  assert.equal(charts[0].table![0][1].tag, 'ched');
+  assert.equal(charts[0].table![1][0].tag, 'rhed');
+});
