@@ -110,3 +110,25 @@ test('PPTX: a chart keeps its title and its series as a table', () => {
   assert.equal(charts[0].table![0][1].tag, 'ched');
   assert.equal(charts[0].table![1][0].tag, 'rhed');
 });
+
+test('Markdown: raw HTML blocks are read as HTML (a table, a div of paragraphs and a list), comments dropped', () => {
+  const its = read(docling('md', 'mixed.md')).pages[0].items;
+  const table = its.find((i) => i.cls === 'table')!;
+  assert.deepEqual(cellsOf(table)[0], ['Character', 'Name in German', 'Name in French', 'Name in Italian']);
+  assert.equal(table.table![0][0].tag, 'ched', '<th> is a column header');
+  assert.deepEqual(cellsOf(table)[4], ['Louie', 'Track', 'Loulou', 'Qua']);
+  const after = its.slice(its.indexOf(table) + 1).map((i) => `${i.cls}:${i.text}`);
+  assert.deepEqual(after, [
+    'text:And here is more HTML:',
+    'text:Some paragraph.',
+    'text:Now a div — almost there...',
+    'list_item:foo',
+    'list_item:bar',
+    'text:The end!',
+  ]);
+  const other = read(docling('md', 'mixed_without_h1.md')).pages[0].items;
+  assert.ok(
+    !other.some((i) => i.text.includes('<!--') || i.text.includes('This is HTML')),
+    'an HTML comment is no text',
+  );
+});
