@@ -36,7 +36,7 @@ export interface FolioConfig {
    * `folio.limits.*` (machine scope: user settings only) as read, unchecked: a hand-edited
    * settings.json may hold anything, so src/convertClient.ts checks them before sending.
    */
-  limits: { documentSeconds: unknown; pageMemoryMb: unknown; maxPages: unknown };
+  limits: { documentSeconds: unknown; pageMemoryMb: unknown; maxPages: unknown; maxCells?: unknown };
 }
 
 /** A setting's value when it is one of `values` (a hand-edited settings.json may hold anything), else the default. */
@@ -100,6 +100,7 @@ export class FolioContext implements vscode.Disposable {
         documentSeconds: c.get('limits.documentSeconds'),
         pageMemoryMb: c.get('limits.pageMemoryMb'),
         maxPages: c.get('limits.maxPages'),
+        maxCells: c.get('limits.maxCells'),
       },
     };
   }

@@ -43,7 +43,7 @@ test("the Markdown command's request: settings, its own folders over them, passw
     uri: 'file:///ws/papers/notes.pdf',
     password: 'pw',
     options: { ...SHARED, ...own },
-    limits: { documentSeconds: 60, pageMemoryMb: 64, maxPages: 3 },
+    limits: { documentSeconds: 60, pageMemoryMb: 64, maxPages: 3, maxCells: 1000 },
     workDoneToken: 'w',
     partialResultToken: 'p',
     pagePartials: true,
@@ -55,7 +55,7 @@ test('the export, folder and language-model tool requests: the same settings, th
   assert.deepEqual(exportParams, {
     uri: 'file:///ws/papers/notes.pdf',
     options: { ...SHARED, renderImages: false },
-    limits: { documentSeconds: 60, pageMemoryMb: 64, maxPages: 3 },
+    limits: { documentSeconds: 60, pageMemoryMb: 64, maxPages: 3, maxCells: 1000 },
   });
   const tool = convertParams(settings({ remoteVlm: { url: 'http://127.0.0.1:8000/v1', model: 'm' } }), '/c', {
     pdfUri,
@@ -88,6 +88,7 @@ test("the view's sharper pages: its options alone (pipeline, no OCR), the limits
     documentSeconds: 60,
     pageMemoryMb: 64,
     maxPages: 3,
+    maxCells: 1000,
   });
 });
 
@@ -115,6 +116,15 @@ test('folio.limits.*: pushed as set; a value out of range or not whole is an err
         options: {},
       }),
     /folio\.limits\.maxPages must be a whole number from 1 to 1000000, not "9"/,
+  );
+  // The cell limit of a workbook (issue 41), from folio.limits.maxCells.
+  assert.deepEqual(
+    limitsFromSettings({ documentSeconds: 60, pageMemoryMb: 64, maxPages: 3, maxCells: 500 }).maxCells,
+    500,
+  );
+  assert.throws(
+    () => limitsFromSettings({ documentSeconds: 60, pageMemoryMb: 64, maxPages: 3, maxCells: 0 }),
+    /folio\.limits\.maxCells must be a whole number from 1 to 100000000, not 0/,
   );
 });
 
