@@ -67,6 +67,11 @@ export interface InitMessage extends Addressed {
   notConverted?: boolean;
   /** While converting: pages done of the PDF's pages, as the backend last said. */
   progress?: { done: number; total: number };
+  /**
+   * How a document born structured is shown, in words (docs/preview.md, "Office and HTML files"):
+   * e.g. "Slides shown as an outline: LibreOffice is not installed". Absent for a PDF.
+   */
+  sourceNote?: string;
 }
 /** One page arrived or changed (a reparse, a region edit, the `.md` was edited). */
 export interface PageMessage extends Addressed {
@@ -216,6 +221,19 @@ export type ViewMessage =
 export type Unaddressed<T> = T extends unknown ? Omit<T, 'uri' | 'version'> : never;
 export type ViewMessageBody = Unaddressed<ViewMessage>;
 export type HostMessageBody = Unaddressed<HostMessage>;
+
+/**
+ * What the view's source is, from its file name: a PDF (pages with boxes), a document born
+ * structured (DOCX, XLSX, HTML, Markdown, CSV: its Markdown's outline), or slides (PPTX: pages when
+ * LibreOffice rendered them, else the outline). Both sides decide with this one function.
+ */
+export type SourceKind = 'pdf' | 'document' | 'slides';
+export function sourceKindOf(uri: string): SourceKind {
+  const path = uri.replace(/[?#].*$/, '');
+  if (/\.pptx$/i.test(path)) return 'slides';
+  if (/\.(docx|xlsx|html?|md|markdown|csv)$/i.test(path)) return 'document';
+  return 'pdf';
+}
 
 /** Classes offered in the "change class" menu (the issue's list, in that order). */
 export const EDITABLE_CLASSES: readonly RegionClass[] = [
@@ -425,6 +443,7 @@ export function parseHostMessage(raw: unknown): HostMessage | string {
       if (raw.conversion !== undefined && !isStr(raw.conversion, 200)) return 'init: bad conversion';
       if (raw.notConverted !== undefined && typeof raw.notConverted !== 'boolean') return 'init: bad notConverted';
       if (raw.progress !== undefined && !isProgress(raw.progress)) return 'init: bad progress';
+      if (raw.sourceNote !== undefined && !isStr(raw.sourceNote, 1000)) return 'init: bad sourceNote';
       return raw as unknown as InitMessage;
     case 'page':
       if (!isPageView(raw.page)) return 'page: bad page';
