@@ -288,6 +288,16 @@ export function isBBox(v: unknown): v is BBox {
   return lim(x0) && lim(y0) && lim(x1) && lim(y1) && x1 > x0 && y1 > y0;
 }
 
+/**
+ * A region's box as the view takes it from the host (and a sidecar holds it): a drawable box, or
+ * none at all, all four zeros: a region of a document born structured (DOCX, PPTX, HTML…) has no
+ * place on a page (server/convert/structuredInput.ts); the view lists it in the outline only.
+ * Boxes the webview sends back (edits, new regions) must still be drawable (`isBBox`).
+ */
+export function isRegionBox(v: unknown): v is BBox {
+  return isBBox(v) || (isRec(v) && v.x0 === 0 && v.y0 === 0 && v.x1 === 0 && v.y1 === 0);
+}
+
 function addressed(v: Rec): boolean {
   return isStr(v.uri, 4096) && v.uri.length > 0 && isInt(v.version) && (v.version as number) >= 0;
 }
@@ -393,7 +403,7 @@ function isRegionView(v: unknown): v is RegionView {
     isRegionId(v.id) &&
     isRegionClass(v.cls) &&
     (v.level === undefined || isInt(v.level)) &&
-    isBBox(v.bbox) &&
+    isRegionBox(v.bbox) &&
     Array.isArray(v.grid) &&
     v.grid.length === 4 &&
     v.grid.every(isNum) &&

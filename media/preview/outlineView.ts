@@ -59,7 +59,7 @@ export class OutlineView {
         return li;
       }),
     );
-    if (!this.entries.length)
+    if (!this.entries.length && pages.size)
       this.list.append(el('li', { class: 'outline-empty' }, 'No headings or tables in this document.'));
     this.selected = this.current ? entryIndexFor(this.entries, pages, this.current) : -1;
     this.mark(false);

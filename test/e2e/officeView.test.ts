@@ -150,7 +150,10 @@ test('a PPTX (LibreOffice) shows its slides as pages, rendered by LibreOffice, l
       );
     });
     console.log(`slides shown as pages ${Date.now() - t0} ms after the outline was there`);
-    assert.match((await pv.locator('#source-note').textContent()) ?? '', /Slides shown as pages, rendered by LibreOffice/);
+    assert.match(
+      (await pv.locator('#source-note').textContent()) ?? '',
+      /Slides shown as pages, rendered by LibreOffice/,
+    );
     assert.equal(await pv.locator('section.page').count(), 2);
     // The page image has the slide's shape (16:9 here), not a blank sheet.
     const img = await pv.locator('#page-1 img.page-image').evaluate((e) => {

@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { buildOutline, entryIndexFor, plainText, tableLabel, OUTLINE_TEXT_MAX } from '../../media/preview/outline';
-import { sourceKindOf, type PageView } from '../../common/viewMessages';
+import { parseHostMessage, parseViewMessage, sourceKindOf, type PageView } from '../../common/viewMessages';
+import { parseSidecar, SIDECAR_VERSION } from '../../src/preview/sidecarSchema';
 import type { PageResult } from '../../common/protocol';
 import { convertStructured, structuredFormatOf } from '../../server/convert/structuredInput';
 import { RegionMap } from '../../src/preview/regionMap';
@@ -17,7 +18,7 @@ import { pageViewOf } from '../../src/preview/pageView';
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'office-view');
 
 /** The pages the view gets for `file`: converted, written as one `.md`, mapped, as LinkedView sends them. */
-function viewPages(file: string): { pages: Map<number, PageView>; markdown: string } {
+function viewPages(file: string): { pages: Map<number, PageView>; markdown: string; map: RegionMap } {
   const path = join(FIXTURES, file);
   const results: PageResult[] = [];
   const summary = convertStructured(path, path, structuredFormatOf(path)!, {}, { page: (r) => results.push(r) });
@@ -31,7 +32,7 @@ function viewPages(file: string): { pages: Map<number, PageView>; markdown: stri
     at = offset + r.markdown.length;
   }
   map.anchor(markdown);
-  return { pages: new Map(map.allPages().map((p) => [p.page, pageViewOf(p, markdown)])), markdown };
+  return { pages: new Map(map.allPages().map((p) => [p.page, pageViewOf(p, markdown)])), markdown, map };
 }
 
 test('a Word document (LibreOffice) lists its headings and table, in order and nested, each linked', () => {
@@ -89,6 +90,49 @@ test('slides (PPTX by LibreOffice): one entry a slide, named by its first line',
   // A list item of slide 2 selects slide 2.
   const item = pages.get(2)!.regions.find((r) => r.cls === 'list_item')!;
   assert.equal(entries[entryIndexFor(entries, pages, item.id)]!.text, 'Slide 2: Next Steps');
+});
+
+test('an Office file’s regions have no box (all zeros): the view and the sidecar take them, edits still need a box', () => {
+  const { pages, map } = viewPages('outline.docx');
+  const page1 = pages.get(1)!;
+  assert.ok(page1.regions.every((r) => r.bbox.x0 === 0 && r.bbox.x1 === 0 && r.bbox.y1 === 0));
+  const init = parseHostMessage({
+    type: 'init',
+    uri: 'file:///w/outline.md',
+    version: 1,
+    title: 't',
+    pdfUri: 'file:///w/outline.docx',
+    pages: [page1],
+    converting: false,
+    sourceNote: 'This Word document is shown as its outline',
+  });
+  assert.notEqual(typeof init, 'string', String(init));
+  assert.equal(
+    typeof parseHostMessage({
+      type: 'init',
+      uri: 'u',
+      version: 1,
+      title: 't',
+      pdfUri: '',
+      pages: [],
+      converting: false,
+      sourceNote: 3,
+    }),
+    'string',
+    'a sourceNote that is not text is refused',
+  );
+  const sidecar = JSON.stringify({
+    folio: SIDECAR_VERSION,
+    pdf: 'file:///w/outline.docx',
+    options: {},
+    pages: map.allPages(),
+  });
+  const checked = parseSidecar(sidecar, '/w/outline.md', '/w');
+  assert.ok('sidecar' in checked, 'problem' in checked ? checked.problem : '');
+  // A box the webview sends back must be drawable.
+  const edit = { type: 'editRegion', uri: 'u', version: 1, page: 1, regionId: 'p1-r0', cls: 'text' };
+  assert.equal(parseViewMessage({ ...edit, bbox: { x0: 0, y0: 0, x1: 0, y1: 0 } }), 'editRegion: bad bbox');
+  assert.notEqual(typeof parseViewMessage({ ...edit, bbox: { x0: 0, y0: 0, x1: 5, y1: 5 } }), 'string');
 });
 
 function page(n: number, regions: Array<[string, PageView['regions'][number]['cls'], string, number?]>): PageView {
