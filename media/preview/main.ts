@@ -100,7 +100,8 @@ function scheduleSharpen(): void {
  * devicePixelRatio) are asked again at the scale that covers it (in ¼ steps, at most ×8).
  */
 function requestSharper(): void {
-  if (state.converting) return;
+  // Slide images come from LibreOffice's PDF, which the host does not keep: no sharper ones.
+  if (state.converting || sourceKindOf(state.pdfUri) !== 'pdf') return;
   const pages: number[] = [];
   let scale = 0;
   for (const sheet of document.querySelectorAll<HTMLElement>('section.page .sheet')) {
