@@ -132,3 +132,18 @@ test('Markdown: raw HTML blocks are read as HTML (a table, a div of paragraphs a
     'an HTML comment is no text',
   );
 });
+
+test('HTML: a list in a table cell keeps its markers; <pre><code> starts at its first line of code', () => {
+  const cells = read(docling('html', 'table_03.html'))
+    .pages[0].items.filter((i) => i.cls === 'table')
+    .flatMap(cellsOf)
+    .flat();
+  assert.ok(cells.includes('- First item - Second item - Third item'), cells.join(' | '));
+  const rich = read(docling('html', 'html_rich_table_cells.html'))
+    .pages[0].items.filter((i) => i.cls === 'table')
+    .flatMap(cellsOf)
+    .flat();
+  assert.ok(rich.includes('1. Fly south in winter 2. Build nest on ground'), rich.join(' | '));
+  const code = read(docling('html', 'html_code_snippets.html')).pages[0].items.find((i) => i.cls === 'code')!;
+  assert.ok(code.text.startsWith('from docling.document_converter import'), JSON.stringify(code.text.slice(0, 20)));
+});
