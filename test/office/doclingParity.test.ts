@@ -147,3 +147,11 @@ test('HTML: a list in a table cell keeps its markers; <pre><code> starts at its 
   const code = read(docling('html', 'html_code_snippets.html')).pages[0].items.find((i) => i.cls === 'code')!;
   assert.ok(code.text.startsWith('from docling.document_converter import'), JSON.stringify(code.text.slice(0, 20)));
 });
+
+test('DOCX: a chart in a drawing is a chart item with its series as a table', () => {
+  const its = read(docling('docx', 'drawingml.docx')).pages[0].items;
+  const chart = its.find((i) => i.cls === 'chart')!;
+  assert.ok(chart, its.map((i) => i.cls).join(' '));
+  assert.deepEqual(cellsOf(chart)[0], ['', 'Series 1', 'Series 2', 'Series 3']);
+  assert.deepEqual(cellsOf(chart)[1], ['Category 1', '4.3', '2.4', '2']);
+});
