@@ -2,8 +2,11 @@
  * A document born structured (DOCX, PPTX, XLSX, HTML, Markdown, CSV) through the same page path as
  * a PDF: its reader (server/office, server/html) gives pages of Folio's items, and each page goes
  * through `buildPageResult` (items → DocTags → items → Markdown), so the DoclingDocument, chunks,
- * DocTags and Markdown come out exactly as a PDF's do. No page worker: nothing is rendered, and
- * the reading runs in a worker thread when the caller is the JSON-RPC thread (server/main.ts).
+ * DocTags and Markdown come out exactly as a PDF's do. No page worker: nothing is rendered. The
+ * reading runs on the caller's thread (the backend's JSON-RPC thread, `folio mcp`'s and `folio
+ * serve`'s event loop): a typical document takes well under a second, but a sheet of a million
+ * cells blocks it for tens of seconds (docs/limits.md), during which a cancel waits. Moving the
+ * read into a worker thread is open work.
  * Pictures are kept in memory while the file is read and written only once it has been read
  * whole: a file refused half-way writes nothing.
  */
