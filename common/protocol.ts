@@ -199,6 +199,11 @@ export interface ConvertLimits {
    * checked before any page is enumerated; a document past it fails with `TooLarge`. Default 10000.
    */
   maxPages?: number;
+  /**
+   * Most cells read from one workbook or CSV table (XLSX, CSV: server/office); past it the rest is
+   * left out with a warning, the cells read are converted. Default 1,000,000.
+   */
+  maxCells?: number;
 }
 
 /**
@@ -210,6 +215,7 @@ export const LIMIT_RANGES = {
   documentSeconds: { min: 0, max: 7 * 24 * 3600 },
   pageMemoryMb: { min: 16, max: 65536 },
   maxPages: { min: 1, max: 1_000_000 },
+  maxCells: { min: 1, max: 100_000_000 },
 } as const satisfies Record<keyof ConvertLimits, { min: number; max: number }>;
 
 export interface ConvertParams {

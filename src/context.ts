@@ -17,6 +17,8 @@ export interface FolioConfig {
   outputDirectory: string;
   renderScale: number;
   keepPageHeaders: boolean;
+  /** Keep text a reader of the page cannot see (a machine setting: a workspace cannot turn it on). */
+  keepHiddenText: boolean;
   ocr: 'auto' | 'always' | 'never';
   engine: 'pipeline' | 'vlm';
   /** Model folder: the setting, else the extension's global storage. */
@@ -34,7 +36,7 @@ export interface FolioConfig {
    * `folio.limits.*` (machine scope: user settings only) as read, unchecked: a hand-edited
    * settings.json may hold anything, so src/convertClient.ts checks them before sending.
    */
-  limits: { documentSeconds: unknown; pageMemoryMb: unknown; maxPages: unknown };
+  limits: { documentSeconds: unknown; pageMemoryMb: unknown; maxPages: unknown; maxCells?: unknown };
 }
 
 /** A setting's value when it is one of `values` (a hand-edited settings.json may hold anything), else the default. */
@@ -82,6 +84,7 @@ export class FolioContext implements vscode.Disposable {
       outputDirectory: c.get<string>('outputDirectory', ''),
       renderScale: c.get<number>('renderScale', 2),
       keepPageHeaders: c.get<boolean>('keepPageHeaders', false),
+      keepHiddenText: c.get<boolean>('keepHiddenText', false) === true,
       ocr: c.get<'auto' | 'always' | 'never'>('ocr', 'auto'),
       engine: c.get<'pipeline' | 'vlm'>('engine', 'pipeline'),
       modelsDir:
@@ -97,6 +100,7 @@ export class FolioContext implements vscode.Disposable {
         documentSeconds: c.get('limits.documentSeconds'),
         pageMemoryMb: c.get('limits.pageMemoryMb'),
         maxPages: c.get('limits.maxPages'),
+        maxCells: c.get('limits.maxCells'),
       },
     };
   }

@@ -62,6 +62,7 @@ export function sharedConvertOptions(config: FolioConfig, cacheDir: string): Con
     scale: config.renderScale,
     ocr: config.ocr,
     keepFurniture: config.keepPageHeaders,
+    ...(config.keepHiddenText ? { keepHiddenText: true } : {}),
     cacheDir,
     engine: config.engine,
     modelsDir: modelsDirOption(config.modelsDir),

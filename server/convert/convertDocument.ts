@@ -135,7 +135,11 @@ export async function convertDocument(
   checkFile(path);
   // Word, PowerPoint, Excel, HTML, Markdown, CSV: read from their own structure (structuredInput.ts).
   const structured = structuredFormatOf(path);
-  if (structured) return convertStructured(path, input.uri, structured, options, sink, signal);
+  if (structured)
+    return convertStructured(path, input.uri, structured, options, sink, signal, undefined, {
+      pages: input.pages,
+      limits,
+    });
   const docId = randomUUID();
   const results: PageResult[] = [];
   const pageErrors: PageError[] = [];

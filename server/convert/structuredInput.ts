@@ -9,8 +9,16 @@
  */
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { fitFileName, isInside, safeWriteFileSync } from '../../common/safeWrite';
-import type { ConvertOptions, ConvertSummary, EngineName, PageResult } from '../../common/protocol';
-import { CancelledError } from '../errors';
+import {
+  FolioErrorCodes,
+  type ConvertLimits,
+  type ConvertOptions,
+  type ConvertSummary,
+  type EngineName,
+  type PageResult,
+} from '../../common/protocol';
+import { CancelledError, FolioError } from '../errors';
+import { parsePageSelection } from './pageSelection';
 import { readStructured, type StructuredDocument, type StructuredFormat } from '../office';
 import { buildPageResult, joinDocTags, joinPages } from './pageResult';
 import type { ConvertSink } from './convertDocument';
@@ -22,11 +30,15 @@ interface PendingPicture {
   data: Uint8Array;
 }
 
-/** Reads the file, keeping its pictures to write later; `assetsDir` unset = placeholders only. */
+/**
+ * Reads the file, keeping its pictures to write later; `assetsDir` unset = placeholders only.
+ * `maxCells` is the workbook/CSV cell limit (ConvertLimits.maxCells; the reader's default when unset).
+ */
 export function readWithPictures(
   path: string,
   format: StructuredFormat,
   options: ConvertOptions,
+  maxCells?: number,
 ): { doc: StructuredDocument; pictures: PendingPicture[] } {
   const pictures: PendingPicture[] = [];
   const stem = basename(path)
@@ -35,6 +47,7 @@ export function readWithPictures(
   const assetsDir = options.assetsDir;
   const mdDir = options.markdownDir ?? (assetsDir ? dirname(assetsDir) : undefined);
   const doc = readStructured(path, format, {
+    ...(maxCells !== undefined ? { maxCells } : {}),
     savePicture:
       assetsDir && mdDir
         ? (data, ext) => {
@@ -65,6 +78,14 @@ export function writePictures(pictures: PendingPicture[], options: ConvertOption
   return warnings;
 }
 
+/** What is taken of a structured document: the page selection (slides, sheets) and the limits. */
+export interface StructuredSelection {
+  /** "1-3,7" as for a PDF: slides of a deck, sheets of a workbook; a Word/HTML document is page 1. */
+  pages?: string;
+  /** Resolved limits (server/worker/limits.ts): `maxPages` of the selection, `maxCells` of a workbook. */
+  limits?: Required<ConvertLimits>;
+}
+
 /** The summary of a structured document, its pages delivered to `sink` in order. */
 export function convertStructured(
   path: string,
@@ -74,17 +95,27 @@ export function convertStructured(
   sink: ConvertSink,
   signal?: AbortSignal,
   read: typeof readWithPictures = readWithPictures,
+  selection: StructuredSelection = {},
 ): ConvertSummary {
   const started = Date.now();
   const engine: EngineName = 'pipeline';
   if (signal?.aborted) throw new CancelledError();
-  const { doc, pictures } = read(path, format, options);
+  const { doc, pictures } = read(path, format, options, selection.limits?.maxCells);
+  // The selection is checked before a picture is written: a refused one writes nothing.
+  const wanted = new Set(parsePageSelection(selection.pages, doc.pages.length));
+  const maxPages = selection.limits?.maxPages ?? Infinity;
+  if (wanted.size > maxPages)
+    throw new FolioError(
+      FolioErrorCodes.TooLarge,
+      `${basename(path)} ${selection.pages ? `selects ${wanted.size} pages` : `has ${doc.pages.length} pages (slides or sheets)`}, more than the page limit of ${maxPages}: nothing was converted. If the file is trusted, raise the limit with --max-pages or the folio.limits.maxPages setting, or convert part of it with --pages.`,
+    );
+  const pages = doc.pages.filter((p) => wanted.has(p.page));
   const warnings = [...doc.warnings, ...writePictures(pictures, options)];
   for (const w of warnings) sink.log?.('warning', `${basename(path)}: ${w}`);
   const results: PageResult[] = [];
-  sink.progress?.(0, doc.pages.length);
+  sink.progress?.(0, pages.length);
   let cancelled = false;
-  for (const page of doc.pages) {
+  for (const page of pages) {
     if (signal?.aborted) {
       cancelled = true;
       break;
@@ -101,7 +132,7 @@ export function convertStructured(
     });
     results.push(result);
     sink.page(result);
-    sink.progress?.(results.length, doc.pages.length);
+    sink.progress?.(results.length, pages.length);
   }
   return {
     uri,

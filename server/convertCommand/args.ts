@@ -3,6 +3,7 @@
  * strictly, so a typo is an error, not a silent default. Shared by the in-process runner (server/cli) and the queue submitter (server/queue), so
  * it lives in neither: both import it, it imports neither.
  */
+import type { ConvertLimits } from '../../common/protocol';
 import { UsageError } from '../errors';
 import { parseFlags, pick, usageText } from '../flags/table';
 import {
@@ -50,7 +51,7 @@ export interface ConvertArgs {
   /** Replace existing outputs folio did not write (or that changed since). */
   force: boolean;
   /** Resource limits given on the command line (docs/limits.md); the rest take the defaults. */
-  limits: { documentSeconds?: number; pageMemoryMb?: number; maxPages?: number };
+  limits: ConvertLimits;
   /** Submit to the BullMQ queue at this Redis URL instead of converting here (server/queue). */
   queue?: string;
   rangePages?: number;
@@ -103,6 +104,7 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
   if (v['max-document-seconds'] !== undefined) limits.documentSeconds = v['max-document-seconds'];
   if (v['max-page-memory'] !== undefined) limits.pageMemoryMb = v['max-page-memory'];
   if (v['max-pages'] !== undefined) limits.maxPages = v['max-pages'];
+  if (v['max-cells'] !== undefined) limits.maxCells = v['max-cells'];
   return {
     inputs: positionals,
     output: v.output,

@@ -138,6 +138,9 @@ export const LIMIT_FLAGS = {
   'max-pages': limitFlag('maxPages', '<n>', [
     `most pages converted of each document (default ${DEFAULT_LIMITS.maxPages})`,
   ]),
+  'max-cells': limitFlag('maxCells', '<n>', [
+    `most cells read of each workbook or CSV (default ${DEFAULT_LIMITS.maxCells}; the rest left out, with a warning)`,
+  ]),
 } satisfies FlagTable;
 
 export const QUEUE_FLAGS = {

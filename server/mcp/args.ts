@@ -21,7 +21,8 @@ export const MCP_USAGE = usageText(
   `
 Serves the Model Context Protocol on stdin/stdout. Only files inside the folders named may be
 converted. Tools: convert_pdf {path (or file:// URI), pages?, format?: markdown|chunks|doctags|docling,
-password?, chunkSize?}, list_pdfs. Conversions are cached by content for the server's life.`,
+password?, chunkSize?} for PDFs, scans and .docx/.pptx/.xlsx/.html/.htm/.md/.csv documents, and
+list_pdfs. Conversions are cached by content for the server's life.`,
 );
 
 export interface McpOptions {
@@ -36,6 +37,7 @@ export function parseMcpArgs(argv: string[]): McpOptions {
   const { values: v, positionals } = parseFlags(MCP_FLAGS, argv);
   const limits: ConvertLimits = {};
   if (v['max-pages'] !== undefined) limits.maxPages = v['max-pages'];
+  if (v['max-cells'] !== undefined) limits.maxCells = v['max-cells'];
   if (v['max-document-seconds'] !== undefined) limits.documentSeconds = v['max-document-seconds'];
   if (v['max-page-memory'] !== undefined) limits.pageMemoryMb = v['max-page-memory'];
   return { folders: positionals, jobs: v.jobs, maxChars: v['max-chars'], limits };

@@ -1,7 +1,9 @@
 /**
- * The `convert_pdf` tool {path, pages?, format?, password?, chunkSize?}: converts a PDF inside
- * the allowed folders (a path or a `file://` URI) and returns its Markdown (or Docling-shaped
- * retrieval chunks, DocTags, a DoclingDocument as compact JSON). Sends `notifications/progress`
+ * The `convert_pdf` tool {path, pages?, format?, password?, chunkSize?}: converts a PDF, a scan,
+ * or a Word/PowerPoint/Excel/HTML/Markdown/CSV document (read from its own structure, issue 41)
+ * inside the allowed folders (a path or a `file://` URI) and returns its Markdown (or
+ * Docling-shaped retrieval chunks, DocTags, a DoclingDocument as compact JSON). The name stays
+ * `convert_pdf` so clients configured for it keep working; its description lists every kind. Sends `notifications/progress`
  * per page when the client gave a progress token; a `notifications/cancelled` stops the
  * conversion (the SDK aborts the request's signal). A document converted before (same bytes,
  * pages and password) comes from the cache (cache.ts).
@@ -19,12 +21,16 @@ import { toolError, type ToolError } from './toolErrors';
 import type { ToolContext } from './toolContext';
 
 const inputSchema = {
-  path: z.string().describe('Path of the PDF (absolute, relative to the first allowed folder, or a file:// URI)'),
+  path: z
+    .string()
+    .describe(
+      'Path of the PDF, scan, .docx, .pptx, .xlsx, .html/.htm, .md or .csv (absolute, relative to the first allowed folder, or a file:// URI)',
+    ),
   pages: z
     .string()
     .regex(/^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/)
     .optional()
-    .describe('Pages, e.g. "1-3,7" (default: all)'),
+    .describe('Pages, e.g. "1-3,7" (default: all); slides of a .pptx, sheets of a .xlsx; a .docx or .html is one page'),
   format: z.enum(['markdown', 'chunks', 'doctags', 'docling']).optional().describe('Output format (default markdown)'),
   chunkSize: z
     .number()
@@ -33,8 +39,15 @@ const inputSchema = {
     .max(1_000_000)
     .optional()
     .describe('chunks: size limit in characters (default 2000)'),
-  password: z.string().max(1024).optional().describe('Password of an encrypted PDF'),
+  password: z
+    .string()
+    .max(1024)
+    .optional()
+    .describe('Password of an encrypted PDF (encrypted Office files are refused: they need an unprotected copy)'),
 };
+
+/** Warnings passed on in a result's notes. */
+const MAX_WARNINGS = 20;
 
 type Call = Parameters<ToolCallback<typeof inputSchema>>;
 type Args = Call[0];
@@ -44,9 +57,11 @@ export function registerConvertPdf(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     'convert_pdf',
     {
-      title: 'Convert a PDF to Markdown',
+      title: 'Convert a PDF or an Office/HTML document to Markdown',
       description:
-        'Converts a PDF on this machine to Markdown (Folio: text layer, OCR for scans, layout, tables, reading order). ' +
+        'Converts a PDF on this machine to Markdown (Folio: text layer, OCR for scans, layout, tables, reading order), ' +
+        'or a Word, PowerPoint, Excel, HTML, Markdown or CSV document (.docx, .pptx, .xlsx, .html, .htm, .md, .csv) read from its own structure: ' +
+        'headings, lists, tables, equations; a slide or a sheet is a page. ' +
         "format: markdown (default), chunks (JSON Lines for retrieval in Docling's DocChunk shape: text, meta.headings, meta.doc_items with pages and boxes), doctags, or docling (DoclingDocument JSON, compact). " +
         `Only files inside ${ctx.roots.roots.join(', ')} may be read; relative paths are relative to the first; file:// URIs are accepted. ` +
         'A document converted before (same content) is answered from the cache.',
@@ -176,9 +191,17 @@ function rendered(ctx: ToolContext, path: string, done: CachedConversion, args: 
   }).text;
 }
 
-/** The text, cut at `maxChars`, and a second part with the notes: failed pages, the cut. */
+/**
+ * The text, cut at `maxChars`, and a second part with the notes: failed pages, the document's
+ * warnings (a workbook past the cell limit, a picture not saved: what is missing must be said),
+ * the cut.
+ */
 function answer(text: string, summary: ConvertSummary, maxChars: number): CallToolResult {
   const notes = summary.pageErrors.map((e) => `page ${e.page} failed: ${e.message}`);
+  // Bounded: a long PDF may warn on many pages, and the agent's context pays for each line.
+  for (const w of summary.warnings.slice(0, MAX_WARNINGS)) notes.push(`warning: ${w}`);
+  if (summary.warnings.length > MAX_WARNINGS)
+    notes.push(`(${summary.warnings.length - MAX_WARNINGS} more warnings not shown)`);
   if (text.length > maxChars) {
     notes.push(`output cut at ${maxChars} of ${text.length} characters: ask for fewer pages (pages argument)`);
     text = text.slice(0, maxChars);

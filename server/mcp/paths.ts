@@ -7,8 +7,32 @@
 import { realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { structuredFormatOf } from '../convert/structuredInput';
 
-export const CONVERTIBLE = /\.(pdf|png|jpe?g|tiff?)$/i;
+/** PDFs and scans: read through pages (pdf.js, OCR). */
+const PAGED = /\.(pdf|png|jpe?g|tiff?)$/i;
+
+/**
+ * What `convert_pdf` accepts: PDFs, scans, and the documents born structured that `folio convert`
+ * reads (server/office: DOCX, PPTX, XLSX, HTML, Markdown, CSV, by the same extension table).
+ */
+export function isConvertible(path: string): boolean {
+  return PAGED.test(path) || structuredFormatOf(path) !== undefined;
+}
+
+/**
+ * What `list_pdfs` offers: the same, without Markdown. A folder holds Folio's own `.md` outputs
+ * (beside every converted document); offering them as documents would have an agent convert
+ * outputs. The rule `folio convert <folder>` follows (server/cli/main.ts). A `.md` named
+ * explicitly is still accepted.
+ */
+export function isListed(path: string): boolean {
+  return isConvertible(path) && structuredFormatOf(path) !== 'md';
+}
+
+/** The accepted kinds in words, for the refusal and the tools' descriptions. */
+export const CONVERTIBLE_KINDS =
+  'a PDF, a scan (PNG, JPEG, TIFF), or a Word, PowerPoint, Excel, HTML, Markdown or CSV document (.docx, .pptx, .xlsx, .html, .htm, .md, .csv)';
 
 export class PathError extends Error {}
 
@@ -35,7 +59,7 @@ export class AllowedRoots {
 
   constructor(folders: readonly string[]) {
     if (folders.length === 0)
-      throw new PathError('name at least one folder the MCP server may read PDFs from: folio mcp <folder>...');
+      throw new PathError('name at least one folder the MCP server may read documents from: folio mcp <folder>...');
     this.named = folders.map((f) => resolve(f));
     this.roots = folders.map((f) => {
       const abs = resolve(f);
@@ -48,7 +72,8 @@ export class AllowedRoots {
 
   /** The real path of `input` (absolute, or relative to the first folder) when it is a convertible file inside a folder; else a PathError saying why. */
   check(input: string): string {
-    if (typeof input !== 'string' || input.trim() === '') throw new PathError('path is empty: give the path of a PDF');
+    if (typeof input !== 'string' || input.trim() === '')
+      throw new PathError('path is empty: give the path of a PDF or an Office/HTML document');
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input) && !/^file:/i.test(input))
       throw new PathError(`${input.slice(0, 200)}: only local files (a path or a file:// URI) can be converted`);
     if (/^file:/i.test(input)) {
@@ -82,7 +107,9 @@ export class AllowedRoots {
     }
     if (!within(this.roots, real)) throw outside();
     if (!statSync(real).isFile()) throw new PathError(`${abs} is not a file`);
-    if (!CONVERTIBLE.test(real)) throw new PathError(`${abs} is not a PDF (or a PNG, JPEG or TIFF scan)`);
+    // The link's target decides, as the conversion reads the target (its extension picks the reader).
+    if (!isConvertible(real))
+      throw new PathError(`${abs} is not a PDF or a document Folio converts: give ${CONVERTIBLE_KINDS}`);
     return real;
   }
 }

@@ -8,11 +8,13 @@ import type { ErrorKind } from '../../common/protocol';
 export const MCP_ADVICE: Record<ErrorKind, string> = {
   input: 'Fix the arguments (path inside the allowed folders, pages such as "1-3,7") and call again.',
   'not-found': 'Call list_pdfs for the files this server may read.',
-  damaged: 'The file is not a readable PDF: ask the user for another copy; calling again will not help.',
+  damaged:
+    'The file cannot be read (a damaged PDF or Office file, or not what its name says): ask the user for another copy; calling again will not help.',
   encrypted: 'Ask the user for the PDF password and call again with the password argument.',
   password: 'The password is wrong: ask the user for the right one and call again with it.',
-  empty: 'The PDF has no pages: there is nothing to convert.',
-  limit: 'The document is over a limit of this server: ask for fewer pages with the pages argument.',
+  empty: 'The document has no pages: there is nothing to convert.',
+  limit:
+    'The document is over a limit of this server: ask for fewer pages (slides, sheets) with the pages argument, or tell the user (folio mcp --max-pages, --max-cells).',
   timeout: 'The conversion ran out of time: ask for fewer pages with the pages argument.',
   memory: 'A page needed more memory than allowed: convert the other pages with the pages argument.',
   model: 'A model this server needs is missing or failed: tell the user (folio models pull).',

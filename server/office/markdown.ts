@@ -2,9 +2,12 @@
  * Markdown → Folio's items through marked's lexer (CommonMark + GFM tables), as Docling passes a
  * `.md` through its document model: headings (`#` the title, `##` a level-1 section…), paragraphs,
  * lists with their start and nesting, tables, code with its language, block quotes as text,
- * images as pictures (never fetched). Raw HTML is kept as text, never rendered.
+ * images as pictures (never fetched). A raw HTML block (a `<table>`, a `<div>` of paragraphs and
+ * lists) is read by Folio's HTML reader, as Docling hands a Markdown file's HTML to its HTML
+ * backend: nothing in it is run or fetched, a comment is dropped.
  */
 import { Lexer, type Token, type Tokens } from 'marked';
+import { readHtml } from '../html/html';
 import type { DocItem, OtslCell } from '../model/items';
 import { tidy } from './text';
 import { LETTER, type ReadOptions, type StructuredDocument } from './types';
@@ -77,8 +80,33 @@ function tableItem(tb: Tokens.Table): DocItem {
   return { cls: 'table', text: '', table: rows };
 }
 
+/**
+ * The HTML of a run of raw HTML blocks from `tokens[i]` on (blank lines between them end a
+ * CommonMark HTML block but not the element it opened: `<table>` … blank line … `</table>`).
+ */
+function htmlRun(tokens: Token[], i: number): { html: string; next: number } {
+  let html = '';
+  let j = i;
+  while (
+    j < tokens.length &&
+    ((tokens[j].type === 'html' && (tokens[j] as Tokens.HTML).block) || tokens[j].type === 'space')
+  ) {
+    html += tokens[j].raw;
+    j++;
+  }
+  return { html, next: j };
+}
+
 function blocks(tokens: Token[], out: DocItem[], depth = 0): void {
-  for (const t of tokens) {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.type === 'html' && (t as Tokens.HTML).block) {
+      const run = htmlRun(tokens, i);
+      i = run.next - 1;
+      for (const page of readHtml(run.html).pages)
+        for (const it of page.items) out.push(it.cls === 'list_item' ? { ...it, level: (it.level ?? 0) + depth } : it);
+      continue;
+    }
     switch (t.type) {
       case 'heading': {
         const h = t as Tokens.Heading;

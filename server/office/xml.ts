@@ -42,6 +42,10 @@ const PREFIXES: Record<string, string> = {
   'http://schemas.microsoft.com/office/word/2010/wordprocessingShape': 'wps',
   'http://schemas.microsoft.com/office/word/2010/wordprocessingGroup': 'wpg',
   'http://schemas.openxmlformats.org/markup-compatibility/2006': 'mc',
+  'http://schemas.openxmlformats.org/drawingml/2006/chart': 'c',
+  'http://purl.oclc.org/ooxml/drawingml/chart': 'c',
+  'http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing': 'xdr',
+  'http://purl.oclc.org/ooxml/drawingml/spreadsheetDrawing': 'xdr',
   'urn:schemas-microsoft-com:vml': 'v',
   'http://schemas.openxmlformats.org/package/2006/content-types': 'ct',
 };

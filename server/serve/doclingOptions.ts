@@ -166,7 +166,7 @@ export const DOCLING_OPTION_NAMES = [
   ...Object.keys(IGNORED),
 ];
 
-const FOLIO_NAMES = ['engine', 'ocr', 'keep_furniture', 'scale', 'layout_prior', 'password'];
+const FOLIO_NAMES = ['engine', 'ocr', 'keep_furniture', 'keep_hidden_text', 'scale', 'layout_prior', 'password'];
 
 function list(v: unknown): unknown[] {
   if (v === undefined || v === null) return [];

@@ -70,6 +70,12 @@ const OPTION_PROPS: Record<string, object> = {
   engine: { type: 'string', enum: ['pipeline', 'vlm'], description: 'Folio: the engine.' },
   ocr: { type: 'string', enum: ['auto', 'always', 'never'], description: 'Folio: when to OCR.' },
   keep_furniture: { ...bool, description: 'Folio: keep page headers and footers.' },
+  keep_hidden_text: {
+    ...bool,
+    default: false,
+    description:
+      'Folio: keep text a reader of the page cannot see (white on white, covered, clipped, squeezed); left out and counted in the page warnings by default.',
+  },
   scale: { ...num, minimum: 0.25, maximum: 8, description: 'Folio: render scale.' },
   layout_prior: { type: 'string', enum: ['auto', 'on', 'off'], description: 'Folio: VLM layout prior.' },
   password: { ...str, description: "Folio: the PDF's password." },

@@ -14,6 +14,7 @@ export const OPTIONS_SCHEMA = {
     ocr: { type: 'string', enum: ['auto', 'always', 'never'] },
     page_range: { type: 'string', pattern: '^[0-9 ,-]+$', maxLength: 200 },
     keep_furniture: { type: 'boolean' },
+    keep_hidden_text: { type: 'boolean' },
     scale: { type: 'number', minimum: 0.25, maximum: 8 },
     layout_prior: { type: 'string', enum: ['auto', 'on', 'off'] },
     password: { type: 'string', maxLength: 1000 },
@@ -26,6 +27,8 @@ export interface ApiOptions {
   ocr?: 'auto' | 'always' | 'never';
   page_range?: string;
   keep_furniture?: boolean;
+  /** Keep text a reader of the page cannot see (left out by default: security round 4, N9). */
+  keep_hidden_text?: boolean;
   scale?: number;
   layout_prior?: 'auto' | 'on' | 'off';
   password?: string;
@@ -61,5 +64,6 @@ export function toConvertOptions(o: ApiOptions, base: ConvertOptions): ConvertOp
     keepFurniture: o.keep_furniture ?? base.keepFurniture ?? false,
     scale: o.scale ?? base.scale ?? 2,
     layoutPrior: o.layout_prior ?? base.layoutPrior ?? 'off',
+    ...((o.keep_hidden_text ?? base.keepHiddenText) ? { keepHiddenText: true } : {}),
   };
 }

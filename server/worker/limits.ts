@@ -13,6 +13,8 @@ export const DEFAULT_LIMITS: Required<ConvertLimits> = {
   pageMemoryMb: 512,
   // The sidecar's own page limit (SECURITY.md): a document past it could not be previewed anyway.
   maxPages: 10000,
+  // server/office/xlsx.ts's DEFAULT_MAX_CELLS (a reader called without a limit); a test checks they agree.
+  maxCells: 1_000_000,
 };
 
 /** Accepted ranges (in the protocol module, which the extension checks its settings against too). */

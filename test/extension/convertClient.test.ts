@@ -14,6 +14,9 @@ import * as vscode from 'vscode';
 import { conversionOptions, convertParams, limitsFromSettings } from '../../src/convertClient';
 import { assetsDirFor } from '../../src/paths';
 import { folioConfig as settings } from '../helpers/folioConfig';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../helpers/corpus';
 
 const pdfUri = FakeUri.file('/ws/papers/notes.pdf') as unknown as vscode.Uri;
 const SHARED = {
@@ -40,7 +43,7 @@ test("the Markdown command's request: settings, its own folders over them, passw
     uri: 'file:///ws/papers/notes.pdf',
     password: 'pw',
     options: { ...SHARED, ...own },
-    limits: { documentSeconds: 60, pageMemoryMb: 64, maxPages: 3 },
+    limits: { documentSeconds: 60, pageMemoryMb: 64, maxPages: 3, maxCells: 1000 },
     workDoneToken: 'w',
     partialResultToken: 'p',
     pagePartials: true,
@@ -52,7 +55,7 @@ test('the export, folder and language-model tool requests: the same settings, th
   assert.deepEqual(exportParams, {
     uri: 'file:///ws/papers/notes.pdf',
     options: { ...SHARED, renderImages: false },
-    limits: { documentSeconds: 60, pageMemoryMb: 64, maxPages: 3 },
+    limits: { documentSeconds: 60, pageMemoryMb: 64, maxPages: 3, maxCells: 1000 },
   });
   const tool = convertParams(settings({ remoteVlm: { url: 'http://127.0.0.1:8000/v1', model: 'm' } }), '/c', {
     pdfUri,
@@ -64,6 +67,12 @@ test('the export, folder and language-model tool requests: the same settings, th
   assert.equal(tool.options?.cacheDir, '/c');
   // A setting changed reaches every command's request: the one builder reads it.
   assert.equal(convertParams(settings({ renderScale: 3 }), '/c', { pdfUri, options: {} }).options?.scale, 3);
+  // folio.keepHiddenText (security round 4, N9) reaches the request only when on.
+  assert.equal(convertParams(settings(), '/c', { pdfUri, options: {} }).options?.keepHiddenText, undefined);
+  assert.equal(
+    convertParams(settings({ keepHiddenText: true }), '/c', { pdfUri, options: {} }).options?.keepHiddenText,
+    true,
+  );
   // A relative folio.models.path means nothing to the backend: left out.
   assert.equal(
     convertParams(settings({ modelsDir: 'rel/models' }), '/c', { pdfUri, options: {} }).options?.modelsDir,
@@ -79,6 +88,7 @@ test("the view's sharper pages: its options alone (pipeline, no OCR), the limits
     documentSeconds: 60,
     pageMemoryMb: 64,
     maxPages: 3,
+    maxCells: 1000,
   });
 });
 
@@ -107,6 +117,15 @@ test('folio.limits.*: pushed as set; a value out of range or not whole is an err
       }),
     /folio\.limits\.maxPages must be a whole number from 1 to 1000000, not "9"/,
   );
+  // The cell limit of a workbook (issue 41), from folio.limits.maxCells.
+  assert.deepEqual(
+    limitsFromSettings({ documentSeconds: 60, pageMemoryMb: 64, maxPages: 3, maxCells: 500 }).maxCells,
+    500,
+  );
+  assert.throws(
+    () => limitsFromSettings({ documentSeconds: 60, pageMemoryMb: 64, maxPages: 3, maxCells: 0 }),
+    /folio\.limits\.maxCells must be a whole number from 1 to 100000000, not 0/,
+  );
 });
 
 test('assetsDirFor: <stem>.assets beside the output for every format; a long name is shortened to fit 255 bytes', () => {
@@ -123,4 +142,14 @@ test('assetsDirFor: <stem>.assets beside the output for every format; a long nam
   assert.ok(Buffer.byteLength(long) <= 255, `${Buffer.byteLength(long)} bytes`);
   assert.match(long, /^é+~[0-9a-f]{8}\.assets$/);
   assert.equal(at(`/ws/out/${stem}.md`), at(`/ws/other/../out/${stem}.md`));
+});
+
+test('folio.keepHiddenText is a machine setting: a workspace (an untrusted repository) cannot bring hidden text back', () => {
+  const pkg = JSON.parse(readFileSync(join(repoRoot(), 'package.json'), 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, { scope?: string; default?: unknown }> } };
+  };
+  const s = pkg.contributes.configuration.properties['folio.keepHiddenText'];
+  assert.ok(s, 'folio.keepHiddenText is contributed');
+  assert.equal(s.scope, 'machine');
+  assert.equal(s.default, false);
 });

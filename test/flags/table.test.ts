@@ -175,7 +175,13 @@ test('strict reading: unknown flags, missing values, switches with a value; the 
     'y',
     '--max-page-memory=64',
   ]);
-  assert.deepEqual(values, { n: 5, 'max-document-seconds': undefined, 'max-page-memory': 64, 'max-pages': undefined });
+  assert.deepEqual(values, {
+    n: 5,
+    'max-document-seconds': undefined,
+    'max-page-memory': 64,
+    'max-pages': undefined,
+    'max-cells': undefined,
+  });
   assert.deepEqual(positionals, ['x', 'y']);
 });
 

@@ -9,6 +9,7 @@ export function folioConfig(over: Partial<FolioConfig> = {}): FolioConfig {
     outputDirectory: '',
     renderScale: 1.5,
     keepPageHeaders: true,
+    keepHiddenText: false,
     ocr: 'never',
     engine: 'vlm',
     modelsDir: '/models',
@@ -17,7 +18,7 @@ export function folioConfig(over: Partial<FolioConfig> = {}): FolioConfig {
     speculation: 'page',
     outputFormat: 'markdown',
     images: 'link',
-    limits: { documentSeconds: 60, pageMemoryMb: 64, maxPages: 3 },
+    limits: { documentSeconds: 60, pageMemoryMb: 64, maxPages: 3, maxCells: 1000 },
     ...over,
   };
 }

@@ -3,9 +3,9 @@
  * clear error naming the file, a non-zero exit, and nothing written. The files are real documents
  * (LibreOffice's report, eval/office/made/) with one part made hostile, except the encrypted one:
  * LibreOffice 7.4 headless ignores a password on OOXML export (tried: filter options and a Basic
- * macro's `storeToURL` both wrote a plain zip), so `fakeEncryptedOoxml` writes the OLE compound
- * file that Office's encryption produces (header signature and an `EncryptionInfo` stream entry),
- * which is all Folio reads before refusing it.
+ * macro's `storeToURL` both wrote a plain zip), so `fakeEncryptedOoxml` (test/helpers/hostileOffice.ts)
+ * writes the OLE compound file that Office's encryption produces (header signature and an
+ * `EncryptionInfo` stream entry), which is all Folio reads before refusing it.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,6 +16,9 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { unzipSync, zipSync } from 'fflate';
 import { repoRoot } from '../helpers/corpus';
+import { fakeEncryptedOoxml, withPart as withReportPart } from '../helpers/hostileOffice';
+import { DEFAULT_LIMITS } from '../../server/worker/limits';
+import { DEFAULT_MAX_CELLS } from '../../server/office/xlsx';
 
 let dir: string;
 const cli = () => join(repoRoot(), 'dist', 'cli.js');
@@ -38,31 +41,7 @@ function convert(file: string): { status: number | null; stderr: string; written
 
 /** The LibreOffice report with one part replaced (or added). */
 function withPart(name: string, part: string, data: Uint8Array | string): string {
-  const files = unzipSync(readFileSync(report()));
-  files[part] = (typeof data === 'string' ? new TextEncoder().encode(data) : data) as Uint8Array<ArrayBuffer>;
-  const file = join(dir, name);
-  writeFileSync(file, zipSync(files, { level: 9 }));
-  return file;
-}
-
-function fakeEncryptedOoxml(file: string): void {
-  const b = Buffer.alloc(512 * 3);
-  Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(b, 0);
-  b.writeUInt16LE(0x3e, 24); // minor version
-  b.writeUInt16LE(3, 26); // major version 3: 512-byte sectors
-  b.writeUInt16LE(0xfffe, 28); // little-endian
-  b.writeUInt16LE(9, 30); // sector shift
-  b.writeUInt32LE(0, 48); // first directory sector
-  // Directory sector (sector 0 after the header): the root entry and "EncryptionInfo".
-  const entry = (at: number, name: string, type: number) => {
-    Buffer.from(name, 'utf16le').copy(b, at);
-    b.writeUInt16LE((name.length + 1) * 2, at + 64);
-    b[at + 66] = type;
-  };
-  entry(512, 'Root Entry', 5);
-  entry(512 + 128, 'EncryptionInfo', 2);
-  entry(512 + 256, 'EncryptedPackage', 2);
-  writeFileSync(file, b);
+  return withReportPart(report(), join(dir, name), part, data);
 }
 
 test('an encrypted Office file is named as encrypted, exit 2, nothing written', () => {
@@ -129,37 +108,70 @@ test('an external entity (XXE) and a DTD are refused; the file they name is neve
   assert.deepEqual(r2.written, []);
 });
 
-test('a huge sheet is read up to the cell limit with a warning, not refused', () => {
-  // 1,100 rows × 1,000 columns of inline numbers: past the 1,000,000-cell limit.
+/** A real workbook (Docling's xlsx_01) whose first sheet is `rows` × `cols` numbered cells. */
+function bigSheet(name: string, rows: number, cols: number): string {
   const xlsx = join(repoRoot(), 'eval', 'office', 'docling', 'xlsx', 'sources', 'xlsx_01.xlsx');
   const files = unzipSync(readFileSync(xlsx));
-  const cols = 1000;
   const colName = (c: number) => {
     let s = '';
     for (let n = c + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
     return s;
   };
   const names = Array.from({ length: cols }, (_, c) => colName(c));
-  const rows: string[] = [];
-  for (let r = 1; r <= 1100; r++)
-    rows.push(`<row r="${r}">${names.map((n) => `<c r="${n}${r}"><v>${r}</v></c>`).join('')}</row>`);
+  const xmlRows: string[] = [];
+  for (let r = 1; r <= rows; r++)
+    xmlRows.push(`<row r="${r}">${names.map((n, c) => `<c r="${n}${r}"><v>${r * 1000 + c}</v></c>`).join('')}</row>`);
   files['xl/worksheets/sheet1.xml'] = new TextEncoder().encode(
-    `<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows.join('')}</sheetData></worksheet>`,
+    `<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${xmlRows.join('')}</sheetData></worksheet>`,
   );
-  const file = join(dir, 'huge.xlsx');
+  const file = join(dir, name);
   writeFileSync(file, zipSync(files, { level: 6 }));
+  return file;
+}
+
+function convertMd(file: string, extra: string[]): { status: number | null; stderr: string; md: string } {
   const out = mkdtempSync(join(dir, 'out-'));
-  const r = spawnSync(
-    process.execPath,
-    [cli(), 'convert', file, '-o', join(out, 'huge.md'), '--max-document-seconds', '600'],
-    {
-      encoding: 'utf8',
-      timeout: 300_000,
-    },
-  );
+  const md = join(out, 'out.md');
+  const r = spawnSync(process.execPath, [cli(), 'convert', file, '-o', md, ...extra], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { status: r.status, stderr: r.stderr, md: existsSync(md) ? readFileSync(md, 'utf8') : '' };
+}
+
+// The cell limit (ConvertLimits.maxCells, `--max-cells`, folio.limits.maxCells): a sheet past it is
+// read up to it with a warning, not refused. Tested with a small limit so it runs in seconds; the
+// default (1,000,000) is checked where it is declared and against a sheet under it.
+test('a huge sheet is read up to --max-cells with a warning, not refused; the cells read are converted', () => {
+  const file = bigSheet('huge.xlsx', 60, 50); // 3,000 cells
+  const r = convertMd(file, ['--max-cells', '1000']);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stderr, /huge\.xlsx: the workbook has more than 1000000 filled cells/);
-  assert.ok(existsSync(join(out, 'huge.md')));
+  assert.match(r.stderr, /huge\.xlsx: the workbook has more than 1000 filled cells: only the first 1000 were read/);
+  assert.match(r.md, /\| 1000 \| 1001 \|/, 'the first row is converted');
+  assert.match(r.md, /\| 20049 \|/, 'the 1,000th cell (row 20, last column) is converted');
+  assert.doesNotMatch(r.md, /\b21000\b/, 'nothing past the limit');
+  // CSV takes the same limit.
+  const csv = join(dir, 'wide.csv');
+  writeFileSync(csv, Array.from({ length: 10 }, (_, r) => `a${r},b${r},c${r}`).join('\n') + '\n');
+  const c = convertMd(csv, ['--max-cells', '12']);
+  assert.equal(c.status, 0, c.stderr);
+  assert.match(c.stderr, /wide\.csv: more than 12 cells: the rows after the first 4 were left out/);
+  assert.doesNotMatch(c.md, /a5/);
+});
+
+test('the default cell limit is 1,000,000 everywhere: a 3,000-cell sheet is read whole, a bad limit is refused', () => {
+  assert.equal(DEFAULT_LIMITS.maxCells, 1_000_000);
+  assert.equal(DEFAULT_MAX_CELLS, DEFAULT_LIMITS.maxCells, "the reader's own default is the limits table's");
+  const help = spawnSync(process.execPath, [cli(), 'convert', '--help'], { encoding: 'utf8' });
+  assert.match(help.stdout, /--max-cells <n> +most cells read of each workbook or CSV \(default 1000000/);
+  const file = bigSheet('big.xlsx', 60, 50);
+  const r = convertMd(file, []);
+  assert.equal(r.status, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /filled cells/);
+  assert.match(r.md, /\| 60049 \|/, 'the last cell is converted');
+  const bad = convertMd(file, ['--max-cells', '0']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--max-cells must be a whole number from 1 to 100000000, not 0/);
 });
 
 let server: Server;

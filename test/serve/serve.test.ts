@@ -89,6 +89,48 @@ test('sync upload: the Markdown is the in-process conversion of the same file', 
   assert.deepEqual(readdirSync(work.uploads), [], 'the upload was removed after conversion');
 });
 
+test(
+  'keep_hidden_text (form field and JSON option): hidden PDF text left out by default, kept on request',
+  { timeout: 300_000 },
+  async () => {
+    // The audit's N9 page (security round 4): white, covered, clipped and squeezed lines beside look-alikes.
+    const n9 = readFileSync(join(repoRoot(), 'test', 'fixtures', 'hidden', 'n9-raw.pdf'));
+    const viaForm = async (fields: Record<string, string>) => {
+      const res = await fetch(`${base}/v1/convert/file`, {
+        method: 'POST',
+        headers: H,
+        body: form(n9, 'n9.pdf', fields),
+      });
+      const body = await json(res);
+      assert.equal(res.status, 200, JSON.stringify(body));
+      return body.document.md_content as string;
+    };
+    const dropped = await viaForm({});
+    assert.ok(dropped.includes('SEEN GREY:') && !dropped.includes('WHITE:'), dropped);
+    const kept = await viaForm({ keep_hidden_text: 'true' });
+    for (const h of ['WHITE:', 'COVERED:', 'CLIPPED:', 'SQUEEZED:']) assert.ok(kept.includes(h), `${h} kept:\n${kept}`);
+    assert.equal(await viaForm({ keep_hidden_text: 'false' }), dropped);
+    const res = await fetch(`${base}/v1/convert/source`, {
+      method: 'POST',
+      headers: { ...H, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        options: { keep_hidden_text: true },
+        file_sources: [{ base64_string: n9.toString('base64'), filename: 'n9.pdf' }],
+      }),
+    });
+    const body = await json(res);
+    assert.equal(res.status, 200, JSON.stringify(body));
+    assert.equal(body.document.md_content, kept);
+    const bad = await fetch(`${base}/v1/convert/file`, {
+      method: 'POST',
+      headers: H,
+      body: form(n9, 'n9.pdf', { keep_hidden_text: 'maybe' }),
+    });
+    assert.equal(bad.status, 400);
+    assert.match((await json(bad)).detail ?? '', /keep_hidden_text/);
+  },
+);
+
 test('async submit → poll (pages done/total) → result as JSON and as zip', { timeout: 300_000 }, async () => {
   const f = form(readFileSync(SAMPLE), 'sample.pdf', { page_range: '2', ocr: 'never' });
   f.append('to_formats', 'md');

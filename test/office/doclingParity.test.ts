@@ -1,0 +1,134 @@
+/**
+ * What the structured readers keep so that Folio's Markdown reads as Docling's on Docling's own
+ * test documents (eval/office/docling/, MIT; made by Excel, PowerPoint and by hand): each test
+ * names a rule Docling follows and checks it on a real file, not on a result copied from Docling.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { repoRoot } from '../helpers/corpus';
+import { readStructured, structuredFormatOf } from '../../server/office';
+import { isDateFormatCode, serialDateText } from '../../server/office/xlsx';
+import type { DocItem } from '../../server/model/items';
+
+const docling = (fmt: string, name: string) => join(repoRoot(), 'eval', 'office', 'docling', fmt, 'sources', name);
+const read = (path: string, savePicture?: (d: Uint8Array, ext: string) => string) =>
+  readStructured(path, structuredFormatOf(path)!, savePicture ? { savePicture } : {});
+const cellsOf = (it: DocItem) => (it.table ?? []).map((r) => r.map((c) => c.text));
+
+test('XLSX: a hidden sheet is left out, with a warning saying so', () => {
+  const doc = read(docling('xlsx', 'xlsx_01.xlsx'));
+  const names = doc.pages.map((p) => p.items[0].text);
+  assert.ok(names.includes('Sheet3'), names.join(', '));
+  assert.ok(!names.includes('Sheet4'), 'Sheet4 is state="hidden" in workbook.xml');
+  assert.match(doc.warnings.join('\n'), /1 hidden sheet/);
+});
+
+test('XLSX: a chart in a sheet becomes a chart item with its title and its series as a table', () => {
+  const doc = read(docling('xlsx', 'xlsx_01.xlsx'));
+  const sheet2 = doc.pages.find((p) => p.items[0].text === 'Sheet2')!.items;
+  const charts = sheet2.filter((i) => i.cls === 'chart');
+  assert.equal(charts.length, 2);
+  // The line chart plots column I against column G (rows 6–9) under the series name in I5.
+  const line = charts.find((c) => c.table?.[0].length === 2)!;
+  assert.equal(line.caption?.text, "'col-3'");
+  assert.deepEqual(cellsOf(line), [
+    ['', 'col-3'],
+    ['1', '3'],
+    ['2', '6'],
+    ['3', '9'],
+    ['4', '12'],
+  ]);
+  // Ordered by top row among the sheet's tables: the chart at row 22 comes after the table at row 5.
+  const kinds = sheet2.map((i) => i.cls);
+  assert.deepEqual(kinds, ['section_header', 'table', 'table', 'chart', 'table', 'chart']);
+});
+
+test('XLSX: a chart alone on its sheet keeps its data; a sheet picture is saved', () => {
+  const doc = read(docling('xlsx', 'xlsx_03_chartsheet.xlsx'));
+  const chart = doc.pages[1].items.find((i) => i.cls === 'chart')!;
+  assert.equal(doc.pages[1].items[0].text, 'Duck Chart');
+  assert.equal(chart.caption?.text, 'Wild Duck Observations by Year');
+  assert.deepEqual(cellsOf(chart)[0], ['', 'Freshwater Ducks', 'Saltwater Ducks']);
+  assert.deepEqual(cellsOf(chart)[6], ['2024', '180', '130']);
+  const saved: string[] = [];
+  const withPic = read(docling('xlsx', 'xlsx_01.xlsx'), (_d, ext) => {
+    saved.push(ext);
+    return `pic-${saved.length}.${ext}`;
+  });
+  const pics = withPic.pages.flatMap((p) => p.items).filter((i) => i.cls === 'picture');
+  assert.deepEqual(
+    pics.map((p) => p.imagePath),
+    ['pic-1.png'],
+  );
+});
+
+test('XLSX: numbers in a date format are dates, as openpyxl reads them for Docling', () => {
+  const doc = read(docling('xlsx', 'xlsx_02_sample_sales_data.xlsm'));
+  const t = cellsOf(doc.pages[0].items.find((i) => i.cls === 'table')!);
+  assert.deepEqual(t[1].slice(0, 2), ['Widget A', '2024-01-01 00:00:00']);
+  assert.equal(t[1][2], '5', 'a plain number stays a number');
+  assert.equal(serialDateText(45292.5), '2024-01-01 12:00:00');
+  assert.equal(serialDateText(0.75), '18:00:00');
+  assert.equal(serialDateText(59), '1900-02-28 00:00:00', "before Excel's phantom 29 February");
+  assert.equal(serialDateText(61), '1900-03-01 00:00:00');
+  assert.equal(serialDateText(0, true), '00:00:00');
+  assert.equal(serialDateText(1, true), '1904-01-02 00:00:00');
+  assert.ok(isDateFormatCode('yyyy-mm-dd') && isDateFormatCode('[$-409]h:mm AM/PM'));
+  assert.ok(!isDateFormatCode('0.00" days"') && !isDateFormatCode('General') && !isDateFormatCode('[Red]#,##0'));
+});
+
+test('XLSX: a label merged over the top of a table is text above it, not a table row', () => {
+  const its = read(docling('xlsx', 'xlsx_09_section_label_header.xlsx')).pages[0].items;
+  const i = its.findIndex((x) => x.cls === 'table');
+  assert.equal(its[i - 1].cls, 'text');
+  assert.equal(its[i - 1].text, 'Reading List');
+  assert.deepEqual(cellsOf(its[i])[0].slice(0, 3), ['#', 'Genre', 'Sub-Genre']);
+});
+
+test('PPTX: shapes are read top to bottom, then left to right, placeholders at their layout position', () => {
+  const slide2 = read(docling('pptx', 'powerpoint_sample.pptx')).pages[1].items;
+  const texts = slide2.filter((i) => i.cls === 'text' || i.cls === 'title').map((i) => i.text);
+  // The rectangle sits above the text frame that holds "Let's introduce a list", though it comes
+  // later in the slide's shape tree; the title placeholder has no position of its own.
+  assert.deepEqual(texts.slice(0, 3), [
+    'Second slide title',
+    'A rectangle shape with this text inside.',
+    'Let’s introduce a list',
+  ]);
+});
+
+test('PPTX: a chart keeps its title and its series as a table', () => {
+  const its = read(docling('pptx', 'pptx_chart.pptx')).pages.flatMap((p) => p.items);
+  const charts = its.filter((i) => i.cls === 'chart');
+  assert.equal(charts.length, 2);
+  assert.equal(charts[0].caption?.text, 'Wild Duck Observations by Year');
+  assert.deepEqual(cellsOf(charts[0]).slice(0, 2), [
+    ['', 'Freshwater Ducks', 'Saltwater Ducks'],
+    ['2019', '120', '80'],
+  ]);
+  assert.equal(charts[0].table![0][1].tag, 'ched');
+  assert.equal(charts[0].table![1][0].tag, 'rhed');
+});
+
+test('Markdown: raw HTML blocks are read as HTML (a table, a div of paragraphs and a list), comments dropped', () => {
+  const its = read(docling('md', 'mixed.md')).pages[0].items;
+  const table = its.find((i) => i.cls === 'table')!;
+  assert.deepEqual(cellsOf(table)[0], ['Character', 'Name in German', 'Name in French', 'Name in Italian']);
+  assert.equal(table.table![0][0].tag, 'ched', '<th> is a column header');
+  assert.deepEqual(cellsOf(table)[4], ['Louie', 'Track', 'Loulou', 'Qua']);
+  const after = its.slice(its.indexOf(table) + 1).map((i) => `${i.cls}:${i.text}`);
+  assert.deepEqual(after, [
+    'text:And here is more HTML:',
+    'text:Some paragraph.',
+    'text:Now a div — almost there...',
+    'list_item:foo',
+    'list_item:bar',
+    'text:The end!',
+  ]);
+  const other = read(docling('md', 'mixed_without_h1.md')).pages[0].items;
+  assert.ok(
+    !other.some((i) => i.text.includes('<!--') || i.text.includes('This is HTML')),
+    'an HTML comment is no text',
+  );
+});
