@@ -153,6 +153,8 @@ interface OpenList {
   openLine: number;
   /** The list's own items: the line each starts and what comes before it there (the opening tag). */
   members: { line: number; prefix: string; item: DocItem }[];
+  /** A list inside it was written unordered for its labels. */
+  holdsLabelled: boolean;
 }
 
 /**
@@ -178,11 +180,15 @@ export function serializePage(items: DocItem[]): string {
   const closeTo = (depth: number) => {
     while (open.length > depth) {
       const l = open.pop()!;
-      if (l.ordered && l.labelled && !l.sequential && l.members.length > 0) {
+      const labelled = l.ordered && l.labelled && !l.sequential && l.members.length > 0;
+      // A list with no items of its own around one written for its labels (a level the input
+      // skipped): as an <ordered_list> the reader would number the nested items through it.
+      if (labelled || (l.ordered && l.members.length === 0 && l.holdsLabelled)) {
         lines[l.openLine] = lines[l.openLine]!.replace(/^<ordered_list>/, '<unordered_list>');
         for (const m of l.members)
           lines[m.line] = m.prefix.replace(/^<ordered_list>$/, '<unordered_list>') + serializeItem(m.item, false);
         lines.push('</unordered_list>');
+        if (open.length > 0) open[open.length - 1]!.holdsLabelled = true;
       } else lines.push(l.ordered ? '</ordered_list>' : '</unordered_list>');
     }
   };
@@ -200,7 +206,15 @@ export function serializePage(items: DocItem[]): string {
     while (open.length < level + 1) {
       // Intermediate levels skipped by the input take the item's kind.
       lines.push(ordered ? '<ordered_list>' : '<unordered_list>');
-      open.push({ ordered, place: 0, sequential: true, labelled: true, openLine: lines.length - 1, members: [] });
+      open.push({
+        ordered,
+        place: 0,
+        sequential: true,
+        labelled: true,
+        openLine: lines.length - 1,
+        members: [],
+        holdsLabelled: false,
+      });
     }
     const list = open[level]!;
     const n = ++list.place;

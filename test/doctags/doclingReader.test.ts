@@ -93,6 +93,18 @@ test("docling-core's reader prints each printed list label once", () => {
       items.map((it) => [true, it.marker, it.text]),
     );
   }
+  // A nested labelled list whose outer level has no items of its own (a level the input
+  // skipped): the empty outer list must not make the reader number the nested items.
+  const nested = [li('second', '(2)'), li('fifth', '5)')].map((it) => ({ ...it, level: 1 }));
+  const nestedTags = serializePage(nested);
+  assert.deepEqual(doclingCoreReads(nestedTags), ['- (2) second', '- 5) fifth'], nestedTags);
+  assert.deepEqual(
+    parseDocTags(`<doctag>${nestedTags}\n</doctag>`)[0]!.items.map((it) => [it.ordered, it.marker, it.text, it.level]),
+    [
+      [true, '(2)', 'second', 1],
+      [true, '5)', 'fifth', 1],
+    ],
+  );
   // Numbered 1., 2., … in order: the reader's own numbers, no label in the text.
   const seq = doclingCoreReads(serializePage([li('Undo', '1.'), li('Redo', '2.')]));
   assert.deepEqual(seq, ['1. Undo', '2. Redo']);
