@@ -2,7 +2,8 @@
  * `npm run bench` (issues 2 and 4): speed and memory, Folio next to its peers in the same run.
  *
  *   node out/scripts/bench/bench.main.js [--jobs 2] [--big-pages 1000] [--skip-big]
- *                                        [--parts born,scanned,stream,queue,startup] [--queue-docs 12]
+ *                                        [--parts born,scanned,stream,office,queue,startup] [--queue-docs 12]
+ *                                        [--office-dir eval/office/made] [--office-runs 3]
  *                                        [--startup-pdf <corpus file>] [--startup-runs 7] [--out eval/out] [--quick]
  *
  * 1. Born-digital pages/s end to end (CLI, no page images) on the corpus sets with ground
@@ -10,12 +11,14 @@
  * 2. Seconds per scanned page (docling/ocr), same converters.
  * 3. Through the backend process: time to the first page of a 50-page PDF, and a generated
  *    1,000-page PDF: peak RSS (target < 1 GiB) and whether pages stream from the first on.
- * 4. `--parts queue` (not by default: needs redis-server): documents per minute in-process and
+ * 4. Office/HTML documents (issue 41): one DOCX, PPTX, XLSX and HTML file through `folio convert`
+ *    next to the same document's PDF export through Folio and pdftotext, same run (bench/office.ts).
+ * 5. `--parts queue` (not by default: needs redis-server): documents per minute in-process and
  *    through the queue with one and two workers, first page through `folio serve` (bench/queue.ts).
- * 5. `--parts startup` (not by default): a one-page PDF through the CLI, whole process, next to
+ * 6. `--parts startup` (not by default): a one-page PDF through the CLI, whole process, next to
  *    pdf2md's whole process, alternating, medians and the ratio (target ≤ 1.5; bench/startup.ts).
  * --quick (the CI smoke test): 2 born-digital files, 1 scan, Folio and pdftotext only, a
- * 10-page stream and no big PDF. Prints tables and writes <out>/bench.json. Exit non-zero on
+ * 10-page stream, one office run per format and no big PDF. Prints tables and writes <out>/bench.json. Exit non-zero on
  * harness errors and when a part asked for measured nothing (no files, no page converted).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,14 +38,15 @@ import { convertThroughBackend, type StreamFigures } from './backendRun';
 import { measure, type Throughput } from './throughput';
 import { benchQueue } from './queue';
 import { benchStartup } from './startup';
+import { benchOffice } from './office';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-/** Every part `--parts` accepts (the default runs the first three); docs/benchmarks name them all. */
-export const PARTS = ['born', 'scanned', 'stream', 'queue', 'startup'] as const;
+/** Every part `--parts` accepts (the default runs the first four); docs/benchmarks name them all. */
+export const PARTS = ['born', 'scanned', 'stream', 'office', 'queue', 'startup'] as const;
 
 const MiB = 2 ** 20;
 const BORN_DIGITAL = ['docling-src-rendered', 'docling/pdf', 'docling/odf', 'selfmade-example'];
@@ -83,7 +87,7 @@ async function main(): Promise<number> {
   const root = corpusRoot(repo);
   const jobs = Number(arg('jobs') ?? 2);
   const quick = process.argv.includes('--quick');
-  const parts = new Set((arg('parts') ?? 'born,scanned,stream').split(','));
+  const parts = new Set((arg('parts') ?? 'born,scanned,stream,office').split(','));
   const unknown = [...parts].filter((p) => !(PARTS as readonly string[]).includes(p));
   if (unknown.length > 0) throw new Error(`unknown --parts ${unknown.join(',')}: use ${PARTS.join(', ')}`);
   const outDir = resolve(arg('out') ?? join(repo, 'eval', 'out'));
@@ -155,6 +159,13 @@ async function main(): Promise<number> {
           `Folio scanned: ${fmt(s.secPerPage, 2)} s/page (target ≤ 3)${s.failed ? `; ${s.failed} file(s) failed` : ''}`,
         );
     }
+    if (parts.has('office'))
+      results.office = await benchOffice(
+        repo,
+        resolve(arg('office-dir') ?? join(repo, 'eval', 'office', 'made')),
+        work,
+        Number(arg('office-runs') ?? (quick ? 1 : 3)),
+      );
     // The queue takes multi-page documents from the whole born-digital set (--quick keeps 2 of them).
     if (parts.has('queue'))
       results.queue = await benchQueue(

@@ -5,7 +5,13 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 /** About 12k tokens: enough for a paper's worth of pages, small enough for any model's context. */
 export const LM_TOOL_MAX_CHARS = 50_000;
 
-/** The PDF named by the tool input, inside a workspace folder (links resolved); else an Error saying why. */
+/**
+ * What the tool converts: PDFs, scans, and the documents born structured the explorer's
+ * "Convert" entry takes (issue 41; package.json's explorer/context `when`).
+ */
+export const LM_TOOL_INPUT = /\.(pdf|png|jpe?g|tiff?|docx|pptx|xlsx|html?|csv)$/i;
+
+/** The document named by the tool input, inside a workspace folder (links resolved); else an Error saying why. */
 export function resolveWorkspacePdf(input: string, folders: readonly string[]): string {
   if (typeof input !== 'string' || !input.trim()) throw new Error('path is empty: give the workspace path of a PDF');
   if (folders.length === 0) throw new Error('no folder is open: Folio converts PDFs inside the workspace');
@@ -21,7 +27,10 @@ export function resolveWorkspacePdf(input: string, folders: readonly string[]): 
     return !rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel);
   });
   if (!inside) throw new Error(`${input} is outside the workspace folders`);
-  if (!statSync(real).isFile() || !/\.pdf$/i.test(real)) throw new Error(`${input} is not a PDF file`);
+  if (!statSync(real).isFile() || !LM_TOOL_INPUT.test(real))
+    throw new Error(
+      `${input} is not a PDF file or a document Folio converts (a scan, .docx, .pptx, .xlsx, .html, .htm, .csv)`,
+    );
   return real;
 }
 

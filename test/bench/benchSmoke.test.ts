@@ -59,7 +59,7 @@ function has(out: string, re: RegExp, what: string): void {
 }
 
 test(
-  'bench --quick prints born-digital and scanned rows for Folio and pdftotext, and the backend stream',
+  'bench --quick prints born-digital and scanned rows for Folio and pdftotext, the backend stream, and the office set',
   { timeout: 300_000 },
   () => {
     const out = ok('bench/bench.main.js', ['--quick', '--out', join(work, 'bench')]);
@@ -72,12 +72,31 @@ test(
       new RegExp(`== backend, generated 10-page PDF ==\\ntime to first page ${NUM} s; all 10 pages`),
       'the stream figures',
     );
+    // One document per format, timed beside its PDF export through Folio and pdftotext (bench/office.ts).
+    has(out, /== office: 4 formats, one file each, whole process, medians of 1 \(same run\) ==/, 'the office title');
+    for (const [format, file] of [
+      ['docx', 'report.docx'],
+      ['pptx', 'powerpoint_sample.pptx'],
+      ['xlsx', 'survey.xlsx'],
+      ['html', 'report.html'],
+    ])
+      has(
+        out,
+        new RegExp(`\\n${format} +${file.replace('.', '\\.')} +[1-9]\\d* +(${NUM} +){5}${NUM}\\n`),
+        `the office ${format} row, every figure a number`,
+      );
     const json = JSON.parse(readFileSync(join(work, 'bench', 'bench.json'), 'utf8')) as {
       bornDigital: unknown[];
       scanned: unknown[];
+      office: { format: string; folioMs: number; pdfMs: number }[];
     };
     assert.equal(json.bornDigital.length, 2);
     assert.equal(json.scanned.length, 2);
+    assert.deepEqual(
+      json.office.map((r) => r.format),
+      ['docx', 'pptx', 'xlsx', 'html'],
+    );
+    assert.ok(json.office.every((r) => r.folioMs > 0 && r.pdfMs > 0));
   },
 );
 
@@ -131,7 +150,7 @@ test(
 test('bench rejects an unknown part, naming every part it accepts', () => {
   const r = runScript('bench/bench.main.js', ['--parts', 'nosuch']);
   assert.notEqual(r.code, 0);
-  assert.match(r.err, /unknown --parts nosuch: use born, scanned, stream, queue, startup/);
+  assert.match(r.err, /unknown --parts nosuch: use born, scanned, stream, office, queue, startup/);
 });
 
 // The generated and Debian-sourced eval sets, smallest mode. Their producers (XeLaTeX, Chromium,
@@ -317,6 +336,8 @@ function emptyResults(): string {
 const EMPTY: [string, string[], boolean][] = [
   // [script, args, whether it reads the corpus]
   ['bench/bench.main.js', ['--parts', 'born', '--out', join(work, 'empty-bench')], true],
+  // An office folder with no document beside its PDF export.
+  ['bench/bench.main.js', ['--parts', 'office', '--office-dir', work, '--out', join(work, 'empty-office')], false],
   ['bench/spec.main.js', ['--no-wall'], true],
   ['bench/ocr.main.js', ['--only', 'no-such-page'], false],
   ['bench/vlm.main.js', ['--pages', '0'], false],

@@ -22,6 +22,16 @@ test('resolveWorkspacePdf: inside the workspace only, links resolved, PDFs only'
     assert.throws(() => resolveWorkspacePdf('link.pdf', [ws]), /outside the workspace folders/);
     assert.throws(() => resolveWorkspacePdf('notes.txt', [ws]), /not a PDF file/);
     assert.throws(() => resolveWorkspacePdf('missing.pdf', [ws]), /missing\.pdf was not found/);
+    // Office and HTML documents (issue 41), as the explorer's entry takes them; not a legacy .doc.
+    writeFileSync(join(ws, 'docs', 'b.docx'), 'PK');
+    writeFileSync(join(ws, 'docs', 'c.xlsx'), 'PK');
+    writeFileSync(join(ws, 'old.doc'), 'x');
+    assert.equal(resolveWorkspacePdf('docs/b.docx', [ws]), join(ws, 'docs', 'b.docx'));
+    assert.equal(resolveWorkspacePdf('docs/c.xlsx', [ws]), join(ws, 'docs', 'c.xlsx'));
+    assert.throws(
+      () => resolveWorkspacePdf('old.doc', [ws]),
+      /old\.doc is not a PDF file or a document Folio converts/,
+    );
     assert.throws(() => resolveWorkspacePdf('docs/a.pdf', []), /no folder is open/);
   } finally {
     rmSync(root, { recursive: true, force: true });

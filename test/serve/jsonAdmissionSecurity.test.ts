@@ -12,13 +12,11 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { tmpdir } from 'node:os';
-import type { FastifyInstance } from 'fastify';
 import { repoRoot } from '../helpers/corpus';
 import { openSocket, readResponse } from '../helpers/rawHttp';
 import { PageWorkerPool } from '../../server/worker/pool';
-import { buildServer, type ServiceLimits } from '../../server/serve/app';
-import { InProcessRunner } from '../../server/serve/tasks';
-import { WorkDir } from '../../server/serve/workdir';
+import type { ServiceLimits } from '../../server/serve/app';
+import { startInProcessService } from '../helpers/serviceRig';
 
 const KEY = 'json-key-0123456789';
 let dir: string;
@@ -36,23 +34,9 @@ after(async () => {
 });
 
 async function start(limits: Partial<ServiceLimits>): Promise<number> {
-  const work = new WorkDir(mkdtempSync(join(dir, 'work-')));
-  const runner = new InProcessRunner(pool, work, { maxPages: 40, timeoutMs: 60_000, retentionMs: 60_000 }, 1);
-  const app: FastifyInstance = await buildServer({
-    runner,
-    work,
-    baseOptions: {},
-    apiKey: KEY,
-    maxUploadBytes: 4 * 1024 * 1024,
-    version: 'test',
-    limits,
-  });
-  closers.push(
-    () => app.close(),
-    () => runner.close(),
-  );
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  return (app.server.address() as { port: number }).port;
+  const s = await startInProcessService(pool, dir, { apiKey: KEY, limits });
+  closers.push(s.close);
+  return s.port;
 }
 
 /** Headers of a JSON POST announcing `length` bytes; the body is left to the caller. */
@@ -139,21 +123,11 @@ function piecewise(text: string, piece = 64 * 1024): ReadableStream<Uint8Array> 
 }
 
 test('F6: base64 file sources are decoded to disk as they arrive, never held whole', { timeout: 240_000 }, async () => {
-  const work = new WorkDir(mkdtempSync(join(dir, 'work-')));
-  const runner = new InProcessRunner(pool, work, { maxPages: 40, timeoutMs: 60_000, retentionMs: 60_000 }, 1);
-  const app = await buildServer({
-    runner,
-    work,
-    baseOptions: {},
+  const { work, url, close } = await startInProcessService(pool, dir, {
     apiKey: KEY,
     maxUploadBytes: 64 * 1024 * 1024,
-    version: 'test',
   });
-  closers.push(
-    () => app.close(),
-    () => runner.close(),
-  );
-  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  closers.push(close);
   // 40 MB in one source (53 MB of base64), and an option the service refuses once the body is
   // parsed: what is measured is the reading of the body, nothing after it.
   const body = Buffer.from(
@@ -203,21 +177,8 @@ test(
   'F6: a streamed base64 file past the limit is refused while it arrives, and nothing is left',
   { timeout: 60_000 },
   async () => {
-    const work = new WorkDir(mkdtempSync(join(dir, 'work-')));
-    const runner = new InProcessRunner(pool, work, { maxPages: 40, timeoutMs: 60_000, retentionMs: 60_000 }, 1);
-    const app = await buildServer({
-      runner,
-      work,
-      baseOptions: {},
-      apiKey: KEY,
-      maxUploadBytes: 1024 * 1024,
-      version: 'test',
-    });
-    closers.push(
-      () => app.close(),
-      () => runner.close(),
-    );
-    const url = await app.listen({ host: '127.0.0.1', port: 0 });
+    const { work, url, close } = await startInProcessService(pool, dir, { apiKey: KEY, maxUploadBytes: 1024 * 1024 });
+    closers.push(close);
     // No Content-Length (chunked): only the decoded size can say it is too large.
     for (const body of [
       JSON.stringify({

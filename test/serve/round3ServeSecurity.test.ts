@@ -8,49 +8,32 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { unzipSync, strFromU8 } from 'fflate';
-import type { FastifyInstance } from 'fastify';
 import { repoRoot } from '../helpers/corpus';
 import { startRedis, type RedisHandle } from '../helpers/redisServer';
-import { buildServer } from '../../server/serve/app';
-import { QueueRunner } from '../../server/serve/tasks';
-import { WorkDir } from '../../server/serve/workdir';
+import { startQueueService, startQueueWorker, stopQueueWorker, type TestService } from '../helpers/serviceRig';
 
 const fixture = (n: string) => readFileSync(join(repoRoot(), 'test', 'fixtures', 'security', n));
 let redis: RedisHandle;
 let worker: ChildProcess;
 let dir: string;
-let app: FastifyInstance;
-let runner: QueueRunner;
+let service: TestService;
 let url: string;
 
 before(async () => {
   redis = await startRedis();
   dir = mkdtempSync(join(tmpdir(), 'folio-serve-r3-'));
-  worker = spawn(
-    process.execPath,
-    [join(repoRoot(), 'dist', 'cli.js'), 'worker', '--redis', redis.url, '--threads', '1'],
-    { stdio: 'ignore', env: { ...process.env, FOLIO_CACHE_DIR: join(dir, 'cache') } },
-  );
-  const work = new WorkDir(join(dir, 'work'));
-  runner = new QueueRunner(redis.url, work, { maxPages: 100, timeoutMs: 0, retentionMs: 3600_000 }, 4);
-  app = await buildServer({
-    runner,
-    work,
-    baseOptions: { engine: 'pipeline' },
-    maxUploadBytes: 10 * 1024 * 1024,
-    version: 'test',
-  });
-  url = await app.listen({ host: '127.0.0.1', port: 0 });
+  worker = startQueueWorker(redis.url, dir);
+  service = await startQueueService(redis.url, dir);
+  url = service.url;
 });
 after(async () => {
-  await app?.close();
-  await runner?.close();
-  if (worker && worker.exitCode === null) process.kill(worker.pid!, 'SIGKILL');
+  await service?.close();
+  stopQueueWorker(worker);
   await redis?.stop();
   rmSync(dir, { recursive: true, force: true });
 });

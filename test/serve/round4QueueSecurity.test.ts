@@ -10,18 +10,16 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import type { FastifyInstance } from 'fastify';
 import { repoRoot } from '../helpers/corpus';
 import { openSocket } from '../helpers/rawHttp';
 import { startRedis, type RedisHandle } from '../helpers/redisServer';
-import { buildServer } from '../../server/serve/app';
-import { QueueRunner } from '../../server/serve/tasks';
-import { WorkDir } from '../../server/serve/workdir';
+import type { QueueRunner } from '../../server/serve/tasks';
+import { startQueueService, startQueueWorker, stopQueueWorker, type TestService } from '../helpers/serviceRig';
 import { docKeys } from '../../server/queue/keys';
 
 const KEY = 'round4-queue-key-0123456789';
@@ -29,7 +27,7 @@ const SAMPLE = readFileSync(join(repoRoot(), 'test', 'fixtures', 'sample.pdf'));
 let redis: RedisHandle;
 let worker: ChildProcess | undefined;
 let dir: string;
-let app: FastifyInstance;
+let service: TestService<QueueRunner>;
 let runner: QueueRunner;
 let url: string;
 let port: number;
@@ -37,33 +35,18 @@ let port: number;
 before(async () => {
   redis = await startRedis();
   dir = mkdtempSync(join(tmpdir(), 'folio-serve-r4-'));
-  const work = new WorkDir(join(dir, 'work'));
-  runner = new QueueRunner(redis.url, work, { maxPages: 100, timeoutMs: 0, retentionMs: 3600_000 }, 4);
-  app = await buildServer({
-    runner,
-    work,
-    baseOptions: { engine: 'pipeline' },
-    apiKey: KEY,
-    maxUploadBytes: 10 * 1024 * 1024,
-    version: 'test',
-  });
-  url = await app.listen({ host: '127.0.0.1', port: 0 });
-  port = (app.server.address() as { port: number }).port;
+  service = await startQueueService(redis.url, dir, { apiKey: KEY });
+  ({ url, port, runner } = service);
 });
 after(async () => {
-  await app?.close();
-  await runner?.close();
-  if (worker && worker.exitCode === null) process.kill(worker.pid!, 'SIGKILL');
+  await service?.close();
+  stopQueueWorker(worker);
   await redis?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
 function startWorker(): void {
-  worker ??= spawn(
-    process.execPath,
-    [join(repoRoot(), 'dist', 'cli.js'), 'worker', '--redis', redis.url, '--threads', '1'],
-    { stdio: 'ignore', env: { ...process.env, FOLIO_CACHE_DIR: join(dir, 'cache') } },
-  );
+  worker ??= startQueueWorker(redis.url, dir);
 }
 
 async function submit(name: string, path = '/v1/convert/file/async'): Promise<Response> {

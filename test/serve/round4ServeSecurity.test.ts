@@ -18,12 +18,12 @@ import { Readable } from 'node:stream';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Socket } from 'node:net';
 import { unzipSync, strFromU8 } from 'fflate';
-import type { FastifyInstance } from 'fastify';
 import { repoRoot } from '../helpers/corpus';
 import { openSocket, readResponse } from '../helpers/rawHttp';
 import { PageWorkerPool } from '../../server/worker/pool';
-import { buildServer, type ServiceLimits } from '../../server/serve/app';
-import { InProcessRunner, type TaskResult } from '../../server/serve/tasks';
+import type { ServiceLimits } from '../../server/serve/app';
+import { startInProcessService } from '../helpers/serviceRig';
+import type { TaskResult } from '../../server/serve/tasks';
 import { WorkDir } from '../../server/serve/workdir';
 import { JsonBodyError, readJsonSources } from '../../server/serve/jsonSources';
 import { resultsZip } from '../../server/serve/zip';
@@ -46,23 +46,9 @@ after(async () => {
 });
 
 async function start(limits: Partial<ServiceLimits> = {}): Promise<{ port: number; work: WorkDir }> {
-  const work = new WorkDir(mkdtempSync(join(dir, 'work-')));
-  const runner = new InProcessRunner(pool, work, { maxPages: 40, timeoutMs: 60_000, retentionMs: 60_000 }, 1);
-  const app: FastifyInstance = await buildServer({
-    runner,
-    work,
-    baseOptions: {},
-    apiKey: KEY,
-    maxUploadBytes: 4 * 1024 * 1024,
-    version: 'test',
-    limits,
-  });
-  closers.push(
-    () => app.close(),
-    () => runner.close(),
-  );
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  return { port: (app.server.address() as { port: number }).port, work };
+  const s = await startInProcessService(pool, dir, { apiKey: KEY, limits });
+  closers.push(s.close);
+  return s;
 }
 
 /** One request over a fresh connection; answers status and body. */
