@@ -67,6 +67,11 @@ export interface InitMessage extends Addressed {
   notConverted?: boolean;
   /** While converting: pages done of the PDF's pages, as the backend last said. */
   progress?: { done: number; total: number };
+  /**
+   * How a document born structured is shown, in words (docs/preview.md, "Office and HTML files"):
+   * e.g. "Slides shown as an outline: LibreOffice is not installed". Absent for a PDF.
+   */
+  sourceNote?: string;
 }
 /** One page arrived or changed (a reparse, a region edit, the `.md` was edited). */
 export interface PageMessage extends Addressed {
@@ -217,6 +222,19 @@ export type Unaddressed<T> = T extends unknown ? Omit<T, 'uri' | 'version'> : ne
 export type ViewMessageBody = Unaddressed<ViewMessage>;
 export type HostMessageBody = Unaddressed<HostMessage>;
 
+/**
+ * What the view's source is, from its file name: a PDF (pages with boxes), a document born
+ * structured (DOCX, XLSX, HTML, Markdown, CSV: its Markdown's outline), or slides (PPTX: pages when
+ * LibreOffice rendered them, else the outline). Both sides decide with this one function.
+ */
+export type SourceKind = 'pdf' | 'document' | 'slides';
+export function sourceKindOf(uri: string): SourceKind {
+  const path = uri.replace(/[?#].*$/, '');
+  if (/\.pptx$/i.test(path)) return 'slides';
+  if (/\.(docx|xlsx|html?|md|markdown|csv)$/i.test(path)) return 'document';
+  return 'pdf';
+}
+
 /** Classes offered in the "change class" menu (the issue's list, in that order). */
 export const EDITABLE_CLASSES: readonly RegionClass[] = [
   'text',
@@ -268,6 +286,16 @@ export function isBBox(v: unknown): v is BBox {
   if (!isNum(x0) || !isNum(y0) || !isNum(x1) || !isNum(y1)) return false;
   const lim = (n: number) => n >= -1 && n <= MAX_BOX_COORD;
   return lim(x0) && lim(y0) && lim(x1) && lim(y1) && x1 > x0 && y1 > y0;
+}
+
+/**
+ * A region's box as the view takes it from the host (and a sidecar holds it): a drawable box, or
+ * none at all, all four zeros: a region of a document born structured (DOCX, PPTX, HTML…) has no
+ * place on a page (server/convert/structuredInput.ts); the view lists it in the outline only.
+ * Boxes the webview sends back (edits, new regions) must still be drawable (`isBBox`).
+ */
+export function isRegionBox(v: unknown): v is BBox {
+  return isBBox(v) || (isRec(v) && v.x0 === 0 && v.y0 === 0 && v.x1 === 0 && v.y1 === 0);
 }
 
 function addressed(v: Rec): boolean {
@@ -375,7 +403,7 @@ function isRegionView(v: unknown): v is RegionView {
     isRegionId(v.id) &&
     isRegionClass(v.cls) &&
     (v.level === undefined || isInt(v.level)) &&
-    isBBox(v.bbox) &&
+    isRegionBox(v.bbox) &&
     Array.isArray(v.grid) &&
     v.grid.length === 4 &&
     v.grid.every(isNum) &&
@@ -425,6 +453,7 @@ export function parseHostMessage(raw: unknown): HostMessage | string {
       if (raw.conversion !== undefined && !isStr(raw.conversion, 200)) return 'init: bad conversion';
       if (raw.notConverted !== undefined && typeof raw.notConverted !== 'boolean') return 'init: bad notConverted';
       if (raw.progress !== undefined && !isProgress(raw.progress)) return 'init: bad progress';
+      if (raw.sourceNote !== undefined && !isStr(raw.sourceNote, 1000)) return 'init: bad sourceNote';
       return raw as unknown as InitMessage;
     case 'page':
       if (!isPageView(raw.page)) return 'page: bad page';

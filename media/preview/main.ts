@@ -20,6 +20,7 @@ import {
   type PageView,
   type RegionView,
   type ViewMessageBody,
+  sourceKindOf,
 } from '../../common/viewMessages';
 import { renderMarkdown } from './markdown';
 import { classLabel, el, place } from './dom';
@@ -28,6 +29,7 @@ import { PartialPages } from './partials';
 import { Zoom } from './zoom';
 import { PageImages } from './virtual';
 import { ViewScrollSync } from './scrollSync';
+import { OutlineView } from './outlineView';
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void; setState(s: unknown): void; getState(): unknown };
 const vscode = acquireVsCodeApi();
@@ -98,7 +100,8 @@ function scheduleSharpen(): void {
  * devicePixelRatio) are asked again at the scale that covers it (in ¼ steps, at most ×8).
  */
 function requestSharper(): void {
-  if (state.converting) return;
+  // Slide images come from LibreOffice's PDF, which the host does not keep: no sharper ones.
+  if (state.converting || sourceKindOf(state.pdfUri) !== 'pdf') return;
   const pages: number[] = [];
   let scale = 0;
   for (const sheet of document.querySelectorAll<HTMLElement>('section.page .sheet')) {
@@ -136,6 +139,36 @@ export function setStatus(text: string, level: 'info' | 'warning' | 'error' = 'i
   statusEl.textContent = text;
   statusEl.dataset.level = level;
 }
+
+/** The outline of an Office/HTML source (outlineView.ts); hidden for a PDF. */
+const outline = new OutlineView(
+  root,
+  document.getElementById('outline')!,
+  document.getElementById('outline-list')!,
+  document.getElementById('source-note')!,
+  (id) => reveal(id, true),
+);
+let sourceNote: string | undefined;
+let outlineTimer: ReturnType<typeof setTimeout> | undefined;
+/** Pages arriving one after another redraw the outline once. */
+function updateOutline(): void {
+  clearTimeout(outlineTimer);
+  outlineTimer = setTimeout(() => {
+    outline.update(sourceKindOf(state.pdfUri), state.pages, sourceNote);
+    outlineShown();
+  }, 30);
+}
+/**
+ * An outline alone has no page image to paint: the outline drawn is the first paint (the host's
+ * first-paint trace and the `.md` editor's gate wait for it).
+ */
+function outlineShown(): void {
+  if (paintedSent || !root.classList.contains('source-outline') || !state.pages.size) return;
+  paintedSent = true;
+  const page = Math.min(...state.pages.keys());
+  requestAnimationFrame(() => post({ type: 'painted', page }));
+}
+pagesEl.addEventListener('click', (ev) => outline.onSheetClick(ev));
 
 const scrollSync = new ViewScrollSync(
   root,
@@ -379,7 +412,8 @@ export function select(id: string | undefined, scroll: boolean): void {
   markOnly('.region', 'selected', id);
   markOnly('.md-block', 'selected', id);
   editing.setSelected(id);
-  if (id && scroll) {
+  outline.select(id, state.pages, scroll);
+  if (id && scroll && !root.classList.contains('source-outline')) {
     // Where the view last scrolled to on its own (the end-to-end test reads it).
     root.dataset.scrolledTo = `${id}@${Date.now()}`;
     // A scroll of the view's own: the editor is not scrolled after it (scroll sync).
@@ -549,6 +583,9 @@ function handle(m: HostMessage): void {
       inlineImages.clear();
       renderPagesSoon(m.pages);
       updateLegend();
+      sourceNote = m.sourceNote;
+      outline.update(sourceKindOf(m.pdfUri), state.pages, sourceNote);
+      outlineShown();
       root.dataset.converting = String(m.converting);
       if (m.converting) delete root.dataset.finishedAt;
       scheduleSharpen();
@@ -563,6 +600,7 @@ function handle(m: HostMessage): void {
       state.pages.set(m.page.page, m.page);
       renderPage(m.page);
       updateLegend();
+      updateOutline();
       showProgress();
       break;
     case 'progress':
@@ -572,7 +610,8 @@ function handle(m: HostMessage): void {
     case 'scrollTo':
       // In draw mode the view holds still: the user is about to drag on the page in view, and a
       // jump to where the editor is would put the new box on another page.
-      if (!editing.isDrawing) scrollSync.follow(m.regionId, m.fraction);
+      // An outline alone has no pages to scroll (the cursor selects its entries instead).
+      if (!editing.isDrawing && !root.classList.contains('source-outline')) scrollSync.follow(m.regionId, m.fraction);
       break;
     case 'partial':
       // Stale ones (another conversion, a page already in, an older seq) are dropped.

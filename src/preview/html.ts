@@ -80,6 +80,10 @@ export function previewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, m
     <p>This PDF has no Markdown yet.</p>
     <button id="convert-btn" class="primary">Convert to Markdown</button>
   </div>
+  <nav id="outline" aria-label="Outline" hidden>
+    <p id="source-note" role="note" hidden></p>
+    <ol id="outline-list" aria-label="Headings and tables"></ol>
+  </nav>
   <main id="pages" aria-label="Pages"></main>
   <section id="converting" class="page-placeholder" aria-label="Conversion progress">
     <div class="placeholder-sheet"><p id="converting-text" role="status" aria-live="polite">Loading the view…</p></div>

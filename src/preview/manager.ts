@@ -13,11 +13,16 @@ import { readSidecar, sidecarUri } from './sidecar';
 import { LinkedView } from './view';
 import { closeRawPdfTabs, showMarkdownBeside, viewColumnFor } from './layout';
 import { messageOf } from '../../common/errorKinds';
+import { SourceViews } from './sourceView';
 
 export class LinkedViews implements vscode.Disposable {
   private readonly views = new Map<string, LinkedView>();
+  /** How Office/HTML sources show (outline, slides as pages through LibreOffice). */
+  private readonly sources: SourceViews;
 
-  constructor(private readonly ctx: FolioContext) {}
+  constructor(private readonly ctx: FolioContext) {
+    this.sources = new SourceViews(ctx);
+  }
 
   get(mdUri: vscode.Uri): LinkedView | undefined {
     return this.views.get(mdUri.toString());
@@ -54,6 +59,7 @@ export class LinkedViews implements vscode.Disposable {
     const v = this.viewFor(mdUri);
     await vscode.workspace.openTextDocument(mdUri).then(undefined, () => undefined);
     v.restore(data.pdf, data.options, data.pages, data.mdSha256);
+    this.sources.restored(v, data.pages);
     return v;
   }
 
@@ -74,11 +80,15 @@ export class LinkedViews implements vscode.Disposable {
   /** Conversion events (src/conversion.ts) to the view of their `.md`. */
   conversionListener(onFinished: () => void): ConversionEvents {
     return {
-      preparing: ({ pdfUri, mdUri, commandAt }) =>
-        this.viewFor(mdUri).prepare(pdfUri, viewColumnFor(pdfUri), commandAt),
+      preparing: ({ pdfUri, mdUri, commandAt }) => {
+        const v = this.viewFor(mdUri);
+        this.sources.started(v, pdfUri);
+        v.prepare(pdfUri, viewColumnFor(pdfUri), commandAt);
+      },
       failed: ({ mdUri, message }) => this.get(mdUri)?.fail(message),
       started: ({ pdfUri, mdUri, options, conversionId, timing }) => {
         const v = this.viewFor(mdUri);
+        this.sources.started(v, pdfUri);
         v.start(pdfUri, options, conversionId, timing);
         void this.openSideBySide(v, v.viewColumn ?? viewColumnFor(pdfUri), true);
       },
@@ -86,7 +96,9 @@ export class LinkedViews implements vscode.Disposable {
       page: ({ mdUri, page, mdOffset }) => this.viewFor(mdUri).addPage(page, mdOffset),
       partial: ({ mdUri, conversionId, partial }) => this.get(mdUri)?.partial(conversionId, partial),
       finished: ({ mdUri, summary, writtenHash }) => {
-        this.viewFor(mdUri).finish(summary.cancelled, summary.pagesDone.length, writtenHash);
+        const v = this.viewFor(mdUri);
+        v.finish(summary.cancelled, summary.pagesDone.length, writtenHash);
+        this.sources.finished(v, summary.cancelled, summary.pagesDone.length);
         onFinished();
       },
     };
@@ -123,6 +135,7 @@ export class LinkedViews implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.sources.dispose();
     for (const v of this.views.values()) v.dispose();
     this.views.clear();
   }

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname } from 'node:path';
 import { REGION_CLASSES, type ConvertOptions } from '../../common/protocol';
 import { isInside } from '../../common/safeWrite';
-import { isBBox, isRegionId, MAX_BOX_COORD } from '../../common/viewMessages';
+import { isRegionBox, isRegionId, MAX_BOX_COORD } from '../../common/viewMessages';
 import type { MappedPage, MappedRegion } from './regionMap';
 
 export const SIDECAR_VERSION = 1 as const;
@@ -125,7 +125,7 @@ function options(v: unknown): SidecarOptions {
   return out;
 }
 
-/** A box as the webview draws it (`isBBox`: ordered, non-empty, within -1…15 000 pt). */
+/** A box as the webview draws it (`isBBox`: ordered, non-empty, within -1…15 000 pt), or none (`isRegionBox`: all zeros, an Office/HTML region). */
 const box = (v: unknown, what: string) => {
   if (!isObj(v)) throw new Bad(`${what} must be a box`);
   onlyKeys(v, ['x0', 'y0', 'x1', 'y1'], what);
@@ -135,7 +135,7 @@ const box = (v: unknown, what: string) => {
     x1: num(v.x1, `${what}.x1`, -1, MAX_BOX_COORD),
     y1: num(v.y1, `${what}.y1`, -1, MAX_BOX_COORD),
   };
-  if (!isBBox(b)) throw new Bad(`${what} must have x0 < x1 and y0 < y1`);
+  if (!isRegionBox(b)) throw new Bad(`${what} must have x0 < x1 and y0 < y1 (or be all zeros)`);
   return b;
 };
 

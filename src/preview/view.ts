@@ -86,6 +86,8 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
   private webviewUp = false;
   /** Editor scrolls the view made (sync, reveal) are not followed back (scrollSync.ts). */
   private readonly editorEcho = new EchoGuard();
+  /** How an Office/HTML source is shown, in words (sourceView.ts); sent with every init. */
+  private sourceNote: string | undefined;
 
   constructor(
     readonly mdUri: vscode.Uri,
@@ -121,6 +123,14 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
   /** The editor group the view is in. */
   get viewColumn(): vscode.ViewColumn | undefined {
     return this.panel?.viewColumn;
+  }
+
+  /** sourceView.ts: the view's note, and slide images to show (kept in the sidecar). */
+  showSource(note: string | undefined, images?: ReadonlyMap<number, Partial<MappedPage>>, send = true): void {
+    this.sourceNote = note;
+    for (const [n, img] of images ?? []) Object.assign(this.map.page(n) ?? {}, img);
+    if (images?.size) this.persist();
+    if (send) this.sendInit();
   }
 
   hasPages(): boolean {
@@ -410,6 +420,7 @@ export class LinkedView implements vscode.Disposable, ReparseTarget {
       conversion: this.converting ? this.conversionId : undefined,
       ...(this.converting && this.progressState ? { progress: this.progressState } : {}),
       ...(hasMarkdown ? {} : { notConverted: true }),
+      sourceNote: this.sourceNote,
     });
   }
 
