@@ -88,6 +88,27 @@ function textContent(n: Node): string {
   return n.tagName && !INLINE.has(n.tagName) ? ` ${inner} ` : inner;
 }
 
+/**
+ * A table cell's text: its words, with a list inside it written item by item with its markers
+ * (`- Pond - Marsh`, `1. Fly 2. Nest`), as Word cells are and as Docling writes such a cell.
+ */
+function cellText(n: Node): string {
+  if (n.tagName === 'ul' || n.tagName === 'ol') {
+    let k = Number(attr(n, 'start') ?? 1);
+    if (!Number.isFinite(k)) k = 1;
+    const parts: string[] = [];
+    for (const li of n.childNodes ?? []) {
+      if (li.tagName !== 'li') continue;
+      const text = tidy((li.childNodes ?? []).map(cellText).join(''));
+      parts.push(`${n.tagName === 'ol' ? `${k++}.` : '-'} ${text}`);
+    }
+    return ` ${parts.join(' ')} `;
+  }
+  if (n.nodeName === '#text' || !n.childNodes?.length || (n.tagName && SKIP.has(n.tagName))) return textContent(n);
+  const inner = n.childNodes.map(cellText).join('');
+  return n.tagName && !INLINE.has(n.tagName) ? ` ${inner} ` : inner;
+}
+
 class HtmlReader {
   readonly items: DocItem[] = [];
   private buffer = '';
@@ -152,7 +173,10 @@ class HtmlReader {
         const code = (n.childNodes ?? []).find((c) => c.tagName === 'code');
         const cls = `${attr(n, 'class') ?? ''} ${code ? (attr(code, 'class') ?? '') : ''}`;
         const lang = /(?:language|lang)-([\w+#-]+)/.exec(cls)?.[1];
-        const text = textContent(n).replace(/^\n/, '').replace(/\s+$/, '');
+        // The pre's own text, not textContent's spacing around a block; a first line break (after
+        // `<pre>` or `<pre><code>`) starts the block, not its text.
+        const inner = (n.childNodes ?? []).map(textContent).join('');
+        const text = inner.replace(/^[ \t]*\r?\n/, '').replace(/\s+$/, '');
         if (text) this.items.push({ cls: 'code', text, ...(lang ? { language: lang } : {}) });
         return;
       }
@@ -215,7 +239,7 @@ class HtmlReader {
         while (grid[r][c]) c++;
         const rs = Math.min(MAX_SPAN, Math.max(1, Number(attr(td, 'rowspan') ?? 1) || 1));
         const cs = Math.min(MAX_SPAN, Math.max(1, Number(attr(td, 'colspan') ?? 1) || 1));
-        const text = tidy(textContent(td));
+        const text = tidy(cellText(td));
         for (let i = 0; i < rs && r + i < trs.length; i++) {
           grid[r + i] ??= [];
           for (let j = 0; j < cs; j++) {

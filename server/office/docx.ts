@@ -1,13 +1,14 @@
 /**
  * A Word document (DOCX, WordprocessingML) → Folio's items, read from the file's own structure:
  * headings by outline level and style, lists with their numbering (numbering.ts), tables with
- * merged cells, pictures with their captions, text boxes after the paragraph that anchors them,
+ * merged cells, pictures with their captions, charts with their data (chart.ts), text boxes after the paragraph that anchors them,
  * equations as LaTeX (omml.ts), footnotes and endnotes, page headers and footers as furniture.
  * The whole document is one page (Word's pages are made by its layout engine, not the file).
  */
 import type { DocItem, InlinePart, OtslCell } from '../model/items';
 import { Numbering, type ListLabel } from './numbering';
 import { ommlToLatex } from './omml';
+import { readChart } from './chart';
 import type { OfficePackage, Relationship } from './package';
 import { LETTER, type ReadOptions, type StructuredDocument } from './types';
 import { descendants, kid, kidPath, kids, textOf, type XmlElement } from './xml';
@@ -256,7 +257,7 @@ class DocxReader {
     }
   }
 
-  /** A drawing: its pictures (DrawingML blips, VML image data) and its text boxes. */
+  /** A drawing: its pictures (DrawingML blips, VML image data), its charts (title and data, chart.ts) and its text boxes. */
   private drawing(el: XmlElement, acc: Runs): void {
     const boxes = descendants(el, 'w:txbxContent');
     acc.boxes.push(...boxes);
@@ -264,8 +265,11 @@ class DocxReader {
       ...descendants(el, 'a:blip').map((b) => b.attrs['r:embed'] ?? b.attrs['r:link']),
       ...descendants(el, 'v:imagedata').map((b) => b.attrs['r:id']),
     ].filter((x): x is string => !!x);
-    if (ids.length === 0 && boxes.length === 0 && descendants(el, 'wps:wsp').length === 0) return;
     for (const id of ids) acc.pictures.push(this.picture(id));
+    for (const c of descendants(el, 'c:chart')) {
+      const rel = this.rels.get(c.attrs['r:id'] ?? '');
+      acc.pictures.push(readChart(this.pkg, rel && !rel.external ? rel.target : undefined));
+    }
   }
 
   private picture(relId: string): DocItem {

@@ -316,6 +316,26 @@ function drawingOf(pkg: OfficePackage, sheetPart: string, sheet: XmlElement | un
   return rel && !rel.external && rel.type === 'drawing' ? rel.target : undefined;
 }
 
+/** A sheet's filled cells ("row,col" → text), at most `budget` of them. */
+function readCells(
+  sheet: XmlElement | undefined,
+  ctx: CellContext,
+  budget: number,
+): { cells: Map<string, string>; truncated: boolean } {
+  const cells = new Map<string, string>();
+  for (const row of kids(kid(sheet, 's:sheetData'), 's:row')) {
+    for (const c of kids(row, 's:c')) {
+      if (cells.size >= budget) return { cells, truncated: true };
+      const at = cellRef(c.attrs.r ?? '');
+      if (!at) continue;
+      const value = cellValue(c, ctx);
+      if (value.trim() === '') continue;
+      cells.set(`${at.row},${at.col}`, value);
+    }
+  }
+  return { cells, truncated: false };
+}
+
 export function readXlsx(pkg: OfficePackage, opts: ReadOptions = {}): StructuredDocument {
   const main = [...pkg.rels('').values()].find((r) => r.type === 'officeDocument' && !r.external)?.target;
   const bookPart = main && pkg.has(main) ? main : 'xl/workbook.xml';
@@ -346,22 +366,10 @@ export function readXlsx(pkg: OfficePackage, opts: ReadOptions = {}): Structured
       continue;
     }
     const sheet = pkg.xml(rel.target);
-    const cells = new Map<string, string>();
-    for (const row of kids(kid(sheet, 's:sheetData'), 's:row')) {
-      for (const c of kids(row, 's:c')) {
-        if (cellsRead >= maxCells) {
-          truncated = true;
-          break;
-        }
-        const at = cellRef(c.attrs.r ?? '');
-        if (!at) continue;
-        const value = cellValue(c, ctx);
-        if (value.trim() === '') continue;
-        cells.set(`${at.row},${at.col}`, value);
-        cellsRead++;
-      }
-      if (truncated) break;
-    }
+    const read = readCells(sheet, ctx, maxCells - cellsRead);
+    const cells = read.cells;
+    cellsRead += cells.size;
+    truncated = read.truncated;
     const merges: Merge[] = [];
     for (const m of kids(kid(sheet, 's:mergeCells'), 's:mergeCell')) {
       const [a, b] = (m.attrs.ref ?? '').split(':');

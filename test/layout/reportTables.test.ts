@@ -9,7 +9,9 @@
  *   centred on both;
  * - MORAN's Table 4 (booktabs-style rules, rows "Only ASRN / MORAN without FP / MORAN with FP"
  *   in one band) and Table 2, whose "1×32×100" (a × in the math font between numbers) came out
- *   as "1 × 32 × 100".
+ *   as "1 × 32 × 100";
+ * - issue 40: a header boxed by double rules, multi-line header cells, a typed table's narrow
+ *   columns, a leader-dot list (the last test).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -52,6 +54,32 @@ test("an invoice's total under its amounts column is the table's last row, not a
     'pdfua-invoice-p1-03',
     'pdfua-invoice-p1-04',
     'pdfua-invoice-p1-05',
+  ];
+  const { failed, ran } = await failingSetTests(ids);
+  assert.equal(ran.length, ids.length);
+  assert.deepEqual(failed, []);
+});
+
+test('issue 40: a header boxed by double rules, multi-line header cells, typed narrow columns, leader dots', async () => {
+  // ERDC's conversion table: the header row boxed by double rules, each row's column rules
+  // stopping at the inner line (the header was a one-row frame, its text paragraphs); APA's
+  // "Percentage of / targets with / segment in" beside "Total number / of trials per /
+  // participant" (each line was a header row); the typed memo's "Marks checked Destroyed
+  // Damaged", one space apart over four columns; the report's leader-dot cost list.
+  const ids = [
+    'erdc-p10-02',
+    'erdc-p10-03',
+    'erdc-p10-05',
+    'erdc-p10-06',
+    'apa7short-p1-08',
+    'madememo-p1-05',
+    'madememo-p1-06',
+    'madememo-p1-07',
+    'madememo-p1-08',
+    'madememo-p1-11',
+    'madereport-p1-12',
+    'madereport-p1-13',
+    'madereport-p1-14',
   ];
   const { failed, ran } = await failingSetTests(ids);
   assert.equal(ran.length, ids.length);

@@ -132,3 +132,26 @@ test('Markdown: raw HTML blocks are read as HTML (a table, a div of paragraphs a
     'an HTML comment is no text',
   );
 });
+
+test('HTML: a list in a table cell keeps its markers; <pre><code> starts at its first line of code', () => {
+  const cells = read(docling('html', 'table_03.html'))
+    .pages[0].items.filter((i) => i.cls === 'table')
+    .flatMap(cellsOf)
+    .flat();
+  assert.ok(cells.includes('- First item - Second item - Third item'), cells.join(' | '));
+  const rich = read(docling('html', 'html_rich_table_cells.html'))
+    .pages[0].items.filter((i) => i.cls === 'table')
+    .flatMap(cellsOf)
+    .flat();
+  assert.ok(rich.includes('1. Fly south in winter 2. Build nest on ground'), rich.join(' | '));
+  const code = read(docling('html', 'html_code_snippets.html')).pages[0].items.find((i) => i.cls === 'code')!;
+  assert.ok(code.text.startsWith('from docling.document_converter import'), JSON.stringify(code.text.slice(0, 20)));
+});
+
+test('DOCX: a chart in a drawing is a chart item with its series as a table', () => {
+  const its = read(docling('docx', 'drawingml.docx')).pages[0].items;
+  const chart = its.find((i) => i.cls === 'chart')!;
+  assert.ok(chart, its.map((i) => i.cls).join(' '));
+  assert.deepEqual(cellsOf(chart)[0], ['', 'Series 1', 'Series 2', 'Series 3']);
+  assert.deepEqual(cellsOf(chart)[1], ['Category 1', '4.3', '2.4', '2']);
+});

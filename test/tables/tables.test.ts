@@ -4,7 +4,8 @@
  * - merged cells in DOCX tables (horizontal, vertical) come out as lcel / ucel;
  * - alignment tables (no rules) beside a text column do not swallow the text column;
  * - cell F1 over the docling-src-rendered files whose ground truth has tables;
- * - no table at all on the corpus files whose ground truth has none (false tables are costly).
+ * - no table at all on the corpus files whose ground truth has none (false tables are costly);
+ * - column rules all broken at one height end a row where no row rule is drawn (issue 40).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -153,4 +154,19 @@ test('a region the user marks as a table becomes one even without rules or clear
   // Columns 2 and 3 share a column here: the colspan cells leave no gap between them.
   assert.match(text(t.rows.length - 1), /^Row 3, Col 1 \| Row 3, Col 2 Row 3, Col 3$/);
   assert.equal(t.spanIndices.length, region.spans.length);
+});
+
+test('column rules all broken at one height end a row: a shaded header over the first row (normal_4pages p2)', async () => {
+  // The Korean report's table: no rule under its shaded header row, but every column rule stops
+  // and starts again under it; header and first row were one cell of two lines each. The OTSL
+  // page's column rules break at every text line, through cells spanning two rows too: there a
+  // break says nothing and the spans stay (the first test of this file).
+  const pages = await pageContents(corpusPath('docling/pdf/normal_4pages.pdf'), 2);
+  const [t] = detectTables(pages[1]!);
+  assert.ok(t, 'no table');
+  const cells = t.rows.slice(0, 2).map((r) => r.map((c) => `${c.tag}:${c.text}`));
+  assert.deepEqual(cells, [
+    ['ched:구분', 'ched:개정전', 'ched:개정후'],
+    ['fcel:분류', 'fcel:1군 감염병', 'fcel:1급 감염병'],
+  ]);
 });

@@ -10,6 +10,7 @@
 import type { TextSpan } from '../../model/content';
 import type { Grid } from './grid';
 import { columnMajorListGutters, textColumnGutters, type TextColumns } from './notTable';
+import { splitAtColumnGaps } from './narrowCols';
 
 interface Piece {
   x0: number;
@@ -43,6 +44,8 @@ interface Line {
 const CELL_GAP_EM = 0.3;
 /** Gap that certainly separates two runs of words (wider than any justified word space). */
 const PROSE_GAP_EM = 1.2;
+/** A run wider than a third of the page is prose with more words than this (narrowCols.ts). */
+const PROSE_WORDS = 4;
 const MIN_LINES = 3;
 const MIN_GAPS = 2;
 
@@ -80,7 +83,16 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepPro
       const prose = new Set<number>();
       const proseRuns: [number, number][] = [];
       const coarse = group(spans, ms, PROSE_GAP_EM);
-      const isProse = coarse.map((run) => !keepProse && (run.chars > 45 || run.x1 - run.x0 > 0.33 * pageWidth));
+      // A wide run is prose when it holds a sentence's words: a header line of a typed table
+      // ("Marks checked Destroyed Damaged", one space between cells) is as wide with four.
+      const words = (run: Piece) =>
+        run.spans
+          .map((i) => spans[i]!.text.trim())
+          .join(' ')
+          .split(/\s+/).length;
+      const isProse = coarse.map(
+        (run) => !keepProse && (run.chars > 45 || (run.x1 - run.x0 > 0.33 * pageWidth && words(run) > PROSE_WORDS)),
+      );
       // A run of another size touching a prose run is that sentence going on (the raised "A" of
       // "LaTeX", a word in a code font), not a cell: it joins the prose run beside it.
       for (let changed = !keepProse; changed;) {
@@ -122,7 +134,13 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepPro
       const near = all.filter(
         (o, j) => Math.abs(j - k) === 1 && Math.abs((o.y0 + o.y1) / 2 - (l.y0 + l.y1) / 2) < 1.6 * (l.y1 - l.y0),
       );
-      const pieces = l.pieces.filter((p) => !near.some((o) => o.prose.some(([a, b]) => p.x0 < b && p.x1 > a)));
+      const underProse = (p: { x0: number; x1: number }) =>
+        near.some((o) => o.prose.some(([a, b]) => p.x0 < b && p.x1 > a));
+      // Three runs of words or more (apart by more than a word space) under the paragraph are a
+      // table's last row set close above it ("Riverside 19 2 0" over "Running costs for the
+      // quarter"), not a line of it ("listed below by route." is one run).
+      if (l.runs.filter(([x0, x1]) => underProse({ x0, x1 })).length >= 3) return l;
+      const pieces = l.pieces.filter((p) => !underProse(p));
       return { ...l, pieces };
     });
 }
@@ -240,7 +258,8 @@ export function alignedGrids(
   pageWidth: number,
   columns: TextColumns[] = [],
 ): Grid[] {
-  const all = lines(spans, taken, pageWidth);
+  // Runs holding two narrow columns' words are cut at the columns' gap (narrowCols.ts).
+  const all = splitAtColumnGaps(lines(spans, taken, pageWidth), spans, (l) => CELL_GAP_EM * l.size);
   const cuts = [-Infinity, ...gutters(all), Infinity];
   const grids: Grid[] = [];
   for (let b = 0; b + 1 < cuts.length; b++) {

@@ -22,6 +22,8 @@ import type { Rule, TextSpan } from '../../model/content';
 import { normalizeSpanText } from '../lines/normalize';
 import { isTableCaptionLine, isTableCaptionStart } from '../blocks/captions';
 import { markBases } from './marks';
+import { continuedPieces, partialHeaderRule, subheadings } from './spanHeads';
+import { joinCell, pageWords, type PageWords } from './cellJoin';
 
 export interface HruleTable {
   bbox: BBox;
@@ -164,6 +166,15 @@ function colOf(p: Piece, cols: [number, number][]): number[] {
 function headCols(p: Piece, cols: [number, number][], head: TLine[] = []): number[] {
   const cs = colOf(p, cols);
   if (cs.length > 1) return cs;
+  // A group heading centred over two or more sub-headings spans their columns (spanHeads.ts).
+  const line = head.find((l) => l.pieces.includes(p));
+  const subs = line ? subheadings(p, line, head) : undefined;
+  if (subs) {
+    const under = subs.flatMap((q) => colOf(q, cols));
+    const lo = Math.min(...under);
+    const hi = Math.max(...under);
+    if (hi > lo) return Array.from({ length: hi - lo + 1 }, (_, k) => lo + k);
+  }
   const w = p.x1 - p.x0;
   const stacked = head.some((l) =>
     l.pieces.some((q) => q !== p && Math.min(q.x1, p.x1) - Math.max(q.x0, p.x0) > 0.5 * Math.min(w, q.x1 - q.x0)),
@@ -180,18 +191,10 @@ function headCols(p: Piece, cols: [number, number][], head: TLine[] = []): numbe
   return cs;
 }
 
-/** Joins a cell's lines: a word broken in a narrow column ("HellaSw" + "ag") joins without a space. */
-function joinCell(prev: string, next: string, prevFull: boolean): string {
-  if (!prev) return next;
-  if (!next) return prev;
-  if (/[-‐]$/.test(prev) && /^\p{Ll}/u.test(next)) return prev + next;
-  if (prevFull && !/\s/.test(prev) && /^\p{Ll}/u.test(next) && /\p{L}$/u.test(prev)) return prev + next;
-  return `${prev} ${next}`;
-}
-
 export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>, pageWidth: number): HruleTable[] {
   const hs = mergePieces(rules.filter((r) => r.y1 - r.y0 <= 2.5 && r.x1 - r.x0 >= 3)).filter(horizontal);
-  if (!hs.length) return captionTables(spans, taken, pageWidth);
+  const words = pageWords(spans);
+  if (!hs.length) return captionTables(spans, taken, pageWidth, words);
   // Rules of one table: similar left and right ends (cmidrules are shorter and sit inside).
   const used = new Set<Rule>();
   const out: HruleTable[] = [];
@@ -222,6 +225,7 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
       const bottom = fam[fam.length - 1]!;
       let region: TLine[];
       let headerEnd: number; // y below which the body starts
+      let headRule: Rule | undefined; // a partial rule that ends the header (not a cmidrule)
       if (fam.length >= 2 && bottom.y0 - top.y0 > 10) {
         region = between(top, bottom);
         const near = linesIn(
@@ -239,7 +243,11 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
           // The header ends at the first full-width rule under the top one (booktabs' midrule).
           const mid = fam.find((r) => r !== top && r !== bottom && r.y0 > top.y1 + 2);
           headerEnd = mid ? mid.y0 : top.y1;
-          if (!mid && region.length) headerEnd = (region[0]!.y1 + (region[1]?.y0 ?? region[0]!.y1)) / 2;
+          // No full-width rule: a stacked header's rule stopped by a cell spanning its rows
+          // (spanHeads.ts), else the first line alone.
+          headRule = mid ? undefined : partialHeaderRule(hs, top, bottom, region);
+          if (headRule) headerEnd = headRule.y0;
+          else if (!mid && region.length) headerEnd = (region[0]!.y1 + (region[1]?.y0 ?? region[0]!.y1)) / 2;
         }
       } else {
         // One rule: the header row above it, the body below it until the text stops being a table.
@@ -261,7 +269,8 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
         region,
         headerEnd,
         top,
-        hs.filter((r) => r.x1 - r.x0 < top.x1 - top.x0 - 8 && r.x0 >= top.x0 - 2 && r.x1 <= top.x1 + 2),
+        hs.filter((r) => r !== headRule && isCmidrule(r, top)),
+        words,
       );
       if (!t) continue;
       for (const r of fam) used.add(r);
@@ -269,8 +278,13 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
       out.push(t);
     }
   }
-  out.push(...captionTables(spans, taken, pageWidth));
+  out.push(...captionTables(spans, taken, pageWidth, words));
   return out;
+}
+
+/** A shorter rule inside the table's width: a cmidrule under a spanning header cell. */
+function isCmidrule(r: Rule, top: Rule): boolean {
+  return r.x1 - r.x0 < top.x1 - top.x0 - 8 && r.x0 >= top.x0 - 2 && r.x1 <= top.x1 + 2;
 }
 
 /**
@@ -278,7 +292,7 @@ export function hruleTables(spans: TextSpan[], rules: Rule[], taken: Set<number>
  * caption says a table follows, so the aligned lines under it are read like a ruled table whose
  * first line is the header. Prose under a caption fails the table test and stays text.
  */
-function captionTables(spans: TextSpan[], taken: Set<number>, pageWidth: number): HruleTable[] {
+function captionTables(spans: TextSpan[], taken: Set<number>, pageWidth: number, words: PageWords): HruleTable[] {
   const out: HruleTable[] = [];
   const free = spans
     .map((_, i) => i)
@@ -315,7 +329,7 @@ function captionTables(spans: TextSpan[], taken: Set<number>, pageWidth: number)
     const x1 = Math.max(...body.flatMap((l) => l.pieces.map((p) => p.x1)));
     if (proseColumns(body, pageWidth)) continue;
     const top: Rule = { x0: x0 - 1, x1: x1 + 1, y0: cap.y1, y1: cap.y1 };
-    const t = buildTable(body, (body[0]!.y1 + body[1]!.y0) / 2, top, []);
+    const t = buildTable(body, (body[0]!.y1 + body[1]!.y0) / 2, top, [], words);
     if (!t) continue;
     for (const i of t.spanIndices) taken.add(i);
     out.push(t);
@@ -492,7 +506,108 @@ function paddedRows(body: TLine[], gaps: number[], cols: [number, number][], siz
   return small > 0 && stacked <= small * 0.2 ? inner + 0.01 : undefined;
 }
 
-function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]): HruleTable | undefined {
+interface Row {
+  cells: string[][];
+  full: boolean[];
+  span: (number[] | undefined)[];
+  y0: number;
+  y1: number;
+  x0: number;
+}
+
+function emptyRow(l: TLine, cols: [number, number][]): Row {
+  const C = cols.length;
+  return {
+    cells: Array.from({ length: C }, () => []),
+    full: Array(C).fill(false),
+    span: Array(C).fill(undefined),
+    y0: l.y0,
+    y1: l.y1,
+    x0: Math.min(...l.pieces.filter((p) => colOf(p, cols)[0] === 0).map((p) => p.x0)),
+  };
+}
+
+/**
+ * Header rows: lines above the header rule. A line with a cell spanning columns (or a cmidrule
+ * under it) is a header row of its own, and the lines under it that go on with its cells join
+ * them; other lines are one row with broken cells.
+ */
+function headerRows(head: TLine[], cols: [number, number][], cmid: Rule[], words: PageWords, widest: number[]): Row[] {
+  const headRows: Row[] = [];
+  const newRow = (l: TLine): Row => emptyRow(l, cols);
+  let merged: Row | undefined;
+  // The row a spanning line made: the lines under it that continue its cells join them.
+  let spanRow: SpanRow | undefined;
+  head.forEach((l) => {
+    if (continueSpanRow(l, spanRow, cmid, words)) return;
+    spanRow = undefined;
+    const spanning =
+      l.pieces.some((p) => headCols(p, cols, head).length > 1) ||
+      cmid.some((r) => r.y0 > l.y1 - 1 && r.y0 < l.y1 + l.size * 0.9);
+    if (spanning) {
+      const row = newRow(l);
+      const at = new Map<Piece, number>();
+      for (const p of l.pieces) {
+        const cs = headCols(p, cols, head);
+        row.cells[cs[0]!]!.push(p.text);
+        at.set(p, cs[0]!);
+        if (cs.length > 1) row.span[cs[0]!] = cs;
+      }
+      headRows.push(row);
+      spanRow = { cells: row.cells, line: l, cols: at };
+      merged = undefined;
+      return;
+    }
+    merged ??= (() => {
+      const r = newRow(l);
+      headRows.push(r);
+      return r;
+    })();
+    for (const p of l.pieces) {
+      const c = colOf(p, cols)[0]!;
+      const cell = merged.cells[c]!;
+      const joined = joinCell(cell.join(' '), p.text, merged.full[c]!, words);
+      cell.length = 0;
+      cell.push(joined);
+      merged.full[c] = p.x1 - p.x0 >= widest[c]! * 0.85;
+    }
+  });
+  return headRows;
+}
+
+/** A spanning header row's cells, its last line, and the cell each piece of that line went to. */
+interface SpanRow {
+  cells: string[][];
+  line: TLine;
+  cols: Map<Piece, number>;
+}
+
+/**
+ * Joins header line `l` to the cells of the spanning header row above it when it goes on with
+ * them (a multi-line header cell, spanHeads.ts `continuedPieces`); false when it is a row of its own.
+ */
+function continueSpanRow(l: TLine, at: SpanRow | undefined, cmid: Rule[], words: PageWords): boolean {
+  const under = at ? continuedPieces(l, at.line, cmid) : undefined;
+  if (!at || !under) return false;
+  l.pieces.forEach((p, k) => {
+    const c = at.cols.get(under[k]!)!;
+    const cell = at.cells[c]!;
+    const joined = joinCell(cell.join(' '), p.text, false, words);
+    cell.length = 0;
+    cell.push(joined);
+    at.cols.set(p, c);
+  });
+  at.line = l;
+  return true;
+}
+
+function buildTable(
+  lines: TLine[],
+  headerEnd: number,
+  top: Rule,
+  cmid: Rule[],
+  words: PageWords,
+): HruleTable | undefined {
   const head = lines.filter((l) => l.y1 <= headerEnd + 1);
   const body = lines.filter((l) => l.y0 >= headerEnd - 1);
   if (body.length < 2 || lines.length < 3) return undefined;
@@ -529,23 +644,8 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
 
   // Body rows: a line continues the row above when it leaves the first column empty (wrapped
   // cells in other columns) or when rows are padded and it sits tighter than rows do.
-  type Row = {
-    cells: string[][];
-    full: boolean[];
-    span: (number[] | undefined)[];
-    y0: number;
-    y1: number;
-    x0: number;
-  };
   const rows: Row[] = [];
-  const newRow = (l: TLine): Row => ({
-    cells: Array.from({ length: C }, () => []),
-    full: Array(C).fill(false),
-    span: Array(C).fill(undefined),
-    y0: l.y0,
-    y1: l.y1,
-    x0: Math.min(...l.pieces.filter((p) => colOf(p, cols)[0] === 0).map((p) => p.x0)),
-  });
+  const newRow = (l: TLine): Row => emptyRow(l, cols);
   const firstX = (r: Row) => r.x0;
   body.forEach((l, k) => {
     const gap = k > 0 ? gaps[k - 1]! : Infinity;
@@ -588,7 +688,7 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
       const cs = colOf(p, cols);
       const c = cs[0]!;
       const cell = row.cells[c]!;
-      const joined = joinCell(cell.join(' '), p.text, row.full[c]!);
+      const joined = joinCell(cell.join(' '), p.text, row.full[c]!, words);
       cell.length = 0;
       cell.push(joined);
       row.full[c] = p.x1 - p.x0 >= widest[c]! * 0.85;
@@ -596,40 +696,7 @@ function buildTable(lines: TLine[], headerEnd: number, top: Rule, cmid: Rule[]):
     }
   });
 
-  // Header rows: lines above the header rule. A line with a cell spanning columns (or a
-  // cmidrule under it) is a header row of its own; other lines are one row with broken cells.
-  const headRows: Row[] = [];
-  let merged: Row | undefined;
-  head.forEach((l) => {
-    const spanning =
-      l.pieces.some((p) => headCols(p, cols, head).length > 1) ||
-      cmid.some((r) => r.y0 > l.y1 - 1 && r.y0 < l.y1 + l.size * 0.9);
-    if (spanning) {
-      const row = newRow(l);
-      for (const p of l.pieces) {
-        const cs = headCols(p, cols, head);
-        row.cells[cs[0]!]!.push(p.text);
-        if (cs.length > 1) row.span[cs[0]!] = cs;
-      }
-      headRows.push(row);
-      merged = undefined;
-      return;
-    }
-    merged ??= (() => {
-      const r = newRow(l);
-      headRows.push(r);
-      return r;
-    })();
-    for (const p of l.pieces) {
-      const c = colOf(p, cols)[0]!;
-      const cell = merged.cells[c]!;
-      const joined = joinCell(cell.join(' '), p.text, merged.full[c]!);
-      cell.length = 0;
-      cell.push(joined);
-      merged.full[c] = p.x1 - p.x0 >= widest[c]! * 0.85;
-    }
-  });
-
+  const headRows = headerRows(head, cols, cmid, words, widest);
   const toOtsl = (r: Row, header: boolean): OtslCell[] => {
     const out: OtslCell[] = [];
     for (let c = 0; c < C; c++) {

@@ -15,6 +15,7 @@ import type { TextColumns } from './notTable';
 export type { TextColumns } from './notTable';
 import { hruleTables } from './hrules';
 import { refineRuledGrid } from './rows';
+import { leaderTables } from './leaders';
 
 export interface DetectedTable {
   /** Box in points, top-left origin. */
@@ -99,6 +100,12 @@ export function detectTables(content: PageContent, opts: DetectOptions = {}): De
       ruledGrids(content.rules).sort((a, b) => area(b) - area(a)),
       true,
     );
+    // Rows joined by leader dots ("Item . . . . 0.47"): the dots are the column gap, so the
+    // rows are read before the rule and alignment sources split them elsewhere. No header row.
+    for (const t of leaderTables(content.spans, taken)) {
+      for (const i of t.spanIndices) taken.add(i);
+      out.push(t);
+    }
     // Tables with horizontal rules only (booktabs, a rule under the header row).
     for (const t of hruleTables(content.spans, content.rules, taken, content.width)) {
       const rows = pruneEmpty(t.rows);

@@ -19,6 +19,8 @@ interface VSeg {
 
 /** Points within which two rule positions count as the same line (rules are drawn ~0.5–1.5 pt wide). */
 const TOL = 2;
+/** Gap between the two lines of a double rule (≈ 2–3 pt) that a column rule may jump. */
+const DOUBLE_GAP = 3.5;
 /** More rules than this on a page is a drawing (a chart, a hatch pattern), not a table frame. */
 const MAX_RULES = 4000;
 
@@ -60,7 +62,11 @@ function frames(h: HSeg[], v: VSeg[]): { h: HSeg[]; v: VSeg[] }[] {
     for (let j = i + 1; j < v.length; j++) {
       const a = v[i]!;
       const b = v[j]!;
-      if (Math.abs(a.x - b.x) <= TOL && a.y0 <= b.y1 + TOL && b.y0 <= a.y1 + TOL) join(h.length + i, h.length + j);
+      // A column rule broken where a double rule crosses it (a header boxed by double rules:
+      // each row's verticals stop at the inner line) is one rule: the header and the body are
+      // one frame, not a one-row table whose text spills out as paragraphs.
+      if (Math.abs(a.x - b.x) <= TOL && a.y0 <= b.y1 + DOUBLE_GAP && b.y0 <= a.y1 + DOUBLE_GAP)
+        join(h.length + i, h.length + j);
     }
   const groups = new Map<number, { h: HSeg[]; v: VSeg[] }>();
   const get = (i: number) => {
@@ -115,6 +121,29 @@ function covered(a0: number, a1: number, intervals: [number, number][]): number 
   return total;
 }
 
+/**
+ * Row borders drawn only by the column rules: where every column rule of a frame stops and
+ * starts again at one height (word processors draw each row's cell borders on their own), a row
+ * ends there even when no horizontal rule is drawn (a shaded header row over the first body
+ * row: the two were one cell holding both lines). Returns those borders as rules across the frame.
+ */
+function jointRules(v: VSeg[], h: HSeg[], x0: number, x1: number): HSeg[] {
+  // Only where the column rules run on through row rules: a producer that breaks them at every
+  // row rule and every text line (each line's cell borders drawn alone, spanned cells too) says
+  // nothing by a break.
+  const through = v.some((s) => h.some((r) => r.y > s.y0 + TOL && r.y < s.y1 - TOL && r.x0 <= s.x && r.x1 >= s.x));
+  if (!through) return [];
+  const byX = cluster(
+    v.map((s) => s.x),
+    TOL,
+  ).map((x) => v.filter((s) => Math.abs(s.x - x) <= TOL));
+  if (byX.length < 2) return [];
+  const joints = (segs: VSeg[]) =>
+    segs.flatMap((a) => segs.filter((b) => b !== a && Math.abs(b.y0 - a.y1) <= TOL).map((b) => (a.y1 + b.y0) / 2));
+  const [first, ...rest] = byX.map(joints);
+  return first!.filter((y) => rest.every((ys) => ys.some((z) => Math.abs(z - y) <= TOL))).map((y) => ({ y, x0, x1 }));
+}
+
 /** Grids of the ruled tables on a page. */
 export function ruledGrids(rules: Rule[]): Grid[] {
   if (rules.length > MAX_RULES) return [];
@@ -125,6 +154,7 @@ export function ruledGrids(rules: Rule[]): Grid[] {
     const x1 = Math.max(...f.h.map((s) => s.x1), ...f.v.map((s) => s.x));
     const y0 = Math.min(...f.v.map((s) => s.y0), ...f.h.map((s) => s.y));
     const y1 = Math.max(...f.v.map((s) => s.y1), ...f.h.map((s) => s.y));
+    f.h.push(...jointRules(f.v, f.h, x0, x1));
     // The frame's outer edges bound the grid even where no rule is drawn (open-sided tables).
     const xs = spaced(cluster([x0, x1, ...f.v.map((s) => s.x)], TOL + 1));
     const ys = spaced(cluster([y0, y1, ...f.h.map((s) => s.y)], TOL + 1));
