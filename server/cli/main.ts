@@ -23,7 +23,7 @@ import { engineOptions } from '../convertCommand/engineOptions';
 import { exportProblem } from '../convertCommand/exportCheck';
 import { linkedAssetsFolder } from '../convertCommand/pictures';
 import { commandBundle } from './commandBundle';
-import { EXIT_CODES } from './exitCodes';
+import { EXIT_CODES } from '../exitCodes';
 import { FolioError, kindOf, messageOf, UsageError } from '../errors';
 import { tmpdir } from 'node:os';
 import { startupMark } from '../util/startupTrace';
