@@ -48,6 +48,8 @@ const nodeEntries = [
   // The VLM worker's look-ahead thread: the next page's tiles while this one decodes (issue 38).
   ['server/vlm/preprocessWorker.ts', 'dist/preprocessWorker.js'],
   ['server/export/exportWorker.ts', 'dist/exportWorker.js'],
+  // Office/HTML/Markdown/CSV reading, off the caller's thread (server/convert/structuredInput.ts).
+  ['server/convert/structuredWorker.ts', 'dist/structuredWorker.js'],
   // `folio serve`'s chunk answers, off the service's event loop (server/serve/chunkInWorker.ts).
   ['server/serve/chunkWorker.ts', 'dist/serveChunkWorker.js'],
   // dist/cli.js is a small launcher (it starts the first page worker) that loads dist/cli-main.js.

@@ -4,7 +4,7 @@
  * gives its sentence for people. Shared by the backend and the extension (src/ may import this
  * module and protocol.ts, nothing else of server/), so it imports only the protocol.
  */
-import { ERROR_KIND_CODES, type ErrorKind } from './protocol';
+import { ERROR_KIND_CODES, type ConvertSummary, type ErrorKind, type PageError } from './protocol';
 
 const KIND_BY_CODE = new Map<number, ErrorKind>(
   Object.entries(ERROR_KIND_CODES).map(([kind, code]) => [code, kind as ErrorKind]),
@@ -31,4 +31,14 @@ export function kindOf(e: unknown): ErrorKind {
 /** The sentence of anything thrown (an Error's message, else its string form). */
 export function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * A conversion where pages failed and none converted: the first page's error as the document's
+ * (its kind, and one sentence), for every surface that then writes nothing. Undefined otherwise.
+ */
+export function nothingConverted(summary: Pick<ConvertSummary, 'pagesDone' | 'pageErrors'>): PageError | undefined {
+  const first = summary.pageErrors[0];
+  if (summary.pagesDone.length > 0 || !first) return undefined;
+  return { ...first, message: `no page could be converted (${first.message})` };
 }

@@ -7,7 +7,7 @@
 import { FolioErrorCodes, type ErrorKind } from '../common/protocol';
 import { kindOfCode } from '../common/errorKinds';
 
-export { kindOf, kindOfCode, messageOf } from '../common/errorKinds';
+export { kindOf, kindOfCode, messageOf, nothingConverted } from '../common/errorKinds';
 
 export type FolioErrorCode = (typeof FolioErrorCodes)[keyof typeof FolioErrorCodes];
 

@@ -108,6 +108,16 @@ export async function runOfficeSet(repo: string, o: OfficeSetOptions): Promise<n
     `the office set (${data})`,
     "It holds Docling's test documents and ground truth (eval/office/docling/); check --only.",
   );
+  const made = compareMade(repo, out, o);
+  const report = reportOf(rows, made, readFileSync(join(data, 'SOURCE.md'), 'utf8'));
+  writeFileSync(join(out, 'report.md'), report);
+  console.log(`\nreport: ${join(out, 'report.md')}`);
+  const failed = rows.filter((r) => r.error).length;
+  return failed > 0 ? 1 : 0;
+}
+
+/** Prints the tables and answers the Markdown report: per format, per document, the LibreOffice pairs. */
+function reportOf(rows: DocRow[], made: { head: string[]; rows: string[][] }, source: string): string {
   const head = [
     'format',
     'docs',
@@ -120,31 +130,7 @@ export async function runOfficeSet(repo: string, o: OfficeSetOptions): Promise<n
     'table cell F1',
     'TEDS',
   ];
-  const table: string[][] = [];
-  let worst = 0;
-  for (const format of OFFICE_FORMATS) {
-    const mine = rows.filter((r) => r.format === format);
-    if (mine.length === 0) continue;
-    const scored = mine.flatMap((r) => (r.scores ? [r.scores] : []));
-    // A document Folio failed on counts as NED 1: it gave no text at all.
-    const neds = mine.map((r) => r.scores?.ned ?? 1);
-    const m = meanScores(scored);
-    const nedMean = neds.reduce((a, b) => a + b, 0) / neds.length;
-    const keptNeds = mine.map((r) => r.nedKept ?? 1);
-    worst = Math.max(worst, nedMean);
-    table.push([
-      format,
-      String(mine.length),
-      String(mine.length - scored.length),
-      fmt(nedMean),
-      fmt(median(neds)),
-      fmt(keptNeds.reduce((a, b) => a + b, 0) / keptNeds.length),
-      fmt(m.headingF1?.mean),
-      fmt(m.listF1?.mean),
-      fmt(m.tableCellF1?.mean),
-      fmt(m.teds?.mean),
-    ]);
-  }
+  const table = formatRows(rows);
   const perDoc = rows.map((r) => [
     r.format,
     r.name,
@@ -156,7 +142,6 @@ export async function runOfficeSet(repo: string, o: OfficeSetOptions): Promise<n
     fmt(r.scores?.tableCellF1),
     r.error ?? '',
   ]);
-  const made = compareMade(repo, out, o);
   const docHead = [
     'format',
     'document',
@@ -180,10 +165,10 @@ export async function runOfficeSet(repo: string, o: OfficeSetOptions): Promise<n
     console.log('\n== office: LibreOffice documents, DOCX vs its PDF export through Folio ==');
     console.log(textTable(made.head, made.rows));
   }
-  const report = [
+  return [
     '# Office/HTML set (issue 41)',
     '',
-    `Folio's Markdown against Docling's ground truth (eval/office/docling/, Docling ${readFileSync(join(data, 'SOURCE.md'), 'utf8').match(/commit ([0-9a-f]{7,40})/)?.[1] ?? ''}); NED after inline Markdown is stripped on both sides (eval/metrics/score.ts).`,
+    `Folio's Markdown against Docling's ground truth (eval/office/docling/, Docling ${source.match(/commit ([0-9a-f]{7,40})/)?.[1] ?? ''}); NED after inline Markdown is stripped on both sides (eval/metrics/score.ts).`,
     '',
     markdownTable(head, table),
     '',
@@ -199,10 +184,34 @@ export async function runOfficeSet(repo: string, o: OfficeSetOptions): Promise<n
       ? ['## LibreOffice documents: DOCX vs its PDF export', '', markdownTable(made.head, made.rows), '']
       : []),
   ].join('\n');
-  writeFileSync(join(out, 'report.md'), report);
-  console.log(`\nreport: ${join(out, 'report.md')}`);
-  const failed = rows.filter((r) => r.error).length;
-  return failed > 0 ? 1 : 0;
+}
+
+/** One summary row per format: counts, NED (plain and with the kept differences out) and the structure scores. */
+function formatRows(rows: DocRow[]): string[][] {
+  const table: string[][] = [];
+  for (const format of OFFICE_FORMATS) {
+    const mine = rows.filter((r) => r.format === format);
+    if (mine.length === 0) continue;
+    const scored = mine.flatMap((r) => (r.scores ? [r.scores] : []));
+    // A document Folio failed on counts as NED 1: it gave no text at all.
+    const neds = mine.map((r) => r.scores?.ned ?? 1);
+    const keptNeds = mine.map((r) => r.nedKept ?? 1);
+    const m = meanScores(scored);
+    const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    table.push([
+      format,
+      String(mine.length),
+      String(mine.length - scored.length),
+      fmt(avg(neds)),
+      fmt(median(neds)),
+      fmt(avg(keptNeds)),
+      fmt(m.headingF1?.mean),
+      fmt(m.listF1?.mean),
+      fmt(m.tableCellF1?.mean),
+      fmt(m.teds?.mean),
+    ]);
+  }
+  return table;
 }
 
 /** LibreOffice-made DOCX files and their PDF exports (eval/office/made/), each converted by Folio; NED between the two. */

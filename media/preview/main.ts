@@ -229,7 +229,8 @@ function renderPage(p: PageView): void {
   section.className = 'page';
   section.removeAttribute('aria-busy');
   section.replaceChildren();
-  const head = el('h2', { class: 'page-title' }, `Page ${p.page}${p.ocr ? ' (OCR)' : ''}`);
+  const noun = sourceKindOf(state.pdfUri) === 'slides' ? 'Slide' : 'Page';
+  const head = el('h2', { class: 'page-title' }, `${noun} ${p.page}${p.ocr ? ' (OCR)' : ''}`);
   section.append(head);
   for (const w of [...p.warnings, ...(p.error ? [p.error] : [])])
     section.append(el('p', { class: 'page-warning', role: 'note' }, w));

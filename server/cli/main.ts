@@ -23,8 +23,8 @@ import { engineOptions } from '../convertCommand/engineOptions';
 import { exportProblem } from '../convertCommand/exportCheck';
 import { linkedAssetsFolder } from '../convertCommand/pictures';
 import { commandBundle } from './commandBundle';
-import { EXIT_CODES } from './exitCodes';
-import { FolioError, kindOf, messageOf, UsageError } from '../errors';
+import { EXIT_CODES } from '../exitCodes';
+import { FolioError, kindOf, messageOf, nothingConverted, UsageError } from '../errors';
 import { tmpdir } from 'node:os';
 import { startupMark } from '../util/startupTrace';
 
@@ -266,10 +266,8 @@ async function convertOne(run: Run, plan: OutputPlan): Promise<void> {
       },
       run.signal,
     );
-    if (summary.pagesDone.length === 0 && summary.pageErrors.length > 0) {
-      const first = summary.pageErrors[0];
-      throw new FolioError(ERROR_KIND_CODES[first.kind], `no page could be converted (${first.message})`);
-    }
+    const none = nothingConverted(summary);
+    if (none) throw new FolioError(ERROR_KIND_CODES[none.kind], none.message);
     if (args.format === 'json' || keepPages) summary.pages = pages;
     // Checked again: the file may have appeared or changed while the PDF was converting.
     refuseOverwrite([plan, documentPlan(plan, args)], args.force);

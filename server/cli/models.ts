@@ -8,7 +8,8 @@
  *
  * Returns the process exit code: 0 done, 1 failed (message on stderr), 2 usage error.
  */
-import { isCancelled, isFolioError, UsageError } from '../errors';
+import { isCancelled, isFolioError, kindOf, UsageError } from '../errors';
+import { EXIT_CODES } from '../exitCodes';
 import { parseFlags, switchFlag, textFlag, usageText, valueFlag } from '../flags/table';
 import { CATALOG, defaultModelsDir } from '../models/catalog';
 import { listModels, pullModel, removeModel } from '../models/manager';
@@ -139,13 +140,13 @@ export async function runModelsCommand(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`folio models: ${e.message}\n${MODELS_USAGE}\n`);
-      return 2;
+      return EXIT_CODES.input;
     }
     if (isCancelled(e)) {
       process.stderr.write('\nfolio models: interrupted; run the same command again to resume\n');
-      return 130;
+      return EXIT_CODES.cancelled;
     }
     process.stderr.write(`\nfolio models: ${isFolioError(e) ? e.message : ((e as Error).stack ?? String(e))}\n`);
-    return 1;
+    return EXIT_CODES[kindOf(e)];
   }
 }

@@ -9,10 +9,10 @@
  *   record of what was written, by path hash, in the per-user cache), when it is empty, or with
  *   `--force`: the CLI never overwrites a file someone else wrote or edited.
  */
-import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fitFileName, safeWriteFileSync } from '../../common/safeWrite';
+import { sha256Hex } from '../../common/sha256';
 import { ensurePrivateDir, readPrivateCacheFile, userCacheRoot } from '../util/cache';
 
 export interface OutputPlan {
@@ -48,10 +48,8 @@ export function planOutputs(
   });
 }
 
-const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
-
 function recordPath(out: string, env: NodeJS.ProcessEnv): string {
-  return join(userCacheRoot(env), 'written', sha256(resolve(out)).slice(0, 32));
+  return join(userCacheRoot(env), 'written', sha256Hex(resolve(out)).slice(0, 32));
 }
 
 /** Undefined when `out` may be written; otherwise why not (naming the file and what to do). */
@@ -63,7 +61,7 @@ export function overwriteProblem(out: string, env: NodeJS.ProcessEnv = process.e
   // Only a record in folders that are this user's alone counts (cache.ts): a planted one would
   // let a hand-written file be replaced without --force (security round 3, F9).
   const recorded = readPrivateCacheFile('written', basename(recordPath(out, env)), env)?.trim();
-  if (recorded && recorded === sha256(readFileSync(out))) return undefined;
+  if (recorded && recorded === sha256Hex(readFileSync(out))) return undefined;
   return `${out} already exists and ${recorded ? 'was changed since folio wrote it' : 'was not written by folio'}; pass --force to replace it, or -o to write elsewhere`;
 }
 
@@ -74,7 +72,7 @@ export function writeOutput(plan: OutputPlan, text: string, env: NodeJS.ProcessE
   try {
     ensurePrivateDir(userCacheRoot(env));
     ensurePrivateDir(dirname(rec));
-    safeWriteFileSync(rec, sha256(text) + '\n', { mode: 0o600 });
+    safeWriteFileSync(rec, sha256Hex(text) + '\n', { mode: 0o600 });
   } catch {
     // Without the record the next run asks for --force: safe, only less convenient.
   }

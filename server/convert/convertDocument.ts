@@ -136,7 +136,7 @@ export async function convertDocument(
   // Word, PowerPoint, Excel, HTML, Markdown, CSV: read from their own structure (structuredInput.ts).
   const structured = structuredFormatOf(path);
   if (structured)
-    return convertStructured(path, input.uri, structured, options, sink, signal, undefined, {
+    return convertStructured(path, input.uri, structured, options, sink, signal, {
       pages: input.pages,
       limits,
     });

@@ -90,6 +90,20 @@ function parseTokens(tokens: Token[]): DocPage[] {
   let items = pages[0]!.items;
   /** Open lists, innermost last: true = ordered. */
   const lists: boolean[] = [];
+  /** Per open list: where its items start in `items`. */
+  const listStarts: number[] = [];
+  const openList = (ordered: boolean) => {
+    lists.push(ordered);
+    listStarts.push(items.length);
+  };
+  /** Closes the open lists down to `depth` (see `labelledList`). */
+  const closeLists = (depth: number) => {
+    while (lists.length > depth) {
+      const ordered = lists.pop()!;
+      const from = listStarts.pop()!;
+      if (!ordered) labelledList(items, from, lists.length);
+    }
+  };
   let el: OpenElement | undefined;
   let sawAnything = false;
 
@@ -180,20 +194,20 @@ function parseTokens(tokens: Token[]): DocPage[] {
         if (LIST_TAGS.has(t.name)) {
           const want = t.name === 'ordered_list';
           const at = lists.lastIndexOf(want);
-          if (at >= 0) lists.length = at;
-          else if (lists.length > 0) lists.pop();
+          if (at >= 0) closeLists(at);
+          else if (lists.length > 0) closeLists(lists.length - 1);
         }
         return;
       case 'open':
         if (t.name === 'doctag' || t.name === 'nl') return;
         if (t.name === 'page_break') {
+          closeLists(0);
           pages.push({ page: pages.length + 1, items: [] });
           items = pages[pages.length - 1]!.items;
-          lists.length = 0;
           return;
         }
         if (LIST_TAGS.has(t.name)) {
-          lists.push(t.name === 'ordered_list');
+          openList(t.name === 'ordered_list');
           return;
         }
         if (isOtslTag(t.name)) {
@@ -232,7 +246,13 @@ function parseTokens(tokens: Token[]): DocPage[] {
       return true;
     }
     if (t.kind === 'close' && (t.name === 'text' || t.name === 'formula')) {
-      if (t.name === 'formula') e.mathOpen = false;
+      if (t.name === 'formula') {
+        e.mathOpen = false;
+        // Inside an element, Folio writes a formula as `$…$` (serialize.ts inlineBody): take them off.
+        const last = parts[parts.length - 1];
+        const m = e.tag !== 'inline' && last?.math ? /^\s*\$([^$]+)\$\s*$/.exec(last.text) : null;
+        if (m) last!.text = m[1]!;
+      }
       return true;
     }
     if (t.kind === 'close' && t.name === 'inline') {
@@ -326,9 +346,29 @@ function parseTokens(tokens: Token[]): DocPage[] {
     else topLevel(t, i);
   }
   finish(true);
+  closeLists(0);
   if (!sawAnything) return [];
   for (const p of pages) for (const it of p.items) if (it.table) it.table = normalizeCells(it.table);
   return pages;
+}
+
+/**
+ * An unordered list whose every item (at its own level, `level`) starts with a printed label
+ * ("3) …", "(a) …"): the ordered list Folio writes so (serialize.ts serializePage), each label
+ * its item's marker again.
+ */
+function labelledList(items: DocItem[], from: number, level: number): void {
+  const own = items.slice(from).filter((it) => it.cls === 'list_item' && it.level === level);
+  if (own.length === 0) return;
+  for (const it of own) {
+    const first = it.parts ? it.parts[0] : undefined;
+    const sp = splitListLabel(first ? (first.math ? '' : first.text) : it.text);
+    if (!sp || (!sp.rest && (!it.parts || it.parts.length < 2))) return;
+  }
+  for (const it of own) {
+    it.ordered = true;
+    takeLabel(it);
+  }
 }
 
 /**

@@ -60,10 +60,21 @@ function captionOf(item: DocItem): string {
 
 /**
  * Text with inline math as docling's inline group: `<text>` and `<formula>` children in order
- * (no location of their own: the group's is the item's).
+ * (no location of their own: the group's is the item's). `dollars`: each formula's LaTeX is
+ * written between `$…$` inside its `<formula>`. docling-core's reader reads an inline group as
+ * one only at the top level (a paragraph); inside another element (a list item, a heading, a
+ * caption) it strips every tag from the element's text (`load_from_doctags`: `extract_inner_text`,
+ * and list items likewise, docling-core b7a4298 docling_core/types/doc/document.py), so without
+ * the dollars a formula there would read as plain text. Folio's reader takes them off again.
  */
-export function inlineBody(parts: InlinePart[]): string {
-  return parts.map((p) => wrap(p.math ? 'formula' : 'text', escapeText(p.math ? p.text.trim() : p.text))).join('');
+export function inlineBody(parts: InlinePart[], dollars = false): string {
+  return parts
+    .map((p) =>
+      p.math
+        ? wrap('formula', escapeText(dollars ? `$${p.text.trim()}$` : p.text.trim()))
+        : wrap('text', escapeText(p.text)),
+    )
+    .join('');
 }
 
 function hasMath(item: DocItem): item is DocItem & { parts: InlinePart[] } {
@@ -106,7 +117,7 @@ export function serializeItem(item: DocItem, labelImplied = false): string {
   ) {
     // A paragraph is the inline group itself, as docling writes it; other elements hold one.
     if (item.cls === 'text') return wrap('inline', loc + inlineBody(item.parts));
-    return wrap(tag, loc + wrap('inline', inlineBody(item.parts)));
+    return wrap(tag, loc + wrap('inline', inlineBody(item.parts, true)));
   }
   switch (item.cls) {
     case 'table':
@@ -129,27 +140,56 @@ export function serializeItem(item: DocItem, labelImplied = false): string {
   }
 }
 
+/** A list being written: its kind, its items so far and where they are in the lines. */
+interface OpenList {
+  ordered: boolean;
+  /** Items so far at this list's own level. */
+  place: number;
+  /** Whether every label so far was its place ("1.", "2.", …). */
+  sequential: boolean;
+  /** Whether every item so far has a label of its own (listLabel.ts). */
+  labelled: boolean;
+  /** The line holding the opening tag. */
+  openLine: number;
+  /** The list's own items: the line each starts and what comes before it there (the opening tag). */
+  members: { line: number; prefix: string; item: DocItem }[];
+  /** A list inside it was written unordered for its labels. */
+  holdsLabelled: boolean;
+}
+
 /**
  * Items in reading order → the page's DocTags. Runs of list items become (nested) list groups:
  * a deeper item opens a list inside the current one, as docling nests list groups.
+ *
+ * Printed labels, as docling-core's reader (`DoclingDocument.load_from_doctags`, docling-core
+ * b7a4298) reads them: it numbers the items of an `<ordered_list>` itself ("1.", "2.", …, as
+ * `marker`) and keeps an item's text whole; in an `<unordered_list>` an item has no marker.
+ * - An ordered list labelled 1., 2., … in order: the labels are left out (its numbers are the
+ *   reader's); Folio's reader numbers them the same way.
+ * - An ordered list whose every item has a label of its own, not that numbering ("3)", "(a)",
+ *   "212."): written as an `<unordered_list>` with each label at the start of its item's text,
+ *   as the page prints it. As an `<ordered_list>` the reader would print both ("1. 3) is
+ *   offset"); this way it prints the label once ("- 3) is offset"). Folio's reader reads an
+ *   unordered list whose every item starts with a label as that ordered list again (parse.ts).
+ * - Otherwise (some items without a label) the labels there are kept in the text.
  */
 export function serializePage(items: DocItem[]): string {
   const lines: string[] = [];
-  /** Open lists, innermost last: the kind of each. */
-  const open: boolean[] = [];
-  /**
-   * Per open list: items so far, and whether every label so far was its place ("1.", "2.", …).
-   * Such labels are left out of the text: docling-core's reader numbers an ordered list's items
-   * itself (1., 2., …) and would print a written one twice ("1. 1. Undo"); Folio's reader numbers
-   * them the same way. A label that is not its place ("(4)", "3)", "212.") stays in the text.
-   */
-  const place: number[] = [];
-  const sequential: boolean[] = [];
+  /** Open lists, innermost last. */
+  const open: OpenList[] = [];
   const closeTo = (depth: number) => {
     while (open.length > depth) {
-      place.pop();
-      sequential.pop();
-      lines.push(open.pop() ? '</ordered_list>' : '</unordered_list>');
+      const l = open.pop()!;
+      const labelled = l.ordered && l.labelled && !l.sequential && l.members.length > 0;
+      // A list with no items of its own around one written for its labels (a level the input
+      // skipped): as an <ordered_list> the reader would number the nested items through it.
+      if (labelled || (l.ordered && l.members.length === 0 && l.holdsLabelled)) {
+        lines[l.openLine] = lines[l.openLine]!.replace(/^<ordered_list>/, '<unordered_list>');
+        for (const m of l.members)
+          lines[m.line] = m.prefix.replace(/^<ordered_list>$/, '<unordered_list>') + serializeItem(m.item, false);
+        lines.push('</unordered_list>');
+        if (open.length > 0) open[open.length - 1]!.holdsLabelled = true;
+      } else lines.push(l.ordered ? '</ordered_list>' : '</unordered_list>');
     }
   };
   for (const item of items) {
@@ -162,23 +202,35 @@ export function serializePage(items: DocItem[]): string {
     const ordered = item.ordered === true;
     closeTo(level + 1);
     // Same depth but another kind of list: close it and open the right one.
-    if (open.length === level + 1 && open[level] !== ordered) closeTo(level);
+    if (open.length === level + 1 && open[level]!.ordered !== ordered) closeTo(level);
     while (open.length < level + 1) {
       // Intermediate levels skipped by the input take the item's kind.
-      open.push(ordered);
-      place.push(0);
-      sequential.push(true);
       lines.push(ordered ? '<ordered_list>' : '<unordered_list>');
+      open.push({
+        ordered,
+        place: 0,
+        sequential: true,
+        labelled: true,
+        openLine: lines.length - 1,
+        members: [],
+        holdsLabelled: false,
+      });
     }
-    const n = ++place[level]!;
-    if (item.marker !== undefined && item.marker !== `${n}.`) sequential[level] = false;
-    const implied = ordered && sequential[level]! && item.marker === `${n}.`;
+    const list = open[level]!;
+    const n = ++list.place;
+    if (item.marker !== undefined && item.marker !== `${n}.`) list.sequential = false;
+    if (!(item.marker && isListLabel(item.marker))) list.labelled = false;
+    const implied = ordered && list.sequential && item.marker === `${n}.`;
     // docling puts the list opening tag on the same line as the first item.
     const item_ = serializeItem(item, implied);
     const last = lines.length - 1;
-    if (last >= 0 && /^<(un)?ordered_list>$/.test(lines[last]!) && !lines[last]!.includes('<list_item>')) {
+    if (last >= 0 && /^<(un)?ordered_list>$/.test(lines[last]!)) {
+      list.members.push({ line: last, prefix: lines[last]!, item });
       lines[last] += item_;
-    } else lines.push(item_);
+    } else {
+      list.members.push({ line: lines.length, prefix: '', item });
+      lines.push(item_);
+    }
   }
   closeTo(0);
   return lines.join('\n');

@@ -285,6 +285,8 @@ function joinPieces(ps: Piece[]): string {
 class ChunkPacker {
   readonly chunks: Chunk[] = [];
   readonly sources: ChunkSource[][] = [];
+  /** Per chunk: the size of its `contextualizedChunk` (headings and text), what the limit bounds. */
+  readonly contextSizes: number[] = [];
   /** The size the limit bounds under the current headings (`sizeUnder`). */
   fitSize: (s: string) => number;
   /** The size of a text on its own (no headings): splitText's guesses. */
@@ -372,7 +374,12 @@ class ChunkPacker {
   flush(): void {
     const open = this.open;
     if (open.length === 0) return;
-    this.chunks.push(this.chunkOf(open));
+    const chunk = this.chunkOf(open);
+    this.chunks.push(chunk);
+    const contextSize = this.size(contextualizedChunk(chunk.headings, chunk.text));
+    this.contextSizes.push(contextSize);
+    // Over the limit with its headings: a word, line or row too large alone, or headings that fill it.
+    if (open.some((p) => p.oversize) || contextSize > this.max) chunk.oversize = true;
     const src: ChunkSource[] = [];
     for (const p of open)
       if (!src.some((s) => s.item === p.source.item && s.part === p.source.part)) src.push(p.source);
@@ -402,9 +409,6 @@ class ChunkPacker {
       size: this.size(text),
     };
     if (open.length === 1 && open[0]!.tableRows) c.tableRows = open[0]!.tableRows;
-    // Over the limit with its headings: a word, line or row too large alone, or headings that fill it.
-    if (open.some((p) => p.oversize) || this.size(contextualizedChunk(this.openHeadings, text)) > this.max)
-      c.oversize = true;
     return c;
   }
 }
@@ -467,16 +471,23 @@ function addItem(packer: ChunkPacker, item: DocItem, page: ExportPage, opts: Chu
   else addText(packer, item, page);
 }
 
-/** `chunkDocument`, with the page items each chunk was made from, in order, without repeats. */
+/**
+ * `chunkDocument`, with the page items each chunk was made from (in order, without repeats) and
+ * the size of the chunk as docling-core's `contextualize()` gives it (`contextualizedChunk`).
+ */
 export function chunkDocumentWithSources(
   pages: readonly ExportPage[],
   opts: ChunkOptions,
-): { chunk: Chunk; sources: ChunkSource[] }[] {
+): { chunk: Chunk; sources: ChunkSource[]; contextSize: number }[] {
   const size = opts.unit === 'tokens' ? (opts.countTokens ?? cl100kCounter()) : (s: string) => s.length;
   const packer = new ChunkPacker(size, opts.maxSize, opts.perItem);
   for (const page of pages) for (const item of page.items) addItem(packer, item, page, opts);
   packer.flush();
-  return packer.chunks.map((chunk, i) => ({ chunk, sources: packer.sources[i]! }));
+  return packer.chunks.map((chunk, i) => ({
+    chunk,
+    sources: packer.sources[i]!,
+    contextSize: packer.contextSizes[i]!,
+  }));
 }
 
 /**

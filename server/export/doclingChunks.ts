@@ -81,7 +81,7 @@ export interface DoclingChunk {
     index: number;
     /** Pages the chunk's items are on. */
     pages: number[];
-    /** Size of `text` in `unit`. */
+    /** Size in `unit` of the chunk as docling-core's `contextualize()` gives it: headings, then `text`. */
     size: number;
     unit: 'chars' | 'tokens';
     /** For a piece of a split table: its body rows (0-based, end exclusive) out of `of`. */
@@ -115,7 +115,7 @@ export function doclingChunks(
   const { chunk: chunkOpts, ...docOpts } = opts;
   const document = toDoclingDocument(pages, { ...docOpts, refs });
   const origin = document.origin;
-  const chunks = chunkDocumentWithSources(pages, chunkOpts).map(({ chunk, sources }): DoclingChunk => {
+  const chunks = chunkDocumentWithSources(pages, chunkOpts).map(({ chunk, sources, contextSize }): DoclingChunk => {
     const itemRefs: string[] = [];
     for (const s of sources) {
       const r = refs.get(s.item);
@@ -137,7 +137,9 @@ export function doclingChunks(
     const folio: DoclingChunk['folio'] = {
       index: chunk.index,
       pages: chunk.pages,
-      size: chunk.size,
+      // What HybridChunker counts against max_tokens: `contextualize()`, the headings then the
+      // text (docling-core b7a4298, transforms/chunker/hybrid_chunker.py _count_chunk_tokens).
+      size: contextSize,
       unit: chunkOpts.unit,
     };
     if (chunk.tableRows) folio.tableRows = chunk.tableRows;

@@ -17,6 +17,7 @@ import { ConversionCache } from './cache';
 import { registerConvertPdf } from './convertPdf';
 import type { ToolContext } from './toolContext';
 import { UsageError } from '../errors';
+import { EXIT_CODES } from '../exitCodes';
 import { wantsHelp } from '../flags/table';
 import { MCP_USAGE, parseMcpArgs, type McpOptions } from './args';
 
@@ -61,11 +62,11 @@ export async function runMcpCommand(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`folio mcp: ${e.message}\n${MCP_USAGE}\n`);
-      return 2;
+      return EXIT_CODES.input;
     }
     if (e instanceof PathError) {
       process.stderr.write(`folio mcp: ${e.message}\n`);
-      return 2;
+      return EXIT_CODES.input; // a folder argument that is not one
     }
     throw e;
   }

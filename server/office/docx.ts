@@ -181,7 +181,13 @@ class DocxReader {
       } else if (names.some((n) => /code|source|preformatted|macro/.test(n))) {
         out.push({ cls: 'code', text: plainText(p).replace(/\s+$/, '') });
       } else {
-        out.push(withParts({ cls: 'text', text }, parts));
+        const box = checkboxOf(p);
+        if (box !== undefined)
+          out.push({
+            cls: box ? 'checkbox_selected' : 'checkbox_unselected',
+            text: tidy(text.replace(/^[\u2610\u2611\u2612]/, '')),
+          });
+        else out.push(withParts({ cls: 'text', text }, parts));
       }
     }
     out.push(...runs.pictures);
@@ -425,7 +431,26 @@ function cellPiece(it: DocItem): string {
       .filter(Boolean)
       .join(' ');
   if (it.cls === 'list_item') return (it.marker ?? '-') + ' ' + it.text;
+  if (it.cls === 'checkbox_selected' || it.cls === 'checkbox_unselected')
+    return `- [${it.cls === 'checkbox_selected' ? 'x' : ' '}] ${it.text}`;
   return it.text;
+}
+
+/**
+ * A paragraph that opens with a checkbox content control (`w14:checkbox` in a `w:sdt`): whether it
+ * is checked; undefined for any other paragraph. Docling reads such a paragraph as a checkbox item.
+ */
+function checkboxOf(p: XmlElement): boolean | undefined {
+  for (const c of kids(p)) {
+    if (c.name === 'w:pPr') continue;
+    if (c.name !== 'w:sdt') return undefined;
+    const box = kids(kid(c, 'w:sdtPr')).find((x) => x.name.endsWith(':checkbox'));
+    if (!box) return undefined;
+    const checked = kids(box).find((x) => x.name.endsWith(':checked'));
+    const v = Object.entries(checked?.attrs ?? {}).find(([k]) => k.endsWith(':val') || k === 'val')?.[1];
+    return checked !== undefined && (v === undefined || v === '1' || v === 'true');
+  }
+  return undefined;
 }
 
 /** Captions written as their own paragraphs ("Figure 1: …") go with the picture or table beside them. */

@@ -17,7 +17,7 @@ import { exportProblem } from '../convertCommand/exportCheck';
 import { linkedAssetsFolder } from '../convertCommand/pictures';
 import { QueueClient } from './client';
 import { DEFAULT_LIMITS } from '../worker/limits';
-import { messageOf } from '../errors';
+import { messageOf, nothingConverted } from '../errors';
 
 export interface QueueOutputs {
   outputPath(pdf: string): string;
@@ -99,9 +99,8 @@ async function convertOne({ args, out, client, progress, signal }: QueueRun, pdf
     if (st.state === 'failure') throw new Error(st.error ?? 'failed');
     const res = await client.result(id, layout);
     if (!res) throw new Error('the result expired before it was read');
-    if (res.summary.pagesDone.length === 0 && res.summary.pageErrors.length > 0) {
-      throw new Error(`no page could be converted (${res.summary.pageErrors[0].message})`); // as in-process: nothing written
-    }
+    const none = nothingConverted(res.summary);
+    if (none) throw new Error(none.message); // as in-process: nothing written
     // Every format renders from the pages (docling, chunks, embedded pictures, json): all of them, always.
     res.summary.pages = res.pages;
     res.summary.uri = pdf;

@@ -13,7 +13,7 @@ import { pagesToMarkdown, type ImageMode } from '../export/images';
 import { cl100kCounter } from '../export/chunks';
 import type { ChunkingRequest, ImageExportMode, RequestOptions } from './doclingOptions';
 import type { TaskResult, TaskStatusView } from './tasks';
-import type { ErrorKind } from '../../common/protocol';
+import { errorItem, type ErrorItem } from './doclingErrors';
 
 /** One input document of a request: what the response says about where it came from. */
 export interface DocSource {
@@ -34,15 +34,6 @@ export interface ExportDocument {
   html_content: string | null;
   text_content: string | null;
   doctags_content: string | null;
-}
-
-/** docling's `ErrorItem`, plus Folio's `category` (the ErrorKind, docs/errors.md) and `page_no` for a page's error. */
-export interface ErrorItem {
-  component_type: string;
-  module_name: string;
-  error_message: string;
-  category?: ErrorKind;
-  page_no?: number;
 }
 
 const MODE: Record<ImageExportMode, ImageMode> = { placeholder: 'none', embedded: 'embed', referenced: 'link' };
@@ -120,21 +111,10 @@ export function conversionStatus(r: TaskResult | undefined, s: TaskStatusView): 
   return s.state;
 }
 
+/** docling's `errors[]` of one document: its pages' errors, then the document's own. */
 export function errorItems(r: TaskResult | undefined, s: TaskStatusView): ErrorItem[] {
-  const items: ErrorItem[] = (r?.summary.pageErrors ?? []).map((e) => ({
-    component_type: 'page',
-    module_name: 'folio',
-    error_message: `page ${e.page}: ${e.message}`,
-    category: e.kind,
-    page_no: e.page,
-  }));
-  if (s.error)
-    items.push({
-      component_type: 'document',
-      module_name: 'folio',
-      error_message: s.error,
-      category: s.errorKind ?? 'internal',
-    });
+  const items = (r?.summary.pageErrors ?? []).map((e) => errorItem(e.kind, `page ${e.page}: ${e.message}`, e.page));
+  if (s.error) items.push(errorItem(s.errorKind ?? 'internal', s.error));
   return items;
 }
 

@@ -22,6 +22,17 @@ export class JsonBodyError extends Error {
   }
 }
 
+/**
+ * The files' byte budget ran out while one was being written: `readJsonSources` answers it with
+ * the service's limit, which only it knows. A class of its own, so that decision reads the type,
+ * never the message.
+ */
+class FileBudgetError extends JsonBodyError {
+  constructor() {
+    super(413, 'too_large', 'the files are larger than the limit');
+  }
+}
+
 export interface StreamedFile {
   path: string;
   bytes: number;
@@ -106,7 +117,7 @@ class Base64File {
 
   private write(bytes: Buffer): void {
     this.budget.left -= bytes.length;
-    if (this.budget.left < 0) throw new JsonBodyError(413, 'too_large', 'too large');
+    if (this.budget.left < 0) throw new FileBudgetError();
     this.bytes += bytes.length;
     this.record.bytes = this.bytes;
     writeSync(this.fd, bytes);
@@ -287,7 +298,7 @@ export async function readJsonSources(
   } catch (e) {
     for (const f of scanner.open) f.close();
     for (const f of scanner.files.values()) limits.remove(f.path);
-    if (e instanceof JsonBodyError && e.message === 'too large')
+    if (e instanceof FileBudgetError)
       throw new JsonBodyError(
         413,
         'too_large',

@@ -9,6 +9,7 @@
  */
 import { DOCLING_OPTION_NAMES, TO_FORMATS } from './doclingOptions';
 import { ERROR_KIND_CODES } from '../../common/protocol';
+import { DOCLING_COMPONENT_TYPES, FAILURE_CATEGORIES } from './doclingErrors';
 
 /**
  * A node of an OpenAPI document as JSON (what @fastify/swagger returns): walked key by key, with
@@ -147,15 +148,17 @@ const EXPORT_DOCUMENT = {
     doctags_content: nullable(str),
   },
 };
-// `category` and `page_no` are Folio's additions to docling's ErrorItem (docs/errors.md).
+// docling's ErrorItem (serve/doclingErrors.ts); `error_kind` is Folio's addition (docs/errors.md).
 const ERROR_ITEM = {
   type: 'object',
+  required: ['component_type', 'module_name', 'error_message', 'category', 'error_kind'],
   properties: {
-    component_type: str,
+    component_type: { type: 'string', enum: [...DOCLING_COMPONENT_TYPES] },
     module_name: str,
     error_message: str,
-    category: { type: 'string', enum: Object.keys(ERROR_KIND_CODES) },
+    category: { type: 'string', enum: [...FAILURE_CATEGORIES] },
     page_no: { type: 'integer', minimum: 1 },
+    error_kind: { type: 'string', enum: Object.keys(ERROR_KIND_CODES) },
   },
 };
 const CONVERT_RESPONSE = {

@@ -12,7 +12,6 @@
  * sidecar (the other outputs have no preview).
  */
 import * as vscode from 'vscode';
-import { createHash } from 'node:crypto';
 import type { PageResult } from '../../common/protocol';
 import type { FolioContext } from '../context';
 import { conversionOptions, convert, type ConversionCall } from '../convertClient';
@@ -31,8 +30,6 @@ export interface FolderSummary {
   failed: { file: string; reason: string }[];
   cancelled: boolean;
 }
-
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 async function readOrUndefined(uri: vscode.Uri): Promise<Uint8Array | undefined> {
   try {
@@ -119,13 +116,13 @@ async function convertOne(
   token: vscode.CancellationToken,
 ): Promise<'converted' | 'skipped' | 'kept' | 'cancelled'> {
   const pdfBytes = await vscode.workspace.fs.readFile(pdfUri);
-  const pdfSha256 = sha256(pdfBytes);
+  const pdfSha256 = sha256Hex(pdfBytes);
   if (config.outputFormat !== 'markdown') return exportOne(ctx, pdfUri, pdfSha256, config, config.outputFormat, token);
   const mdUri = markdownUriFor(pdfUri, config.outputDirectory);
   const existing = await readOrUndefined(mdUri);
   const recorded = await recordedSource(mdUri);
   if (existing) {
-    const mdNow = sha256(existing);
+    const mdNow = sha256Hex(existing);
     if (recorded?.mdSha256 !== mdNow) return 'kept';
     if (recorded.pdfSha256 === pdfSha256) return 'skipped';
   }
@@ -162,7 +159,7 @@ async function convertOne(
     pdf: pdfUri.toString(),
     options: sidecarOptions(options),
     pages: map.allPages(),
-    mdSha256: sha256(mdBytes),
+    mdSha256: sha256Hex(mdBytes),
     pdfSha256,
   });
   return 'converted';

@@ -12,6 +12,7 @@ import type { FolioContext } from '../context';
 import { convert } from '../convertClient';
 import { localPath } from '../localFiles';
 import { pictureFolders, renderOutput, sha256Hex, writeExport, type ExportFormat } from './exportFile';
+import { nothingConverted } from '../../common/errorKinds';
 
 type Target = { uri: vscode.Uri; seen: string | undefined };
 
@@ -38,8 +39,8 @@ export async function convertToExport(
           { progress, onPage: (page) => void pages.push(page) },
           config,
         );
-        if (summary.pagesDone.length === 0 && summary.pageErrors.length > 0)
-          throw new Error(`no page could be converted (${summary.pageErrors[0]!.message})`);
+        const none = nothingConverted(summary);
+        if (none) throw new Error(none.message);
         if (summary.cancelled && summary.pagesDone.length === 0) {
           void vscode.window.showInformationMessage(
             `Folio: conversion of ${name} cancelled before any page was done; nothing written.`,

@@ -13,7 +13,6 @@
  * summary's own `doctags`, written as the CLI writes it.
  */
 import * as vscode from 'vscode';
-import { createHash } from 'node:crypto';
 import { lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,7 +34,8 @@ import type { ExportRecords } from './exportRecords';
 
 export type ExportFormat = Exclude<OutputFormat, 'markdown'>;
 
-export const sha256Hex = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');
+import { sha256Hex } from '../../common/sha256';
+export { sha256Hex };
 
 export function exportExtension(format: ExportFormat): string {
   return EXPORT_EXTENSIONS[format];

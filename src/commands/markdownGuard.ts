@@ -10,9 +10,9 @@
  *   remaining pages are appended through the editor's buffer instead (never saved by Folio), so
  *   no edit made during a conversion is overwritten.
  */
-import { createHash } from 'node:crypto';
 
-export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+import { sha256Hex } from '../../common/sha256';
+export { sha256Hex };
 
 export interface ExistingMarkdown {
   /** The file's text on disk; undefined when there is no file. */

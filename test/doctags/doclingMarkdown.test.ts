@@ -68,9 +68,14 @@ test("Folio's DocTags in docling-core's conventions: no label a reader numbers i
   const printed = serializePage([item('Fourth', '(4)'), item('Tenth', '10)')]);
   assert.match(printed, /<loc_20>\(4\) Fourth</, 'a label that is not the place stays in the text');
   assert.match(printed, /<loc_20>10\) Tenth</);
+  assert.match(printed, /^<unordered_list>/, 'labels of its own: not a list the reader numbers');
   const broken = serializePage([item('One', '1.'), item('Five', '5.'), item('Six', '6.')]);
-  assert.match(broken, /<loc_20>One</);
-  assert.match(broken, /<loc_20>5\. Five</, 'once a label is not its place, labels stay in the text');
+  assert.match(broken, /^<unordered_list>/);
+  assert.match(broken, /<loc_20>1\. One</, 'once a label is not its place, every label is in the text');
+  assert.match(broken, /<loc_20>5\. Five</);
+  const partly = serializePage([item('One', '1.'), item('Five', '5.'), item('None')]);
+  assert.match(partly, /^<ordered_list>.*<loc_20>One</, 'an item without a label: an ordered list, as before');
+  assert.match(partly, /<loc_20>5\. Five</);
   assert.equal(
     documentToMarkdown([parseDocTags(`<doctag>${sequential}\n</doctag>`)[0]!.items]),
     '1. Undo\n2. Redo\n3. Copy',

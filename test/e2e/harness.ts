@@ -400,6 +400,7 @@ export const RUNTIME_FILES = [
   'dist/pageWorker.js',
   'dist/pageWorker-main.js',
   'dist/exportWorker.js',
+  'dist/structuredWorker.js',
   'dist/media/preview.js',
   'media/preview.css',
   'node_modules/pdfjs-dist/legacy/build/pdf.min.mjs',

@@ -169,6 +169,7 @@ test('a PPTX (LibreOffice) shows its slides as pages, rendered by LibreOffice, l
       /Slides shown as pages, rendered by LibreOffice/,
     );
     assert.equal(await pv.locator('section.page').count(), 2);
+    assert.equal(await pv.locator('#page-2 .page-title').textContent(), 'Slide 2');
     // The page image has the slide's shape (16:9 here), not a blank sheet.
     const img = await pv.locator('#page-1 img.page-image').evaluate((e) => {
       const i = e as HTMLImageElement;

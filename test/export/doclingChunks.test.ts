@@ -166,11 +166,21 @@ test('tokens: the limit bounds the headings with the text, as HybridChunker coun
         if (max === 512) assert.ok(!c.folio.oversize, `${stem} chunk ${c.folio.index} is not over 512 alone`);
         if (!c.folio.oversize)
           assert.ok(n <= max, `${stem} chunk ${c.folio.index}: ${n} contextualized tokens > ${max}`);
-        assert.equal(c.folio.size, countTokens(c.text));
+        // folio.size is HybridChunker's count (hybrid_chunker.py _count_chunk_tokens counts
+        // contextualize(chunk), docling-core b7a4298), not the text's alone (issue 42).
+        assert.equal(c.folio.size, n, `${stem} chunk ${c.folio.index}: size with headings`);
       }
     }
   }
   assert.ok(headed > 20, `${headed} chunks with headings checked`);
+});
+
+test('chars: folio.size is the length of contextualize() (headings, one per line, then the text)', () => {
+  const pages = corpusPages('pdf/multi_page');
+  const { chunks } = doclingChunks(pages, { name: 'x', chunk: { maxSize: 400, unit: 'chars' } });
+  const headed = chunks.filter((c) => c.meta.headings);
+  assert.ok(headed.length > 3, `${headed.length} chunks with headings`);
+  for (const c of chunks) assert.equal(c.folio.size, contextualizedChunk(c.meta.headings ?? [], c.text).length);
 });
 
 test('CLI --format chunks: Docling chunks with <name>.docling.json beside them; every doc item resolves there; --chunk-schema flat', () => {

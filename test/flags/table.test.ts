@@ -15,7 +15,7 @@ import { MCP_FLAGS, MCP_USAGE, parseMcpArgs } from '../../server/mcp/args';
 import { MODELS_FLAGS, MODELS_USAGE } from '../../server/cli/models';
 import { LIMIT_FLAGS, QUEUE_FLAGS, RUN_FLAGS, VLM_FLAGS } from '../../server/flags/groups';
 import { parseFlags, type FlagTable } from '../../server/flags/table';
-import { EXIT_CODES } from '../../server/cli/exitCodes';
+import { EXIT_CODES } from '../../server/exitCodes';
 import { isFolioError, kindOf, UsageError } from '../../server/errors';
 import { repoRoot } from '../helpers/corpus';
 

@@ -17,7 +17,7 @@ import { PageWorkerPool } from '../../server/worker/pool';
 import { analyzeOptions, convertDocument } from '../../server/convert/convertDocument';
 import { ERROR_KIND_CODES, FolioErrorCodes, type ErrorKind } from '../../common/protocol';
 import { CancelledError, isCancelled, isFolioError, kindOf, kindOfCode, messageOf } from '../../server/errors';
-import { EXIT_CODES } from '../../server/cli/exitCodes';
+import { EXIT_CODES } from '../../server/exitCodes';
 import { HTTP_STATUS } from '../../server/serve/httpStatus';
 import { ERROR_KIND_META, MCP_ADVICE, toolError } from '../../server/mcp/toolErrors';
 import { RETRIED } from '../../server/queue/retries';

@@ -18,6 +18,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { repoRoot } from '../helpers/corpus';
+import { unzipSync, zipSync } from 'fflate';
 import { fakeEncryptedOoxml, xxeDocx } from '../helpers/hostileOffice';
 import { docChunkLinesErrors, doclingDocumentErrors } from '../export/doclingSchema';
 
@@ -205,4 +206,45 @@ test('folio mcp --max-cells cuts a workbook and says so in the result', async ()
   });
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--max-cells must be a whole number/);
+});
+
+/** Docling's xlsx_01 with a first sheet of `rows` × `cols` numbers (a workbook that takes seconds to read). */
+function bigWorkbook(file: string, rows: number, cols: number): void {
+  const files = unzipSync(readFileSync(docling('xlsx', 'xlsx_01.xlsx')));
+  const col = (c: number) => {
+    let s = '';
+    for (let n = c + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+    return s;
+  };
+  const names = Array.from({ length: cols }, (_, c) => col(c));
+  const xml: string[] = [];
+  for (let r = 1; r <= rows; r++)
+    xml.push(`<row r="${r}">${names.map((n) => `<c r="${n}${r}"><v>${r}</v></c>`).join('')}</row>`);
+  files['xl/worksheets/sheet1.xml'] = new TextEncoder().encode(
+    `<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${xml.join('')}</sheetData></worksheet>`,
+  );
+  writeFileSync(file, zipSync(files, { level: 6 }));
+}
+
+test("a workbook that takes long to read is read off the server's thread: other calls are answered meanwhile, the time budget stops it", async () => {
+  bigWorkbook(join(allowed, 'huge.xlsx'), 400, 1000); // 400,000 cells: seconds to parse
+  const budget = await server('--max-document-seconds', '2');
+  let convertDone = 0;
+  const converting = call(budget, { path: 'huge.xlsx' }).then((r) => {
+    convertDone = Date.now();
+    return r;
+  });
+  // Asked after the conversion started: answered while it is still reading (before: the read held the loop).
+  const listed = (await budget.callTool({ name: 'list_pdfs', arguments: {} })) as CallToolResult;
+  const listedAt = Date.now();
+  assert.match(text(listed), /huge\.xlsx/);
+  const r = await converting;
+  assert.ok(convertDone === 0 || listedAt <= convertDone, 'list_pdfs was answered before the conversion ended');
+  assert.equal(r.isError, true, text(r));
+  assert.match(
+    text(r),
+    /huge\.xlsx: the document's time budget of 2 s ran out while huge\.xlsx was read: nothing was converted/,
+  );
+  assert.equal(r._meta?.['folio/errorKind'], 'timeout');
+  assert.ok(!(await call(budget, { path: 'book.xlsx' })).isError, 'still serving');
 });

@@ -155,3 +155,21 @@ test('DOCX: a chart in a drawing is a chart item with its series as a table', ()
   assert.deepEqual(cellsOf(chart)[0], ['', 'Series 1', 'Series 2', 'Series 3']);
   assert.deepEqual(cellsOf(chart)[1], ['Category 1', '4.3', '2.4', '2']);
 });
+
+test('DOCX: a paragraph opening with a checkbox content control is a checkbox item; in a cell it reads "- [x]"', () => {
+  const its = read(docling('docx', 'docx_checkboxes.docx')).pages[0].items;
+  const boxes = its.filter((i) => i.cls === 'checkbox_selected' || i.cls === 'checkbox_unselected');
+  assert.deepEqual(boxes.map((b) => `${b.cls === 'checkbox_selected' ? 'x' : ' '} ${b.text}`).slice(0, 2), [
+    'x Design',
+    'x Implementation',
+  ]);
+  assert.equal(boxes[2].cls, 'checkbox_unselected');
+  const cells = its
+    .filter((i) => i.cls === 'table')
+    .flatMap(cellsOf)
+    .flat();
+  assert.ok(
+    cells.some((c) => c.includes('- [x] Orange juice - [ ] Tea')),
+    cells.join(' | '),
+  );
+});

@@ -18,10 +18,10 @@ import { pageViewOf } from '../../src/preview/pageView';
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'office-view');
 
 /** The pages the view gets for `file`: converted, written as one `.md`, mapped, as LinkedView sends them. */
-function viewPages(file: string): { pages: Map<number, PageView>; markdown: string; map: RegionMap } {
+async function viewPages(file: string): Promise<{ pages: Map<number, PageView>; markdown: string; map: RegionMap }> {
   const path = join(FIXTURES, file);
   const results: PageResult[] = [];
-  const summary = convertStructured(path, path, structuredFormatOf(path)!, {}, { page: (r) => results.push(r) });
+  const summary = await convertStructured(path, path, structuredFormatOf(path)!, {}, { page: (r) => results.push(r) });
   const markdown = summary.markdown;
   const map = new RegionMap();
   let at = 0;
@@ -35,8 +35,8 @@ function viewPages(file: string): { pages: Map<number, PageView>; markdown: stri
   return { pages: new Map(map.allPages().map((p) => [p.page, pageViewOf(p, markdown)])), markdown, map };
 }
 
-test('a Word document (LibreOffice) lists its headings and table, in order and nested, each linked', () => {
-  const { pages } = viewPages('outline.docx');
+test('a Word document (LibreOffice) lists its headings and table, in order and nested, each linked', async () => {
+  const { pages } = await viewPages('outline.docx');
   const entries = buildOutline(pages.values(), 'document');
   assert.deepEqual(
     entries.map((e) => [e.kind, e.level, e.text]),
@@ -63,8 +63,8 @@ test('a Word document (LibreOffice) lists its headings and table, in order and n
   }
 });
 
-test('the `.md` cursor in a paragraph selects the heading of its section; in a heading, that heading', () => {
-  const { pages } = viewPages('outline.docx');
+test('the `.md` cursor in a paragraph selects the heading of its section; in a heading, that heading', async () => {
+  const { pages } = await viewPages('outline.docx');
   const entries = buildOutline(pages.values(), 'document');
   const regions = [...pages.get(1)!.regions].sort((a, b) => a.order - b.order);
   const blockOf = (id: string) => pages.get(1)!.blocks.find((b) => b.regionId === id)?.markdown ?? '';
@@ -77,8 +77,8 @@ test('the `.md` cursor in a paragraph selects the heading of its section; in a h
   assert.equal(entryIndexFor(entries, pages, 'p9-r0'), -1, 'a region the view does not have selects nothing');
 });
 
-test('slides (PPTX by LibreOffice): one entry a slide, named by its first line', () => {
-  const { pages } = viewPages('slides.pptx');
+test('slides (PPTX by LibreOffice): one entry a slide, named by its first line', async () => {
+  const { pages } = await viewPages('slides.pptx');
   const entries = buildOutline(pages.values(), 'slides');
   assert.deepEqual(
     entries.map((e) => [e.kind, e.level, e.text, e.page]),
@@ -92,8 +92,8 @@ test('slides (PPTX by LibreOffice): one entry a slide, named by its first line',
   assert.equal(entries[entryIndexFor(entries, pages, item.id)]!.text, 'Slide 2: Next Steps');
 });
 
-test('an Office file’s regions have no box (all zeros): the view and the sidecar take them, edits still need a box', () => {
-  const { pages, map } = viewPages('outline.docx');
+test('an Office file’s regions have no box (all zeros): the view and the sidecar take them, edits still need a box', async () => {
+  const { pages, map } = await viewPages('outline.docx');
   const page1 = pages.get(1)!;
   assert.ok(page1.regions.every((r) => r.bbox.x0 === 0 && r.bbox.x1 === 0 && r.bbox.y1 === 0));
   const init = parseHostMessage({

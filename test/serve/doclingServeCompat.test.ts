@@ -22,6 +22,7 @@ import { InProcessRunner } from '../../server/serve/tasks';
 import { WorkDir } from '../../server/serve/workdir';
 import { cl100kCounter } from '../../server/export/chunks';
 import { doclingDocumentErrors } from '../export/doclingSchema';
+import { serveValidator } from './doclingServeSchema';
 
 const KEY = 'docling-key-0123456789';
 const H = { 'X-Api-Key': KEY };
@@ -135,6 +136,13 @@ test(
     assert.ok(res.status >= 400, `${res.status}: ${text.slice(0, 300)}`);
     assert.match(text, /broken\.pdf/, 'the uploaded name');
     assert.doesNotMatch(text, /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.pdf/, 'no generated name');
+    // docling-client parses this body as docling's ConvertDocumentResponse: with an ErrorItem
+    // outside docling's enums it reported "Response schema mismatch" instead of the reason (issue 42).
+    const body = JSON.parse(text);
+    assert.deepEqual(serveValidator('ConvertDocumentResponse')(body), [], JSON.stringify(body.errors));
+    assert.equal(body.status, 'failure');
+    assert.equal(body.errors[0].error_kind, 'damaged');
+    assert.match(body.errors[0].error_message, /broken\.pdf/, "the reason, as docling-client's caller reads it");
   },
 );
 
