@@ -39,7 +39,11 @@ exports.activate = (context) => {
       }
       clearInterval(poll);
       out.elapsedMs = Date.now() - t0;
-      fs.writeFileSync(path.join(ws, 'lm-result-' + id + '.json'), JSON.stringify(out));
+      // Written whole, then renamed: the test reads the file the moment it exists (a plain write
+      // was once read empty: "Unexpected end of JSON input").
+      const done = path.join(ws, 'lm-result-' + id + '.json');
+      fs.writeFileSync(done + '.part', JSON.stringify(out));
+      fs.renameSync(done + '.part', done);
     }
   }));
 };
