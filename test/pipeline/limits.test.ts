@@ -248,7 +248,12 @@ test('limits are validated: flags, settings and requests name what is wrong', as
     /folio\.limits\.pageMemoryMb must be a whole number from 16 to 65536, not "512"/,
   );
   assert.throws(() => resolveLimits({ cpuSeconds: 5 }), /limits\.cpuSeconds is not a known limit/);
-  assert.deepEqual(resolveLimits(undefined), { documentSeconds: 3600, pageMemoryMb: 512, maxPages: 10000 });
+  assert.deepEqual(resolveLimits(undefined), {
+    documentSeconds: 3600,
+    pageMemoryMb: 512,
+    maxPages: 10000,
+    maxCells: 1_000_000,
+  });
   const ok = join(dir, 'plain.pdf');
   writeFileSync(ok, writeStreamPdf([{ width: 612, height: 792, stream: text('x') }]));
   await assert.rejects(
