@@ -12,24 +12,9 @@ import type { Grid } from './grid';
 import { columnMajorListGutters, textColumnGutters, type TextColumns } from './notTable';
 import { splitAtColumnGaps } from './narrowCols';
 
-interface Piece {
-  x0: number;
-  x1: number;
-  spans: number[];
-  chars: number;
-  /** Letters and digits in the run. */
-  alnum: number;
-  /** The run is a number (a one-digit cell is still a cell). */
-  numeric: boolean;
-  /** The run starts with a list marker (•, –, 1., a)). */
-  marker: boolean;
-}
+import type { Piece, RunLine } from './runLine';
 
-interface Line {
-  y0: number;
-  y1: number;
-  size: number;
-  pieces: Piece[];
+interface Line extends RunLine {
   /** Prose runs of the line (x extents). */
   prose: [number, number][];
   /** All word runs of the line, prose or not (x extents). */

@@ -12,23 +12,7 @@
  * characters wide, Chromium's " 9,412" five).
  */
 import type { TextSpan } from '../../model/content';
-
-interface Piece {
-  x0: number;
-  x1: number;
-  spans: number[];
-  chars: number;
-  alnum: number;
-  numeric: boolean;
-  marker: boolean;
-}
-
-interface Line {
-  y0: number;
-  y1: number;
-  size: number;
-  pieces: Piece[];
-}
+import type { Piece, RunLine as Line } from './runLine';
 
 /** A word space is narrower than this many font sizes (align.ts's PROSE_GAP_EM). */
 const PROSE_GAP_EM = 1.2;
