@@ -57,13 +57,15 @@ export function parseApiOptions(raw: Record<string, unknown>): ApiOptions {
 
 /** The service's own settings decide what the engine may touch (models, remote VLM); the request only picks among them. */
 export function toConvertOptions(o: ApiOptions, base: ConvertOptions): ConvertOptions {
+  // Sent only when on (as the CLI and the extension send it); a request's `false` wins over the base.
+  const { keepHiddenText: baseKeepsHidden, ...rest } = base;
   return {
-    ...base,
+    ...rest,
     engine: o.engine ?? base.engine ?? 'pipeline',
     ocr: o.ocr ?? base.ocr ?? 'auto',
     keepFurniture: o.keep_furniture ?? base.keepFurniture ?? false,
     scale: o.scale ?? base.scale ?? 2,
     layoutPrior: o.layout_prior ?? base.layoutPrior ?? 'off',
-    ...((o.keep_hidden_text ?? base.keepHiddenText) ? { keepHiddenText: true } : {}),
+    ...((o.keep_hidden_text ?? baseKeepsHidden) ? { keepHiddenText: true } : {}),
   };
 }
