@@ -41,13 +41,7 @@ after(async () => {
   await vs?.stop();
 });
 
-async function shot(name: string, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } finally {
-    console.log(`screenshot: ${await vs.screenshot(name)}`);
-  }
-}
+const shot = (name: string, body: () => Promise<void>) => vs.shot(name, body);
 
 interface ToolOutcome {
   ok: boolean;
@@ -143,27 +137,7 @@ test('language-model tool: the cancellation token stops the backend conversion',
 });
 
 async function convertFolderFromExplorer(): Promise<void> {
-  await vs.page.keyboard.press('Escape');
-  await vs.command('View: Show Explorer');
-  const label = 'Convert All PDFs in Folder';
-  for (let attempt = 1; ; attempt++) {
-    const row = vs.page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^batch$/ }).first();
-    await row.waitFor({ timeout: 30_000 });
-    await row.click({ button: 'right' });
-    const item = vs.page.locator('.context-view .action-item', { hasText: label }).first();
-    if (
-      await item.waitFor({ timeout: 10_000 }).then(
-        () => true,
-        () => false,
-      )
-    )
-      break;
-    // The explorer re-rendered its rows between finding `batch` and the click (files the previous
-    // test wrote appeared; CI showed a file's menu under the pointer): close that menu, find the row again.
-    if (attempt === 3) throw new Error(`the explorer's menu for batch/ never offered "${label}" (3 tries)`);
-    await vs.page.keyboard.press('Escape');
-  }
-  await vs.clickMenuItem(label);
+  await vs.explorerMenu('batch', 'Convert All PDFs in Folder');
 }
 
 const summaries = () =>

@@ -328,6 +328,47 @@ export class VsCode {
     });
   }
 
+  /** Runs `body`, then saves a screenshot named `name` whatever happened (what a failure leaves to look at). */
+  async shot(name: string, body: () => Promise<void>): Promise<void> {
+    try {
+      await body();
+    } finally {
+      console.log(`screenshot: ${await this.screenshot(name)}`);
+    }
+  }
+
+  /**
+   * Right-clicks the explorer's row named `name` (a file or folder) and picks `label` from its
+   * menu. The explorer can re-render between finding the row and the click (a file the previous
+   * test wrote appears; CI once showed a file's menu under the pointer): then the menu that opened
+   * lacks `label`, is closed and the row found again, 3 tries.
+   */
+  async explorerMenu(name: string, label: string): Promise<void> {
+    await this.page.keyboard.press('Escape');
+    await this.command('View: Show Explorer');
+    const exact = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+    for (let attempt = 1; ; attempt++) {
+      const row = this.page
+        .locator('.explorer-folders-view .monaco-list-row', {
+          has: this.page.locator('.label-name', { hasText: exact }),
+        })
+        .first();
+      await row.waitFor({ timeout: 30_000 });
+      await row.click({ button: 'right' });
+      const item = this.page.locator('.context-view .action-item', { hasText: label }).first();
+      if (
+        await item.waitFor({ timeout: 10_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
+      if (attempt === 3) throw new Error(`the explorer's menu for ${name} never offered "${label}" (3 tries)`);
+      await this.page.keyboard.press('Escape');
+    }
+    await this.clickMenuItem(label);
+  }
+
   /** The "Folio" output channel as code-server logged it (lines start with a local timestamp). */
   /**
    * Clicks an item of the open context menu. Under load the menu can drop a click that lands

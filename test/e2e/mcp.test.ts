@@ -54,13 +54,7 @@ after(async () => {
   await vs?.stop();
 });
 
-async function shot(name: string, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } finally {
-    console.log(`screenshot: ${await vs.screenshot(name)}`);
-  }
-}
+const shot = (name: string, body: () => Promise<void>) => vs.shot(name, body);
 
 /** The extension host's log (which extension was activated by which event). */
 function extHostLog(): string {

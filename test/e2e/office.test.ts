@@ -29,41 +29,11 @@ after(async () => {
   await vs?.stop();
 });
 
-async function shot(name: string, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } finally {
-    console.log(`screenshot: ${await vs.screenshot(name)}`);
-  }
-}
+const shot = (name: string, body: () => Promise<void>) => vs.shot(name, body);
 
 /** Explorer: right-click `file`, then the menu's conversion entry (retried when the menu that opened is another row's). */
 async function convertFromExplorer(file: string): Promise<void> {
-  await vs.page.keyboard.press('Escape');
-  await vs.command('View: Show Explorer');
-  const label = 'Convert PDF to Markdown';
-  for (let attempt = 1; ; attempt++) {
-    const row = vs.page
-      .locator('.explorer-folders-view .monaco-list-row', {
-        has: vs.page.locator('.label-name', { hasText: new RegExp(`^${file.replace(/\./g, '\\.')}$`) }),
-      })
-      .first();
-    await row.waitFor({ timeout: 30_000 });
-    await row.click({ button: 'right' });
-    const item = vs.page.locator('.context-view .action-item', { hasText: label }).first();
-    if (
-      await item.waitFor({ timeout: 10_000 }).then(
-        () => true,
-        () => false,
-      )
-    )
-      break;
-    // The explorer re-rendered between finding the row and the click (a file written by the
-    // previous conversion appeared): close the menu that opened and find the row again.
-    if (attempt === 3) throw new Error(`the explorer's menu for ${file} never offered "${label}" (3 tries)`);
-    await vs.page.keyboard.press('Escape');
-  }
-  await vs.clickMenuItem(label);
+  await vs.explorerMenu(file, 'Convert PDF to Markdown');
 }
 
 /** Waits for `md` (a workspace file) to hold `mustHave`, then for its editor to show `onScreen`. */

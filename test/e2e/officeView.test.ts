@@ -42,13 +42,7 @@ after(async () => {
   await vs?.stop();
 });
 
-async function shot(name: string, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } finally {
-    console.log(`screenshot: ${await vs.screenshot(name)}`);
-  }
-}
+const shot = (name: string, body: () => Promise<void>) => vs.shot(name, body);
 
 /**
  * Converts `file` from its tab. The palette can drop the command under load (seen in the other

@@ -62,14 +62,7 @@ async function settledBox(loc: Locator): Promise<{ x: number; y: number; width: 
 }
 
 /** Runs a test body and always leaves a screenshot named after it. */
-async function shot(name: string, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } finally {
-    const p = await vs.screenshot(name);
-    console.log(`screenshot: ${p}`);
-  }
-}
+const shot = (name: string, body: () => Promise<void>) => vs.shot(name, body);
 
 const mdPath = (pdf: string) => join(vs.workspace, pdf.replace(/\.pdf$/, '.md'));
 const readMd = (pdf: string) => {
