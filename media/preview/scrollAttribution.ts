@@ -12,6 +12,11 @@
  *    machine its last frames land more than USER_INPUT_MS after that input. Without this rule the
  *    view's final position was never reported and the editor stopped short (seen in CI: the view
  *    settled at page 19, the editor at the page of the last report inside the input window).
+ *  - when the scroll ends (the browser's `scrollend`: the smooth scroll or fling has finished),
+ *    a scroll that was the user's at any point since the last end is reported where it stopped,
+ *    however long its frames took: on a loaded machine a frame can come later than MOMENTUM_MS
+ *    after the one before, and the view stopped pages past the last report (CI again: view at
+ *    one page, editor never there).
  */
 
 /** A scroll within this long of the user's last input in the view counts as the user's. */
@@ -24,6 +29,8 @@ export class ScrollAttribution {
   private pointerDown = false;
   private selfUntil = 0;
   private lastUserScroll = -Infinity;
+  /** Some scroll since the last scroll end was the user's. */
+  private usersSinceEnd = false;
 
   constructor(private readonly now: () => number) {}
 
@@ -41,11 +48,20 @@ export class ScrollAttribution {
   selfScroll(ms: number): void {
     this.selfUntil = Math.max(this.selfUntil, this.now() + ms);
     this.lastUserScroll = -Infinity; // a self-scroll ends the user's scroll, momentum included
+    this.usersSinceEnd = false;
   }
 
   /** The view moved by itself at once (a follow): the user's scroll, if any, has ended. */
   interrupted(): void {
     this.lastUserScroll = -Infinity;
+    this.usersSinceEnd = false;
+  }
+
+  /** The scroll ended (`scrollend`): true when where it stopped is the user's (and should be reported). */
+  ended(): boolean {
+    const users = this.usersSinceEnd && this.now() >= this.selfUntil;
+    this.usersSinceEnd = false;
+    return users;
   }
 
   /** A scroll event happened now: true when it is the user's (and should be reported). */
@@ -54,6 +70,7 @@ export class ScrollAttribution {
     if (now < this.selfUntil) return false;
     const users = this.pointerDown || now - this.lastInput <= USER_INPUT_MS || now - this.lastUserScroll <= MOMENTUM_MS;
     this.lastUserScroll = users ? now : -Infinity;
+    if (users) this.usersSinceEnd = true;
     return users;
   }
 }

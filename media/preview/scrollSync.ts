@@ -31,6 +31,7 @@ export class ViewScrollSync {
     window.addEventListener('pointerdown', () => this.whose.pointer(true), { capture: true });
     window.addEventListener('pointerup', () => this.whose.pointer(false), { capture: true });
     window.addEventListener('scroll', () => this.onScroll(), { passive: true });
+    window.addEventListener('scrollend', () => this.onScrollEnd(), { passive: true });
   }
 
   /** The view is about to scroll on its own (a selected box, zoom) for up to `ms`: not the user's. */
@@ -72,6 +73,15 @@ export class ViewScrollSync {
       this.timer = undefined;
       this.send();
     }, REPORT_EVERY_MS);
+  }
+
+  /** The scroll stopped: a user's scroll is reported where it stopped, at once (scrollAttribution.ts). */
+  private onScrollEnd(): void {
+    if (!this.whose.ended()) return;
+    if (this.followY !== undefined && Math.abs(window.scrollY - this.followY) <= 2) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.send();
   }
 
   /** The view's top: just below the sticky toolbar. */

@@ -731,16 +731,22 @@ test('scroll sync: scrolling the view moves the .md to the same section and back
     const before = await viewTop();
     await vs.page.mouse.move(web.x + 4, web.y + web.height / 2);
     for (let i = 0; i < 12; i++) await vs.page.mouse.wheel(0, 3000);
-    const settled = await until('the view to settle after the wheel', 30_000, async () => {
-      const a = await viewTop();
-      await new Promise((r) => setTimeout(r, 300));
-      const b = await viewTop();
-      return a.scrollY === b.scrollY && b.page > before.page + 5 ? b : undefined;
-    });
-    const top = await until(`the .md editor at section ${settled.page}`, 30_000, async () => {
+    // The editor follows the view to where the view is now: its smooth scroll can pause for longer
+    // than any "settled" window on a loaded machine and then go on, so both are read on each poll
+    // (CI once took a pause for the end, at page 11, and waited for the editor there forever).
+    let seen = '';
+    const synced = await until("the .md editor at the view's page", 30_000, async () => {
+      const v = await viewTop();
       const t = await editorTop(BIG.file);
-      return Math.abs(t.section - settled.page) <= 1 ? t : undefined;
+      await new Promise((r) => setTimeout(r, 300));
+      const v2 = await viewTop();
+      seen = `view at page ${v2.page}, editor at section ${t.section}`;
+      const still = v.scrollY === v2.scrollY && v2.page > before.page + 5;
+      return still && Math.abs(t.section - v2.page) <= 1 ? { settled: v2, top: t } : undefined;
+    }).catch((e: Error) => {
+      throw new Error(`${e.message}; last seen: ${seen}`);
     });
+    const { settled, top } = synced;
     console.log(`view scrolled to page ${settled.page}; the .md's top line: ${JSON.stringify(top.text)}`);
     // No echo: the editor's move did not scroll the view again.
     const afterSync = await viewTop();
@@ -759,15 +765,19 @@ test('scroll sync: scrolling the view moves the .md to the same section and back
     });
     const beforeEditor = await viewTop();
     for (let i = 0; i < 25; i++) await vs.page.keyboard.press('Alt+PageDown');
-    const edTop = await until('the editor to settle after the wheel', 30_000, async () => {
+    // As above, both sides read on each poll: the view at the editor's section as it is now.
+    const { edTop, followed } = await until("the view at the .md editor's section", 30_000, async () => {
       const a = await editorTop(BIG.file);
       await new Promise((r) => setTimeout(r, 300));
       const b = await editorTop(BIG.file);
-      return a.text === b.text && b.section > settled.page + 5 ? b : undefined;
-    });
-    const followed = await until(`the view at page ${edTop.section}`, 30_000, async () => {
       const v = await viewTop();
-      return v.followed > beforeEditor.followed && Math.abs(v.page - edTop.section) <= 1 ? v : undefined;
+      seen = `editor at section ${b.section}, view at page ${v.page} (followed ${v.followed}, before ${beforeEditor.followed})`;
+      const still = a.text === b.text && b.section > settled.page + 5;
+      return still && v.followed > beforeEditor.followed && Math.abs(v.page - b.section) <= 1
+        ? { edTop: b, followed: v }
+        : undefined;
+    }).catch((e: Error) => {
+      throw new Error(`${e.message}; last seen: ${seen}`);
     });
     console.log(`editor scrolled to ${JSON.stringify(edTop.text)}; the view followed to page ${followed.page}`);
     // The view's follow was not reported back to the editor as a user's scroll.

@@ -74,3 +74,29 @@ test('a scroll while a pointer is down (the scrollbar dragged) is the user’s h
   at(60_000 + USER_INPUT_MS + MOMENTUM_MS + 1);
   assert.equal(a.isUsers(), false);
 });
+
+test('where a user’s scroll ends is the user’s, however late its last frames came; a self-scroll or follow is not', () => {
+  const { a, at } = clocked();
+  at(0);
+  a.input();
+  at(100);
+  assert.equal(a.isUsers(), true);
+  // Long frames: the next ones land past both windows and are not attributed one by one.
+  at(100 + USER_INPUT_MS + MOMENTUM_MS + 500);
+  assert.equal(a.isUsers(), false);
+  assert.equal(a.ended(), true, 'the scroll the user started ended: report where it stopped');
+  assert.equal(a.ended(), false, 'one end, one report');
+  // A scroll with no input, then its end: not the user's.
+  at(10_000);
+  assert.equal(a.isUsers(), false);
+  assert.equal(a.ended(), false);
+  // The user's scroll interrupted by a follow, or a self-scroll: its end is not reported.
+  a.input();
+  assert.equal(a.isUsers(), true);
+  a.interrupted();
+  assert.equal(a.ended(), false, 'after a follow');
+  a.input();
+  assert.equal(a.isUsers(), true);
+  a.selfScroll(500);
+  assert.equal(a.ended(), false, 'after a self-scroll');
+});
