@@ -16,8 +16,8 @@
  * into the model's 100,352 ids (ids the page does not use are reassigned), the matcher's token
  * classes following the map.
  */
-import { pagesFromDocTags, assemblePage } from '../server/speculative/oracle/corpusPages';
-import { DocTagsTokenizer } from '../server/speculative/oracle/doctagsTokenizer';
+import { pagesFromDocTags, assemblePage } from './oracle/corpusPages';
+import { DocTagsTokenizer } from './oracle/doctagsTokenizer';
 import { mergeBulletBlocks, normalizeBlockContent } from '../server/speculative/draftText';
 import { decodeOne } from '../server/speculative/decode';
 import { DecoderTargetSession } from '../server/vlm/decoderTarget';

@@ -17,10 +17,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { corpusRoot, repoRoot } from '../test/helpers/corpus';
-import { pagesFromDocTags, pagesFromMarkdown, type OraclePage } from '../server/speculative/oracle/corpusPages';
-import { DocTagsTokenizer } from '../server/speculative/oracle/doctagsTokenizer';
-import { replayPage, VARIANTS, type DraftVariant } from '../server/speculative/oracle/oracleRun';
-import { CAUSES, addStats, emptyStats, type ReplayStats } from '../server/speculative/oracle/replay';
+import { pagesFromDocTags, pagesFromMarkdown, type OraclePage } from './oracle/corpusPages';
+import { DocTagsTokenizer } from './oracle/doctagsTokenizer';
+import { replayPage, VARIANTS, type DraftVariant } from './oracle/oracleRun';
+import { CAUSES, addStats, emptyStats, type ReplayStats } from './oracle/replay';
 import { makeTinyModels, realTokenizer } from '../scripts/fixtures/makeTinyModels';
 import { loadDecoderTarget, tokenInfoFor } from '../server/vlm/loadTarget';
 import { decodePage, type PageJob, type RegionJob } from '../server/speculative/hsd';

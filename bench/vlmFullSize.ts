@@ -32,9 +32,9 @@ import { DecoderTargetSession } from '../server/vlm/decoderTarget';
 import { corpusRoot, repoRoot } from '../test/helpers/corpus';
 import { forcedPageRuns, type SpecRun } from './forcedSpec';
 import { specDefaultsFor } from '../server/speculative/defaults';
-import { DocTagsTokenizer } from '../server/speculative/oracle/doctagsTokenizer';
-import { pagesFromDocTags } from '../server/speculative/oracle/corpusPages';
-import { replayPage, VARIANTS } from '../server/speculative/oracle/oracleRun';
+import { DocTagsTokenizer } from './oracle/doctagsTokenizer';
+import { pagesFromDocTags } from './oracle/corpusPages';
+import { replayPage, VARIANTS } from './oracle/oracleRun';
 
 const argv = process.argv.slice(2);
 const flag = (n: string) => argv.includes(n);
@@ -371,7 +371,7 @@ function reportSpec(t: CostTable): void {
 
 /**
  * Projected page time = vision + prefill + decode, decode = Σ passes × the measured cost of a
- * pass of that size. Acceptance: the oracle replay (bench:spec's, server/speculative/oracle) of
+ * pass of that size. Acceptance: the oracle replay (bench:spec's, bench/oracle) of
  * the corpus pages at hand with the pipeline's drafts, for each (K, chains) setting; plus the
  * 135-page figures of docs/speculative.md (8 chains) for comparison.
  */
