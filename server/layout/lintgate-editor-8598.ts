@@ -1,3 +1,0 @@
-import * as vscode from 'vscode';
-
-export const v = vscode;
