@@ -5,8 +5,13 @@
  * takes it off again for ordered lists. Bullets are never stored: they carry no information.
  */
 
-/** Numbers up to 4 digits, one letter, short roman numerals; with `.` or `)`, or in parentheses. */
-const LABEL_RE = /^(\((?:\d{1,4}|[a-zA-Z]|[ivxlcIVXLC]{1,6})\)|(?:\d{1,4}|[a-zA-Z]|[ivxlcIVXLC]{1,6})[.)])(?:\s+|$)/;
+/**
+ * Numbers up to 4 digits, one letter, short roman numerals; with `.` or `)`, or in parentheses.
+ * Also a multi-level number as Word prints an outline list's label ("1.1.", "2.3.1", "1.2)"), up
+ * to six levels, its closing `.` or `)` optional (Word's "%1.%2" has none).
+ */
+const LABEL_RE =
+  /^(\((?:\d{1,4}|[a-zA-Z]|[ivxlcIVXLC]{1,6})\)|\d{1,4}(?:\.\d{1,4}){1,5}[.)]?|(?:\d{1,4}|[a-zA-Z]|[ivxlcIVXLC]{1,6})[.)])(?:\s+|$)/;
 
 /** True when `s` is a whole label this module can carry. */
 export function isListLabel(s: string): boolean {
