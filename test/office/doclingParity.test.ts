@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../helpers/corpus';
 import { readStructured, structuredFormatOf } from '../../server/office';
 import { isDateFormatCode, serialDateText } from '../../server/office/xlsx';
+import { readHtml } from '../../server/html/html';
 import type { DocItem } from '../../server/model/items';
 
 const docling = (fmt: string, name: string) => join(repoRoot(), 'eval', 'office', 'docling', fmt, 'sources', name);
@@ -131,6 +132,36 @@ test('Markdown: raw HTML blocks are read as HTML (a table, a div of paragraphs a
     !other.some((i) => i.text.includes('<!--') || i.text.includes('This is HTML')),
     'an HTML comment is no text',
   );
+});
+
+test("HTML: what comes before the first heading is the page's chrome, furniture; a footer too; no heading, all body", () => {
+  // A site's banner before its first heading (hyperlink_02.html: a logo picture, then "## Home").
+  const banner = read(docling('html', 'hyperlink_02.html')).pages[0].items;
+  assert.deepEqual(
+    banner.filter((i) => i.cls !== 'page_header').map((i) => `${i.cls}:${i.text}`),
+    ['section_header:Home'],
+  );
+  assert.deepEqual(
+    banner.filter((i) => i.cls === 'page_header').map((i) => i.text),
+    ['Image alt text'],
+    'the chrome is kept as furniture, its words with it',
+  );
+  // Wikipedia's page: its menus come before the sidebar's first heading, the article after it.
+  const wiki = read(docling('html', 'wiki_duck.html')).pages[0].items;
+  const body = wiki.filter((i) => i.cls !== 'page_header' && i.cls !== 'page_footer');
+  assert.ok(!body.some((i) => i.text === 'Main menu' || i.text === 'Jump to content'), 'menus are furniture');
+  assert.ok(body.some((i) => i.cls === 'title' && i.text === 'Duck'));
+  const page = (html: string) => readHtml(html).pages[0].items.map((i) => `${i.cls}:${i.text}`);
+  assert.deepEqual(
+    page('<nav><a href="/">Home</a> <a href="/blog">Blog</a></nav><h1>Post</h1><p>Words.</p><footer><p>© 2026 Site</p></footer><p>After.</p>'),
+    ['page_header:Home Blog', 'title:Post', 'text:Words.', 'page_footer:© 2026 Site', 'text:After.'],
+  );
+  // A heading only inside a table does not start the body; with no other heading all is body.
+  assert.deepEqual(page('<p>Intro</p><table><tr><th><h2>In a cell</h2></th></tr></table><ul><li>one</li></ul>'), [
+    'text:Intro',
+    'table:',
+    'list_item:one',
+  ]);
 });
 
 test('HTML: a list in a table cell keeps its markers; <pre><code> starts at its first line of code', () => {
