@@ -218,15 +218,9 @@ class HtmlReader {
       case 'table':
         this.push(this.table(n));
         return;
-      case 'footer': {
-        // A page's or an article's footer is furniture, as Docling's HTML backend makes it.
-        const outer = this.layer;
-        this.layer = 'page_footer';
-        for (const c of n.childNodes ?? []) this.block(c, listDepth);
-        this.flush();
-        this.layer = this.started ? (outer === 'page_footer' ? outer : 'body') : outer;
+      case 'footer':
+        this.footer(n, listDepth);
         return;
-      }
       case 'pre': {
         const code = (n.childNodes ?? []).find((c) => c.tagName === 'code');
         const cls = `${attr(n, 'class') ?? ''} ${code ? (attr(code, 'class') ?? '') : ''}`;
@@ -253,6 +247,15 @@ class HtmlReader {
         for (const c of n.childNodes ?? []) this.block(c, listDepth);
         this.flush();
     }
+  }
+
+  /** A page's or an article's footer is furniture, as Docling's HTML backend makes it. */
+  private footer(n: Node, listDepth: number): void {
+    const outer = this.layer;
+    this.layer = 'page_footer';
+    for (const c of n.childNodes ?? []) this.block(c, listDepth);
+    this.flush();
+    this.layer = this.started ? (outer === 'page_footer' ? outer : 'body') : outer;
   }
 
   private list(n: Node, ordered: boolean, depth: number): void {

@@ -153,7 +153,9 @@ test("HTML: what comes before the first heading is the page's chrome, furniture;
   assert.ok(body.some((i) => i.cls === 'title' && i.text === 'Duck'));
   const page = (html: string) => readHtml(html).pages[0].items.map((i) => `${i.cls}:${i.text}`);
   assert.deepEqual(
-    page('<nav><a href="/">Home</a> <a href="/blog">Blog</a></nav><h1>Post</h1><p>Words.</p><footer><p>© 2026 Site</p></footer><p>After.</p>'),
+    page(
+      '<nav><a href="/">Home</a> <a href="/blog">Blog</a></nav><h1>Post</h1><p>Words.</p><footer><p>© 2026 Site</p></footer><p>After.</p>',
+    ),
     ['page_header:Home Blog', 'title:Post', 'text:Words.', 'page_footer:© 2026 Site', 'text:After.'],
   );
   // A heading only inside a table does not start the body; with no other heading all is body.

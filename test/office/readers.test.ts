@@ -130,7 +130,10 @@ test('PPTX written by LibreOffice Impress: the title placeholder is the heading,
   const titles = doc.pages.map((p) => texts(p.items, 'title'));
   assert.deepEqual(titles.slice(0, 2), [['Test Table Slide'], ['Second slide title']]);
   const all = doc.pages.flatMap((p) => p.items);
-  assert.ok(all.some((i) => i.cls === 'table'), 'the slide table is a table');
+  assert.ok(
+    all.some((i) => i.cls === 'table'),
+    'the slide table is a table',
+  );
   const bullets = all.filter((i) => i.cls === 'list_item').map((i) => i.text);
   assert.ok(bullets.includes('With foo') && bullets.includes('List item4'), bullets.join('|'));
   assert.ok(!texts(all, 'title').includes('With foo'));
