@@ -17,6 +17,39 @@ const read = (path: string, savePicture?: (d: Uint8Array, ext: string) => string
   readStructured(path, structuredFormatOf(path)!, savePicture ? { savePicture } : {});
 const cellsOf = (it: DocItem) => (it.table ?? []).map((r) => r.map((c) => c.text));
 
+test('XLSX: review comments after the sheet in cell order, a threaded one with its replies, as Docling writes them', () => {
+  const items = read(docling('xlsx', 'xlsx_comments.xlsx')).pages[0].items;
+  const comments = items.filter((i) => i.cls === 'text' && i.text.startsWith('[author:')).map((i) => i.text);
+  assert.deepEqual(comments, [
+    '[author: John Reviewer]: Why Python specifically?',
+    '[author: Jane Editor]: Which libraries are you referring to?',
+    // F7's thread: the opening comment and its reply (Excel's legacy copy is not written twice).
+    '[author: Jane Smith (JS), time: 2026-06-18T17:12:37.410]: Minimum number of saltwater ducks',
+    '[author: Marcus Sterling (MS), time: 2026-06-18T17:15:52.310]: I never thought it would be so low',
+    '[author: Jane Smith (JS), time: 2026-06-18T17:12:57.350]: Maximum number of ducks',
+  ]);
+  // After every table of the sheet.
+  assert.ok(items.findIndex((i) => i.text === comments[0]) > items.map((i) => i.cls).lastIndexOf('table'));
+});
+
+test("PPTX: review comments after the slide, with the author's initials and the time as written", () => {
+  const pages = read(docling('pptx', 'powerpoint_comments.pptx')).pages;
+  const per = pages.map((p) => p.items.filter((i) => i.text.startsWith('[author:')).map((i) => i.text));
+  assert.deepEqual(per, [
+    [
+      '[author: John Reviewer (JR), time: 2026-01-01T00:00:00]: This is a sample reviewer comment',
+      '[author: Jane Smith (JS), time: 2026-06-18T17:35:35.236]: This is a sample response',
+    ],
+    [],
+    [
+      '[author: Jane Smith (JS), time: 2026-06-18T17:37:55.253]: This is a cool feature',
+      '[author: Jane Smith (JS), time: 2026-06-18T17:38:32.720]: I need to try this out!',
+    ],
+  ]);
+  const last = pages[0].items[pages[0].items.length - 1]!;
+  assert.ok(last.text.endsWith('This is a sample response'), 'the comments come after the slide body');
+});
+
 test('XLSX: a hidden sheet is left out, with a warning saying so', () => {
   const doc = read(docling('xlsx', 'xlsx_01.xlsx'));
   const names = doc.pages.map((p) => p.items[0].text);
