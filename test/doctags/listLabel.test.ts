@@ -14,9 +14,12 @@ import { readStructured } from '../../server/office';
 import { repoRoot } from '../helpers/corpus';
 import type { DocItem } from '../../server/model/items';
 
-test('multi-level labels are labels; decimals inside words and longer runs are not', () => {
+test('multi-level labels are labels; decimals, longer runs and other dotted words are not', () => {
   for (const l of ['1.1.', '2.3.1', '1.2)', '10.4.2.1.', '1.', 'a)', '(iv)']) assert.ok(isListLabel(l), l);
-  for (const l of ['1.1.1.1.1.1.1', '1..2', '1.a', 'v1.2', '12345.', '1.1.x']) assert.ok(!isListLabel(l), l);
+  for (const l of ['1.1.1.1.1.1.1', '1..2', '1.a', 'v1.2', '12345.', '1.1.x', '3.14', '1.1'])
+    assert.ok(!isListLabel(l), l);
+  // An item whose text starts with a decimal keeps it: "3.14" is no label.
+  assert.equal(splitListLabel('3.14 is pi'), undefined);
   assert.deepEqual(splitListLabel('2.3.1 Market stops'), { label: '2.3.1', rest: 'Market stops' });
   assert.deepEqual(splitListLabel('1.1. Morning walk'), { label: '1.1.', rest: 'Morning walk' });
   // Not a plain number: Markdown writes it after a bullet, as Docling does ("- 1.1. Sub one").
