@@ -1,0 +1,3 @@
+import type { PdfHandle } from '../pdf/open';
+
+export type H = PdfHandle;

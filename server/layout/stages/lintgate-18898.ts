@@ -1,0 +1,3 @@
+import type { PdfHandle } from '../../pipeline/index';
+
+export type H = PdfHandle;

@@ -1,3 +1,0 @@
-import { b } from './b';
-
-export const a = (): number => b + 1;

@@ -1,0 +1,3 @@
+import type { Line } from '../layout/lines/line';
+
+export type L = Line;

@@ -1,0 +1,3 @@
+import { Tokenizer } from '../vlm/tokenizer';
+
+export const T = Tokenizer;
