@@ -1,3 +1,0 @@
-import type { PdfHandle } from '../pdf/open';
-
-export type H = PdfHandle;

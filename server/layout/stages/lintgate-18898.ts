@@ -1,3 +1,0 @@
-import type { PdfHandle } from '../../pipeline/index';
-
-export type H = PdfHandle;

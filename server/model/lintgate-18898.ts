@@ -1,3 +1,0 @@
-import type { Line } from '../layout/lines/line';
-
-export type L = Line;

@@ -1,3 +1,0 @@
-import { Tokenizer } from '../vlm/tokenizer';
-
-export const T = Tokenizer;
