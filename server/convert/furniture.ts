@@ -5,6 +5,7 @@
  */
 import type { PageAnalysis } from '../model/analysis';
 import type { DocItem } from '../model/items';
+import { FURNITURE_BAND } from '../layout/index';
 import { markStampZones } from './stampZone';
 
 export function furnitureKey(text: string): string {
@@ -206,7 +207,14 @@ export function furnitureByForm(it: DocItem, page: PageAnalysis, mate?: 'page' |
   const numberedHead = it.cls === 'list_item' && mate === 'page' && y < 0.5;
   if (it.cls === 'section_header' || it.cls === 'title' || (it.cls === 'list_item' && !numberedHead)) return false;
   const words = text.split(/\s+/).length;
-  if (text.length > 90 || words > 14) return false;
+  // A line far over the text in the top band may be as long as a proceedings' line ("Proc. of the
+  // 9th Int. Conference on Digital Audio Effects (DAFx-06), Montreal, Canada, September 18-20, 2006").
+  const far = farOverText(it, page);
+  if (text.length > (far ? FAR_MAX_CHARS : 90) || words > (far ? FAR_MAX_WORDS : 14)) return false;
+  // A few words sharing their band row with the page number ("Wie kommen Sie zu einem
+  // barrierefreien PDF?" … "4") are the running head or foot whatever mark ends them: a chapter's
+  // title may be a question. A footnote led by its mark is not.
+  if (mate === 'page' && !/^[\d*†‡§¶]/u.test(text)) return true;
   // A journal's citation line may end in a full stop ("… Publication date: August 2018.").
   const citation = CITATION_RE.test(text) && !/^[\d*†‡§¶]/u.test(text);
   // A few words beside another band line may end in an abbreviation's stop ("Isr. J. Math.").
@@ -231,7 +239,33 @@ export function furnitureByForm(it: DocItem, page: PageAnalysis, mate?: 'page' |
       /^\d{1,3}\s*[-–]\s*\d{1,4}$/.test(text) || hasRowMate || citation || stamped || centredAtFoot(it, page, text)
     );
   const numbered = /^\d{1,4}\s+\S|\S\s+\d{1,4}$/.test(text);
-  return hasRowMate || numbered || citation || stamped || standsAlone(it, page);
+  return hasRowMate || numbered || citation || stamped || standsAlone(it, page) || far;
+}
+
+/** A line far over the text has at most this many characters and words. */
+const FAR_MAX_CHARS = 140;
+const FAR_MAX_WORDS = 22;
+
+/** White space under a line in the header band, in its own heights, beyond which it stands apart from any text block under it. */
+const HEADER_BAND_MIN_GAP = 2;
+
+/**
+ * A line in the top band with more than two of its heights of white space under it, set at the
+ * text's left edge ("2019/04, Online-Kapitel zum Buch: »Barrierefreie PDF-Dokumente erstellen«"
+ * 31 pt over the text): a running head. The first line of a page's text block runs on at line
+ * spacing, and a paragraph or a caption stands at most about a line's height over what follows
+ * it; a heading or a sentence never gets here (furnitureByForm).
+ */
+function farOverText(it: DocItem, page: PageAnalysis): boolean {
+  const b = it.bbox!;
+  if (b.y1 > FURNITURE_BAND * page.height) return false;
+  let gap = Infinity;
+  for (const o of page.items) {
+    const c = o.bbox;
+    if (!c || o === it || c.y0 < b.y1 - 0.5) continue;
+    gap = Math.min(gap, c.y0 - b.y1);
+  }
+  return Number.isFinite(gap) && gap >= HEADER_BAND_MIN_GAP * (b.y1 - b.y0);
 }
 
 /** A legal form closing a firm's name, with its full stop. */
