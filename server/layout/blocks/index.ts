@@ -137,12 +137,18 @@ function centredTail(line: Line, prev: Line, sizeRatio: number): boolean {
 
 /** A capitalised head has at most this many words. */
 const CAPS_HEAD_MAX_WORDS = 5;
+/** Prose under a head has more than this share of its letters in lower case. */
+const PROSE_LOWER_SHARE = 0.6;
 
-/** `prev` is a few upper-case words, the line under it in another case reaches past it on both sides by two of its sizes. */
+/** `prev` is a few upper-case words, and the line under it, prose in lower case, reaches past it on both sides by two of its sizes. */
 function capsHeadOver(prev: Line, line: Line, size: number): boolean {
   const t = prev.text.trim();
   if (!/\p{Lu}/u.test(t) || /\p{Ll}/u.test(t) || t.split(/\s+/).length > CAPS_HEAD_MAX_WORDS) return false;
-  if (!/\p{Ll}/u.test(line.text)) return false;
+  // The line under it is prose, mostly lower case: a two-line caps head may end in a word or two
+  // of lower case ("I. FIRST-LEVEL HEADING: / THE LINE BREAK WAS FORCED via \\").
+  const lower = (line.text.match(/\p{Ll}/gu) ?? []).length;
+  const upper = (line.text.match(/\p{Lu}/gu) ?? []).length;
+  if (lower <= PROSE_LOWER_SHARE * (lower + upper)) return false;
   return line.bbox.x0 <= prev.bbox.x0 - 2 * size && line.bbox.x1 >= prev.bbox.x1 + 2 * size;
 }
 

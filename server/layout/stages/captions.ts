@@ -43,16 +43,32 @@ const TOP_ROW_GAP = 0.8;
 function topRow(state: PageState): PageUnit[] {
   const lines = state.body.filter((u) => u.kind === 'line' && !u.rotated);
   if (lines.length < 4) return [];
-  const top = Math.min(...lines.map((u) => u.bbox.y0));
-  const first = lines.filter((u) => u.bbox.y0 <= top + 2);
-  // A bold first row is a heading or a table's header row, not a running head.
-  if (first.some((u) => u.kind === 'line' && u.line.bold)) return [];
-  const bottom = Math.max(...first.map((u) => u.bbox.y1));
-  if (bottom > state.height * TOP_ROW_MAX) return [];
-  const h = Math.max(...first.map((u) => u.bbox.y1 - u.bbox.y0));
-  const next = Math.min(...state.body.filter((u) => !first.includes(u)).map((u) => u.bbox.y0));
-  return next - bottom >= TOP_ROW_GAP * h ? first : [];
+  const rowUnder = (above: PageUnit[]) => {
+    const rest = lines.filter((u) => !above.includes(u));
+    const top = Math.min(...rest.map((u) => u.bbox.y0));
+    return rest.filter((u) => u.bbox.y0 <= top + 2);
+  };
+  const standsApart = (rows: PageUnit[]) => {
+    // A bold row is a heading or a table's header row, not a running head.
+    if (rows.some((u) => u.kind === 'line' && u.line.bold)) return false;
+    const bottom = Math.max(...rows.map((u) => u.bbox.y1));
+    if (bottom > state.height * TOP_ROW_MAX) return false;
+    const lowest = rows.filter((u) => u.bbox.y1 >= bottom - 2);
+    const h = Math.max(...lowest.map((u) => u.bbox.y1 - u.bbox.y0));
+    const next = Math.min(...state.body.filter((u) => !rows.includes(u)).map((u) => u.bbox.y0));
+    return next - bottom >= TOP_ROW_GAP * h;
+  };
+  const first = rowUnder([]);
+  // The second row too when the two stand apart from the text as a block (a draft's "Draft
+  // version … / Typeset using …", a page number over a journal's citation line): each is judged
+  // by its own form in furniture.ts, so a short paragraph over a heading stays a paragraph.
+  const two = [...first, ...rowUnder(first)];
+  if (lines.length - two.length >= TOP_ROWS_MIN_LINES_UNDER && standsApart(two)) return two;
+  return standsApart(first) ? first : [];
 }
+
+/** Two rows are taken together only over at least this many body lines. */
+const TOP_ROWS_MIN_LINES_UNDER = 4;
 
 /** The last row may start this far up the page (elsarticle's "Preprint submitted to …" at 91.8 %). */
 const BOTTOM_ROW_MIN = 0.84;
