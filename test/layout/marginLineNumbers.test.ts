@@ -31,7 +31,18 @@ const FIXED = [
   'dafx-p1-01',
 ];
 /** Body text, headings and order on the same pages, which must stay as they were. */
-const STAY = ['aas-p1-03', 'aas-p1-06', 'aas-p1-07', 'aas-p1-08', 'aas-p1-09', 'dafx-p1-04', 'dafx-p1-05', 'ptptex-p1-03', 'ptptex-p1-05', 'aps-p1-03'];
+const STAY = [
+  'aas-p1-03',
+  'aas-p1-06',
+  'aas-p1-07',
+  'aas-p1-08',
+  'aas-p1-09',
+  'dafx-p1-04',
+  'dafx-p1-05',
+  'ptptex-p1-03',
+  'ptptex-p1-05',
+  'aps-p1-03',
+];
 
 test('a draft page alone: margin line numbers, a running head far over the text, a foot beside the page number leave; the text and its heads stay', async () => {
   const ids = [...FIXED, ...STAY];
@@ -53,7 +64,11 @@ function line(text: string, x0: number, x1: number, y0: number, monospace = fals
 }
 
 /** `rows` text lines at 12 pt pitch from y = 100, each with its number in the left margin when `numbered(i)`. */
-function page(rows: number, numbered: (i: number) => boolean, opts: { mono?: boolean; numberX?: number } = {}): PageUnit[] {
+function page(
+  rows: number,
+  numbered: (i: number) => boolean,
+  opts: { mono?: boolean; numberX?: number } = {},
+): PageUnit[] {
   const units: PageUnit[] = [];
   for (let i = 0; i < rows; i++) {
     units.push(line(`text line ${i} of the body`, 72, 540, 100 + 12 * i, opts.mono));
@@ -79,7 +94,13 @@ test('look-alikes stay: numbered paragraphs, a listing, numbers inside the text 
   );
   assert.deepEqual(marginLineNumbers(paras, 612), []);
   // A listing: every line beside a number is monospaced.
-  assert.deepEqual(marginLineNumbers(page(12, () => true, { mono: true }), 612), []);
+  assert.deepEqual(
+    marginLineNumbers(
+      page(12, () => true, { mono: true }),
+      612,
+    ),
+    [],
+  );
   // A table's count column at the text block's left edge, the text beside it: not clear of the body.
   const table = page(12, () => true, { numberX: 72 }).map((u) =>
     u.kind === 'line' && !/^\d+$/.test(u.line.text) ? line(u.line.text, 100, 540, u.bbox.y0) : u,
@@ -87,7 +108,13 @@ test('look-alikes stay: numbered paragraphs, a listing, numbers inside the text 
   table.push(line('A paragraph over the table at the left edge', 72, 540, 80));
   assert.deepEqual(marginLineNumbers(table, 612), []);
   // A page number alone in the margin.
-  assert.deepEqual(marginLineNumbers(page(12, (i) => i === 6), 612), []);
+  assert.deepEqual(
+    marginLineNumbers(
+      page(12, (i) => i === 6),
+      612,
+    ),
+    [],
+  );
   // Numbers that do not count down the page (a column of values).
   const values = page(10, () => true).map((u, k) =>
     u.kind === 'line' && /^\d+$/.test(u.line.text) ? line(String((k * 37) % 11), 50, 60, u.bbox.y0) : u,

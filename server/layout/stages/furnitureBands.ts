@@ -98,7 +98,12 @@ export function findFurnitureBands(state: PageState): PageState {
     )
     .sort((a, b) => a.bbox.x0 - b.bbox.x0 || a.bbox.y0 - b.bbox.y0);
   // A draft's line numbers down a side margin (lineNumbers.ts) leave the body as margin text too.
-  margin.push(...marginLineNumbers(units.filter((u) => !inBands(u) && !margin.includes(u)), state.width));
+  margin.push(
+    ...marginLineNumbers(
+      units.filter((u) => !inBands(u) && !margin.includes(u)),
+      state.width,
+    ),
+  );
   const body = units.filter((u) => !inBands(u) && !margin.includes(u));
   return { ...state, header, footer, margin, body };
 }

@@ -60,7 +60,9 @@ export function marginLineNumbers(units: readonly PageUnit[], pageWidth: number)
     const top = run[0]!.bbox.y0;
     const bottom = run[run.length - 1]!.bbox.y1;
     const half = (u: PageUnit) => (side === 'left' ? u.bbox.x0 < pageWidth / 2 : u.bbox.x1 > pageWidth / 2);
-    const rows = textRows(text.filter((u) => half(u) && (u.bbox.y0 + u.bbox.y1) / 2 >= top && (u.bbox.y0 + u.bbox.y1) / 2 <= bottom));
+    const rows = textRows(
+      text.filter((u) => half(u) && (u.bbox.y0 + u.bbox.y1) / 2 >= top && (u.bbox.y0 + u.bbox.y1) / 2 <= bottom),
+    );
     if (run.length * step < MIN_ROW_COVER * rows) continue;
     found.push(...run);
   }
