@@ -169,18 +169,18 @@ const DOC_NUMBER_RE =
 const MONTHS =
   'jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?';
 const DATE_RE = new RegExp(
-  `\\b((${MONTHS})\\.?\\s+\\d{1,2},?\\s+(19|20)\\d\\d|\\d{1,2}\\.?\\s+(${MONTHS})\\.?\\s+(19|20)\\d\\d|\\d{1,2}[./]\\d{1,2}[./](19|20)?\\d\\d|(19|20)\\d\\d-\\d\\d-\\d\\d)\\b`,
+  `\\b((${MONTHS})\\.?\\s+(\\d{1,2},?\\s+)?(19|20)\\d\\d|\\d{1,2}\\.?\\s+(${MONTHS})\\.?\\s+(19|20)\\d\\d|\\d{1,2}[./]\\d{1,2}[./](19|20)?\\d\\d|(19|20)\\d\\d-\\d\\d-\\d\\d)\\b`,
   'i',
 );
 
-/** A line a document system or a printer stamps in its bands: a page reference, a number, a date. */
+/** A line a document system or a printer stamps in its bands: a page reference, a number, a date (a month and a year: "Nov. 2002"). */
 export function isBandStamp(text: string): boolean {
   return PAGE_REF_RE.test(text) || DOC_NUMBER_RE.test(text) || DATE_RE.test(text);
 }
 
-/** A citation line: volume, issue, pages, a year in parentheses, "et al.". */
+/** A citation line: volume, issue, pages, a year in parentheses, "et al.", a closing volume(issue) ("… d’économique 2018 51(2)"). */
 const CITATION_RE =
-  /\b(vol\.?|volume|no\.|issue|pp\.)\s*\d|\(\s*(19|20)\d\d\s*\)|\bet al\.?$|\b\d{1,4}\s*[–-]\s*\d{1,4}\b.*\b(19|20)\d\d\b|\b(19|20)\d\d\b.*\b\d{1,4}\s*[–-]\s*\d{1,4}\b/i;
+  /\b\d{1,4}\(\d{1,3}\)\s*$|\b(vol\.?|volume|no\.|issue|pp\.)\s*\d|\(\s*(19|20)\d\d\s*\)|\bet al\.?$|\b\d{1,4}\s*[–-]\s*\d{1,4}\b.*\b(19|20)\d\d\b|\b(19|20)\d\d\b.*\b\d{1,4}\s*[–-]\s*\d{1,4}\b/i;
 
 /**
  * Furniture of a page without neighbours: a stamp by its words (anywhere in the bands or the side
@@ -210,11 +210,14 @@ export function furnitureByForm(it: DocItem, page: PageAnalysis, mate?: 'page' |
   // A line far over the text in the top band may be as long as a proceedings' line ("Proc. of the
   // 9th Int. Conference on Digital Audio Effects (DAFx-06), Montreal, Canada, September 18-20, 2006").
   const far = farOverText(it, page);
-  if (text.length > (far ? FAR_MAX_CHARS : 90) || words > (far ? FAR_MAX_WORDS : 14)) return false;
-  // A few words sharing their band row with the page number ("Wie kommen Sie zu einem
-  // barrierefreien PDF?" … "4") are the running head or foot whatever mark ends them: a chapter's
-  // title may be a question. A footnote led by its mark is not.
-  if (mate === 'page' && !/^[\d*†‡§¶]/u.test(text)) return true;
+  // A line sharing its band row with the page number ("Wie kommen Sie zu einem barrierefreien
+  // PDF?" … "4", a publisher's address line … "14") is the running head or foot whatever mark
+  // ends it (a chapter's title may be a question) and as long as a publisher's line. A footnote
+  // led by its mark is not.
+  const besidePage = mate === 'page' && !/^[\d*†‡§¶]/u.test(text);
+  const long = far || besidePage;
+  if (text.length > (long ? FAR_MAX_CHARS : 90) || words > (long ? FAR_MAX_WORDS : 14)) return false;
+  if (besidePage) return true;
   // A journal's citation line may end in a full stop ("… Publication date: August 2018.").
   const citation = CITATION_RE.test(text) && !/^[\d*†‡§¶]/u.test(text);
   // A few words beside another band line may end in an abbreviation's stop ("Isr. J. Math.").
@@ -242,7 +245,7 @@ export function furnitureByForm(it: DocItem, page: PageAnalysis, mate?: 'page' |
   return hasRowMate || numbered || citation || stamped || standsAlone(it, page) || far;
 }
 
-/** A line far over the text has at most this many characters and words. */
+/** A line far over the text, or beside the page number, has at most this many characters and words. */
 const FAR_MAX_CHARS = 140;
 const FAR_MAX_WORDS = 22;
 
@@ -286,8 +289,8 @@ const RUNNING_HEAD_INSET = 0.2;
 /** …and its middle is at least this share of the page's width from the left. */
 const RUNNING_HEAD_MIN_MIDDLE = 0.4;
 
-/** A lone line at the foot lies this low on the page (its middle)… */
-const FOOT_LINE_MIN_Y = 0.88;
+/** A lone line at the foot lies this low on the page (its middle; PTP's "typeset using PTPTeX.cls" under the footnotes at 85.7 %)… */
+const FOOT_LINE_MIN_Y = 0.84;
 /** …and has at most this many words. */
 const FOOT_LINE_MAX_WORDS = 8;
 

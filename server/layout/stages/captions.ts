@@ -72,6 +72,9 @@ const TOP_ROWS_MIN_LINES_UNDER = 4;
 
 /** The last row may start this far up the page (elsarticle's "Preprint submitted to …" at 91.8 %). */
 const BOTTOM_ROW_MIN = 0.84;
+/** …or this far with this many of its heights of white space over it. */
+const BOTTOM_ROW_MIN_FAR = 0.8;
+const BOTTOM_ROW_FAR_GAP = 2;
 /** …under at least this many lines of body text. */
 const BOTTOM_ROW_MIN_LINES_ABOVE = 4;
 
@@ -91,8 +94,12 @@ function bottomRow(state: PageState): PageUnit[] {
   // Thoma" under a two-line title) is its content.
   if (lines.length - last.length < BOTTOM_ROW_MIN_LINES_ABOVE) return [];
   const top = Math.min(...last.map((u) => u.bbox.y0));
-  if (top < state.height * BOTTOM_ROW_MIN) return [];
+  // Higher up, down to BOTTOM_ROW_MIN_FAR, only with twice its height of white space over it (a
+  // journal's line under the footnotes: CJE's "ISSN … / © …" at 83.4 %): a footnote runs on at
+  // line spacing under the one before it.
+  if (top < state.height * BOTTOM_ROW_MIN_FAR) return [];
   const h = Math.max(...last.map((u) => u.bbox.y1 - u.bbox.y0));
   const above = Math.max(...state.body.filter((u) => !last.includes(u)).map((u) => u.bbox.y1));
-  return top - above >= TOP_ROW_GAP * h ? last : [];
+  const minGap = top < state.height * BOTTOM_ROW_MIN ? BOTTOM_ROW_FAR_GAP : TOP_ROW_GAP;
+  return top - above >= minGap * h ? last : [];
 }
