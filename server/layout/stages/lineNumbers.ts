@@ -29,15 +29,18 @@ const MIN_REGULAR_STEPS = 0.8;
 
 type LineUnit = Extract<PageUnit, { kind: 'line' }>;
 
-const isNumber = (u: PageUnit): u is LineUnit =>
-  u.kind === 'line' && !u.rotated && /^\d{1,4}$/.test(u.line.text.trim());
+const isNumber = (u: PageUnit): u is LineUnit => bareNumber(u);
+
+function bareNumber(u: PageUnit): boolean {
+  return u.kind === 'line' && !u.rotated && /^\d{1,4}$/.test(u.line.text.trim());
+}
 
 /** The units of `units` (upright body lines) that are margin line numbers. */
 export function marginLineNumbers(units: readonly PageUnit[], pageWidth: number): PageUnit[] {
   const numbers = units.filter(isNumber);
   if (numbers.length < MIN_NUMBERS) return [];
   // Text lines that are not numbers: a number clear of all of them on its side is in the margin.
-  const text = units.filter((u) => u.kind === 'line' && !u.rotated && !isNumber(u));
+  const text = units.filter((u) => u.kind === 'line' && !u.rotated && !bareNumber(u));
   if (text.length < MIN_NUMBERS) return [];
   const found: PageUnit[] = [];
   for (const side of ['left', 'right'] as const) {
