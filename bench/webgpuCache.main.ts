@@ -37,8 +37,7 @@ async function main(): Promise<void> {
       modelsDir = join(dir, 'model');
       modelFolder(modelsDir);
     }
-    const load = (deviceCache: boolean) =>
-      VlmModel.load({ modelsDir, providers: ['webgpu'], threads: 1, deviceCache });
+    const load = (deviceCache: boolean) => VlmModel.load({ modelsDir, providers: ['webgpu'], threads: 1, deviceCache });
     const copying = await load(false);
     const device = await load(true);
     if (copying.provider !== 'webgpu' || device.provider !== 'webgpu')
