@@ -8,9 +8,8 @@ import * as vscode from 'vscode';
 import type { FolioContext } from '../context';
 import { markdownUriFor } from '../paths';
 import { sidecarUri } from './sidecar';
-import { PREVIEW_VIEW_TYPE } from './view';
+import { PREVIEW_VIEW_TYPE } from './viewPanel';
 import { LinkedViews } from './manager';
-import { reparseRegion } from './reparse';
 import { viewColumnFor } from './layout';
 import { messageOf } from '../../common/errorKinds';
 
@@ -63,7 +62,7 @@ export function registerPreview(ctx: FolioContext): void {
       { webviewOptions: { retainContextWhenHidden: true }, supportsMultipleEditorsPerDocument: false },
     ),
     vscode.commands.registerCommand('folio.showPreview', (arg?: unknown) => showPreview(ctx, views, arg)),
-    vscode.commands.registerCommand('folio.reparseRegion', () => reparseAtCursor(ctx, views)),
+    vscode.commands.registerCommand('folio.reparseRegion', () => reparseAtCursor(views)),
     vscode.commands.registerCommand('folio.openPdfViewer', async (arg?: unknown) => {
       const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input as { uri?: vscode.Uri } | undefined;
       const uri =
@@ -131,7 +130,7 @@ async function showPreview(ctx: FolioContext, views: LinkedViews, arg: unknown):
 }
 
 /** "Folio: Reparse Region": the region under the `.md` cursor, else the one selected in the focused view. */
-async function reparseAtCursor(ctx: FolioContext, views: LinkedViews): Promise<void> {
+async function reparseAtCursor(views: LinkedViews): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   let v = editor ? views.get(editor.document.uri) : undefined;
   let id = v && editor ? v.regionIdAt(editor.document.offsetAt(editor.selection.active)) : undefined;
@@ -146,7 +145,7 @@ async function reparseAtCursor(ctx: FolioContext, views: LinkedViews): Promise<v
     return;
   }
   try {
-    await reparseRegion(ctx, v, id, {});
+    await v.reparse(id);
   } catch (e) {
     void vscode.window.showErrorMessage(`Folio: reparse failed: ${messageOf(e)}`);
   }

@@ -3,7 +3,7 @@
  * its regions in reading order, and its Markdown blocks cut from the `.md` text by the regions'
  * ranges now (text the user typed between two regions becomes a block owned by no region).
  *
- * Pure data, no `vscode` import: `LinkedView` (view.ts) sends what this returns, and
+ * Pure data, no `vscode` import: the linked view's panel (viewPanel.ts) sends what this returns, and
  * test/preview/sidecarViewSchema.test.ts checks that every sidecar the host accepts gives pages
  * the webview accepts through this same function.
  */

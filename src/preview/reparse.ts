@@ -33,7 +33,7 @@ export interface RegionSnapshot {
   linked: boolean;
 }
 
-/** The linked view as a reparse sees it (implemented by LinkedView). */
+/** The linked view as a reparse sees it (implemented by RegionEdits, regionEdits.ts). */
 export interface ReparseTarget {
   readonly name: string;
   readonly mdUri: vscode.Uri;

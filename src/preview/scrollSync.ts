@@ -2,8 +2,13 @@
  * Scroll sync between the linked view and the `.md` editor, by the regions' Markdown lines (as
  * VS Code's Markdown preview syncs by source lines): the editor's top line maps to a region and how
  * far through its lines it is; the view's top maps to a region and how far down its box it is.
- * Pure functions and the echo guard only; view.ts wires them to the editor and the webview.
+ * The pure functions and the echo guard (unit-tested) come first; `ScrollLink` (view.ts's scroll
+ * part) wires them to the editor and the webview, with the cursor's highlight and the reveal of a
+ * region the user picked in the view.
  */
+import * as vscode from 'vscode';
+import type { ViewPanel } from './viewPanel';
+import type { ViewState } from './viewState';
 
 /** A linked region's Markdown, in 0-based editor lines (both ends inclusive). */
 export interface LineSpan {
@@ -71,5 +76,110 @@ export class EchoGuard {
     if (this.expected === undefined || Math.abs(at - this.expected) <= 2) return true;
     this.until = 0;
     return false;
+  }
+}
+
+/** `folio.preview.scrollEditorWithView` / `scrollViewWithEditor` (default on, read at each scroll). */
+function scrollSetting(name: 'scrollEditorWithView' | 'scrollViewWithEditor', scope: vscode.Uri): boolean {
+  return vscode.workspace.getConfiguration('folio.preview', scope).get<boolean>(name, true);
+}
+
+/** The `.md` editor and the view, kept at the same region: scrolls, the cursor's highlight, reveals. */
+export class ScrollLink {
+  private lastHighlight: string | undefined;
+  /** Editor scrolls the view made (sync, reveal) are not followed back. */
+  private readonly editorEcho = new EchoGuard();
+
+  constructor(
+    private readonly s: ViewState,
+    private readonly panel: ViewPanel,
+  ) {}
+
+  /** Editor cursor moved: highlight the region under it. */
+  onSelection(offset: number): void {
+    const r = this.s.map.regionAt(offset);
+    if (r?.id === this.lastHighlight) return;
+    this.lastHighlight = r?.id;
+    if (r) this.s.selected = r.id;
+    this.panel.post({ type: 'highlight', regionId: r?.id, reveal: true });
+  }
+
+  /** The region just drawn in the view becomes the selection, ready to adjust or delete. */
+  highlightDrawn(id: string): void {
+    this.lastHighlight = id;
+    this.panel.post({ type: 'highlight', regionId: id, reveal: false });
+  }
+
+  /** The user picked a region in the view: the `.md` editor selects its Markdown. */
+  async reveal(id: string, focus: boolean): Promise<void> {
+    const s = this.s;
+    s.selected = id;
+    const r = s.map.region(id);
+    if (!r?.range) {
+      this.panel.post({
+        type: 'status',
+        level: 'info',
+        text: `Region ${id} has no Markdown in ${s.name} (reparse it to write some).`,
+      });
+      return;
+    }
+    const doc = await vscode.workspace.openTextDocument(s.mdUri);
+    const range = new vscode.Range(doc.positionAt(r.range.start), doc.positionAt(r.range.end));
+    let editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === s.key);
+    if (!editor || focus) {
+      const column = editor?.viewColumn ?? this.editorColumn();
+      editor = await vscode.window.showTextDocument(doc, { viewColumn: column, preserveFocus: !focus, preview: false });
+    }
+    this.lastHighlight = id;
+    // The editor scrolls to the region the user picked in the view: the view does not follow it back.
+    this.editorEcho.moving();
+    editor.selection = new vscode.Selection(range.start, range.end);
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+
+  /** Linked regions' Markdown as editor lines, in line order. */
+  private lineSpans(doc: vscode.TextDocument): LineSpan[] {
+    const spans: LineSpan[] = [];
+    for (const r of this.s.map.allRegions()) {
+      if (!r.range) continue;
+      const start = doc.positionAt(r.range.start).line;
+      spans.push({
+        id: r.id,
+        start,
+        end: Math.max(start, doc.positionAt(Math.max(r.range.start, r.range.end - 1)).line),
+      });
+    }
+    return spans.sort((a, b) => a.start - b.start);
+  }
+
+  /** The `.md` editor's top line moved: the view follows, unless the sync or a reveal moved it. */
+  onEditorScrolled(doc: vscode.TextDocument, topLine: number): void {
+    const s = this.s;
+    if (!this.panel.exists || this.editorEcho.isEcho(topLine)) return;
+    // Until a conversion's first page is on screen the view stays at its top: the `.md`'s scroll
+    // then is VS Code restoring the old file's position, and following it would make the first
+    // image a page deep in the document, fetched the slow way (not inline) by a webview still starting.
+    if (s.converting && s.trace && !s.trace.finished) return;
+    if (!scrollSetting('scrollViewWithEditor', s.mdUri)) return;
+    const at = regionAtLine(this.lineSpans(doc), topLine);
+    if (at) this.panel.post({ type: 'scrollTo', regionId: at.id, fraction: at.fraction });
+  }
+
+  /** The user scrolled the view: the `.md` editor (when visible) puts the matching line at its top. */
+  onViewScrolled(regionId: string, fraction: number): void {
+    if (!scrollSetting('scrollEditorWithView', this.s.mdUri)) return;
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === this.s.key);
+    if (!editor) return;
+    const span = this.lineSpans(editor.document).find((sp) => sp.id === regionId);
+    if (!span) return;
+    const line = lineInSpan(span, fraction);
+    this.editorEcho.moving(line);
+    editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.AtTop);
+  }
+
+  /** The group beside the view, where the `.md` belongs when it is not open. */
+  private editorColumn(): vscode.ViewColumn {
+    const pc = this.panel.viewColumn;
+    return pc ? ((pc + 1) as vscode.ViewColumn) : vscode.ViewColumn.Beside;
   }
 }

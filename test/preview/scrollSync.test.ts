@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+// scrollSync.ts's ScrollLink needs the `vscode` module at load; its pure parts need nothing of it.
+import '../helpers/vscodeFake';
 import { EchoGuard, lineInSpan, regionAtLine, type LineSpan } from '../../src/preview/scrollSync';
 import { FirstPaintTrace } from '../../src/preview/firstPaint';
 import { pageProgressMessage, parsePageProgress } from '../../common/protocol';
