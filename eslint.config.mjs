@@ -53,7 +53,7 @@ const ALL_SERVER_ROOMS = [
   'layout',
   'main',
   'mcp',
-  'models',
+  'modelStore',
   'ocr',
   'office',
   'onnx',

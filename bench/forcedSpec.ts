@@ -16,8 +16,8 @@
  * into the model's 100,352 ids (ids the page does not use are reassigned), the matcher's token
  * classes following the map.
  */
-import { pagesFromDocTags, assemblePage } from '../server/speculative/oracle/corpusPages';
-import { DocTagsTokenizer } from '../server/speculative/oracle/doctagsTokenizer';
+import { pagesFromDocTags, assemblePage, type OraclePage } from './oracle/corpusPages';
+import { DocTagsTokenizer } from './oracle/doctagsTokenizer';
 import { mergeBulletBlocks, normalizeBlockContent } from '../server/speculative/draftText';
 import { decodeOne } from '../server/speculative/decode';
 import { DecoderTargetSession } from '../server/vlm/decoderTarget';
@@ -127,6 +127,54 @@ class ForcedSession implements TargetSession {
   }
 }
 
+interface ForcedConfig {
+  name: string;
+  drafts: 'none' | 'good' | 'useless';
+  opts: DecodeOptions;
+}
+
+/** The settings compared: ar, the provider's defaults and K=32 with 8 chains, each with good and useless drafts. */
+function forcedConfigs(provider: string, maxTokens: number): ForcedConfig[] {
+  const cpu = specDefaultsFor(provider);
+  const common: DecodeOptions = { maxNewTokens: maxTokens, locSpread: 1, calibrateBoxes: true };
+  return [
+    { name: 'ar', drafts: 'none', opts: common },
+    {
+      name: `page, pipeline drafts, defaults (K=${cpu.K}, ${cpu.maxChains} chain)`,
+      drafts: 'good',
+      opts: { ...common, K: cpu.K, maxChains: cpu.maxChains, verify: cpu.verify },
+    },
+    {
+      name: `page, useless drafts, defaults (K=${cpu.K}, ${cpu.maxChains} chain)`,
+      drafts: 'useless',
+      opts: { ...common, K: cpu.K, maxChains: cpu.maxChains, verify: cpu.verify },
+    },
+    { name: 'page, pipeline drafts, K=32, 8 chains', drafts: 'good', opts: { ...common, K: 32, maxChains: 8 } },
+    { name: 'page, useless drafts, K=32, 8 chains', drafts: 'useless', opts: { ...common, K: 32, maxChains: 8 } },
+  ];
+}
+
+/** Each page's target ids (cut at `maxTokens`), its drafts and their token info, over a small id map. */
+function preparePages(pages: OraclePage[], tok: DocTagsTokenizer, base: TokenInfo, V: number, maxTokens: number) {
+  return pages.map((page) => {
+    const target = tok.encode(page.target).ids.slice(0, maxTokens);
+    const blocks = mergeBulletBlocks(page.pipeline).map((b) => ({
+      ...b,
+      content: normalizeBlockContent(b.tag, b.content),
+    }));
+    const good = tok.encode(assemblePage(blocks)).ids;
+    const rand = mulberry32(7);
+    const useless = good.map(() => target[Math.floor(rand() * target.length)]);
+    const map = new IdMap(new Set([...target, ...good].filter((x) => x < V)), V);
+    const mt = target.map((x) => map.to(x));
+    return {
+      info: map.info(base),
+      mt,
+      drafts: { none: undefined, good: [good.map((x) => map.to(x))], useless: [useless.map((x) => map.to(x))] },
+    };
+  });
+}
+
 /**
  * ar and page on the first `maxTokens` tokens of each corpus page, with the pipeline's drafts
  * (good) and with shuffled tokens of the page (useless: keys match by chance, proposals fail).
@@ -151,23 +199,7 @@ export async function forcedPageRuns(
   const base = tok.tokenInfo({ tagWildcards: true });
   const pages = docs.flatMap((d) => pagesFromDocTags('docling/pdf', d.pdf, d.gt, d.doctags, false).slice(0, 1));
   if (pages.length === 0) throw new Error('forced speculation: no corpus page with a pipeline draft');
-  const cpu = specDefaultsFor(o.provider);
-  const common: DecodeOptions = { maxNewTokens: o.maxTokens, locSpread: 1, calibrateBoxes: true };
-  const configs: { name: string; drafts: 'none' | 'good' | 'useless'; opts: DecodeOptions }[] = [
-    { name: 'ar', drafts: 'none', opts: common },
-    {
-      name: `page, pipeline drafts, defaults (K=${cpu.K}, ${cpu.maxChains} chain)`,
-      drafts: 'good',
-      opts: { ...common, K: cpu.K, maxChains: cpu.maxChains, verify: cpu.verify },
-    },
-    {
-      name: `page, useless drafts, defaults (K=${cpu.K}, ${cpu.maxChains} chain)`,
-      drafts: 'useless',
-      opts: { ...common, K: cpu.K, maxChains: cpu.maxChains, verify: cpu.verify },
-    },
-    { name: 'page, pipeline drafts, K=32, 8 chains', drafts: 'good', opts: { ...common, K: 32, maxChains: 8 } },
-    { name: 'page, useless drafts, K=32, 8 chains', drafts: 'useless', opts: { ...common, K: 32, maxChains: 8 } },
-  ];
+  const configs = forcedConfigs(o.provider, o.maxTokens);
   const runs: SpecRun[] = configs.map((c) => ({
     name: c.name,
     pages: 0,
@@ -178,24 +210,7 @@ export async function forcedPageRuns(
     same: true,
     peakMiB: 0,
   }));
-  const V = model.config.text.vocab;
-  const prepared = pages.map((page) => {
-    const target = tok.encode(page.target).ids.slice(0, o.maxTokens);
-    const blocks = mergeBulletBlocks(page.pipeline).map((b) => ({
-      ...b,
-      content: normalizeBlockContent(b.tag, b.content),
-    }));
-    const good = tok.encode(assemblePage(blocks)).ids;
-    const rand = mulberry32(7);
-    const useless = good.map(() => target[Math.floor(rand() * target.length)]);
-    const map = new IdMap(new Set([...target, ...good].filter((x) => x < V)), V);
-    const mt = target.map((x) => map.to(x));
-    return {
-      info: map.info(base),
-      mt,
-      drafts: { none: undefined, good: [good.map((x) => map.to(x))], useless: [useless.map((x) => map.to(x))] },
-    };
-  });
+  const prepared = preparePages(pages, tok, base, model.config.text.vocab, o.maxTokens);
   // Settings in groups: the 1-chain defaults first, pages outer and settings inner (so ar and
   // page see the same machine load on a shared machine), and the peak RSS after each group (the
   // process peak so far) shows what the defaults need before the 8-chain settings fork the KV

@@ -17,10 +17,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { corpusRoot, repoRoot } from '../test/helpers/corpus';
-import { pagesFromDocTags, pagesFromMarkdown, type OraclePage } from '../server/speculative/oracle/corpusPages';
-import { DocTagsTokenizer } from '../server/speculative/oracle/doctagsTokenizer';
-import { replayPage, VARIANTS, type DraftVariant } from '../server/speculative/oracle/oracleRun';
-import { CAUSES, addStats, emptyStats, type ReplayStats } from '../server/speculative/oracle/replay';
+import { pagesFromDocTags, pagesFromMarkdown, type OraclePage } from './oracle/corpusPages';
+import { DocTagsTokenizer } from './oracle/doctagsTokenizer';
+import { replayPage, VARIANTS, type DraftVariant } from './oracle/oracleRun';
+import { CAUSES, addStats, emptyStats, type ReplayStats } from './oracle/replay';
 import { makeTinyModels, realTokenizer } from '../scripts/fixtures/makeTinyModels';
 import { loadDecoderTarget, tokenInfoFor } from '../server/vlm/loadTarget';
 import { decodePage, type PageJob, type RegionJob } from '../server/speculative/hsd';
@@ -158,7 +158,8 @@ function aggregate(pages: OraclePage[], tok: DocTagsTokenizer, mode: 'page' | 'h
   return agg;
 }
 
-function oracle(): void {
+/** The pages the oracle replays: ground truth and the pipeline's draft of each corpus page. */
+function oraclePages(): OraclePage[] {
   const root = corpusRoot();
   const srcs = sources(root);
   requireMeasured(
@@ -189,6 +190,11 @@ function oracle(): void {
     `the oracle replay (${srcs.length} PDFs)`,
     'No page had both ground truth and a pipeline draft.',
   );
+  return pages;
+}
+
+function oracle(): void {
+  const pages = oraclePages();
   const real = realTokenizer().tok;
   const realTok = new DocTagsTokenizer({
     tok: real,
@@ -208,74 +214,82 @@ function oracle(): void {
   console.log(
     'Passes exclude prefill; ar needs one pass per token. Matcher n = 3 with fallback to 2 and 1, at most 8 chains.\n',
   );
-  for (const [name, ps] of groups) {
-    if (ps.length === 0) continue;
-    const files = new Set(ps.map((p) => p.file)).size;
-    console.log(
-      `### ${name}: ${ps.length} pages from ${files} PDFs (${[...new Set(ps.map((p) => p.set))].join(', ')})\n`,
-    );
-    console.log('Draft variants (mode page, K = 32), before → after:\n');
-    table(
-      ['drafts', 'tokens/pass', 'AAL', 'passes saved ×', 'scored tokens/pass'],
-      VARIANTS.map((v) => {
-        const a = aggregate(ps, tok, 'page', 32, v);
-        return [
-          v.name,
-          fmt(a.tokens / a.passes),
-          fmt(a.stats.accepted / a.stats.passes),
-          fmt(a.ar / a.passes),
-          fmt(a.stats.scored / a.stats.passes, 1),
-        ];
-      }),
-    );
-    const best = VARIANTS.find((v) => v.name === BEST_VARIANT) ?? VARIANTS[VARIANTS.length - 1];
-    console.log(
-      `Modes and K (drafts: ${best.name.replace(/^\+ /, 'normalized + ')}); lost-pass shares are of the page-level passes:\n`,
-    );
-    const rows: (string | number)[][] = [];
-    for (const mode of ['page', 'hsd'] as const) {
-      for (const K of [8, 16, 32]) {
-        const a = aggregate(ps, tok, mode, K, best);
-        const c = a.stats.causes;
-        const tot = a.stats.passes;
-        rows.push([
-          `${mode} K=${K}`,
-          fmt(a.tokens / a.passes),
-          fmt(a.stats.accepted / a.stats.passes),
-          fmt(a.ar / a.passes),
-          mode === 'hsd' ? `${a.stage1}` : '—',
-          fmt(a.stats.scored / a.stats.passes, 1),
-          ...CAUSES.map((k) => `${fmt((100 * c[k]) / tot, 0)}%`),
-        ]);
-      }
+  for (const [name, ps] of groups) oracleGroup(name, ps, tok);
+  tokenizerTable(pages, standIn, realTok);
+}
+
+/** One group's tables (born-digital or scanned): draft variants, modes and K, sets, lowest pages. */
+function oracleGroup(name: string, ps: OraclePage[], tok: DocTagsTokenizer): void {
+  if (ps.length === 0) return;
+  const files = new Set(ps.map((p) => p.file)).size;
+  console.log(
+    `### ${name}: ${ps.length} pages from ${files} PDFs (${[...new Set(ps.map((p) => p.set))].join(', ')})\n`,
+  );
+  console.log('Draft variants (mode page, K = 32), before → after:\n');
+  table(
+    ['drafts', 'tokens/pass', 'AAL', 'passes saved ×', 'scored tokens/pass'],
+    VARIANTS.map((v) => {
+      const a = aggregate(ps, tok, 'page', 32, v);
+      return [
+        v.name,
+        fmt(a.tokens / a.passes),
+        fmt(a.stats.accepted / a.stats.passes),
+        fmt(a.ar / a.passes),
+        fmt(a.stats.scored / a.stats.passes, 1),
+      ];
+    }),
+  );
+  const best = VARIANTS.find((v) => v.name === BEST_VARIANT) ?? VARIANTS[VARIANTS.length - 1];
+  console.log(
+    `Modes and K (drafts: ${best.name.replace(/^\+ /, 'normalized + ')}); lost-pass shares are of the page-level passes:\n`,
+  );
+  const rows: (string | number)[][] = [];
+  for (const mode of ['page', 'hsd'] as const) {
+    for (const K of [8, 16, 32]) {
+      const a = aggregate(ps, tok, mode, K, best);
+      const c = a.stats.causes;
+      const tot = a.stats.passes;
+      rows.push([
+        `${mode} K=${K}`,
+        fmt(a.tokens / a.passes),
+        fmt(a.stats.accepted / a.stats.passes),
+        fmt(a.ar / a.passes),
+        mode === 'hsd' ? `${a.stage1}` : '—',
+        fmt(a.stats.scored / a.stats.passes, 1),
+        ...CAUSES.map((k) => `${fmt((100 * c[k]) / tot, 0)}%`),
+      ]);
     }
-    table(['mode', 'tokens/pass', 'AAL', '× vs ar', 'stage-1 passes', 'scored/pass', ...CAUSES], rows);
-    const sets = [...new Set(ps.map((p) => p.set))];
-    table(
-      ['set (drafts as above)', 'pages', 'page K=32 tokens/pass', 'hsd K=32 tokens/pass', 'ar passes'],
-      sets.map((set) => {
-        const sub = ps.filter((p) => p.set === set);
-        const pg = aggregate(sub, tok, 'page', 32, best);
-        const hs = aggregate(sub, tok, 'hsd', 32, best);
-        return [set, sub.length, fmt(pg.tokens / pg.passes), fmt(hs.tokens / hs.passes), pg.ar];
-      }),
-    );
-    // Worst pages point at what to fix next.
-    const per = ps
-      .map((p) => {
-        const r = replayPage(tok, p, 'page', 32, best);
-        return { p, tpp: (r.tokens - 1) / r.stats.passes, r };
-      })
-      .sort((a, b) => a.tpp - b.tpp)
-      .slice(0, 5);
-    table(
-      ['lowest pages (page, K=32)', 'tokens/pass', 'top cause'],
-      per.map(({ p, tpp, r }) => {
-        const top = [...CAUSES].sort((a, b) => r.stats.causes[b] - r.stats.causes[a])[0];
-        return [`${p.set}/${basename(p.file)} p${p.page}`, fmt(tpp), top];
-      }),
-    );
   }
+  table(['mode', 'tokens/pass', 'AAL', '× vs ar', 'stage-1 passes', 'scored/pass', ...CAUSES], rows);
+  const sets = [...new Set(ps.map((p) => p.set))];
+  table(
+    ['set (drafts as above)', 'pages', 'page K=32 tokens/pass', 'hsd K=32 tokens/pass', 'ar passes'],
+    sets.map((set) => {
+      const sub = ps.filter((p) => p.set === set);
+      const pg = aggregate(sub, tok, 'page', 32, best);
+      const hs = aggregate(sub, tok, 'hsd', 32, best);
+      return [set, sub.length, fmt(pg.tokens / pg.passes), fmt(hs.tokens / hs.passes), pg.ar];
+    }),
+  );
+  // Worst pages point at what to fix next.
+  const per = ps
+    .map((p) => {
+      const r = replayPage(tok, p, 'page', 32, best);
+      return { p, tpp: (r.tokens - 1) / r.stats.passes, r };
+    })
+    .sort((a, b) => a.tpp - b.tpp)
+    .slice(0, 5);
+  table(
+    ['lowest pages (page, K=32)', 'tokens/pass', 'top cause'],
+    per.map(({ p, tpp, r }) => {
+      const top = [...CAUSES].sort((a, b) => r.stats.causes[b] - r.stats.causes[a])[0];
+      return [`${p.set}/${basename(p.file)} p${p.page}`, fmt(tpp), top];
+    }),
+  );
+}
+
+/** The same pages and drafts under both tokenizers. */
+function tokenizerTable(pages: OraclePage[], standIn: DocTagsTokenizer, realTok: DocTagsTokenizer): void {
   // The same pages and drafts under both tokenizers: the stand-in's one token per location
   // overstated tokens per pass (issue 20); the real tokenizer's figures are the ones that hold.
   console.log(`### Tokens per decoder pass by tokenizer (drafts: ${BEST_VARIANT.replace(/^\+ /, 'normalized + ')})\n`);
@@ -323,30 +337,24 @@ function best(xs: number[]): number {
   return Math.min(...xs);
 }
 
-/**
- * Wall clock on the tiny random-weight fixture decoder (CPU, one thread): each page is decoded
- * by ar, page and hsd in turn, repeated, and the best run taken, so the three modes see the same
- * machine load. Drafts: "matching" = the page's own ar output (the best a pipeline can do),
- * "useless" = random tokens (the matcher finds little, so this measures its overhead).
- */
-async function runWallClock(dir: string, print: Table, short: boolean): Promise<void> {
-  const dirs = makeTinyModels(dir);
-  const t = await loadDecoderTarget(dirs.free, { threads: 1 });
-  const rand = mulberry32(5);
+interface WallPage {
+  prompt: number[];
+  ar: number[];
+  regions: { prompt: number[]; ar: number[] }[];
+}
+
+/** The wall-clock pages: random prompts of the fixture's words, each with 3 regions, and their ar outputs. */
+async function wallPages(
+  t: Awaited<ReturnType<typeof loadDecoderTarget>>,
+  rand: () => number,
+  nPages: number,
+  opts: DecodeOptions,
+): Promise<WallPage[]> {
   const words = ['page', 'text', 'the', 'and', 'fixture', 'Tiny', 'la'];
   const prompt = (s: string) =>
     t.tokenizer.encode(
       `<|start_of_role|>user<|end_of_role|>${s}<|end_of_text|>\n<|start_of_role|>assistant<|end_of_role|>`,
     );
-  const nPages = short ? 3 : 8;
-  const maxNewTokens = 128;
-  const reps = short ? 3 : 5;
-  const opts: DecodeOptions = { maxNewTokens };
-  interface WallPage {
-    prompt: number[];
-    ar: number[];
-    regions: { prompt: number[]; ar: number[] }[];
-  }
   const pages: WallPage[] = [];
   for (let i = 0; i < nPages; i++) {
     const ask = Array.from({ length: 4 + i }, () => words[Math.floor(rand() * words.length)]).join(' ');
@@ -362,6 +370,24 @@ async function runWallClock(dir: string, print: Table, short: boolean): Promise<
     }
     pages.push({ prompt: p, ar, regions });
   }
+  return pages;
+}
+
+/**
+ * Wall clock on the tiny random-weight fixture decoder (CPU, one thread): each page is decoded
+ * by ar, page and hsd in turn, repeated, and the best run taken, so the three modes see the same
+ * machine load. Drafts: "matching" = the page's own ar output (the best a pipeline can do),
+ * "useless" = random tokens (the matcher finds little, so this measures its overhead).
+ */
+async function runWallClock(dir: string, print: Table, short: boolean): Promise<void> {
+  const dirs = makeTinyModels(dir);
+  const t = await loadDecoderTarget(dirs.free, { threads: 1 });
+  const rand = mulberry32(5);
+  const nPages = short ? 3 : 8;
+  const maxNewTokens = 128;
+  const reps = short ? 3 : 5;
+  const opts: DecodeOptions = { maxNewTokens };
+  const pages = await wallPages(t, rand, nPages, opts);
   const junk = (n: number) => Array.from({ length: n }, () => Math.floor(rand() * 256));
   const job = (pg: WallPage, kind: 'matching' | 'useless'): PageJob => {
     const regions: RegionJob[] = pg.regions.map((r) => ({

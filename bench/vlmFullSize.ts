@@ -32,9 +32,9 @@ import { DecoderTargetSession } from '../server/vlm/decoderTarget';
 import { corpusRoot, repoRoot } from '../test/helpers/corpus';
 import { forcedPageRuns, type SpecRun } from './forcedSpec';
 import { specDefaultsFor } from '../server/speculative/defaults';
-import { DocTagsTokenizer } from '../server/speculative/oracle/doctagsTokenizer';
-import { pagesFromDocTags } from '../server/speculative/oracle/corpusPages';
-import { replayPage, VARIANTS } from '../server/speculative/oracle/oracleRun';
+import { DocTagsTokenizer } from './oracle/doctagsTokenizer';
+import { pagesFromDocTags, type OraclePage } from './oracle/corpusPages';
+import { replayPage, VARIANTS, type DraftVariant } from './oracle/oracleRun';
 
 const argv = process.argv.slice(2);
 const flag = (n: string) => argv.includes(n);
@@ -369,19 +369,8 @@ function reportSpec(t: CostTable): void {
   if (bad.length) throw new Error(`speculation changed the output: ${bad.map((r) => r.name).join('; ')}`);
 }
 
-/**
- * Projected page time = vision + prefill + decode, decode = Σ passes × the measured cost of a
- * pass of that size. Acceptance: the oracle replay (bench:spec's, server/speculative/oracle) of
- * the corpus pages at hand with the pipeline's drafts, for each (K, chains) setting; plus the
- * 135-page figures of docs/speculative.md (8 chains) for comparison.
- */
-export function projection(ts: CostTable[], docs: { pdf: string; gt: string; doctags: string }[]): void {
-  const tok = new DocTagsTokenizer();
-  const variant = VARIANTS.find((v) => v.name === '+ bullets merged into list items')!;
-  const pages = docs
-    .flatMap((d) => pagesFromDocTags('docling/pdf', d.pdf, d.gt, d.doctags, false))
-    .filter((p) => p.target.length > 40);
-  if (pages.length === 0) throw new Error('projection: no corpus page to replay');
+/** The oracle replay of `pages` under each projected setting; `arTokens`: the tokens written (the same under every setting: speculation is lossless). */
+function replaySettings(pages: OraclePage[], tok: DocTagsTokenizer, variant: DraftVariant) {
   const settings: { name: string; mode: 'page' | 'hsd'; K: number; chains: number }[] = [
     { name: 'page K=4, 1 chain', mode: 'page', K: 4, chains: 1 },
     { name: 'page K=8, 1 chain', mode: 'page', K: 8, chains: 1 },
@@ -420,6 +409,23 @@ export function projection(ts: CostTable[], docs: { pdf: string; gt: string; doc
       regions: regions / pages.length,
     };
   });
+  return { acc, arTokens };
+}
+
+/**
+ * Projected page time = vision + prefill + decode, decode = Σ passes × the measured cost of a
+ * pass of that size. Acceptance: the oracle replay (bench:spec's, bench/oracle) of
+ * the corpus pages at hand with the pipeline's drafts, for each (K, chains) setting; plus the
+ * 135-page figures of docs/speculative.md (8 chains) for comparison.
+ */
+export function projection(ts: CostTable[], docs: { pdf: string; gt: string; doctags: string }[]): void {
+  const tok = new DocTagsTokenizer();
+  const variant = VARIANTS.find((v) => v.name === '+ bullets merged into list items')!;
+  const pages = docs
+    .flatMap((d) => pagesFromDocTags('docling/pdf', d.pdf, d.gt, d.doctags, false))
+    .filter((p) => p.target.length > 40);
+  if (pages.length === 0) throw new Error('projection: no corpus page to replay');
+  const { acc, arTokens } = replaySettings(pages, tok, variant);
   const perPage = arTokens / pages.length;
   console.log(
     `### Projected page time at real size (PROJECTED — oracle: measured pass costs × Docling's output replayed as the model's choice; an upper bound, not measured end to end)\n\nReal: page times of --speculation off and page on the real weights.\n`,

@@ -11,6 +11,7 @@
  * library cost ~18 ms in each of their threads at start (issue 22's start-up).
  */
 import type { ProgressType, RequestType, NotificationType } from 'vscode-languageserver-protocol';
+import type { ChoiceOf, PagesFormat } from './requestModel';
 
 type Lsp = typeof import('vscode-languageserver-protocol');
 
@@ -83,7 +84,7 @@ export interface TextRange {
   end: number;
 }
 
-export type EngineName = 'pipeline' | 'vlm';
+export type EngineName = ChoiceOf<'engine'>;
 
 export interface Region {
   /** Stable within a conversion: `p<page>-r<index>` for regions found by the engine. */
@@ -141,10 +142,10 @@ export interface ConvertOptions {
   engine?: EngineName;
   /** Render page images (needed by the preview; the CLI skips it unless asked). */
   renderImages?: boolean;
-  /** Render scale, 1 = 72 dpi. Default 2. */
+  /** Render scale, 1 = 72 dpi (range and default: CONVERT_OPTIONS.scale, requestModel.ts). */
   scale?: number;
   /** OCR policy for pages without a usable text layer. */
-  ocr?: 'auto' | 'always' | 'never';
+  ocr?: ChoiceOf<'ocr'>;
   /** Keep page headers and footers in Markdown. */
   keepFurniture?: boolean;
   /**
@@ -161,9 +162,9 @@ export interface ConvertOptions {
   modelsDir?: string;
   providers?: string[];
   /** Layout prior for the VLM prompt (folio.vlm.layoutPrior). */
-  layoutPrior?: 'auto' | 'on' | 'off';
+  layoutPrior?: ChoiceOf<'layoutPrior'>;
   /** Speculative decoding of VLM pages with the pipeline's drafts (folio.vlm.speculation; lossless). */
-  speculation?: 'auto' | 'off' | 'page' | 'hsd';
+  speculation?: ChoiceOf<'speculation'>;
   /** Remote VLM over the OpenAI-compatible API instead of the local ONNX model (docs/remote-vlm.md). */
   remoteVlm?: RemoteVlmSettings;
 }
@@ -375,17 +376,10 @@ lazyType(
 );
 
 /**
- * Output files besides Markdown, as `folio convert --format` names them: the file beside the PDF
- * is `<name><ext>`. The extension's `folio.outputFormat` uses the same names.
+ * Formats `folio/export` renders from converted pages (DocTags is the summary's own `doctags`);
+ * every format, its names and its file extension: `OUTPUT_FORMATS` (requestModel.ts).
  */
-export const EXPORT_EXTENSIONS = {
-  docling: '.docling.json',
-  chunks: '.chunks.jsonl',
-  doctags: '.doctags.txt',
-} as const;
-
-/** Formats `folio/export` renders from converted pages (DocTags is the summary's own `doctags`). */
-export type ExportFormatName = 'docling' | 'chunks';
+export type ExportFormatName = PagesFormat;
 export type PictureMode = 'link' | 'embed' | 'none';
 
 export interface ExportParams {

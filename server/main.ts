@@ -41,7 +41,7 @@ import { evictCache } from './util/cache';
 import { IdleMap } from './util/idleMap';
 import { checkExportParams } from './export/checkExportParams';
 import { exportInWorker, exportJob } from './export/inWorker';
-import { checkPullModelParams, pullModelRequest } from './models/pullRequest';
+import { checkPullModelParams, pullModelRequest } from './modelStore/pullRequest';
 import { enableCompileCache } from './util/compileCache';
 
 enableCompileCache();

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { dirname, isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
 import { fitFileName, isInside } from '../common/safeWrite';
-import { EXPORT_EXTENSIONS } from '../common/protocol';
+import { OUTPUT_FORMATS } from '../common/requestModel';
 
 export function markdownUriFor(pdfUri: vscode.Uri, outputDirectory: string): vscode.Uri {
   return outputUriFor(pdfUri, outputDirectory, '.md');
@@ -49,7 +49,7 @@ export function modelsDirOption(dir: string): string | undefined {
 }
 
 /** Output extensions a pictures folder's name leaves out (`doc.docling.json` → `doc.assets`). */
-const OUTPUT_EXTENSIONS = ['.md', ...Object.values(EXPORT_EXTENSIONS)];
+const OUTPUT_EXTENSIONS: readonly string[] = Object.values(OUTPUT_FORMATS).map((f) => f.ext);
 
 /**
  * The folder of an output's linked pictures: `<output stem>.assets/` beside the output (`doc.md`,

@@ -28,6 +28,44 @@ export interface TableGraph {
 
 const id = (r: number, c: number): CellId => `${r},${c}`;
 
+/** Each cell's nearest other cells up, down, left and right over the occupancy grid (spans count once). */
+function neighbours(
+  occ: (CellId | undefined)[][],
+  meta: Map<CellId, { row: number; col: number; rowspan: number; colspan: number }>,
+  cells: CellId[],
+  width: number,
+): Pick<TableGraph, 'up' | 'down' | 'left' | 'right'> {
+  const height = occ.length;
+  const rel = () => new Map<CellId, Set<CellId>>(cells.map((k) => [k, new Set<CellId>()]));
+  const up = rel();
+  const down = rel();
+  const left = rel();
+  const right = rel();
+  for (const [cid, m] of meta) {
+    const rowEnd = m.row + m.rowspan - 1;
+    const colEnd = m.col + m.colspan - 1;
+    const firstOther = (cells: (CellId | undefined)[]) => cells.find((n) => n !== undefined && n !== cid);
+    for (let r = m.row; r <= rowEnd && r < height; r++) {
+      const rn = firstOther(occ[r].slice(colEnd + 1));
+      if (rn) right.get(cid)!.add(rn);
+      const ln = firstOther(occ[r].slice(0, m.col).reverse());
+      if (ln) left.get(cid)!.add(ln);
+    }
+    for (let c = m.col; c <= colEnd && c < width; c++) {
+      const dn = firstOther(occ.slice(rowEnd + 1).map((row) => row[c]));
+      if (dn) down.get(cid)!.add(dn);
+      const un = firstOther(
+        occ
+          .slice(0, m.row)
+          .map((row) => row[c])
+          .reverse(),
+      );
+      if (un) up.get(cid)!.add(un);
+    }
+  }
+  return { up, down, left, right };
+}
+
 export function buildTable(rows: CellSpec[][]): TableGraph | undefined {
   if (rows.length === 0) return undefined;
   const cellText = new Map<CellId, string>();
@@ -88,35 +126,7 @@ export function buildTable(rows: CellSpec[][]): TableGraph | undefined {
     while (row.length < width) row.push(undefined);
     row.length = width;
   }
-  const height = occ.length;
-  const rel = () => new Map<CellId, Set<CellId>>([...cellText.keys()].map((k) => [k, new Set<CellId>()]));
-  const up = rel();
-  const down = rel();
-  const left = rel();
-  const right = rel();
-  for (const [cid, m] of meta) {
-    const rowEnd = m.row + m.rowspan - 1;
-    const colEnd = m.col + m.colspan - 1;
-    const firstOther = (cells: (CellId | undefined)[]) => cells.find((n) => n !== undefined && n !== cid);
-    for (let r = m.row; r <= rowEnd && r < height; r++) {
-      const rn = firstOther(occ[r].slice(colEnd + 1));
-      if (rn) right.get(cid)!.add(rn);
-      const ln = firstOther(occ[r].slice(0, m.col).reverse());
-      if (ln) left.get(cid)!.add(ln);
-    }
-    for (let c = m.col; c <= colEnd && c < width; c++) {
-      const dn = firstOther(occ.slice(rowEnd + 1).map((row) => row[c]));
-      if (dn) down.get(cid)!.add(dn);
-      const un = firstOther(
-        occ
-          .slice(0, m.row)
-          .map((row) => row[c])
-          .reverse(),
-      );
-      if (un) up.get(cid)!.add(un);
-    }
-  }
-  return { cellText, headings, up, down, left, right };
+  return { cellText, headings, ...neighbours(occ, meta, [...cellText.keys()], width) };
 }
 
 /** The heading cells reached walking up (or left) from a cell; else the cells where the walk ends. */

@@ -11,6 +11,8 @@
 import { mkdtempSync, rmSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ERROR_KIND_CODES, type ConvertSummary, type ErrorKind, type PageResult } from '../../common/protocol';
+import { OUTPUT_FORMATS } from '../../common/requestModel';
+import { needsPages, renderOutput } from '../export/output';
 import { PageWorkerPool } from '../worker/pool';
 import { convertDocument } from '../convert/convertDocument';
 import { disposeVlmEngines } from '../convert/vlmEngine';
@@ -101,16 +103,6 @@ function reason(e: unknown): string {
   return (e as Error).message;
 }
 
-// `.folio-result.json`, not `.json`: a PDF often has other JSON beside it (docling's ground truth
-// in the shared corpus does) that a conversion must not overwrite.
-const EXT = {
-  md: '.md',
-  doctags: '.doctags.txt',
-  json: '.folio-result.json',
-  docling: '.docling.json',
-  chunks: '.chunks.jsonl',
-} as const;
-
 /** An output's text and, for Docling-shaped chunks, the DoclingDocument their `doc_items` refer to. */
 interface Rendered {
   text: string;
@@ -125,10 +117,10 @@ function render(
   picturesDir: string,
   picturesRoot?: string,
 ): Rendered {
-  if (args.format === 'docling' || args.format === 'chunks' || (args.format === 'md' && args.pictures === 'embed')) {
-    const { renderExport } = commandBundle<typeof import('../export')>('export');
-    const out = renderExport({
+  const out = renderOutput(
+    {
       format: args.format,
+      summary,
       pdfPath: pdf,
       pages: summary.pages ?? [],
       images: args.pictures,
@@ -137,12 +129,10 @@ function render(
       keepFurniture: args.keepFurniture,
       chunk: { maxSize: args.chunkSize, unit: args.chunkUnit },
       chunkSchema: args.chunkSchema,
-    });
-    return { text: out.text, document: out.document };
-  }
-  if (args.format === 'doctags') return { text: summary.doctags + '\n' };
-  if (args.format === 'json') return { text: JSON.stringify(summary, null, 2) + '\n' };
-  return { text: summary.markdown };
+    },
+    () => commandBundle<typeof import('../export')>('export').renderExport,
+  );
+  return { text: out.text, document: out.document };
 }
 
 /**
@@ -151,7 +141,7 @@ function render(
  */
 function documentPlan(plan: OutputPlan, args: ConvertArgs): OutputPlan | undefined {
   if (args.format !== 'chunks' || args.chunkSchema !== 'docling') return undefined;
-  const out = plan.out.replace(/(\.chunks)?(\.[^./\\]*)?$/, '') + '.docling.json';
+  const out = plan.out.replace(/(\.chunks)?(\.[^./\\]*)?$/, '') + OUTPUT_FORMATS.docling.ext;
   return { ...plan, out };
 }
 
@@ -177,7 +167,7 @@ function plannedOutputs(args: ConvertArgs): OutputPlan[] {
   for (const w of walkWarnings) process.stderr.write(`folio: warning: ${w}\n`);
   if (files.length === 0) throw new UsageError('no PDF or Office/HTML document found in the folders given');
   const many = files.length > 1 || (args.output?.endsWith('/') ?? false);
-  return planOutputs(files, EXT[args.format], args.output, many);
+  return planOutputs(files, OUTPUT_FORMATS[args.format].ext, args.output, many);
 }
 
 /** Flags that do not go with --queue: the workers refuse jobs that name places on their machine or the network (server/queue/schema.ts). */
@@ -239,7 +229,7 @@ async function convertOne(run: Run, plan: OutputPlan): Promise<void> {
   const linkedAssets = join(dirname(out), linkedAssetsFolder(out));
   const embedDir = args.pictures === 'embed' ? mkdtempSync(join(tmpdir(), 'folio-pictures-')) : undefined;
   const picturesDir = embedDir ?? dirname(out);
-  const keepPages = args.format !== 'md' && args.format !== 'doctags' ? true : args.pictures === 'embed';
+  const keepPages = needsPages(args.format, args.pictures);
   try {
     refuseOverwrite([plan, documentPlan(plan, args)], args.force);
     const summary = await convertDocument(
@@ -257,7 +247,7 @@ async function convertOne(run: Run, plan: OutputPlan): Promise<void> {
       },
       {
         page: (p) => {
-          if (args.format === 'json' || keepPages) pages.push(p);
+          if (keepPages) pages.push(p);
         },
         progress: (done, total) => progress.update(label, done, total),
         log: (level, message) => {
@@ -268,7 +258,7 @@ async function convertOne(run: Run, plan: OutputPlan): Promise<void> {
     );
     const none = nothingConverted(summary);
     if (none) throw new FolioError(ERROR_KIND_CODES[none.kind], none.message);
-    if (args.format === 'json' || keepPages) summary.pages = pages;
+    if (keepPages) summary.pages = pages;
     // Checked again: the file may have appeared or changed while the PDF was converting.
     refuseOverwrite([plan, documentPlan(plan, args)], args.force);
     const rendered = render(args, summary, pdf, picturesDir, embedDir ?? linkedAssets);

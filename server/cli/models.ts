@@ -1,5 +1,5 @@
 /**
- * `folio models pull|list|remove`: the command-line face of the model manager (server/models).
+ * `folio models pull|list|remove`: the command-line face of the model manager (server/modelStore).
  *
  *   folio models pull [granite-docling|heron|all|<owner/repo>] [--dtype fp32] [--dir <folder>] [--endpoint <url>]
  *                     [--revision <commit|branch>] [--trust-hub] [--allow-http-loopback]
@@ -11,8 +11,8 @@
 import { isCancelled, isFolioError, kindOf, UsageError } from '../errors';
 import { EXIT_CODES } from '../exitCodes';
 import { parseFlags, switchFlag, textFlag, usageText, valueFlag } from '../flags/table';
-import { CATALOG, defaultModelsDir } from '../models/catalog';
-import { listModels, pullModel, removeModel } from '../models/manager';
+import { CATALOG, defaultModelsDir } from '../modelStore/catalog';
+import { listModels, pullModel, removeModel } from '../modelStore/manager';
 import { DTYPE_SUFFIX } from '../vlm/config';
 
 export const MODELS_FLAGS = {

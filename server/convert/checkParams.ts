@@ -8,6 +8,7 @@
  */
 import { isAbsolute, resolve, dirname } from 'node:path';
 import { REGION_CLASSES, type ConvertOptions } from '../../common/protocol';
+import { CONVERT_OPTIONS, optionProblem, type ConvertOptionName } from '../../common/requestModel';
 import { remoteUrlProblem } from '../util/loopback';
 
 const MAX_PATH = 4096;
@@ -17,10 +18,11 @@ type Check = (v: unknown) => string | undefined;
 
 const text = (v: unknown, max: number) => typeof v === 'string' && v.length <= max && !v.includes('\0');
 
-const oneOf =
-  (...values: string[]): Check =>
+/** The shared options' checks: their choices and ranges are common/requestModel.ts's. */
+const shared =
+  (key: ConvertOptionName): Check =>
   (v) =>
-    typeof v === 'string' && values.includes(v) ? undefined : `must be one of ${values.join(', ')}`;
+    optionProblem(CONVERT_OPTIONS[key], v);
 const bool: Check = (v) => (typeof v === 'boolean' ? undefined : 'must be true or false');
 const folder: Check = (v) => {
   if (typeof v !== 'string' || v.length === 0 || v.length > MAX_PATH || v.includes('\0'))
@@ -32,13 +34,12 @@ const folder: Check = (v) => {
 };
 
 const OPTION_CHECKS: Record<keyof ConvertOptions, Check> = {
-  engine: oneOf('pipeline', 'vlm'),
+  engine: shared('engine'),
   renderImages: bool,
-  scale: (v) =>
-    typeof v === 'number' && Number.isFinite(v) && v >= 0.25 && v <= 8 ? undefined : 'must be a number from 0.25 to 8',
-  ocr: oneOf('auto', 'always', 'never'),
-  keepFurniture: bool,
-  keepHiddenText: bool,
+  scale: shared('scale'),
+  ocr: shared('ocr'),
+  keepFurniture: shared('keepFurniture'),
+  keepHiddenText: shared('keepHiddenText'),
   cacheDir: folder,
   assetsDir: folder,
   markdownDir: folder,
@@ -47,8 +48,8 @@ const OPTION_CHECKS: Record<keyof ConvertOptions, Check> = {
     Array.isArray(v) && v.length <= PROVIDERS.length && v.every((p) => typeof p === 'string' && PROVIDERS.includes(p))
       ? undefined
       : `must be a list of at most ${PROVIDERS.length} of ${PROVIDERS.join(', ')}`,
-  layoutPrior: oneOf('auto', 'on', 'off'),
-  speculation: oneOf('auto', 'off', 'page', 'hsd'),
+  layoutPrior: shared('layoutPrior'),
+  speculation: shared('speculation'),
   remoteVlm: (v) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'must be an object';
     const r = v as Record<string, unknown>;

@@ -38,7 +38,8 @@ import { countPageSelection, parsePageSelection } from './pageSelection';
 import { buildPageResult, failedPageResult, joinDocTags, joinPages } from './pageResult';
 import { vlmPageEngine, type VlmPageEngine } from './vlmEngine';
 import { pdfForInput } from './imageInput';
-import { pagePartialStream, type PagePartial } from './pagePartial';
+import { pagePartialStream } from './pagePartial';
+import type { ConvertSink } from './sink';
 import { convertStructured, structuredFormatOf } from './structuredInput';
 
 /** Pages after page i that are analysed before page i is emitted (page header/footer repetition). */
@@ -54,18 +55,7 @@ export interface ConvertInput {
   limits?: ConvertLimits;
 }
 
-export interface ConvertSink {
-  /** A finished page, in page order. */
-  page(result: PageResult): void;
-  /** Called once the page count is known and after each page. */
-  progress?(done: number, total: number): void;
-  log?(level: 'info' | 'warning' | 'error', message: string): void;
-  /**
-   * A VLM page's text so far, throttled (server/convert/pagePartial.ts). Only called before that
-   * page's `page()`, and never after the signal is aborted. Without it no partials are made.
-   */
-  partial?(p: PagePartial): void;
-}
+export type { ConvertSink } from './sink';
 
 export function toPath(uri: string): string {
   const p = uri.startsWith('file:') ? fileURLToPath(uri) : uri;

@@ -26,7 +26,7 @@ import { CancelledError, FolioError, type FolioErrorCode } from '../errors';
 import { parsePageSelection } from './pageSelection';
 import { readStructured, type StructuredDocument, type StructuredFormat } from '../office';
 import { buildPageResult, joinDocTags, joinPages } from './pageResult';
-import type { ConvertSink } from './convertDocument';
+import type { ConvertSink } from './sink';
 
 export { structuredFormatOf } from '../office';
 

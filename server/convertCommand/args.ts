@@ -4,6 +4,7 @@
  * it lives in neither: both import it, it imports neither.
  */
 import type { ConvertLimits } from '../../common/protocol';
+import type { ChoiceOf, OutputFormat } from '../../common/requestModel';
 import { UsageError } from '../errors';
 import { parseFlags, pick, usageText } from '../flags/table';
 import {
@@ -17,7 +18,7 @@ import {
   VLM_PACE_FLAGS,
 } from '../flags/groups';
 
-export type OutputFormat = 'md' | 'doctags' | 'json' | 'docling' | 'chunks';
+export type { OutputFormat };
 export type PictureMode = 'link' | 'embed' | 'none';
 
 export interface ConvertArgs {
@@ -34,16 +35,16 @@ export interface ConvertArgs {
   chunkUnit: 'chars' | 'tokens';
   /** chunks: docling-core's DocChunk lines (default, with `<name>.docling.json` beside) or Folio's flat lines. */
   chunkSchema: 'docling' | 'flat';
-  engine: 'pipeline' | 'vlm';
+  engine: ChoiceOf<'engine'>;
   models?: string;
   providers?: string[];
   keepFurniture: boolean;
   /** Keep text a reader of the page cannot see (docs/text-layer.md). */
   keepHiddenText: boolean;
-  ocr: 'auto' | 'always' | 'never';
-  layoutPrior: 'auto' | 'on' | 'off';
-  /** VLM speculative decoding (undefined = auto). */
-  speculation?: 'auto' | 'off' | 'page' | 'hsd';
+  ocr: ChoiceOf<'ocr'>;
+  layoutPrior: ChoiceOf<'layoutPrior'>;
+  /** VLM speculative decoding. */
+  speculation: ChoiceOf<'speculation'>;
   scale: number;
   quiet: boolean;
   /** Print the engine's info lines too (provider chosen and why, WebGPU adapter). */
@@ -109,7 +110,7 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
     inputs: positionals,
     output: v.output,
     pages: v.pages,
-    format: v.format ?? 'md',
+    format: v.format,
     password: v.password,
     jobs: v.jobs,
     images: v['page-images'],
@@ -117,15 +118,15 @@ export function parseConvertArgs(argv: string[]): ConvertArgs {
     chunkSize: v['chunk-size'] ?? (chunkUnit === 'tokens' ? 512 : 2000),
     chunkUnit,
     chunkSchema: v['chunk-schema'] ?? 'docling',
-    engine: v.engine ?? 'pipeline',
+    engine: v.engine,
     models: v.models,
     providers: v.providers,
     keepFurniture: v['keep-furniture'],
     keepHiddenText: v['keep-hidden-text'],
-    ocr: v.ocr ?? 'auto',
-    layoutPrior: v['layout-prior'] ?? 'off',
+    ocr: v.ocr,
+    layoutPrior: v['layout-prior'],
     speculation: v.speculation,
-    scale: v.scale ?? 2,
+    scale: v.scale,
     quiet: v.quiet,
     verbose: v.verbose,
     force: v.force,

@@ -7,6 +7,9 @@
 import { isAbsolute } from 'node:path';
 import type { ExportParams } from '../../common/protocol';
 import { picturePathProblem } from './pictureFile';
+import { OUTPUT_FORMATS, isPagesFormat, type OutputFormat } from '../../common/requestModel';
+
+const PAGES_FORMATS = (Object.keys(OUTPUT_FORMATS) as OutputFormat[]).filter(isPagesFormat);
 
 const MAX_PATH = 4096;
 const FIELDS: readonly (keyof ExportParams)[] = [
@@ -55,7 +58,13 @@ export function checkExportParams(params: unknown): string | undefined {
   if (typeof p.uri !== 'string' || p.uri.length === 0 || p.uri.length > MAX_PATH * 3 || p.uri.includes('\0'))
     return 'uri: must be a file URI or an absolute path';
   if (!p.uri.startsWith('file:') && !isAbsolute(p.uri)) return 'uri: must be a file URI or an absolute path';
-  if (p.format !== 'docling' && p.format !== 'chunks') return 'format: must be one of docling, chunks';
+  // Only the formats built from pages: the others are the summary's own text (common/requestModel.ts `from`).
+  if (
+    typeof p.format !== 'string' ||
+    !Object.hasOwn(OUTPUT_FORMATS, p.format) ||
+    !isPagesFormat(p.format as OutputFormat)
+  )
+    return `format: must be one of ${PAGES_FORMATS.join(', ')}`;
   if (!Array.isArray(p.pages)) return 'pages: must be a list of page results';
   for (let i = 0; i < p.pages.length; i++) {
     const problem = pageProblem(p.pages[i]);

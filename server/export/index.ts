@@ -8,13 +8,15 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PageResult } from '../../common/protocol';
+import type { PagesFormat } from '../../common/requestModel';
 import { exportPageFromResult, type ExportPage } from './pages';
 import { toDoclingDocument, type DoclingOptions } from './docling';
 import { chunkDocument, chunksToJsonl, type ChunkOptions } from './chunks';
 import { doclingChunks, doclingChunksToJsonl } from './doclingChunks';
 import { dropPictures, embedPictures, pagesToMarkdown, type ImageMode } from './images';
 
-export type ExportFormat = 'md' | 'docling' | 'chunks';
+/** The formats rendered from page results: those of `OUTPUT_FORMATS` built from pages, and Markdown with embedded pictures. */
+export type ExportFormat = 'md' | PagesFormat;
 
 export interface ExportRequest {
   format: ExportFormat;

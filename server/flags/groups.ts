@@ -7,6 +7,15 @@
  * cli/models.ts), so a check such as the `--vlm-url` refusal is written here only.
  */
 import { resolve } from 'node:path';
+import {
+  CONVERT_OPTIONS,
+  DEFAULT_OUTPUT_FORMAT,
+  choiceList,
+  formatNames,
+  outputFormatOf,
+  type ChoiceOf,
+  type OutputFormat,
+} from '../../common/requestModel';
 import { UsageError } from '../errors';
 import { remoteUrlProblem } from '../util/loopback';
 import { checkRedisUrl } from '../util/redisUrl';
@@ -42,16 +51,48 @@ function limitFlag(key: keyof typeof LIMIT_RANGES, arg: string, help: readonly s
   });
 }
 
+/**
+ * A conversion option shared with the other surfaces: its choices, default and help come from
+ * common/requestModel.ts `CONVERT_OPTIONS`, so the flag cannot drift from the service or the extension.
+ */
+function optionFlag<K extends 'engine' | 'ocr' | 'layoutPrior' | 'speculation'>(
+  key: K,
+  arg: string,
+  prefix = '',
+): Flag<ChoiceOf<K>, ChoiceOf<K>> {
+  const spec = CONVERT_OPTIONS[key];
+  const choices = spec.choices as readonly ChoiceOf<K>[];
+  return {
+    ...choiceFlag(arg, choices, [`${prefix}${choiceList(spec)}`]),
+    default: spec.default as ChoiceOf<K>,
+  };
+}
+
+/** `--format`: the command line's names of common/requestModel.ts `OUTPUT_FORMATS`; the spelled-out alias (`markdown`) is taken too. */
+function formatFlag(): Flag<OutputFormat, OutputFormat> {
+  const names = formatNames('cli');
+  const list = `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+  return {
+    arg: '<f>',
+    help: [
+      `${names.map((n) => (n === DEFAULT_OUTPUT_FORMAT ? `${n} (default)` : n)).join(', ')}`,
+      '(docling: DoclingDocument JSON; chunks: JSON Lines for retrieval; docs/formats.md)',
+    ],
+    default: DEFAULT_OUTPUT_FORMAT,
+    read: (text, flag) => {
+      const f = outputFormatOf(text);
+      if (!f || !(names as readonly string[]).includes(f))
+        throw new UsageError(`${flag} must be ${list}, not "${text}"`);
+      return f;
+    },
+  };
+}
+
+const SCALE = CONVERT_OPTIONS.scale;
+
 export const OUTPUT_FLAGS = {
   output: textFlag('<path>', ['output file (one input) or folder (several inputs)'], 'o'),
-  format: choiceFlag(
-    '<f>',
-    ['md', 'doctags', 'json', 'docling', 'chunks'],
-    [
-      'md (default), doctags, json, docling (DoclingDocument JSON)',
-      'or chunks (JSON Lines for retrieval; docs/formats.md)',
-    ],
-  ),
+  format: formatFlag(),
   images: choiceFlag(
     '<mode>',
     ['link', 'embed', 'none'],
@@ -83,7 +124,7 @@ export const RUN_FLAGS = {
 } satisfies FlagTable;
 
 export const ENGINE_FLAGS = {
-  engine: choiceFlag('<e>', ['pipeline', 'vlm'], ['pipeline (default) or vlm']),
+  engine: optionFlag('engine', '<e>'),
   models: folderFlag('<dir>', ["model folder of the local VLM (default: folio models' folder)"]),
   providers: valueFlag('<list>', ['onnxruntime providers in order, e.g. cuda,webgpu,cpu'], (text) =>
     text
@@ -91,19 +132,24 @@ export const ENGINE_FLAGS = {
       .map((s) => s.trim())
       .filter(Boolean),
   ),
-  'layout-prior': choiceFlag('<m>', ['auto', 'on', 'off'], ['VLM layout prior: off (default), auto or on']),
-  speculation: choiceFlag(
-    '<m>',
-    ['auto', 'off', 'page', 'hsd'],
-    ["VLM decoding with the pipeline's drafts: auto (default,", 'per provider), off (plain greedy), page or hsd'],
-  ),
-  'keep-furniture': switchFlag(['keep page headers and footers in the Markdown']),
+  'layout-prior': optionFlag('layoutPrior', '<m>', 'VLM layout prior: '),
+  speculation: {
+    ...optionFlag('speculation', '<m>', "VLM decoding with the pipeline's drafts: "),
+    help: [
+      `VLM decoding with the pipeline's drafts: ${choiceList(CONVERT_OPTIONS.speculation)}`,
+      '(auto: per provider; off: plain greedy)',
+    ],
+  },
+  'keep-furniture': switchFlag([CONVERT_OPTIONS.keepFurniture.doc]),
   'keep-hidden-text': switchFlag([
     'keep text a reader cannot see (white on white, covered,',
     'clipped, squeezed, invisible; docs/text-layer.md)',
   ]),
-  ocr: choiceFlag('<mode>', ['auto', 'always', 'never'], ['auto (default), always or never']),
-  scale: numberFlag('<n>', 0.25, 8, ['render scale, 1 = 72 dpi (default 2)']),
+  ocr: optionFlag('ocr', '<mode>'),
+  scale: {
+    ...numberFlag('<n>', SCALE.min, SCALE.max, [`render scale, 1 = 72 dpi (default ${SCALE.default})`]),
+    default: SCALE.default,
+  },
 } satisfies FlagTable;
 
 export const VLM_FLAGS = {

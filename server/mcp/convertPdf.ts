@@ -15,12 +15,24 @@ import { z } from 'zod';
 import type { ConvertSummary, PageResult } from '../../common/protocol';
 import { convertDocument } from '../convert/convertDocument';
 import { renderExport } from '../export';
+import { renderOutput } from '../export/output';
+import {
+  DEFAULT_OUTPUT_FORMAT,
+  OUTPUT_FORMATS,
+  acceptedFormatNames,
+  formatNames,
+  outputFormatOf,
+} from '../../common/requestModel';
 import { kindOf, messageOf } from '../errors';
 import { cacheKey, fileSha256, type CachedConversion } from './cache';
 import { toolError, type ToolError } from './toolErrors';
 import type { ToolContext } from './toolContext';
 
-const inputSchema = {
+/** The tool's own default, under the name it shows (`markdown`). */
+const DEFAULT_FORMAT = OUTPUT_FORMATS[DEFAULT_OUTPUT_FORMAT].alias;
+
+/** The tool's arguments (exported for test/unit/requestModel.test.ts, which holds `format` to the table). */
+export const inputSchema = {
   path: z
     .string()
     .describe(
@@ -31,7 +43,10 @@ const inputSchema = {
     .regex(/^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/)
     .optional()
     .describe('Pages, e.g. "1-3,7" (default: all); slides of a .pptx, sheets of a .xlsx; a .docx or .html is one page'),
-  format: z.enum(['markdown', 'chunks', 'doctags', 'docling']).optional().describe('Output format (default markdown)'),
+  format: z
+    .enum(acceptedFormatNames('mcp') as [string, ...string[]])
+    .optional()
+    .describe(`Output format: ${formatNames('mcp').join(', ')} (default ${DEFAULT_FORMAT})`),
   chunkSize: z
     .number()
     .int()
@@ -173,22 +188,25 @@ async function converted(
   return { summary, pages: pages.sort((a, b) => a.page - b.page) };
 }
 
-/** The conversion in the format asked for. */
+/** The conversion in the format asked for (common/requestModel.ts names it; `renderOutput` renders it). */
 function rendered(ctx: ToolContext, path: string, done: CachedConversion, args: Args): string {
-  const format = args.format ?? 'markdown';
-  if (format === 'doctags') return done.summary.doctags;
-  if (format === 'markdown') return done.summary.markdown;
+  // The schema admits only the names of the table's formats, so the lookup cannot miss.
+  const format = outputFormatOf(args.format ?? DEFAULT_OUTPUT_FORMAT)!;
   // JSON compact: an agent's context pays for every indentation space.
-  return renderExport({
-    format,
-    pdfPath: path,
-    pages: done.pages,
-    images: 'none',
-    imagesBaseDir: ctx.roots.roots[0]!,
-    keepFurniture: false,
-    chunk: { maxSize: args.chunkSize ?? 2000, unit: 'chars' },
-    json: 'compact',
-  }).text;
+  return renderOutput(
+    {
+      format,
+      summary: done.summary,
+      pdfPath: path,
+      pages: done.pages,
+      images: 'none',
+      imagesBaseDir: ctx.roots.roots[0]!,
+      keepFurniture: false,
+      chunk: { maxSize: args.chunkSize ?? 2000, unit: 'chars' },
+      json: 'compact',
+    },
+    () => renderExport,
+  ).text;
 }
 
 /**

@@ -31,21 +31,9 @@ import type { BBox } from '../../common/protocol';
 import type { OpsCodes } from './graphics';
 import { mul } from './text';
 import { matchKey } from './invisibleText';
+import type { HiddenReason, TextRun } from './textRun';
 
-export type HiddenReason = 'invisible' | 'transparent' | 'squeezed' | 'clipped' | 'background' | 'covered';
-
-export interface TextRun {
-  /** Letters of the run (matchKey): what the text content's items are matched on. */
-  key: string;
-  /** The run's characters as drawn. */
-  text: string;
-  /** Box on the displayed page (points, top-left origin). */
-  bbox: BBox;
-  /** Why a reader cannot see it; absent when they can (or when it cannot be told). */
-  hidden?: HiddenReason;
-  /** For `background`: the two colours were white (for the warning's "white on white"). */
-  white?: boolean;
-}
+export type { HiddenReason, TextRun };
 
 /** The font facts the walk needs, from pdf.js's loaded fonts (commonObjs). */
 export interface FontFacts {

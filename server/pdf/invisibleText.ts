@@ -8,7 +8,7 @@
  * warning.
  */
 import type { BBox } from '../../common/protocol';
-import type { HiddenReason, TextRun } from './hiddenText';
+import type { HiddenReason, TextRun } from './textRun';
 
 /** Letters only, for matching runs to text items: spacing and normalization differ between the two. */
 export function matchKey(s: string): string {

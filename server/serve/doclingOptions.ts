@@ -10,6 +10,7 @@
  * through the same reading.
  */
 import { OptionsError, parseApiOptions, type ApiOptions } from './options';
+import { CONVERT_OPTIONS, optionProblem } from '../../common/requestModel';
 
 export type ToFormat = 'md' | 'json' | 'text' | 'doctags' | 'html';
 export type ImageExportMode = 'placeholder' | 'embedded' | 'referenced';
@@ -284,8 +285,8 @@ export function readOptions(raw: Record<string, unknown>, form: boolean): Reques
   const scale = get('images_scale');
   if (scale !== undefined && scale !== null) {
     const s = Number(scale);
-    if (!Number.isFinite(s) || s < 0.25 || s > 8)
-      throw new OptionsError('option "images_scale" must be a number from 0.25 to 8');
+    const problem = optionProblem(CONVERT_OPTIONS.scale, s);
+    if (problem) throw new OptionsError(`option "images_scale" ${problem}`);
     api.scale = s;
   }
   oneOf('pdf_backend', get('pdf_backend'), PDF_BACKENDS);

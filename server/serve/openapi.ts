@@ -10,6 +10,7 @@
 import { DOCLING_OPTION_NAMES, TO_FORMATS } from './doclingOptions';
 import { ERROR_KIND_CODES } from '../../common/protocol';
 import { DOCLING_COMPONENT_TYPES, FAILURE_CATEGORIES } from './doclingErrors';
+import { CONVERT_OPTIONS as O, optionSchema } from '../../common/requestModel';
 
 /**
  * A node of an OpenAPI document as JSON (what @fastify/swagger returns): walked key by key, with
@@ -55,7 +56,7 @@ const OPTION_PROPS: Record<string, object> = {
   },
   md_page_break_placeholder: { ...str, default: '', description: 'Put between pages in md_content.' },
   include_images: { ...bool, default: true, description: 'false: pictures as placeholders.' },
-  images_scale: { ...num, minimum: 0.25, maximum: 8, default: 2 },
+  images_scale: { ...optionSchema(O.scale), default: O.scale.default },
   table_mode: {
     type: 'string',
     enum: ['fast', 'accurate'],
@@ -67,17 +68,17 @@ const OPTION_PROPS: Record<string, object> = {
   abort_on_error: bool,
   do_table_structure: bool,
   document_timeout: nullable(num),
-  engine: { type: 'string', enum: ['pipeline', 'vlm'], description: 'Folio: the engine.' },
-  ocr: { type: 'string', enum: ['auto', 'always', 'never'], description: 'Folio: when to OCR.' },
-  keep_furniture: { ...bool, description: 'Folio: keep page headers and footers.' },
+  engine: { ...optionSchema(O.engine), description: 'Folio: the engine.' },
+  ocr: { ...optionSchema(O.ocr), description: 'Folio: when to OCR.' },
+  keep_furniture: { ...optionSchema(O.keepFurniture), description: 'Folio: keep page headers and footers.' },
   keep_hidden_text: {
-    ...bool,
-    default: false,
+    ...optionSchema(O.keepHiddenText),
+    default: O.keepHiddenText.default,
     description:
       'Folio: keep text a reader of the page cannot see (white on white, covered, clipped, squeezed); left out and counted in the page warnings by default.',
   },
-  scale: { ...num, minimum: 0.25, maximum: 8, description: 'Folio: render scale.' },
-  layout_prior: { type: 'string', enum: ['auto', 'on', 'off'], description: 'Folio: VLM layout prior.' },
+  scale: { ...optionSchema(O.scale), description: 'Folio: render scale.' },
+  layout_prior: { ...optionSchema(O.layoutPrior), description: 'Folio: VLM layout prior.' },
   password: { ...str, description: "Folio: the PDF's password." },
 };
 

@@ -5,32 +5,34 @@
  */
 import Ajv from 'ajv';
 import type { ConvertOptions } from '../../common/protocol';
+import { CONVERT_OPTIONS as O, optionSchema, type ChoiceOf } from '../../common/requestModel';
 
+/** The shared options' values (choices, ranges) are common/requestModel.ts's; the rest are the service's own. */
 export const OPTIONS_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    engine: { type: 'string', enum: ['pipeline', 'vlm'] },
-    ocr: { type: 'string', enum: ['auto', 'always', 'never'] },
+    engine: optionSchema(O.engine),
+    ocr: optionSchema(O.ocr),
     page_range: { type: 'string', pattern: '^[0-9 ,-]+$', maxLength: 200 },
-    keep_furniture: { type: 'boolean' },
-    keep_hidden_text: { type: 'boolean' },
-    scale: { type: 'number', minimum: 0.25, maximum: 8 },
-    layout_prior: { type: 'string', enum: ['auto', 'on', 'off'] },
+    keep_furniture: optionSchema(O.keepFurniture),
+    keep_hidden_text: optionSchema(O.keepHiddenText),
+    scale: optionSchema(O.scale),
+    layout_prior: optionSchema(O.layoutPrior),
     password: { type: 'string', maxLength: 1000 },
     include_images: { type: 'boolean' },
   },
 } as const;
 
 export interface ApiOptions {
-  engine?: 'pipeline' | 'vlm';
-  ocr?: 'auto' | 'always' | 'never';
+  engine?: ChoiceOf<'engine'>;
+  ocr?: ChoiceOf<'ocr'>;
   page_range?: string;
   keep_furniture?: boolean;
   /** Keep text a reader of the page cannot see (left out by default: security round 4, N9). */
   keep_hidden_text?: boolean;
   scale?: number;
-  layout_prior?: 'auto' | 'on' | 'off';
+  layout_prior?: ChoiceOf<'layoutPrior'>;
   password?: string;
   include_images?: boolean;
 }
@@ -61,11 +63,11 @@ export function toConvertOptions(o: ApiOptions, base: ConvertOptions): ConvertOp
   const { keepHiddenText: baseKeepsHidden, ...rest } = base;
   return {
     ...rest,
-    engine: o.engine ?? base.engine ?? 'pipeline',
-    ocr: o.ocr ?? base.ocr ?? 'auto',
-    keepFurniture: o.keep_furniture ?? base.keepFurniture ?? false,
-    scale: o.scale ?? base.scale ?? 2,
-    layoutPrior: o.layout_prior ?? base.layoutPrior ?? 'off',
+    engine: o.engine ?? base.engine ?? O.engine.default,
+    ocr: o.ocr ?? base.ocr ?? O.ocr.default,
+    keepFurniture: o.keep_furniture ?? base.keepFurniture ?? O.keepFurniture.default,
+    scale: o.scale ?? base.scale ?? O.scale.default,
+    layoutPrior: o.layout_prior ?? base.layoutPrior ?? O.layoutPrior.default,
     ...((o.keep_hidden_text ?? baseKeepsHidden) ? { keepHiddenText: true } : {}),
   };
 }

@@ -150,7 +150,7 @@ export interface ServeArgs {
 
 export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeArgs {
   const { values: v } = parseFlags(SERVE_FLAGS, argv, { positionals: false });
-  const base: ConvertOptions = { engine: v.engine ?? 'pipeline' };
+  const base: ConvertOptions = { engine: v.engine };
   if (v.models !== undefined) base.modelsDir = v.models;
   Object.assign(base, remoteVlmOption({ vlmUrl: v['vlm-url'], vlmModel: v['vlm-model'], vlmApiKey: v['vlm-api-key'] }));
   if (v.redis && (base.modelsDir || base.remoteVlm)) {

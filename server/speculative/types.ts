@@ -5,7 +5,7 @@
  * speculative loop only ever asks it three things: prefill the prompt, score a batch of token
  * chains that all continue the committed prefix, and keep the KV entries of one chain's accepted
  * part. The VLM engine's ONNX decoder (server/vlm) and the deterministic toy model used by the
- * algorithm tests (toyTarget.ts) both implement it, so the algorithms are tested and benchmarked
+ * algorithm tests (test/speculative/toyTarget.ts) both implement it, so the algorithms are tested and benchmarked
  * against the same interface that runs in production.
  */
 

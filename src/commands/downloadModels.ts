@@ -1,7 +1,7 @@
 /**
  * "Folio: Download models": downloads granite-docling (and optionally the heron layout
  * detector) into the models folder, with a cancellable progress notification. The backend does
- * the download (`folio/pullModel`, server/models), as it does every other piece of work: the
+ * the download (`folio/pullModel`, server/modelStore), as it does every other piece of work: the
  * extension host runs no backend code. A failed or offline download changes nothing installed:
  * the pipeline engine keeps working.
  */
@@ -53,7 +53,7 @@ async function pickModels(): Promise<{ repos: string[]; dtype: string } | undefi
 }
 
 /**
- * Folio's catalog pins no checksums yet (server/models/catalog.ts): the files can only be checked
+ * Folio's catalog pins no checksums yet (server/modelStore/catalog.ts): the files can only be checked
  * against the hub's own listing, so the user decides whether to trust the hub.
  */
 async function trustHub(): Promise<boolean> {

@@ -19,7 +19,6 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import {
-  EXPORT_EXTENSIONS,
   ExportRequest,
   type ConvertOptions,
   type ConvertSummary,
@@ -27,6 +26,8 @@ import {
   type PictureMode,
 } from '../../common/protocol';
 import type { OutputFormat } from '../context';
+import { OUTPUT_FORMATS, isPagesFormat } from '../../common/requestModel';
+import { summaryOutput } from '../../common/summaryOutput';
 import { localPath, writeLocalFile } from '../localFiles';
 import { assetsDirFor, outputUriFor } from '../paths';
 import { existingMarkdownDecision, keepBothName } from './markdownGuard';
@@ -38,7 +39,7 @@ import { sha256Hex } from '../../common/sha256';
 export { sha256Hex };
 
 export function exportExtension(format: ExportFormat): string {
-  return EXPORT_EXTENSIONS[format];
+  return OUTPUT_FORMATS[format].ext;
 }
 
 export function exportUriFor(pdfUri: vscode.Uri, outputDirectory: string, format: ExportFormat): vscode.Uri {
@@ -89,7 +90,7 @@ export async function pictureFolders(
   };
 }
 
-/** The output file's text for the pages converted (the backend renders docling and chunks). */
+/** The output file's text for the pages converted (the backend renders the formats built from pages). */
 export async function renderOutput(
   client: LanguageClient,
   format: ExportFormat,
@@ -101,7 +102,8 @@ export async function renderOutput(
   images: PictureMode,
   token?: vscode.CancellationToken,
 ): Promise<{ text: string; warnings: string[] }> {
-  if (format === 'doctags') return { text: summary.doctags + '\n', warnings: [] };
+  // What the format is built from is common/requestModel.ts's; the summary's formats are written here.
+  if (!isPagesFormat(format)) return { text: summaryOutput(format, summary), warnings: [] };
   return client.sendRequest(
     ExportRequest.type,
     {

@@ -17,7 +17,7 @@ import { pageToMarkdown } from '../../server/doctags/markdown';
 import { fromGrid, type OtslCell } from '../../server/model/items';
 import type { ConvertSummary } from '../../common/protocol';
 import { toDoclingDocument } from '../../server/export/docling';
-import { doclingToMarkdown, doclingToPages } from '../../server/export/fromDocling';
+import { doclingToMarkdown, doclingToPages } from './fromDocling';
 import { otslToTableData, tableDataToOtsl } from '../../server/export/doclingTable';
 import { pagesToMarkdown } from '../../server/export/images';
 import { renderExport } from '../../server/export';

@@ -16,13 +16,8 @@ import { BackendProcess } from '../helpers/backend';
 import { corpusPath, repoRoot } from '../helpers/corpus';
 import { docChunkLinesErrors, doclingDocumentErrors } from '../export/doclingSchema';
 import { baseDocItem } from '../../server/export/doclingChunks';
-import {
-  EXPORT_EXTENSIONS,
-  ExportRequest,
-  type ConvertSummary,
-  type ExportParams,
-  type PageResult,
-} from '../../common/protocol';
+import { OUTPUT_FORMATS } from '../../common/requestModel';
+import { ExportRequest, type ConvertSummary, type ExportParams, type PageResult } from '../../common/protocol';
 
 let backend: BackendProcess;
 let summary: ConvertSummary;
@@ -53,7 +48,14 @@ const exportText = (
 const norm = (s: string) => s.replace(/\s+/g, ' ');
 
 test("the file names are the CLI's", () => {
-  assert.deepEqual(EXPORT_EXTENSIONS, { docling: '.docling.json', chunks: '.chunks.jsonl', doctags: '.doctags.txt' });
+  const ext = Object.fromEntries(Object.entries(OUTPUT_FORMATS).map(([f, spec]) => [f, spec.ext]));
+  assert.deepEqual(ext, {
+    md: '.md',
+    doctags: '.doctags.txt',
+    json: '.folio-result.json',
+    docling: '.docling.json',
+    chunks: '.chunks.jsonl',
+  });
 });
 
 test("docling: a DoclingDocument valid against docling-core's schemas, with the PDF's text and origin", async () => {

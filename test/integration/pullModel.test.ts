@@ -1,6 +1,6 @@
 /**
  * `folio/pullModel`, the extension's "Download models", through the real backend process: the
- * parameters from the other process are checked, the hub policy of server/models holds (HTTPS
+ * parameters from the other process are checked, the hub policy of server/modelStore holds (HTTPS
  * only), and a cancel stops a download that hangs on the network.
  */
 import { test, after } from 'node:test';

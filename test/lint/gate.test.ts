@@ -76,7 +76,7 @@ test('an import circle fails eslint (import/no-cycle)', () => {
 test('the extension importing backend code fails eslint (the shared-layer rule)', () => {
   const file = `src/lintgate-${process.pid}.ts`;
   withFiles(
-    { [file]: "import { pullModel } from '../server/models/manager';\n\nexport const pull = pullModel;\n" },
+    { [file]: "import { pullModel } from '../server/modelStore/manager';\n\nexport const pull = pullModel;\n" },
     () => {
       const e = run(ESLINT, [file]);
       assert.equal(e.code, 1, e.out);

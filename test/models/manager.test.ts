@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listModels, pullModel, removeModel } from '../../server/models/manager';
+import { listModels, pullModel, removeModel } from '../../server/modelStore/manager';
 import { loadVlm } from '../../server/vlm/index';
 import { tinyModels } from '../vlm/tinyModels';
 import { filesOf, HUB_COMMIT, startHub, type HubServer } from './loopbackHub';

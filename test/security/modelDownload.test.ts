@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pullModel } from '../../server/models/manager';
+import { pullModel } from '../../server/modelStore/manager';
 import { tinyModels } from '../vlm/tinyModels';
 import { startHub, type HubServer } from '../models/loopbackHub';
 

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodePage } from '../../server/speculative/hsd';
 import { mulberry32 } from '../../server/speculative/random';
-import { toyTokenInfo } from '../../server/speculative/toyTarget';
+import { toyTokenInfo } from './toyTarget';
 import type { DecodeOptions } from '../../server/speculative/types';
 import { DRAFT_KINDS, makeDrafts, pagePrompt, pages, regionJobs, toyModelFor } from './toyPages';
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DraftIndex } from '../../server/speculative/draftIndex';
 import { buildPrefixTree, deepestOnly } from '../../server/speculative/prefixTree';
-import { toyTokenInfo, TOY_VOCAB } from '../../server/speculative/toyTarget';
+import { toyTokenInfo, TOY_VOCAB } from './toyTarget';
 
 const info = toyTokenInfo();
 const L = (n: number) => TOY_VOCAB.locStart + n; // a location token

@@ -7,11 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { corpusPath } from '../helpers/corpus';
-import { markdownToBlocks } from '../../server/speculative/oracle/mdTarget';
-import { DocTagsTokenizer, LOC_BASE } from '../../server/speculative/oracle/doctagsTokenizer';
-import { replaySequence } from '../../server/speculative/oracle/replay';
-import { pagesFromDocTags, splitPages } from '../../server/speculative/oracle/corpusPages';
-import { replayPage, VARIANTS } from '../../server/speculative/oracle/oracleRun';
+import { markdownToBlocks } from '../../bench/oracle/mdTarget';
+import { DocTagsTokenizer, LOC_BASE } from '../../bench/oracle/doctagsTokenizer';
+import { replaySequence } from '../../bench/oracle/replay';
+import { pagesFromDocTags, splitPages } from '../../bench/oracle/corpusPages';
+import { replayPage, VARIANTS } from '../../bench/oracle/oracleRun';
 import { mergeBulletBlocks, normalizeDraftText, parseDraftBlocks } from '../../server/speculative/draftText';
 
 test('Markdown ground truth becomes DocTags blocks with tags from the syntax', () => {

@@ -6,10 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { blockStopProbabilities, draw, hierarchicalVerify, tokenwiseVerify } from '../../server/speculative/sampling';
+import { blockStopProbabilities, draw, hierarchicalVerify, tokenwiseVerify } from './sampling';
 import { mulberry32 } from '../../server/speculative/random';
 import { decodePage } from '../../server/speculative/hsd';
-import { toyTokenInfo } from '../../server/speculative/toyTarget';
+import { toyTokenInfo } from './toyTarget';
 import { makeDrafts, pagePrompt, pages, toyModelFor } from './toyPages';
 
 const V = 3;

@@ -4,7 +4,7 @@
  * ToyTarget read a page or one region, and the kinds of drafts a pipeline can produce.
  */
 import { mulberry32 } from '../../server/speculative/random';
-import { ToyTarget, TOY_VOCAB } from '../../server/speculative/toyTarget';
+import { ToyTarget, TOY_VOCAB } from './toyTarget';
 import type { RegionJob } from '../../server/speculative/hsd';
 
 export const TAGS = [2, 3, 4, 5];

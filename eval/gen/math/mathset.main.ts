@@ -30,6 +30,56 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
+/** One peer's scores per producer and over all, and (for Folio) the formulas it missed. */
+function scorePeer(
+  p: Peer,
+  outputs: ReadonlyMap<string, { text?: string }>,
+  pdfs: string[],
+  missed: string[],
+  kindOf: Map<string, string>,
+): { total: SetScore; byProducer: Map<string, SetScore> } {
+  const total: SetScore = emptyScore();
+  const byProducer = new Map<string, SetScore>();
+  for (const pdf of pdfs) {
+    const name = pdf
+      .split('/')
+      .pop()!
+      .replace(/\.pdf$/, '');
+    const producer = name.split('-')[0]!;
+    const truth = readFileSync(pdf.replace(/\.pdf$/, '.md'), 'utf8');
+    const text = outputs.get(pdf)?.text ?? '';
+    const acc = byProducer.get(producer) ?? emptyScore();
+    byProducer.set(producer, acc);
+    scoreInto(acc, truth, text);
+    scoreInto(total, truth, text);
+    if (p.name === 'Folio') {
+      const got = formulasOf(text);
+      const have = new Set([...got.display, ...got.inline].map(normalizeLatex));
+      const want = formulasOf(truth);
+      for (const f of [...want.display, ...want.inline]) {
+        if (!have.has(normalizeLatex(f)))
+          missed.push(`| ${name} | ${kindOf.get(normalizeLatex(f)) ?? ''} | \`${f}\` |`);
+      }
+    }
+  }
+  return { total, byProducer };
+}
+
+/** A report row: the converter, the producer (or "all") and the rates. */
+function scoreRow(peer: string, label: string, s: SetScore): string[] {
+  const x = rates(s);
+  return [
+    peer,
+    label,
+    fmt(x.displayExact),
+    fmt(x.displayNorm),
+    fmt(x.inlineExact),
+    fmt(x.inlineNorm),
+    fmt(x.cellF1),
+    fmt(x.teds),
+  ];
+}
+
 async function main(): Promise<number> {
   const repo = repoRoot();
   const out = resolve(arg('out') ?? join(repo, 'eval', 'out', 'mathset'));
@@ -62,44 +112,9 @@ async function main(): Promise<number> {
         continue;
       }
       const r = await p.convertAll(pdfs, join(work, p.name), { jobs: 2, timeoutMs: 120_000 });
-      const total: SetScore = emptyScore();
-      const byProducer = new Map<string, SetScore>();
-      for (const pdf of pdfs) {
-        const name = pdf
-          .split('/')
-          .pop()!
-          .replace(/\.pdf$/, '');
-        const producer = name.split('-')[0]!;
-        const truth = readFileSync(pdf.replace(/\.pdf$/, '.md'), 'utf8');
-        const text = r.outputs.get(pdf)?.text ?? '';
-        const acc = byProducer.get(producer) ?? emptyScore();
-        byProducer.set(producer, acc);
-        scoreInto(acc, truth, text);
-        scoreInto(total, truth, text);
-        if (p.name === 'Folio') {
-          const got = formulasOf(text);
-          const have = new Set([...got.display, ...got.inline].map(normalizeLatex));
-          const want = formulasOf(truth);
-          for (const f of [...want.display, ...want.inline]) {
-            if (!have.has(normalizeLatex(f)))
-              missed.push(`| ${name} | ${kindOf.get(normalizeLatex(f)) ?? ''} | \`${f}\` |`);
-          }
-        }
-      }
-      const line = (label: string, s: SetScore) => {
-        const x = rates(s);
-        return [
-          p.name,
-          label,
-          fmt(x.displayExact),
-          fmt(x.displayNorm),
-          fmt(x.inlineExact),
-          fmt(x.inlineNorm),
-          fmt(x.cellF1),
-          fmt(x.teds),
-        ];
-      };
-      for (const [k, s] of byProducer) rows.push(line(k, s));
+      const { total, byProducer } = scorePeer(p, r.outputs, pdfs, missed, kindOf);
+      const line = (label: string, sc: SetScore) => scoreRow(p.name, label, sc);
+      for (const [k, sc] of byProducer) rows.push(line(k, sc));
       rows.push(line('all', total));
     }
   } finally {

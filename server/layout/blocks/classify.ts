@@ -7,6 +7,7 @@
 import type { RegionClass } from '../../../common/protocol';
 import type { DocStats } from '../../model/stats';
 import type { Block } from './index';
+import type { PageInfo } from './pageInfo';
 import { headingNumberDepth } from './markers';
 import { joinLines } from '../lines/normalize';
 import { isCaptionStart } from './captions';
@@ -34,13 +35,6 @@ export interface Classified {
   absorbed?: boolean;
   /** Blocks whose text this heading took in: its box covers them too. */
   joined?: Block[];
-}
-
-export interface PageInfo {
-  page: number;
-  width: number;
-  height: number;
-  stats: DocStats;
 }
 
 export function blockFontSize(b: Pick<Block, 'lines'>): number {

@@ -10,7 +10,7 @@
  *   nor a sentence set a little larger than the body, nor a logo's letters with small words beside.
  */
 import type { Block } from './index';
-import type { PageInfo } from './classify';
+import type { PageInfo } from './pageInfo';
 import { headingNumberDepth } from './markers';
 import { outlineKind } from './outline';
 

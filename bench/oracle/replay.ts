@@ -9,10 +9,10 @@
  * drafts but was not proposed here (`reading order`), a whitespace/punctuation piece
  * (`separators`), other text the drafts lack (`text`).
  */
-import { DEFAULT_MATCH, DraftIndex } from '../draftIndex';
-import { SpecDecoder } from '../decode';
-import type { TreeNode } from '../prefixTree';
-import type { DecodeOptions, TokenInfo } from '../types';
+import { DEFAULT_MATCH, DraftIndex } from '../../server/speculative/draftIndex';
+import { SpecDecoder } from '../../server/speculative/decode';
+import type { TreeNode } from '../../server/speculative/prefixTree';
+import type { DecodeOptions, TokenInfo } from '../../server/speculative/types';
 import type { TokenizedDocTags } from './doctagsTokenizer';
 
 export const CAUSES = ['K cap', 'locations', 'tables', 'math', 'tags', 'reading order', 'separators', 'text'] as const;

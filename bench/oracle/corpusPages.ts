@@ -10,8 +10,8 @@
  * rounding conventions) plus a ±1 step on a seeded 20% of values. Blocks the pipeline missed get
  * seeded random boxes (undraftable, as they would be).
  */
-import { parseDraftBlocks, type DraftBlock } from '../draftText';
-import { mulberry32 } from '../random';
+import { parseDraftBlocks, type DraftBlock } from '../../server/speculative/draftText';
+import { mulberry32 } from '../../server/speculative/random';
 import { markdownToBlocks, type TargetBlock } from './mdTarget';
 
 export interface RegionTarget {

@@ -6,10 +6,10 @@
  */
 import type { DoclingDocument, NodeItem, RefItem, TableItem, PictureItem } from '@docling/docling-core';
 import type { RegionClass } from '../../common/protocol';
-import { isChartKind, partsToText, type DocItem, type InlinePart } from '../model/items';
-import { pageToMarkdown } from '../doctags/markdown';
-import { tableDataToOtsl } from './doclingTable';
-import { isListLabel } from '../doctags/listLabel';
+import { isChartKind, partsToText, type DocItem, type InlinePart } from '../../server/model/items';
+import { pageToMarkdown } from '../../server/doctags/markdown';
+import { tableDataToOtsl } from '../../server/export/doclingTable';
+import { isListLabel } from '../../server/doctags/listLabel';
 
 type AnyNode = NodeItem & {
   label?: string;

@@ -10,8 +10,8 @@
  * "error" positions where a hashed noise token wins, so drafts made from the source are right
  * most of the time but not always. After the source it prefers the stop token.
  */
-import { hashInts } from './random';
-import type { LogProbs, TargetModel, TargetSession, TokenInfo } from './types';
+import { hashInts } from '../../server/speculative/random';
+import type { LogProbs, TargetModel, TargetSession, TokenInfo } from '../../server/speculative/types';
 
 export interface ToyVocab {
   size: number;

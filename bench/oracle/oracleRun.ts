@@ -3,8 +3,13 @@
  * writing the drafts (the "variant": how far the pipeline's output is brought to the model's
  * form). Returns pass counts and the causes of lost passes.
  */
-import { blockToDocTags, mergeBulletBlocks, normalizeBlockContent, type DraftBlock } from '../draftText';
-import type { DecodeOptions } from '../types';
+import {
+  blockToDocTags,
+  mergeBulletBlocks,
+  normalizeBlockContent,
+  type DraftBlock,
+} from '../../server/speculative/draftText';
+import type { DecodeOptions } from '../../server/speculative/types';
 import { assemblePage, type OraclePage } from './corpusPages';
 import type { DocTagsTokenizer } from './doctagsTokenizer';
 import { addStats, emptyStats, replaySequence, type ReplayStats } from './replay';

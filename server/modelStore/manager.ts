@@ -149,6 +149,47 @@ function readManifest(folder: string): Manifest | undefined {
   }
 }
 
+/**
+ * Throws when the files cannot be installed as asked: some carry no pinned checksum and the hub
+ * is not trusted, or a model with variants has no ONNX file for the dtype.
+ */
+function refuseFileList(
+  entry: CatalogEntry,
+  all: HubFile[],
+  files: HubFile[],
+  o: { dtype: string; revision: string; trustHub: boolean },
+): void {
+  const { dtype, revision } = o;
+  const unpinned = files.filter((f) => !entry.pinned?.[f.path]);
+  if (unpinned.length > 0 && !o.trustHub) {
+    throw new FolioError(
+      FolioErrorCodes.ModelError,
+      `Folio pins no checksum for ${unpinned.length} file(s) of ${entry.repo} (${unpinned[0].path}${unpinned.length > 1 ? ', …' : ''}): they could only be checked against the hub's own listing, which comes from the same server as the files. To accept that, pass --trust-hub (the commit used, ${revision}, is recorded in ${MANIFEST}).`,
+    );
+  }
+  if (entry.variants && !files.some((f) => f.path.endsWith('.onnx'))) {
+    const have = [...new Set(all.filter((f) => f.path.endsWith('.onnx')).map((f) => f.path))].join(', ');
+    throw new FolioError(
+      FolioErrorCodes.ModelError,
+      `${entry.repo} has no ONNX files for dtype "${dtype}" (it has: ${have || 'none'}).`,
+    );
+  }
+}
+
+/** Moves the verified files from staging into the model folder (the whole folder when new). */
+function install(target: string, staging: string, todo: HubFile[]): void {
+  if (!existsSync(target)) {
+    mkdirSync(staging, { recursive: true });
+    renameSync(staging, target);
+  } else {
+    for (const f of todo) {
+      mkdirSync(join(target, f.path, '..'), { recursive: true });
+      renameSync(join(staging, f.path), join(target, f.path));
+    }
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
 /** Downloads (or completes) a model; returns the installed folder. */
 export async function pullModel(opts: PullOptions): Promise<string> {
   const entry = entryFor(opts.repo, opts.catalog);
@@ -169,20 +210,7 @@ export async function pullModel(opts: PullOptions): Promise<string> {
   const all = await listRepoFiles(endpoint, entry.repo, revision, policy, opts.signal);
   const files = all.filter((f) => wantedFile(entry, f.path, dtype)).map((f) => withPin(entry, f));
   checkSizes(entry, files);
-  const unpinned = files.filter((f) => !entry.pinned?.[f.path]);
-  if (unpinned.length > 0 && opts.trustHub !== true) {
-    throw new FolioError(
-      FolioErrorCodes.ModelError,
-      `Folio pins no checksum for ${unpinned.length} file(s) of ${entry.repo} (${unpinned[0].path}${unpinned.length > 1 ? ', …' : ''}): they could only be checked against the hub's own listing, which comes from the same server as the files. To accept that, pass --trust-hub (the commit used, ${revision}, is recorded in ${MANIFEST}).`,
-    );
-  }
-  if (entry.variants && !files.some((f) => f.path.endsWith('.onnx'))) {
-    const have = [...new Set(all.filter((f) => f.path.endsWith('.onnx')).map((f) => f.path))].join(', ');
-    throw new FolioError(
-      FolioErrorCodes.ModelError,
-      `${entry.repo} has no ONNX files for dtype "${dtype}" (it has: ${have || 'none'}).`,
-    );
-  }
+  refuseFileList(entry, all, files, { dtype, revision, trustHub: opts.trustHub === true });
   mkdirSync(opts.dir, { recursive: true });
   const target = join(opts.dir, entry.folder);
   const staging = join(opts.dir, '.staging', entry.folder);
@@ -230,16 +258,7 @@ export async function pullModel(opts: PullOptions): Promise<string> {
     });
   }
   // Every file is verified: install.
-  if (!existsSync(target)) {
-    mkdirSync(staging, { recursive: true });
-    renameSync(staging, target);
-  } else {
-    for (const f of todo) {
-      mkdirSync(join(target, f.path, '..'), { recursive: true });
-      renameSync(join(staging, f.path), join(target, f.path));
-    }
-    rmSync(staging, { recursive: true, force: true });
-  }
+  install(target, staging, todo);
   const dtypes = [...new Set([...(manifest?.dtypes ?? []), ...(entry.variants ? [dtype] : [])])];
   const kept = (manifest?.files ?? []).filter((m) => !files.some((f) => f.path === m.path));
   const next: Manifest = {

@@ -17,8 +17,8 @@
  */
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
-import { isVocabularyTag } from '../../doctags/vocab';
-import type { TokenInfo } from '../types';
+import { isVocabularyTag } from '../../server/doctags/vocab';
+import type { TokenInfo } from '../../server/speculative/types';
 
 export const TAG_BASE = 200_000;
 export const LOC_BASE = 300_000;
