@@ -33,6 +33,9 @@ export function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** What every surface says when a document had no page converted. */
+export const NOTHING_CONVERTED = 'no page could be converted';
+
 /**
  * A conversion where pages failed and none converted: the first page's error as the document's
  * (its kind, and one sentence), for every surface that then writes nothing. Undefined otherwise.
@@ -40,5 +43,5 @@ export function messageOf(e: unknown): string {
 export function nothingConverted(summary: Pick<ConvertSummary, 'pagesDone' | 'pageErrors'>): PageError | undefined {
   const first = summary.pageErrors[0];
   if (summary.pagesDone.length > 0 || !first) return undefined;
-  return { ...first, message: `no page could be converted (${first.message})` };
+  return { ...first, message: `${NOTHING_CONVERTED} (${first.message})` };
 }

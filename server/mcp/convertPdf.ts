@@ -27,6 +27,7 @@ import { kindOf, messageOf } from '../errors';
 import { cacheKey, fileSha256, type CachedConversion } from './cache';
 import { toolError, type ToolError } from './toolErrors';
 import type { ToolContext } from './toolContext';
+import { nothingConverted } from '../../common/errorKinds';
 
 /** The tool's own default, under the name it shows (`markdown`). */
 const DEFAULT_FORMAT = OUTPUT_FORMATS[DEFAULT_OUTPUT_FORMAT].alias;
@@ -181,10 +182,8 @@ async function converted(
     ctx.log('info', `conversion of ${label} cancelled after ${summary.pagesDone.length} of ${summary.pageCount} pages`);
     return toolError('cancelled', `cancelled after ${summary.pagesDone.length} pages`);
   }
-  if (summary.pagesDone.length === 0 && summary.pageErrors.length > 0) {
-    const first = summary.pageErrors[0]!;
-    return toolError(first.kind, `${label}: no page could be converted (${first.message})`);
-  }
+  const failed = nothingConverted(summary);
+  if (failed) return toolError(failed.kind, `${label}: ${failed.message}`);
   return { summary, pages: pages.sort((a, b) => a.page - b.page) };
 }
 

@@ -20,7 +20,7 @@ import { readSidecar, sidecarOptions, SIDECAR_VERSION, writeSidecar } from '../p
 import { writeLocalFile } from '../localFiles';
 import { RegionMap } from '../preview/regionMap';
 import { exportUriFor, pictureFolders, renderOutput, sha256Hex, writeExport, type ExportFormat } from './exportFile';
-import { messageOf } from '../../common/errorKinds';
+import { messageOf, NOTHING_CONVERTED } from '../../common/errorKinds';
 
 export interface FolderSummary {
   converted: string[];
@@ -137,7 +137,7 @@ async function convertOne(
   const options = conversionOptions(config, ctx.cacheDir.fsPath, call);
   const summary = await convert(ctx, call, token, {}, config);
   if (summary.cancelled || token.isCancellationRequested) return 'cancelled';
-  if (summary.pagesDone.length === 0) throw new Error(summary.pageErrors[0]?.message ?? 'no page could be converted');
+  if (summary.pagesDone.length === 0) throw new Error(summary.pageErrors[0]?.message ?? NOTHING_CONVERTED);
   if (summary.pageErrors.length > 0)
     throw new Error(
       `${summary.pageErrors.length} page(s) failed (first: page ${summary.pageErrors[0]!.page}: ${summary.pageErrors[0]!.message}); the Markdown was not written`,
@@ -186,7 +186,7 @@ async function exportOne(
     const options = { renderImages: false, ...pictures.options };
     const summary = await convert(ctx, { pdfUri, options }, token, {}, config);
     if (summary.cancelled || token.isCancellationRequested) return 'cancelled';
-    if (summary.pagesDone.length === 0) throw new Error(summary.pageErrors[0]?.message ?? 'no page could be converted');
+    if (summary.pagesDone.length === 0) throw new Error(summary.pageErrors[0]?.message ?? NOTHING_CONVERTED);
     if (summary.pageErrors.length > 0)
       throw new Error(
         `${summary.pageErrors.length} page(s) failed (first: page ${summary.pageErrors[0]!.page}: ${summary.pageErrors[0]!.message}); the ${format} output was not written`,
