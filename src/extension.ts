@@ -16,6 +16,9 @@ export function activate(extension: vscode.ExtensionContext): FolioContext {
   ctx.push(
     vscode.commands.registerCommand('folio.convertPdf', convertPdfCommand(ctx)),
     vscode.commands.registerCommand('folio.convertPdfTo', convertPdfCommand(ctx, true)),
+    // The same conversion under the title Office/HTML files show in their menus (package.json).
+    vscode.commands.registerCommand('folio.convertDocument', convertPdfCommand(ctx)),
+    vscode.commands.registerCommand('folio.convertDocumentTo', convertPdfCommand(ctx, true)),
     vscode.commands.registerCommand('folio.downloadModels', downloadModelsCommand(ctx)),
     vscode.commands.registerCommand('folio.convertFolder', convertFolderCommand(ctx)),
   );

@@ -7,9 +7,6 @@
  * - `spans`: a table cell that spans rows or columns is written once in Folio's HTML table;
  *   Docling's pipe table repeats its text in every cell it covers. Folio's spanning cells are
  *   repeated the same way for this column (the words are the same; only the count differs).
- * - `comments`: Docling writes Excel and PowerPoint review comments into the Markdown as
- *   `[author: …]: text` paragraphs; Folio leaves comments out. Those paragraphs are taken out of
- *   Docling's side.
  * - `chart kind`: Docling writes a chart's predicted class ("Bar chart") as a paragraph after its
  *   picture; Folio writes the chart's title and data but no class. That one paragraph right after
  *   a picture is taken out of Docling's side.
@@ -18,11 +15,9 @@ import { comparableText, parseOutput } from '../metrics/score';
 import type { Block } from '../metrics/markdown';
 import type { Table } from '../metrics/table';
 
-export const KEPT_RULES = ['spans', 'comments', 'chart kind'] as const;
+export const KEPT_RULES = ['spans', 'chart kind'] as const;
 export type KeptRule = (typeof KEPT_RULES)[number];
 
-/** Docling's comment paragraphs: `[author: Name (IN), time: 2026-…]: text` (its Excel and PowerPoint backends). */
-const COMMENT = /^\[(author: [^\]]*|time: [^\]]*)\]: /;
 /** Docling's chart classes, humanized as its Markdown meta serializer writes them. */
 const CHART_KIND = /^(Bar|Line|Pie|Scatter|Area|Stacked bar|Flow|Other) chart$/;
 
@@ -58,10 +53,6 @@ export function withoutKeptDifferences(gtMarkdown: string, outMarkdown: string):
   const applied = new Set<KeptRule>();
   const gt: Block[] = [];
   for (const b of parseOutput(gtMarkdown, 'markdown')) {
-    if (b.kind === 'paragraph' && COMMENT.test(b.text)) {
-      applied.add('comments');
-      continue;
-    }
     if (b.kind === 'paragraph' && CHART_KIND.test(b.text.trim()) && gt[gt.length - 1]?.kind === 'picture') {
       applied.add('chart kind');
       continue;

@@ -45,7 +45,6 @@ interface DocRow {
 /** What each rule of the second NED column takes out (printed under the tables). */
 const KEPT_LEGEND: Record<KeptRule, string> = {
   spans: "Folio's spanning table cells repeated over the cells they cover, as Docling's pipe tables write them",
-  comments: "Docling's `[author: …]: …` comment paragraphs (Excel, PowerPoint) taken out of its side",
   'chart kind': 'Docling\'s chart class paragraph ("Bar chart") after a chart picture taken out of its side',
 };
 

@@ -5,8 +5,15 @@
  * takes it off again for ordered lists. Bullets are never stored: they carry no information.
  */
 
-/** Numbers up to 4 digits, one letter, short roman numerals; with `.` or `)`, or in parentheses. */
-const LABEL_RE = /^(\((?:\d{1,4}|[a-zA-Z]|[ivxlcIVXLC]{1,6})\)|(?:\d{1,4}|[a-zA-Z]|[ivxlcIVXLC]{1,6})[.)])(?:\s+|$)/;
+/**
+ * Numbers up to 4 digits, one letter, short roman numerals; with `.` or `)`, or in parentheses.
+ * Also a multi-level number as Word prints an outline list's label, up to six levels: closed by
+ * `.` or `)` ("1.1.", "1.2)"), or of three levels or more without it ("2.3.1"). Two levels with
+ * no closing mark ("1.1") are not taken: an item's text starting with a decimal ("3.14 …") reads
+ * the same, and would lose its words to the label.
+ */
+const LABEL_RE =
+  /^(\((?:\d{1,4}|[a-zA-Z]|[ivxlcIVXLC]{1,6})\)|\d{1,4}(?:\.\d{1,4}){1,5}[.)]|\d{1,4}(?:\.\d{1,4}){2,5}|(?:\d{1,4}|[a-zA-Z]|[ivxlcIVXLC]{1,6})[.)])(?:\s+|$)/;
 
 /** True when `s` is a whole label this module can carry. */
 export function isListLabel(s: string): boolean {

@@ -109,17 +109,63 @@ function cellText(n: Node): string {
   return n.tagName && !INLINE.has(n.tagName) ? ` ${inner} ` : inner;
 }
 
+/** The first heading outside any table, in document order (Docling's start of the body). */
+function firstHeading(n: Node, inTable = false): Node | undefined {
+  if (n.tagName && (SKIP.has(n.tagName) || attr(n, 'hidden') !== undefined)) return undefined;
+  if (!inTable && n.tagName && /^h[1-6]$/.test(n.tagName)) return n;
+  for (const c of n.childNodes ?? []) {
+    const h = firstHeading(c, inTable || n.tagName === 'table');
+    if (h) return h;
+  }
+  return undefined;
+}
+
+/**
+ * Where an item goes: the body, or furniture (`page_header` before the body starts, `page_footer`
+ * inside a `<footer>`), which Markdown leaves out unless asked to keep it (--keep-furniture).
+ */
+type Layer = 'body' | 'page_header' | 'page_footer';
+
+/** Every word of an item, for its furniture form (a table's cells, a picture's alt text). */
+function wordsOf(it: DocItem): string {
+  if (it.table) return tidy(it.table.flatMap((r) => r.map((c) => c.text)).join(' '));
+  return tidy([it.text, it.caption?.text ?? ''].join(' '));
+}
+
 class HtmlReader {
   readonly items: DocItem[] = [];
   private buffer = '';
   private pictures = 0;
+  private layer: Layer;
+  /** Whether the body's first heading has been passed. */
+  private started = false;
 
-  constructor(private readonly opts: ReadOptions) {}
+  /**
+   * `bodyStart`: the first heading outside a table. As Docling's HTML backend does (its
+   * `infer_furniture`, on by default), what comes before it is the page's chrome (site banner,
+   * navigation, logo) and becomes furniture; a page with no heading is all body.
+   */
+  constructor(
+    private readonly opts: ReadOptions,
+    private readonly bodyStart?: Node,
+  ) {
+    this.layer = bodyStart ? 'page_header' : 'body';
+  }
+
+  /** Adds an item to the body, or its words as furniture of the current layer. */
+  private push(it: DocItem): void {
+    if (this.layer === 'body') {
+      this.items.push(it);
+      return;
+    }
+    const text = wordsOf(it);
+    if (text) this.items.push({ cls: this.layer, text });
+  }
 
   private flush(): void {
     const text = tidy(this.buffer);
     this.buffer = '';
-    if (text) this.items.push({ cls: 'text', text });
+    if (text) this.push({ cls: 'text', text });
   }
 
   block(n: Node, listDepth = 0): void {
@@ -139,7 +185,7 @@ class HtmlReader {
     }
     if (tag === 'img') {
       this.flush();
-      this.items.push(this.picture(n));
+      this.push(this.picture(n));
       return;
     }
     if (INLINE.has(tag)) {
@@ -155,10 +201,13 @@ class HtmlReader {
     this.flush();
     const m = /^h([1-6])$/.exec(tag);
     if (m) {
+      if (n === this.bodyStart) {
+        this.started = true;
+        this.layer = 'body';
+      }
       const text = tidy(textContent(n));
       const level = Number(m[1]);
-      if (text)
-        this.items.push(level === 1 ? { cls: 'title', text } : { cls: 'section_header', level: level - 1, text });
+      if (text) this.push(level === 1 ? { cls: 'title', text } : { cls: 'section_header', level: level - 1, text });
       return;
     }
     switch (tag) {
@@ -167,7 +216,10 @@ class HtmlReader {
         this.list(n, tag === 'ol', listDepth);
         return;
       case 'table':
-        this.items.push(this.table(n));
+        this.push(this.table(n));
+        return;
+      case 'footer':
+        this.footer(n, listDepth);
         return;
       case 'pre': {
         const code = (n.childNodes ?? []).find((c) => c.tagName === 'code');
@@ -177,7 +229,7 @@ class HtmlReader {
         // `<pre>` or `<pre><code>`) starts the block, not its text.
         const inner = (n.childNodes ?? []).map(textContent).join('');
         const text = inner.replace(/^[ \t]*\r?\n/, '').replace(/\s+$/, '');
-        if (text) this.items.push({ cls: 'code', text, ...(lang ? { language: lang } : {}) });
+        if (text) this.push({ cls: 'code', text, ...(lang ? { language: lang } : {}) });
         return;
       }
       case 'figure': {
@@ -188,13 +240,22 @@ class HtmlReader {
         const capText = cap ? tidy(textContent(cap)) : '';
         const owner = this.items.slice(start).find((it) => it.cls === 'picture' || it.cls === 'table');
         if (capText && owner) owner.caption = { cls: 'caption', text: capText };
-        else if (capText) this.items.push({ cls: 'caption', text: capText });
+        else if (capText) this.push({ cls: 'caption', text: capText });
         return;
       }
       default:
         for (const c of n.childNodes ?? []) this.block(c, listDepth);
         this.flush();
     }
+  }
+
+  /** A page's or an article's footer is furniture, as Docling's HTML backend makes it. */
+  private footer(n: Node, listDepth: number): void {
+    const outer = this.layer;
+    this.layer = 'page_footer';
+    for (const c of n.childNodes ?? []) this.block(c, listDepth);
+    this.flush();
+    this.layer = this.started ? (outer === 'page_footer' ? outer : 'body') : outer;
   }
 
   private list(n: Node, ordered: boolean, depth: number): void {
@@ -211,8 +272,7 @@ class HtmlReader {
       const text = tidy(own.map(textContent).join(''));
       const value = Number(attr(li, 'value'));
       if (Number.isFinite(value) && attr(li, 'value') !== undefined) k = value;
-      if (text)
-        this.items.push({ cls: 'list_item', level: depth, ordered, marker: ordered ? `${k}.` : undefined, text });
+      if (text) this.push({ cls: 'list_item', level: depth, ordered, marker: ordered ? `${k}.` : undefined, text });
       k++;
       for (const c of nested) this.list(c, c.tagName === 'ol', depth + 1);
     }
@@ -281,7 +341,7 @@ export function readHtml(text: string, opts: ReadOptions = {}): StructuredDocume
   const doc = parse(text) as unknown as Node;
   const html = doc.childNodes?.find((c) => c.tagName === 'html');
   const body = html?.childNodes?.find((c) => c.tagName === 'body') ?? html ?? doc;
-  const reader = new HtmlReader(opts);
+  const reader = new HtmlReader(opts, firstHeading(body));
   reader.block(body);
   const warnings =
     reader.unfetched > 0

@@ -176,7 +176,10 @@ class DocxReader {
       } else if (numId && numId !== '0' && (list = this.numbering.next(numId, ilvl)) !== undefined) {
         const l = list;
         out.push(
-          withParts({ cls: 'list_item', level: ilvl, ordered: l?.ordered ?? false, marker: l?.label, text }, parts),
+          withParts(
+            { cls: 'list_item', level: ilvl, ordered: l?.ordered ?? false, marker: listMarker(l?.label), text },
+            parts,
+          ),
         );
       } else if (names.some((n) => /code|source|preformatted|macro/.test(n))) {
         out.push({ cls: 'code', text: plainText(p).replace(/\s+$/, '') });
@@ -383,6 +386,15 @@ function partNear(docPart: string, file: string): string {
 /** Markup compatibility: the first choice Folio reads (DrawingML), else the fallback. */
 function chooseAlternate(el: XmlElement): XmlElement {
   return kid(el, 'mc:Choice') ?? kid(el, 'mc:Fallback') ?? el;
+}
+
+/**
+ * A list item's label: a multi-level number with no closing mark (Word's "%1.%2" prints "1.1") is
+ * closed with a dot ("1.1."), as Docling writes it, so that DocTags can carry it: "1.1" at the
+ * start of an item's text reads as a decimal (server/doctags/listLabel.ts). Headings keep theirs.
+ */
+function listMarker(label: string | undefined): string | undefined {
+  return label && /^\d+(?:\.\d+)+$/.test(label) ? `${label}.` : label;
 }
 
 /** A paragraph's visible text alone (no math, no pictures), for furniture, notes and code. */

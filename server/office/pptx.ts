@@ -10,6 +10,7 @@
 import type { DocItem, OtslCell } from '../model/items';
 import type { OfficePackage } from './package';
 import { readChart } from './chart';
+import { commentItem, commentTime } from './comments';
 import { attachCaptions } from './docx';
 import { pictureExt, tidy } from './text';
 import type { ReadOptions, StructuredDocument, StructuredPage } from './types';
@@ -59,6 +60,8 @@ class SlideReader {
     private readonly layout: XmlElement | undefined,
     private readonly master: XmlElement | undefined,
     private readonly saved: Map<string, string | undefined>,
+    /** Comment authors by id: name and initials (ppt/commentAuthors.xml). */
+    private readonly authors: Map<string, { name: string; initials: string }> = new Map(),
   ) {}
 
   read(part: string): DocItem[] {
@@ -69,6 +72,7 @@ class SlideReader {
     const notesRel = [...this.rels.values()].find((r) => r.type === 'notesSlide' && !r.external);
     if (notesRel) this.notes(notesRel.target);
     attachCaptions(this.items);
+    this.comments();
     return this.items;
   }
 
@@ -251,6 +255,22 @@ class SlideReader {
     return { cls: 'table', text: '', table: rows };
   }
 
+  /**
+   * The slide's review comments (a `comments` part of `p:cm`s), after its content, as Docling
+   * writes them: `[author: Name (initials), time: …]: text`, the time as the file writes it.
+   */
+  private comments(): void {
+    for (const r of this.rels.values()) {
+      if (r.type !== 'comments' || r.external) continue;
+      for (const cm of kids(this.pkg.xml(r.target), 'p:cm')) {
+        const who = this.authors.get(cm.attrs.authorId ?? '');
+        const author = who?.name ? (who.initials ? `${who.name} (${who.initials})` : who.name) : '';
+        const item = commentItem(author, commentTime(cm.attrs.dt ?? '', false), textOf(kid(cm, 'p:text')));
+        if (item) this.items.push(item);
+      }
+    }
+  }
+
   private notes(part: string): void {
     const notes = this.pkg.xml(part);
     const tree = kidPath(notes, 'p:cSld', 'p:spTree');
@@ -286,6 +306,12 @@ export function readPptx(pkg: OfficePackage, opts: ReadOptions = {}): Structured
   const pages: StructuredPage[] = [];
   const saved = new Map<string, string | undefined>();
   const warnings: string[] = [];
+  const authors = new Map<string, { name: string; initials: string }>();
+  for (const r of rels.values()) {
+    if (r.type !== 'commentAuthors' || r.external) continue;
+    for (const a of kids(pkg.xml(r.target), 'p:cmAuthor'))
+      authors.set(a.attrs.id ?? '', { name: a.attrs.name ?? '', initials: a.attrs.initials ?? '' });
+  }
   let n = 0;
   for (const s of kids(kid(pres, 'p:sldIdLst'), 'p:sldId')) {
     const rel = rels.get(s.attrs['r:id'] ?? '');
@@ -299,7 +325,7 @@ export function readPptx(pkg: OfficePackage, opts: ReadOptions = {}): Structured
       ? [...pkg.rels(layoutPart).values()].find((r) => r.type === 'slideMaster')?.target
       : undefined;
     const master = masterPart ? pkg.xml(masterPart) : undefined;
-    const items = new SlideReader(pkg, opts, layout, master, saved).read(rel.target);
+    const items = new SlideReader(pkg, opts, layout, master, saved, authors).read(rel.target);
     pages.push({ page: n, width, height, items, label: `slide ${n}` });
   }
   if (pages.length === 0) throw new Error('it has no slides');

@@ -10,6 +10,7 @@
  */
 import type { DocItem, OtslCell } from '../model/items';
 import { readChart } from './chart';
+import { commentItem, commentTime } from './comments';
 import type { OfficePackage, Relationship } from './package';
 import { pictureExt } from './text';
 import { LETTER, type ReadOptions, type StructuredDocument, type StructuredPage } from './types';
@@ -317,6 +318,57 @@ function drawingOf(pkg: OfficePackage, sheetPart: string, sheet: XmlElement | un
 }
 
 /** A sheet's filled cells ("row,col" → text), at most `budget` of them. */
+/**
+ * A sheet's review comments in cell order (row by row), as Docling writes them after the sheet:
+ * `[author: Name, time: …]: text`. A threaded comment (Excel 365: its legacy copy names a
+ * `tc={…}` author) is written from its thread, the opening comment and each reply, with the
+ * person's display name and the time to the millisecond.
+ */
+function sheetComments(pkg: OfficePackage, sheetPart: string, persons: Map<string, string>): DocItem[] {
+  const rels = [...pkg.rels(sheetPart).values()].filter((r) => !r.external);
+  const threads = new Map<string, DocItem[]>();
+  for (const r of rels.filter((x) => x.type === 'threadedComment')) {
+    for (const t of kids(pkg.xml(r.target), 'tc:threadedComment')) {
+      const ref = t.attrs.ref ?? '';
+      const item = commentItem(
+        persons.get(t.attrs.personId ?? '') ?? '',
+        commentTime(t.attrs.dT ?? '', true),
+        textOf(kid(t, 'tc:text')),
+      );
+      if (item) threads.set(ref, [...(threads.get(ref) ?? []), item]);
+    }
+  }
+  const found: { row: number; col: number; items: DocItem[] }[] = [];
+  const seen = new Set<string>();
+  for (const r of rels.filter((x) => x.type === 'comments')) {
+    const root = pkg.xml(r.target);
+    const authors = kids(kid(root, 's:authors'), 's:author').map((a) => textOf(a));
+    for (const c of kids(kid(root, 's:commentList'), 's:comment')) {
+      const ref = c.attrs.ref ?? '';
+      const at = cellRef(ref);
+      if (!at || seen.has(ref)) continue;
+      seen.add(ref);
+      const author = authors[Number(c.attrs.authorId ?? -1)] ?? '';
+      const thread = threads.get(ref);
+      const text = descendants(kid(c, 's:text') ?? c, 's:t')
+        .map((t) => textOf(t))
+        .join('');
+      // A threaded comment's legacy copy whose thread is missing: its text after "Comment:".
+      const own = author.startsWith('tc=')
+        ? commentItem('', '', text.split(/Comment:\s*\n/)[1] ?? text)
+        : commentItem(author, '', text);
+      found.push({ ...at, items: thread ?? (own ? [own] : []) });
+    }
+  }
+  // A thread with no legacy copy (a file that has only the threaded part) still counts.
+  for (const [ref, items] of threads) {
+    const at = cellRef(ref);
+    if (at && !seen.has(ref)) found.push({ ...at, items });
+  }
+  found.sort((a, b) => a.row - b.row || a.col - b.col);
+  return found.flatMap((f) => f.items);
+}
+
 function readCells(
   sheet: XmlElement | undefined,
   ctx: CellContext,
@@ -347,6 +399,12 @@ export function readXlsx(pkg: OfficePackage, opts: ReadOptions = {}): Structured
     dates: dateStyles(pkg, [...rels.values()].find((r) => r.type === 'styles' && !r.external)?.target),
     date1904: ['1', 'true'].includes(kid(book, 's:workbookPr')?.attrs.date1904 ?? ''),
   };
+  // Threaded comments' authors (xl/persons/person.xml): id → display name.
+  const persons = new Map<string, string>();
+  for (const r of rels.values()) {
+    if (r.type !== 'person' || r.external) continue;
+    for (const p of kids(pkg.xml(r.target), 'tc:person')) persons.set(p.attrs.id ?? '', p.attrs.displayName ?? '');
+  }
   const maxCells = opts.maxCells ?? DEFAULT_MAX_CELLS;
   let cellsRead = 0;
   let truncated = false;
@@ -397,7 +455,11 @@ export function readXlsx(pkg: OfficePackage, opts: ReadOptions = {}): Structured
     const drawing = drawingOf(pkg, rel.target, sheet);
     if (drawing) placed.push(...drawingItems(pkg, drawing, opts, saved));
     placed.sort((a, b) => a.row - b.row);
-    const items: DocItem[] = [{ cls: 'section_header', level: 1, text: name }, ...placed.flatMap((p) => p.items)];
+    const items: DocItem[] = [
+      { cls: 'section_header', level: 1, text: name },
+      ...placed.flatMap((p) => p.items),
+      ...sheetComments(pkg, rel.target, persons),
+    ];
     pages.push({ page: pages.length + 1, ...LETTER, items, label: `sheet "${name}"` });
     if (truncated) break;
   }

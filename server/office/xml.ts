@@ -48,6 +48,7 @@ const PREFIXES: Record<string, string> = {
   'http://purl.oclc.org/ooxml/drawingml/spreadsheetDrawing': 'xdr',
   'urn:schemas-microsoft-com:vml': 'v',
   'http://schemas.openxmlformats.org/package/2006/content-types': 'ct',
+  'http://schemas.microsoft.com/office/spreadsheetml/2018/threadedcomments': 'tc',
 };
 
 /** Most elements one part may hold: a 30 MB part of empty elements is no document. */

@@ -22,6 +22,7 @@ import {
 import { buildServer, DEFAULT_LIMITS, type ServiceLimits } from './app';
 import { InProcessRunner, QueueRunner, type TaskRunner } from './tasks';
 import { WorkDir } from './workdir';
+import { DEFAULT_LIMITS as CONVERT_LIMITS } from '../worker/limits';
 
 /** Whole numbers of the service's own flags are read as numbers and cut to their whole part, as always. */
 const whole = (flag: Flag<number>): Flag<number> => ({ ...flag, read: (t, f, p) => Math.trunc(flag.read(t, f, p)) });
@@ -64,6 +65,8 @@ export const SERVE_FLAGS = {
   ),
   'max-upload-mb': numberFlag('<n>', 0.001, 10240, ['largest upload (default 100)']),
   'max-pages': refine(LIMIT_FLAGS['max-pages'], { default: 2000, help: ['most pages per document (default 2000)'] }),
+  // The same limit as convert's and mcp's (server/flags/groups.ts): a workbook or CSV is read up to it, with a warning.
+  'max-cells': LIMIT_FLAGS['max-cells'],
   'task-timeout': numberFlag('<s>', 0, 7 * 86400, ['per-task time limit (default 1800; 0 = none)']),
   retention: numberFlag('<s>', 1, 30 * 86400, ['results kept this long (default 3600)']),
   'allow-local': valueFlag('<dir>', ['let /v1/convert/source read PDFs inside <dir> by path'], (text, flag) => {
@@ -134,6 +137,8 @@ export interface ServeArgs {
   limits: ServiceLimits;
   maxUploadBytes: number;
   maxPages: number;
+  /** Most cells read of each workbook or CSV; absent: the default (server/worker/limits.ts). */
+  maxCells?: number;
   timeoutMs: number;
   retentionMs: number;
   allowLocal?: string;
@@ -152,6 +157,12 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     // Workers refuse jobs that name places (server/queue/schema.ts): these are the workers' own settings.
     throw new UsageError(
       'with --redis the workers convert: give --models / --vlm-url to each `folio worker`, not to folio serve',
+    );
+  }
+  if (v.redis && v['max-cells'] !== undefined) {
+    // A queue record carries no cell limit: the workers read each workbook up to their own default.
+    throw new UsageError(
+      `with --redis the workers convert, each reading a workbook up to ${CONVERT_LIMITS.maxCells} cells: leave out --max-cells`,
     );
   }
   const httpSources = { enabled: v['allow-http-sources'], allowPrivate: v['allow-private-sources'] };
@@ -174,6 +185,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     limits,
     maxUploadBytes: Math.round((v['max-upload-mb'] ?? 100) * 1024 * 1024),
     maxPages: v['max-pages'],
+    ...(v['max-cells'] !== undefined ? { maxCells: v['max-cells'] } : {}),
     timeoutMs: (v['task-timeout'] ?? 1800) * 1000,
     retentionMs: (v['retention'] ?? 3600) * 1000,
     allowLocal: v['allow-local'],
@@ -192,7 +204,12 @@ export async function serveCommand(argv: string[], version = '0.1.0'): Promise<n
   const args = parseServeArgs(argv);
   // A work folder refused (a link, another user's) is a WorkDirError: kind `input`, exit code 2.
   const work = args.workDir ? new WorkDir(args.workDir) : WorkDir.fresh();
-  const limits = { maxPages: args.maxPages, timeoutMs: args.timeoutMs, retentionMs: args.retentionMs };
+  const limits = {
+    maxPages: args.maxPages,
+    maxCells: args.maxCells,
+    timeoutMs: args.timeoutMs,
+    retentionMs: args.retentionMs,
+  };
   let pool: PageWorkerPool | undefined;
   let runner: TaskRunner;
   if (args.redis) runner = new QueueRunner(args.redis, work, limits, args.rangePages);

@@ -79,6 +79,8 @@ export interface TaskRunner {
 
 export interface Limits {
   maxPages: number;
+  /** Most cells read of each workbook or CSV (in-process; the reader's default when absent). */
+  maxCells?: number;
   timeoutMs: number;
   retentionMs: number;
 }
@@ -179,6 +181,7 @@ export class InProcessRunner implements TaskRunner {
           pages: t.input.pages,
           password: t.input.password,
           options: { ...t.input.options, markdownDir: t.outDir, assetsDir: join(t.outDir, `${stem}.assets`) },
+          ...(this.limits.maxCells !== undefined ? { limits: { maxCells: this.limits.maxCells } } : {}),
         },
         {
           page: (p) => {

@@ -33,7 +33,7 @@ const shot = (name: string, body: () => Promise<void>) => vs.shot(name, body);
 
 /** Explorer: right-click `file`, then the menu's conversion entry (retried when the menu that opened is another row's). */
 async function convertFromExplorer(file: string): Promise<void> {
-  await vs.explorerMenu(file, 'Convert PDF to Markdown');
+  await vs.explorerMenu(file, 'Convert Document to Markdown');
 }
 
 /** Waits for `md` (a workspace file) to hold `mustHave`, then for its editor to show `onScreen`. */

@@ -30,10 +30,10 @@ test('spans: a spanning HTML table compares as the pipe table Docling writes for
   assert.ok(k.out.includes('Row 1 & 2, Col 1 (rowspan) Row 2, Col 2 & 3 (colspan) Row 2, Col 2 & 3 (colspan)'), k.out);
 });
 
-test('comments and chart kinds: only Docling-shaped paragraphs are taken out of its side, and said', () => {
+test('chart kinds: only Docling-shaped paragraphs are taken out of its side, and said; comments stay (Folio writes them too)', () => {
   const comments = withoutKeptDifferences(gtOf('xlsx', 'xlsx_comments.xlsx'), '');
-  assert.deepEqual(comments.applied, ['comments']);
-  assert.ok(!comments.gt.includes('[author:'));
+  assert.deepEqual(comments.applied, []);
+  assert.ok(comments.gt.includes('[author: John Reviewer]: Why Python specifically?'), comments.gt);
   const chart = withoutKeptDifferences(gtOf('pptx', 'pptx_chart.pptx'), '');
   assert.deepEqual(chart.applied, ['chart kind']);
   assert.ok(!chart.gt.includes('Bar chart') && chart.gt.includes('Wild Duck Observations by Year'));

@@ -9,12 +9,46 @@ import { join } from 'node:path';
 import { repoRoot } from '../helpers/corpus';
 import { readStructured, structuredFormatOf } from '../../server/office';
 import { isDateFormatCode, serialDateText } from '../../server/office/xlsx';
+import { readHtml } from '../../server/html/html';
 import type { DocItem } from '../../server/model/items';
 
 const docling = (fmt: string, name: string) => join(repoRoot(), 'eval', 'office', 'docling', fmt, 'sources', name);
 const read = (path: string, savePicture?: (d: Uint8Array, ext: string) => string) =>
   readStructured(path, structuredFormatOf(path)!, savePicture ? { savePicture } : {});
 const cellsOf = (it: DocItem) => (it.table ?? []).map((r) => r.map((c) => c.text));
+
+test('XLSX: review comments after the sheet in cell order, a threaded one with its replies, as Docling writes them', () => {
+  const items = read(docling('xlsx', 'xlsx_comments.xlsx')).pages[0].items;
+  const comments = items.filter((i) => i.cls === 'text' && i.text.startsWith('[author:')).map((i) => i.text);
+  assert.deepEqual(comments, [
+    '[author: John Reviewer]: Why Python specifically?',
+    '[author: Jane Editor]: Which libraries are you referring to?',
+    // F7's thread: the opening comment and its reply (Excel's legacy copy is not written twice).
+    '[author: Jane Smith (JS), time: 2026-06-18T17:12:37.410]: Minimum number of saltwater ducks',
+    '[author: Marcus Sterling (MS), time: 2026-06-18T17:15:52.310]: I never thought it would be so low',
+    '[author: Jane Smith (JS), time: 2026-06-18T17:12:57.350]: Maximum number of ducks',
+  ]);
+  // After every table of the sheet.
+  assert.ok(items.findIndex((i) => i.text === comments[0]) > items.map((i) => i.cls).lastIndexOf('table'));
+});
+
+test("PPTX: review comments after the slide, with the author's initials and the time as written", () => {
+  const pages = read(docling('pptx', 'powerpoint_comments.pptx')).pages;
+  const per = pages.map((p) => p.items.filter((i) => i.text.startsWith('[author:')).map((i) => i.text));
+  assert.deepEqual(per, [
+    [
+      '[author: John Reviewer (JR), time: 2026-01-01T00:00:00]: This is a sample reviewer comment',
+      '[author: Jane Smith (JS), time: 2026-06-18T17:35:35.236]: This is a sample response',
+    ],
+    [],
+    [
+      '[author: Jane Smith (JS), time: 2026-06-18T17:37:55.253]: This is a cool feature',
+      '[author: Jane Smith (JS), time: 2026-06-18T17:38:32.720]: I need to try this out!',
+    ],
+  ]);
+  const last = pages[0].items[pages[0].items.length - 1]!;
+  assert.ok(last.text.endsWith('This is a sample response'), 'the comments come after the slide body');
+});
 
 test('XLSX: a hidden sheet is left out, with a warning saying so', () => {
   const doc = read(docling('xlsx', 'xlsx_01.xlsx'));
@@ -131,6 +165,38 @@ test('Markdown: raw HTML blocks are read as HTML (a table, a div of paragraphs a
     !other.some((i) => i.text.includes('<!--') || i.text.includes('This is HTML')),
     'an HTML comment is no text',
   );
+});
+
+test("HTML: what comes before the first heading is the page's chrome, furniture; a footer too; no heading, all body", () => {
+  // A site's banner before its first heading (hyperlink_02.html: a logo picture, then "## Home").
+  const banner = read(docling('html', 'hyperlink_02.html')).pages[0].items;
+  assert.deepEqual(
+    banner.filter((i) => i.cls !== 'page_header').map((i) => `${i.cls}:${i.text}`),
+    ['section_header:Home'],
+  );
+  assert.deepEqual(
+    banner.filter((i) => i.cls === 'page_header').map((i) => i.text),
+    ['Image alt text'],
+    'the chrome is kept as furniture, its words with it',
+  );
+  // Wikipedia's page: its menus come before the sidebar's first heading, the article after it.
+  const wiki = read(docling('html', 'wiki_duck.html')).pages[0].items;
+  const body = wiki.filter((i) => i.cls !== 'page_header' && i.cls !== 'page_footer');
+  assert.ok(!body.some((i) => i.text === 'Main menu' || i.text === 'Jump to content'), 'menus are furniture');
+  assert.ok(body.some((i) => i.cls === 'title' && i.text === 'Duck'));
+  const page = (html: string) => readHtml(html).pages[0].items.map((i) => `${i.cls}:${i.text}`);
+  assert.deepEqual(
+    page(
+      '<nav><a href="/">Home</a> <a href="/blog">Blog</a></nav><h1>Post</h1><p>Words.</p><footer><p>© 2026 Site</p></footer><p>After.</p>',
+    ),
+    ['page_header:Home Blog', 'title:Post', 'text:Words.', 'page_footer:© 2026 Site', 'text:After.'],
+  );
+  // A heading only inside a table does not start the body; with no other heading all is body.
+  assert.deepEqual(page('<p>Intro</p><table><tr><th><h2>In a cell</h2></th></tr></table><ul><li>one</li></ul>'), [
+    'text:Intro',
+    'table:',
+    'list_item:one',
+  ]);
 });
 
 test('HTML: a list in a table cell keeps its markers; <pre><code> starts at its first line of code', () => {

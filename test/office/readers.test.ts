@@ -122,6 +122,23 @@ test('PPTX: a slide a page with its title, inherited bullets, numbering and a me
   );
 });
 
+test('PPTX written by LibreOffice Impress: the title placeholder is the heading, the subtitle and body are not', () => {
+  // powerpoint_sample_lo.pptx: Docling's sample saved again by Impress (eval/office/made/make.sh), so
+  // every part is LibreOffice's own writing (placeholders with no layout index, its own masters).
+  const doc = read(made('powerpoint_sample_lo.pptx'));
+  assert.equal(doc.pages.length, 3);
+  const titles = doc.pages.map((p) => texts(p.items, 'title'));
+  assert.deepEqual(titles.slice(0, 2), [['Test Table Slide'], ['Second slide title']]);
+  const all = doc.pages.flatMap((p) => p.items);
+  assert.ok(
+    all.some((i) => i.cls === 'table'),
+    'the slide table is a table',
+  );
+  const bullets = all.filter((i) => i.cls === 'list_item').map((i) => i.text);
+  assert.ok(bullets.includes('With foo') && bullets.includes('List item4'), bullets.join('|'));
+  assert.ok(!texts(all, 'title').includes('With foo'));
+});
+
 test('PPTX pictures are pictures', () => {
   assert.ok(items(docling('pptx', 'powerpoint_with_image.pptx')).some((i) => i.cls === 'picture'));
 });

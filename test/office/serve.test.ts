@@ -9,13 +9,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { repoRoot } from '../helpers/corpus';
+import { parseServeArgs } from '../../server/serve/serveCommand';
+import { UsageError } from '../../server/errors';
 
 let proc: ChildProcess;
 let base = '';
 const docling = (fmt: string, name: string) => join(repoRoot(), 'eval', 'office', 'docling', fmt, 'sources', name);
 
 before(async () => {
-  proc = spawn(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'serve', '--port', '0'], {
+  // --max-cells: the service's cell limit, low enough that the LibreOffice survey (30 cells) passes it.
+  proc = spawn(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'serve', '--port', '0', '--max-cells', '12'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   base = await new Promise<string>((resolve, reject) => {
@@ -82,4 +85,22 @@ test('an HTML page as a base64 source converts; a legacy binary file named .docx
   const bad = await upload(join(repoRoot(), 'test', 'fixtures', 'office', 'legacy-report.doc'), [], 'old.docx');
   assert.equal(bad.body.status, 'failure');
   assert.match(JSON.stringify(bad.body.errors), /old\.docx is a legacy binary Office file/);
+});
+
+test('folio serve --max-cells: a workbook is read up to the limit, the rest left out, as convert and mcp do', async () => {
+  const r = await upload(join(repoRoot(), 'eval', 'office', 'made', 'survey.xlsx'), [['to_formats', 'md']]);
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  const md: string = r.body.document.md_content;
+  // The sheet's one block of 30 cells is past the limit: left out by name, the sheet's heading kept
+  // (with the default limit the table is there: test/e2e/office.test.ts converts it whole).
+  assert.match(md, /^## Sheet1/m, md);
+  assert.doesNotMatch(md, /Mallard/, md);
+  assert.match(JSON.stringify(r.body), /past the cell limit of 12/, JSON.stringify(r.body).slice(0, 2000));
+});
+
+test('folio serve --max-cells is parsed like the other limits and refused where the workers convert', () => {
+  assert.equal(parseServeArgs(['--max-cells', '500'], {}).maxCells, 500);
+  assert.equal(parseServeArgs([], {}).maxCells, undefined);
+  assert.throws(() => parseServeArgs(['--max-cells', 'lots'], {}), UsageError);
+  assert.throws(() => parseServeArgs(['--max-cells', '5', '--redis', 'redis://127.0.0.1:6379'], {}), /--max-cells/);
 });

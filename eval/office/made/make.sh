@@ -15,3 +15,7 @@ so --infilter='HTML (StarCalc)' --convert-to 'xlsx:Calc MS Excel 2007 XML' surve
 so --convert-to pdf survey.xlsx && cp "$out/survey.pdf" .
 # Impress: the PDF export of Docling's PowerPoint sample (a real PowerPoint file), for the bench's baseline.
 so --convert-to pdf ../docling/pptx/sources/powerpoint_sample.pptx && cp "$out/powerpoint_sample.pdf" .
+# Impress: Docling's PowerPoint sample saved again by Impress (pptx → odp → pptx), a PPTX LibreOffice wrote itself.
+so --convert-to odp ../docling/pptx/sources/powerpoint_sample.pptx
+so --convert-to 'pptx:Impress MS PowerPoint 2007 XML' "$out/powerpoint_sample.odp"
+cp "$out/powerpoint_sample.pptx" powerpoint_sample_lo.pptx
