@@ -45,7 +45,7 @@ interface DocRow {
 /** What each rule of the second NED column takes out (printed under the tables). */
 const KEPT_LEGEND: Record<KeptRule, string> = {
   spans: "Folio's spanning table cells repeated over the cells they cover, as Docling's pipe tables write them",
-  'chart kind': 'Docling\'s chart class paragraph ("Bar chart") after a chart picture taken out of its side',
+  'chart kind': 'chart class paragraphs ("Bar chart") after a chart picture taken out of both sides where they differ',
 };
 
 function docsOf(dir: string, format: string): { source: string; gt: string }[] {

@@ -5,6 +5,7 @@
  */
 import type { PageAnalysis } from '../model/analysis';
 import type { DocItem } from '../model/items';
+import { FURNITURE_BAND } from '../layout/index';
 import { markStampZones } from './stampZone';
 
 export function furnitureKey(text: string): string {
@@ -168,18 +169,18 @@ const DOC_NUMBER_RE =
 const MONTHS =
   'jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?';
 const DATE_RE = new RegExp(
-  `\\b((${MONTHS})\\.?\\s+\\d{1,2},?\\s+(19|20)\\d\\d|\\d{1,2}\\.?\\s+(${MONTHS})\\.?\\s+(19|20)\\d\\d|\\d{1,2}[./]\\d{1,2}[./](19|20)?\\d\\d|(19|20)\\d\\d-\\d\\d-\\d\\d)\\b`,
+  `\\b((${MONTHS})\\.?\\s+(\\d{1,2},?\\s+)?(19|20)\\d\\d|\\d{1,2}\\.?\\s+(${MONTHS})\\.?\\s+(19|20)\\d\\d|\\d{1,2}[./]\\d{1,2}[./](19|20)?\\d\\d|(19|20)\\d\\d-\\d\\d-\\d\\d)\\b`,
   'i',
 );
 
-/** A line a document system or a printer stamps in its bands: a page reference, a number, a date. */
+/** A line a document system or a printer stamps in its bands: a page reference, a number, a date (a month and a year: "Nov. 2002"). */
 export function isBandStamp(text: string): boolean {
   return PAGE_REF_RE.test(text) || DOC_NUMBER_RE.test(text) || DATE_RE.test(text);
 }
 
-/** A citation line: volume, issue, pages, a year in parentheses, "et al.". */
+/** A citation line: volume, issue, pages, a year in parentheses, "et al.", a closing volume(issue) ("… d’économique 2018 51(2)"). */
 const CITATION_RE =
-  /\b(vol\.?|volume|no\.|issue|pp\.)\s*\d|\(\s*(19|20)\d\d\s*\)|\bet al\.?$|\b\d{1,4}\s*[–-]\s*\d{1,4}\b.*\b(19|20)\d\d\b|\b(19|20)\d\d\b.*\b\d{1,4}\s*[–-]\s*\d{1,4}\b/i;
+  /\b\d{1,4}\(\d{1,3}\)\s*$|\b(vol\.?|volume|no\.|issue|pp\.)\s*\d|\(\s*(19|20)\d\d\s*\)|\bet al\.?$|\b\d{1,4}\s*[–-]\s*\d{1,4}\b.*\b(19|20)\d\d\b|\b(19|20)\d\d\b.*\b\d{1,4}\s*[–-]\s*\d{1,4}\b/i;
 
 /**
  * Furniture of a page without neighbours: a stamp by its words (anywhere in the bands or the side
@@ -206,7 +207,17 @@ export function furnitureByForm(it: DocItem, page: PageAnalysis, mate?: 'page' |
   const numberedHead = it.cls === 'list_item' && mate === 'page' && y < 0.5;
   if (it.cls === 'section_header' || it.cls === 'title' || (it.cls === 'list_item' && !numberedHead)) return false;
   const words = text.split(/\s+/).length;
-  if (text.length > 90 || words > 14) return false;
+  // A line far over the text in the top band may be as long as a proceedings' line ("Proc. of the
+  // 9th Int. Conference on Digital Audio Effects (DAFx-06), Montreal, Canada, September 18-20, 2006").
+  const far = farOverText(it, page);
+  // A line sharing its band row with the page number ("Wie kommen Sie zu einem barrierefreien
+  // PDF?" … "4", a publisher's address line … "14") is the running head or foot whatever mark
+  // ends it (a chapter's title may be a question) and as long as a publisher's line. A footnote
+  // led by its mark is not.
+  const besidePage = mate === 'page' && !/^[\d*†‡§¶]/u.test(text);
+  const long = far || besidePage;
+  if (text.length > (long ? FAR_MAX_CHARS : 90) || words > (long ? FAR_MAX_WORDS : 14)) return false;
+  if (besidePage) return true;
   // A journal's citation line may end in a full stop ("… Publication date: August 2018.").
   const citation = CITATION_RE.test(text) && !/^[\d*†‡§¶]/u.test(text);
   // A few words beside another band line may end in an abbreviation's stop ("Isr. J. Math.").
@@ -231,7 +242,33 @@ export function furnitureByForm(it: DocItem, page: PageAnalysis, mate?: 'page' |
       /^\d{1,3}\s*[-–]\s*\d{1,4}$/.test(text) || hasRowMate || citation || stamped || centredAtFoot(it, page, text)
     );
   const numbered = /^\d{1,4}\s+\S|\S\s+\d{1,4}$/.test(text);
-  return hasRowMate || numbered || citation || stamped || standsAlone(it, page);
+  return hasRowMate || numbered || citation || stamped || standsAlone(it, page) || far;
+}
+
+/** A line far over the text, or beside the page number, has at most this many characters and words. */
+const FAR_MAX_CHARS = 140;
+const FAR_MAX_WORDS = 22;
+
+/** White space under a line in the header band, in its own heights, beyond which it stands apart from any text block under it. */
+const HEADER_BAND_MIN_GAP = 2;
+
+/**
+ * A line in the top band with more than two of its heights of white space under it, set at the
+ * text's left edge ("2019/04, Online-Kapitel zum Buch: »Barrierefreie PDF-Dokumente erstellen«"
+ * 31 pt over the text): a running head. The first line of a page's text block runs on at line
+ * spacing, and a paragraph or a caption stands at most about a line's height over what follows
+ * it; a heading or a sentence never gets here (furnitureByForm).
+ */
+function farOverText(it: DocItem, page: PageAnalysis): boolean {
+  const b = it.bbox!;
+  if (b.y1 > FURNITURE_BAND * page.height) return false;
+  let gap = Infinity;
+  for (const o of page.items) {
+    const c = o.bbox;
+    if (!c || o === it || c.y0 < b.y1 - 0.5) continue;
+    gap = Math.min(gap, c.y0 - b.y1);
+  }
+  return Number.isFinite(gap) && gap >= HEADER_BAND_MIN_GAP * (b.y1 - b.y0);
 }
 
 /** A legal form closing a firm's name, with its full stop. */
@@ -252,8 +289,8 @@ const RUNNING_HEAD_INSET = 0.2;
 /** …and its middle is at least this share of the page's width from the left. */
 const RUNNING_HEAD_MIN_MIDDLE = 0.4;
 
-/** A lone line at the foot lies this low on the page (its middle)… */
-const FOOT_LINE_MIN_Y = 0.88;
+/** A lone line at the foot lies this low on the page (its middle; PTP's "typeset using PTPTeX.cls" under the footnotes at 85.7 %)… */
+const FOOT_LINE_MIN_Y = 0.84;
 /** …and has at most this many words. */
 const FOOT_LINE_MAX_WORDS = 8;
 

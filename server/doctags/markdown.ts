@@ -7,7 +7,7 @@
  * so the preview can link boxes and text.
  */
 import type { TextRange } from '../../common/protocol';
-import type { DocItem } from '../model/items';
+import { chartKindLine, type DocItem } from '../model/items';
 import { escapeBlock, escapeHeading, escapeInline, escapeLineStart, escapeLinkText, escapeOneLine } from './mdEscape';
 import { numberOfLabel } from './listLabel';
 import { tableToMarkdown } from './mdTable';
@@ -79,6 +79,8 @@ function linkTarget(path: string): string {
 function pictureBlock(item: DocItem): string {
   const alt = escapeLinkText(item.caption?.text ?? '');
   let out = item.imagePath ? `![${alt}](${linkTarget(item.imagePath)})` : '<!-- image -->';
+  // A chart's kind as Docling's Markdown writes a picture's class, between image and data.
+  if (item.cls === 'chart' && item.chartKind) out += '\n\n' + chartKindLine(item.chartKind);
   // A chart whose data was read: give the data as a table too.
   if (item.table && item.table.length > 0) {
     const t = tableToMarkdown(item.table);

@@ -12,7 +12,15 @@
  * - Stray closing tags are ignored; stray text between elements becomes a text item.
  */
 import type { RegionClass } from '../../common/protocol';
-import { partsToText, type DocItem, type DocPage, type InlinePart, type OtslCell } from '../model/items';
+import {
+  isChartKind,
+  partsToText,
+  type ChartKind,
+  type DocItem,
+  type DocPage,
+  type InlinePart,
+  type OtslCell,
+} from '../model/items';
 import { tokenize, type Token } from './tokenize';
 import { splitListLabel } from './listLabel';
 import { classOfTag, isFigureTag, isOtslTag, LIST_TAGS } from './vocab';
@@ -31,6 +39,7 @@ interface OpenElement {
   locs: number[];
   text: string;
   language?: string;
+  chartKind?: ChartKind;
   rows: OtslCell[][];
   row: OtslCell[] | undefined;
   caption?: Caption;
@@ -159,6 +168,7 @@ function parseTokens(tokens: Token[]): DocPage[] {
     if (e.ordered !== undefined) item.ordered = e.ordered;
     if (e.ordered === true) takeLabel(item);
     if (e.language !== undefined) item.language = e.language;
+    if (e.chartKind !== undefined) item.chartKind = e.chartKind;
     if (e.figure && e.rows.length > 0) item.table = e.rows;
     if (e.cls === 'table' && !item.table) item.table = [];
     if (e.caption) {
@@ -315,6 +325,10 @@ function parseTokens(tokens: Token[]): DocPage[] {
         if (t.name === 'caption' && !e.inCaption && CAPTION_HOLDERS.has(e.cls) && !e.caption) {
           e.caption = { locs: [], text: '' };
           e.inCaption = true;
+          return;
+        }
+        if (e.cls === 'chart' && !e.inCaption && isChartKind(t.name)) {
+          e.chartKind ??= t.name; // docling's classification token: the chart's kind
           return;
         }
         if (e.figure && !e.inCaption && (isOtslTag(t.name) || t.name === 'nl' || t.name === 'smiles')) {

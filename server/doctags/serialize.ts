@@ -128,8 +128,15 @@ export function serializeItem(item: DocItem, labelImplied = false): string {
         : wrap(tag, loc + escapeText(item.text.trim()));
     case 'picture':
     case 'chart':
-      // A chart may carry its data as OTSL, as docling writes tabular chart data.
-      return wrap(tag, loc + (item.table && item.table.length > 0 ? otslBody(item.table) : '') + captionOf(item));
+      // A chart may carry its kind (docling's classification token) and its data as OTSL, as
+      // docling writes a picture's class and tabular chart data.
+      return wrap(
+        tag,
+        loc +
+          (item.cls === 'chart' && item.chartKind ? `<${item.chartKind}>` : '') +
+          (item.table && item.table.length > 0 ? otslBody(item.table) : '') +
+          captionOf(item),
+      );
     case 'code':
       // Code keeps its own whitespace (line breaks, indentation); everything else is trimmed.
       return wrap(tag, loc + languageToken(item.language) + escapeText(item.text) + captionOf(item));

@@ -3,7 +3,7 @@
  * region classes. Shared by the serializer and the parser so both speak exactly the same set.
  */
 import type { RegionClass } from '../../common/protocol';
-import type { OtslTag } from '../model/items';
+import { isChartKind, type OtslTag } from '../model/items';
 
 /** Leaf elements whose content is text (plus location tokens and, for some, a caption). */
 const LEAF_TAGS: Record<string, RegionClass> = {
@@ -66,6 +66,7 @@ export function isVocabularyTag(name: string): boolean {
     LIST_TAGS.has(name) ||
     OTSL_CELL_TAGS.has(name) ||
     INNER_TAGS.has(name) ||
+    isChartKind(name) ||
     classOfTag(name) !== undefined
   );
 }

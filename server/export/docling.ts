@@ -275,6 +275,13 @@ function addPictureOf(ctx: ItemContext, it: DocItem, label: 'picture' | 'chart',
       title: it.caption?.text ?? '',
       chart_data: otslToTableData(it.table),
     });
+  // The chart's kind as docling's classification (docling-core moves it into `meta`).
+  if (label === 'chart' && it.chartKind)
+    annotations.push({
+      kind: 'classification',
+      provenance: 'folio',
+      predicted_classes: [{ class_name: it.chartKind, confidence: 1 }],
+    });
   const picture = ctx.doc.addPicture({ label, annotations, image, prov: ctx.prov(it), content_layer: layer });
   return withCaption(ctx, picture, it);
 }

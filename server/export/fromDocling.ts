@@ -6,7 +6,7 @@
  */
 import type { DoclingDocument, NodeItem, RefItem, TableItem, PictureItem } from '@docling/docling-core';
 import type { RegionClass } from '../../common/protocol';
-import { partsToText, type DocItem, type InlinePart } from '../model/items';
+import { isChartKind, partsToText, type DocItem, type InlinePart } from '../model/items';
 import { pageToMarkdown } from '../doctags/markdown';
 import { tableDataToOtsl } from './doclingTable';
 import { isListLabel } from '../doctags/listLabel';
@@ -82,6 +82,9 @@ function itemOf(node: AnyNode, label: string): DocItem {
       if (pic.image?.uri) item.imagePath = pic.image.uri;
       const chart = (pic.annotations ?? []).find((a) => a.kind === 'tabular_chart_data');
       if (chart && 'chart_data' in chart) item.table = tableDataToOtsl(chart.chart_data);
+      const kind = (pic.annotations ?? []).find((a) => a.kind === 'classification');
+      const name = kind && 'predicted_classes' in kind ? kind.predicted_classes?.[0]?.class_name : undefined;
+      if (label === 'chart' && name && isChartKind(name)) item.chartKind = name;
       return item;
     }
     case 'form':

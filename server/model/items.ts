@@ -20,6 +20,24 @@ export interface InlinePart {
   text: string;
 }
 
+/**
+ * The chart kinds Folio names: docling's picture classes its Office readers use (a column or bar
+ * chart, stacked or not, is a bar chart; a doughnut is a pie; area, radar, bubble and the rest are
+ * "other").
+ */
+export const CHART_KINDS = ['bar_chart', 'line_chart', 'pie_chart', 'scatter_chart', 'other_chart'] as const;
+export type ChartKind = (typeof CHART_KINDS)[number];
+
+export function isChartKind(s: string): s is ChartKind {
+  return (CHART_KINDS as readonly string[]).includes(s);
+}
+
+/** Docling's Markdown line for a class: `bar_chart` → "Bar chart". */
+export function chartKindLine(kind: ChartKind): string {
+  const words = kind.replace(/_/g, ' ');
+  return words[0]!.toUpperCase() + words.slice(1);
+}
+
 export interface DocItem {
   cls: RegionClass;
   /** Location on the 0–500 grid; absent when the DocTags had none. */
@@ -50,6 +68,12 @@ export interface DocItem {
   table?: OtslCell[][];
   /** table / picture / code / formula: its caption, serialized inside the element as docling does. */
   caption?: DocItem;
+  /**
+   * chart: what kind of chart it is, when the document says so (an Office chart part's plot type),
+   * in docling's picture classes. DocTags writes it as that class's token inside `<chart>`, the
+   * DoclingDocument as a classification annotation, Markdown as Docling's line ("Bar chart").
+   */
+  chartKind?: ChartKind;
   /** picture: path of the saved image, relative to the Markdown file's folder. */
   imagePath?: string;
   /**

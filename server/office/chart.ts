@@ -5,7 +5,7 @@
  * (`| | series 1 | series 2 |`). The values are the chart's own caches (`c:strCache`,
  * `c:numCache`), the numbers the application last drew; nothing is recalculated.
  */
-import type { DocItem, OtslCell } from '../model/items';
+import type { ChartKind, DocItem, OtslCell } from '../model/items';
 import type { OfficePackage } from './package';
 import { tidy } from './text';
 import { descendants, kid, kidPath, kids, textOf, type XmlElement } from './xml';
@@ -59,6 +59,24 @@ function titleOf(chart: XmlElement | undefined): string {
   );
 }
 
+/**
+ * The chart's kind from its plot area's first plot (`c:barChart`, `c:line3DChart`, …), as
+ * docling's Office readers classify it: bar and column charts (3-D, stacked) are bar charts,
+ * pie, 3-D pie, bar-of-pie and doughnut are pie charts; area, radar, bubble, stock and surface
+ * charts are "other". A plot area with no plot says nothing: no kind.
+ */
+export function chartKind(chartSpace: XmlElement): ChartKind | undefined {
+  const plotArea = kidPath(chartSpace, 'c:chart', 'c:plotArea');
+  const plot = plotArea && kids(plotArea).find((k) => /^c:\w+Chart$/.test(k.name));
+  if (!plot) return undefined;
+  const name = plot.name.slice(2).toLowerCase();
+  if (name.startsWith('bar')) return 'bar_chart';
+  if (name.startsWith('line')) return 'line_chart';
+  if (name.startsWith('pie') || name.startsWith('ofpie') || name.startsWith('doughnut')) return 'pie_chart';
+  if (name.startsWith('scatter')) return 'scatter_chart';
+  return 'other_chart';
+}
+
 /** The chart's data as OTSL rows: a header of series names, then a row per category. */
 export function chartTable(chartSpace: XmlElement): OtslCell[][] | undefined {
   const plotArea = kidPath(chartSpace, 'c:chart', 'c:plotArea');
@@ -97,5 +115,7 @@ export function readChart(pkg: OfficePackage, part: string | undefined): DocItem
   if (title) item.caption = { cls: 'caption', text: title };
   const table = chartTable(space);
   if (table) item.table = table;
+  const kind = chartKind(space);
+  if (kind) item.chartKind = kind;
   return item;
 }

@@ -55,6 +55,12 @@ export interface SessionOptions {
   freeDimensionOverrides?: Record<string, number>;
   /** Called for each provider that failed, with the reason (for the output channel / CLI). */
   onFallback?: (provider: string, reason: string) => void;
+  /**
+   * WebGPU only: outputs left on the device ('gpu-buffer' tensors) instead of copied back into
+   * JavaScript memory, so the next run can take them as inputs without a round trip (the decoder's
+   * `present.*` in greedy decoding, docs/vlm.md "WebGPU"). Other providers copy as before.
+   */
+  deviceOutputs?: readonly string[];
 }
 
 export interface LoadedSession {
@@ -128,6 +134,8 @@ export async function createSession(model: string | Uint8Array, options: Session
     }
     if (options.threads !== undefined) so.intraOpNumThreads = options.threads;
     if (options.freeDimensionOverrides) so.freeDimensionOverrides = options.freeDimensionOverrides;
+    if (provider === 'webgpu' && options.deviceOutputs?.length)
+      so.preferredOutputLocation = Object.fromEntries(options.deviceOutputs.map((n) => [n, 'gpu-buffer' as const]));
     try {
       const session =
         typeof model === 'string'

@@ -43,13 +43,13 @@ export const CPU_DEFAULTS: SpecDefaults = { mode: 'page', K: 8, maxChains: 1, ve
 export const GPU_DEFAULTS: SpecDefaults = { mode: 'page', K: 32, maxChains: 8, verify: 'chains', stage1Batched: true };
 
 /**
- * WebGPU: greedy (`auto` = off) until the provider's many-row passes are shown to agree with its
- * one-token steps. On SwiftShader a 9-row verification pass over a cache WebGPU had prefilled
- * itself disagreed with one-token steps over the same prefix by up to 0.34 in a logit where the
- * top-2 margin was 0.022 (so `page` wrote another token at position 11), while the same feeds
- * agree to 1e-5 on the CPU and from a CPU-prefilled cache: an onnxruntime WebGPU defect that
- * depends on the cache's values, not Folio's masks or positions and not rounding (docs/vlm.md
- * "WebGPU"). `page` and `hsd` asked for by name run greedy too (`specModeFor`).
+ * WebGPU: greedy (`auto` = off). On SwiftShader a 9-row verification pass over a cache WebGPU had
+ * prefilled itself once disagreed with one-token steps by up to 0.34 in a logit (top-2 margin
+ * 0.022, so `page` wrote another token at position 11). Isolated since (docs/vlm.md "WebGPU"): no
+ * attention operator is off at those shapes, many-row and one-row passes agree on WebGPU (≤ 7e-6,
+ * real cache), and `page`/`hsd` from a CPU-prefilled cache write greedy's tokens (CI) — but the
+ * WebGPU-prefilled case is not reproduced nor explained, so `page` and `hsd` asked for by name run
+ * greedy too (`specModeFor`), and greedy keeps its cache on the GPU (`deviceCache`).
  */
 export const WEBGPU_DEFAULTS: SpecDefaults = { ...GPU_DEFAULTS, mode: 'ar' };
 
@@ -63,9 +63,11 @@ export type SpeculationSetting = 'auto' | 'off' | 'page' | 'hsd';
 export const SPECULATION_SETTINGS: readonly SpeculationSetting[] = ['auto', 'off', 'page', 'hsd'];
 
 /**
- * The mode a setting runs on a provider (`ar` for off). WebGPU always decodes greedily: its
- * many-row verification passes disagree with its one-token steps (WEBGPU_DEFAULTS), so on it
- * speculation could change the output, which it must never do (ARCHITECTURE.md).
+ * The mode a setting runs on a provider (`ar` for off). WebGPU always decodes greedily: one
+ * WebGPU-prefilled case of a many-row pass disagreeing with one-token steps is not explained
+ * (WEBGPU_DEFAULTS), so speculation there could change the output, which it must never do
+ * (ARCHITECTURE.md); the VLM worker's WebGPU decoder keeps the cache on the GPU, which only
+ * greedy decoding can use.
  */
 export function specModeFor(setting: SpeculationSetting | undefined, provider: string): SpecMode {
   if (setting === 'off' || provider === 'webgpu') return 'ar';

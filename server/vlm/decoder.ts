@@ -173,6 +173,20 @@ export class DecoderSession {
     });
   }
 
+  /**
+   * True when the cache lives on the GPU (a WebGPU decoder loaded with `deviceCache`): each pass
+   * takes the previous pass's `present.*` as they are, with no copy to JavaScript memory and back.
+   * Such a cache can only grow: cutting, forking or dropping rows needs it on the CPU.
+   */
+  get cacheOnDevice(): boolean {
+    return this.kv[0]?.[0]?.location === 'gpu-buffer';
+  }
+
+  /** The token fed to rows that only pad a batch (finished rows of a device-side cache). */
+  get padToken(): number {
+    return this.model.padId;
+  }
+
   /** Logits width: from the config until the first run, then from the decoder's output. */
   get vocabSize(): number {
     return this.vocab || this.model.shape.vocab || 0;
@@ -309,6 +323,7 @@ export class DecoderSession {
    */
   seedCacheForBenchmark(len: number, seed = 1): void {
     const { kvHeads, headDim, layers } = this.model.shape;
+    this.releaseDeviceCache(this.kv);
     let x = seed >>> 0;
     this.kv = Array.from({ length: layers }, () =>
       [0, 1].map(() => {
@@ -324,8 +339,9 @@ export class DecoderSession {
     this.lastStep = undefined;
   }
 
-  /** Drops the cache. */
+  /** Drops the cache (GPU buffers freed now, not when collected). */
   dispose(): void {
+    this.releaseDeviceCache(this.kv);
     this.kv = [];
     this.mask = [];
     this.lastStep = undefined;
@@ -334,10 +350,18 @@ export class DecoderSession {
   /** Cache rebuilds that moved data inside the existing buffers (no allocation), and that copied. */
   readonly cacheOps = { inPlace: 0, copied: 0 };
 
+  private releaseDeviceCache(kv: Tensor[][]): void {
+    for (const pair of kv) for (const t of pair) if (t.location === 'gpu-buffer') t.dispose();
+  }
+
   private reshapeCache(rows: number[], len: number): void {
     const { kvHeads, headDim } = this.model.shape;
     const T = this.length;
     const same = len === T && rows.length === this.batch && rows.every((r, i) => r === i);
+    if (!same && this.cacheOnDevice)
+      throw new Error(
+        'the decoder cache is on the GPU (a model loaded with deviceCache decodes greedily only): it cannot be cut, forked or narrowed',
+      );
     // Rows kept in increasing order and no longer than before (cut a rejected draft, keep one
     // accepted chain of a fork, retire finished rows): compacted inside the same buffers. Every
     // block moves to an offset at or before its source and blocks move in increasing order, so
@@ -425,6 +449,9 @@ export class DecoderSession {
     const out = await decoder.run(feeds);
     this.timings.decoderMs += performance.now() - t0;
     this.timings.runs++;
+    // The pass has read the old cache: on the device its buffers are freed now (the new
+    // `present.*` hold every position), in JavaScript memory the collector takes them.
+    this.releaseDeviceCache(this.kv);
     this.kv = this.kv.map((_, l) => [out[`present.${l}.key`], out[`present.${l}.value`]]);
     const logits = out.logits;
     const V = logits.dims[2];

@@ -57,13 +57,20 @@ export async function greedyGenerate(
   );
   /** Batch row → original row. */
   let active = first.map((_, i) => i);
+  /**
+   * Batch rows that finished but stay in a cache kept on the device (`cacheOnDevice`: it cannot
+   * drop rows there): they step on padding, their logits unread. Each row attends only to its own
+   * cache, so the rows still running are unaffected.
+   */
+  const idle = new Set<number>();
   let logits = first;
   let steps = 0;
-  while (active.length > 0) {
+  while (active.length > idle.size) {
     if (opts.signal?.aborted) throw new CancelledError('the VLM generation');
     const keep: number[] = [];
     const next: number[][] = [];
     active.forEach((row, b) => {
+      if (idle.has(b)) return;
       const id = argmax(logits[b]);
       tokens[row].push(id);
       opts.onToken?.(row, id);
@@ -78,9 +85,17 @@ export async function greedyGenerate(
       }
     });
     if (keep.length === 0) break;
-    if (keep.length !== active.length) session.selectRows(keep);
-    active = keep.map((b) => active[b]);
-    const out = await session.step(next);
+    let feed = next;
+    if (session.cacheOnDevice) {
+      active.forEach((_, b) => {
+        if (!keep.includes(b)) idle.add(b);
+      });
+      feed = active.map((_, b) => (idle.has(b) ? [session.padToken] : next[keep.indexOf(b)]));
+    } else {
+      if (keep.length !== active.length) session.selectRows(keep);
+      active = keep.map((b) => active[b]);
+    }
+    const out = await session.step(feed);
     logits = out.map((r) => r[0]);
     steps++;
   }

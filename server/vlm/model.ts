@@ -25,6 +25,13 @@ export interface VlmLoadOptions {
   dtype?: string;
   threads?: number;
   log?: (msg: string) => void;
+  /**
+   * WebGPU only: the decoder's cache (`present.*`) stays on the device between passes instead of
+   * crossing to JavaScript memory and back each pass. Such a model decodes greedily only (its
+   * sessions cannot cut, fork or download the cache: onnxruntime-node 1.30 aborts the process on
+   * `getData()` of a GPU tensor), which is what Folio runs on WebGPU (`specModeFor`).
+   */
+  deviceCache?: boolean;
 }
 
 export interface GenerateRequest {
@@ -91,9 +98,9 @@ export class VlmModel {
     const providers = opts.providers && opts.providers.length ? opts.providers : ['cuda', 'webgpu', 'cpu'];
     // Providers are probed quietly (runtime.ts checks provider libraries and the Vulkan loader
     // before asking onnxruntime); what was chosen and why is said once, after loading.
-    const open = async (path: string) => {
+    const open = async (path: string, deviceOutputs?: string[]) => {
       try {
-        return await createSession(path, { providers, threads: opts.threads });
+        return await createSession(path, { providers, threads: opts.threads, deviceOutputs });
       } catch (e) {
         throw modelError(
           `Cannot load ${path}: ${(e as Error).message.split('\n')[0]}. The file may be damaged; run "Folio: Download models" or \`folio models pull\` again.`,
@@ -102,7 +109,12 @@ export class VlmModel {
     };
     const vision = await open(config.files.vision);
     const embed = await open(config.files.embed);
-    const decoder = await open(config.files.decoder);
+    const decoder = await open(
+      config.files.decoder,
+      opts.deviceCache
+        ? Array.from({ length: config.text.layers }, (_, l) => [`present.${l}.key`, `present.${l}.value`]).flat()
+        : undefined,
+    );
     // Only the inputs the real export has are required (decoder: inputs_embeds, attention_mask,
     // past_key_values.*); position_ids, num_logits_to_keep and use_cache_branch are fed when a
     // graph declares them (decoder.ts).

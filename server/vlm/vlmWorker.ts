@@ -39,6 +39,9 @@ async function start(i: WorkerInit): Promise<void> {
       dtype: i.dtype,
       threads: i.threads,
       log,
+      // On WebGPU the cache stays on the device between passes; Folio decodes greedily there
+      // (specModeFor), the one loop that needs no CPU-side cache edits.
+      deviceCache: true,
     });
     if (i.detector !== false && i.layoutPrior !== 'off') {
       // The detector may sit in the models root beside the VLM folder.

@@ -30,13 +30,22 @@ test('spans: a spanning HTML table compares as the pipe table Docling writes for
   assert.ok(k.out.includes('Row 1 & 2, Col 1 (rowspan) Row 2, Col 2 & 3 (colspan) Row 2, Col 2 & 3 (colspan)'), k.out);
 });
 
-test('chart kinds: only Docling-shaped paragraphs are taken out of its side, and said; comments stay (Folio writes them too)', () => {
+test('chart kinds: class paragraphs after a picture are taken out of both sides only where they differ, and said; comments stay', () => {
   const comments = withoutKeptDifferences(gtOf('xlsx', 'xlsx_comments.xlsx'), '');
   assert.deepEqual(comments.applied, []);
   assert.ok(comments.gt.includes('[author: John Reviewer]: Why Python specifically?'), comments.gt);
   const chart = withoutKeptDifferences(gtOf('pptx', 'pptx_chart.pptx'), '');
   assert.deepEqual(chart.applied, ['chart kind']);
   assert.ok(!chart.gt.includes('Bar chart') && chart.gt.includes('Wild Duck Observations by Year'));
+  // Folio naming the same kinds as Docling: nothing taken out.
+  const same = ['<!-- image -->', 'Bar chart', 'Data'].join('\n\n');
+  const agree = withoutKeptDifferences(same, same);
+  assert.deepEqual(agree.applied, []);
+  assert.ok(agree.gt.includes('Bar chart') && agree.out.includes('Bar chart'));
+  // A kind Folio reads from the chart part where Docling says "Other chart": out of both sides.
+  const differ = withoutKeptDifferences(same.replace('Bar', 'Other'), same);
+  assert.deepEqual(differ.applied, ['chart kind']);
+  assert.ok(!differ.gt.includes('chart') && !differ.out.includes('Bar chart'), differ.out);
   const plain = withoutKeptDifferences(gtOf('docx', 'word_sample.docx'), '');
   assert.deepEqual(plain.applied, []);
 });

@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { isDocling, iterateDocumentItems, type DoclingDocument } from '@docling/docling-core';
 import { parseDocTags } from '../../server/doctags/parse';
+import { serializePage } from '../../server/doctags/serialize';
+import { pageToMarkdown } from '../../server/doctags/markdown';
 import { fromGrid, type OtslCell } from '../../server/model/items';
 import type { ConvertSummary } from '../../common/protocol';
 import { toDoclingDocument } from '../../server/export/docling';
@@ -231,4 +233,48 @@ test("list labels: the printed label is docling-core's ListItem.marker, enumerat
   assert.match(md, /^- \(4\) Fourth point$/m);
   assert.match(md, /^10\) Tenth point$/m);
   assert.equal(doclingToMarkdown(doc, { keepFurniture: false }), md, 'DoclingDocument → Markdown keeps the labels');
+});
+
+test("chart kinds: docling's classification token in DocTags, its classification annotation in the DoclingDocument, its line in Markdown; each read back", () => {
+  const doctags =
+    '<doctag><chart><loc_10><loc_10><loc_90><loc_60><line_chart><ched>Year<ched>Ducks<nl><rhed>2019<fcel>120<nl>' +
+    '<caption><loc_10><loc_62><loc_90><loc_66>Ducks by year</caption></chart></doctag>';
+  const parsed = parseDocTags(doctags)[0]!.items;
+  assert.equal(parsed[0]!.chartKind, 'line_chart');
+  assert.deepEqual(
+    parsed[0]!.table?.map((r) => r.map((c) => c.text)),
+    [
+      ['Year', 'Ducks'],
+      ['2019', '120'],
+    ],
+  );
+  // Written back as it came: the class right after the location, before the data.
+  assert.ok(serializePage(parsed).includes('<loc_60><line_chart><ched>Year'), serializePage(parsed));
+  const md = pageToMarkdown(parsed).markdown;
+  assert.match(md, /<!-- image -->\n\nLine chart\n\n\| Year/);
+  // The same token outside a chart is the text it reads as.
+  assert.equal(
+    parseDocTags('<doctag><text><loc_1><loc_1><loc_9><loc_9>a <bar_chart> b</text></doctag>')[0]!.items[0]!.text,
+    'a <bar_chart> b',
+  );
+  const pages: ExportPage[] = [
+    {
+      page: 1,
+      width: 612,
+      height: 792,
+      items: parsed.map((it) => ({ ...it, bbox: fromGrid(it.grid!, { width: 612, height: 792 }) })),
+    },
+  ];
+  const doc = JSON.parse(JSON.stringify(toDoclingDocument(pages, { name: 'chart' }))) as DoclingDocument;
+  assertValid(doc, 'chart');
+  const annotations = (doc.pictures?.[0]?.annotations ?? []) as {
+    kind: string;
+    predicted_classes?: { class_name: string }[];
+  }[];
+  assert.deepEqual(
+    annotations.find((a) => a.kind === 'classification')?.predicted_classes?.map((c) => c.class_name),
+    ['line_chart'],
+  );
+  assert.equal(doclingToPages(doc).get(1)?.[0]?.chartKind, 'line_chart');
+  assert.equal(doclingToMarkdown(doc).trimEnd(), md);
 });

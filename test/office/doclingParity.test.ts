@@ -239,3 +239,16 @@ test('DOCX: a paragraph opening with a checkbox content control is a checkbox it
     cells.join(' | '),
   );
 });
+
+test("charts: the kind from the chart part's plot, in docling's classes (its readers' rule: column/bar, stacked or 3-D, a bar chart)", () => {
+  const kinds = (fmt: string, name: string) =>
+    read(docling(fmt, name))
+      .pages.flatMap((p) => p.items)
+      .filter((i) => i.cls === 'chart')
+      .map((i) => i.chartKind);
+  assert.deepEqual(kinds('xlsx', 'xlsx_01.xlsx'), ['line_chart', 'scatter_chart']);
+  assert.deepEqual(kinds('xlsx', 'xlsx_03_chartsheet.xlsx'), ['bar_chart']);
+  assert.deepEqual(kinds('docx', 'drawingml.docx'), ['line_chart']);
+  // The second is a 3-D bar chart: Docling's PowerPoint reader cannot type it ("Other chart").
+  assert.deepEqual(kinds('pptx', 'pptx_chart.pptx'), ['bar_chart', 'bar_chart']);
+});

@@ -10,9 +10,10 @@
  *    asserted equal to transformers' tokens;
  *  - on the CPU: the page's image features and prompt prefill (`VlmModel.promptOn`), which the
  *    CPU tests hold to transformers.
- * Open, and reported as a todo (docs/vlm.md "WebGPU"): `page` speculation on WebGPU writes 893
- * where greedy writes 97227 (token 11) — onnxruntime's many-row passes disagree with its
- * one-token steps — so Folio decodes greedily on WebGPU whatever the setting.
+ *  - speculation (`page` 1 chain, `hsd` 1 and 8 chains) on WebGPU from the CPU's prompt cache:
+ *    greedy's tokens; and greedy with the cache kept on the GPU (`deviceCache`): the same tokens.
+ * Folio still decodes greedily on WebGPU (docs/vlm.md "WebGPU": a divergence seen once from a
+ * WebGPU-prefilled cache is not reproduced and not explained).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -101,24 +102,68 @@ test(`page 1, decode passes on WebGPU: greedy writes transformers' first ${TOKEN
   assert.deepEqual(outputs[0].tokens, expected, "greedy on WebGPU = transformers' tokens");
 });
 
-// Open: onnxruntime's WebGPU provider computes many-row verification passes that disagree with
-// its one-token steps (measured: `page`, one chain, writes 893 for transformers' 97227 at token 11,
-// as the outside report saw), so Folio decodes greedily on WebGPU whatever the setting
-// (server/speculative/defaults.ts) and this check is a todo, reported as such, not a pass.
-test(
-  "page 1 on WebGPU: page speculation (one chain, K = 8) writes greedy's tokens",
-  { todo: 'onnxruntime WebGPU many-row passes disagree with one-token steps (docs/vlm.md "WebGPU")' },
-  async () => {
+// Speculation on WebGPU from the CPU's prompt cache, the loop's real pass shapes (windows of up to
+// K + 1 rows, chains forked and cut): each writes greedy's tokens (= transformers', above). The
+// earlier divergence (a WebGPU-prefilled cache, docs/vlm.md "WebGPU") is not reproduced by these
+// runs and its cause is not isolated, so Folio still decodes greedily on WebGPU (`specModeFor`).
+for (const [mode, chains] of [
+  ['page', 1],
+  ['hsd', 1],
+  ['hsd', 8],
+] as const) {
+  test(`page 1 on WebGPU: ${mode} speculation (${chains} chain${chains > 1 ? 's' : ''}, K = 8) writes greedy's tokens`, async () => {
     gpu.promptOn(cpu);
-    const req = { image, instruction: PAGE_INSTRUCTION };
-    const drafts = [gpu.tokenizer.decode(expected)];
-    const r = await generateSpeculative(gpu, req, {
-      mode: 'page',
-      decode: { K: 8, maxChains: 1, verify: 'deepest' },
-      drafts,
-      regions: [],
-      maxNewTokens: TOKENS,
-    });
-    assert.deepEqual(r.output.tokens, expected, 'page, one chain on WebGPU = greedy on WebGPU');
-  },
-);
+    const r = await generateSpeculative(
+      gpu,
+      { image, instruction: PAGE_INSTRUCTION },
+      {
+        mode,
+        decode: { K: 8, maxChains: chains, verify: 'deepest' },
+        drafts: [gpu.tokenizer.decode(expected)],
+        regions: [],
+        maxNewTokens: TOKENS,
+      },
+    );
+    assert.deepEqual(r.output.tokens, expected, `${mode}, ${chains} chain(s) on WebGPU = greedy on WebGPU`);
+    assert.ok(r.output.tokens.length === TOKENS);
+  });
+}
+
+test('greedy with the cache kept on the GPU (deviceCache) writes the same tokens, and the cache never leaves it', async () => {
+  const dev = await VlmModel.load({
+    modelsDir: join(dir, 'model'),
+    providers: ['webgpu'],
+    threads: 1,
+    deviceCache: true,
+  });
+  try {
+    dev.promptOn(cpu);
+    const { outputs } = await dev.generate([{ image, instruction: PAGE_INSTRUCTION }], { maxNewTokens: TOKENS });
+    assert.deepEqual(outputs[0].tokens, expected, 'device-side cache = copying path = transformers');
+    // The session's cache after a step is a GPU tensor, fed back as it is; cache edits refuse.
+    const s = dev.newSession();
+    const { ids, features } = await cpu.prepare(
+      { image, instruction: PAGE_INSTRUCTION },
+      {
+        preprocessMs: 0,
+        visionMs: 0,
+        prefillMs: 0,
+        decodeMs: 0,
+        promptTokens: 0,
+        newTokens: 0,
+      },
+    );
+    await s.prefill([await dev.promptEmbeds(s, ids, features)]);
+    assert.equal(s.cacheOnDevice, false, "the CPU's prompt cache starts in JavaScript memory");
+    const [[a]] = await s.step([[expected[0]]]);
+    assert.equal(s.cacheOnDevice, true);
+    const [[b]] = await s.step([[expected[1]]]);
+    assert.equal(s.cacheOnDevice, true);
+    assert.equal(s.length, recorded.prompt_tokens + 2);
+    assert.ok(a.length > 0 && b.length > 0);
+    assert.throws(() => s.truncate(s.length - 1), /cache is on the GPU/);
+    s.dispose();
+  } finally {
+    await dev.release();
+  }
+});

@@ -76,6 +76,10 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
       // A one-line italic (or upright) run above a paragraph in the other style: a run-in heading.
       else if (line.italic !== prev.italic && cur.lines.length === 1 && prev.text.length <= 80) startNew = true;
       else if (overlapX <= 0) startNew = true;
+      // A short capitalised line centred over a wider line in another case ("ABSTRACT" over the
+      // abstract's first line at line spacing): a heading over its text, not the text's first
+      // line (a paragraph's first line is indented on its left only, a title's lines share a case).
+      else if (cur.lines.length === 1 && capsHeadOver(prev, line, size)) startNew = true;
       else if (!code && cur.marker && line.bbox.x0 < (cur.markerX ?? cur.bbox.x0) - size * 0.5) startNew = true;
       // A jump in indentation, unless the line is centred under the one before as the same unit's
       // next line.
@@ -129,6 +133,23 @@ function centredTail(line: Line, prev: Line, sizeRatio: number): boolean {
   if (NOTE_MARK_END.test(prev.text)) return false;
   if (/^\P{L}*\p{Ll}/u.test(line.text)) return true;
   return !ocrRead(line) && !ocrRead(prev);
+}
+
+/** A capitalised head has at most this many words. */
+const CAPS_HEAD_MAX_WORDS = 5;
+/** Prose under a head has more than this share of its letters in lower case. */
+const PROSE_LOWER_SHARE = 0.6;
+
+/** `prev` is a few upper-case words, and the line under it, prose in lower case, reaches past it on both sides by two of its sizes. */
+function capsHeadOver(prev: Line, line: Line, size: number): boolean {
+  const t = prev.text.trim();
+  if (!/\p{Lu}/u.test(t) || /\p{Ll}/u.test(t) || t.split(/\s+/).length > CAPS_HEAD_MAX_WORDS) return false;
+  // The line under it is prose, mostly lower case: a two-line caps head may end in a word or two
+  // of lower case ("I. FIRST-LEVEL HEADING: / THE LINE BREAK WAS FORCED via \\").
+  const lower = (line.text.match(/\p{Ll}/gu) ?? []).length;
+  const upper = (line.text.match(/\p{Lu}/gu) ?? []).length;
+  if (lower <= PROSE_LOWER_SHARE * (lower + upper)) return false;
+  return line.bbox.x0 <= prev.bbox.x0 - 2 * size && line.bbox.x1 >= prev.bbox.x1 + 2 * size;
 }
 
 /** A note mark closing a line: †, ‡, §, ¶, *, ∗ (affiliations keyed to their authors). */

@@ -10,7 +10,7 @@ export interface Place {
   band: Band;
   /** XY-cut path of the body column (`xycut.ts`); '' in the furniture bands. */
   column: string;
-  /** A line turned off the horizontal is a place of its own: its number on the page. */
+  /** A line turned off the horizontal, or any margin line, is a place of its own: its number on the page. */
   rotated?: number;
   /** A side note (order/sideNotes.ts): a block of its own that no body paragraph runs into or out of. */
   aside?: boolean;

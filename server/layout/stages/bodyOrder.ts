@@ -47,7 +47,9 @@ export function orderBody(state: PageState): PageState {
     ...state.header.map((u) => place(u, { band: 'header', column: '' })),
     ...body.map((o) => place(o.unit, { band: 'body', column: o.column, ...(o.aside ? { aside: true } : {}) })),
     ...state.footer.map((u) => place(u, { band: 'footer', column: '' })),
-    ...state.margin.map((u) => place(u, { band: 'margin', column: '' })),
+    // Margin text is a place per line: a stamp turned up the margin, or one margin line number
+    // (lineNumbers.ts), never joined into a block with the next.
+    ...state.margin.map((u) => ({ unit: u, place: { band: 'margin' as const, column: '', rotated: turned++ } })),
   ];
   return { ...state, rtl, ordered };
 }

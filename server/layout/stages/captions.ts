@@ -43,19 +43,38 @@ const TOP_ROW_GAP = 0.8;
 function topRow(state: PageState): PageUnit[] {
   const lines = state.body.filter((u) => u.kind === 'line' && !u.rotated);
   if (lines.length < 4) return [];
-  const top = Math.min(...lines.map((u) => u.bbox.y0));
-  const first = lines.filter((u) => u.bbox.y0 <= top + 2);
-  // A bold first row is a heading or a table's header row, not a running head.
-  if (first.some((u) => u.kind === 'line' && u.line.bold)) return [];
-  const bottom = Math.max(...first.map((u) => u.bbox.y1));
-  if (bottom > state.height * TOP_ROW_MAX) return [];
-  const h = Math.max(...first.map((u) => u.bbox.y1 - u.bbox.y0));
-  const next = Math.min(...state.body.filter((u) => !first.includes(u)).map((u) => u.bbox.y0));
-  return next - bottom >= TOP_ROW_GAP * h ? first : [];
+  const rowUnder = (above: PageUnit[]) => {
+    const rest = lines.filter((u) => !above.includes(u));
+    const top = Math.min(...rest.map((u) => u.bbox.y0));
+    return rest.filter((u) => u.bbox.y0 <= top + 2);
+  };
+  const standsApart = (rows: PageUnit[]) => {
+    // A bold row is a heading or a table's header row, not a running head.
+    if (rows.some((u) => u.kind === 'line' && u.line.bold)) return false;
+    const bottom = Math.max(...rows.map((u) => u.bbox.y1));
+    if (bottom > state.height * TOP_ROW_MAX) return false;
+    const lowest = rows.filter((u) => u.bbox.y1 >= bottom - 2);
+    const h = Math.max(...lowest.map((u) => u.bbox.y1 - u.bbox.y0));
+    const next = Math.min(...state.body.filter((u) => !rows.includes(u)).map((u) => u.bbox.y0));
+    return next - bottom >= TOP_ROW_GAP * h;
+  };
+  const first = rowUnder([]);
+  // The second row too when the two stand apart from the text as a block (a draft's "Draft
+  // version … / Typeset using …", a page number over a journal's citation line): each is judged
+  // by its own form in furniture.ts, so a short paragraph over a heading stays a paragraph.
+  const two = [...first, ...rowUnder(first)];
+  if (lines.length - two.length >= TOP_ROWS_MIN_LINES_UNDER && standsApart(two)) return two;
+  return standsApart(first) ? first : [];
 }
+
+/** Two rows are taken together only over at least this many body lines. */
+const TOP_ROWS_MIN_LINES_UNDER = 4;
 
 /** The last row may start this far up the page (elsarticle's "Preprint submitted to …" at 91.8 %). */
 const BOTTOM_ROW_MIN = 0.84;
+/** …or this far with this many of its heights of white space over it. */
+const BOTTOM_ROW_MIN_FAR = 0.8;
+const BOTTOM_ROW_FAR_GAP = 2;
 /** …under at least this many lines of body text. */
 const BOTTOM_ROW_MIN_LINES_ABOVE = 4;
 
@@ -75,8 +94,12 @@ function bottomRow(state: PageState): PageUnit[] {
   // Thoma" under a two-line title) is its content.
   if (lines.length - last.length < BOTTOM_ROW_MIN_LINES_ABOVE) return [];
   const top = Math.min(...last.map((u) => u.bbox.y0));
-  if (top < state.height * BOTTOM_ROW_MIN) return [];
+  // Higher up, down to BOTTOM_ROW_MIN_FAR, only with twice its height of white space over it (a
+  // journal's line under the footnotes: CJE's "ISSN … / © …" at 83.4 %): a footnote runs on at
+  // line spacing under the one before it.
+  if (top < state.height * BOTTOM_ROW_MIN_FAR) return [];
   const h = Math.max(...last.map((u) => u.bbox.y1 - u.bbox.y0));
   const above = Math.max(...state.body.filter((u) => !last.includes(u)).map((u) => u.bbox.y1));
-  return top - above >= TOP_ROW_GAP * h ? last : [];
+  const minGap = top < state.height * BOTTOM_ROW_MIN ? BOTTOM_ROW_FAR_GAP : TOP_ROW_GAP;
+  return top - above >= minGap * h ? last : [];
 }

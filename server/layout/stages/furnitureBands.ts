@@ -3,6 +3,7 @@
  * from the body and drawn apart from it in the content stream) and text turned up a side margin
  * leave the body; the rest is the body the XY-cut orders.
  */
+import { marginLineNumbers } from './lineNumbers';
 import { lineStreamPosition, type PageState, type PageUnit } from './state';
 
 /** Share of the page height at the top and bottom where page headers and footers live. */
@@ -96,6 +97,13 @@ export function findFurnitureBands(state: PageState): PageState {
         (u.bbox.x1 <= bodyX0 - MARGIN_CLEARANCE || u.bbox.x0 >= bodyX1 + MARGIN_CLEARANCE),
     )
     .sort((a, b) => a.bbox.x0 - b.bbox.x0 || a.bbox.y0 - b.bbox.y0);
+  // A draft's line numbers down a side margin (lineNumbers.ts) leave the body as margin text too.
+  margin.push(
+    ...marginLineNumbers(
+      units.filter((u) => !inBands(u) && !margin.includes(u)),
+      state.width,
+    ),
+  );
   const body = units.filter((u) => !inBands(u) && !margin.includes(u));
   return { ...state, header, footer, margin, body };
 }
