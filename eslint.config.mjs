@@ -35,6 +35,14 @@ const NO_EDITOR = {
   ],
 };
 
+/** pdf.js is read only inside server/pdf/ (issue 42): the other rooms take what it read as server/model/ data. */
+const PDFJS_IN_PDF_ONLY = {
+  regex: '^pdfjs-dist(/|$)',
+  message: 'pdf.js is read only inside server/pdf/ (pdf/page.ts reads a page in one call); other rooms get its data.',
+};
+/** NO_EDITOR for every backend room but pdf/, which alone reads pdf.js. */
+const SERVER_BASE = { paths: NO_EDITOR.paths, patterns: [...NO_EDITOR.patterns, PDFJS_IN_PDF_ONLY] };
+
 /**
  * The backend's room rules (ARCHITECTURE.md, issue 33): every import runs down, from the rooms that
  * orchestrate to the rooms that compute, and the page's data model (server/model/) is the floor.
@@ -80,10 +88,10 @@ const ORCHESTRATORS = [
   'serve',
   'worker',
 ];
-function serverRoomRule(forbidden, message) {
+function serverRoomRule(forbidden, message, base = SERVER_BASE) {
   return {
-    paths: NO_EDITOR.paths,
-    patterns: [...NO_EDITOR.patterns, { regex: `^(\\.\\./)+(${forbidden.join('|')})(/|\\.ts$|$)`, message }],
+    paths: base.paths,
+    patterns: [...base.patterns, { regex: `^(\\.\\./)+(${forbidden.join('|')})(/|\\.ts$|$)`, message }],
   };
 }
 const BACKEND_ROOMS = [
@@ -102,10 +110,18 @@ const BACKEND_ROOMS = [
     ),
   },
   {
-    files: ['server/pdf/**/*.ts', 'server/doctags/**/*.ts', 'server/ocr/**/*.ts'],
+    files: ['server/doctags/**/*.ts', 'server/ocr/**/*.ts'],
     rule: serverRoomRule(
       [...ORCHESTRATORS, 'layout', 'vlm', 'speculative'],
       'pdf/, doctags/ and ocr/ sit below the pipeline and layout: share types through server/model/.',
+    ),
+  },
+  {
+    files: ['server/pdf/**/*.ts'],
+    rule: serverRoomRule(
+      [...ORCHESTRATORS, 'layout', 'vlm', 'speculative'],
+      'pdf/, doctags/ and ocr/ sit below the pipeline and layout: share types through server/model/.',
+      NO_EDITOR,
     ),
   },
   {
@@ -184,7 +200,7 @@ export default tseslint.config(
   // The protocol's requests and notifications are namespaces with `method` and `type` (vscode-eslint's
   // convention, as vscode-languageserver-protocol writes its own).
   { files: ['common/protocol.ts'], rules: { '@typescript-eslint/no-namespace': 'off' } },
-  { files: ['server/**/*.ts'], rules: { 'no-restricted-imports': ['error', NO_EDITOR] } },
+  { files: ['server/**/*.ts'], ignores: ['server/pdf/**'], rules: { 'no-restricted-imports': ['error', SERVER_BASE] } },
   ...BACKEND_ROOMS.map(({ files, rule }) => ({ files, rules: { 'no-restricted-imports': ['error', rule] } })),
   // Test bodies are one `test(...)` callback per scenario; their length is the scenario's.
   // Tests read JSON answers (HTTP bodies, recorded requests) field by field: asserting on their shape is the test's job.

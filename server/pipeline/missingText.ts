@@ -15,15 +15,9 @@ import { cropRgba } from './crop';
 import type { TextlessRegion } from './textlessRegions';
 import { boundsOf } from '../../common/bbox';
 import { isPhotograph } from './photoCrop';
+import type { MissingLine, PageWork } from './state';
 
-/** A line read by OCR, in page points. */
-export interface MissingLine {
-  text: string;
-  bbox: BBox;
-  words: { text: string; bbox: BBox }[];
-  /** Height of one line when several lines were joined into this one (points). */
-  lineHeight?: number;
-}
+export type { MissingLine } from './state';
 
 /** At most this many regions of a page are read (each is one OCR call on its crop). */
 const MAX_REGIONS = 8;
@@ -41,6 +35,18 @@ const COVERED = 0.3;
 
 /** A page reads upright when this share of its text layer's characters runs left to right, unturned. */
 const UPRIGHT_SHARE = 0.8;
+
+/**
+ * Page step: on a text-layer page OCR may read, the textless regions (pictures, outline drawings)
+ * read from the page's scan; the lines found join the layer's spans in the layout step.
+ */
+export async function readTextless(w: PageWork): Promise<void> {
+  if (w.wantOcr || !w.ocrOk || !w.raw.textless.length) return;
+  const scan = await w.scan();
+  w.signal?.throwIfAborted();
+  const { raw } = w;
+  w.found = await readMissingText(scan, raw.textless, raw.content.spans, raw.angles, w.opts.providers, w.signal);
+}
 
 /**
  * `angles`: each span's baseline angle (degrees, 0 = upright). On a page whose text layer reads

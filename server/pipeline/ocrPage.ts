@@ -1,10 +1,62 @@
 /**
- * OCR output → TextSpans for layout. Layout runs in the upright frame (rotation undone, so lines
- * are horizontal); the resulting boxes are mapped back to the displayed page for `bbox`.
+ * A page read by OCR whole: OCR output → TextSpans for layout. Layout runs in the upright frame
+ * (rotation undone, so lines are horizontal); the resulting boxes are mapped back to the displayed
+ * page for `bbox`.
  */
 import type { BBox } from '../../common/protocol';
-import type { TextSpan } from '../model/content';
+import type { PageContent, TextSpan } from '../model/content';
+import { toGrid } from '../model/items';
 import { mapUprightToOriginal, type Box, type OcrConfidence, type OcrResult } from '../ocr/index';
+import { layoutPage } from '../layout/index';
+import { recognize } from './ocrBridge';
+import type { PageWork } from './state';
+
+/**
+ * Page step: a page read by OCR whole (no usable text layer, or OCR "always"), laid out in the
+ * upright frame; boxes back on the displayed page.
+ */
+export async function ocrWholePage(w: PageWork): Promise<void> {
+  if (!w.wantOcr) return;
+  const { width: W, height: H } = w.raw.content;
+  const scan = await w.scan();
+  w.signal?.throwIfAborted();
+  const ocr = await recognize({ data: scan.data, width: scan.width, height: scan.height }, w.opts.providers, w.signal);
+  const os = ocrToSpans(ocr, scan.width, scan.height, scan.scale);
+  const doubt = lowOcrConfidenceWarning(ocr.confidence);
+  if (doubt) w.warnings.push(doubt);
+  const content: PageContent = {
+    page: w.pageNo,
+    width: os.width,
+    height: os.height,
+    spans: os.spans,
+    rules: [],
+    graphics: [],
+  };
+  const laid = layoutPage({
+    content,
+    stats: ocrStats(os.spans.map((s) => s.fontSize)),
+    marks: [],
+  });
+  w.warnings.push(...laid.warnings);
+  for (const it of laid.items) {
+    if (!it.bbox) continue;
+    it.bbox = os.toDisplayed(it.bbox);
+    it.grid = toGrid(it.bbox, { width: W, height: H });
+  }
+  w.laid = laid;
+  w.read = { ocr: true, rotation: ocr.rotation, provider: ocr.provider };
+}
+
+function ocrStats(sizes: number[]) {
+  const hist = new Map<number, number>();
+  for (const s of sizes) hist.set(Math.round(s), (hist.get(Math.round(s)) ?? 0) + 1);
+  let body = 10;
+  let n = -1;
+  for (const [s, c] of hist) if (c > n) [body, n] = [s, c];
+  // OCR sizes are noisy: only clearly larger lines count as headings.
+  const headingSizes = [...hist.keys()].filter((s) => s >= body * 1.3).sort((a, b) => b - a);
+  return { bodySize: body, headingSizes };
+}
 
 export interface OcrSpans {
   spans: TextSpan[];

@@ -1,21 +1,15 @@
 /**
- * One page's raw material from pdf.js: text spans, rules, images, vector clusters and tiny marks.
- * Operator list first: it makes pdf.js load the fonts whose names tell bold and monospace.
+ * One page's raw material for layout: what pdf.js reads of it (pdf/page.ts: text spans, rules,
+ * images, vector shapes, lost glyphs) made into what layout takes: figures from clustered shapes
+ * and images, tiny marks (bullets drawn as shapes), and the regions OCR may find text in.
  */
-import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import type { BBox } from '../../common/protocol';
 import type { PageContent } from '../model/content';
-import { pdfjs } from '../pdf/pdfjs';
-import { pdfjsWork } from '../pdf/guard';
-import { readSpans, type PdfSpan } from '../pdf/text';
-import { clusterShapes, readGraphics } from '../pdf/graphics';
-import { hiddenTextWarning, leaveOutHidden, matchKey } from '../pdf/invisibleText';
-import { readTextRunsDrawn, type FontFacts } from '../pdf/hiddenText';
-import { emptyPlacements, oversizedImageWarning, type OversizedImage } from '../pdf/oversizedImages';
-import { readFormFieldSpans } from '../pdf/formFields';
+import { readPageDrawing, type PdfPage } from '../pdf/page';
+import { clusterShapes } from '../pdf/graphics';
+import type { OversizedImage } from '../pdf/oversizedImages';
 import { findGutters } from '../layout/lines/index';
 import { textlessRegions, type TextlessRegion } from './textlessRegions';
-import { nameSymbols, readLostGlyphs, type GlyphSource, type LostGlyphs } from './lostGlyphs';
 import { boundsOf } from '../../common/bbox';
 
 export interface RawPage {
@@ -28,56 +22,23 @@ export interface RawPage {
   pageImage: boolean;
   /** Pictures and outline drawings with no text-layer text on them (textlessRegions.ts). */
   textless: TextlessRegion[];
-  /** Drawn glyphs that decode to no character and stand for letters or digits (lostGlyphs.ts). */
+  /** Drawn glyphs that decode to no character and stand for letters or digits (pdf/lostGlyphs.ts). */
   lostGlyphs: number;
-  /** Placeholders of lost symbol glyphs (lostGlyphs.ts): never filled by OCR. */
+  /** Placeholders of lost symbol glyphs (pdf/lostGlyphs.ts): never filled by OCR. */
   lostSymbols: Set<string>;
-  /** The page warning counting the hidden text left out (hiddenText.ts), when any was. */
+  /** The page warning counting the hidden text left out (pdf/hiddenText.ts), when any was. */
   hiddenText?: string;
-  /** The page warning naming pictures too large to decode (oversizedImages.ts), when any were. */
+  /** The page warning naming pictures too large to decode (pdf/oversizedImages.ts), when any were. */
   oversized?: string;
 }
 
-/**
- * Form-field spans whose text the text layer does not already show at that place (a form
- * flattened into the page that kept its widgets would otherwise come out twice).
- */
-function notInLayer(fields: PdfSpan[], layer: PdfSpan[]): PdfSpan[] {
-  return fields.filter((f) => {
-    const key = matchKey(f.text);
-    return !layer.some((s) => {
-      const cx = (s.bbox.x0 + s.bbox.x1) / 2;
-      const cy = (s.bbox.y0 + s.bbox.y1) / 2;
-      const inside =
-        cx >= f.bbox.x0 - 2 && cx <= f.bbox.x1 + 2 && cy >= f.bbox.y0 - f.fontSize && cy <= f.bbox.y1 + f.fontSize;
-      const k = matchKey(s.text);
-      return inside && k.length > 0 && (key.includes(k) || k.includes(key));
-    });
-  });
-}
-
 export async function readPage(
-  page: PDFPageProxy,
+  page: PdfPage,
   pageNo: number,
   opts: { keepHiddenText?: boolean; oversizedImages?: readonly OversizedImage[] } = {},
 ): Promise<RawPage> {
-  const lib = await pdfjs();
-  const viewport = page.getViewport({ scale: 1 });
-  const W = viewport.width;
-  const H = viewport.height;
-  const ops = await pdfjsWork(() => page.getOperatorList());
-  const OPS = lib.OPS as unknown as Record<string, number>;
-  const g = readGraphics(ops.fnArray, ops.argsArray, OPS, viewport.transform, W, H);
-  // Glyphs with no Unicode: symbols (checkboxes, bullets) named by their outlines in the text.
-  const lost = readLostGlyphs(ops.fnArray, ops.argsArray, OPS, glyphSource(page));
-  const seen = await visibleSpans(page, ops, OPS, viewport.transform, W, H, opts.keepHiddenText === true);
-  const hiddenText = seen.warning;
-  const spans: PdfSpan[] = withSymbols(seen.spans, lost);
-  const oversized = opts.oversizedImages?.length
-    ? oversizedImageWarning(emptyPlacements(ops.fnArray, OPS), opts.oversizedImages)
-    : undefined;
-  // Filled-in form fields: their values are in widget annotations, not in the text content.
-  spans.push(...notInLayer(await pdfjsWork(() => readFormFieldSpans(page, viewport.transform)), spans));
+  const drawn = await readPageDrawing(page, opts);
+  const { width: W, height: H, spans, graphics: g, lost, hiddenText, oversized } = drawn;
   const marks: BBox[] = [];
   const graphics: PageContent['graphics'] = [];
   const pageArea = W * H;
@@ -137,73 +98,6 @@ export async function readPage(
     lostSymbols: new Set([...lost.symbols].filter(([, sym]) => !sym).map(([ch]) => ch)),
     ...(hiddenText ? { hiddenText } : {}),
     ...(oversized ? { oversized } : {}),
-  };
-}
-
-/**
- * The text layer without the text a reader cannot see (invisible, transparent, squeezed, clipped
- * away, in the background's colour or covered), and the warning counting it; all of it when the
- * user keeps hidden text (--keep-hidden-text).
- */
-async function visibleSpans(
-  page: PDFPageProxy,
-  ops: { fnArray: number[]; argsArray: unknown[] },
-  OPS: Record<string, number>,
-  viewportTransform: number[],
-  W: number,
-  H: number,
-  keep: boolean,
-): Promise<{ spans: PdfSpan[]; warning?: string }> {
-  const layer = await readSpans(page, viewportTransform);
-  if (keep) return { spans: layer };
-  const runs = readTextRunsDrawn(ops.fnArray, ops.argsArray, OPS, viewportTransform, W, H, fontFacts(page));
-  const seen = leaveOutHidden(layer, runs);
-  const warning = hiddenTextWarning(seen.left);
-  return warning ? { spans: seen.spans, warning } : { spans: seen.spans };
-}
-
-/** Font matrices and writing direction of the fonts pdf.js loaded for the page's operator list. */
-function fontFacts(page: PDFPageProxy): FontFacts {
-  const get = (id: string): { fontMatrix?: number[]; vertical?: boolean } | undefined => {
-    try {
-      return page.commonObjs.get(id) as { fontMatrix?: number[]; vertical?: boolean } | undefined;
-    } catch {
-      return undefined; // not loaded
-    }
-  };
-  return {
-    fontMatrix: (name) => {
-      const m = get(name)?.fontMatrix;
-      return Array.isArray(m) && m.length === 6 && Number.isFinite(m[0]) && m[0] !== 0 ? m : undefined;
-    },
-    vertical: (name) => get(name)?.vertical === true,
-  };
-}
-
-/** Spans with the symbols their lost or misnamed glyphs draw (lostGlyphs.ts): "☐" for U+0084. */
-function withSymbols(spans: PdfSpan[], lost: LostGlyphs): PdfSpan[] {
-  return spans.map((s) => {
-    const text = nameSymbols(s.text, s.fontName, lost);
-    return text === s.text ? s : { ...s, text };
-  });
-}
-
-/**
- * Font names and glyph outlines from the fonts pdf.js loaded for the page's operator list (in
- * Node pdf.js draws text from glyph paths, which it keeps in commonObjs with fontExtraProperties).
- */
-function glyphSource(page: PDFPageProxy): GlyphSource {
-  const get = (id: string): unknown => {
-    try {
-      return page.commonObjs.get(id) as unknown;
-    } catch {
-      return undefined; // not loaded (a Type3 font, or a font pdf.js failed to load)
-    }
-  };
-  return {
-    fontName: (loadedName) => (get(loadedName) as { name?: string } | undefined)?.name ?? '',
-    outline: (loadedName, fontChar) =>
-      (get(`${loadedName}_path_${fontChar}`) as { path?: ArrayLike<number> } | undefined)?.path,
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import type { PageContent } from '../model/content';
 import { toGrid, type DocItem } from '../model/items';
-import type { MissingLine } from './missingText';
+import { laidOut, quoteList, type MissingLine, type PageWork } from './state';
 import { boundsOf } from '../../common/bbox';
 
 /**
@@ -15,6 +15,21 @@ import { boundsOf } from '../../common/bbox';
  * in a photograph): the picture keeps them.
  */
 const TITLE_HEIGHT_SHARE = 0.2;
+
+/**
+ * Page step: the words OCR found in pictures kept as text after them (`keepTextOfPictures`), and
+ * the page's warning naming the text OCR added.
+ */
+export function pictureText(w: PageWork): void {
+  if (w.wantOcr) return;
+  const { found } = w;
+  const left = found.length ? keepTextOfPictures(laidOut(w).items, found, w.raw.content) : [];
+  const added = found.filter((l) => !left.includes(l));
+  if (added.length)
+    w.warnings.push(
+      `text read by OCR where the page shows text that its text layer lacks (a picture or outlines): ${quoteList(added.map((l) => l.text))}`,
+    );
+}
 
 /** Adds the pictures' titles after them; returns the lines left to their pictures. */
 export function keepTextOfPictures(items: DocItem[], found: MissingLine[], content: PageContent): MissingLine[] {

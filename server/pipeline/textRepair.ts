@@ -7,6 +7,10 @@
  * aligned to the line, so the letters the layer got right (accents the OCR model may miss)
  * stay; a line that is wrong throughout takes the OCR reading.
  */
+import type { DocItem } from '../model/items';
+import { recognize } from './ocrBridge';
+import { cropRgba } from './crop';
+import { laidOut, NOT_TEXT, type PageWork } from './state';
 
 /**
  * 'patch': bad characters filled from the OCR reading; 'glued': the separator symbols the font
@@ -18,7 +22,7 @@ export type Repair = 'patch' | 'glued' | 'replace';
 /**
  * U+FFFD, C0 and C1 controls and the Private Use Area: characters no page shows. pdf.js gives a
  * glyph with no Unicode mapping its character code, often a control ("\x81" for an old-style
- * "1": lostGlyphs.ts).
+ * "1": pdf/lostGlyphs.ts).
  */
 export function isBadChar(ch: string): boolean {
   const c = ch.codePointAt(0)!;
@@ -175,4 +179,56 @@ function align(
  */
 function plausibleFill(ch: string): boolean {
   return !/[\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]/u.test(ch);
+}
+
+/** At most this many items of a page are read again by OCR (each is one OCR call on its crop). */
+const REPAIR_MAX_ITEMS = 12;
+
+/**
+ * Page step: items whose text-layer characters are implausible read again by OCR from the page
+ * rendered at OCR_SCALE, each from its own crop; the page's warnings say which.
+ */
+export async function repairImplausibleLines(w: PageWork): Promise<void> {
+  if (w.wantOcr || !w.ocrOk) return;
+  const items = laidOut(w).items;
+  const { opts, signal } = w;
+  const symbols = w.raw.lostSymbols;
+  // A lost symbol glyph's placeholder (pdf/lostGlyphs.ts) is left as it was: no OCR letter fills it.
+  const bad = (ch: string) => isBadChar(ch) && !symbols.has(ch);
+  const letters = (text: string) => (symbols.size ? [...text].filter((ch) => !symbols.has(ch)).join('') : text);
+  const suspects = items
+    // Text with inline math is left alone: its formulas are set in math fonts, whose private-use
+    // glyphs are symbols the OCR model does not know, and its parts would have to be rebuilt.
+    .map((it) => ({
+      it,
+      how: it.bbox && !NOT_TEXT.has(it.cls) && !it.parts?.length ? implausibleText(letters(it.text)) : undefined,
+    }))
+    .filter((x): x is { it: DocItem; how: Repair } => x.how !== undefined)
+    .slice(0, REPAIR_MAX_ITEMS);
+  if (!suspects.length) return;
+  const scan = await w.scan();
+  const repaired: string[] = [];
+  for (const { it, how } of suspects) {
+    signal?.throwIfAborted();
+    const b = it.bbox!;
+    const pad = 2;
+    const crop = cropRgba(scan, { x0: b.x0 - pad, y0: b.y0 - pad, x1: b.x1 + pad, y1: b.y1 + pad });
+    const ocr = await recognize(crop.image, opts.providers, signal);
+    // NFKC: the recognizer's dictionary writes full-width punctuation ("（IA）", "：").
+    const read = ocr.lines
+      .map((l) => l.text.normalize('NFKC').trim())
+      .filter(Boolean)
+      .join(' ');
+    if (!read) continue;
+    const text =
+      how === 'replace' ? read : how === 'glued' ? patchGlued(it.text, read) : patchFromOcr(it.text, read, bad);
+    if (text === it.text) continue;
+    it.text = text;
+    delete it.parts;
+    repaired.push(`"${text.length > 60 ? text.slice(0, 57) + '…' : text}"`);
+  }
+  if (repaired.length)
+    w.warnings.push(
+      `text read by OCR where the text layer's characters are not plausible (a broken font map): ${repaired.join(', ')}`,
+    );
 }

@@ -13,7 +13,7 @@ import { analyzePage, openPdf } from '../../server/pipeline/index';
 import { readPage } from '../../server/pipeline/pageContent';
 import { documentToMarkdown } from '../../server/doctags/markdown';
 import { patchFromOcr } from '../../server/pipeline/textRepair';
-import { isSymbolFont } from '../../server/pipeline/lostGlyphs';
+import { isSymbolFont } from '../../server/pdf/lostGlyphs';
 import { corpusPath } from '../helpers/corpus';
 import { options } from './analyze';
 
