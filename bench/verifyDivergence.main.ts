@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { HF_PARITY_PAGES, HF_PARITY_SCALE, hfParityDir, modelFolder } from '../scripts/fixtures/hfParity';
 import { openPdf } from '../server/pdf/open';
 import { renderPage } from '../server/pdf/render';
-import { VlmModel } from '../server/vlm/model';
+import { noTimings, VlmModel } from '../server/vlm/model';
 import { PAGE_INSTRUCTION } from '../server/vlm/prompt';
 import { repoRootFrom } from '../scripts/fixtures/realFiles';
 
@@ -128,7 +128,7 @@ async function main(): Promise<void> {
     model.promptOn(helper);
     console.log(`load ${(performance.now() - t).toFixed(0)} ms on ${model.provider}`);
     const image = await pageImage(page);
-    const timings = { preprocessMs: 0, visionMs: 0, prefillMs: 0, decodeMs: 0, promptTokens: 0, newTokens: 0 };
+    const timings = noTimings();
     const { ids, features } = await model.prepare({ image, instruction: PAGE_INSTRUCTION }, timings);
     console.log(`preprocess ${timings.preprocessMs.toFixed(0)} ms, vision ${timings.visionMs.toFixed(0)} ms`);
     const s = model.newSession();

@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { makeTinyModels } from '../scripts/fixtures/makeTinyModels';
 import { pdfjs, pdfjsAssetOptions } from '../server/pdf/pdfjs';
-import { VlmModel } from '../server/vlm/model';
+import { noTimings, VlmModel } from '../server/vlm/model';
 import { preprocessImage } from '../server/vlm/preprocess';
 import { argmax, greedyGenerate } from '../server/vlm/generate';
 import { requireMeasured } from '../eval/report/nothingMeasured';
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     );
 
     // 1. Whole path per page.
-    const sum = { preprocessMs: 0, visionMs: 0, prefillMs: 0, decodeMs: 0, promptTokens: 0, newTokens: 0 };
+    const sum = noTimings();
     await model.generate([{ image: pages[0], instruction: 'Convert this page to docling.' }]); // warm-up
     const t0 = performance.now();
     for (const p of pages) {

@@ -23,7 +23,7 @@ import { serializeItem, serializePage } from '../doctags/serialize';
 import { toGrid, type DocItem } from '../model/items';
 import type { LoopGuardOptions } from '../util/loopGuard';
 import type { PageJob, RegionJob, SpeculationReport, VlmPageOutput } from './messages';
-import type { GenerateOutput, GenerateRequest, Timings, VlmModel } from './model';
+import { noTimings, type GenerateOutput, type GenerateRequest, type Timings, type VlmModel } from './model';
 import { specDefaultsFor, specModeFor, type SpeculationSetting } from '../speculative/defaults';
 import { pageDraftFromItems, regionDraftsFromItems } from '../speculative/draftText';
 import { generateSpeculative, type SpecRegionRequest } from './specGenerate';
@@ -228,7 +228,7 @@ async function convertRegionsOn(model: VlmModel, job: PageJob, s: ConvertSetting
   const warnings: string[] = [];
   let fell = 0;
   let tokens = 0;
-  let timings: Timings = { preprocessMs: 0, visionMs: 0, prefillMs: 0, decodeMs: 0, promptTokens: 0, newTokens: 0 };
+  let timings = noTimings();
   for (let i = 0; i < priors.length; i += batch) {
     const group = priors.slice(i, i + batch);
     const res = await model.generate(

@@ -60,6 +60,11 @@ export interface Timings {
   newTokens: number;
 }
 
+/** Timings before anything ran: what each page's (and each benchmark's) sums start from. */
+export function noTimings(): Timings {
+  return { preprocessMs: 0, visionMs: 0, prefillMs: 0, decodeMs: 0, promptTokens: 0, newTokens: 0 };
+}
+
 export class VlmModel {
   private constructor(
     readonly config: VlmConfig,
@@ -293,7 +298,7 @@ export class VlmModel {
       onToken?: (row: number, id: number) => void;
     } = {},
   ): Promise<{ outputs: GenerateOutput[]; timings: Timings }> {
-    const timings: Timings = { preprocessMs: 0, visionMs: 0, prefillMs: 0, decodeMs: 0, promptTokens: 0, newTokens: 0 };
+    const timings = noTimings();
     const session = this.newSession();
     try {
       const rows: Float32Array[] = [];

@@ -9,7 +9,7 @@
  * the wrapped region outputs as drafts of the page decode (Stage 2); see server/speculative/hsd.ts.
  */
 import type { DecoderSession } from './decoder';
-import type { GenerateOutput, GenerateRequest, Timings, VlmModel } from './model';
+import { noTimings, type GenerateOutput, type GenerateRequest, type Timings, type VlmModel } from './model';
 import type { LoopGuardOptions } from '../util/loopGuard';
 import { DecoderTargetBatch, DecoderTargetSession } from './decoderTarget';
 import { decodePage, type PageDecodeStats, type RegionJob } from '../speculative/hsd';
@@ -61,7 +61,7 @@ export async function generateSpeculative(
   req: GenerateRequest,
   o: SpecGenerateOptions,
 ): Promise<SpecGenerateResult> {
-  const timings: Timings = { preprocessMs: 0, visionMs: 0, prefillMs: 0, decodeMs: 0, promptTokens: 0, newTokens: 0 };
+  const timings = noTimings();
   // Prompt ids → the image features to splice into their embeddings (looked up by identity:
   // decodePage hands the same arrays back to the target's prefill).
   const features = new Map<readonly number[], Float32Array>();

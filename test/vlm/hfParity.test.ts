@@ -19,7 +19,7 @@ import { promisify } from 'node:util';
 import { HF_PARITY_PAGES, HF_PARITY_SCALE, hfParityDir, modelFolder } from '../../scripts/fixtures/hfParity';
 import { openPdf } from '../../server/pdf/open';
 import { renderPage } from '../../server/pdf/render';
-import { VlmModel } from '../../server/vlm/model';
+import { noTimings, VlmModel } from '../../server/vlm/model';
 import { PAGE_INSTRUCTION, stripWrapper } from '../../server/vlm/prompt';
 import { generateSpeculative, type SpecRegionRequest } from '../../server/vlm/specGenerate';
 import { repoRoot } from '../helpers/corpus';
@@ -88,14 +88,7 @@ for (const p of HF_PARITY_PAGES) {
   test(`${p.name}: greedy decoding writes transformers' tokens`, async () => {
     const rec = recorded.pages[p.name];
     const req = { image: images.get(p.name)!, instruction: PAGE_INSTRUCTION };
-    const prepared = await model.prepare(req, {
-      preprocessMs: 0,
-      visionMs: 0,
-      prefillMs: 0,
-      decodeMs: 0,
-      promptTokens: 0,
-      newTokens: 0,
-    });
+    const prepared = await model.prepare(req, noTimings());
     assert.equal(prepared.ids.length, rec.prompt_tokens, 'prompt length');
     const streamed: number[] = [];
     const { outputs } = await model.generate([req], { onToken: (_r, id) => streamed.push(id) });

@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { HF_PARITY_PAGES, HF_PARITY_SCALE, hfParityDir, modelFolder } from '../../scripts/fixtures/hfParity';
 import { openPdf } from '../../server/pdf/open';
 import { renderPage } from '../../server/pdf/render';
-import { VlmModel } from '../../server/vlm/model';
+import { noTimings, VlmModel } from '../../server/vlm/model';
 import { preprocessImage } from '../../server/vlm/preprocess';
 import { PAGE_INSTRUCTION } from '../../server/vlm/prompt';
 import { generateSpeculative } from '../../server/vlm/specGenerate';
@@ -142,17 +142,7 @@ test('greedy with the cache kept on the GPU (deviceCache) writes the same tokens
     assert.deepEqual(outputs[0].tokens, expected, 'device-side cache = copying path = transformers');
     // The session's cache after a step is a GPU tensor, fed back as it is; cache edits refuse.
     const s = dev.newSession();
-    const { ids, features } = await cpu.prepare(
-      { image, instruction: PAGE_INSTRUCTION },
-      {
-        preprocessMs: 0,
-        visionMs: 0,
-        prefillMs: 0,
-        decodeMs: 0,
-        promptTokens: 0,
-        newTokens: 0,
-      },
-    );
+    const { ids, features } = await cpu.prepare({ image, instruction: PAGE_INSTRUCTION }, noTimings());
     await s.prefill([await dev.promptEmbeds(s, ids, features)]);
     assert.equal(s.cacheOnDevice, false, "the CPU's prompt cache starts in JavaScript memory");
     const [[a]] = await s.step([[expected[0]]]);

@@ -21,6 +21,7 @@ import type { DocItem } from '../../server/model/items';
 import type { PageJob } from '../../server/vlm/messages';
 import { tinyModels } from './tinyModels';
 import { renderPage } from './pageImage';
+import { CONVERT_OPTIONS } from '../../common/requestModel';
 
 let fx: ReturnType<typeof tinyModels>;
 let page: Awaited<ReturnType<typeof renderPage>>;
@@ -202,7 +203,8 @@ test('cancel stops a speculative page between decoder passes', async () => {
 
 test('--speculation / folio.vlm.speculation reach the worker: off decodes greedily, the default speculates', async () => {
   assert.equal(parseConvertArgs(['a.pdf', '--speculation', 'off']).speculation, 'off');
-  assert.equal(parseConvertArgs(['a.pdf']).speculation, undefined);
+  // Unset, the flag is the option table's default (common/requestModel.ts), as on every surface.
+  assert.equal(parseConvertArgs(['a.pdf']).speculation, CONVERT_OPTIONS.speculation.default);
   assert.throws(
     () => parseConvertArgs(['a.pdf', '--speculation', 'fast']),
     /--speculation must be auto, off, page or hsd/,
