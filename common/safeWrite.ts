@@ -27,7 +27,8 @@ import {
   type Stats,
 } from 'node:fs';
 import { lstat, mkdir, open, rename, stat, unlink, link } from 'node:fs/promises';
-import { randomBytes, createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from './sha256';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 /** A write refused because it would follow a link or leave its folder; the message names the path. */
@@ -67,7 +68,7 @@ export function isInside(parent: string, child: string): boolean {
  */
 export function fitFileName(stem: string, suffix: string, maxBytes = MAX_NAME_BYTES): string {
   if (Buffer.byteLength(stem + suffix) <= maxBytes) return stem + suffix;
-  const tag = '~' + createHash('sha256').update(stem).digest('hex').slice(0, 8);
+  const tag = '~' + sha256Hex(stem).slice(0, 8);
   const room = maxBytes - Buffer.byteLength(tag + suffix);
   let cut = '';
   for (const ch of stem) {

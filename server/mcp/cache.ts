@@ -7,6 +7,7 @@
  * in entries and in characters; the least recently used goes first.
  */
 import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../common/sha256';
 import { createReadStream } from 'node:fs';
 import type { ConvertSummary, PageResult } from '../../common/protocol';
 
@@ -29,12 +30,7 @@ export function fileSha256(path: string): Promise<string> {
 export function cacheKey(contentSha256: string, opts: { pages?: string; password?: string }): string {
   // The password is part of the key (hashed): a conversion opened with it is not handed to a
   // call without it.
-  const pw =
-    opts.password === undefined
-      ? ''
-      : createHash('sha256')
-          .update('folio-mcp\0' + opts.password)
-          .digest('hex');
+  const pw = opts.password === undefined ? '' : sha256Hex('folio-mcp\0' + opts.password);
   return `${contentSha256}\0${(opts.pages ?? '').replace(/\s+/g, '')}\0${pw}`;
 }
 

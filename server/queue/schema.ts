@@ -9,7 +9,7 @@
  * worker's machine or the network (folders, models, the remote VLM): those come from the
  * worker's own configuration only (`folio worker --models/--vlm-url`).
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../common/sha256';
 import {
   ERROR_KIND_CODES,
   REGION_CLASSES,
@@ -185,7 +185,7 @@ export function workerFileName(name: string): string {
   // A name near the 255-byte limit leaves no room for `.assets` (or `.pdf`): cut it (whole
   // characters) and add a hash of the full name, so two long names still differ (security round 3, F12).
   if (Buffer.byteLength(file) <= 200) return file;
-  const hash = createHash('sha256').update(name).digest('hex').slice(0, 8);
+  const hash = sha256Hex(name).slice(0, 8);
   let cut = '';
   for (const ch of file.replace(/\.pdf$/i, '')) {
     if (Buffer.byteLength(cut + ch) > 190) break;
