@@ -341,7 +341,8 @@ export class VsCode {
    * Right-clicks the explorer's row named `name` (a file or folder) and picks `label` from its
    * menu. The explorer can re-render between finding the row and the click (a file the previous
    * test wrote appears; CI once showed a file's menu under the pointer): then the menu that opened
-   * lacks `label`, is closed and the row found again, 3 tries.
+   * lacks `label` or belongs to another row (the focused one), is closed and the row found
+   * again, 3 tries.
    */
   async explorerMenu(name: string, label: string): Promise<void> {
     await this.page.keyboard.press('Escape');
@@ -356,14 +357,23 @@ export class VsCode {
       await row.waitFor({ timeout: 30_000 });
       await row.click({ button: 'right' });
       const item = this.page.locator('.context-view .action-item', { hasText: label }).first();
-      if (
-        await item.waitFor({ timeout: 10_000 }).then(
-          () => true,
-          () => false,
-        )
-      )
-        break;
-      if (attempt === 3) throw new Error(`the explorer's menu for ${name} never offered "${label}" (3 tries)`);
+      const offered = await item.waitFor({ timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      );
+      // The menu is the focused row's: while files appear the list re-renders and the row under the
+      // pointer can be another by the time the click lands (CI once opened `locked.assets`' menu
+      // for `fmtdir` and converted the wrong folder), so check whose menu opened.
+      const focused = await this.page
+        .locator('.explorer-folders-view .monaco-list-row.focused .label-name')
+        .first()
+        .textContent({ timeout: 2_000 })
+        .catch(() => null);
+      if (offered && focused?.trim() === name) break;
+      if (attempt === 3)
+        throw new Error(
+          `the explorer's menu for ${name} never offered "${label}" (3 tries; last opened on ${JSON.stringify(focused)})`,
+        );
       await this.page.keyboard.press('Escape');
     }
     await this.clickMenuItem(label);

@@ -160,23 +160,7 @@ function doclingTexts(path: string): string {
 
 /** Explorer: right-click the folder, "Convert All PDFs in Folder". Retried: a file the last step wrote can shift the rows under the pointer. */
 async function convertFolder(name: string): Promise<void> {
-  await vs.page.keyboard.press('Escape');
-  await vs.command('View: Show Explorer');
-  const row = vs.page.locator('.explorer-folders-view .monaco-list-row', { hasText: new RegExp(`^${name}$`) }).first();
-  const item = vs.page.locator('.context-view .action-item', { hasText: 'Convert All PDFs in Folder' }).first();
-  await until(
-    `the folder menu of ${name}`,
-    60_000,
-    async () => {
-      await vs.page.keyboard.press('Escape');
-      await row.waitFor({ timeout: 10_000 });
-      await row.click({ button: 'right' });
-      await item.waitFor({ timeout: 3_000 });
-      return true;
-    },
-    500,
-  );
-  await vs.clickMenuItem('Convert All PDFs in Folder');
+  await vs.explorerMenu(name, 'Convert All PDFs in Folder');
 }
 
 const folderSummaries = () =>
