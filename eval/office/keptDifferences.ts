@@ -58,8 +58,8 @@ export function withoutKeptDifferences(gtMarkdown: string, outMarkdown: string):
   const gtBlocks = parseOutput(gtMarkdown, 'markdown');
   const outBlocks = parseOutput(outMarkdown, 'markdown');
   const kindsDiffer = kindLines(gtBlocks).join('\n') !== kindLines(outBlocks).join('\n');
-  const dropKinds = (blocks: Block[]) =>
-    kindsDiffer ? blocks.filter((b, i) => !(isKind(b, blocks[i - 1]) && applied.add('chart kind'))) : blocks;
+  if (kindsDiffer) applied.add('chart kind');
+  const dropKinds = (blocks: Block[]) => (kindsDiffer ? blocks.filter((b, i) => !isKind(b, blocks[i - 1])) : blocks);
   const gt = dropKinds(gtBlocks);
   const out = dropKinds(outBlocks).map((b) => {
     if (b.kind !== 'table' || !b.table) return b;
