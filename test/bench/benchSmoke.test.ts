@@ -223,6 +223,31 @@ test('eval --sets tables on one person-checked page scores cell F1 and TEDS per 
 });
 
 test(
+  'eval --sets office on one document scores it against Docling and prints the bar, not judged on part of a set',
+  {
+    timeout: 300_000,
+  },
+  () => {
+    const out = ok('eval/eval.main.js', [
+      '--sets',
+      'office',
+      '--only',
+      'xlsx_comments',
+      '--out',
+      join(work, 'eval-office'),
+    ]);
+    has(out, /== office: 1 documents against Docling's ground truth ==/, 'the office title for the one document');
+    has(out, new RegExp(`\\nxlsx +1 +0 +${NUM} +${NUM} +${NUM} `), 'the xlsx row: raw and kept-out NED');
+    has(
+      out,
+      /bar \(issue 41\): raw NED mean ≤ 0\.05 per format[^\n]*\n- xlsx \d\.\d{4} \(partial set: not judged\)/,
+      'the bar line',
+    );
+    assert.ok(existsSync(join(work, 'eval-office', 'office', 'report.md')), 'office/report.md written');
+  },
+);
+
+test(
   'bench:spec --quick prints the oracle replay tables (pipeline drafts found) and the wall-clock table',
   { timeout: 960_000 },
   () => {
@@ -345,6 +370,12 @@ const EMPTY: [string, string[], boolean][] = [
   // The corpus sets by name: the default sets also hold the generated ones (multicol, math).
   ['eval/eval.main.js', ['--sets', 'docling-src-rendered,selfmade-example', '--out', join(work, 'empty-eval')], true],
   ['eval/eval.main.js', ['--sets', 'selfmade-example', '--limit', '1', '--peers', 'NoSuchTool'], false],
+  // The office set (Docling's documents, committed) with a filter that picks none of them.
+  [
+    'eval/eval.main.js',
+    ['--sets', 'office', '--only', 'no-such-document', '--out', join(work, 'empty-office-eval')],
+    false,
+  ],
   // An empty --list (a missing sweep set folder is already an error naming it).
   ['eval/sweep.main.js', ['--list', emptyList(), '--out', join(work, 'empty-sweep')], false],
   ['eval/fuzz.main.js', ['--cases', '0', '--out', join(work, 'empty-fuzz')], false],
