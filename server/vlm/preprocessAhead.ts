@@ -10,23 +10,43 @@
  * `keep` results are held (each is [tiles, 3, 512, 512] float32: ~53 MB for 17 tiles); older ones
  * are dropped. A thread that fails to start or crashes turns the look-ahead off, quietly: the
  * pages are then preprocessed where they decode, as before.
+ *
+ * Buffers go round: the tiles come with their buffer transferred (the thread keeps no view of it);
+ * once the vision encoder has read them, `releaseTiles` sends the buffer back, transferred again
+ * (this thread's views are detached), into the thread's pool (tilePool.ts) for a later page; a
+ * dropped result's buffer goes back the same way. So a document's pages reuse two or three
+ * buffers instead of touching ~53 MB of fresh memory each.
  */
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { VlmConfig } from './config';
-import type { ImageInput, PreprocessedImage, PreprocessSource } from './preprocess';
+import { releaseTiles, type ImageInput, type PreprocessedImage, type PreprocessSource } from './preprocess';
+import { sendBackTo, threadTilePool } from './tilePool';
 
 /** A job for the preprocessing thread. */
 export interface PreprocessJob {
+  type: 'job';
   id: number;
   path: string;
   pre: VlmConfig['preprocess'];
 }
 
-/** Its answer: the tiles (their buffer transferred, not copied), or why there are none. */
+/** A tile buffer given back (transferred) for the thread's pool. */
+export interface PreprocessRecycle {
+  type: 'recycle';
+  buffer: ArrayBuffer;
+}
+
+export type ToPreprocessThread = PreprocessJob | PreprocessRecycle;
+
+/**
+ * Its answer: the tiles (their buffer transferred, not copied; `recycled` when it is a buffer
+ * given back earlier), or why there are none.
+ */
 export type PreprocessReply =
-  { id: number; ok: true; result: PreprocessedImage; ms: number } | { id: number; ok: false; message: string };
+  | { id: number; ok: true; result: PreprocessedImage; ms: number; recycled: boolean }
+  | { id: number; ok: false; message: string };
 
 /** dist/preprocessWorker.js beside this bundle, or in the nearest dist/ above it. */
 export function findPreprocessWorker(): string | undefined {
@@ -81,13 +101,15 @@ export class PreprocessAhead implements PreprocessSource {
       }),
     );
     this.started.set(key, result);
-    // The oldest result nobody took is dropped (a page the orchestrator skipped or cancelled).
-    for (const k of this.started.keys()) {
+    // The oldest result nobody took is dropped (a page the orchestrator skipped or cancelled);
+    // its buffer goes back to the thread's pool once it arrives.
+    for (const [k, dropped] of this.started) {
       if (this.started.size <= this.keep) break;
       this.started.delete(k);
+      void dropped.then((r) => r && releaseTiles(r));
     }
     worker.ref();
-    worker.postMessage({ id, path: image.path, pre } satisfies PreprocessJob);
+    worker.postMessage({ type: 'job', id, path: image.path, pre } satisfies PreprocessJob);
   }
 
   take(
@@ -109,6 +131,18 @@ export class PreprocessAhead implements PreprocessSource {
         );
       return r;
     });
+  }
+
+  /** Results the thread wrote into a buffer given back earlier (not fresh memory). */
+  get recycled(): number {
+    return this.recycledCount;
+  }
+  private recycledCount = 0;
+
+  /** A released tile buffer: back to the thread's pool (transferred), or this thread's when it is gone. */
+  private giveBack(buffer: ArrayBuffer): void {
+    if (this.worker) this.worker.postMessage({ type: 'recycle', buffer } satisfies PreprocessRecycle, [buffer]);
+    else threadTilePool.release(buffer);
   }
 
   /** Stops the thread; whatever was started resolves to nothing. */
@@ -140,6 +174,10 @@ export class PreprocessAhead implements PreprocessSource {
     w.on('message', (m: PreprocessReply) => {
       const resolve = this.waiting.get(m.id);
       this.waiting.delete(m.id);
+      if (m.ok) {
+        this.recycledCount += m.recycled ? 1 : 0;
+        sendBackTo(m.result.pixelValues.buffer as ArrayBuffer, (buffer) => this.giveBack(buffer));
+      }
       // A page the thread could not read is read again where it decodes, which reports the error.
       resolve?.(m.ok ? m.result : undefined, m.ok ? m.ms : undefined);
       if (this.waiting.size === 0) w.unref();
