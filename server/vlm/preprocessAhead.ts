@@ -76,9 +76,12 @@ export class PreprocessAhead implements PreprocessSource {
   private nextId = 1;
   /** Started results by request key, oldest first. */
   private readonly started = new Map<string, Promise<PreprocessedImage | undefined>>();
-  private readonly waiting = new Map<number, (r: PreprocessedImage | undefined, ms?: number) => void>();
-  /** Milliseconds each started request took on the thread, by request key (for the log line). */
-  private readonly threadMs = new Map<Promise<PreprocessedImage | undefined>, number>();
+  private readonly waiting = new Map<
+    number,
+    (r: PreprocessedImage | undefined, done?: { ms: number; recycled: boolean }) => void
+  >();
+  /** What each started request took on the thread, by its result (for the log line). */
+  private readonly threadMs = new WeakMap<Promise<PreprocessedImage | undefined>, { ms: number; recycled: boolean }>();
 
   constructor(
     private readonly workerPath: string | undefined = findPreprocessWorker(),
@@ -94,9 +97,9 @@ export class PreprocessAhead implements PreprocessSource {
     if (!worker) return;
     const id = this.nextId++;
     const result = new Promise<PreprocessedImage | undefined>((resolve) =>
-      this.waiting.set(id, (r, ms?: number) => {
-        // Kept only while the result is still waiting to be taken (not dropped).
-        if (r && ms !== undefined && [...this.started.values()].includes(result)) this.threadMs.set(result, ms);
+      this.waiting.set(id, (r, done) => {
+        // Also when `take` already has the promise (the page started before its tiles were ready).
+        if (r && done) this.threadMs.set(result, done);
         resolve(r);
       }),
     );
@@ -123,11 +126,11 @@ export class PreprocessAhead implements PreprocessSource {
     if (!key || !found || !('path' in image)) return undefined;
     this.started.delete(key);
     return found.then((r) => {
-      const ms = this.threadMs.get(found);
+      const done = this.threadMs.get(found);
       this.threadMs.delete(found);
       if (r)
         this.log?.(
-          `VLM: ${basename(image.path)}: tiles computed ahead on the preprocessing thread (${ms?.toFixed(0)} ms there)`,
+          `VLM: ${basename(image.path)}: tiles computed ahead on the preprocessing thread (${done?.ms.toFixed(0)} ms there${done?.recycled ? ', into a recycled buffer' : ''})`,
         );
       return r;
     });
@@ -158,7 +161,6 @@ export class PreprocessAhead implements PreprocessSource {
     for (const resolve of this.waiting.values()) resolve(undefined);
     this.waiting.clear();
     this.started.clear();
-    this.threadMs.clear();
   }
 
   private thread(): Worker | undefined {
@@ -179,7 +181,7 @@ export class PreprocessAhead implements PreprocessSource {
         sendBackTo(m.result.pixelValues.buffer as ArrayBuffer, (buffer) => this.giveBack(buffer));
       }
       // A page the thread could not read is read again where it decodes, which reports the error.
-      resolve?.(m.ok ? m.result : undefined, m.ok ? m.ms : undefined);
+      resolve?.(m.ok ? m.result : undefined, m.ok ? { ms: m.ms, recycled: m.recycled } : undefined);
       if (this.waiting.size === 0) w.unref();
     });
     const stop = (why: string) => {

@@ -90,12 +90,16 @@ export class TileBufferPool {
     };
   }
 
+  /** Drops the free buffers released `idleMs` or more before `now` (the timer calls it). */
+  trim(now = performance.now()): void {
+    this.free = this.free.filter((f) => now - f.at < this.idleMs);
+  }
+
   private scheduleTrim(): void {
     if (this.timer || this.idleMs === Infinity) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      const now = performance.now();
-      this.free = this.free.filter((f) => now - f.at < this.idleMs);
+      this.trim();
       if (this.free.length > 0) this.scheduleTrim();
     }, this.idleMs);
     // The trim never keeps a process (or a worker thread) alive.
