@@ -39,6 +39,8 @@ function mathMask(spans: TextSpan[], isMath: (s: TextSpan) => boolean): boolean[
     const right = i + 1 < spans.length && m[i + 1] && close(spans[i]!, spans[i + 1]!);
     // Glue counts between math runs, or after one when it carries an operator or a digit.
     if ((left && right) || (!fn && left && /[\d=+\-−<>]/.test(t) && !/^[,.]$/.test(t))) m[i] = true;
+    // A closing bracket after a run that opened one closes it ("$x(n)$", not "$x(n$)").
+    else if (left && /^[)\]]+$/.test(t) && openBrackets(spans, m, i) >= t.length) m[i] = true;
   }
   // Small raised or lowered spans beside math are its scripts.
   for (let i = 0; i < spans.length; i++) {
@@ -56,6 +58,17 @@ function mathMask(spans: TextSpan[], isMath: (s: TextSpan) => boolean): boolean[
     if (touching && s.text.trim().length <= 3) m[i] = true;
   }
   return m;
+}
+
+/** Brackets left open by the run of math spans that ends right before `i`. */
+function openBrackets(spans: TextSpan[], m: boolean[], i: number): number {
+  let k = i;
+  while (k > 0 && m[k - 1]) k--;
+  const run = spans
+    .slice(k, i)
+    .map((s) => s.text)
+    .join('');
+  return (run.match(/[([]/g) ?? []).length - (run.match(/[)\]]/g) ?? []).length;
 }
 
 const SUPERSCRIPT: Record<string, string> = {
