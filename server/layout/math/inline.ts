@@ -19,6 +19,9 @@ const CLOSE = '\uE101';
 /** Digits, operators and brackets in the text font next to math belong to the formula. */
 const GLUE_RE = /^[\s\d.()[\]=+\-−<>/|,']*[\d=+\-−<>/|()][\s\d.()[\]=+\-−<>/|,']*$/;
 
+/** Computer Modern's small upright sizes (script sizes, and footnotes). */
+const SMALL_CM_RE = /^cmr(5|6|7|8)$/i;
+
 export interface MathText {
   text: string;
   latex: string[];
@@ -27,6 +30,17 @@ export interface MathText {
 /** Which spans of the line are math: math spans, and text-font glue between or right after them. */
 function mathMask(spans: TextSpan[], isMath: (s: TextSpan) => boolean): boolean[] {
   const m = spans.map(isMath);
+  // Computer Modern's small upright sizes count as math for the scripts they set (math/detect.ts),
+  // but a run in the very font and size of its line's prose is that prose: a footnote in cmr8
+  // goes on past a word in another font ("… corresponds to IEEEconf v1.4, dated 2009/04/05.").
+  spans.forEach((s, i) => {
+    if (!m[i] || !SMALL_CM_RE.test(s.fontName.replace(/^[A-Z]{6}\+/, ''))) return;
+    const prose = spans.some(
+      (o, k) =>
+        !m[k] && o.fontName === s.fontName && Math.abs(o.fontSize - s.fontSize) < 0.1 && /\p{L}{3,}/u.test(o.text),
+    );
+    if (prose) m[i] = false;
+  });
   const close = (a: TextSpan, b: TextSpan) => b.bbox.x0 - a.bbox.x1 < Math.max(a.fontSize, b.fontSize) * 0.4;
   for (let i = 0; i < spans.length; i++) {
     if (m[i]) continue;
