@@ -83,9 +83,10 @@ const TX_MATH_FONT_RE = /^n?(tx|px)(mi|sy|ex)/i;
 /**
  * Digits and operators only. pdf.js calls a font subset monospace when its glyphs share one
  * width: a subset of digits, or CMR10's `+` and `=`, is "monospace" without being code, and the
- * `+1=0` of a formula must not fall out of it as a code block.
+ * `+1=0` of a formula must not fall out of it as a code block; nor a CMSY subset holding only the
+ * product's "·" (mathptmx's "s(n) · w(n)").
  */
-const NEUTRAL_RE = /^[\s0-9+\-=()[\].,/<>|!:;]+$/;
+const NEUTRAL_RE = /^[\s0-9+\-=()[\].,/<>|!:;·⋅×]+$/;
 
 const BULLET_RE = /^[•◦▪■□●○\-–—*·\uf0b7\uf0a7]$/u;
 

@@ -11,7 +11,7 @@ import { composeAccents, normalizeSpanText } from '../lines/normalize';
 import { spansToGlyphs } from './glyphs';
 import { buildLatex } from './build';
 import { safeLatex } from './validate';
-import { FUNCTIONS } from './symbols';
+import { FUNCTIONS, MATH_FONT_RE } from './symbols';
 
 const OPEN = '\uE100';
 const CLOSE = '\uE101';
@@ -40,6 +40,18 @@ function mathMask(spans: TextSpan[], isMath: (s: TextSpan) => boolean): boolean[
         !m[k] && o.fontName === s.fontName && Math.abs(o.fontSize - s.fontSize) < 0.1 && /\p{L}{3,}/u.test(o.text),
     );
     if (prose) m[i] = false;
+  });
+  // A letter in the text's italic set tight against an upright word's letters is part of that
+  // word (a name's initials picked out: "*m*ulti-*o*bject *r*ectified"), not a variable.
+  const first = [...m];
+  spans.forEach((s, i) => {
+    if (!first[i] || MATH_FONT_RE.test(s.fontName.replace(/^[A-Z]{6}\+/, '')) || !/^\s*\p{L}+$/u.test(s.text)) return;
+    const tight = (a: TextSpan, b: TextSpan) => b.bbox.x0 - a.bbox.x1 < 0.1 * Math.min(a.fontSize, b.fontSize);
+    const prev = spans[i - 1];
+    const next = spans[i + 1];
+    const before = prev && !first[i - 1] && /\p{L}$/u.test(prev.text) && tight(prev, s);
+    const after = next && !first[i + 1] && /^\p{L}/u.test(next.text) && tight(s, next);
+    if (before || after) m[i] = false;
   });
   const close = (a: TextSpan, b: TextSpan) => b.bbox.x0 - a.bbox.x1 < Math.max(a.fontSize, b.fontSize) * 0.4;
   for (let i = 0; i < spans.length; i++) {
