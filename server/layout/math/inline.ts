@@ -41,12 +41,15 @@ function mathMask(spans: TextSpan[], isMath: (s: TextSpan) => boolean): boolean[
     );
     if (prose) m[i] = false;
   });
-  // A letter in the text's italic set tight against an upright word's letters is part of that
-  // word (a name's initials picked out: "*m*ulti-*o*bject *r*ectified"), not a variable.
+  // A letter in the text's italic set tight against an upright word's letters, at its size, is part
+  // of that word (a name's initials picked out: "*m*ulti-*o*bject *r*ectified"), not a variable.
   const first = [...m];
   spans.forEach((s, i) => {
     if (!first[i] || MATH_FONT_RE.test(s.fontName.replace(/^[A-Z]{6}\+/, '')) || !/^\s*\p{L}+$/u.test(s.text)) return;
-    const tight = (a: TextSpan, b: TextSpan) => b.bbox.x0 - a.bbox.x1 < 0.1 * Math.min(a.fontSize, b.fontSize);
+    // Tight and of one size: a subscript ("D" + "func" in cmr7) is smaller than its base.
+    const tight = (a: TextSpan, b: TextSpan) =>
+      b.bbox.x0 - a.bbox.x1 < 0.1 * Math.min(a.fontSize, b.fontSize) &&
+      Math.abs(a.fontSize - b.fontSize) < 0.1 * Math.max(a.fontSize, b.fontSize);
     const prev = spans[i - 1];
     const next = spans[i + 1];
     const before = prev && !first[i - 1] && /\p{L}$/u.test(prev.text) && tight(prev, s);
