@@ -30,11 +30,15 @@ export interface MathText {
 /** Which spans of the line are math: math spans, and text-font glue between or right after them. */
 function mathMask(spans: TextSpan[], isMath: (s: TextSpan) => boolean): boolean[] {
   const m = spans.map(isMath);
-  // Computer Modern's small upright sizes count as math for the scripts they set (math/detect.ts),
-  // but a run in the very font and size of its line's prose is that prose: a footnote in cmr8
-  // goes on past a word in another font ("… corresponds to IEEEconf v1.4, dated 2009/04/05.").
+  // Computer Modern's small upright sizes count as math for the scripts they set, and a lone
+  // italic letter for the variable it names (math/detect.ts), but a run in the very font and size
+  // of its line's prose is that prose: a footnote in cmr8 goes on past a word in another font
+  // ("… corresponds to IEEEconf v1.4, dated 2009/04/05."), and the article "a" of an abstract set
+  // in italic is a word of it.
   spans.forEach((s, i) => {
-    if (!m[i] || !SMALL_CM_RE.test(s.fontName.replace(/^[A-Z]{6}\+/, ''))) return;
+    const bare = s.fontName.replace(/^[A-Z]{6}\+/, '');
+    const letters = !MATH_FONT_RE.test(bare) && /^\s*[A-Za-z]{1,2}\s*$/.test(s.text);
+    if (!m[i] || !(SMALL_CM_RE.test(bare) || letters)) return;
     const prose = spans.some(
       (o, k) =>
         !m[k] && o.fontName === s.fontName && Math.abs(o.fontSize - s.fontSize) < 0.1 && /\p{L}{3,}/u.test(o.text),
