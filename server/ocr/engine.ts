@@ -18,6 +18,7 @@ import { recognizeQuads, upsideDown, DEFAULT_BATCHING, type RecBatching } from '
 import { splitWords, type DecodedLine } from './ctc';
 import { readingOrder } from './order';
 import { cutDecoded, gutterCuts, inkColumns } from './columnGaps';
+import { inkSkew, MIN_INK_POINTS, textInk } from './skew';
 import type { Box, OcrLine, OcrResult, OcrWord, Point, RecognizeOptions, RgbaImage, Rotation } from './types';
 
 export interface EngineModels {
@@ -137,7 +138,7 @@ export class PaddleOcr {
     // The upright frame is also deskewed: on a sheet scanned 0.8° askew a column gutter drifts
     // by more than its own width down the page, and layout finds gutters by straight strips.
     const us = uprightSize(rotation, W, H);
-    const measured = skewOf(kept.map((k) => k.quad.map((p) => originalToUprightPoint(p, rotation, W, H))));
+    const measured = pageSkew(kept, img, rotation);
     const skew =
       this.tuning.deskew && Math.abs(measured) >= MIN_SKEW_DEG && Math.abs(measured) <= MAX_SKEW_DEG ? measured : 0;
     const toUpright = (p: Point): Point =>
@@ -208,6 +209,26 @@ export class PaddleOcr {
 
 type Kept = { quad: Point[]; dl: DecodedLine };
 
+/** The image's gray level at pixel i (its green channel; transparent is paper). */
+function grayOf(img: RgbaImage): (i: number) => number {
+  const d = img.data;
+  return (i) => (d[i * 4 + 3] < 128 ? 255 : d[i * 4 + 1]);
+}
+
+/**
+ * The page's skew in the upright frame: from the ink of its text lines (skew.ts), or from the
+ * line rectangles' own angles where there is too little ink to say.
+ */
+function pageSkew(kept: Kept[], img: RgbaImage, rotation: Rotation): number {
+  const W = img.width;
+  const H = img.height;
+  const quads = kept.map((k) => k.quad);
+  const toUpright = (p: Point): Point => originalToUprightPoint(p, rotation, W, H);
+  const ink = textInk(quads, W, H, grayOf(img), toUpright);
+  if (ink.xs.length < MIN_INK_POINTS) return skewOf(quads.map((q) => q.map(toUpright)));
+  return inkSkew(ink, MAX_SKEW_DEG);
+}
+
 /**
  * Lines cut where they cross a column gap of the full-resolution page (columnGaps.ts): the
  * detector, working on the page shrunk to 960 px, joins lines across a narrow gutter.
@@ -220,9 +241,7 @@ function splitAtGutters(
   toSource: (p: Point) => Point,
 ): Kept[] {
   if (kept.length < 2) return kept;
-  const d = img.data;
-  const gray = (i: number) => (d[i * 4 + 3] < 128 ? 255 : d[i * 4 + 1]);
-  const ink = inkColumns(us.width, us.height, toSource, img.width, img.height, gray);
+  const ink = inkColumns(us.width, us.height, toSource, img.width, img.height, grayOf(img));
   return kept.flatMap((k) => {
     const uq = k.quad.map(toUpright);
     const core = boundsOf(inkQuad(k.quad, k.dl).map(toUpright));
