@@ -439,6 +439,75 @@ async function nodesPhase(dir: string, model: string): Promise<void> {
   await cpu.release();
 }
 
+/**
+ * Is a saved WebGPU prefill reproducible from its own inputs? The pass that made positions
+ * `--past` … `--past + --rows − 1` of cache `--cache` (a prefill chunk) run again, with the same
+ * sessions Folio uses, from exactly its inputs: that cache's first `--past` positions (the earlier
+ * chunks' output, copied through unchanged) and the same prompt rows (image features
+ * `--features`); on WebGPU and on the CPU. Prints how far each new run's cache rows and logits are
+ * from the saved ones and from each other.
+ */
+async function replayPhase(dir: string, model: string): Promise<void> {
+  const name = arg('cache', 'gg');
+  const past = Number(arg('past', '334'));
+  const S = Number(arg('rows', '334'));
+  const { snap } = loadCache(dir, name);
+  const P = snap.mask[0].length;
+  const cut = (from: number, to: number): Snapshot => ({
+    mask: [new Array(to - from).fill(1)],
+    kv: snap.kv.map((pair) =>
+      pair.map((t) => {
+        const [b, heads, , D] = t.dims;
+        const d = new Float32Array(heads * (to - from) * D);
+        for (let h = 0; h < heads; h++)
+          d.set(t.data.subarray((h * P + from) * D, (h * P + to) * D), h * (to - from) * D);
+        return { dims: [b, heads, to - from, D], data: d };
+      }),
+    ),
+  });
+  const saved = cut(past, past + S);
+  const feats = loadFloats(join(dir, `features-${arg('features', 'webgpu')}.bin`));
+  const runs: { provider: string; rows: Snapshot; logits: Float32Array[] }[] = [];
+  for (const provider of ['webgpu', 'cpu', 'webgpu']) {
+    const m = await VlmModel.load({ modelsDir: model, providers: [provider], threads: 1 });
+    const pre = await preprocessImage(await pageImage(), m.config.preprocess);
+    const ids = m.promptIds(pre, PAGE_INSTRUCTION);
+    const s = m.newSession();
+    const embeds = (await m.promptEmbeds(s, ids, feats)).slice(past * m.hidden, (past + S) * m.hidden);
+    // The cache's first `past` positions and a mask over them and the new rows, as prefill sets
+    // it before a chunk's run.
+    s.restoreCache({ ...cut(0, past), mask: [new Array(past + S).fill(1)] });
+    const t = performance.now();
+    // DecoderSession's own pass (as prefill runs a chunk), positions from the cache length.
+    const run = (s as unknown as { run: (e: Float32Array, pos: number[], k: number) => Promise<Float32Array[][]> }).run;
+    const logits = (await run.call(s, embeds, [], S))[0].map((l) => l.slice());
+    const after = s.snapshotCache();
+    s.dispose();
+    const rows: Snapshot = {
+      mask: [new Array(S).fill(1)],
+      kv: after.kv.map((pair) =>
+        pair.map((t) => {
+          const [b, heads, T, D] = t.dims;
+          const d = new Float32Array(heads * S * D);
+          for (let h = 0; h < heads; h++) d.set(t.data.subarray((h * T + past) * D, (h * T + past + S) * D), h * S * D);
+          return { dims: [b, heads, S, D], data: d };
+        }),
+      ),
+    };
+    const dCache = Math.max(...rows.kv.flatMap((pair, l) => pair.map((t, kv) => maxAbs(t.data, saved.kv[l][kv].data))));
+    console.log(
+      `${provider}: the pass ${(performance.now() - t).toFixed(0)} ms; its cache rows vs the saved ${name} rows: ${dCache.toExponential(3)}`,
+    );
+    runs.push({ provider, rows, logits });
+    await m.release();
+  }
+  const cmp = (x: (typeof runs)[number], y: (typeof runs)[number]) =>
+    `cache ${Math.max(...x.rows.kv.flatMap((pair, l) => pair.map((t, kv) => maxAbs(t.data, y.rows.kv[l][kv].data)))).toExponential(3)}, logits ${Math.max(...x.logits.map((l, i) => maxAbs(l, y.logits[i]))).toExponential(3)}`;
+  console.log(
+    `webgpu run 1 vs cpu: ${cmp(runs[0], runs[1])}; webgpu run 2 vs cpu: ${cmp(runs[2], runs[1])}; webgpu run 1 vs run 2: ${cmp(runs[0], runs[2])}`,
+  );
+}
+
 async function main(): Promise<void> {
   const phase = process.argv[2];
   const dir = arg('dir', '');
@@ -452,6 +521,7 @@ async function main(): Promise<void> {
     else if (phase === 'repeat') await repeatPhase(dir, model);
     else if (phase === 'chunks') await chunksPhase(dir, model);
     else if (phase === 'nodes') await nodesPhase(dir, model);
+    else if (phase === 'replay') await replayPhase(dir, model);
     else throw new Error(`phase must be prefill, verify or repeat, not ${phase}`);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
