@@ -55,11 +55,16 @@ export function stripInline(s: string): string {
   t = t.replace(/(^|[^\p{L}\p{N}\\])[*_]([^\s*_](?:[^*_]*[^\s*_])?)[*_](?=[^\p{L}\p{N}]|$)/gu, '$1$2');
   t = t.replace(/\$\$?([^$]+)\$\$?/g, '$1');
   t = t.replace(/\\([!-/:-@[-`{-~])/g, '$1');
-  t = t
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"');
+  // One pass, so `&amp;#124;` stays the text `&#124;`. Numeric references render as their
+  // character: Docling writes a pipe in a cell as `&#124;`, Folio as `\|`; both show "|".
+  t = t.replace(/&(nbsp|amp|lt|gt|quot|#\d{1,7}|#[xX][0-9a-fA-F]{1,6});/g, (m, e: string) => {
+    const named = NAMED[e];
+    if (named !== undefined) return named;
+    if (e[0] !== '#') return m;
+    const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+  });
   return t;
 }
+
+const NAMED: Record<string, string> = { nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"' };

@@ -7,6 +7,7 @@
  * backend: nothing in it is run or fetched, a comment is dropped.
  */
 import { Lexer, type Token, type Tokens } from 'marked';
+import { parseFragment } from 'parse5';
 import { readHtml } from '../html/html';
 import type { DocItem, OtslCell } from '../model/items';
 import { tidy } from './text';
@@ -39,13 +40,17 @@ function inlineText(tokens: Token[] | undefined, fallback = ''): string {
   return decodeEntities(s);
 }
 
+/**
+ * Character references left in inline text, each read once (`&amp;lt;` is the text `&lt;`).
+ * CommonMark takes every HTML5 named reference with its semicolon (`&vert;`, `&copy;`), so the
+ * name is looked up by parse5, the HTML parser Folio already has, in its own table; an unknown
+ * name stays as written. marked has already read the numeric ones.
+ */
 function decodeEntities(s: string): string {
-  return s
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&');
+  return s.replace(/&(?:[A-Za-z][A-Za-z0-9]{1,31}|#\d{1,7}|#[xX][0-9a-fA-F]{1,6});/g, (ref) => {
+    const node = parseFragment(ref).childNodes[0];
+    return node && node.nodeName === '#text' && 'value' in node ? node.value : ref;
+  });
 }
 
 function listItems(l: Tokens.List, out: DocItem[], depth: number): void {

@@ -18,6 +18,15 @@ test('stripInline: emphasis, links, images, code, escapes, math', () => {
   assert.equal(stripInline('snake_case_name stays'), 'snake_case_name stays');
 });
 
+test('stripInline: entities render as their characters, once (a pipe as Docling and as Folio write it)', () => {
+  // Docling's pipe table writes a cell's "|" as `&#124;`, Folio's as `\|`: a reader sees the same.
+  assert.equal(stripInline('Dominguez&#124;Mcmillan'), stripInline('Dominguez\\|Mcmillan'));
+  assert.equal(stripInline('Dominguez&#124;Mcmillan'), 'Dominguez|Mcmillan');
+  assert.equal(stripInline('&#x7C; &lt;b&gt; &amp; &quot;q&quot;'), '| <b> & "q"');
+  // `&amp;lt;` is the text "&lt;", not "<"; an out-of-range reference stays as written.
+  assert.equal(stripInline('&amp;lt; &amp;#124; &#0; &#9999999;'), '&lt; &#124; &#0; &#9999999;');
+});
+
 test('parseMarkdown: headings, nested lists, code, formula, pictures, paragraphs', () => {
   const md = [
     '# Title',

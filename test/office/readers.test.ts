@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/corpus';
 import { readStructured, structuredFormatOf } from '../../server/office';
@@ -211,4 +212,21 @@ test('CSV: the delimiter is found (semicolon, tab, pipe) and a quoted comma stay
 test('Markdown through the document model: headings and nested lists', () => {
   assert.ok(items(docling('md', 'mixed.md')).some((i) => i.cls === 'title' || i.cls === 'section_header'));
   assert.ok(items(docling('md', 'nested.md')).some((i) => i.cls === 'list_item' && (i.level ?? 0) >= 1));
+});
+
+test('Markdown: every HTML5 named character reference is read once, as CommonMark does (`&vert;` is a pipe)', () => {
+  const its = items(docling('md', 'escaped_characters.md'));
+  const table = its.find((i) => i.cls === 'table')!.table!;
+  const pipe = table.find((r) => r[0]?.text === 'Pipe')!;
+  // `&#124; &vert; &#x7C;`: three spellings of "|" (Docling's ground truth: `&#124; &#124; &#124;`).
+  assert.equal(pipe[1]!.text, '| | |');
+  const dir = mkdtempSync(join(tmpdir(), 'folio-md-'));
+  try {
+    const file = join(dir, 'refs.md');
+    writeFileSync(file, 'a &copy; b &notin; c &amp;lt; d &nosuchname; e &vert\n');
+    const para = items(file).find((i) => i.cls === 'text')!;
+    assert.equal(para.text, 'a © b ∉ c &lt; d &nosuchname; e &vert');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
