@@ -45,10 +45,12 @@ export const GPU_DEFAULTS: SpecDefaults = { mode: 'page', K: 32, maxChains: 8, v
 /**
  * WebGPU: greedy (`auto` = off). On SwiftShader a 9-row verification pass over a cache WebGPU had
  * prefilled itself once disagreed with one-token steps by up to 0.34 in a logit (top-2 margin
- * 0.022, so `page` wrote another token at position 11). Isolated since (docs/vlm.md "WebGPU"): no
- * attention operator is off at those shapes, many-row and one-row passes agree on WebGPU (≤ 7e-6,
- * real cache), and `page`/`hsd` from a CPU-prefilled cache write greedy's tokens (CI) — but the
- * WebGPU-prefilled case is not reproduced nor explained, so `page` and `hsd` asked for by name run
+ * 0.022, so `page` wrote another token at position 11). Replayed from a saved WebGPU-prefilled
+ * cache (docs/vlm.md "WebGPU"), the same passes agree (≤ 4.4e-6, no flip); that run's prefill had
+ * one pass with scattered wrong rows (up to 2.3 in a logit) that a rerun from the same inputs does
+ * not repeat: a transient fault of the WebGPU stack on SwiftShader, which strikes greedy passes as
+ * well. Speculation's passes score as greedy's on WebGPU and `page`/`hsd` write greedy's tokens
+ * (CI), but with no GPU machine to show it on real hardware `page` and `hsd` asked for by name run
  * greedy too (`specModeFor`), and greedy keeps its cache on the GPU (`deviceCache`).
  */
 export const WEBGPU_DEFAULTS: SpecDefaults = { ...GPU_DEFAULTS, mode: 'ar' };
@@ -63,10 +65,10 @@ export type SpeculationSetting = 'auto' | 'off' | 'page' | 'hsd';
 export const SPECULATION_SETTINGS: readonly SpeculationSetting[] = ['auto', 'off', 'page', 'hsd'];
 
 /**
- * The mode a setting runs on a provider (`ar` for off). WebGPU always decodes greedily: one
- * WebGPU-prefilled case of a many-row pass disagreeing with one-token steps is not explained
- * (WEBGPU_DEFAULTS), so speculation there could change the output, which it must never do
- * (ARCHITECTURE.md); the VLM worker's WebGPU decoder keeps the cache on the GPU, which only
+ * The mode a setting runs on a provider (`ar` for off). WebGPU always decodes greedily: its
+ * verification passes agree with one-token steps, but the only WebGPU device measured
+ * (SwiftShader) has given transient wrong passes (WEBGPU_DEFAULTS), so speculation on WebGPU waits
+ * for a check on a real GPU; the VLM worker's WebGPU decoder keeps the cache on the GPU, which only
  * greedy decoding can use.
  */
 export function specModeFor(setting: SpeculationSetting | undefined, provider: string): SpecMode {

@@ -339,6 +339,33 @@ export class DecoderSession {
     this.lastStep = undefined;
   }
 
+  /**
+   * For experiments: a copy of the cache (every layer's key and value as float32, with their
+   * dims) and the mask, so a cache built once (a page prompt prefilled on one provider: minutes on
+   * SwiftShader) can be saved and loaded into sessions on any provider (`restoreCache`).
+   */
+  snapshotCache(): { mask: number[][]; kv: { dims: number[]; data: Float32Array }[][] } {
+    if (this.cacheOnDevice) throw new Error('snapshotCache: the decoder cache is on the GPU');
+    return {
+      mask: this.mask.map((m) => m.slice()),
+      kv: this.kv.map((pair) => pair.map((t) => ({ dims: [...t.dims], data: asFloat32(t).slice() }))),
+    };
+  }
+
+  /** Replaces the cache with a `snapshotCache()` (converted to the decoder's element type). */
+  restoreCache(snap: { mask: number[][]; kv: { dims: number[]; data: Float32Array }[][] }): void {
+    if (snap.kv.length !== this.model.shape.layers)
+      throw new Error(`restoreCache: ${snap.kv.length} layers given, the decoder has ${this.model.shape.layers}`);
+    this.releaseDeviceCache(this.kv);
+    this.kv = snap.kv.map((pair) =>
+      pair.map((p) =>
+        this.kvTensor(this.io.kvType === 'float16' ? floatData(p.data, 'float16') : p.data.slice(), p.dims),
+      ),
+    );
+    this.mask = snap.mask.map((m) => m.slice());
+    this.lastStep = undefined;
+  }
+
   /** Drops the cache (GPU buffers freed now, not when collected). */
   dispose(): void {
     this.releaseDeviceCache(this.kv);

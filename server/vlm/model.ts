@@ -15,7 +15,13 @@ import { DecoderSession, describeDecoder, REQUIRED_DECODER_INPUTS, type DecoderI
 import { greedyGenerate, type StopReason } from './generate';
 import { CancelledError } from '../errors';
 import type { LoopGuardOptions } from '../util/loopGuard';
-import { imagePromptString, preprocessImage, type ImageInput, type PreprocessedImage } from './preprocess';
+import {
+  imagePromptString,
+  preprocessImage,
+  releaseTiles,
+  type ImageInput,
+  type PreprocessedImage,
+} from './preprocess';
 import { chatPrompt } from './prompt';
 import { Tokenizer } from './tokenizer';
 
@@ -279,10 +285,17 @@ export class VlmModel {
     let t = performance.now();
     const pre = await preprocessImage(r.image, this.config.preprocess, r.crop);
     timings.preprocessMs += performance.now() - t;
-    check();
-    t = performance.now();
-    const features = await this.encodeImage(pre);
-    timings.visionMs += performance.now() - t;
+    let features: Float32Array;
+    try {
+      check();
+      t = performance.now();
+      features = await this.encodeImage(pre);
+      timings.visionMs += performance.now() - t;
+    } finally {
+      // Every vision `run` over the tiles has resolved (onnxruntime-node 1.30 runs synchronously
+      // inside `run`'s callback and keeps no input afterwards): their buffer serves a later page.
+      releaseTiles(pre);
+    }
     const ids = this.promptIds(pre, r.instruction, r.prior);
     timings.promptTokens += ids.length;
     return { ids, features };

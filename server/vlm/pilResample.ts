@@ -328,7 +328,8 @@ export interface TileWindow {
  * `pilResizeChain`, then T × T tiles cut from its images as float32 planes, channels first:
  * each byte through its channel's table (`lut`: 3 × 256 values, red, green, blue). Returns
  * [tiles, 3, T, T]. The tiles are written inside the WebAssembly module's memory, so only the
- * result leaves it.
+ * result leaves it. `out`, when given, receives them (every value of it is written: a recycled
+ * buffer's old values never show through); else a new array.
  */
 export function pilResizeTiles(
   src: RgbImage,
@@ -338,11 +339,13 @@ export function pilResizeTiles(
   T: number,
   lut: Float32Array,
   kernel: ResampleKernel = defaultResampleKernel(),
+  out: Float32Array = new Float32Array(tiles.length * 3 * T * T),
 ): Float32Array {
   if (lut.length !== 768) throw new Error(`pilResizeTiles: a table of ${lut.length} values, not 3 × 256`);
-  const steps = planSteps(src, sizes, filter);
   const TT = T * T;
-  const out = new Float32Array(tiles.length * 3 * TT);
+  if (out.length !== tiles.length * 3 * TT)
+    throw new Error(`pilResizeTiles: an output of ${out.length} values for ${tiles.length} tiles of ${T}`);
+  const steps = planSteps(src, sizes, filter);
   let k = filter === 'nearest' || kernel === 'js' ? null : wasmKernels();
   let placed: ReturnType<typeof chainWasm> | undefined;
   try {

@@ -17,13 +17,16 @@
  * (`pilResizeChain`), raw RGB and opaque RGBA pixels skip the image library, and the tiles are
  * written through per-channel lookup tables. The VLM worker also computes the next page's tiles
  * ahead, on another thread, while the current page decodes (preprocessAhead.ts): `preprocessImage`
- * takes such a result when one was started for the same image.
+ * takes such a result when one was started for the same image. The tiles are written into a
+ * recycled buffer when the consumer gave one back (`releaseTiles`, tilePool.ts): a fresh 53 MB
+ * buffer cost more than the resize.
  */
 import sharp from 'sharp';
 import { type BBox, FolioErrorCodes } from '../../common/protocol';
 import { FolioError } from '../errors';
 import type { VlmConfig } from './config';
 import { pilResizeTiles, type PilFilter, type ResampleKernel, type RgbImage, type TileWindow } from './pilResample';
+import { releaseTileBuffer, threadTilePool, type TileBufferPool } from './tilePool';
 
 export type ImageInput =
   { path: string } | { data: Uint8ClampedArray | Uint8Array; width: number; height: number; channels?: 3 | 4 };
@@ -42,8 +45,21 @@ export interface TileGrid {
 export interface PreprocessedImage {
   grid: TileGrid;
   tileSize: number;
-  /** [images, 3, tile, tile], normalized. */
+  /**
+   * [images, 3, tile, tile], normalized. Possibly a view of a larger recycled buffer (its
+   * `byteOffset` is 0, its `length` exact): read it through the view.
+   */
   pixelValues: Float32Array;
+}
+
+/**
+ * Gives the tiles' buffer back for later pages once nothing reads them any more (the vision
+ * encoder's runs over them resolved): to the preprocessing thread when they came from there, else
+ * to this thread's pool. `pre.pixelValues` is detached (reads as empty) from then on. Optional: a
+ * result never released is collected as any array.
+ */
+export function releaseTiles(pre: PreprocessedImage): void {
+  releaseTileBuffer(pre.pixelValues.buffer);
 }
 
 /** transformers' `_resize_output_size_rescale_to_max_len`: longest edge = maxLen, the other side even. */
@@ -236,12 +252,16 @@ export async function preprocessImage(
   return early ?? preprocessHere(image, pre, crop);
 }
 
-/** Steps 1–4 on this thread; `kernel` picks the resampling kernel (tests and the benchmark). */
+/**
+ * Steps 1–4 on this thread; `kernel` picks the resampling kernel and `pool` where the tiles'
+ * buffer comes from (tests and the benchmark: an empty pool gives a fresh buffer).
+ */
 export async function preprocessHere(
   image: ImageInput,
   pre: VlmConfig['preprocess'],
   crop?: Crop,
   kernel?: ResampleKernel,
+  pool: TileBufferPool = threadTilePool,
 ): Promise<PreprocessedImage> {
   const src = await openImage(image, crop);
   const grid = tileGrid(src.width, src.height, pre);
@@ -254,13 +274,16 @@ export async function preprocessHere(
   let pixelValues: Float32Array;
   if (grid.rows === 0) {
     const last = pre.splitting ? grid.padded : { width: T, height: T };
-    pixelValues = pilResizeTiles(src, [grid.resized, last], filter, [{ image: 1, x0: 0, y0: 0 }], T, lut, kernel);
+    const out = pool.acquire(3 * T * T);
+    pixelValues = pilResizeTiles(src, [grid.resized, last], filter, [{ image: 1, x0: 0, y0: 0 }], T, lut, kernel, out);
   } else {
     // Tiles row-major from step 2's image, then the global image (step 3, from step 2's).
     const tiles: TileWindow[] = [];
     for (let r = 0; r < grid.rows; r++)
       for (let c = 0; c < grid.cols; c++) tiles.push({ image: 1, x0: c * T, y0: r * T });
     tiles.push({ image: 2, x0: 0, y0: 0 });
+    // A buffer given back by an earlier page's consumer when one fits; every value is written.
+    const out = pool.acquire(tiles.length * 3 * T * T);
     pixelValues = pilResizeTiles(
       src,
       [grid.resized, grid.padded, { width: T, height: T }],
@@ -269,6 +292,7 @@ export async function preprocessHere(
       T,
       lut,
       kernel,
+      out,
     );
   }
   return { grid, tileSize: T, pixelValues };

@@ -10,23 +10,43 @@
  * `keep` results are held (each is [tiles, 3, 512, 512] float32: ~53 MB for 17 tiles); older ones
  * are dropped. A thread that fails to start or crashes turns the look-ahead off, quietly: the
  * pages are then preprocessed where they decode, as before.
+ *
+ * Buffers go round: the tiles come with their buffer transferred (the thread keeps no view of it);
+ * once the vision encoder has read them, `releaseTiles` sends the buffer back, transferred again
+ * (this thread's views are detached), into the thread's pool (tilePool.ts) for a later page; a
+ * dropped result's buffer goes back the same way. So a document's pages reuse two or three
+ * buffers instead of touching ~53 MB of fresh memory each.
  */
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { VlmConfig } from './config';
-import type { ImageInput, PreprocessedImage, PreprocessSource } from './preprocess';
+import { releaseTiles, type ImageInput, type PreprocessedImage, type PreprocessSource } from './preprocess';
+import { sendBackTo, threadTilePool } from './tilePool';
 
 /** A job for the preprocessing thread. */
 export interface PreprocessJob {
+  type: 'job';
   id: number;
   path: string;
   pre: VlmConfig['preprocess'];
 }
 
-/** Its answer: the tiles (their buffer transferred, not copied), or why there are none. */
+/** A tile buffer given back (transferred) for the thread's pool. */
+export interface PreprocessRecycle {
+  type: 'recycle';
+  buffer: ArrayBuffer;
+}
+
+export type ToPreprocessThread = PreprocessJob | PreprocessRecycle;
+
+/**
+ * Its answer: the tiles (their buffer transferred, not copied; `recycled` when it is a buffer
+ * given back earlier), or why there are none.
+ */
 export type PreprocessReply =
-  { id: number; ok: true; result: PreprocessedImage; ms: number } | { id: number; ok: false; message: string };
+  | { id: number; ok: true; result: PreprocessedImage; ms: number; recycled: boolean }
+  | { id: number; ok: false; message: string };
 
 /** dist/preprocessWorker.js beside this bundle, or in the nearest dist/ above it. */
 export function findPreprocessWorker(): string | undefined {
@@ -56,9 +76,12 @@ export class PreprocessAhead implements PreprocessSource {
   private nextId = 1;
   /** Started results by request key, oldest first. */
   private readonly started = new Map<string, Promise<PreprocessedImage | undefined>>();
-  private readonly waiting = new Map<number, (r: PreprocessedImage | undefined, ms?: number) => void>();
-  /** Milliseconds each started request took on the thread, by request key (for the log line). */
-  private readonly threadMs = new Map<Promise<PreprocessedImage | undefined>, number>();
+  private readonly waiting = new Map<
+    number,
+    (r: PreprocessedImage | undefined, done?: { ms: number; recycled: boolean }) => void
+  >();
+  /** What each started request took on the thread, by its result (for the log line). */
+  private readonly threadMs = new WeakMap<Promise<PreprocessedImage | undefined>, { ms: number; recycled: boolean }>();
 
   constructor(
     private readonly workerPath: string | undefined = findPreprocessWorker(),
@@ -74,20 +97,22 @@ export class PreprocessAhead implements PreprocessSource {
     if (!worker) return;
     const id = this.nextId++;
     const result = new Promise<PreprocessedImage | undefined>((resolve) =>
-      this.waiting.set(id, (r, ms?: number) => {
-        // Kept only while the result is still waiting to be taken (not dropped).
-        if (r && ms !== undefined && [...this.started.values()].includes(result)) this.threadMs.set(result, ms);
+      this.waiting.set(id, (r, done) => {
+        // Also when `take` already has the promise (the page started before its tiles were ready).
+        if (r && done) this.threadMs.set(result, done);
         resolve(r);
       }),
     );
     this.started.set(key, result);
-    // The oldest result nobody took is dropped (a page the orchestrator skipped or cancelled).
-    for (const k of this.started.keys()) {
+    // The oldest result nobody took is dropped (a page the orchestrator skipped or cancelled);
+    // its buffer goes back to the thread's pool once it arrives.
+    for (const [k, dropped] of this.started) {
       if (this.started.size <= this.keep) break;
       this.started.delete(k);
+      void dropped.then((r) => r && releaseTiles(r));
     }
     worker.ref();
-    worker.postMessage({ id, path: image.path, pre } satisfies PreprocessJob);
+    worker.postMessage({ type: 'job', id, path: image.path, pre } satisfies PreprocessJob);
   }
 
   take(
@@ -101,14 +126,26 @@ export class PreprocessAhead implements PreprocessSource {
     if (!key || !found || !('path' in image)) return undefined;
     this.started.delete(key);
     return found.then((r) => {
-      const ms = this.threadMs.get(found);
+      const done = this.threadMs.get(found);
       this.threadMs.delete(found);
       if (r)
         this.log?.(
-          `VLM: ${basename(image.path)}: tiles computed ahead on the preprocessing thread (${ms?.toFixed(0)} ms there)`,
+          `VLM: ${basename(image.path)}: tiles computed ahead on the preprocessing thread (${done?.ms.toFixed(0)} ms there${done?.recycled ? ', into a recycled buffer' : ''})`,
         );
       return r;
     });
+  }
+
+  /** Results the thread wrote into a buffer given back earlier (not fresh memory). */
+  get recycled(): number {
+    return this.recycledCount;
+  }
+  private recycledCount = 0;
+
+  /** A released tile buffer: back to the thread's pool (transferred), or this thread's when it is gone. */
+  private giveBack(buffer: ArrayBuffer): void {
+    if (this.worker) this.worker.postMessage({ type: 'recycle', buffer } satisfies PreprocessRecycle, [buffer]);
+    else threadTilePool.release(buffer);
   }
 
   /** Stops the thread; whatever was started resolves to nothing. */
@@ -124,7 +161,6 @@ export class PreprocessAhead implements PreprocessSource {
     for (const resolve of this.waiting.values()) resolve(undefined);
     this.waiting.clear();
     this.started.clear();
-    this.threadMs.clear();
   }
 
   private thread(): Worker | undefined {
@@ -140,8 +176,12 @@ export class PreprocessAhead implements PreprocessSource {
     w.on('message', (m: PreprocessReply) => {
       const resolve = this.waiting.get(m.id);
       this.waiting.delete(m.id);
+      if (m.ok) {
+        this.recycledCount += m.recycled ? 1 : 0;
+        sendBackTo(m.result.pixelValues.buffer as ArrayBuffer, (buffer) => this.giveBack(buffer));
+      }
       // A page the thread could not read is read again where it decodes, which reports the error.
-      resolve?.(m.ok ? m.result : undefined, m.ok ? m.ms : undefined);
+      resolve?.(m.ok ? m.result : undefined, m.ok ? { ms: m.ms, recycled: m.recycled } : undefined);
       if (this.waiting.size === 0) w.unref();
     });
     const stop = (why: string) => {

@@ -275,22 +275,25 @@ test(
 );
 
 test(
-  'bench:preprocess --quick prints new against old per page, the target line and the overlap table',
+  'bench:preprocess --quick prints new (fresh and recycled buffers) against old per page, the target line and the overlap table',
   { timeout: 960_000 },
   () => {
     const out = ok('bench/preprocess.main.js', ['--quick']);
     has(out, /== 1\. preprocessing per page, medians of 2 /, 'the per-page table title');
+    has(out, new RegExp(`\\nreference crop_twocol-1 +13(?: +${NUM}){9}\\n`), "a reference image's row");
     has(
       out,
-      new RegExp(`\\nreference crop_twocol-1 +13 +${NUM} +${NUM} +${NUM} +${NUM} +${NUM} +${NUM} +${NUM}`),
-      "a reference image's row",
-    );
-    has(
-      out,
-      new RegExp(`all pages: old ${NUM} ms \\(${NUM} ms CPU\\), new ${NUM} ms \\(${NUM} ms CPU\\) per page`),
+      new RegExp(`\\nnew, recycled buffer \\(product\\) +${NUM} +${NUM}–${NUM} +${NUM} +${NUM}–${NUM} +${NUM} +${NUM}`),
       'the summary',
     );
-    has(out, /target ≤ 300 ms per page: (met|NOT met) in wall time, (met|NOT met) in CPU time/, 'the target line');
+    has(out, new RegExp(`recycled buffers: ${NUM} of ${NUM} results written into a released buffer`), 'the pool count');
+    has(
+      out,
+      new RegExp(
+        `TARGET ≤ 300 ms per page \\(new, recycled buffer\\): wall ${NUM} ms (MET|NOT met), CPU ${NUM} ms (MET|NOT met)`,
+      ),
+      'the target line',
+    );
     has(out, new RegExp(`\\nahead, on its thread +${NUM} +${NUM}`), 'the overlap row');
   },
 );

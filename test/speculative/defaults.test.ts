@@ -83,7 +83,7 @@ test('hsd with Stage 1 unbatched (CPU default) writes what batched hsd and ar wr
   assert.ok(single.stats.stage1Passes >= batched.stats.stage1Passes);
 });
 
-test('WebGPU decodes greedily whatever the setting (its many-row passes disagreed with its steps: docs/vlm.md "WebGPU")', () => {
+test('WebGPU decodes greedily whatever the setting (speculation there waits for a check on real GPU hardware: docs/vlm.md "WebGPU")', () => {
   assert.equal(specModeFor('auto', 'webgpu'), 'ar');
   assert.equal(specModeFor(undefined, 'webgpu'), 'ar');
   assert.equal(specModeFor('page', 'webgpu'), 'ar');

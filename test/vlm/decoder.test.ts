@@ -122,3 +122,22 @@ test('draft chains: forked rows, ragged step, keepPath keeps the accepted KV onl
   await ref2.prefill([row]);
   assert.ok(maxDiff(again, (await ref2.step([[7, 10]]))[0][1]) < 1e-4);
 });
+
+test('a cache snapshot restored into another session steps to the same logits (the WebGPU replay bench)', async () => {
+  const row = await promptRow(5, 300, 200, 'Convert table to OTSL.');
+  const s = model.newSession();
+  await s.prefill([row]);
+  const snap = s.snapshotCache();
+  const [[a]] = await s.step([[42]]);
+  const r = model.newSession();
+  r.restoreCache(snap);
+  assert.equal(r.length, snap.mask[0].length);
+  const [[b]] = await r.step([[42]]);
+  assert.equal(maxDiff(a, b), 0, 'bit-identical from the same cache');
+  // The snapshot is a copy: stepping `s` further did not change it.
+  const again = model.newSession();
+  again.restoreCache(snap);
+  const [[c]] = await again.step([[42]]);
+  assert.equal(maxDiff(a, c), 0);
+  assert.throws(() => again.restoreCache({ mask: snap.mask, kv: snap.kv.slice(1) }), /layers given/);
+});

@@ -6,7 +6,7 @@
  * without the thread's file the look-ahead is off and pages are preprocessed as before. Also the
  * raw-pixel fast path (no image library) gives what the image library gives. And through the VLM
  * worker: `prefetch` of the next page makes its tiles come from the look-ahead thread, with the
- * same page output.
+ * same page output, and a page's tile buffer goes back to that thread for a later page.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -177,9 +177,17 @@ test('through the VLM worker: the next page prefetched while one converts comes 
     const b = await vlm.convertPage(job(pageB));
     assert.equal(a.doctags, PAGE_SCRIPT_DOCTAGS);
     assert.equal(b.doctags, PAGE_SCRIPT_DOCTAGS);
-    const hits = logs.filter((l) => /tiles computed ahead on the preprocessing thread/.test(l));
+    let hits = logs.filter((l) => /tiles computed ahead on the preprocessing thread/.test(l));
     assert.equal(hits.length, 1, logs.join('\n'));
     assert.match(hits[0], /^VLM: b\.png: /);
+    assert.doesNotMatch(hits[0], /recycled/, 'the thread had no buffer given back yet');
+    // Page B's buffer went back to the thread once its vision encoder ran; the next page is written into it.
+    vlm.prefetch({ path: pageA });
+    const again = await vlm.convertPage(job(pageA));
+    assert.equal(again.doctags, PAGE_SCRIPT_DOCTAGS);
+    hits = logs.filter((l) => /tiles computed ahead on the preprocessing thread/.test(l));
+    assert.equal(hits.length, 2, logs.join('\n'));
+    assert.match(hits[1], /^VLM: a\.png: .*, into a recycled buffer\)$/);
   } finally {
     await vlm.dispose();
     fx.cleanup();

@@ -127,6 +127,7 @@ export function buildLines(
     // Only recent rows can match: rows are created in y order.
     for (let k = rows.length - 1; k >= 0 && k >= rows.length - 12; k--) {
       const r = rows[k];
+      if (dropCapBeside(s, r)) continue;
       const d = Math.abs(r.cy - c);
       // Sub- and superscripts sit further off the line's middle; a smaller span may reach further.
       const small =
@@ -275,6 +276,21 @@ function takesOverMeasure(row: { size: number; spans: TextSpan[] }, s: TextSpan)
     s.bbox.x0 < opener.bbox.x0 &&
     opener.bbox.x0 - s.bbox.x1 < 1.5
   );
+}
+
+/** A drop cap is at least this many times the size of the text beside it (blocks/dropCap.ts). */
+const DROP_CAP_SIZE_RATIO = 2;
+
+/**
+ * A drop cap three lines tall has its middle level with the second line of the text beside it,
+ * and joined that row: "E Mortes, se trouve …" read before the first line "N plein marais …". A
+ * lone capital at least twice the size of a row's text (or a row that is such a capital, for the
+ * text beside it) keeps a line of its own; blocks/dropCap.ts joins it to the line it opens.
+ */
+function dropCapBeside(s: TextSpan, row: { size: number; spans: TextSpan[] }): boolean {
+  const lone = (t: TextSpan) => /^\p{Lu}$/u.test(t.text.trim());
+  if (lone(s) && s.fontSize >= DROP_CAP_SIZE_RATIO * row.size) return true;
+  return row.spans.length === 1 && lone(row.spans[0]!) && row.size >= DROP_CAP_SIZE_RATIO * s.fontSize;
 }
 
 /**

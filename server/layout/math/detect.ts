@@ -21,13 +21,14 @@ import { spansToGlyphs } from './glyphs';
 import { buildLatex } from './build';
 import { FUNCTIONS, MATH_FONT_RE, isMathChar } from './symbols';
 import { safeLatex } from './validate';
+import { isUrwItalic } from '../fontStyle';
 
-/** Font family without subset prefix and style suffix. */
+/** Font family without subset prefix and style suffix (URW's "-Regu", "-ReguItal", "-Medi" too). */
 export function fontFamily(name: string): string {
   return name
     .replace(/^[A-Z]{6}\+/, '')
     .replace(
-      /[-,](bold|italic|oblique|regular|roman|book|medium|light|semibold|bolditalic|boldoblique|it|bd|bi)\b.*$/i,
+      /[-,](bold|italic|oblique|regular|roman|book|medium|light|semibold|bolditalic|boldoblique|it|bd|bi|(regu|medi|bold|demi|book|ligh)?ital|regu|medi|demi|ligh)\b.*$/i,
       '',
     )
     .replace(/(bold|italic|oblique)+$/i, '')
@@ -82,9 +83,10 @@ const TX_MATH_FONT_RE = /^n?(tx|px)(mi|sy|ex)/i;
 /**
  * Digits and operators only. pdf.js calls a font subset monospace when its glyphs share one
  * width: a subset of digits, or CMR10's `+` and `=`, is "monospace" without being code, and the
- * `+1=0` of a formula must not fall out of it as a code block.
+ * `+1=0` of a formula must not fall out of it as a code block; nor a CMSY subset holding only the
+ * product's "·" (mathptmx's "s(n) · w(n)").
  */
-const NEUTRAL_RE = /^[\s0-9+\-=()[\].,/<>|!:;]+$/;
+const NEUTRAL_RE = /^[\s0-9+\-=()[\].,/<>|!:;·⋅×]+$/;
 
 const BULLET_RE = /^[•◦▪■□●○\-–—*·\uf0b7\uf0a7]$/u;
 
@@ -103,7 +105,8 @@ export function isMathSpan(s: TextSpan, body: string): boolean {
   // affiliations: a run of words there is prose ("Also at Physics Department, XYZ University.").
   if (/^cmr(5|6|7|8)$/i.test(bare)) return !/^[.,;:]+$/.test(t) && !isProseRun(t);
   if ([...t].some(isMathChar)) return true;
-  if (!s.italic) return false;
+  // URW's Times italic (mathptmx sets math variables in it) is italic too (fontStyle.ts).
+  if (!s.italic && !isUrwItalic(bare)) return false;
   // Variables: words of one or two letters (and function names), nothing longer.
   const words = t.split(/[\s,()=+\-−]+/).filter(Boolean);
   if (fontFamily(bare) === fontFamily(body)) {

@@ -11,13 +11,16 @@ import { composeAccents, normalizeSpanText } from '../lines/normalize';
 import { spansToGlyphs } from './glyphs';
 import { buildLatex } from './build';
 import { safeLatex } from './validate';
-import { FUNCTIONS } from './symbols';
+import { FUNCTIONS, MATH_FONT_RE } from './symbols';
 
 const OPEN = '\uE100';
 const CLOSE = '\uE101';
 
 /** Digits, operators and brackets in the text font next to math belong to the formula. */
 const GLUE_RE = /^[\s\d.()[\]=+\-−<>/|,']*[\d=+\-−<>/|()][\s\d.()[\]=+\-−<>/|,']*$/;
+
+/** Computer Modern's small upright sizes (script sizes, and footnotes). */
+const SMALL_CM_RE = /^cmr(5|6|7|8)$/i;
 
 export interface MathText {
   text: string;
@@ -27,6 +30,36 @@ export interface MathText {
 /** Which spans of the line are math: math spans, and text-font glue between or right after them. */
 function mathMask(spans: TextSpan[], isMath: (s: TextSpan) => boolean): boolean[] {
   const m = spans.map(isMath);
+  // Computer Modern's small upright sizes count as math for the scripts they set, and a lone
+  // italic letter for the variable it names (math/detect.ts), but a run in the very font and size
+  // of its line's prose is that prose: a footnote in cmr8 goes on past a word in another font
+  // ("… corresponds to IEEEconf v1.4, dated 2009/04/05."), and the article "a" of an abstract set
+  // in italic is a word of it.
+  spans.forEach((s, i) => {
+    const bare = s.fontName.replace(/^[A-Z]{6}\+/, '');
+    const letters = !MATH_FONT_RE.test(bare) && /^\s*[A-Za-z]{1,2}\s*$/.test(s.text);
+    if (!m[i] || !(SMALL_CM_RE.test(bare) || letters)) return;
+    const prose = spans.some(
+      (o, k) =>
+        !m[k] && o.fontName === s.fontName && Math.abs(o.fontSize - s.fontSize) < 0.1 && /\p{L}{3,}/u.test(o.text),
+    );
+    if (prose) m[i] = false;
+  });
+  // A letter in the text's italic set tight against an upright word's letters, at its size, is part
+  // of that word (a name's initials picked out: "*m*ulti-*o*bject *r*ectified"), not a variable.
+  const first = [...m];
+  spans.forEach((s, i) => {
+    if (!first[i] || MATH_FONT_RE.test(s.fontName.replace(/^[A-Z]{6}\+/, '')) || !/^\s*\p{L}+$/u.test(s.text)) return;
+    // Tight and of one size: a subscript ("D" + "func" in cmr7) is smaller than its base.
+    const tight = (a: TextSpan, b: TextSpan) =>
+      b.bbox.x0 - a.bbox.x1 < 0.1 * Math.min(a.fontSize, b.fontSize) &&
+      Math.abs(a.fontSize - b.fontSize) < 0.1 * Math.max(a.fontSize, b.fontSize);
+    const prev = spans[i - 1];
+    const next = spans[i + 1];
+    const before = prev && !first[i - 1] && /\p{L}$/u.test(prev.text) && tight(prev, s);
+    const after = next && !first[i + 1] && /^\p{L}/u.test(next.text) && tight(s, next);
+    if (before || after) m[i] = false;
+  });
   const close = (a: TextSpan, b: TextSpan) => b.bbox.x0 - a.bbox.x1 < Math.max(a.fontSize, b.fontSize) * 0.4;
   for (let i = 0; i < spans.length; i++) {
     if (m[i]) continue;
@@ -39,6 +72,8 @@ function mathMask(spans: TextSpan[], isMath: (s: TextSpan) => boolean): boolean[
     const right = i + 1 < spans.length && m[i + 1] && close(spans[i]!, spans[i + 1]!);
     // Glue counts between math runs, or after one when it carries an operator or a digit.
     if ((left && right) || (!fn && left && /[\d=+\-−<>]/.test(t) && !/^[,.]$/.test(t))) m[i] = true;
+    // A closing bracket after a run that opened one closes it ("$x(n)$", not "$x(n$)").
+    else if (left && /^[)\]]+$/.test(t) && openBrackets(spans, m, i) >= t.length) m[i] = true;
   }
   // Small raised or lowered spans beside math are its scripts.
   for (let i = 0; i < spans.length; i++) {
@@ -56,6 +91,17 @@ function mathMask(spans: TextSpan[], isMath: (s: TextSpan) => boolean): boolean[
     if (touching && s.text.trim().length <= 3) m[i] = true;
   }
   return m;
+}
+
+/** Brackets left open by the run of math spans that ends right before `i`. */
+function openBrackets(spans: TextSpan[], m: boolean[], i: number): number {
+  let k = i;
+  while (k > 0 && m[k - 1]) k--;
+  const run = spans
+    .slice(k, i)
+    .map((s) => s.text)
+    .join('');
+  return (run.match(/[([]/g) ?? []).length - (run.match(/[)\]]/g) ?? []).length;
 }
 
 const SUPERSCRIPT: Record<string, string> = {

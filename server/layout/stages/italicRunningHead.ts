@@ -10,13 +10,11 @@
 import type { DocItem } from '../../model/items';
 import type { BBox } from '../../../common/protocol';
 import type { PageUnit } from './state';
+import { isUrwItalic } from '../fontStyle';
 
-/**
- * URW's TeX fonts name their italics "-Ital", "-ReguItal", "-MediItal" (URWPalladioL-Ital), which
- * the text layer's italic test (server/pdf/text.ts) does not read; here, for band lines only.
- */
+/** URW's italics (fontStyle.ts), read here for band lines only. */
 function urwItalic(s: { fontName: string }): boolean {
-  return /-(regu|medi|bold|demi|book|ligh)?ital$/i.test(s.fontName);
+  return isUrwItalic(s.fontName);
 }
 
 /** A running head has at most this many words. */
