@@ -36,8 +36,7 @@ import { requireMeasured } from '../eval/report/nothingMeasured';
 import { fmt, textTable } from '../eval/report/textTable';
 import { pdfjs, pdfjsAssetOptions } from '../server/pdf/pdfjs';
 import { renderPage } from '../server/pdf/render';
-import { graniteFilesDir } from '../scripts/fixtures/realFiles';
-import type { VlmConfig } from '../server/vlm/config';
+import { GRANITE_PREPROCESS, graniteFilesDir } from '../scripts/fixtures/realFiles';
 import { defaultResampleKernel } from '../server/vlm/pilResample';
 import { findPreprocessWorker, PreprocessAhead } from '../server/vlm/preprocessAhead';
 import { preprocessHere, releaseTiles, tileGrid, type PreprocessedImage } from '../server/vlm/preprocess';
@@ -45,15 +44,7 @@ import { threadTilePool, TileBufferPool } from '../server/vlm/tilePool';
 import { preprocessBaseline } from './preprocessBaseline';
 
 /** granite-docling's preprocessor_config.json. */
-const PRE: VlmConfig['preprocess'] = {
-  longestEdge: 2048,
-  tileSize: 512,
-  splitting: true,
-  rescale: 1 / 255,
-  mean: [0.5, 0.5, 0.5],
-  std: [0.5, 0.5, 0.5],
-  kernel: 'lanczos3',
-};
+const PRE = GRANITE_PREPROCESS;
 
 /** Corpus PDFs from several producers (LibreOffice, pdfTeX, Word, Chromium…), first pages. */
 const CORPUS_PDFS = [

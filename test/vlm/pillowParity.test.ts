@@ -10,21 +10,13 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { assembleTokenizerJson, graniteFilesDir } from '../../scripts/fixtures/realFiles';
+import { assembleTokenizerJson, GRANITE_PREPROCESS, graniteFilesDir } from '../../scripts/fixtures/realFiles';
 import { Tokenizer } from '../../server/vlm/tokenizer';
 import { chatPrompt, PAGE_INSTRUCTION } from '../../server/vlm/prompt';
 import { preprocessHere, tileGrid, imagePromptString } from '../../server/vlm/preprocess';
 import { defaultResampleKernel, pilResize, type ResampleKernel } from '../../server/vlm/pilResample';
 
-const REAL_PRE = {
-  longestEdge: 2048,
-  tileSize: 512,
-  splitting: true,
-  rescale: 1 / 255,
-  mean: [0.5, 0.5, 0.5] as [number, number, number],
-  std: [0.5, 0.5, 0.5] as [number, number, number],
-  kernel: 'lanczos3' as const,
-};
+const REAL_PRE = GRANITE_PREPROCESS;
 
 const refRoot = join(graniteFilesDir(), 'reference');
 const cases = readdirSync(refRoot, { withFileTypes: true })

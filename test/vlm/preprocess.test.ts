@@ -1,17 +1,30 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { imagePromptString, preprocessImage, tileGrid } from '../../server/vlm/preprocess';
+import { loadVlmConfig, onnxFilesFor } from '../../server/vlm/config';
+import { GRANITE_PREPROCESS, graniteFilesDir } from '../../scripts/fixtures/realFiles';
 
 /** granite-docling's preprocessor_config.json values (size.longest_edge 2048, max_image_size 512). */
-const REAL = {
-  longestEdge: 2048,
-  tileSize: 512,
-  splitting: true,
-  rescale: 1 / 255,
-  mean: [0.5, 0.5, 0.5] as [number, number, number],
-  std: [0.5, 0.5, 0.5] as [number, number, number],
-  kernel: 'lanczos3' as const,
-};
+const REAL = GRANITE_PREPROCESS;
+
+test("GRANITE_PREPROCESS is what Folio's loader reads from the real preprocessor_config.json", () => {
+  // The real configs in a model folder whose weight files are 1-byte stand-ins (the loader only
+  // checks they exist and are not empty): the tests' and benches' constant is the product's reading.
+  const dir = mkdtempSync(join(tmpdir(), 'folio-preconfig-'));
+  try {
+    for (const f of ['config.json', 'preprocessor_config.json']) copyFileSync(join(graniteFilesDir(), f), join(dir, f));
+    for (const rel of [...Object.values(onnxFilesFor('fp32')), 'tokenizer.json']) {
+      mkdirSync(dirname(join(dir, rel)), { recursive: true });
+      writeFileSync(join(dir, rel), 'x');
+    }
+    assert.deepEqual(loadVlmConfig(dir).preprocess, GRANITE_PREPROCESS);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test('a 1700×2200 page image gives a 4×4 grid + global image = 17 images, 1088 <image> tokens', () => {
   const g = tileGrid(1700, 2200, REAL);

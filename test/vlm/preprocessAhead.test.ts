@@ -25,16 +25,9 @@ import { renderPage } from './pageImage';
 import { loadVlm } from '../../server/vlm/index';
 import { tinyModels } from './tinyModels';
 import { PAGE_SCRIPT_DOCTAGS } from '../../scripts/fixtures/makeTinyModels';
+import { GRANITE_PREPROCESS } from '../../scripts/fixtures/realFiles';
 
-const PRE = {
-  longestEdge: 2048,
-  tileSize: 512,
-  splitting: true,
-  rescale: 1 / 255,
-  mean: [0.5, 0.5, 0.5] as [number, number, number],
-  std: [0.5, 0.5, 0.5] as [number, number, number],
-  kernel: 'lanczos3' as const,
-};
+const PRE = GRANITE_PREPROCESS;
 
 let dir: string;
 let pageA: string;

@@ -19,16 +19,9 @@ import { preprocessHere, releaseTiles, type PreprocessedImage } from '../../serv
 import { PreprocessAhead } from '../../server/vlm/preprocessAhead';
 import { noTimings, VlmModel } from '../../server/vlm/model';
 import { tinyModels } from './tinyModels';
+import { GRANITE_PREPROCESS } from '../../scripts/fixtures/realFiles';
 
-const PRE = {
-  longestEdge: 2048,
-  tileSize: 512,
-  splitting: true,
-  rescale: 1 / 255,
-  mean: [0.5, 0.5, 0.5] as [number, number, number],
-  std: [0.5, 0.5, 0.5] as [number, number, number],
-  kernel: 'lanczos3' as const,
-};
+const PRE = GRANITE_PREPROCESS;
 const TILE = 3 * 512 * 512;
 
 /** A synthetic RGB page (gradients and strokes) whose pixels differ with `seed`. */
