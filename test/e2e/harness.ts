@@ -6,6 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -332,6 +333,18 @@ export class VsCode {
   async shot(name: string, body: () => Promise<void>): Promise<void> {
     try {
       await body();
+    } catch (e) {
+      // VS Code's own logs (extension hosts, remote agent, Folio's channel) go with the failure: the
+      // temp folder that holds them is removed when the file's tests end.
+      const logs = join(this.root, 'user', 'logs');
+      const kept = join(ARTIFACTS, `e2e-${name}-logs`);
+      try {
+        cpSync(logs, kept, { recursive: true });
+        console.log(`VS Code logs kept: ${kept}`);
+      } catch {
+        // no logs yet: nothing to keep
+      }
+      throw e;
     } finally {
       console.log(`screenshot: ${await this.screenshot(name)}`);
     }
