@@ -26,6 +26,7 @@ import { renderPage } from '../server/pdf/render';
 import { noTimings, VlmModel } from '../server/vlm/model';
 import { PAGE_INSTRUCTION } from '../server/vlm/prompt';
 import { repoRootFrom } from '../scripts/fixtures/realFiles';
+import { top2 } from './logitStats';
 
 interface Row {
   pos: number;
@@ -43,20 +44,6 @@ interface Row {
 function arg(name: string, dflt: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1] : dflt;
-}
-
-function top2(v: Float32Array): { id: number; margin: number } {
-  let a = -Infinity;
-  let b = -Infinity;
-  let id = 0;
-  for (let i = 0; i < v.length; i++) {
-    if (v[i] > a) {
-      b = a;
-      a = v[i];
-      id = i;
-    } else if (v[i] > b) b = v[i];
-  }
-  return { id, margin: a - b };
 }
 
 function compareRow(pos: number, recorded: number[], l1: Float32Array, lk: Float32Array, window: string): Row {

@@ -35,6 +35,7 @@ import { DecoderSession, type DecoderModel } from '../server/vlm/decoder';
 import { VlmModel } from '../server/vlm/model';
 import { preprocessImage } from '../server/vlm/preprocess';
 import { PAGE_INSTRUCTION } from '../server/vlm/prompt';
+import { maxAbs, top2 } from './logitStats';
 
 type Snapshot = ReturnType<DecoderSession['snapshotCache']>;
 
@@ -78,26 +79,6 @@ function loadCache(dir: string, name: string): { snap: Snapshot; last: Float32Ar
     }),
   );
   return { snap: { mask: meta.mask, kv }, last: all.slice(o) };
-}
-
-function maxAbs(a: Float32Array, b: Float32Array): number {
-  let d = 0;
-  for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i] - b[i]));
-  return d;
-}
-
-function top2(v: Float32Array): { id: number; margin: number } {
-  let a = -Infinity;
-  let b = -Infinity;
-  let id = 0;
-  for (let i = 0; i < v.length; i++) {
-    if (v[i] > a) {
-      b = a;
-      a = v[i];
-      id = i;
-    } else if (v[i] > b) b = v[i];
-  }
-  return { id, margin: a - b };
 }
 
 async function pageImage() {
