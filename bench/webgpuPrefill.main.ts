@@ -265,6 +265,23 @@ async function verifyPhase(dir: string, model: string): Promise<void> {
 }
 
 /**
+ * The model on the CPU and on WebGPU (refused if WebGPU did not load), page 1's prompt ids and the
+ * CPU image features the prefill phase saved: what the repeat and chunks phases start from.
+ */
+async function cpuAndGpu(
+  dir: string,
+  model: string,
+): Promise<{ cpu: VlmModel; gpu: VlmModel; ids: number[]; feats: Float32Array }> {
+  const cpu = await VlmModel.load({ modelsDir: model, providers: ['cpu'], threads: 1 });
+  const gpu = await VlmModel.load({ modelsDir: model, providers: ['webgpu'], threads: 1 });
+  if (gpu.provider !== 'webgpu') throw new Error(`webgpu did not load (got ${gpu.provider})`);
+  const pre = await preprocessImage(await pageImage(), cpu.config.preprocess);
+  const ids = cpu.promptIds(pre, PAGE_INSTRUCTION);
+  const feats = loadFloats(join(dir, 'features-cpu.bin'));
+  return { cpu, gpu, ids, feats };
+}
+
+/**
  * Is a WebGPU prefill the same every time? The first `--len` positions of page 1's prompt (CPU
  * image features from the prefill phase) prefilled `--repeat` times on WebGPU and once on the
  * CPU; per run: max |Δlogit| against the CPU and against the first WebGPU run, and the positions
@@ -273,12 +290,7 @@ async function verifyPhase(dir: string, model: string): Promise<void> {
 async function repeatPhase(dir: string, model: string): Promise<void> {
   const len = Number(arg('len', '64'));
   const R = Number(arg('repeat', '10'));
-  const cpu = await VlmModel.load({ modelsDir: model, providers: ['cpu'], threads: 1 });
-  const gpu = await VlmModel.load({ modelsDir: model, providers: ['webgpu'], threads: 1 });
-  if (gpu.provider !== 'webgpu') throw new Error(`webgpu did not load (got ${gpu.provider})`);
-  const pre = await preprocessImage(await pageImage(), cpu.config.preprocess);
-  const ids = cpu.promptIds(pre, PAGE_INSTRUCTION);
-  const feats = loadFloats(join(dir, 'features-cpu.bin'));
+  const { cpu, gpu, ids, feats } = await cpuAndGpu(dir, model);
   const H = cpu.hidden;
   const embedsOf = async (m: VlmModel) => {
     const s = m.newSession();
@@ -318,12 +330,7 @@ async function repeatPhase(dir: string, model: string): Promise<void> {
 async function chunksPhase(dir: string, model: string): Promise<void> {
   const len = Number(arg('len', '128'));
   const sizes = arg('chunks', '64,128').split(',').map(Number);
-  const cpu = await VlmModel.load({ modelsDir: model, providers: ['cpu'], threads: 1 });
-  const gpu = await VlmModel.load({ modelsDir: model, providers: ['webgpu'], threads: 1 });
-  if (gpu.provider !== 'webgpu') throw new Error(`webgpu did not load (got ${gpu.provider})`);
-  const pre = await preprocessImage(await pageImage(), cpu.config.preprocess);
-  const ids = cpu.promptIds(pre, PAGE_INSTRUCTION);
-  const feats = loadFloats(join(dir, 'features-cpu.bin'));
+  const { cpu, gpu, ids, feats } = await cpuAndGpu(dir, model);
   const H = cpu.hidden;
   const V = 100352;
   const s0 = cpu.newSession();
