@@ -18,8 +18,8 @@ export interface InkColumns {
   sum: Uint16Array | Uint32Array;
 }
 
-/** Darker than this (0–255) is ink: scan noise and JPEG ringing on paper stay well above it. */
-const INK_LEVEL = 128;
+/** Darker than this (0–255) is ink: scan noise and JPEG ringing on paper stay well above it (skew.ts too). */
+export const INK_LEVEL = 128;
 /** A cut needs white this wide, in line heights (a 0.1 in gutter is ~0.5 of a 10 pt line's box). */
 const MIN_GAP_LINES = 0.4;
 /** The next column's edge is looked for this many line heights above and below the line. */

@@ -8,6 +8,7 @@
  * strokes do not vote (a projection profile of the whole detector map read a page turned 0.80° as
  * −0.48°, issue 31).
  */
+import { INK_LEVEL } from './columnGaps';
 import type { Point } from './types';
 
 /** Ink points in the upright frame (x, y pairs), box by box: box k's points start at `starts[k]`. */
@@ -17,8 +18,6 @@ export interface InkPoints {
   starts: number[];
 }
 
-/** Darker than this (0–255) is ink (as columnGaps.ts). */
-const INK_LEVEL = 128;
 /** At most this many points are projected per angle; a denser page is sampled evenly. */
 const MAX_POINTS = 200_000;
 /** See inkSkew's coarse pass. */
