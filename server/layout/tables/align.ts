@@ -11,6 +11,7 @@ import type { TextSpan } from '../../model/content';
 import type { Grid } from './grid';
 import { columnMajorListGutters, textColumnGutters, type TextColumns } from './notTable';
 import { splitAtColumnGaps } from './narrowCols';
+import { findGutters } from '../lines/index';
 
 import type { Piece, RunLine } from './runLine';
 
@@ -41,7 +42,13 @@ function alnum(text: string): number {
   return (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
 }
 
-function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepProse = false): Line[] {
+function lines(
+  spans: TextSpan[],
+  taken: Set<number>,
+  pageWidth: number,
+  keepProse = false,
+  pageGaps: number[] = [],
+): Line[] {
   const idx = spans
     .map((s, i) => i)
     .filter((i) => !taken.has(i) && (spans[i]!.dir ?? 'ltr') !== 'ttb' && spans[i]!.text.trim() !== '')
@@ -67,7 +74,7 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepPro
       // left out, so they cannot stretch a table over the text next to it.
       const prose = new Set<number>();
       const proseRuns: [number, number][] = [];
-      const coarse = group(spans, ms, PROSE_GAP_EM);
+      const coarse = group(spans, ms, PROSE_GAP_EM, pageGaps);
       // A wide run is prose when it holds a sentence's words: a header line of a typed table
       // ("Marks checked Destroyed Damaged", one space between cells) is as wide with four.
       const words = (run: Piece) =>
@@ -96,7 +103,8 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepPro
         if (!isProse[k]) continue;
         for (const i of run.spans) prose.add(i);
         const last = proseRuns[proseRuns.length - 1];
-        if (last && k > 0 && isProse[k - 1]) last[1] = run.x1;
+        const apart = last !== undefined && pageGaps.some((x) => x >= last[1] && x <= run.x0);
+        if (last && k > 0 && isProse[k - 1] && !apart) last[1] = run.x1;
         else proseRuns.push([run.x0, run.x1]);
       }
       const cells = group(
@@ -130,8 +138,11 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepPro
     });
 }
 
-/** Runs of a line's spans (sorted by x) separated by gaps of at least `em` font sizes. */
-function group(spans: TextSpan[], sorted: number[], em: number): Piece[] {
+/**
+ * Runs of a line's spans (sorted by x) separated by gaps of at least `em` font sizes, and at any
+ * of the x positions `breaks` that falls between two spans.
+ */
+function group(spans: TextSpan[], sorted: number[], em: number, breaks: number[] = []): Piece[] {
   const pieces: Piece[] = [];
   for (const i of sorted) {
     const s = spans[i]!;
@@ -139,7 +150,8 @@ function group(spans: TextSpan[], sorted: number[], em: number): Piece[] {
     const lastSize = last ? spans[last.spans[last.spans.length - 1]!]!.fontSize : 0;
     // Text of another size is another run (a table's small type beside body text).
     const sameSize = last !== undefined && Math.abs(lastSize - s.fontSize) <= 0.15 * Math.max(lastSize, s.fontSize);
-    if (last && sameSize && s.bbox.x0 - last.x1 < em * Math.max(Math.min(s.fontSize, lastSize), 4)) {
+    const broken = last !== undefined && breaks.some((x) => x >= last.x1 && x <= s.bbox.x0);
+    if (last && sameSize && !broken && s.bbox.x0 - last.x1 < em * Math.max(Math.min(s.fontSize, lastSize), 4)) {
       last.x1 = Math.max(last.x1, s.bbox.x1);
       last.spans.push(i);
       last.chars += s.text.length + 1;
@@ -243,8 +255,22 @@ export function alignedGrids(
   pageWidth: number,
   columns: TextColumns[] = [],
 ): Grid[] {
+  // On an OCR page the lines of two columns set a narrow gutter apart (0.15 in: less than the
+  // word gap that joins prose runs) are joined into one run across it, so no layout gutter is
+  // seen and a table in one column takes in the next column's line pieces (the detector cuts
+  // justified lines at their wide spaces, so those pieces look like cells). Runs are broken at
+  // the page's white column gaps (the layout's own gutter test); gutters() below still keeps
+  // only those with prose on both sides that no prose run crosses, so a white gap inside a
+  // full-width table under a paragraph stays a cell border.
+  const ocr = spans.some((s) => s.fontName === 'ocr');
+  const pageGaps = ocr
+    ? findGutters(
+        spans.filter((_, i) => !taken.has(i)),
+        pageWidth,
+      ).map((g) => (g.x0 + g.x1) / 2)
+    : [];
   // Runs holding two narrow columns' words are cut at the columns' gap (narrowCols.ts).
-  const all = splitAtColumnGaps(lines(spans, taken, pageWidth), spans, (l) => CELL_GAP_EM * l.size);
+  const all = splitAtColumnGaps(lines(spans, taken, pageWidth, false, pageGaps), spans, (l) => CELL_GAP_EM * l.size);
   const cuts = [-Infinity, ...gutters(all), Infinity];
   const grids: Grid[] = [];
   for (let b = 0; b + 1 < cuts.length; b++) {
