@@ -62,7 +62,14 @@ test('a table in the left column of a narrow-gutter scan keeps to its column, it
     assert.ok(blocks[at('Table 1: Surveyor')]!.startsWith('Table 1: Surveyor'), md);
     assert.equal(at('| Station'), at('Table 1: Surveyor') + 1, md);
     // The left column whole (its last section too), then the right column.
-    const order = ['Table 1: Surveyor', '| Station', 'Region shore requires', '4 Results', 'From between their', 'Over compares on'];
+    const order = [
+      'Table 1: Surveyor',
+      '| Station',
+      'Region shore requires',
+      '4 Results',
+      'From between their',
+      'Over compares on',
+    ];
     for (let k = 1; k < order.length; k++)
       assert.ok(at(order[k]!) > at(order[k - 1]!), `"${order[k]}" should follow "${order[k - 1]}":\n${md}`);
   } finally {
@@ -87,7 +94,7 @@ function prose(y: number, x0: number, x1: number): TextSpan[] {
   const words: [string, number, number][] = [];
   const names = ['river', 'valley', 'journey', 'ancient', 'harbour', 'ledger', 'season', 'station'];
   let r = y * 7919 + x0;
-  const next = () => ((r = (r * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const next = () => (r = (r * 1103515245 + 12345) % 2147483648) / 2147483648;
   for (let x = x0, k = 0; x < x1 - 12; k++) {
     const w = Math.min(14 + Math.floor(next() * 40), x1 - x);
     words.push([names[k % names.length]!, x, x + w]);
@@ -114,7 +121,12 @@ test('narrow gutter, synthetic: the right column’s pieces cut at wide spaces s
   ];
   table.forEach((r, k) => {
     const y = 160 + 14 * k;
-    spans.push(...row(y, r.map((t, c) => [t, 90 + 45 * c, 125 + 45 * c] as [string, number, number])));
+    spans.push(
+      ...row(
+        y,
+        r.map((t, c) => [t, 90 + 45 * c, 125 + 45 * c] as [string, number, number]),
+      ),
+    );
     // The right column beside: justified lines, every other one cut by the detector at wide spaces.
     if (k % 2 === 1)
       spans.push(
@@ -148,7 +160,12 @@ test('look-alike: a full-width table on a one-column scan keeps the columns a pa
   // Column starts at 60, 200, 330, 460: the gap at 240–330 is white from top to bottom of the table.
   const xs = [60, 200, 330, 460];
   table.forEach((r, k) =>
-    spans.push(...row(150 + 14 * k, r.map((t, c) => [t, xs[c]!, xs[c]! + (c === 1 ? 15 : 45)] as [string, number, number]))),
+    spans.push(
+      ...row(
+        150 + 14 * k,
+        r.map((t, c) => [t, xs[c]!, xs[c]! + (c === 1 ? 15 : 45)] as [string, number, number]),
+      ),
+    ),
   );
   for (let k = 0; k < 5; k++) spans.push(...prose(250 + 14 * k, 60, 552));
   const found = detectTables(page(spans));

@@ -42,13 +42,14 @@ function alnum(text: string): number {
   return (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
 }
 
-function lines(
-  spans: TextSpan[],
-  taken: Set<number>,
-  pageWidth: number,
-  keepProse = false,
-  pageGaps: number[] = [],
-): Line[] {
+/** `keepProse`: every run may be a cell (a forced grid); `pageGaps`: x positions no run spans. */
+interface LineOptions {
+  keepProse?: boolean;
+  pageGaps?: number[];
+}
+
+function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, opts: LineOptions = {}): Line[] {
+  const { keepProse = false, pageGaps = [] } = opts;
   const idx = spans
     .map((s, i) => i)
     .filter((i) => !taken.has(i) && (spans[i]!.dir ?? 'ltr') !== 'ttb' && spans[i]!.text.trim() !== '')
@@ -270,7 +271,7 @@ export function alignedGrids(
       ).map((g) => (g.x0 + g.x1) / 2)
     : [];
   // Runs holding two narrow columns' words are cut at the columns' gap (narrowCols.ts).
-  const all = splitAtColumnGaps(lines(spans, taken, pageWidth, false, pageGaps), spans, (l) => CELL_GAP_EM * l.size);
+  const all = splitAtColumnGaps(lines(spans, taken, pageWidth, { pageGaps }), spans, (l) => CELL_GAP_EM * l.size);
   const cuts = [-Infinity, ...gutters(all), Infinity];
   const grids: Grid[] = [];
   for (let b = 0; b + 1 < cuts.length; b++) {
@@ -402,7 +403,7 @@ function blocks(ls: Line[], all: Line[], spans: TextSpan[], columns: TextColumns
  * and each white gap through all lines a column boundary, with none of the tests above.
  */
 export function forcedGrid(spans: TextSpan[], pageWidth: number): Grid | undefined {
-  const ls = lines(spans, new Set(), pageWidth, true).filter((l) => l.pieces.length > 0);
+  const ls = lines(spans, new Set(), pageWidth, { keepProse: true }).filter((l) => l.pieces.length > 0);
   if (ls.length === 0) return undefined;
   const size = ls.reduce((a, l) => a + l.size, 0) / ls.length;
   // Any clear gap counts here: spans and merged cells can leave only a few points between columns.
