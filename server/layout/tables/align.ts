@@ -229,9 +229,10 @@ function isTableLike(ls: Line[]): boolean {
 
 /**
  * Layout gutters: x positions no prose run crosses, with at least 3 prose runs entirely on each
- * side (a two-column page). A table never spans one, so each side is searched on its own.
+ * side (a two-column page), and the page's column gaps on an OCR'd page (see below). A table never
+ * spans one, so each side is searched on its own.
  */
-function gutters(ls: Line[]): number[] {
+function gutters(ls: Line[], pageGaps: number[]): number[] {
   const runs = ls.flatMap((l) => l.prose);
   if (runs.length < 6) return [];
   const xs = [...new Set(runs.flatMap(([a, b]) => [a, b]))].sort((a, b) => a - b);
@@ -243,7 +244,18 @@ function gutters(ls: Line[]): number[] {
     const right = runs.filter(([a]) => a >= x).length;
     if (left >= 3 && right >= 3 && !out.some((g) => Math.abs(g - x) < 20)) out.push(x);
   }
-  return out;
+  // A white column gap of an OCR'd page (`pageGaps`) is a gutter too where the columns' prose
+  // beside it outnumbers three times the prose crossing it: a title and an author line centred
+  // over both columns cross the gutter of the columns under them. A gap inside a full-width
+  // table has cells beside it, not prose, and the paragraphs around cross it.
+  for (const x of pageGaps) {
+    const left = runs.filter(([, b]) => b <= x).length;
+    const right = runs.filter(([a]) => a >= x).length;
+    const crossing = runs.filter(([a, b]) => a < x && b > x).length;
+    if (left >= 3 && right >= 3 && 3 * crossing < Math.min(left, right) && !out.some((g) => Math.abs(g - x) < 20))
+      out.push(x);
+  }
+  return out.sort((a, b) => a - b);
 }
 
 /**
@@ -272,7 +284,7 @@ export function alignedGrids(
     : [];
   // Runs holding two narrow columns' words are cut at the columns' gap (narrowCols.ts).
   const all = splitAtColumnGaps(lines(spans, taken, pageWidth, { pageGaps }), spans, (l) => CELL_GAP_EM * l.size);
-  const cuts = [-Infinity, ...gutters(all), Infinity];
+  const cuts = [-Infinity, ...gutters(all, pageGaps), Infinity];
   const grids: Grid[] = [];
   for (let b = 0; b + 1 < cuts.length; b++) {
     // This band's share of each line. Lines that are all prose are left out: a text column
