@@ -148,7 +148,13 @@ export class PaddleOcr {
     if (this.tuning.splitGutters) kept = splitAtGutters(kept, img, us, toUpright, toSource);
     const lines = kept.map((k) => this.buildLine(k.quad, k.dl, toUpright, W, H, us));
     const cores = kept.map((k) => inkQuad(k.quad, k.dl).map(toUpright));
-    const order = readingOrder(cores.map(boundsOf), cores);
+    // Where the ink measured the skew, the upright frame is level and the rectangles' own angles
+    // are not to turn it again: on short pieces of justified lines they read level on a tilted
+    // sheet, and once turned back they read the tilt itself (0.61° on LibreOffice's narrow
+    // three-column twin, page 4), so a re-levelling turned the page by that much and closed a
+    // 0.15 in gutter over its height.
+    const inkLevelled = this.tuning.deskew && Math.abs(measured) <= MAX_SKEW_DEG;
+    const order = readingOrder(cores.map(boundsOf), inkLevelled ? undefined : cores);
     this.lastTimings = { detectMs: t1 - t0, rotationMs: t2 - t1, recognizeMs: t3 - t2, lines: lines.length };
     if (chars > 0) confidence.meanScore = scoreSum / chars;
     return {
