@@ -317,12 +317,11 @@ function drawingOf(pkg: OfficePackage, sheetPart: string, sheet: XmlElement | un
   return rel && !rel.external && rel.type === 'drawing' ? rel.target : undefined;
 }
 
-/** A sheet's filled cells ("row,col" → text), at most `budget` of them. */
 /**
  * A sheet's review comments in cell order (row by row), as Docling writes them after the sheet:
  * `[author: Name, time: …]: text`. A threaded comment (Excel 365: its legacy copy names a
- * `tc={…}` author) is written from its thread, the opening comment and each reply, with the
- * person's display name and the time to the millisecond.
+ * `tc={…}` author) is written from its thread (`threadItems`), with the person's display name
+ * and the time to the millisecond.
  */
 function sheetComments(pkg: OfficePackage, sheetPart: string, persons: Map<string, string>): DocItem[] {
   const rels = [...pkg.rels(sheetPart).values()].filter((r) => !r.external);
@@ -357,18 +356,30 @@ function sheetComments(pkg: OfficePackage, sheetPart: string, persons: Map<strin
       const own = author.startsWith('tc=')
         ? commentItem('', '', text.split(/Comment:\s*\n/)[1] ?? text)
         : commentItem(author, '', text);
-      found.push({ ...at, items: thread ?? (own ? [own] : []) });
+      found.push({ ...at, items: thread ? threadItems(thread) : own ? [own] : [] });
     }
   }
   // A thread with no legacy copy (a file that has only the threaded part) still counts.
   for (const [ref, items] of threads) {
     const at = cellRef(ref);
-    if (at && !seen.has(ref)) found.push({ ...at, items });
+    if (at && !seen.has(ref)) found.push({ ...at, items: threadItems(items) });
   }
   found.sort((a, b) => a.row - b.row || a.col - b.col);
   return found.flatMap((f) => f.items);
 }
 
+/**
+ * A thread as Docling writes a cell's comment: its last entry (Excel writes a thread in order,
+ * replies after what they answer) in the body. The entries it
+ * answers are kept in the furniture layer (as slides' speaker notes are): in the DoclingDocument
+ * and DocTags always, in the Markdown with `--keep-furniture` — so nothing of the thread is lost,
+ * and the Markdown reads as Docling's (issue 41: Docling's ground truth has the reply alone).
+ */
+function threadItems(thread: DocItem[]): DocItem[] {
+  return thread.map((it, i) => (i < thread.length - 1 ? { ...it, cls: 'page_footer' } : it));
+}
+
+/** A sheet's filled cells ("row,col" → text), at most `budget` of them. */
 function readCells(
   sheet: XmlElement | undefined,
   ctx: CellContext,

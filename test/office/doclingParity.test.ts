@@ -17,17 +17,24 @@ const read = (path: string, savePicture?: (d: Uint8Array, ext: string) => string
   readStructured(path, structuredFormatOf(path)!, savePicture ? { savePicture } : {});
 const cellsOf = (it: DocItem) => (it.table ?? []).map((r) => r.map((c) => c.text));
 
-test('XLSX: review comments after the sheet in cell order, a threaded one with its replies, as Docling writes them', () => {
+test("XLSX: review comments after the sheet in cell order, a thread's last entry in the body and what it answers as furniture", () => {
   const items = read(docling('xlsx', 'xlsx_comments.xlsx')).pages[0].items;
   const comments = items.filter((i) => i.cls === 'text' && i.text.startsWith('[author:')).map((i) => i.text);
   assert.deepEqual(comments, [
     '[author: John Reviewer]: Why Python specifically?',
     '[author: Jane Editor]: Which libraries are you referring to?',
-    // F7's thread: the opening comment and its reply (Excel's legacy copy is not written twice).
-    '[author: Jane Smith (JS), time: 2026-06-18T17:12:37.410]: Minimum number of saltwater ducks',
+    // F7's thread: the reply, as Docling writes the cell's comment (Excel's legacy copy is not written twice).
     '[author: Marcus Sterling (MS), time: 2026-06-18T17:15:52.310]: I never thought it would be so low',
     '[author: Jane Smith (JS), time: 2026-06-18T17:12:57.350]: Maximum number of ducks',
   ]);
+  // The comment the reply answers is kept, in the furniture layer, just before the reply.
+  const opening = items.findIndex((i) => i.text.endsWith('Minimum number of saltwater ducks'));
+  assert.equal(items[opening]?.cls, 'page_footer');
+  assert.equal(
+    items[opening]?.text,
+    '[author: Jane Smith (JS), time: 2026-06-18T17:12:37.410]: Minimum number of saltwater ducks',
+  );
+  assert.ok(items[opening + 1]?.text.endsWith('I never thought it would be so low'));
   // After every table of the sheet.
   assert.ok(items.findIndex((i) => i.text === comments[0]) > items.map((i) => i.cls).lastIndexOf('table'));
 });
