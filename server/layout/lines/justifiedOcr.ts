@@ -144,14 +144,25 @@ function dropCropStops(lines: Line[], makeLine: MakeLine): Line[] {
 }
 
 /**
- * A "table" found by alignment alone on a scan whose rows are justified lines: each starts on
- * the table's left edge and ends on its right edge, and every cell is a word (the wide, evenly
- * stretched spaces of a narrow column line up like cell gaps). The born-digital counterpart is
- * streamEvidence `isJustifiedProse`.
+ * A "table" found by alignment alone on a scan whose rows are justified lines. Either each row
+ * starts on the table's left edge and ends on its right edge, every cell a word (the wide, evenly
+ * stretched spaces of a narrow column line up like cell gaps), or most of its words are pieces of
+ * the page's justified lines (`inJustifiedLines`): a block that takes in a few words of rows in
+ * two columns (the end of a left-column line, the start of the right column's) has neither edge.
+ * The born-digital counterpart is streamEvidence `isJustifiedProse`.
  */
 export function isJustifiedOcrProse(spanIndices: number[], spans: TextSpan[]): boolean {
   const own = spanIndices.map((i) => spans[i]!);
-  if (own.length < 6 || !own.every((s) => s.fontName === 'ocr' && WORD.test(s.text.trim()))) return false;
+  if (own.length < 6 || !own.every((s) => s.fontName === 'ocr')) return false;
+  if (own.every((s) => WORD.test(s.text.trim())) && flushRows(own)) return true;
+  const justified = inJustifiedLines(spans);
+  return spanIndices.filter((i) => justified.has(i)).length >= JUSTIFIED_SHARE * own.length;
+}
+
+/** Share of a "table's" words that must be pieces of justified lines for it to be prose. */
+const JUSTIFIED_SHARE = 0.7;
+
+function flushRows(own: TextSpan[]): boolean {
   const x0 = Math.min(...own.map((s) => s.bbox.x0));
   const x1 = Math.max(...own.map((s) => s.bbox.x1));
   const rows: TextSpan[][] = [];
@@ -168,4 +179,52 @@ export function isJustifiedOcrProse(spanIndices: number[], spans: TextSpan[]): b
     return Math.min(...r.map((s) => s.bbox.x0)) <= x0 + tol && Math.max(...r.map((s) => s.bbox.x1)) >= x1 - tol;
   });
   return flush.length >= 0.7 * multi.length;
+}
+
+/**
+ * The OCR words of the page (indices) that are pieces of justified lines: a run of three words
+ * or more side by side in one row that starts on an edge where many detected lines start (a
+ * column's left edge), ends on one where many end (its right edge), and whose spaces are all
+ * about as wide (justification spreads a line's slack evenly). A table's gaps follow its
+ * columns' positions and vary from row to row with the cells' lengths; its numbers are no words.
+ */
+export function inJustifiedLines(spans: TextSpan[]): Set<number> {
+  const ocr = spans.map((s, i) => i).filter((i) => spans[i]!.fontName === 'ocr' && spans[i]!.text.trim() !== '');
+  const out = new Set<number>();
+  if (ocr.length < 6) return out;
+  // Detected lines start after a span that ended one (ocrPage.ts marks each line's last word `eol`).
+  const starts = ocr
+    .filter((i, k) => k === 0 || spans[ocr[k - 1]!]!.eol)
+    .map((i) => spans[i]!.bbox.x0)
+    .sort((a, b) => a - b);
+  const ends = ocr
+    .filter((i) => spans[i]!.eol)
+    .map((i) => spans[i]!.bbox.x1)
+    .sort((a, b) => a - b);
+  const cy = (i: number) => (spans[i]!.bbox.y0 + spans[i]!.bbox.y1) / 2;
+  const byY = [...ocr].sort((a, b) => cy(a) - cy(b));
+  for (const i of byY) {
+    const h = spans[i]!.bbox.y1 - spans[i]!.bbox.y0;
+    const row = byY
+      .filter((j) => Math.abs(cy(j) - cy(i)) < 0.5 * Math.min(h, spans[j]!.bbox.y1 - spans[j]!.bbox.y0))
+      .sort((a, b) => spans[a]!.bbox.x0 - spans[b]!.bbox.x0);
+    const at = row.indexOf(i);
+    // Runs of the row through this word: from a left edge at or before it to a right edge at or after it.
+    for (let a = at; a >= 0 && !out.has(i); a--) {
+      const size = spans[row[a]!]!.fontSize;
+      const tol = Math.max(2, size * 0.2);
+      if (!frequent(starts, spans[row[a]!]!.bbox.x0, 5, tol)) continue;
+      for (let b = Math.max(at, a + 2); b < row.length; b++) {
+        if (!frequent(ends, spans[row[b]!]!.bbox.x1, 5, tol)) continue;
+        const run = row.slice(a, b + 1).map((j) => spans[j]!);
+        if (!run.every((s) => WORD.test(s.text.trim()))) break;
+        const gaps = run.slice(1).map((s, k) => s.bbox.x0 - run[k]!.bbox.x1);
+        const lo = Math.min(...gaps);
+        const hi = Math.max(...gaps);
+        if (lo >= 0 && hi <= lo * 1.6 + size * 0.3) for (const j of row.slice(a, b + 1)) out.add(j);
+        break;
+      }
+    }
+  }
+  return out;
 }
