@@ -6,7 +6,7 @@
 import type { BBox } from '../../../common/protocol';
 import type { Line } from '../lines/index';
 import { parseMarker, type Marker } from './markers';
-import { isCaptionStart } from './captions';
+import { isCaptionStart, isTableCaptionLine } from './captions';
 import { samePlace, type Place } from '../order/place';
 
 export interface Block {
@@ -91,6 +91,12 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
         !centredTail(line, prev, sizeRatio)
       )
         startNew = true;
+      // A numbered caption line ("Table 1:", "Figure 2.") centred in the block's width after a
+      // line that ends a sentence: the float's caption, set under the paragraph at its line
+      // pitch (an OCR'd page, whose sizes are estimates, gives no other sign). A paragraph's line
+      // that starts "Table 2. The …" runs from the block's left edge and stays in it.
+      else if (!code && !cur.marker && captionLine(line, cur.bbox, size) && /[.!?:]["'”’)]*$/u.test(prev.text))
+        startNew = true;
       // A first-line indent after a short line that ends a sentence: LaTeX's next paragraph
       // (no space between paragraphs, only the indent).
       else if (
@@ -115,6 +121,14 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
     blocks.push(cur);
   }
   return blocks;
+}
+
+/** A numbered caption line ("Table 1:", "Fig. 2.") indented on both sides, by the same amount, within `box`. */
+function captionLine(line: Line, box: BBox, size: number): boolean {
+  if (!isTableCaptionLine(line.text) && !/^(figure|fig\.)\s*[0-9IVX]+[.:]/i.test(line.text)) return false;
+  const left = line.bbox.x0 - box.x0;
+  const right = box.x1 - line.bbox.x1;
+  return left > size * 0.8 && right > size * 0.8 && Math.abs(left - right) < size;
 }
 
 /**

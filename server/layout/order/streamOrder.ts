@@ -7,7 +7,8 @@
  *     columns written row by row are interleaved, not read);
  *   - up and to the right, no higher than the top of the current band (the next column);
  *   - down and to the left, below everything read in the band so far (a new band: below a
- *     title block, a wide figure, the end of the columns).
+ *     title block, a wide figure, the end of the columns), unless the column just left goes on
+ *     right under its last line, read later.
  * One other step (back up the same column, back left on the same row, into a band already
  * read) and the stream is out of order: geometry wins for the whole page. The stream fixes what
  * geometry cannot tell: a centred author line that sits above one column, a caption beside a
@@ -48,8 +49,16 @@ export function plausibleOrder(boxes: BBox[], gutters: Gutter[]): boolean {
         continue;
       }
     } else if (b.y0 >= a.y1 - tol && b.x1 <= colX0 + tol) {
-      // Down and to the left: a new band, below all of the band read so far.
+      // Down and to the left: a new band, below all of the band read so far…
       if (b.y0 < bandBottom - tol) return false;
+      // …where the column just left ends: a line read later that starts under the last one,
+      // within half a line of it, is that column going on (an OCR line order that cut the page
+      // across at a paragraph's end in one column and a heading's space in the other).
+      const lineH = a.y1 - a.y0;
+      const goesOn = boxes
+        .slice(i + 1)
+        .some((c) => c.x0 < a.x1 && c.x1 > a.x0 && c.y0 >= a.y1 - tol && c.y0 - a.y1 < 0.5 * lineH);
+      if (goesOn) return false;
       bandTop = b.y0;
       bandBottom = b.y1;
       colX0 = b.x0;

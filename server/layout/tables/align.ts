@@ -11,6 +11,7 @@ import type { TextSpan } from '../../model/content';
 import type { Grid } from './grid';
 import { columnMajorListGutters, textColumnGutters, type TextColumns } from './notTable';
 import { splitAtColumnGaps } from './narrowCols';
+import { findGutters } from '../lines/index';
 
 import type { Piece, RunLine } from './runLine';
 
@@ -41,7 +42,14 @@ function alnum(text: string): number {
   return (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
 }
 
-function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepProse = false): Line[] {
+/** `keepProse`: every run may be a cell (a forced grid); `pageGaps`: x positions no run spans. */
+interface LineOptions {
+  keepProse?: boolean;
+  pageGaps?: number[];
+}
+
+function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, opts: LineOptions = {}): Line[] {
+  const { keepProse = false, pageGaps = [] } = opts;
   const idx = spans
     .map((s, i) => i)
     .filter((i) => !taken.has(i) && (spans[i]!.dir ?? 'ltr') !== 'ttb' && spans[i]!.text.trim() !== '')
@@ -67,7 +75,7 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepPro
       // left out, so they cannot stretch a table over the text next to it.
       const prose = new Set<number>();
       const proseRuns: [number, number][] = [];
-      const coarse = group(spans, ms, PROSE_GAP_EM);
+      const coarse = group(spans, ms, PROSE_GAP_EM, pageGaps);
       // A wide run is prose when it holds a sentence's words: a header line of a typed table
       // ("Marks checked Destroyed Damaged", one space between cells) is as wide with four.
       const words = (run: Piece) =>
@@ -96,7 +104,8 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepPro
         if (!isProse[k]) continue;
         for (const i of run.spans) prose.add(i);
         const last = proseRuns[proseRuns.length - 1];
-        if (last && k > 0 && isProse[k - 1]) last[1] = run.x1;
+        const apart = last !== undefined && pageGaps.some((x) => x >= last[1] && x <= run.x0);
+        if (last && k > 0 && isProse[k - 1] && !apart) last[1] = run.x1;
         else proseRuns.push([run.x0, run.x1]);
       }
       const cells = group(
@@ -130,8 +139,11 @@ function lines(spans: TextSpan[], taken: Set<number>, pageWidth: number, keepPro
     });
 }
 
-/** Runs of a line's spans (sorted by x) separated by gaps of at least `em` font sizes. */
-function group(spans: TextSpan[], sorted: number[], em: number): Piece[] {
+/**
+ * Runs of a line's spans (sorted by x) separated by gaps of at least `em` font sizes, and at any
+ * of the x positions `breaks` that falls between two spans.
+ */
+function group(spans: TextSpan[], sorted: number[], em: number, breaks: number[] = []): Piece[] {
   const pieces: Piece[] = [];
   for (const i of sorted) {
     const s = spans[i]!;
@@ -139,7 +151,8 @@ function group(spans: TextSpan[], sorted: number[], em: number): Piece[] {
     const lastSize = last ? spans[last.spans[last.spans.length - 1]!]!.fontSize : 0;
     // Text of another size is another run (a table's small type beside body text).
     const sameSize = last !== undefined && Math.abs(lastSize - s.fontSize) <= 0.15 * Math.max(lastSize, s.fontSize);
-    if (last && sameSize && s.bbox.x0 - last.x1 < em * Math.max(Math.min(s.fontSize, lastSize), 4)) {
+    const broken = last !== undefined && breaks.some((x) => x >= last.x1 && x <= s.bbox.x0);
+    if (last && sameSize && !broken && s.bbox.x0 - last.x1 < em * Math.max(Math.min(s.fontSize, lastSize), 4)) {
       last.x1 = Math.max(last.x1, s.bbox.x1);
       last.spans.push(i);
       last.chars += s.text.length + 1;
@@ -216,9 +229,10 @@ function isTableLike(ls: Line[]): boolean {
 
 /**
  * Layout gutters: x positions no prose run crosses, with at least 3 prose runs entirely on each
- * side (a two-column page). A table never spans one, so each side is searched on its own.
+ * side (a two-column page), and the page's column gaps on an OCR'd page (see below). A table never
+ * spans one, so each side is searched on its own.
  */
-function gutters(ls: Line[]): number[] {
+function gutters(ls: Line[], pageGaps: number[]): number[] {
   const runs = ls.flatMap((l) => l.prose);
   if (runs.length < 6) return [];
   const xs = [...new Set(runs.flatMap(([a, b]) => [a, b]))].sort((a, b) => a - b);
@@ -230,7 +244,18 @@ function gutters(ls: Line[]): number[] {
     const right = runs.filter(([a]) => a >= x).length;
     if (left >= 3 && right >= 3 && !out.some((g) => Math.abs(g - x) < 20)) out.push(x);
   }
-  return out;
+  // A white column gap of an OCR'd page (`pageGaps`) is a gutter too where the columns' prose
+  // beside it outnumbers three times the prose crossing it: a title and an author line centred
+  // over both columns cross the gutter of the columns under them. A gap inside a full-width
+  // table has cells beside it, not prose, and the paragraphs around cross it.
+  for (const x of pageGaps) {
+    const left = runs.filter(([, b]) => b <= x).length;
+    const right = runs.filter(([a]) => a >= x).length;
+    const crossing = runs.filter(([a, b]) => a < x && b > x).length;
+    if (left >= 3 && right >= 3 && 3 * crossing < Math.min(left, right) && !out.some((g) => Math.abs(g - x) < 20))
+      out.push(x);
+  }
+  return out.sort((a, b) => a - b);
 }
 
 /**
@@ -243,9 +268,23 @@ export function alignedGrids(
   pageWidth: number,
   columns: TextColumns[] = [],
 ): Grid[] {
+  // On an OCR page the lines of two columns set a narrow gutter apart (0.15 in: less than the
+  // word gap that joins prose runs) are joined into one run across it, so no layout gutter is
+  // seen and a table in one column takes in the next column's line pieces (the detector cuts
+  // justified lines at their wide spaces, so those pieces look like cells). Runs are broken at
+  // the page's white column gaps (the layout's own gutter test); gutters() below still keeps
+  // only those with prose on both sides that no prose run crosses, so a white gap inside a
+  // full-width table under a paragraph stays a cell border.
+  const ocr = spans.some((s) => s.fontName === 'ocr');
+  const pageGaps = ocr
+    ? findGutters(
+        spans.filter((_, i) => !taken.has(i)),
+        pageWidth,
+      ).map((g) => (g.x0 + g.x1) / 2)
+    : [];
   // Runs holding two narrow columns' words are cut at the columns' gap (narrowCols.ts).
-  const all = splitAtColumnGaps(lines(spans, taken, pageWidth), spans, (l) => CELL_GAP_EM * l.size);
-  const cuts = [-Infinity, ...gutters(all), Infinity];
+  const all = splitAtColumnGaps(lines(spans, taken, pageWidth, { pageGaps }), spans, (l) => CELL_GAP_EM * l.size);
+  const cuts = [-Infinity, ...gutters(all, pageGaps), Infinity];
   const grids: Grid[] = [];
   for (let b = 0; b + 1 < cuts.length; b++) {
     // This band's share of each line. Lines that are all prose are left out: a text column
@@ -376,7 +415,7 @@ function blocks(ls: Line[], all: Line[], spans: TextSpan[], columns: TextColumns
  * and each white gap through all lines a column boundary, with none of the tests above.
  */
 export function forcedGrid(spans: TextSpan[], pageWidth: number): Grid | undefined {
-  const ls = lines(spans, new Set(), pageWidth, true).filter((l) => l.pieces.length > 0);
+  const ls = lines(spans, new Set(), pageWidth, { keepProse: true }).filter((l) => l.pieces.length > 0);
   if (ls.length === 0) return undefined;
   const size = ls.reduce((a, l) => a + l.size, 0) / ls.length;
   // Any clear gap counts here: spans and merged cells can leave only a few points between columns.
