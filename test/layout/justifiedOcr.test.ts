@@ -9,18 +9,7 @@ import assert from 'node:assert/strict';
 import { buildLines } from '../../server/layout/lines/index';
 import { isJustifiedOcrProse } from '../../server/layout/lines/justifiedOcr';
 import type { TextSpan } from '../../server/model/content';
-
-/** Words of one line, each [text, x0, x1], at row y (a 10 pt column from x 50 to 200). */
-function row(y: number, words: [string, number, number][]): TextSpan[] {
-  return words.map(([text, x0, x1], i) => ({
-    text,
-    bbox: { x0, y0: y, x1, y1: y + 12 },
-    fontSize: 12,
-    fontName: 'ocr',
-    monospace: false,
-    eol: i === words.length - 1,
-  }));
-}
+import { ocrRow as row } from '../helpers/ocrWords';
 
 /** Full justified lines: they make the column's edges at 50 and 200. */
 function column(from: number, n: number): TextSpan[] {

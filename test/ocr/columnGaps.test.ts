@@ -9,58 +9,45 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { getOcr } from '../../server/ocr/index';
 import { cutDecoded } from '../../server/ocr/columnGaps';
 import type { DecodedLine } from '../../server/ocr/ctc';
-import { SCAN_PROFILES, scanVariant } from '../../eval/gen/multicol/scan';
-import { scanPdfPage } from './scan';
+import { SCAN_PROFILES } from '../../eval/gen/multicol/scan';
+import { multicolFixture, scannedTwinOcr } from '../helpers/scannedTwin';
 
-const FIXTURE = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'multicol', 'twocol-c.xelatex.gutter2.5mm.pdf');
+const FIXTURE = multicolFixture('twocol-c.xelatex.gutter2.5mm.pdf');
 
 test('a line joined across a 2.5 mm gutter is cut into its columns; wide spaces inside a column are not', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-gutter-'));
-  try {
-    const pdf = join(dir, 'scan.pdf');
-    await scanVariant(FIXTURE, pdf, 7, 200, SCAN_PROFILES.narrow);
-    const { image } = await scanPdfPage(pdf, 1, { dpi: 200 });
-    const ocr = await getOcr();
-    const res = await ocr.recognize(image);
-    const lines = res.lines.map((l) => l.text.replace(/\s+/g, ' '));
-    const dump = lines.join('\n');
-    const left = lines.find((t) => t.includes('between account process'));
-    assert.ok(left, `the left column's line was not read:\n${dump}`);
-    assert.ok(!/Follows/.test(left), `the left column's line still holds the right column's words: "${left}"`);
+  const res = await scannedTwinOcr(FIXTURE, 7, SCAN_PROFILES.narrow, 1);
+  const lines = res.lines.map((l) => l.text.replace(/\s+/g, ' '));
+  const dump = lines.join('\n');
+  const left = lines.find((t) => t.includes('between account process'));
+  assert.ok(left, `the left column's line was not read:\n${dump}`);
+  assert.ok(!/Follows/.test(left), `the left column's line still holds the right column's words: "${left}"`);
+  assert.ok(
+    lines.some((t) => /^are\. Follows each records/.test(t)),
+    `the right column's line is not a line of its own:\n${dump}`,
+  );
+  // Each piece is boxed in its own column: the left one ends, the right one starts, at the gutter (mid-page).
+  const l = res.lines.find((x) => x.text.includes('between account process'))!;
+  const r = res.lines.find((x) => /^are\. Follows/.test(x.text))!;
+  const mid = res.width / 2;
+  assert.ok(
+    l.upright.x1 < mid + 0.03 * res.width && r.upright.x0 > mid - 0.03 * res.width,
+    `the pieces are not boxed in their columns: ${JSON.stringify([l.upright, r.upright])}`,
+  );
+  for (const whole of [
+    '2.1 Sampling',
+    'steady process general',
+    'summer environmental however',
+    'agricultural how',
+    'other process sample',
+    'within within general',
+    'against population',
+  ])
     assert.ok(
-      lines.some((t) => /^are\. Follows each records/.test(t)),
-      `the right column's line is not a line of its own:\n${dump}`,
+      lines.some((t) => t.includes(whole)),
+      `"${whole}" was cut apart inside a column:\n${dump}`,
     );
-    // Each piece is boxed in its own column: the left one ends, the right one starts, at the gutter (mid-page).
-    const l = res.lines.find((x) => x.text.includes('between account process'))!;
-    const r = res.lines.find((x) => /^are\. Follows/.test(x.text))!;
-    const mid = res.width / 2;
-    assert.ok(
-      l.upright.x1 < mid + 0.03 * res.width && r.upright.x0 > mid - 0.03 * res.width,
-      `the pieces are not boxed in their columns: ${JSON.stringify([l.upright, r.upright])}`,
-    );
-    for (const whole of [
-      '2.1 Sampling',
-      'steady process general',
-      'summer environmental however',
-      'agricultural how',
-      'other process sample',
-      'within within general',
-      'against population',
-    ])
-      assert.ok(
-        lines.some((t) => t.includes(whole)),
-        `"${whole}" was cut apart inside a column:\n${dump}`,
-      );
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 });
 
 test('cutDecoded: pieces keep their characters and steps; a cut leaving too few characters is skipped', () => {

@@ -11,49 +11,28 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { getOcr } from '../../server/ocr/index';
-import { SCAN_PROFILES, scanVariant } from '../../eval/gen/multicol/scan';
-import { scanPdfPage } from './scan';
+import { SCAN_PROFILES } from '../../eval/gen/multicol/scan';
+import { multicolFixture, scannedTwinOcr } from '../helpers/scannedTwin';
 
-const FIXTURE = join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  'test',
-  'fixtures',
-  'multicol',
-  'threecol.libreoffice.gutter3.81mm.pdf',
-);
+const FIXTURE = multicolFixture('threecol.libreoffice.gutter3.81mm.pdf');
 /** The seed build.ts gives threecol × LibreOffice's narrow twin (third document, third producer, + 4000). */
 const SEED = 4009;
 
 test('a short last column is read after the full column beside it, on a page the ink levelled', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-orderlevel-'));
-  try {
-    const pdf = join(dir, 'scan.pdf');
-    await scanVariant(FIXTURE, pdf, SEED, 200, SCAN_PROFILES.narrow);
-    const { image } = await scanPdfPage(pdf, 4, { dpi: 200 });
-    const res = await (await getOcr()).recognize(image);
-    assert.ok(Math.abs(res.skew) >= 0.4, `the page is levelled by its ink (skew ${res.skew})`);
-    const lines = res.lines.map((l) => l.text.replace(/\s+/g, ' '));
-    const dump = lines.map((t, i) => `${i}: ${t}`).join('\n');
-    const at = (re: RegExp) => {
-      const i = lines.findIndex((t) => re.test(t));
-      assert.ok(i >= 0, `${re} was not read:\n${dump}`);
-      return i;
-    };
-    // The first column: a paragraph ends, the next opens; its last line ends the page's first column.
-    const end = at(/^distribution more while large/);
-    const next = at(/^Among/);
-    const last = at(/^while,$/);
-    const second = at(/^records village river/);
-    assert.ok(end < next && next < second, `the second column is read inside the first:\n${dump}`);
-    assert.ok(last < second, `the first column's last line comes after the second column's first:\n${dump}`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const res = await scannedTwinOcr(FIXTURE, SEED, SCAN_PROFILES.narrow, 4);
+  assert.ok(Math.abs(res.skew) >= 0.4, `the page is levelled by its ink (skew ${res.skew})`);
+  const lines = res.lines.map((l) => l.text.replace(/\s+/g, ' '));
+  const dump = lines.map((t, i) => `${i}: ${t}`).join('\n');
+  const at = (re: RegExp) => {
+    const i = lines.findIndex((t) => re.test(t));
+    assert.ok(i >= 0, `${re} was not read:\n${dump}`);
+    return i;
+  };
+  // The first column: a paragraph ends, the next opens; its last line ends the page's first column.
+  const end = at(/^distribution more while large/);
+  const next = at(/^Among/);
+  const last = at(/^while,$/);
+  const second = at(/^records village river/);
+  assert.ok(end < next && next < second, `the second column is read inside the first:\n${dump}`);
+  assert.ok(last < second, `the first column's last line comes after the second column's first:\n${dump}`);
 });

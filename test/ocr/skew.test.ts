@@ -8,26 +8,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { getOcr } from '../../server/ocr/index';
 import { inkSkew } from '../../server/ocr/skew';
-import { SCAN_PROFILES, scanVariant, type ScanProfile } from '../../eval/gen/multicol/scan';
-import { scanPdfPage } from './scan';
-
-const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'multicol');
+import { SCAN_PROFILES, type ScanProfile } from '../../eval/gen/multicol/scan';
+import { multicolFixture, scannedTwinOcr } from '../helpers/scannedTwin';
 
 async function twinSkew(pdf: string, seed: number, profile: ScanProfile, page: number): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-skew-'));
-  try {
-    const scan = join(dir, 'scan.pdf');
-    await scanVariant(join(FIXTURES, pdf), scan, seed, 200, profile);
-    const { image } = await scanPdfPage(scan, page, { dpi: 200 });
-    return (await (await getOcr()).recognize(image)).skew;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return (await scannedTwinOcr(multicolFixture(pdf), seed, profile, page)).skew;
 }
 
 test('a narrow-gutter Chromium twin turned -0.37° is deskewed by -0.37° (its line pieces read level)', async () => {

@@ -8,50 +8,25 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pagesToMarkdown } from '../../server/export/images';
-import { analyzePage, openPdf } from '../../server/pipeline/index';
-import { markFurniture } from '../../server/convert/furniture';
-import { SCAN_PROFILES, scanVariant } from '../../eval/gen/multicol/scan';
-import { options } from './analyze';
+import { SCAN_PROFILES } from '../../eval/gen/multicol/scan';
+import { multicolFixture, scannedTwinMarkdown } from '../helpers/scannedTwin';
 
-const FIXTURE = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'multicol', 'threecol.chromium.pdf');
+const FIXTURE = multicolFixture('threecol.chromium.pdf');
 /** The seed build.ts gives threecol × Chromium (third document, second producer). */
 const SEED = 8;
 
 test('a hard scanned twin (skew 0.66°, blur, JPEG) of a three-column page keeps title, author and columns in order', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-hardscan-'));
-  try {
-    const pdf = join(dir, 'scan.pdf');
-    await scanVariant(FIXTURE, pdf, SEED, 200, SCAN_PROFILES.hard);
-    const doc = await openPdf(pdf);
-    let md: string;
-    try {
-      const page = await analyzePage(doc, 1, options({ ocr: 'auto' }));
-      assert.equal(page.ocr, true, 'the image-only page went through OCR');
-      markFurniture([page], 0);
-      md = pagesToMarkdown([page], false);
-    } finally {
-      await doc.close();
-    }
-    const blocks = md.split(/\n\s*\n/).map((b) => b.replace(/\s+/g, ' ').replace(/^#+ /, '').trim());
-    const at = (s: string) => {
-      const i = blocks.findIndex((b) => b.includes(s));
-      assert.ok(i >= 0, `"${s}" not found in the OCR Markdown:\n${md.slice(0, 3000)}`);
-      return i;
-    };
-    // Title, author line, then column 1's first paragraph and the section after it.
-    const order = ['Records from the River', 'Writer and B. Reader', 'Reaches in structure only', '1 Introduction'];
-    for (let k = 1; k < order.length; k++)
-      assert.ok(
-        at(order[k]) > at(order[k - 1]),
-        `"${order[k]}" should follow "${order[k - 1]}":\n${md.slice(0, 3000)}`,
-      );
-    // The author line is a block of its own, next to the title, not inside a column's text.
-    assert.equal(at('Writer and B. Reader'), at('Records from the River') + 1);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const [md] = (await scannedTwinMarkdown(FIXTURE, SEED, SCAN_PROFILES.hard, [1])) as [string];
+  const blocks = md.split(/\n\s*\n/).map((b) => b.replace(/\s+/g, ' ').replace(/^#+ /, '').trim());
+  const at = (s: string) => {
+    const i = blocks.findIndex((b) => b.includes(s));
+    assert.ok(i >= 0, `"${s}" not found in the OCR Markdown:\n${md.slice(0, 3000)}`);
+    return i;
+  };
+  // Title, author line, then column 1's first paragraph and the section after it.
+  const order = ['Records from the River', 'Writer and B. Reader', 'Reaches in structure only', '1 Introduction'];
+  for (let k = 1; k < order.length; k++)
+    assert.ok(at(order[k]) > at(order[k - 1]), `"${order[k]}" should follow "${order[k - 1]}":\n${md.slice(0, 3000)}`);
+  // The author line is a block of its own, next to the title, not inside a column's text.
+  assert.equal(at('Writer and B. Reader'), at('Records from the River') + 1);
 });

@@ -11,63 +11,29 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pagesToMarkdown } from '../../server/export/images';
-import { analyzePage, openPdf } from '../../server/pipeline/index';
-import { markFurniture } from '../../server/convert/furniture';
-import { SCAN_PROFILES, scanVariant } from '../../eval/gen/multicol/scan';
-import { options } from './analyze';
+import { SCAN_PROFILES } from '../../eval/gen/multicol/scan';
+import { multicolFixture, scannedTwinMarkdown } from '../helpers/scannedTwin';
 
-const FIXTURE = join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  'test',
-  'fixtures',
-  'multicol',
-  'twocol-a.libreoffice.gutter3.81mm.pdf',
-);
+const FIXTURE = multicolFixture('twocol-a.libreoffice.gutter3.81mm.pdf');
 /** The seed build.ts gives twocol-a × LibreOffice's narrow twin (first document, third producer, + 4000). */
 const SEED = 4003;
 
 test("a narrow justified column's wide spaces are no table; the scan's real table stays one", async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-narrowjust-'));
-  try {
-    const pdf = join(dir, 'scan.pdf');
-    await scanVariant(FIXTURE, pdf, SEED, 200, SCAN_PROFILES.narrow);
-    const doc = await openPdf(pdf);
-    const md: string[] = [];
-    try {
-      for (const p of [1, 2]) {
-        const page = await analyzePage(doc, p, options({ ocr: 'auto' }));
-        assert.equal(page.ocr, true, 'the image-only page went through OCR');
-        markFurniture([page], 0);
-        md.push(pagesToMarkdown([page], false));
-      }
-    } finally {
-      await doc.close();
-    }
-    const [one, two] = md as [string, string];
-    const tables1 = one.split('\n').filter((l) => l.startsWith('|'));
-    assert.deepEqual(tables1, [], `page 1 has a table:\n${tables1.join('\n')}`);
-    const flat = one.replace(/\s+/g, ' ');
-    // The left column's paragraph reads on where its wide-spaced lines were taken for cells…
-    assert.match(flat, /window careful\.? \.? ?Gives its public/, `the paragraph is broken:\n${one}`);
-    assert.match(flat, /leaves understanding surrounding circumstances/, `the paragraph is broken:\n${one}`);
-    // …before the right column's section heading.
-    assert.ok(
-      flat.indexOf('leaves understanding') < flat.indexOf('Observations along the river'),
-      `the left column's paragraph is read after the right column:\n${one}`,
-    );
-    const rows = two.split('\n').filter((l) => l.startsWith('|'));
-    assert.ok(
-      rows.some((r) => /North 2 \| 10 \| 49\.5 \| 2\.31/.test(r)),
-      `the real table on page 2 was lost:\n${two}`,
-    );
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const [one, two] = (await scannedTwinMarkdown(FIXTURE, SEED, SCAN_PROFILES.narrow, [1, 2])) as [string, string];
+  const tables1 = one.split('\n').filter((l) => l.startsWith('|'));
+  assert.deepEqual(tables1, [], `page 1 has a table:\n${tables1.join('\n')}`);
+  const flat = one.replace(/\s+/g, ' ');
+  // The left column's paragraph reads on where its wide-spaced lines were taken for cells…
+  assert.match(flat, /window careful\.? \.? ?Gives its public/, `the paragraph is broken:\n${one}`);
+  assert.match(flat, /leaves understanding surrounding circumstances/, `the paragraph is broken:\n${one}`);
+  // …before the right column's section heading.
+  assert.ok(
+    flat.indexOf('leaves understanding') < flat.indexOf('Observations along the river'),
+    `the left column's paragraph is read after the right column:\n${one}`,
+  );
+  const rows = two.split('\n').filter((l) => l.startsWith('|'));
+  assert.ok(
+    rows.some((r) => /North 2 \| 10 \| 49\.5 \| 2\.31/.test(r)),
+    `the real table on page 2 was lost:\n${two}`,
+  );
 });

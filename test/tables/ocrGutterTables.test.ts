@@ -16,78 +16,45 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pagesToMarkdown } from '../../server/export/images';
-import { analyzePage, openPdf } from '../../server/pipeline/index';
-import { markFurniture } from '../../server/convert/furniture';
 import { detectTables } from '../../server/layout/tables/index';
 import type { PageContent, TextSpan } from '../../server/model/content';
-import { SCAN_PROFILES, scanVariant } from '../../eval/gen/multicol/scan';
-import { options } from '../pipeline/analyze';
+import { ocrRow as row } from '../helpers/ocrWords';
+import { SCAN_PROFILES } from '../../eval/gen/multicol/scan';
+import { multicolFixture, scannedTwinMarkdown } from '../helpers/scannedTwin';
 
-const FIXTURE = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'multicol', 'twocol-a.chromium.gutter3.81mm.pdf');
+const FIXTURE = multicolFixture('twocol-a.chromium.gutter3.81mm.pdf');
 /** The seed build.ts gives twocol-a × Chromium in the narrow twins (second producer, + NARROW_SEED_OFFSET). */
 const SEED = 4002;
 
 test('a table in the left column of a narrow-gutter scan keeps to its column, its caption and the column order', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-gutter-table-'));
-  try {
-    const pdf = join(dir, 'scan.pdf');
-    await scanVariant(FIXTURE, pdf, SEED, 200, SCAN_PROFILES.narrow);
-    const doc = await openPdf(pdf);
-    let md: string;
-    try {
-      const page = await analyzePage(doc, 3, options({ ocr: 'auto' }));
-      assert.equal(page.ocr, true, 'the image-only page went through OCR');
-      markFurniture([page], 0);
-      md = pagesToMarkdown([page], false);
-    } finally {
-      await doc.close();
-    }
-    const rows = md.split('\n').filter((l) => l.startsWith('|'));
-    assert.ok(rows.length >= 6, `no table:\n${md}`);
-    for (const r of rows)
-      assert.equal(r.split('|').length - 2, 4, `a row that is not the table's 4 columns: "${r}"\n${md}`);
-    assert.match(rows[0]!, /Station \| Samples \| Mean \| Error/);
-    assert.ok(!/council|ordinary|instruments/.test(rows.join('\n')), `the next column's words in the table:\n${md}`);
-    const blocks = md.split(/\n\s*\n/).map((b) => b.replace(/\s+/g, ' ').trim());
-    const at = (s: string) => {
-      const i = blocks.findIndex((b) => b.includes(s));
-      assert.ok(i >= 0, `"${s}" not found:\n${md}`);
-      return i;
-    };
-    // The caption is its own block right above the table, not the end of the paragraph over it.
-    assert.ok(blocks[at('Table 1: Surveyor')]!.startsWith('Table 1: Surveyor'), md);
-    assert.equal(at('| Station'), at('Table 1: Surveyor') + 1, md);
-    // The left column whole (its last section too), then the right column.
-    const order = [
-      'Table 1: Surveyor',
-      '| Station',
-      'Region shore requires',
-      '4 Results',
-      'From between their',
-      'Over compares on',
-    ];
-    for (let k = 1; k < order.length; k++)
-      assert.ok(at(order[k]!) > at(order[k - 1]!), `"${order[k]}" should follow "${order[k - 1]}":\n${md}`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const [md] = (await scannedTwinMarkdown(FIXTURE, SEED, SCAN_PROFILES.narrow, [3])) as [string];
+  const rows = md.split('\n').filter((l) => l.startsWith('|'));
+  assert.ok(rows.length >= 6, `no table:\n${md}`);
+  for (const r of rows)
+    assert.equal(r.split('|').length - 2, 4, `a row that is not the table's 4 columns: "${r}"\n${md}`);
+  assert.match(rows[0]!, /Station \| Samples \| Mean \| Error/);
+  assert.ok(!/council|ordinary|instruments/.test(rows.join('\n')), `the next column's words in the table:\n${md}`);
+  const blocks = md.split(/\n\s*\n/).map((b) => b.replace(/\s+/g, ' ').trim());
+  const at = (s: string) => {
+    const i = blocks.findIndex((b) => b.includes(s));
+    assert.ok(i >= 0, `"${s}" not found:\n${md}`);
+    return i;
+  };
+  // The caption is its own block right above the table, not the end of the paragraph over it.
+  assert.ok(blocks[at('Table 1: Surveyor')]!.startsWith('Table 1: Surveyor'), md);
+  assert.equal(at('| Station'), at('Table 1: Surveyor') + 1, md);
+  // The left column whole (its last section too), then the right column.
+  const order = [
+    'Table 1: Surveyor',
+    '| Station',
+    'Region shore requires',
+    '4 Results',
+    'From between their',
+    'Over compares on',
+  ];
+  for (let k = 1; k < order.length; k++)
+    assert.ok(at(order[k]!) > at(order[k - 1]!), `"${order[k]}" should follow "${order[k - 1]}":\n${md}`);
 });
-
-/** OCR word boxes of one line: each [text, x0, x1] at row y, 12 pt tall. */
-function row(y: number, words: [string, number, number][]): TextSpan[] {
-  return words.map(([text, x0, x1], i) => ({
-    text,
-    bbox: { x0, y0: y, x1, y1: y + 12 },
-    fontSize: 12,
-    fontName: 'ocr',
-    monospace: false,
-    eol: i === words.length - 1,
-  }));
-}
 
 /** A prose line of words from x0 to x1: word widths drawn from the line's y, spaces of 4–6 pt. */
 function prose(y: number, x0: number, x1: number): TextSpan[] {
