@@ -14,6 +14,8 @@ const NAMES_TABLE = /^(table|tab\.)/i;
 const TABLE_CAPTION_START = /^(table|tab\.)\s*[0-9IVX]+/i;
 /** A numbered table caption followed by its separator ("Table 2:", "Table 2."): a caption line, not a cell. */
 const TABLE_CAPTION_LINE = /^(table|tab\.)\s*[0-9IVX]+[.:]/i;
+/** A numbered figure caption followed by its separator ("Figure 2.", "Fig. 3:"). */
+const FIGURE_CAPTION_LINE = /^(figure|fig\.)\s*[0-9IVX]+[.:]/i;
 
 export function isCaptionStart(text: string): boolean {
   return CAPTION_START.test(text);
@@ -29,6 +31,11 @@ export function isTableCaptionStart(text: string): boolean {
 
 export function isTableCaptionLine(text: string): boolean {
   return TABLE_CAPTION_LINE.test(text);
+}
+
+/** A numbered table or figure caption with its separator ("Table 1:", "Fig. 2."). */
+export function isFloatCaptionLine(text: string): boolean {
+  return TABLE_CAPTION_LINE.test(text) || FIGURE_CAPTION_LINE.test(text);
 }
 
 /** How far (points) a caption may sit from its float: a little overlap to a few lines away. */

@@ -6,7 +6,7 @@
 import type { BBox } from '../../../common/protocol';
 import type { Line } from '../lines/index';
 import { parseMarker, type Marker } from './markers';
-import { isCaptionStart, isTableCaptionLine } from './captions';
+import { isCaptionStart, isFloatCaptionLine } from './captions';
 import { samePlace, type Place } from '../order/place';
 
 export interface Block {
@@ -125,7 +125,7 @@ export function buildBlocks(seq: BlockLine[]): Block[] {
 
 /** A numbered caption line ("Table 1:", "Fig. 2.") indented on both sides, by the same amount, within `box`. */
 function captionLine(line: Line, box: BBox, size: number): boolean {
-  if (!isTableCaptionLine(line.text) && !/^(figure|fig\.)\s*[0-9IVX]+[.:]/i.test(line.text)) return false;
+  if (!isFloatCaptionLine(line.text)) return false;
   const left = line.bbox.x0 - box.x0;
   const right = box.x1 - line.bbox.x1;
   return left > size * 0.8 && right > size * 0.8 && Math.abs(left - right) < size;
