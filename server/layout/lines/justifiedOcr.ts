@@ -155,12 +155,20 @@ export function isJustifiedOcrProse(spanIndices: number[], spans: TextSpan[]): b
   const own = spanIndices.map((i) => spans[i]!);
   if (own.length < 6 || !own.every((s) => s.fontName === 'ocr')) return false;
   if (own.every((s) => WORD.test(s.text.trim())) && flushRows(own)) return true;
-  const justified = inJustifiedLines(spans);
+  const justified = justifiedOf(spans);
   return spanIndices.filter((i) => justified.has(i)).length >= JUSTIFIED_SHARE * own.length;
 }
 
 /** Share of a "table's" words that must be pieces of justified lines for it to be prose. */
 const JUSTIFIED_SHARE = 0.7;
+
+/** `inJustifiedLines` once per page's spans: every table found by alignment on the page asks it. */
+const justifiedCache = new WeakMap<TextSpan[], Set<number>>();
+function justifiedOf(spans: TextSpan[]): Set<number> {
+  let found = justifiedCache.get(spans);
+  if (!found) justifiedCache.set(spans, (found = inJustifiedLines(spans)));
+  return found;
+}
 
 function flushRows(own: TextSpan[]): boolean {
   const x0 = Math.min(...own.map((s) => s.bbox.x0));
